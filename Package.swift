@@ -1,0 +1,18 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "HeatMap",
+    products: [
+        .library(name: "HeatMap", targets: ["HeatMap"]),
+        .executable(name: "contours", targets: ["contours"]),
+        .executable(name: "contours-bench", targets: ["contours-bench"]),
+    ],
+    targets: [
+        .target(name: "HeatMap", path: "Sources/HeatMap"),
+        .executableTarget(name: "contours", dependencies: ["HeatMap"], path: "Sources/contours"),
+        .executableTarget(name: "contours-bench", dependencies: ["HeatMap"], path: "Sources/contours-bench"),
+        .testTarget(name: "HeatMapTests", dependencies: ["HeatMap"], path: "Tests/HeatMapTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

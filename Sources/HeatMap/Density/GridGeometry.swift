@@ -1,0 +1,74 @@
+import Foundation
+
+/// Where the density grid's nodes lie in the plane.
+///
+/// The padded box is cut into `columns` × `rows` cells; the nodes are the
+/// cell centres, node (c, r) at (x0 + c·dx, y0 + r·dy). Contour vertices
+/// are placed on these same nodes' edges (no half-cell offset).
+public struct GridGeometry: Sendable, Hashable, Codable {
+    /// Nodes along x.
+    public var columns: Int
+    /// Nodes along y.
+    public var rows: Int
+    /// x of node column 0 (the centre of the first cell).
+    public var x0: Double
+    /// y of node row 0 (the lowest).
+    public var y0: Double
+    /// Spacing of nodes along x.
+    public var dx: Double
+    /// Spacing of nodes along y.
+    public var dy: Double
+
+    /// Creates a geometry from its parts.
+    public init(columns: Int, rows: Int, x0: Double, y0: Double, dx: Double, dy: Double) {
+        self.columns = columns
+        self.rows = rows
+        self.x0 = x0
+        self.y0 = y0
+        self.dx = dx
+        self.dy = dy
+    }
+
+    /// The geometry of §4: `box` padded by `paddingFactor × radius` on every
+    /// side, `resolution` cells along the longer axis and
+    /// max(2, Int(resolution × shorter / longer)) along the other.
+    ///
+    /// A degenerate box (one point, or all on a line) gets at least a
+    /// radius of padding so the grid has an area.
+    public static func fitting(box: PlaneBox, radius: Double, paddingFactor: Double, resolution: Int) -> GridGeometry {
+        let pad = max(paddingFactor * radius, box.isEmpty ? radius : 0)
+        var minX = box.isEmpty ? -pad : box.minX - pad, maxX = box.isEmpty ? pad : box.maxX + pad
+        var minY = box.isEmpty ? -pad : box.minY - pad, maxY = box.isEmpty ? pad : box.maxY + pad
+        // A zero padding and a degenerate box would give cells of no size.
+        if maxX - minX <= 0 { minX -= max(radius, 1e-9); maxX += max(radius, 1e-9) }
+        if maxY - minY <= 0 { minY -= max(radius, 1e-9); maxY += max(radius, 1e-9) }
+        let width = maxX - minX, height = maxY - minY
+        let res = max(resolution, 2)
+        let columns: Int, rows: Int
+        if height >= width {
+            rows = res
+            columns = max(2, Int(Double(res) * width / height))
+        } else {
+            columns = res
+            rows = max(2, Int(Double(res) * height / width))
+        }
+        let dx = width / Double(columns), dy = height / Double(rows)
+        return GridGeometry(columns: columns, rows: rows, x0: minX + dx / 2, y0: minY + dy / 2, dx: dx, dy: dy)
+    }
+
+    /// The number of nodes.
+    public var count: Int { columns * rows }
+    /// The area of one cell in square plane units.
+    public var cellArea: Double { dx * dy }
+
+    /// The position of node (column, row).
+    public func node(column: Int, row: Int) -> PlanePoint {
+        PlanePoint(x: x0 + Double(column) * dx, y: y0 + Double(row) * dy)
+    }
+
+    /// The box of all cells (node box padded by half a cell).
+    public var cellBox: PlaneBox {
+        PlaneBox(minX: x0 - dx / 2, minY: y0 - dy / 2,
+                 maxX: x0 + (Double(columns) - 0.5) * dx, maxY: y0 + (Double(rows) - 0.5) * dy)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Points already in the projection plane, as parallel arrays (structure of
+/// arrays, so the density and binning loops stream through memory).
+public struct PlanePoints: Sendable, Hashable {
+    /// x of each point (metres or planar units).
+    public var x: [Double]
+    /// y of each point.
+    public var y: [Double]
+    /// Kernel weight of each point (≥ 0).
+    public var weight: [Double]
+    /// Measured value of each point, for the mean estimator; nil when the
+    /// points carry none.
+    public var value: [Double]?
+
+    /// Creates a point set; all arrays must have the same length.
+    public init(x: [Double] = [], y: [Double] = [], weight: [Double] = [], value: [Double]? = nil) {
+        precondition(x.count == y.count && x.count == weight.count && (value?.count ?? x.count) == x.count,
+                     "PlanePoints arrays differ in length")
+        self.x = x
+        self.y = y
+        self.weight = weight
+        self.value = value
+    }
+
+    /// The number of points.
+    public var count: Int { x.count }
+    /// Whether there are no points.
+    public var isEmpty: Bool { x.isEmpty }
+
+    /// The bounding box of the points (`.empty` when there are none). O(n).
+    public var bounds: PlaneBox {
+        var box = PlaneBox.empty
+        for i in 0..<x.count { box.formUnion(PlanePoint(x: x[i], y: y[i])) }
+        return box
+    }
+
+    /// Σ weight. O(n).
+    public var totalWeight: Double { weight.reduce(0, +) }
+
+    /// Appends one point.
+    public mutating func append(x px: Double, y py: Double, weight w: Double, value v: Double? = nil) {
+        x.append(px); y.append(py); weight.append(w)
+        if let v {
+            if value == nil { value = [] }
+            value?.append(v)
+        }
+    }
+
+    /// Reserves room for `n` more points.
+    public mutating func reserveCapacity(_ n: Int) {
+        x.reserveCapacity(n); y.reserveCapacity(n); weight.reserveCapacity(n); value?.reserveCapacity(n)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// Turns a ``LevelSpacing`` into ascending thresholds for a grid (§6).
+///
+/// Every strategy returns strictly ascending values inside (min, max) of
+/// the grid's defined values; the count may be below the asked level count
+/// (quantile ties, custom values out of range), never above it, and levels
+/// are never renumbered afterwards. Cost: O(cells) for linear, log and
+/// nice; O(cells log cells) for quantile, auto and probability.
+public enum ThresholdResolver {
+    /// The thresholds of `spacing` with `levelCount` levels for `grid`.
+    public static func thresholds(for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid) -> [Double] {
+        thresholds(for: spacing, levelCount: levelCount, values: grid.values)
+    }
+
+    /// The thresholds of `spacing` with `levelCount` levels for raw values
+    /// (NaN values are undefined and ignored).
+    public static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double]) -> [Double] {
+        var lo = Double.infinity, hi = -Double.infinity
+        for v in values where !v.isNaN {
+            lo = min(lo, v); hi = max(hi, v)
+        }
+        guard lo.isFinite, hi.isFinite, hi > lo else { return [] }
+        let levels = max(levelCount, 1)
+        let range = hi - lo
+        let result: [Double]
+        switch spacing {
+        case .auto:
+            let chosen = autoSpacing(values: values, minimum: lo, range: range)
+            return thresholds(for: chosen, levelCount: levelCount, values: values)
+        case .linear:
+            result = (0..<levels).map { lo + range * Double($0 + 1) / Double(levels + 1) }
+        case .logarithmic:
+            let base = Double(levels + 1)
+            result = (0..<levels).map { l in
+                let f = Double(l + 1) / Double(levels + 1)
+                return lo + range * (pow(base, f) - 1) / (base - 1)
+            }
+        case .quantile:
+            let nonZero = nonZeroSorted(values, minimum: lo, range: range)
+            guard !nonZero.isEmpty else { return [] }
+            result = (0..<levels).map { l in
+                let f = Double(l + 1) / Double(levels + 1)
+                return nonZero[min(Int(f * Double(nonZero.count)), nonZero.count - 1)]
+            }
+        case .custom(let given):
+            result = given.filter { $0 > lo && $0 < hi }
+        case .nice:
+            result = niceSteps(from: lo, to: hi, about: levels)
+        case .probability(let shares):
+            result = probabilityThresholds(values: values, shares: shares)
+        }
+        return ascendingUnique(result.filter { $0.isFinite && $0 > lo && $0 < hi || isQuantileEdge($0, lo, hi, spacing) })
+    }
+
+    /// Quantile thresholds are grid values and may equal the maximum; the
+    /// Apple package keeps them, so they are kept too (the level is then a
+    /// set of single nodes, drawn as nothing).
+    private static func isQuantileEdge(_ v: Double, _ lo: Double, _ hi: Double, _ spacing: LevelSpacing) -> Bool {
+        if case .quantile = spacing { return v > lo && v <= hi }
+        if case .auto = spacing { return v > lo && v <= hi }
+        return false
+    }
+
+    /// `.quantile` when mean / median of the non-zero cells exceeds 2, else `.linear`.
+    static func autoSpacing(values: [Double], minimum: Double, range: Double) -> LevelSpacing {
+        let nonZero = nonZeroSorted(values, minimum: minimum, range: range)
+        guard nonZero.count >= 2 else { return .linear }
+        let mean = nonZero.reduce(0, +) / Double(nonZero.count)
+        let median = nonZero[nonZero.count / 2]
+        guard median > 0 else { return .linear }
+        return mean / median > 2 ? .quantile : .linear
+    }
+
+    /// Values above min + 1e-10 × range, sorted (the Apple package's "non-zero").
+    static func nonZeroSorted(_ values: [Double], minimum: Double, range: Double) -> [Double] {
+        let floor = minimum + range * 1e-10
+        return values.filter { !$0.isNaN && $0 > floor }.sorted()
+    }
+
+    /// Multiples of a 1, 2 or 5 × 10ᵏ step strictly between lo and hi, the
+    /// step chosen so their count is as close to `count` as possible.
+    static func niceSteps(from lo: Double, to hi: Double, about count: Int) -> [Double] {
+        let range = hi - lo
+        guard range > 0, range.isFinite else { return [] }
+        var best: [Double] = []
+        var bestScore = Int.max
+        let e0 = Int(floor(log10(range / Double(max(count, 1))))) - 1
+        for e in e0...(e0 + 3) {
+            for m in [1.0, 2.0, 5.0] {
+                let step = m * pow(10, Double(e))
+                let first = (lo / step).rounded(.down) + 1
+                let last = (hi / step).rounded(.up) - 1
+                guard last >= first, last - first < 10_000 else { continue }
+                let values = stride(from: first, through: last, by: 1).map { ($0 * step).roundedToSignificant(12) }
+                    .filter { $0 > lo && $0 < hi }
+                let score = abs(values.count - count)
+                if score < bestScore || (score == bestScore && values.count < best.count) {
+                    best = values
+                    bestScore = score
+                }
+            }
+        }
+        return best
+    }
+
+    /// For each share p, the largest threshold t such that the cells with
+    /// value ≥ t hold at least share p of the total (cell-summed) mass.
+    static func probabilityThresholds(values: [Double], shares: [Double]) -> [Double] {
+        let sorted = values.filter { !$0.isNaN && $0 > 0 }.sorted(by: >)
+        let total = sorted.reduce(0, +)
+        guard total > 0 else { return [] }
+        var out: [Double] = []
+        for p in shares where p > 0 && p < 1 {
+            var acc = 0.0
+            var t = sorted.last ?? 0
+            for v in sorted {
+                acc += v
+                if acc >= p * total { t = v; break }
+            }
+            out.append(t)
+        }
+        return out
+    }
+
+    static func ascendingUnique(_ values: [Double]) -> [Double] {
+        var out: [Double] = []
+        for v in values.sorted() where out.last != v { out.append(v) }
+        return out
+    }
+}
+
+extension Double {
+    /// The value rounded to `digits` significant decimal digits (removes
+    /// binary noise such as 0.30000000000000004 from step multiples).
+    func roundedToSignificant(_ digits: Int) -> Double {
+        guard self != 0, isFinite else { return self }
+        let scale = pow(10, Double(digits) - (log10(abs(self))).rounded(.up))
+        let r = (self * scale).rounded() / scale
+        return r.isFinite ? r : self
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// Everything that shapes a heat map computation.
+///
+/// The initialiser mirrors the Apple HeatMap package (same names, defaults
+/// and clamping), so `HeatMapConfiguration(radius: 1000, contourLevels: 12)`
+/// ports unchanged. Settings beyond it (``projection``, ``estimator``,
+/// ``bandwidth``, ``densityMethod``) are further properties with defaults.
+public struct HeatMapConfiguration: Sendable, Hashable {
+    /// Kernel radius: metres for geographic input, data units for `.planar`.
+    /// The Gaussian's σ is radius / 3. Ignored when ``bandwidth`` is not `.fixed`.
+    public var radius: Double
+    /// How many thresholds to ask for (custom spacing: the number of values given).
+    public var contourLevels: Int
+    /// How thresholds are placed between the grid's minimum and maximum.
+    public var levelSpacing: LevelSpacing
+    /// Grid cells along the longer axis of the padded data box.
+    public var gridResolution: Int
+    /// Padding of the data box on every side, as a multiple of the radius.
+    public var paddingFactor: Double
+    /// Smoothing of the contour rings.
+    public var smoother: PolygonSmoother
+    /// Colours for rendering (not used by the computation).
+    public var gradient: HeatMapGradient
+    /// Fill opacity for rendering, 0...1 (not used by the computation).
+    public var fillOpacity: Double
+    /// Render mode for rendering (not used by the computation).
+    public var renderMode: HeatMapRenderMode
+    /// The plane in which distances are measured.
+    public var projection: MapProjection
+    /// Density of weight, or kernel-weighted mean of a measured value.
+    public var estimator: DensityEstimator
+    /// How the kernel radius is chosen.
+    public var bandwidth: Bandwidth
+    /// Which algorithm computes the grid (all meet the same accuracy bound).
+    public var densityMethod: DensityMethod
+
+    /// Creates a configuration. As in the Apple package, `radius` is clamped
+    /// to at least 1 (for `.planar` only non-positive or non-finite radii
+    /// become 1), `contourLevels` to at least 1 (custom spacing: the number
+    /// of values), `gridResolution` to at least 2, `paddingFactor` to at
+    /// least 0 and `fillOpacity` to 0...1.
+    public init(
+        radius: Double = 500,
+        contourLevels: Int = 10,
+        levelSpacing: LevelSpacing = .auto,
+        gridResolution: Int = 100,
+        gradient: HeatMapGradient = .thermal,
+        paddingFactor: Double = 1.5,
+        fillOpacity: Double = 1.0,
+        renderMode: HeatMapRenderMode = .filled,
+        smoother: PolygonSmoother = .chaikin(),
+        projection: MapProjection = .equalArea,
+        estimator: DensityEstimator = .density,
+        bandwidth: Bandwidth = .fixed,
+        densityMethod: DensityMethod = .automatic
+    ) {
+        if projection == .planar {
+            self.radius = radius.isFinite && radius > 0 ? radius : 1
+        } else {
+            self.radius = radius.isFinite ? max(radius, 1) : 500
+        }
+        self.contourLevels = max(contourLevels, 1)
+        if case .custom(let values) = levelSpacing, !values.isEmpty {
+            self.contourLevels = values.count
+        }
+        if case .probability(let shares) = levelSpacing, !shares.isEmpty {
+            self.contourLevels = shares.count
+        }
+        self.levelSpacing = levelSpacing
+        self.gridResolution = max(gridResolution, 2)
+        self.gradient = gradient
+        self.paddingFactor = paddingFactor.isFinite ? max(paddingFactor, 0) : 1.5
+        self.fillOpacity = fillOpacity.isFinite ? min(max(fillOpacity, 0), 1) : 1
+        self.renderMode = renderMode
+        self.smoother = smoother
+        self.projection = projection
+        self.estimator = estimator
+        self.bandwidth = bandwidth
+        self.densityMethod = densityMethod
+    }
+}
+
+extension HeatMapConfiguration: CustomStringConvertible {
+    public var description: String {
+        "HeatMapConfiguration(radius: \(radius), levels: \(contourLevels), spacing: \(levelSpacing), "
+            + "grid: \(gridResolution), padding: \(paddingFactor)×, smoother: \(smoother), "
+            + "projection: \(projection), estimator: \(estimator), bandwidth: \(bandwidth))"
+    }
+}
+
+/// The plane in which the kernel measures distance.
+public enum MapProjection: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Lambert azimuthal equal-area, centred on the data (default): areas
+    /// are true, so densities per km² are honest; data across ±180° stays
+    /// one cluster.
+    case equalArea = "equal-area"
+    /// Local metres: x = R·Δλ·cos φ₀, y = R·Δφ around the data's centre
+    /// (the Apple package's approximation).
+    case equirectangular
+    /// Spherical web mercator (EPSG:3857) metres; areas are inflated away
+    /// from the equator, so densities are per projected km².
+    case webMercator = "web-mercator"
+    /// Coordinates are already planar x (longitude) / y (latitude).
+    case planar
+}
+
+/// What the grid holds.
+public enum DensityEstimator: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Σ wᵢ K(x − pᵢ): weight per km² (per square unit for planar).
+    case density
+    /// Σ vᵢ wᵢ K / Σ wᵢ K: the kernel-weighted mean of the points' values,
+    /// undefined (below every threshold) where Σ wᵢ K × 2πσ² < 0.05.
+    case mean
+}
+
+/// How the kernel radius is chosen.
+public enum Bandwidth: String, Sendable, Hashable, CaseIterable, Codable {
+    /// ``HeatMapConfiguration/radius`` as given.
+    case fixed
+    /// The Apple package's `adaptive(for:)` rule: the mean spacing of the
+    /// points, √(area of the box / n), clamped to 50 m…50 km (geographic).
+    case auto
+    /// Scott's rule: σ = n^(−1/6) · √((σx² + σy²) / 2), radius = 3σ
+    /// (n is the effective count (Σw)² / Σw²).
+    case scott
+    /// Silverman's rule: σ = (4 / (d + 2))^(1/(d+4)) n^(−1/(d+4)) · spread with
+    /// d = 2, i.e. σ = n^(−1/6) · spread, spread = min(sd, IQR / 1.349)
+    /// averaged over both axes; radius = 3σ.
+    case silverman
+}
+
+/// The algorithm that fills the density grid.
+public enum DensityMethod: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Pick by σ / cell size and the number of points.
+    case automatic
+    /// Separable direct splat: exact up to a 5σ truncation, O(N · (σ/δ)²).
+    case exact
+    /// Linear binning plus separable convolution, O(N + cells · σ/δ).
+    case binned
+}

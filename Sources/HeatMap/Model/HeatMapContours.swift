@@ -1,0 +1,217 @@
+import Foundation
+
+/// Contours computed from weighted points: the bands of the density field,
+/// ready to draw, export, or hit-test.
+///
+/// ```swift
+/// let result = try await HeatMapContours.compute(from: quakes,
+///     configuration: HeatMapConfiguration(radius: 25_000, levelSpacing: .nice))
+/// for band in result.contours { print(band.level, band.threshold, result.units) }
+/// let here = result.contours(containing: LocationCoordinate2D(latitude: -20, longitude: 180))
+/// ```
+///
+/// `contours` are bands, ordered from the lowest level up: each polygon is
+/// the region of its level minus the next level's regions (its holes).
+public struct HeatMapContours: Sendable, Equatable {
+    /// Equal when the level counts and the polygon ids (in order) are.
+    public static func == (lhs: HeatMapContours, rhs: HeatMapContours) -> Bool {
+        lhs.levelCount == rhs.levelCount && lhs.contours.map(\.id) == rhs.contours.map(\.id)
+    }
+
+    /// The band polygons, lowest level first.
+    public let contours: [HeatMapPolygon]
+    /// The thresholds used, ascending (the grid's units).
+    public let thresholds: [Double]
+    /// The configuration the contours were computed with.
+    public let configuration: HeatMapConfiguration
+    /// The density grid behind the contours.
+    public let grid: DensityGrid
+    /// Every kind of contour geometry, in the plane.
+    public let contourSet: ContourSet
+    /// What the input held: points used, and why others were left out.
+    public let summary: InputSummary
+    let index: PolygonIndex
+
+    /// The number of band polygons.
+    public var contourCount: Int { contours.count }
+    /// The number of thresholds actually used.
+    public var levelCount: Int { thresholds.count }
+    /// The kernel radius used (metres, or planar units), also when chosen by a rule.
+    public var radius: Double { grid.radius }
+    /// The projection of the grid's plane.
+    public var projection: PlaneProjection { grid.projection }
+    /// The unit of thresholds and values, e.g. "per km²".
+    public var units: String { grid.units }
+    /// The gradient of the configuration (for rendering).
+    public var gradient: HeatMapGradient { configuration.gradient }
+    /// The fill opacity of the configuration (for rendering).
+    public var fillOpacity: Double { configuration.fillOpacity }
+    /// The render mode of the configuration (for rendering).
+    public var renderMode: HeatMapRenderMode { configuration.renderMode }
+
+    init(grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration, summary: InputSummary) {
+        self.grid = grid
+        self.contourSet = contourSet
+        self.thresholds = contourSet.thresholds
+        self.configuration = configuration
+        self.summary = summary
+        var polygons: [HeatMapPolygon] = []
+        let projection = grid.projection
+        for (level, band) in contourSet.bands.enumerated() {
+            for (k, polygon) in band.enumerated() {
+                polygons.append(HeatMapPolygon(
+                    id: StableID.make(level: level, index: k, polygon: polygon),
+                    level: level,
+                    threshold: contourSet.thresholds[level],
+                    coordinates: polygon.exterior.map(projection.unproject),
+                    interiorPolygons: polygon.holes.map { $0.map(projection.unproject) },
+                    isGeographic: projection.isGeographic))
+            }
+        }
+        self.contours = polygons
+        self.index = PolygonIndex(bands: contourSet.bands)
+    }
+}
+
+// MARK: - Computing
+
+extension HeatMapContours {
+    /// Computes band contours from points, synchronously.
+    ///
+    /// Points with a non-finite coordinate, a latitude outside [-90, 90], a
+    /// longitude outside [-180, 360) or a negative or non-finite weight are
+    /// left out and counted in ``summary``; use ``compute(from:configuration:control:)``
+    /// to have them refused instead. Cost: O(N + cells × kernel width +
+    /// contour vertices); uses every core.
+    public static func compute<P: HeatMapable>(
+        from points: [P],
+        configuration: HeatMapConfiguration = HeatMapConfiguration()
+    ) -> HeatMapContours {
+        // Only cancellation can fail, and this control never cancels.
+        (try? compute(from: points, configuration: configuration, control: .none, strict: false))
+            ?? HeatMapContours.empty(configuration: configuration)
+    }
+
+    /// Computes band contours from points off the caller's actor.
+    ///
+    /// Cancelling the calling task stops every stage within milliseconds
+    /// and throws `CancellationError`. Bad points are left out as in the
+    /// synchronous overload.
+    public static func compute<P: HeatMapable>(
+        from points: [P],
+        configuration: HeatMapConfiguration = HeatMapConfiguration()
+    ) async throws -> HeatMapContours {
+        try await compute(from: points, configuration: configuration, progress: nil)
+    }
+
+    /// Computes band contours off the caller's actor, reporting progress.
+    ///
+    /// - Parameter progress: called (from any thread) as each stage advances.
+    /// - Throws: `CancellationError` when the task is cancelled.
+    public static func compute<P: HeatMapable>(
+        from points: [P],
+        configuration: HeatMapConfiguration = HeatMapConfiguration(),
+        progress: (@Sendable (HeatMapProgress) -> Void)?
+    ) async throws -> HeatMapContours {
+        try await BackgroundWork.run { control in
+            var control = control
+            control.progress = progress
+            return try compute(from: points, configuration: configuration, control: control, strict: false)
+        }
+    }
+
+    /// Computes band contours with explicit control over cancellation,
+    /// progress and bad input.
+    ///
+    /// - Parameter strict: when true, the first bad point throws
+    ///   ``HeatMapError/invalidPoint(index:reason:)`` instead of being left out.
+    public static func compute<P: HeatMapable>(
+        from points: [P],
+        configuration: HeatMapConfiguration,
+        control: ComputeControl,
+        strict: Bool = false
+    ) throws -> HeatMapContours {
+        control.report(.project, 0)
+        let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: strict)
+        try control.checkCancellation()
+        let grid = try DensityGrid.compute(points: prepared.points, projection: prepared.projection,
+                                           configuration: configuration, control: control)
+        return try compute(from: grid, configuration: configuration, control: control, summary: prepared.summary)
+    }
+
+    /// Contours of a grid computed elsewhere (streamed input, a grid file,
+    /// aggregates from a database).
+    public static func compute(
+        from grid: DensityGrid,
+        configuration: HeatMapConfiguration,
+        control: ComputeControl = .none,
+        summary: InputSummary = InputSummary()
+    ) throws -> HeatMapContours {
+        control.report(.levels, 0)
+        let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
+                                                      levelCount: configuration.contourLevels, grid: grid)
+        try control.checkCancellation()
+        let set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
+                                           smoother: configuration.smoother, control: control)
+        try control.checkCancellation()
+        return HeatMapContours(grid: grid, contourSet: set, configuration: configuration, summary: summary)
+    }
+
+    static func empty(configuration: HeatMapConfiguration) -> HeatMapContours {
+        let projection = PlaneProjection(kind: configuration.projection)
+        let geometry = GridGeometry.fitting(box: .empty, radius: configuration.radius, paddingFactor: 0,
+                                            resolution: 2)
+        let grid = DensityGrid(geometry: geometry, values: Array(repeating: 0, count: geometry.count),
+                               projection: projection, radius: configuration.radius,
+                               estimator: configuration.estimator, units: projection.densityUnits)
+        return HeatMapContours(grid: grid, contourSet: ContourSet(thresholds: [], levels: [], bands: [], isolines: []),
+                               configuration: configuration, summary: InputSummary())
+    }
+}
+
+// MARK: - Inspecting
+
+extension HeatMapContours {
+    /// Every band polygon containing the coordinate (at most one, since
+    /// bands do not overlap), found through a spatial index: O(log P + the
+    /// vertices of the few candidate polygons).
+    public func contours(containing coordinate: LocationCoordinate2D) -> [HeatMapPolygon] {
+        let p = grid.projection.project(coordinate)
+        return index.polygons(containing: p).map { contours[$0] }
+    }
+
+    /// The band level at a plane point, or nil below the lowest threshold.
+    public func level(at point: PlanePoint) -> Int? {
+        index.polygons(containing: point).first.map { contours[$0].level }
+    }
+
+    /// What lies under a coordinate: the interpolated value and its band.
+    public func inspect(_ coordinate: LocationCoordinate2D) -> HeatMapInspection {
+        let p = grid.projection.project(coordinate)
+        let level = self.level(at: p)
+        return HeatMapInspection(
+            coordinate: coordinate,
+            value: grid.value(at: p),
+            level: level,
+            threshold: level.map { thresholds[$0] },
+            upper: level.flatMap { $0 + 1 < thresholds.count ? thresholds[$0 + 1] : nil },
+            units: units)
+    }
+}
+
+/// The answer to a tap: the value under a coordinate and the band it is in.
+public struct HeatMapInspection: Sendable, Hashable {
+    /// The coordinate asked about.
+    public var coordinate: LocationCoordinate2D
+    /// The grid value there, bilinearly interpolated; nil outside the grid
+    /// or where the mean is undefined.
+    public var value: Double?
+    /// The band level, or nil below the lowest threshold.
+    public var level: Int?
+    /// The band's lower bound.
+    public var threshold: Double?
+    /// The band's upper bound (nil for the top band or no band).
+    public var upper: Double?
+    /// The unit of the values.
+    public var units: String
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The smallest arc of longitudes that holds a set of longitudes.
+///
+/// Data that straddles ±180° (Fiji, the Aleutians) gets an arc across the
+/// antimeridian instead of one spanning the whole world, so its centre lies
+/// inside the cluster.
+public struct LongitudeArc: Sendable, Hashable {
+    /// Western end, degrees in [-180, 180).
+    public var west: Double
+    /// Width in degrees, 0...360; `west + width` may exceed 180.
+    public var width: Double
+
+    /// The arc's middle, degrees in [-180, 180).
+    public var centre: Double { LongitudeArc.normalized(west + width / 2) }
+
+    /// Wraps any longitude into [-180, 180).
+    public static func normalized(_ longitude: Double) -> Double {
+        var l = longitude.truncatingRemainder(dividingBy: 360)
+        if l < -180 { l += 360 }
+        if l >= 180 { l -= 360 }
+        return l
+    }
+
+    /// The smallest arc holding every longitude: the complement of the
+    /// widest gap between neighbours on the circle. O(n log n); nil for none.
+    public static func smallest<S: Sequence>(containing longitudes: S) -> LongitudeArc? where S.Element == Double {
+        let sorted = longitudes.filter(\.isFinite).map(normalized).sorted()
+        guard let first = sorted.first, let last = sorted.last else { return nil }
+        // The gap that wraps from the last longitude round to the first.
+        var widestGap = first + 360 - last
+        var west = first
+        for i in 1..<max(sorted.count, 1) where sorted.count > 1 {
+            let gap = sorted[i] - sorted[i - 1]
+            if gap > widestGap {
+                widestGap = gap
+                west = sorted[i]
+            }
+        }
+        return LongitudeArc(west: west, width: 360 - widestGap)
+    }
+}

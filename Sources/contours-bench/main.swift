@@ -1,0 +1,2 @@
+import HeatMap
+print("{}")
