@@ -65,7 +65,10 @@ struct LonLatGeometry {
         let closing = LonLatGeometry.step(raw[0].x - raw[raw.count - 1].x)
         let turns = ((out[out.count - 1].x + closing - out[0].x) / 360).rounded()
         guard turns != 0 else { return out }
-        // The ring circles a pole: continue along its parallel over the pole.
+        // The ring circles a pole. Start it where it crosses ±180° and close
+        // it over the pole along ±180°, so that the cap lies in one window
+        // of longitudes and needs no cut (a cut elsewhere would leave two
+        // pieces sharing an edge).
         let pole: Double
         if let n = northPole, PlaneRing.locate(n, in: plane) == 1 {
             pole = 90
@@ -74,11 +77,26 @@ struct LonLatGeometry {
         } else {
             pole = raw.reduce(0) { $0 + $1.y } >= 0 ? 90 : -90
         }
-        let endX = out[0].x + 360 * turns
-        out.append(PlanePoint(x: endX, y: out[0].y))
-        out.append(PlanePoint(x: endX, y: pole))
-        out.append(PlanePoint(x: out[0].x, y: pole))
-        return out
+        let n = out.count
+        var closed = out
+        closed.append(PlanePoint(x: out[n - 1].x + closing, y: raw[0].y))
+        func seam(_ x: Double) -> Double { ((x - 180) / 360).rounded(.down) }
+        guard let i = (0..<n).first(where: { seam(closed[$0].x) != seam(closed[$0 + 1].x) }) else { return out }
+        let a = closed[i], b = closed[i + 1]
+        let line = 180 + 360 * max(seam(a.x), seam(b.x))
+        let start = HalfPlaneClipper.cut(a, b, line)
+        // closed[n] is point 0 one turn on; after it come points 1...i, one turn on.
+        let turn = 360 * turns
+        var ring = [start] + closed[(i + 1)...n]
+        ring += out[1..<(i + 1)].map { PlanePoint(x: $0.x + turn, y: $0.y) }
+        let end = PlanePoint(x: start.x + 360 * turns, y: start.y)
+        ring.append(end)
+        ring.append(PlanePoint(x: end.x, y: pole))
+        ring.append(PlanePoint(x: start.x, y: pole))
+        var clean: [PlanePoint] = []
+        for p in ring where clean.last != p { clean.append(p) }
+        if clean.count > 1, clean.first == clean.last { clean.removeLast() }
+        return clean
     }
 
     /// A line in output coordinates, unwrapped to be continuous; `closed`
