@@ -24,6 +24,11 @@ public struct BinCellID: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public var description: String { "\(first),\(second)" }
 }
 
+/// Maps a plane point to a cell's integer pair; nil when it has none.
+protocol CellIndexing {
+    func index(x: Double, y: Double) -> (Int, Int)?
+}
+
 /// The shape of the bins.
 public enum BinShape: String, Sendable, Hashable, CaseIterable, Codable {
     /// Regular hexagons.

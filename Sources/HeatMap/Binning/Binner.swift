@@ -146,42 +146,44 @@ public struct Binner: Sendable {
     private mutating func addChunk(xs: ArraySlice<Double>, ys: ArraySlice<Double>, values: ArraySlice<Double>?,
                                    reasons: [Int: String]) throws {
         let n = xs.count
-        batchKeys.removeAll(keepingCapacity: true)
-        batchKeys.reserveCapacity(n)
-        var aLo = Int.max, aHi = Int.min, bLo = Int.max, bHi = Int.min
-        let x0 = xs.startIndex, y0 = ys.startIndex, v0 = values?.startIndex ?? 0
-        let hasReasons = !reasons.isEmpty
-        for k in 0..<n {
-            if hasReasons, let why = reasons[k] {
-                try reject(why, at: k)
-                batchKeys.append(-1)
-                continue
+        var keys = [Int](repeating: -1, count: n)
+        var failures = [UInt8](repeating: 0, count: n)
+        var box = bounds
+        var range = (Int.max, Int.min, Int.max, Int.min)
+        var failed = 0
+        // One tight pass, specialised for the grid's shape; reasons are looked
+        // up afterwards, only if something failed.
+        xs.withUnsafeBufferPointer { xp in
+            ys.withUnsafeBufferPointer { yp in
+                keys.withUnsafeMutableBufferPointer { kp in
+                    failures.withUnsafeMutableBufferPointer { fp in
+                        let pass = KeyPass(xs: xp, ys: yp, keys: kp, failures: fp, reasons: reasons)
+                        switch grid {
+                        case .hexagon(let g):
+                            failed = Binner.computeKeys(g, pass, values: values, box: &box, range: &range)
+                        case .square(let g):
+                            failed = Binner.computeKeys(g, pass, values: values, box: &box, range: &range)
+                        }
+                    }
+                }
             }
-            let x = xs[x0 + k], y = ys[y0 + k]
-            let v = values?[v0 + k] ?? 1
-            guard x.isFinite, y.isFinite else {
-                try reject(projection.isGeographic ? "coordinate is not a finite number" : "x or y is not a finite number",
-                           at: k)
-                batchKeys.append(-1)
-                continue
-            }
-            guard v.isFinite else {
-                try reject("value is not a finite number", at: k)
-                batchKeys.append(-1)
-                continue
-            }
-            guard let (a, b) = grid.index(x: x, y: y) else {
-                try reject("point is too far from the grid origin for the cell size", at: k)
-                batchKeys.append(-1)
-                continue
-            }
-            bounds.formUnion(PlanePoint(x: x, y: y))
-            aLo = min(aLo, a); aHi = max(aHi, a); bLo = min(bLo, b); bHi = max(bHi, b)
-            batchKeys.append(Binner.pack(a, b))
         }
+        if failed > 0 {
+            for k in 0..<n where failures[k] != 0 {
+                switch failures[k] {
+                case 1: try reject(reasons[k] ?? "bad point", at: k)
+                case 2: try reject(projection.isGeographic ? "coordinate is not a finite number" : "x or y is not a finite number", at: k)
+                case 3: try reject("value is not a finite number", at: k)
+                default: try reject("point is too far from the grid origin for the cell size", at: k)
+                }
+            }
+        }
+        bounds = box
+        batchKeys = keys
+        let (aLo, aHi, bLo, bHi) = range
         seen += n
         guard aLo <= aHi else { return }
-        let used = batchKeys.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+        let used = n - failed
         summary.used += used
         let spanA = aHi - aLo + 1, spanB = bHi - bLo + 1
         if Double(spanA) * Double(spanB) <= Double(max(2 * used, 4096)) {
@@ -189,6 +191,40 @@ public struct Binner: Sendable {
         } else {
             accumulateSorted(values: values)
         }
+    }
+
+    private struct KeyPass {
+        let xs: UnsafeBufferPointer<Double>
+        let ys: UnsafeBufferPointer<Double>
+        let keys: UnsafeMutableBufferPointer<Int>
+        let failures: UnsafeMutableBufferPointer<UInt8>
+        let reasons: [Int: String]
+    }
+
+    /// Cell keys of a chunk; returns how many points failed (their key stays
+    /// −1 and `failures` says why: 1 bad coordinate range, 2 non-finite
+    /// coordinate, 3 non-finite value, 4 too far out).
+    @inline(__always)
+    private static func computeKeys<G: CellIndexing>(_ grid: G, _ pass: KeyPass, values: ArraySlice<Double>?,
+                                                     box: inout PlaneBox, range: inout (Int, Int, Int, Int)) -> Int {
+        var failed = 0
+        var (aLo, aHi, bLo, bHi) = range
+        var minX = box.minX, maxX = box.maxX, minY = box.minY, maxY = box.maxY
+        let hasReasons = !pass.reasons.isEmpty
+        let v0 = values?.startIndex ?? 0
+        for k in 0..<pass.xs.count {
+            let x = pass.xs[k], y = pass.ys[k]
+            if hasReasons, pass.reasons[k] != nil { pass.failures[k] = 1; failed += 1; continue }
+            guard x.isFinite, y.isFinite else { pass.failures[k] = 2; failed += 1; continue }
+            if let values, !values[v0 + k].isFinite { pass.failures[k] = 3; failed += 1; continue }
+            guard let (a, b) = grid.index(x: x, y: y) else { pass.failures[k] = 4; failed += 1; continue }
+            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            aLo = min(aLo, a); aHi = max(aHi, a); bLo = min(bLo, b); bHi = max(bHi, b)
+            pass.keys[k] = Binner.pack(a, b)
+        }
+        range = (aLo, aHi, bLo, bHi)
+        box = PlaneBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        return failed
     }
 
     /// Dense batch: aggregates in a flat array over the batch's cell range.

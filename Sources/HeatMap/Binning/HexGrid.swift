@@ -6,7 +6,7 @@ import Foundation
 /// Positions are computed on an integer lattice (multiples of R√3/2 and
 /// R/2), so a corner shared by three cells has bit-identical coordinates
 /// in each of them and neighbouring cell polygons meet without gaps.
-public struct HexGrid: Sendable, Hashable {
+public struct HexGrid: Sendable, Hashable, CellIndexing {
     /// Centre-to-corner radius R (plane units), > 0.
     public let radius: Double
     /// Pointy-top or flat-top.
@@ -69,6 +69,8 @@ public struct HexGrid: Sendable, Hashable {
         guard let (q, r) = axialIndex(x: p.x, y: p.y) else { return nil }
         return HexCell(q: q, r: r)
     }
+
+    @inline(__always) func index(x: Double, y: Double) -> (Int, Int)? { axialIndex(x: x, y: y) }
 
     @inline(__always) func axialIndex(x: Double, y: Double) -> (Int, Int)? {
         let qf: Double, rf: Double

@@ -50,22 +50,23 @@ struct JSONText {
     /// n / 10^decimals written as a plain decimal with trailing zeros dropped.
     mutating func append(fixed n: Int64, decimals: Int) {
         if n == 0 { bytes.append(UInt8(ascii: "0")); return }
-        // |n| ≤ 2^53 here, so the magnitude never overflows.
-        var m = n.magnitude
-        var digits: [UInt8] = []
-        while m > 0 {
-            digits.append(UInt8(ascii: "0") + UInt8(m % 10))
-            m /= 10
-        }
-        // digits are least significant first.
         if n < 0 { bytes.append(UInt8(ascii: "-")) }
-        while digits.count <= decimals { digits.append(UInt8(ascii: "0")) }
-        var lowest = 0
-        while lowest < decimals, digits[lowest] == UInt8(ascii: "0") { lowest += 1 }
-        for k in stride(from: digits.count - 1, through: decimals, by: -1) { bytes.append(digits[k]) }
-        if lowest < decimals {
-            bytes.append(UInt8(ascii: "."))
-            for k in stride(from: decimals - 1, through: lowest, by: -1) { bytes.append(digits[k]) }
+        var m = n.magnitude
+        // Digits least significant first, into a small stack buffer (no allocation per number).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { digits in
+            var count = 0
+            while m > 0 || count <= decimals {
+                digits[count] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+                count += 1
+            }
+            var lowest = 0
+            while lowest < decimals, digits[lowest] == UInt8(ascii: "0") { lowest += 1 }
+            for k in stride(from: count - 1, through: decimals, by: -1) { bytes.append(digits[k]) }
+            if lowest < decimals {
+                bytes.append(UInt8(ascii: "."))
+                for k in stride(from: decimals - 1, through: lowest, by: -1) { bytes.append(digits[k]) }
+            }
         }
     }
 
