@@ -141,6 +141,30 @@ import Testing
         #expect(text.contains("\"bbox\":[5000.25,-7000.5,9000.125,300]"))
     }
 
+    @Test func hugePlanarCoordinatesAreRoundedCoarselyNotDropped() throws {
+        let polygon = PlanePolygon(exterior: Shapes.rectangle(1e18, -3e18, 7e18, 2.5e18))
+        let broken = PlanePolygon(exterior: [PlanePoint(x: .nan, y: 0), PlanePoint(x: 1, y: .infinity), PlanePoint(x: 2, y: 2)])
+        let set = ContourSet(thresholds: [3, 4], levels: [[polygon], [broken]], bands: [[polygon], [broken]], isolines: [[], []])
+        let text = try GeoJSONExport.contours(set, projection: planar, units: "u")
+        #expect(text.contains("[[[1000000000000000000,-3000000000000000000],[7000000000000000000,-3000000000000000000]"))
+        #expect(!text.contains("nan") && !text.contains("inf"))
+        #expect(try GeoJSONRead.features(text).count == 1)
+    }
+
+    @Test func nonFiniteGeometryNeverTraps() throws {
+        let bad = [PlanePoint(x: .nan, y: 0), PlanePoint(x: 1e7, y: .infinity), PlanePoint(x: -.infinity, y: 2),
+                   PlanePoint(x: 5, y: 5)]
+        let set = ContourSet(thresholds: [.nan, 2], levels: [[PlanePolygon(exterior: bad)], []],
+                             bands: [[PlanePolygon(exterior: bad, holes: [bad])], []], isolines: [[bad], [bad]])
+        for projection in [Shapes.fiji, planar, PlaneProjection(kind: .webMercator), PlaneProjection(kind: .equirectangular)] {
+            for mode in ContourMode.allCases {
+                let text = try GeoJSONExport.contours(set, projection: projection, units: "u", mode: mode)
+                #expect(!text.contains("nan") && !text.contains("inf"))
+                _ = try GeoJSONRead.collection(text)
+            }
+        }
+    }
+
     @Test func sameInputGivesTheSameBytes() throws {
         let a = try GeoJSONExport.contours(Shapes.bands(), projection: Shapes.fiji, units: "per km²")
         let b = try GeoJSONExport.contours(Shapes.bands(), projection: Shapes.fiji, units: "per km²")

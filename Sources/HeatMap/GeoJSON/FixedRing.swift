@@ -24,23 +24,38 @@ struct FixedRing {
     static let integerPowers: [Int64] = (0...maximumDecimals).map { k in (0..<k).reduce(Int64(1)) { p, _ in p * 10 } }
 
     /// The most decimals with which coordinates up to `magnitude` still fit
-    /// the exact integer range.
+    /// the exact integer range; negative for planar coordinates beyond
+    /// 2⁵¹ (they are then rounded to tens, hundreds, …).
     static func decimalsLimit(forMagnitude magnitude: Double) -> Int {
         guard magnitude.isFinite else { return 0 }
         var d = maximumDecimals
-        while d > 0, magnitude * powers[d] >= scaledLimit { d -= 1 }
+        while d > -300, magnitude * scale(d) >= scaledLimit { d -= 1 }
         return d
+    }
+
+    /// 10^d (d may be negative).
+    static func scale(_ d: Int) -> Double {
+        d >= 0 ? powers[min(d, maximumDecimals)] : 1 / pow(10, Double(-d))
+    }
+
+    /// v × 10^d, dividing for negative d so that the step stays exact.
+    @inline(__always) static func scaled(_ v: Double, _ d: Int) -> Double {
+        d >= 0 ? v * powers[min(d, maximumDecimals)] : v / pow(10, Double(-d))
+    }
+
+    /// n / 10^d as a double.
+    @inline(__always) static func value(_ n: Int64, _ d: Int) -> Double {
+        d >= 0 ? Double(n) / powers[min(d, maximumDecimals)] : Double(n) * pow(10, Double(-d))
     }
 
     /// The ring rounded and cleaned: repeated positions and spikes (a
     /// vertex where the ring turns back on itself) removed. Nil when fewer
     /// than three positions or no area remain. O(n).
     static func rounded(_ ring: [PlanePoint], decimals: Int) -> FixedRing? {
-        let scale = powers[decimals]
         var pts: [FixedPoint] = []
         pts.reserveCapacity(ring.count)
         for p in ring {
-            let sx = (p.x * scale).rounded(), sy = (p.y * scale).rounded()
+            let sx = scaled(p.x, decimals).rounded(), sy = scaled(p.y, decimals).rounded()
             guard abs(sx) < scaledLimit * 2, abs(sy) < scaledLimit * 2 else { return nil }
             pts.append(FixedPoint(x: Int64(sx), y: Int64(sy)))
         }
@@ -101,6 +116,6 @@ struct FixedRing {
 
     /// The coordinates as doubles.
     func coordinate(_ p: FixedPoint) -> PlanePoint {
-        PlanePoint(x: Double(p.x) / FixedRing.powers[decimals], y: Double(p.y) / FixedRing.powers[decimals])
+        PlanePoint(x: FixedRing.value(p.x, decimals), y: FixedRing.value(p.y, decimals))
     }
 }

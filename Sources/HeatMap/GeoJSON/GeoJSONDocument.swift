@@ -50,10 +50,9 @@ struct GeoJSONDocument {
         for p in points {
             lo = min(lo, p.x); hi = max(hi, p.x); ylo = min(ylo, p.y); yhi = max(yhi, p.y)
         }
-        let s = FixedRing.powers[decimals]
-        xRanges.append((Double(lo) / s, Double(hi) / s))
-        yLow = min(yLow, Double(ylo) / s)
-        yHigh = max(yHigh, Double(yhi) / s)
+        xRanges.append((FixedRing.value(lo, decimals), FixedRing.value(hi, decimals)))
+        yLow = min(yLow, FixedRing.value(ylo, decimals))
+        yHigh = max(yHigh, FixedRing.value(yhi, decimals))
     }
 
     /// [west, south, east, north]; for geographic data that crosses ±180°

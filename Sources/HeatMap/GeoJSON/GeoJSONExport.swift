@@ -45,18 +45,16 @@ public enum GeoJSONExport {
                                 control: ComputeControl = .none) throws -> String {
         let geometry = LonLatGeometry(projection: projection)
         let limit = decimalsLimit(projection: projection) {
-            var m = 0.0
+            var m = Magnitude()
             for level in set.polygons(mode == .isolines ? .bands : mode) {
-                for polygon in level {
-                    for p in polygon.exterior { m = max(m, abs(p.x), abs(p.y)) }
-                }
+                for polygon in level { for p in polygon.exterior { m.add(p) } }
             }
             for level in set.isolines where mode == .isolines {
-                for line in level { for p in line { m = max(m, abs(p.x), abs(p.y)) } }
+                for line in level { for p in line { m.add(p) } }
             }
-            return m
+            return m.value
         }
-        let decimals = min(max(options.precision, 0), limit)
+        let decimals = min(max(options.precision, min(0, limit)), limit)
         let levelCount = set.thresholds.count
         let opacity = fillOpacity.isFinite ? min(max(fillOpacity, 0), 1) : 1
         var document = GeoJSONDocument(geographic: projection.isGeographic)
@@ -129,11 +127,11 @@ public enum GeoJSONExport {
                             control: ComputeControl = .none) throws -> String {
         let geometry = LonLatGeometry(projection: result.projection)
         let limit = decimalsLimit(projection: result.projection) {
-            var m = 0.0
-            for bin in result.bins { for p in bin.corners { m = max(m, abs(p.x), abs(p.y)) } }
-            return m
+            var m = Magnitude()
+            for bin in result.bins { for p in bin.corners { m.add(p) } }
+            return m.value
         }
-        let decimals = min(max(options.precision, 0), limit)
+        let decimals = min(max(options.precision, min(0, limit)), limit)
         let gradient = visibleGradient(options.gradient ?? .thermal)
         let opacity = options.fillOpacity.map { $0.isFinite ? min(max($0, 0), 1) : 1 } ?? 1
         let range = result.valueRange(aggregate)
@@ -178,6 +176,15 @@ public enum GeoJSONExport {
     /// longitude/latitude, from the data's magnitude for planar data.
     static func decimalsLimit(projection: PlaneProjection, planarMagnitude: () -> Double) -> Int {
         FixedRing.decimalsLimit(forMagnitude: projection.isGeographic ? 180 : planarMagnitude())
+    }
+
+    /// The largest finite |coordinate| seen (non-finite ones are dropped later).
+    struct Magnitude {
+        var value = 0.0
+        mutating func add(_ p: PlanePoint) {
+            if p.x.isFinite { value = max(value, abs(p.x)) }
+            if p.y.isFinite { value = max(value, abs(p.y)) }
+        }
     }
 
     /// A plane polygon in output coordinates, split at ±180° when geographic.

@@ -50,6 +50,12 @@ struct JSONText {
     /// n / 10^decimals written as a plain decimal with trailing zeros dropped.
     mutating func append(fixed n: Int64, decimals: Int) {
         if n == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if decimals < 0 {
+            // A coarse grid for huge planar coordinates: n followed by zeros.
+            append(String(n))
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -decimals))
+            return
+        }
         if n < 0 { bytes.append(UInt8(ascii: "-")) }
         var m = n.magnitude
         // Digits least significant first, into a small stack buffer (no allocation per number).

@@ -64,7 +64,7 @@ struct LonLatGeometry {
         }
         let closing = LonLatGeometry.step(raw[0].x - raw[raw.count - 1].x)
         let turns = ((out[out.count - 1].x + closing - out[0].x) / 360).rounded()
-        guard turns != 0 else { return out }
+        guard turns.isFinite, turns != 0 else { return out }
         // The ring circles a pole. Start it where it crosses ±180° and close
         // it over the pole along ±180°, so that the cap lies in one window
         // of longitudes and needs no cut (a cut elsewhere would leave two

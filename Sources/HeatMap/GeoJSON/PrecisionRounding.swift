@@ -15,7 +15,7 @@ enum PrecisionRounding {
     /// raising the decimals of offending rings up to `maximumDecimals`.
     /// O(n log n) per round, at most `maximumDecimals − decimals + 1` rounds.
     static func round(_ polygons: [PlanePolygon], decimals: Int, maximumDecimals: Int) -> [Polygon] {
-        let base = min(max(decimals, 0), maximumDecimals)
+        let base = min(max(decimals, min(0, maximumDecimals)), maximumDecimals)
         var precision = polygons.map { Array(repeating: base, count: 1 + $0.holes.count) }
         var dropped = Set<[Int]>()
         while true {
@@ -81,9 +81,9 @@ enum PrecisionRounding {
             for j in boxes.indices where j > i {
                 // Compare as doubles: the boxes only need to be clearly apart.
                 let a = boxes[i], b = boxes[j]
-                let sa = FixedRing.powers[a.4], sb = FixedRing.powers[b.4]
-                if Double(a.0) / sa <= Double(b.1) / sb, Double(b.0) / sb <= Double(a.1) / sa,
-                   Double(a.2) / sa <= Double(b.3) / sb, Double(b.2) / sb <= Double(a.3) / sa {
+                func v(_ n: Int64, _ d: Int) -> Double { FixedRing.value(n, d) }
+                if v(a.0, a.4) <= v(b.1, b.4), v(b.0, b.4) <= v(a.1, a.4),
+                   v(a.2, a.4) <= v(b.3, b.4), v(b.2, b.4) <= v(a.3, a.4) {
                     return false
                 }
             }
@@ -102,11 +102,10 @@ extension PrecisionRounding {
     /// A polyline rounded to `decimals`, repeated positions removed; nil
     /// when fewer than two positions remain. O(n).
     static func round(line: [PlanePoint], decimals: Int) -> GeoJSONDocument.FixedLine? {
-        let scale = FixedRing.powers[decimals]
         var pts: [FixedPoint] = []
         pts.reserveCapacity(line.count)
         for p in line {
-            let sx = (p.x * scale).rounded(), sy = (p.y * scale).rounded()
+            let sx = FixedRing.scaled(p.x, decimals).rounded(), sy = FixedRing.scaled(p.y, decimals).rounded()
             guard abs(sx) < FixedRing.scaledLimit * 2, abs(sy) < FixedRing.scaledLimit * 2 else { return nil }
             let f = FixedPoint(x: Int64(sx), y: Int64(sy))
             if pts.last != f { pts.append(f) }
