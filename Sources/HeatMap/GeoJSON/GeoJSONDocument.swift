@@ -153,15 +153,18 @@ struct JSONProperties {
     private var text = JSONText(reserving: 256)
     private var empty = true
 
+    /// Keys are the writer's own plain ASCII names: no escaping needed.
     private mutating func key(_ k: String) {
-        text.append(empty ? "{" : ",")
+        text.append(byte: empty ? UInt8(ascii: "{") : UInt8(ascii: ","))
         empty = false
-        text.append(quoted: k)
-        text.append(":")
+        text.append(byte: UInt8(ascii: "\""))
+        text.append(k)
+        text.append(byte: UInt8(ascii: "\""))
+        text.append(byte: UInt8(ascii: ":"))
     }
 
     mutating func add(_ k: String, _ v: Double?) { key(k); text.append(number: v) }
-    mutating func add(_ k: String, _ v: Int) { key(k); text.append(String(v)) }
+    mutating func add(_ k: String, _ v: Int) { key(k); text.append(fixed: Int64(v), decimals: 0) }
     mutating func add(_ k: String, _ v: String) { key(k); text.append(quoted: v) }
 
     var json: String { empty ? "{}" : text.string + "}" }

@@ -43,8 +43,12 @@ struct JSONText {
     /// A number (shortest round-trip decimal, never an exponent), or null
     /// when it is not finite.
     mutating func append(number v: Double?) {
-        guard let v else { append("null"); return }
-        append(JSONText.number(v))
+        guard let v, v.isFinite else { append("null"); return }
+        if v == v.rounded(), abs(v) < 1e15 {
+            append(fixed: Int64(v), decimals: 0)
+        } else {
+            append(JSONText.number(v))
+        }
     }
 
     /// n / 10^decimals written as a plain decimal with trailing zeros dropped.

@@ -16,6 +16,12 @@ enum PrecisionRounding {
     /// O(n log n) per round, at most `maximumDecimals − decimals + 1` rounds.
     static func round(_ polygons: [PlanePolygon], decimals: Int, maximumDecimals: Int) -> [Polygon] {
         let base = min(max(decimals, min(0, maximumDecimals)), maximumDecimals)
+        // The common case of bins: one convex ring.
+        if polygons.count == 1, polygons[0].holes.isEmpty {
+            guard var ring = FixedRing.rounded(polygons[0].exterior, decimals: base) else { return [] }
+            orient(&ring, counterClockwise: true)
+            if isConvexSimple(ring.points) { return [[ring]] }
+        }
         var precision = polygons.map { Array(repeating: base, count: 1 + $0.holes.count) }
         var dropped = Set<[Int]>()
         while true {
