@@ -35,6 +35,37 @@ import Testing
         #expect(HalfPlaneClipper.clip(u, keeping: .east, of: 20).isEmpty)
     }
 
+    @Test func clippingRandomPolygonsWithHolesKeepsAreaAndValidity() {
+        var rng = SplitMix(seed: 99)
+        func star(_ cx: Double, _ cy: Double, _ rMin: Double, _ rMax: Double, _ n: Int) -> [PlanePoint] {
+            (0..<n).map { k in
+                let t = 2 * Double.pi * (Double(k) + 0.8 * rng.unit()) / Double(n)
+                let r = rMin + (rMax - rMin) * rng.unit()
+                return PlanePoint(x: cx + r * cos(t), y: cy + r * sin(t))
+            }
+        }
+        for trial in 0..<300 {
+            let cx = rng.unit() * 4 - 2, cy = rng.unit() * 4 - 2
+            let outer = star(cx, cy, 3, 6, 8 + trial % 40)
+            // Holes strictly inside the outer star's inner radius.
+            let hole1 = Array(star(cx, cy, 0.5, 1.5, 5 + trial % 17).reversed())
+            let hole2 = Array(star(cx + 2.2, cy, 0.2, 0.6, 6).reversed())
+            let polygon = PlanePolygon(exterior: outer, holes: [hole1, hole2])
+            let c = rng.unit() * 6 - 3
+            let west = HalfPlaneClipper.clip(polygon, keeping: .west, of: c)
+            let east = HalfPlaneClipper.clip(polygon, keeping: .east, of: c)
+            let total = (west + east).reduce(0) { $0 + $1.area }
+            #expect(abs(total - polygon.area) < 1e-9 * polygon.area, "trial \(trial)")
+            for piece in west { #expect(piece.exterior.allSatisfy { $0.x <= c }) }
+            for piece in east { #expect(piece.exterior.allSatisfy { $0.x >= c }) }
+            for piece in west + east {
+                let rings = ([piece.exterior] + piece.holes).map { ring in (ring + [ring[0]]).map { [$0.x, $0.y] } }
+                let problems = GeoJSONRead.problems(rings, decimals: 12)
+                #expect(problems.isEmpty, "trial \(trial): \(problems.prefix(3))")
+            }
+        }
+    }
+
     @Test func aSharedEdgeIsCutAtTheSamePointFromBothSides() {
         var rng = SplitMix(seed: 12)
         for _ in 0..<1000 {
