@@ -16,7 +16,7 @@ enum HTMLPage {
         <title>\(MarkupEscaping.text(title))</title>
         <style>
         body { margin: 0; padding: 8px; font: 14px system-ui, -apple-system, "Segoe UI", Arial, sans-serif; background: #ffffff; color: #222222; }
-        svg.heatmap { display: block; max-width: 100%; height: auto; touch-action: manipulation; }
+        svg.heatmap { display: block; width: min(100%, \(SVGWriter.px(options.size.width))px); height: auto; max-height: calc(100vh - 16px); touch-action: manipulation; }
         svg.heatmap [data-level], svg.heatmap [data-count] { cursor: crosshair; }
         svg.heatmap .hm-active { stroke: #111111; stroke-width: 1.5; stroke-opacity: 1; }
         #hm-tip { position: fixed; display: none; pointer-events: none; z-index: 10; max-width: 320px;

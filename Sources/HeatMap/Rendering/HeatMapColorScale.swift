@@ -116,13 +116,17 @@ enum NiceNumbers {
     static func linearTicks(_ lo: Double, _ hi: Double, count: Int) -> [Double] {
         guard lo.isFinite, hi.isFinite, hi > lo else { return [] }
         let s = step(span: hi - lo, count: count)
-        let first = Int((lo / s).rounded(.up)), last = Int((hi / s).rounded(.down))
+        // Ticks too far from zero for their step cannot be told apart (and
+        // would overflow Int): the caller falls back to the domain ends.
+        guard abs(lo / s) < 1e15, abs(hi / s) < 1e15 else { return [] }
+        // A hair of tolerance, so 0.35 / 0.05 = 6.9999… still counts as 7.
+        let first = Int((lo / s - 1e-9).rounded(.up)), last = Int((hi / s + 1e-9).rounded(.down))
         guard last >= first, last - first <= 1000 else { return [] }
         return (first...last).map { clean(Double($0) * s) }
     }
 
     /// Powers of ten inside lo...hi (lo > 0), thinned to about `count`;
-    /// with fewer than two, 1-2-5 multiples inside the decade(s).
+    /// with fewer than three, 1-2-5 multiples inside the decade(s).
     static func logTicks(_ lo: Double, _ hi: Double, count: Int) -> [Double] {
         guard lo > 0, hi > lo, lo.isFinite, hi.isFinite else { return [] }
         let e0 = Int(ceil(log10(lo) - 1e-12)), e1 = Int(floor(log10(hi) + 1e-12))
@@ -131,7 +135,8 @@ enum NiceNumbers {
             let every = max(1, Int(ceil(Double(e1 - e0 + 1) / Double(count))))
             for e in stride(from: e0, through: e1, by: every) { ticks.append(clean(pow(10, Double(e)))) }
         }
-        if ticks.count < 2 {
+        if ticks.count < 3 {
+            // One or two decades: 1-2-5 steps say more.
             ticks = []
             for e in (e0 - 1)...(e1 + 1) {
                 for m in [1.0, 2, 5] {

@@ -107,9 +107,11 @@ enum PictureComposer {
         var w = SVGWriter()
         if standalone { w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") }
         let size = "0 0 \(SVGWriter.px(layout.width)) \(SVGWriter.px(layout.height))"
-        w.open("svg", [("xmlns", "http://www.w3.org/2000/svg"), ("class", "heatmap"),
-                       ("width", SVGWriter.px(layout.width)), ("height", SVGWriter.px(layout.height)),
-                       ("viewBox", size), ("font-family", LegendMetrics.fontFamily)])
+        // Inline SVG in HTML needs no namespace, so a page holds no URL at all.
+        let namespace: [(String, String)] = standalone ? [("xmlns", "http://www.w3.org/2000/svg")] : []
+        w.open("svg", namespace + [("class", "heatmap"),
+                                   ("width", SVGWriter.px(layout.width)), ("height", SVGWriter.px(layout.height)),
+                                   ("viewBox", size), ("font-family", LegendMetrics.fontFamily)])
         w.raw("\n")
         if let title = options.title, !title.isEmpty { w.textElementNamed("title", title) }
         w.textElementNamed("desc", scene.summary)
