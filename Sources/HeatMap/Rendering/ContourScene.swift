@@ -41,14 +41,14 @@ enum ContourScene {
                         for hole in polygon.holes { d.add(hole.map(t.pixel), closed: true) }
                     }
                     guard !d.isEmpty else { continue }
-                    var a: [(String, String)] = [("class", mode == .levels ? "level" : "band"), ("d", d.text)]
+                    var a: [(String, String)] = [("class", mode == .levels ? "level" : "band")]
                     a += SVGWriter.fill(gradient.color(forLevel: level, of: count))
                     a += [("fill-rule", "evenodd"), ("data-level", String(level)),
                           ("data-threshold", NumberText.data(thresholds[level]))]
                     if mode == .bands, level + 1 < count {
                         a.append(("data-upper", NumberText.data(thresholds[level + 1])))
                     }
-                    w.element("path", a)
+                    w.path(d, a)
                 }
             }
             if let (width, color) = stroke {
@@ -57,7 +57,7 @@ enum ContourScene {
                     for ring in lines[level] { d.add(ring.map(t.pixel), closed: true) }
                     guard !d.isEmpty else { continue }
                     let c = color ?? gradient.color(forLevel: level, of: count).withAlpha(1)
-                    w.element("path", [("class", "isoline"), ("d", d.text), ("fill", "none"),
+                    w.path(d, [("class", "isoline"), ("fill", "none"),
                                        ("stroke-linejoin", "round")]
                                       + SVGWriter.stroke(c, width: width)
                                       + [("data-level", String(level)),
@@ -116,10 +116,10 @@ enum BinScene {
                 d.add(b.corners.map(t.pixel), closed: true)
                 guard !d.isEmpty else { continue }
                 let color = b.count == 0 ? scale.zeroColor : scale.color(for: b.value)
-                var a: [(String, String)] = [("class", "bin"), ("d", d.text)] + SVGWriter.fill(color)
+                var a: [(String, String)] = [("class", "bin")] + SVGWriter.fill(color)
                 if let s = stroke { a += SVGWriter.stroke(s, width: 0.5) }
                 a += [("data-count", String(b.count)), ("data-value", NumberText.data(b.value)), ("data-i", String(i))]
-                w.element("path", a)
+                w.path(d, a)
             }
         }
         let hasZero = bins.contains { $0.count == 0 || $0.value == 0 }

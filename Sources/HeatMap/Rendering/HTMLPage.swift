@@ -6,7 +6,8 @@ import Foundation
 enum HTMLPage {
     static func make(_ scene: PictureScene, _ options: HeatMapRenderOptions) -> String {
         let svg = PictureComposer.svg(scene, options, standalone: false)
-        let title = options.title?.isEmpty == false ? options.title! : "Heat map"
+        var title = "Heat map"
+        if let t = options.title, !t.isEmpty { title = t }
         var page = """
         <!DOCTYPE html>
         <html lang="en">

@@ -298,7 +298,7 @@ extension HeatMapLegend {
         let rightPad = labelWidths.last.map { $0 / 2 } ?? 0
         let bar = PixelRect(x: leftPad, y: titleHeight, width: length, height: thickness)
         let zero = zeroLabel == nil ? nil : PixelRect(x: leftPad - 24, y: titleHeight, width: 14, height: thickness)
-        let width = max(leftPad + length + rightPad, title.map(LegendMetrics.boldTextWidth) ?? 0)
+        let width = max(leftPad + length + rightPad, leftPad + (title.map(LegendMetrics.boldTextWidth) ?? 0))
         let labelHeight = labels.isEmpty && zeroLabel == nil ? 0 : 4 + fs + 3
         return Layout(width: width, height: titleHeight + thickness + labelHeight, bar: bar, vertical: false,
                       labels: labels, title: title, titleX: leftPad,

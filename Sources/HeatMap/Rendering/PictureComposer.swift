@@ -34,6 +34,7 @@ enum PictureComposer {
     struct Layout {
         var width: Double
         var height: Double
+        var margin: Double
         var plot: PixelRect
         var legend: HeatMapLegend?
         var legendOrigin: (x: Double, y: Double)
@@ -43,6 +44,13 @@ enum PictureComposer {
 
     static let titleSize = 16.0
     static let attributionSize = 10.0
+
+    /// A font size at most `size` (and at least 8) at which `text` fits in `room` pixels.
+    static func fittedSize(_ text: String, _ size: Double, _ room: Double, bold: Bool) -> Double {
+        let width = LegendMetrics.textWidth(text, size: size) * (bold ? 1.08 : 1)
+        guard width > room, width > 0 else { return size }
+        return max(8, (size * room / width * 10).rounded(.down) / 10)
+    }
 
     static func layout(_ scene: PictureScene, _ options: HeatMapRenderOptions) -> Layout {
         let (width, height) = options.size
@@ -79,7 +87,7 @@ enum PictureComposer {
                 }
             }
         }
-        return Layout(width: width, height: height, plot: plot, legend: legend, legendOrigin: origin,
+        return Layout(width: width, height: height, margin: m, plot: plot, legend: legend, legendOrigin: origin,
                       titleBaseline: titleBaseline, attributionBaseline: attributionBaseline)
     }
 
@@ -137,16 +145,18 @@ enum PictureComposer {
         if let legend = layout.legend {
             legend.write(into: &w, x: layout.legendOrigin.x, y: layout.legendOrigin.y)
         }
+        let room = layout.width - 2 * layout.margin
         if let title = options.title, !title.isEmpty {
-            w.textElement(title, [("class", "title"), ("x", SVGWriter.px(options.margin.isFinite ? options.margin : 16)),
+            w.textElement(title, [("class", "title"), ("x", SVGWriter.px(layout.margin)),
                                   ("y", SVGWriter.px(layout.titleBaseline)),
-                                  ("font-size", SVGWriter.px(titleSize)), ("font-weight", "600"), ("fill", "#222222")])
+                                  ("font-size", SVGWriter.px(fittedSize(title, titleSize, room, bold: true))),
+                                  ("font-weight", "600"), ("fill", "#222222")])
         }
         if let credit = options.attribution, !credit.isEmpty {
-            w.textElement(credit, [("class", "attribution"),
-                                   ("x", SVGWriter.px(layout.width - (options.margin.isFinite ? options.margin : 16))),
+            w.textElement(credit, [("class", "attribution"), ("x", SVGWriter.px(layout.width - layout.margin)),
                                    ("y", SVGWriter.px(layout.attributionBaseline)), ("text-anchor", "end"),
-                                   ("font-size", SVGWriter.px(attributionSize)), ("fill", "#666666")])
+                                   ("font-size", SVGWriter.px(fittedSize(credit, attributionSize, room, bold: false))),
+                                   ("fill", "#666666")])
         }
         w.close("svg")
         return w.text
@@ -168,7 +178,7 @@ enum PictureComposer {
         }
         guard !path.isEmpty else { return }
         let width = options.basemapLineWidth.isFinite ? max(options.basemapLineWidth, 0) : 0.75
-        w.element("path", [("class", "basemap"), ("d", path.text), ("fill", "none"),
+        w.path(path, [("class", "basemap"), ("fill", "none"),
                            ("stroke-linejoin", "round"), ("stroke-linecap", "round"), ("pointer-events", "none"),
                            ("clip-path", "url(#hm-plot)")]
                           + SVGWriter.stroke(options.basemapColor, width: width))
