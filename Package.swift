@@ -12,6 +12,7 @@ let package = Package(
         .target(name: "HeatMap", path: "Sources/HeatMap"),
         .executableTarget(name: "contours", dependencies: ["HeatMap"], path: "Sources/contours"),
         .executableTarget(name: "contours-bench", dependencies: ["HeatMap"], path: "Sources/contours-bench"),
+        .executableTarget(name: "sample-quakes", dependencies: ["HeatMap"], path: "Samples/QuakeContours"),
         .testTarget(name: "HeatMapTests", dependencies: ["HeatMap"], path: "Tests/HeatMapTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,2 +1,105 @@
+import Foundation
 import HeatMap
-print("{}")
+
+// Stage benchmark (§11): the same jobs as ../shared/bench/peers.py, on the
+// same points, each stage timed as the best of K runs.
+
+func bestOf<T>(_ repeats: Int, _ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
+    var best = Double.infinity
+    var result: T?
+    for _ in 0..<max(repeats, 1) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let r = try body()
+        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        result = r
+    }
+    return (best, result!)
+}
+
+func readPoints(_ path: String) throws -> PlanePoints {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    guard data.count % 24 == 0 else {
+        throw BenchOptions.UsageError(description: "\(path): \(data.count) bytes is not a whole number of (x, y, w) float64 triples")
+    }
+    let n = data.count / 24
+    var x = [Double](repeating: 0, count: n), y = x, w = x
+    data.withUnsafeBytes { raw in
+        for i in 0..<n {
+            x[i] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24 * i, as: UInt64.self)))
+            y[i] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24 * i + 8, as: UInt64.self)))
+            w[i] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24 * i + 16, as: UInt64.self)))
+        }
+    }
+    return PlanePoints(x: x, y: y, weight: w)
+}
+
+do {
+    let options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+    let totalStart = DispatchTime.now().uptimeNanoseconds
+    let points = try readPoints(options.points)
+    let projection = PlaneProjection(kind: .planar)
+    var configuration = HeatMapConfiguration(radius: options.radius, contourLevels: options.levels,
+                                             levelSpacing: options.spacing == "linear" ? .linear : .quantile,
+                                             gridResolution: options.resolution, smoother: .none,
+                                             projection: .planar)
+    configuration.paddingFactor = 1.5
+
+    let grid = try bestOf(options.repeats) {
+        try DensityGrid.compute(points: points, projection: projection, configuration: configuration)
+    }
+    let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
+                                                  levelCount: configuration.contourLevels, grid: grid.result)
+    let contour = try bestOf(options.repeats) {
+        try ContourBuilder.build(grid: grid.result, thresholds: thresholds, smoother: .none)
+    }
+    let smoothed = try bestOf(options.repeats) {
+        try ContourBuilder.build(grid: grid.result, thresholds: thresholds, smoother: .chaikin(iterations: 2))
+    }
+    let polygons = contour.result.bands.reduce(0) { $0 + $1.count }
+
+    // Queries uniform over the cell box, as peers.py draws them.
+    let box = grid.result.geometry.cellBox
+    var rng = SystemRandomNumberGenerator()
+    let queries = (0..<options.queries).map { _ in
+        PlanePoint(x: Double.random(in: box.minX...box.maxX, using: &rng),
+                   y: Double.random(in: box.minY...box.maxY, using: &rng))
+    }
+    let hit = bestOf(1) { () -> Int in
+        let locator = BandLocator(bands: contour.result.bands)
+        var found = 0
+        for q in queries where locator.band(at: q) != nil { found += 1 }
+        return found
+    }
+    let hexbin = bestOf(options.repeats) { HexBinBenchmark.count(points, size: options.hexSize) }
+
+    let total = Double(DispatchTime.now().uptimeNanoseconds - totalStart) / 1e9
+    let fields: [(String, String)] = [
+        ("n", "\(points.count)"),
+        ("resolution", "\(options.resolution)"),
+        ("cols", "\(grid.result.geometry.columns)"),
+        ("rows", "\(grid.result.geometry.rows)"),
+        ("radius", "\(grid.result.radius)"),
+        ("grid_s", "\(grid.seconds)"),
+        ("contour_s", "\(contour.seconds)"),
+        ("spacing", "\"\(options.spacing)\""),
+        ("levels", "\(thresholds.count)"),
+        ("polygons", "\(polygons)"),
+        ("smooth_s", "\(max(smoothed.seconds - contour.seconds, 0))"),
+        ("hit_s", "\(hit.seconds)"),
+        ("queries", "\(options.queries)"),
+        ("hits", "\(hit.result)"),
+        ("hexbin_s", "\(hexbin.seconds)"),
+        ("hex_cells", "\(hexbin.result)"),
+        ("total_s", "\(total)"),
+    ]
+    print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+} catch let error as BenchOptions.UsageError {
+    if !error.description.isEmpty {
+        FileHandle.standardError.write(Data("contours-bench: \(error.description)\n".utf8))
+    }
+    FileHandle.standardError.write(Data((BenchOptions.usage + "\n").utf8))
+    exit(error.description.isEmpty ? 0 : 2)
+} catch {
+    FileHandle.standardError.write(Data("contours-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Finds which band (or level) polygon holds a plane point, through a
+/// spatial index (§7): O(1) to find the candidates plus O(√vertices) per
+/// candidate ring, instead of a scan of every polygon.
+///
+/// A point on the ring shared by two bands belongs to the upper band; a
+/// point on the outer edge of the lowest band belongs to it.
+public struct BandLocator: Sendable {
+    private let index: PolygonIndex
+    private let levelOf: [Int]
+
+    /// Indexes polygons given per level (as ``ContourSet/bands`` holds them). O(P + V).
+    public init(bands: [[PlanePolygon]]) {
+        index = PolygonIndex(bands: bands)
+        levelOf = bands.enumerated().flatMap { level, polygons in Array(repeating: level, count: polygons.count) }
+    }
+
+    /// The highest level whose polygon holds `p`, or nil outside every polygon.
+    public func band(at p: PlanePoint) -> Int? {
+        index.polygons(containing: p).last.map { levelOf[$0] }
+    }
+
+    /// Every polygon holding `p`, as (level, flat polygon index), lowest level first.
+    public func polygons(containing p: PlanePoint) -> [(level: Int, polygon: Int)] {
+        index.polygons(containing: p).map { (levelOf[$0], $0) }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+/// Hit tests through the polygon index (§7), on hand-built bands.
+@Suite struct HitTestingTests {
+    static func square(_ a: Double, _ b: Double) -> [PlanePoint] {
+        [PlanePoint(x: a, y: a), PlanePoint(x: b, y: a), PlanePoint(x: b, y: b), PlanePoint(x: a, y: b)]
+    }
+
+    /// Band 0: the square 0…10 minus 3…7; band 1: the square 3…7 (the same ring, reversed).
+    static func nestedSquares() -> HeatMapContours {
+        let inner = square(3, 7)
+        let set = ContourSet(
+            thresholds: [1, 2],
+            levels: [[PlanePolygon(exterior: square(0, 10))], [PlanePolygon(exterior: inner)]],
+            bands: [[PlanePolygon(exterior: square(0, 10), holes: [inner.reversed()])], [PlanePolygon(exterior: inner)]],
+            isolines: [[square(0, 10)], [inner]])
+        let geometry = GridGeometry(columns: 11, rows: 11, x0: 0, y0: 0, dx: 1, dy: 1)
+        let values = (0..<121).map { k -> Double in
+            let c = Double(k % 11), r = Double(k / 11)
+            return 3 - max(abs(c - 5), abs(r - 5)) / 2.5
+        }
+        let grid = DensityGrid(geometry: geometry, values: values, projection: PlaneProjection(kind: .planar),
+                               radius: 1, estimator: .density, units: "per square unit")
+        return HeatMapContours(grid: grid, contourSet: set,
+                               configuration: HeatMapConfiguration(projection: .planar), summary: InputSummary())
+    }
+
+    func levels(_ result: HeatMapContours, x: Double, y: Double) -> [Int] {
+        result.contours(containing: LocationCoordinate2D(latitude: y, longitude: x)).map(\.level)
+    }
+
+    @Test func interiorPointsFindTheirBand() {
+        let r = Self.nestedSquares()
+        #expect(levels(r, x: 1, y: 1) == [0])
+        #expect(levels(r, x: 5, y: 5) == [1])
+        #expect(levels(r, x: 9.9, y: 5) == [0])
+        #expect(levels(r, x: 11, y: 5) == [])
+        #expect(levels(r, x: -0.1, y: 5) == [])
+    }
+
+    @Test func pointsOnSharedEdgesAndVerticesBelongToTheUpperBandOnly() {
+        let r = Self.nestedSquares()
+        #expect(levels(r, x: 3, y: 5) == [1], "on the shared edge")
+        #expect(levels(r, x: 3, y: 3) == [1], "on a shared vertex")
+        #expect(levels(r, x: 7, y: 7) == [1])
+        #expect(levels(r, x: 0, y: 5) == [0], "on the outer edge")
+        #expect(levels(r, x: 10, y: 10) == [0], "on the outer corner")
+    }
+
+    @Test func polygonContainsAgreesWithTheIndex() {
+        let r = Self.nestedSquares()
+        for (x, y) in [(1.0, 1.0), (5, 5), (3, 5), (0, 5), (11, 5), (7, 3)] {
+            let c = LocationCoordinate2D(latitude: y, longitude: x)
+            let direct = r.contours.filter { $0.contains(c) }.map(\.level)
+            #expect(direct == levels(r, x: x, y: y), "at (\(x), \(y))")
+        }
+    }
+
+    @Test func inspectionReportsValueBandAndBounds() {
+        let r = Self.nestedSquares()
+        let a = r.inspect(LocationCoordinate2D(latitude: 5, longitude: 5))
+        #expect(a.level == 1)
+        #expect(a.threshold == 2)
+        #expect(a.upper == nil)
+        #expect(a.value == 3)
+        let b = r.inspect(LocationCoordinate2D(latitude: 1, longitude: 1))
+        #expect(b.level == 0 && b.threshold == 1 && b.upper == 2)
+        #expect(abs((b.value ?? 0) - (3 - 4 / 2.5)) < 1e-12)
+        let c = r.inspect(LocationCoordinate2D(latitude: 50, longitude: 50))
+        #expect(c.level == nil && c.value == nil)
+    }
+
+    /// Concentric rings with many vertices: the index answers exactly like
+    /// a scan of every polygon, for thousands of random queries.
+    @Test func indexAgreesWithABruteForceScan() {
+        func circle(_ radius: Double, _ n: Int) -> [PlanePoint] {
+            (0..<n).map { k in
+                let a = Double(k) / Double(n) * 2 * .pi
+                return PlanePoint(x: radius * cos(a) + 0.37 * sin(5 * a), y: radius * sin(a))
+            }
+        }
+        let radii = [10.0, 8, 6, 4, 2]
+        let rings = radii.map { circle($0, 400) }
+        var bands: [[PlanePolygon]] = []
+        for (i, ring) in rings.enumerated() {
+            let holes = i + 1 < rings.count ? [Array(rings[i + 1].reversed())] : []
+            bands.append([PlanePolygon(exterior: ring, holes: holes)])
+        }
+        let index = PolygonIndex(bands: bands)
+        var rng = SplitMix64(seed: 42)
+        for _ in 0..<5000 {
+            let p = PlanePoint(x: rng.uniform(-12, 12), y: rng.uniform(-12, 12))
+            var expected: [Int] = []
+            for (i, band) in bands.enumerated() {
+                let poly = band[0]
+                if PlaneRing.locate(p, in: poly.exterior) >= 0,
+                   !poly.holes.contains(where: { PlaneRing.locate(p, in: $0) >= 0 }) {
+                    expected.append(i)
+                }
+            }
+            #expect(index.polygons(containing: p) == expected)
+            #expect(expected.count <= 1)
+        }
+    }
+}
+
+/// A small deterministic generator for property tests.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
+        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
+    }
+}
