@@ -30,6 +30,7 @@ public final class CSVPointReader {
     private let skipInvalid: Bool
     private let neededFields: Int
     private let decimalComma: Bool
+    private let geographic: Bool
 
     /// Opens the reader and reads the header.
     ///
@@ -40,6 +41,7 @@ public final class CSVPointReader {
         tokenizer = CSVTokenizer(source: source)
         validator = PointValidator(geographic: options.geographic)
         skipInvalid = options.skipInvalid
+        geographic = options.geographic
         decimalComma = tokenizer.delimiter != UInt8(ascii: ",")
         let hasHeader: Bool
         do {
@@ -134,6 +136,7 @@ public final class CSVPointReader {
             }
             guard more else { return nil }
             rowsRead += 1
+            if let point = quickRow() { return point }
             switch row() {
             case .success(let point):
                 return point
@@ -144,6 +147,32 @@ public final class CSVPointReader {
         }
     }
 
+    /// The point of a well-formed row, without building any message; nil
+    /// when anything is off (then ``row()`` says what).
+    @inline(__always)
+    private func quickRow() -> InputPoint? {
+        let count = tokenizer.fieldCount
+        guard count >= neededFields, count <= header.count else { return nil }
+        @inline(__always) func number(_ k: Int) -> Double? {
+            if case .number(let v) = NumberParser.parse(tokenizer.field(k), decimalComma: decimalComma) { return v }
+            return nil
+        }
+        guard let lat = number(latitudeColumn), let lon = number(longitudeColumn) else { return nil }
+        if geographic, lat < -90 || lat > 90 || lon < -180 || lon >= 360 { return nil }
+        var weight = 1.0
+        if let w = weightColumn {
+            guard let v = number(w), v >= 0 else { return nil }
+            weight = v
+        }
+        var value = Double.nan
+        if let c = valueColumn {
+            guard let v = number(c) else { return nil }
+            value = v
+        }
+        return InputPoint(latitude: lat, longitude: lon, weight: weight, value: value)
+    }
+
+    /// The point of a row, or the error that names what is wrong with it.
     private func row() -> Result<InputPoint, InputError> {
         let line = tokenizer.line
         let count = tokenizer.fieldCount

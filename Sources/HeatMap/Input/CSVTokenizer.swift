@@ -33,9 +33,9 @@ public final class CSVTokenizer {
     private var started = false
     private var finished = false
 
-    private var storage: UnsafeMutableBufferPointer<UInt8>
+    @exclusivity(unchecked) private var storage: UnsafeMutableBufferPointer<UInt8>
     private var length = 0
-    private var ends: [Int] = []
+    @exclusivity(unchecked) private var ends: [Int] = []
     /// 1-based line on which the current record starts.
     public private(set) var line = 0
     private var nextLine = 1
@@ -101,30 +101,67 @@ public final class CSVTokenizer {
     ///   an over-long record; ``InputError`` when reading fails.
     public func next() throws -> Bool {
         guard !finished else { return false }
-        length = 0
+        // The hot state lives in locals (stored back on every exit), so the
+        // byte loop pays no exclusivity checks on class properties.
+        var ends = self.ends
+        self.ends = []
         ends.removeAll(keepingCapacity: true)
+        var storage = self.storage
+        var length = 0
+        var nextLine = self.nextLine
+        var afterCR = self.afterCR
+        var line = nextLine
+        var bytes = chunk ?? UnsafeBufferPointer(start: nil, count: 0)
+        var i = position
+        defer {
+            self.ends = ends
+            self.storage = storage
+            self.length = length
+            self.nextLine = nextLine
+            self.afterCR = afterCR
+            self.line = line
+            self.chunk = bytes
+            self.position = i
+        }
         var state = State.fieldStart
         var hasContent = false
         var quoteLine = 0
         let quote = UInt8(ascii: "\""), lf: UInt8 = 0x0A, cr: UInt8 = 0x0D
         let delimiter = self.delimiter
-        line = nextLine
 
         while true {
-            if chunk == nil || position >= chunk!.count {
+            if i >= bytes.count {
                 guard let next = try source.nextChunk() else { break }
-                chunk = next
-                position = 0
+                bytes = next
+                i = 0
                 if !started {
                     started = true
-                    if CSVTokenizer.hasBOM(next) { position = 3 }
+                    if CSVTokenizer.hasBOM(next) { i = 3 }
                 }
                 continue
             }
-            let bytes = chunk!
-            var i = position
             let n = bytes.count
             while i < n {
+                if state == .unquoted || state == .fieldStart {
+                    // Fast scan of plain field bytes up to the next special one.
+                    let start = i
+                    while i < n {
+                        let b = bytes[i]
+                        if b == delimiter || b == lf || b == cr || b == quote || b == 0 { break }
+                        if length == storage.count {
+                            storage = try CSVTokenizer.grow(storage, line: line, field: ends.count + 1)
+                        }
+                        storage[length] = b
+                        length += 1
+                        i += 1
+                    }
+                    if i > start {
+                        state = .unquoted
+                        hasContent = true
+                        afterCR = false
+                        if i == n { break }
+                    }
+                }
                 let b = bytes[i]
                 i += 1
                 let wasCR = afterCR
@@ -138,12 +175,16 @@ public final class CSVTokenizer {
                         state = .quoteInQuoted
                     } else {
                         if b == cr { nextLine += 1; afterCR = true } else if b == lf && !wasCR { nextLine += 1 }
-                        try append(b)
+                        if length == storage.count { storage = try CSVTokenizer.grow(storage, line: line, field: ends.count + 1) }
+                        storage[length] = b
+                        length += 1
                     }
                     continue
                 case .quoteInQuoted:
                     if b == quote {
-                        try append(quote)
+                        if length == storage.count { storage = try CSVTokenizer.grow(storage, line: line, field: ends.count + 1) }
+                        storage[length] = quote
+                        length += 1
                         state = .quoted
                         continue
                     }
@@ -167,7 +208,6 @@ public final class CSVTokenizer {
                     if b == cr { afterCR = true }
                     if hasContent || state != .fieldStart {
                         ends.append(length)
-                        position = i
                         return true
                     }
                     // A blank line: the next record starts on the next line.
@@ -177,12 +217,13 @@ public final class CSVTokenizer {
                     quoteLine = nextLine
                     hasContent = true
                 } else {
-                    try append(b)
+                    if length == storage.count { storage = try CSVTokenizer.grow(storage, line: line, field: ends.count + 1) }
+                    storage[length] = b
+                    length += 1
                     state = .unquoted
                     hasContent = true
                 }
             }
-            position = i
         }
         finished = true
         if state == .quoted {
@@ -195,18 +236,15 @@ public final class CSVTokenizer {
         return false
     }
 
-    @inline(__always)
-    private func append(_ b: UInt8) throws {
-        if length == storage.count {
-            guard storage.count < CSVTokenizer.maximumRecordLength else {
-                throw SyntaxError.recordTooLong(line: line, field: ends.count + 1)
-            }
-            let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: storage.count * 2)
-            _ = bigger.initialize(from: storage)
-            storage.deallocate()
-            storage = bigger
+    /// A buffer twice the size holding the same bytes (the old one is freed).
+    private static func grow(_ storage: UnsafeMutableBufferPointer<UInt8>, line: Int,
+                             field: Int) throws -> UnsafeMutableBufferPointer<UInt8> {
+        guard storage.count < CSVTokenizer.maximumRecordLength else {
+            throw SyntaxError.recordTooLong(line: line, field: field)
         }
-        storage[length] = b
-        length += 1
+        let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: storage.count * 2)
+        _ = bigger.initialize(from: storage)
+        storage.deallocate()
+        return bigger
     }
 }

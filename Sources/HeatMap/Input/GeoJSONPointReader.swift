@@ -20,28 +20,16 @@ public final class GeoJSONPointReader {
     /// Positions (and point-less features) seen, good and bad.
     public private(set) var rowsRead = 0
 
-    private enum State {
-        case start
-        case members(first: Bool)
-        case features(topLevelArray: Bool)
-        case done
-    }
-
-    private let parser: JSONStreamParser
+    private let features: GeoJSONFeatureStream
     private let fileName: String
     private let options: PointReaderOptions
     private let validator: PointValidator
-    private var state = State.start
-    private var members: [(key: String, value: JSONNode)] = []
-    private var sawFeatures = false
-    private var objectLine = 1, objectColumn = 1
-    private var valuesRead = 0
     private var pending: [InputPoint] = []
     private var pendingIndex = 0
 
     /// Opens the reader; nothing is read until ``next()``.
     public init(source: ByteSource, options: PointReaderOptions) {
-        parser = JSONStreamParser(source: source)
+        features = GeoJSONFeatureStream(source: source)
         fileName = source.name
         self.options = options
         validator = PointValidator(geographic: options.geographic)
@@ -52,112 +40,16 @@ public final class GeoJSONPointReader {
     /// - Throws: ``InputError`` for bad JSON, non-point geometry or a bad
     ///   position or property (the last two only when not skipping).
     public func next() throws -> InputPoint? {
-        do {
-            while true {
-                if pendingIndex < pending.count {
-                    pendingIndex += 1
-                    return pending[pendingIndex - 1]
-                }
-                pending.removeAll(keepingCapacity: true)
-                pendingIndex = 0
-                guard try step() else { return nil }
+        while true {
+            if pendingIndex < pending.count {
+                pendingIndex += 1
+                return pending[pendingIndex - 1]
             }
-        } catch let error as JSONStreamParser.SyntaxError {
-            state = .done
-            throw InputError(file: fileName, line: error.line, column: String(error.column),
-                             reason: error.reason, message: error.message)
-        }
-    }
-
-    /// Advances the top-level walk by one feature or value. False at the end.
-    private func step() throws -> Bool {
-        switch state {
-        case .done:
-            return false
-        case .start:
-            let b = try parser.skipSpace()
-            guard let b else {
-                state = .done
-                if valuesRead == 0 {
-                    throw InputError(file: fileName, line: 1, column: "1", reason: "empty file",
-                                     message: "empty file: expected GeoJSON")
-                }
-                return false
-            }
-            valuesRead += 1
-            objectLine = parser.line
-            objectColumn = parser.column
-            if b == UInt8(ascii: "{") {
-                try parser.expect(b, context: "")
-                members.removeAll()
-                sawFeatures = false
-                state = .members(first: true)
-            } else if b == UInt8(ascii: "[") {
-                try parser.expect(b, context: "")
-                if try parser.consume(UInt8(ascii: "]")) {
-                    state = .start
-                } else {
-                    state = .features(topLevelArray: true)
-                }
-            } else {
-                throw parser.unexpected(b, wanted: "'{' (a GeoJSON object)", context: "at the top level")
-            }
-            return true
-        case .members(let first):
-            if first, try parser.consume(UInt8(ascii: "}")) {
-                try endObject()
-                return true
-            }
-            let key = try parser.parseKey(context: "in an object")
-            try parser.expect(UInt8(ascii: ":"), context: "after an object key")
-            if key == "features", try parser.skipSpace() == UInt8(ascii: "[") {
-                sawFeatures = true
-                try parser.expect(UInt8(ascii: "["), context: "")
-                if try parser.consume(UInt8(ascii: "]")) {
-                    try afterMember()
-                } else {
-                    state = .features(topLevelArray: false)
-                }
-                return true
-            }
-            let value = try parser.parseValue(depth: 1)
-            // Only what a Feature or geometry needs is kept; other members
-            // (crs, name, foreign members) may be large and are not.
-            if ["type", "geometry", "properties", "coordinates", "geometries"].contains(key) {
-                members.append((key, value))
-            }
-            try afterMember()
-            return true
-        case .features(let topLevelArray):
-            let feature = try parser.parseValue(depth: 2)
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            guard let feature = try features.next() else { return nil }
             try collect(feature)
-            if try !parser.separator(close: UInt8(ascii: "]"), context: "in the features array") {
-                if topLevelArray { state = .start } else { try afterMember() }
-            }
-            return true
         }
-    }
-
-    private func afterMember() throws {
-        if try parser.separator(close: UInt8(ascii: "}"), context: "in an object") {
-            state = .members(first: false)
-        } else {
-            try endObject()
-        }
-    }
-
-    /// A top-level object ended: unless it had features, it is itself a
-    /// Feature or a geometry.
-    private func endObject() throws {
-        state = .start
-        let node = JSONNode(.object(members), line: objectLine, column: objectColumn)
-        members.removeAll()
-        if sawFeatures { return }
-        if node["type"]?.string == "FeatureCollection" {
-            throw InputError(file: fileName, line: objectLine, column: String(objectColumn),
-                             reason: "invalid GeoJSON", message: "FeatureCollection without a 'features' array")
-        }
-        try collect(node)
     }
 
     // MARK: Features to points

@@ -104,13 +104,14 @@ final class JSONStreamParser {
     }
 
     func unexpected(_ b: UInt8?, wanted: String, context: String) -> SyntaxError {
+        let place = context.isEmpty ? "" : " " + context
         if b == nil {
-            return error("truncated JSON", "unexpected end of file \(context), expected \(wanted) (truncated JSON?)")
+            return error("truncated JSON", "unexpected end of file\(place), expected \(wanted) (truncated JSON?)")
         }
         if b == 0 {
             return error("binary data", "binary data (a NUL byte): this is not a GeoJSON text file")
         }
-        return error("invalid JSON", "invalid JSON: expected \(wanted) \(context) but found \(describe(b))")
+        return error("invalid JSON", "invalid JSON: expected \(wanted)\(place) but found \(describe(b))")
     }
 
     // MARK: Values

@@ -31,8 +31,6 @@ public enum ParsedNumber: Sendable, Hashable {
 /// ≤ 22) take Clinger's exact fast path; the rest go through `strtod`,
 /// which rounds correctly. O(length).
 public enum NumberParser {
-    private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
-
     /// Parses `bytes`. With `decimalComma`, a single ',' is read as the
     /// decimal point (for semicolon- or tab-separated files from locales
     /// that write 3,5).
@@ -108,8 +106,11 @@ public enum NumberParser {
         guard i == hi else { return .invalid }
 
         if !overflow, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
+            // 10^k for k <= 22 is exact (5^22 < 2^53), and so is every step here.
+            var scale = 1.0
+            for _ in 0..<abs(exponent) { scale *= 10 }
             var v = Double(mantissa)
-            v = exponent >= 0 ? v * powersOfTen[exponent] : v / powersOfTen[-exponent]
+            v = exponent >= 0 ? v * scale : v / scale
             return .number(negative ? -v : v)
         }
         let v = slowParse(bytes, lo, hi, decimalComma: decimalComma)

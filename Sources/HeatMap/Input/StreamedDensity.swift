@@ -16,6 +16,8 @@ public enum StreamedDensity {
         public var configuration: HeatMapConfiguration
         /// How the radius was chosen.
         public var bandwidth: Bandwidth
+        /// Whether the `auto` radius was raised to half a cell (see ``radiusFloor(_:projection:resolution:padding:)``).
+        public var radiusRaised: Bool
         /// Points used and rows rejected.
         public var summary: InputSummary
     }
@@ -52,6 +54,36 @@ public enum StreamedDensity {
         return (rule.radius, rule.resolution)
     }
 
+    /// The smallest radius whose σ (radius / 3) spans half a grid cell at
+    /// `resolution`: 1.5 L / (resolution − 3 × padding) for a data box whose
+    /// longer side is L (the padded box is L + 2 × padding × radius).
+    ///
+    /// The `auto` rule gives the mean point spacing, which for many points
+    /// over a wide area is far below the cell size of a 300-cell grid;
+    /// kernels narrower than a cell fall between the nodes, and the grid
+    /// neither keeps the mass nor shows the density. With σ ≥ δ / 2 the
+    /// sampled mass is within 1 % (the error of summing a Gaussian at
+    /// spacing δ is about exp(−2π²σ²/δ²)). 0 when no floor applies.
+    public static func radiusFloor(_ statistics: InputStatistics, projection kind: MapProjection,
+                                   resolution: Int, padding: Double) -> Double {
+        guard statistics.count >= 2 else { return 0 }
+        let width: Double, height: Double
+        if kind == .planar {
+            width = statistics.maxLongitude - statistics.minLongitude
+            height = statistics.maxLatitude - statistics.minLatitude
+        } else {
+            guard let arc = statistics.longitudeArc else { return 0 }
+            let metresPerDegree = 111_320.0
+            let centre = (statistics.minLatitude + statistics.maxLatitude) / 2
+            height = (statistics.maxLatitude - statistics.minLatitude) * metresPerDegree
+            width = arc.width * metresPerDegree * cos(centre * .pi / 180)
+        }
+        let longer = max(width, height)
+        let cells = Double(resolution) - 3 * padding
+        guard longer > 0, longer.isFinite, cells > 0 else { return 0 }
+        return 1.5 * longer / cells
+    }
+
     /// Computes the grid of §4 for `points` under `configuration`.
     ///
     /// - Parameter resolutionFromData: with `Bandwidth.auto`, also take the
@@ -64,11 +96,18 @@ public enum StreamedDensity {
         var used = configuration
         let statistics = points.statistics
         let projection = statistics.projection(configuration.projection)
+        var raised = false
         if configuration.bandwidth == .auto {
             let rule = automatic(statistics, projection: configuration.projection)
             used.radius = rule.radius
             if resolutionFromData { used.gridResolution = rule.resolution }
             used.bandwidth = .fixed
+            let floor = radiusFloor(statistics, projection: configuration.projection,
+                                    resolution: used.gridResolution, padding: used.paddingFactor)
+            if floor > used.radius {
+                used.radius = floor
+                raised = true
+            }
         }
         let mean = configuration.estimator == .mean
         var plane = PlanePoints()
@@ -90,6 +129,7 @@ public enum StreamedDensity {
         if configuration.bandwidth == .auto { grid.radius = used.radius }
         used.radius = grid.radius
         let summary = InputSummary(used: points.count, rejected: points.rejections.byReason)
-        return Result(grid: grid, configuration: used, bandwidth: configuration.bandwidth, summary: summary)
+        return Result(grid: grid, configuration: used, bandwidth: configuration.bandwidth,
+                      radiusRaised: raised, summary: summary)
     }
 }
