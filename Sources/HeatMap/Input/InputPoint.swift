@@ -18,6 +18,19 @@ public struct InputPoint: Sendable, Hashable {
         self.weight = weight
         self.value = value
     }
+
+    /// Equal when every field is; two points without a value (NaN) are equal.
+    public static func == (a: InputPoint, b: InputPoint) -> Bool {
+        a.latitude == b.latitude && a.longitude == b.longitude && a.weight == b.weight
+            && (a.value == b.value || (a.value.isNaN && b.value.isNaN))
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(latitude)
+        hasher.combine(longitude)
+        hasher.combine(weight)
+        hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
+    }
 }
 
 /// The input formats the readers understand.

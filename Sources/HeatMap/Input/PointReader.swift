@@ -42,17 +42,17 @@ public final class PointReader {
                              message: "empty file: expected CSV with a header row, or GeoJSON")
         }
         let sniffed = InputFormat.byContent(prefix)
-        format = options.format ?? path.flatMap(InputFormat.byExtension) ?? sniffed
+        if let chosen = options.format {
+            format = chosen
+        } else if sniffed == .geojson {
+            // Text starting with '{' or '[' is JSON whatever the file is called.
+            format = .geojson
+        } else {
+            format = path.flatMap(InputFormat.byExtension) ?? .csv
+        }
         switch format {
-        case .csv:
-            if sniffed == .geojson && options.format == nil {
-                // A .csv name on JSON content: the content wins, quietly.
-                kind = .geojson(GeoJSONPointReader(source: source, options: options))
-                return
-            }
-            kind = .csv(try CSVPointReader(source: source, options: options))
-        case .geojson:
-            kind = .geojson(GeoJSONPointReader(source: source, options: options))
+        case .csv: kind = .csv(try CSVPointReader(source: source, options: options))
+        case .geojson: kind = .geojson(GeoJSONPointReader(source: source, options: options))
         }
     }
 
