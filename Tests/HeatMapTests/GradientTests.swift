@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test(arguments: [HeatMapGradient.thermal, .warm, .cool, .monochrome(.indigo),
-                      HeatMapGradient(colors: [.black, .white])])
+                      HeatMapGradient(colors: [.black, .white])!])
     func everyStopIsHitExactly(gradient: HeatMapGradient) {
         let n = gradient.colors.count
         for (i, stop) in gradient.colors.enumerated() {
@@ -38,7 +38,7 @@ import Testing
     @Test func blendsInOKLab() {
         // Mid-way between black and white is OKLab L = 0.5: linear 0.125, sRGB 0.3886 → #636363,
         // darker than sRGB's #808080 and lighter than linear light's #bcbcbc.
-        let grey = HeatMapGradient(colors: [.black, .white]).color(for: 0.5)
+        let grey = HeatMapGradient(colors: [.black, .white])!.color(for: 0.5)
         #expect(grey.hex == "#636363")
         #expect(abs(grey.red - 0.388_572) < 1e-4)
         // Known OKLab of pure sRGB red: L 0.62796, a 0.22486, b 0.12585.
@@ -50,7 +50,7 @@ import Testing
 
     @Test func fadingFromTransparentKeepsTheHue() {
         // Premultiplied blending: a fade from clear (black, alpha 0) to red stays red.
-        let fade = HeatMapGradient(colors: [.clear, .red])
+        let fade = HeatMapGradient(colors: [.clear, .red])!
         let mid = fade.color(for: 0.5)
         #expect(mid.hex == HeatMapColor.red.hex)
         #expect(abs(mid.alpha - 0.5) < 1e-12)
@@ -69,11 +69,10 @@ import Testing
         #expect(abs(t.color(for: 0.75).alpha - 0.75) < 1e-12)
     }
 
-    @Test func fewerThanTwoColoursStillMakeAGradient() {
-        #expect(HeatMapGradient(colors: []) == .thermal)
-        #expect(HeatMapGradient(colors: [.red]).colors == [HeatMapColor.red.opacity(0), .red])
-        #expect(HeatMapGradient(colors: [.red]).color(for: 0.5).hex == HeatMapColor.red.hex)
-        #expect(HeatMapGradient(colors: [.red, .blue]).colors == [.red, .blue])
+    @Test func fewerThanTwoColoursIsNoGradient() {
+        #expect(HeatMapGradient(colors: []) == nil)
+        #expect(HeatMapGradient(colors: [.red]) == nil)
+        #expect(HeatMapGradient(colors: [.red, .blue])?.colors == [.red, .blue])
     }
 
     @Test func levelColoursSpreadOverTheGradientAndNeverVanish() {

@@ -40,8 +40,8 @@ import Testing
     }
 
     @Test func tooltipDataDescribesEachBin() throws {
-        let bins = [BinShape(corners: RenderFixtures.hexagon(0, 0, 1), count: 4, value: 215_000.5, id: "q 0, r 0",
-                             aggregates: [BinShape.Aggregate(name: "max", value: 390_000)])]
+        let bins = [BinTile(corners: RenderFixtures.hexagon(0, 0, 1), count: 4, value: 215_000.5, id: "q 0, r 0",
+                             aggregates: [BinTile.Aggregate(name: "max", value: 390_000)])]
         let layer = HeatMapBinLayer(bins: bins, projection: PlaneProjection(kind: .planar),
                                     valueName: "mean Sale_Price", units: "USD")
         let html = HeatMapRenderer.html(layer)
@@ -57,7 +57,7 @@ import Testing
         let hostile = "</script><script>alert(1)</script><!--"
         var options = HeatMapRenderOptions(title: hostile)
         options.attribution = hostile
-        let bins = [BinShape(corners: RenderFixtures.hexagon(0, 0, 1), count: 1, value: 1, id: hostile)]
+        let bins = [BinTile(corners: RenderFixtures.hexagon(0, 0, 1), count: 1, value: 1, id: hostile)]
         let layer = HeatMapBinLayer(bins: bins, projection: PlaneProjection(kind: .planar), valueName: hostile,
                                     units: hostile)
         for html in [HeatMapRenderer.html(layer, options: options),

@@ -12,9 +12,9 @@ import Testing
                       LocationCoordinate2D(latitude: -44, longitude: -176.5),
                       LocationCoordinate2D(latitude: -40, longitude: 179.9)]
         let projection = PlaneProjection.fitted(.equalArea, to: coords)
-        let bins = coords.map { c -> BinShape in
+        let bins = coords.map { c -> BinTile in
             let p = projection.project(c)
-            return BinShape(corners: RenderFixtures.hexagon(p.x, p.y, 40_000), count: 1, value: 1)
+            return BinTile(corners: RenderFixtures.hexagon(p.x, p.y, 40_000), count: 1, value: 1)
         }
         return (HeatMapBinLayer(bins: bins, projection: projection), coords)
     }

@@ -20,8 +20,8 @@ import Testing
     }
 
     @Test func valueNamesAndIdsAreEscaped() throws {
-        let bin = BinShape(corners: RenderFixtures.hexagon(0, 0, 1), count: 1, value: 1, id: "<img src=x>",
-                           aggregates: [BinShape.Aggregate(name: "</script>", value: 2)])
+        let bin = BinTile(corners: RenderFixtures.hexagon(0, 0, 1), count: 1, value: 1, id: "<img src=x>",
+                           aggregates: [BinTile.Aggregate(name: "</script>", value: 2)])
         var options = HeatMapRenderOptions()
         options.legendTitle = "x\"><script>alert(2)</script>"
         let layer = HeatMapBinLayer(bins: [bin], projection: PlaneProjection(kind: .planar),

@@ -63,11 +63,11 @@ import Testing
 
     @Test func hexagonsStayRegular() throws {
         let r = 1000.0
-        var bins: [BinShape] = []
+        var bins: [BinTile] = []
         for q in -3...3 {
             for rr in -1...1 {
                 let cx = r * 3.0.squareRoot() * (Double(q) + Double(rr) / 2), cy = 1.5 * r * Double(rr)
-                bins.append(BinShape(corners: RenderFixtures.hexagon(cx, cy, r), count: q + 4, value: Double(q + 4)))
+                bins.append(BinTile(corners: RenderFixtures.hexagon(cx, cy, r), count: q + 4, value: Double(q + 4)))
             }
         }
         // A very wide data set in a tall picture: any stretching would show.
@@ -93,9 +93,9 @@ import Testing
 
     @Test func binsCarryCountAndValueAndEmptyCellsAreFaint() throws {
         let bins = [
-            BinShape(corners: RenderFixtures.hexagon(0, 0, 1), count: 0, value: 0),
-            BinShape(corners: RenderFixtures.hexagon(1.732, 0, 1), count: 3, value: 2.5),
-            BinShape(corners: RenderFixtures.hexagon(3.464, 0, 1), count: 10, value: 7.25),
+            BinTile(corners: RenderFixtures.hexagon(0, 0, 1), count: 0, value: 0),
+            BinTile(corners: RenderFixtures.hexagon(1.732, 0, 1), count: 3, value: 2.5),
+            BinTile(corners: RenderFixtures.hexagon(3.464, 0, 1), count: 10, value: 7.25),
         ]
         let layer = HeatMapBinLayer(bins: bins, projection: PlaneProjection(kind: .planar), valueName: "mean depth")
         let svg = try ParsedSVG(HeatMapRenderer.svg(layer, scale: .log))
@@ -215,7 +215,7 @@ import Testing
         let c = RenderFixtures.contours(flat)
         #expect(try ParsedSVG(HeatMapRenderer.svg(c)).elements("path").isEmpty)
         // A single degenerate bin and silly sizes do not trap.
-        let point = BinShape(corners: [PlanePoint(x: 1, y: 1), PlanePoint(x: 1, y: 1), PlanePoint(x: 1, y: 1)],
+        let point = BinTile(corners: [PlanePoint(x: 1, y: 1), PlanePoint(x: 1, y: 1), PlanePoint(x: 1, y: 1)],
                              count: 1, value: .nan)
         let weird = HeatMapRenderOptions(width: .nan, height: -5)
         let text = HeatMapRenderer.svg(HeatMapBinLayer(bins: [point], projection: PlaneProjection(kind: .planar)),

@@ -3,8 +3,8 @@ import Foundation
 /// One bin to draw: its cell polygon in the binning plane and what it holds.
 ///
 /// Any binning result adapts in one line, e.g.
-/// `cells.map { BinShape(corners: $0.corners, count: $0.count, value: $0.mean) }`.
-public struct BinShape: Sendable, Hashable {
+/// `cells.map { BinTile(corners: $0.corners, count: $0.count, value: $0.mean) }`.
+public struct BinTile: Sendable, Hashable {
     /// A named figure shown in the bin's tooltip (sum, mean, min, max…).
     public struct Aggregate: Sendable, Hashable {
         /// What the figure is, e.g. "mean Sale_Price".
@@ -45,18 +45,18 @@ public struct BinShape: Sendable, Hashable {
 /// value means.
 public struct HeatMapBinLayer: Sendable, Hashable {
     /// The cells.
-    public var bins: [BinShape]
+    public var bins: [BinTile]
     /// The binning plane's projection (also used to project the basemap);
     /// `PlaneProjection(kind: .planar)` for bins of raw x/y.
     public var projection: PlaneProjection
-    /// What ``BinShape/value`` is, for the legend and tooltips, e.g.
+    /// What ``BinTile/value`` is, for the legend and tooltips, e.g.
     /// "count" or "mean Sale_Price".
     public var valueName: String
     /// The unit of the values ("" for none).
     public var units: String
 
     /// Creates a bin layer.
-    public init(bins: [BinShape], projection: PlaneProjection, valueName: String = "count", units: String = "") {
+    public init(bins: [BinTile], projection: PlaneProjection, valueName: String = "count", units: String = "") {
         self.bins = bins
         self.projection = projection
         self.valueName = valueName

@@ -7,7 +7,7 @@ import Foundation
 /// let the basemap show through.
 ///
 /// ```swift
-/// let custom = HeatMapGradient(colors: [.clear, .blue.opacity(0.3), .green.opacity(0.6), .red])
+/// let custom = HeatMapGradient(colors: [.clear, .blue.opacity(0.3), .green.opacity(0.6), .red])!
 /// let fill = HeatMapGradient.thermal.color(for: 0.5)
 /// ```
 ///
@@ -19,19 +19,12 @@ public struct HeatMapGradient: Sendable, Hashable {
     /// The stops, low to high, evenly spaced.
     public let colors: [HeatMapColor]
 
-    /// A gradient through `colors`, low to high, evenly spaced.
-    ///
-    /// Give at least two colours. Fewer never fail: one colour fades in
-    /// from transparent (`[c.opacity(0), c]`), and none gives
-    /// ``thermal``. (The Apple package's initialiser is failable and
-    /// returns nil for fewer than two; here it is not, so ported code drops
-    /// its `!`. The tool's ``init(parsing:)`` refuses fewer than two.)
-    public init(colors: [HeatMapColor]) {
-        switch colors.count {
-        case 0: self.colors = HeatMapGradient.thermal.colors
-        case 1: self.colors = [colors[0].opacity(0), colors[0]]
-        default: self.colors = colors
-        }
+    /// A gradient through `colors`, low to high, evenly spaced; nil when
+    /// fewer than two colours are given, as in the Apple package (one
+    /// colour is not a gradient: ``monochrome(_:)`` fades one in).
+    public init?(colors: [HeatMapColor]) {
+        guard colors.count >= 2 else { return nil }
+        self.colors = colors
     }
 
     /// Stops known to be valid (two or more).
