@@ -46,8 +46,11 @@ import Testing
         #expect(busy.aggregates.map(\.value) == [100, 10, 40])
         let html = HeatMapRenderer.html(layer)
         #expect(html.contains(#""mean price: 25 USD""#) && html.contains(#""i 0, j 0""#))
-        // Squares stay square.
+        // Squares stay square, and the faint swatch says the cells are empty (a mean of nothing is not 0).
         let svg = try ParsedSVG(HeatMapRenderer.svg(layer))
+        #expect(svg.texts.contains("empty") && !svg.texts.contains("0"))
+        let counts = try ParsedSVG(HeatMapRenderer.svg(HeatMapBinLayer(result)))
+        #expect(counts.texts.contains("0") && !counts.texts.contains("empty"))
         for tile in svg.elements("path", class: "bin") {
             let c = subpaths(tile.attr("d")!)[0]
             let w = c.map(\.x).max()! - c.map(\.x).min()!, h = c.map(\.y).max()! - c.map(\.y).min()!

@@ -122,8 +122,12 @@ enum BinScene {
                 w.path(d, a)
             }
         }
-        let hasZero = bins.contains { $0.count == 0 || $0.value == 0 }
-        let legend = HeatMapLegend(colorScale: scale, units: layer.units, showsZero: hasZero)
+        // Name the faint swatch for what it stands for: zero, cells without points, or both.
+        let hasEmpty = bins.contains { $0.count == 0 }, hasZeroValue = bins.contains { $0.count > 0 && $0.value == 0 }
+        let isCount = layer.valueName.lowercased() == "count"
+        let zeroLabel = isCount || !hasEmpty ? "0" : (hasZeroValue ? "0 or empty" : "empty")
+        let legend = HeatMapLegend(colorScale: scale, units: layer.units, showsZero: hasEmpty || hasZeroValue,
+                                   zeroLabel: zeroLabel)
             .labels(options.legendLabels).title(options.legendTitle ?? layer.valueName).opacity(style.fillOpacity)
         let summary = "Bins: \(bins.count) cells, \(layer.valueName) on a \(type) scale"
         return PictureScene(dataBox: box, projection: layer.projection, legend: bins.isEmpty ? nil : legend,
