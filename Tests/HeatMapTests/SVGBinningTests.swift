@@ -44,6 +44,9 @@ import Testing
         #expect(busy.id == "i 0, j 0")
         #expect(busy.aggregates.map(\.name) == ["sum", "min", "max"])
         #expect(busy.aggregates.map(\.value) == [100, 10, 40])
+        #expect(BinScene.tooltipNumber(4.433_962) == "4.434")
+        #expect(BinScene.tooltipNumber(215_000.4) == "215,000")
+        #expect(BinScene.tooltipNumber(0.012_345_67) == "0.0123457")
         let html = HeatMapRenderer.html(layer)
         #expect(html.contains(#""mean price: 25 USD""#) && html.contains(#""i 0, j 0""#))
         // Squares stay square, and the faint swatch says the cells are empty (a mean of nothing is not 0).
