@@ -1,0 +1,251 @@
+/// Marching squares for one level: classifies every cell, then traces the
+/// isolines cell to cell, stitching by grid edge (integer) identity.
+///
+/// - Count pass: one byte per cell (the corner code, saddles resolved by the
+///   mean of the four corners, the same way at every level so levels nest)
+///   and the number of segments, to size the vertex arrays once.
+/// - Fill pass: chains first, from the frame edges in counter-clockwise
+///   order, then closed rings in row-major cell order. Following a segment
+///   consumes it in the cell byte, so no visited set and no map from
+///   positions is needed; the next cell is the neighbour across the exit side.
+///
+/// Degenerate rings — those whose mean width 2·area/perimeter is below 4ε
+/// of a cell, which only the ε clamp of ``CrossingRule`` can produce (a node,
+/// a line of nodes, exactly at the threshold with everything around below) —
+/// are dropped: the set they stand for has no area.
+///
+/// Cost: O(cells) for the count pass, O(vertices) for the fill pass; memory
+/// one byte per cell plus the vertices.
+struct LevelTracer {
+    let values: UnsafeBufferPointer<Double>
+    let geometry: GridGeometry
+    let frame: GridFrame
+    let threshold: Double
+    let control: ComputeControl
+
+    private var columns: Int { geometry.columns }
+    private var rows: Int { geometry.rows }
+
+    /// Traces the level. Throws `CancellationError` when the control says stop.
+    func trace() throws -> LevelTrace {
+        var codes = [UInt8](repeating: 0, count: (columns - 1) * (rows - 1))
+        let segments = try codes.withUnsafeMutableBufferPointer { try classify(into: $0) }
+        var out = LevelTrace(threshold: threshold)
+        let capacity = segments + frame.count
+        out.xs.reserveCapacity(capacity)
+        out.ys.reserveCapacity(capacity)
+        out.cells.reserveCapacity(capacity)
+        try codes.withUnsafeMutableBufferPointer { cb in
+            var builder = Builder(values: values, geometry: geometry, frame: frame, t: threshold,
+                                  codes: cb, control: control, out: out)
+            try builder.traceAll()
+            out = builder.out
+        }
+        out.frameInside = !out.isChain.contains(true) && values[0] >= threshold
+        dropDegenerateFrameRings(&out)
+        filterCrossings(&out)
+        return out
+    }
+
+    /// Count pass: writes the cell codes, returns the number of segments.
+    private func classify(into codes: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+        let t = threshold, c1 = columns - 1
+        var segments = 0
+        let counts = CellCases.segmentCount
+        for r in 0..<(rows - 1) {
+            if r & 63 == 0 { try control.checkCancellation() }
+            let lo = r * columns, hi = lo + columns, outRow = r * c1
+            var vbl = values[lo], vtl = values[hi]
+            var bl = vbl >= t, tl = vtl >= t
+            for c in 0..<c1 {
+                let vbr = values[lo + c + 1], vtr = values[hi + c + 1]
+                let br = vbr >= t, tr = vtr >= t
+                var code = (bl ? 1 : 0) | (br ? 2 : 0) | (tr ? 4 : 0) | (tl ? 8 : 0)
+                if code == 5 || code == 10 {
+                    // The same expression for every level, so the choice is
+                    // monotone in t and levels nest.
+                    if ((vbl + vbr) + (vtr + vtl)) * 0.25 >= t { code |= 16 }
+                }
+                codes[outRow + c] = UInt8(code)
+                segments += Int(counts[code])
+                vbl = vbr; vtl = vtr; bl = br; tl = tr
+            }
+        }
+        return segments
+    }
+
+    /// Finds the level's frame-closed rings and drops the degenerate ones.
+    private func dropDegenerateFrameRings(_ out: inout LevelTrace) {
+        let walk = FrameWalk(frame: frame, geometry: geometry, values: values)
+        let rings = walk.rings(lower: out, upper: nil)
+        for ring in rings {
+            var points: [PlanePoint] = []
+            for (i, part) in ring.enumerated() {
+                for v in out.range(Int(part.piece)) { points.append(PlanePoint(x: out.xs[v], y: out.ys[v])) }
+                let next = ring[(i + 1) % ring.count]
+                for j in walk.cornersPassed(from: out.endKey[Int(part.piece)], to: out.startKey[Int(next.piece)]) {
+                    points.append(walk.position(ofPerimeterNode: j))
+                }
+            }
+            if RingMeasure.isDegenerate(points, geometry: geometry) {
+                for part in ring { out.isRemoved[Int(part.piece)] = true }
+            }
+        }
+    }
+
+    /// Keeps the horizontal crossings of kept pieces, sorted by edge.
+    private func filterCrossings(_ out: inout LevelTrace) {
+        var keys: [UInt64] = []
+        keys.reserveCapacity(out.hEdges.count)
+        for (e, p) in zip(out.hEdges, out.hPieces) where !out.isRemoved[Int(p)] {
+            keys.append(UInt64(UInt32(e)) << 32 | UInt64(UInt32(p)))
+        }
+        keys.sort()
+        out.hEdges = keys.map { Int32(truncatingIfNeeded: $0 >> 32) }
+        out.hPieces = keys.map { Int32(truncatingIfNeeded: $0 & 0xffff_ffff) }
+    }
+}
+
+/// The fill pass's state: walks segments and appends vertices.
+private struct Builder {
+    let values: UnsafeBufferPointer<Double>
+    let geometry: GridGeometry
+    let frame: GridFrame
+    let t: Double
+    let codes: UnsafeMutableBufferPointer<UInt8>
+    let control: ComputeControl
+    var out: LevelTrace
+    private var sinceCheck = 0
+
+    init(values: UnsafeBufferPointer<Double>, geometry: GridGeometry, frame: GridFrame, t: Double,
+         codes: UnsafeMutableBufferPointer<UInt8>, control: ComputeControl, out: LevelTrace) {
+        self.values = values
+        self.geometry = geometry
+        self.frame = frame
+        self.t = t
+        self.codes = codes
+        self.control = control
+        self.out = out
+    }
+
+    private var columns: Int { geometry.columns }
+    private var rows: Int { geometry.rows }
+
+    mutating func traceAll() throws {
+        let exit = CellCases.exit
+        // Chains start on frame edges that are entry sides of their cell.
+        for k in 0..<frame.count {
+            let (c, r, side) = frame.cellSide(ofPerimeterEdge: k)
+            let code = Int(codes[r * (columns - 1) + c])
+            if exit[code * 4 + side] >= 0 {
+                try tracePiece(column: c, row: r, side: side, closed: false)
+            }
+        }
+        // Whatever is left are closed rings.
+        let c1 = columns - 1
+        let counts = CellCases.segmentCount
+        for r in 0..<(rows - 1) {
+            if r & 63 == 0 { try control.checkCancellation() }
+            for c in 0..<c1 {
+                while counts[Int(codes[r * c1 + c])] != 0 {
+                    let code = Int(codes[r * c1 + c])
+                    let side = (0..<4).first { exit[code * 4 + $0] >= 0 }!
+                    try tracePiece(column: c, row: r, side: side, closed: true)
+                }
+            }
+        }
+    }
+
+    /// Follows segments from the crossing on `side` of cell (column, row)
+    /// until the ring closes or the path leaves the grid.
+    private mutating func tracePiece(column c0: Int, row r0: Int, side s0: Int, closed: Bool) throws {
+        let exit = CellCases.exit, afterUse = CellCases.afterUse
+        let c1 = columns - 1
+        let piece = Int32(out.isChain.count)
+        let start = out.xs.count
+        let hStart = out.hEdges.count
+        record(column: c0, row: r0, side: s0, piece: piece)
+        var c = c0, r = r0, s = s0
+        var endKey = FrameKey(edge: -1, along: 0)
+        while true {
+            let cell = r * c1 + c
+            let code = Int(codes[cell])
+            let e = Int(exit[code * 4 + s])
+            // A missing segment would mean a broken table; stop rather than loop.
+            guard e >= 0 else { break }
+            codes[cell] = afterUse[code * 4 + s]
+            out.cells.append(Int32(cell))
+            var nc = c, nr = r
+            switch e {
+            case 0: nr -= 1
+            case 1: nc += 1
+            case 2: nr += 1
+            default: nc -= 1
+            }
+            let ns = CellCases.opposite(e)
+            if closed && nc == c0 && nr == r0 && ns == s0 { break }
+            record(column: c, row: r, side: e, piece: piece)
+            if nc < 0 || nr < 0 || nc >= c1 || nr >= rows - 1 {
+                out.cells.append(-1)
+                let k = frame.perimeterEdge(cellColumn: c, cellRow: r, side: e) ?? 0
+                endKey = FrameKey(edge: Int32(k), along: frame.along(perimeterEdge: k, x: out.xs[out.xs.count - 1],
+                                                                      y: out.ys[out.ys.count - 1]))
+                break
+            }
+            c = nc; r = nr; s = ns
+            sinceCheck += 1
+            if sinceCheck >= 8192 {
+                sinceCheck = 0
+                try control.checkCancellation()
+            }
+        }
+        let range = start..<out.xs.count
+        if closed {
+            let measure = RingMeasure(xs: out.xs, ys: out.ys, range: range, geometry: geometry)
+            if measure.isDegenerate {
+                // Roll back: the cells are consumed, the piece never existed.
+                out.xs.removeSubrange(range)
+                out.ys.removeSubrange(range)
+                out.cells.removeSubrange(range)
+                out.hEdges.removeSubrange(hStart...)
+                out.hPieces.removeSubrange(hStart...)
+                return
+            }
+            out.area.append(measure.signedArea)
+            out.startKey.append(FrameKey(edge: -1, along: 0))
+            out.endKey.append(FrameKey(edge: -1, along: 0))
+        } else {
+            let k = frame.perimeterEdge(cellColumn: c0, cellRow: r0, side: s0) ?? 0
+            out.area.append(0)
+            out.startKey.append(FrameKey(edge: Int32(k), along: frame.along(perimeterEdge: k, x: out.xs[start],
+                                                                            y: out.ys[start])))
+            out.endKey.append(endKey)
+        }
+        out.isChain.append(!closed)
+        out.isRemoved.append(false)
+        out.pieceStart.append(Int32(out.xs.count))
+    }
+
+    /// Appends the crossing on `side` of cell (column, row).
+    @inline(__always) private mutating func record(column c: Int, row r: Int, side: Int, piece: Int32) {
+        let g = geometry
+        switch side {
+        case 0, 2:
+            let row = side == 0 ? r : r + 1
+            let a = row * columns + c
+            let f = CrossingRule.fraction(values[a], values[a + 1], t)
+            out.xs.append(g.x0 + (Double(c) + f) * g.dx)
+            out.ys.append(g.y0 + Double(row) * g.dy)
+            if row > 0 && row < rows - 1 {
+                out.hEdges.append(Int32(row * (columns - 1) + c))
+                out.hPieces.append(piece)
+            }
+        default:
+            let col = side == 3 ? c : c + 1
+            let a = r * columns + col
+            let f = CrossingRule.fraction(values[a], values[a + columns], t)
+            out.xs.append(g.x0 + Double(col) * g.dx)
+            out.ys.append(g.y0 + (Double(r) + f) * g.dy)
+        }
+    }
+}
