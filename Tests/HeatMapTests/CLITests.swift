@@ -227,4 +227,131 @@ import Testing
         #expect(process.terminationStatus == 130)
         #expect(folder.contents().isEmpty, "left \(folder.contents())")
     }
+
+    /// Two clusters near Wellington, as CSV.
+    static let clusters: String = {
+        var text = "lat,lon,w\n"
+        for i in 0..<300 {
+            let a = Double(i % 17) / 17 * 2 * Double.pi, r = 0.002 + Double(i % 11) * 0.0015
+            let centre = i % 3 == 0 ? (-41.29, 174.78) : (-41.22, 174.90)
+            text += "\(centre.0 + r * sin(a)),\(centre.1 + r * cos(a)),\(1 + i % 4)\n"
+        }
+        return text
+    }()
+
+    @Test func exportWritesBandsWithTheirProperties() throws {
+        let folder = try ScratchFolder()
+        try folder.write("c.csv", Self.clusters)
+        let run = try Tool.run(["export", "c.csv", "--weight", "w", "--radius", "1500", "--levels", "5",
+                                "--spacing", "linear"], directory: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty)
+        let document = try run.json()
+        #expect(document["type"] as? String == "FeatureCollection")
+        let bbox = try #require(document["bbox"] as? [Double])
+        #expect(bbox.count == 4 && bbox[0] > 174.7 && bbox[2] < 175 && bbox[1] > -41.4 && bbox[3] < -41.1)
+        let features = try #require(document["features"] as? [[String: Any]])
+        #expect(features.count == 5)
+        var previous = -Double.infinity
+        for (k, feature) in features.enumerated() {
+            let properties = try #require(feature["properties"] as? [String: Any])
+            #expect(properties["level"] as? Int == k)
+            let threshold = try #require(properties["threshold"] as? Double)
+            #expect(threshold > previous)
+            previous = threshold
+            #expect(properties["units"] as? String == "per km²")
+            #expect((properties["fill"] as? String)?.hasPrefix("#") == true)
+            if k == features.count - 1 {
+                #expect(properties["upper"] is NSNull)
+            } else {
+                #expect(properties["upper"] is Double)
+            }
+            let geometry = try #require(feature["geometry"] as? [String: Any])
+            let type = try #require(geometry["type"] as? String)
+            #expect(type == "Polygon" || type == "MultiPolygon")
+        }
+        // One feature per polygon, lines, and pictures of the same contours.
+        let polygons = try Tool.run(["export", "c.csv", "--radius", "1500", "--feature", "polygon"], directory: folder.path)
+        let types = try #require(try polygons.json()["features"] as? [[String: Any]])
+            .compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String }
+        #expect(!types.isEmpty && types.allSatisfy { $0 == "Polygon" })
+        let lines = try Tool.run(["export", "c.csv", "--radius", "1500", "--mode", "isolines"], directory: folder.path)
+        let lineTypes = try #require(try lines.json()["features"] as? [[String: Any]])
+            .compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String }
+        #expect(!lineTypes.isEmpty && lineTypes.allSatisfy { $0.hasSuffix("LineString") })
+        let svg = try Tool.run(["export", "c.csv", "--radius", "1500", "--format", "svg", "--title", "<b>&</b>"],
+                               directory: folder.path)
+        #expect(svg.status == 0)
+        #expect(svg.stdout.contains("<svg") && svg.stdout.contains("data-level=\"0\""))
+        #expect(svg.stdout.contains("&lt;b&gt;&amp;&lt;/b&gt;") && !svg.stdout.contains("<b>&</b>"))
+        let html = try Tool.run(["export", "c.csv", "--radius", "1500", "--format", "html"], directory: folder.path)
+        #expect(html.stdout.lowercased().hasPrefix("<!doctype html>"))
+
+        // hit reads the export back: the cluster centre is in the top band.
+        try folder.write("c.geojson", run.stdout)
+        let hit = try Tool.run(["hit", "c.geojson", "--at", "-41.22,174.90", "--at", "-40,170"], directory: folder.path)
+        let answers = hit.stdout.split(separator: "\n")
+        #expect(answers.count == 2)
+        #expect(answers.first?.contains("\"level\":4,") == true)
+        #expect(answers.last?.contains("\"level\":null") == true)
+    }
+
+    @Test func binCountsEveryPoint() throws {
+        let folder = try ScratchFolder()
+        try folder.write("c.csv", Self.clusters)
+        let csv = try Tool.run(["bin", "c.csv", "--size", "2", "--format", "csv"], directory: folder.path)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let rows = csv.stdout.split(separator: "\n")
+        #expect(rows.first == "q,r,x,y,count,value")
+        let counts = rows.dropFirst().compactMap { Int($0.split(separator: ",")[4]) }
+        #expect(counts.reduce(0, +) == 300)
+        let squares = try Tool.run(["bin", "c.csv", "--shape", "square", "--size", "1500m", "--format", "csv",
+                                    "--value", "w", "--aggregate", "sum"], directory: folder.path)
+        let squareRows = squares.stdout.split(separator: "\n")
+        #expect(squareRows.first == "i,j,x,y,count,value")
+        let sums = squareRows.dropFirst().compactMap { Double($0.split(separator: ",")[5]) }
+        #expect(sums.reduce(0, +) == 750)
+        let geojson = try Tool.run(["bin", "c.csv", "--size", "2"], directory: folder.path)
+        let features = try #require(try geojson.json()["features"] as? [[String: Any]])
+        #expect(features.count == rows.count - 1)
+        let defaulted = try Tool.run(["bin", "c.csv", "--format", "csv"], directory: folder.path)
+        #expect(defaulted.stderr.contains("(from the data; set it with --size)"))
+    }
+
+    /// The shared data sets, with the options a new user would start with.
+    @Test(arguments: [
+        ("storms.csv", ["--weight", "wind"]), ("airports.csv", []), ("ames.csv", ["--value", "Sale_Price"]),
+        ("snow_deaths.csv", ["--planar"]), ("quakes_fiji.csv", []), ("quakes_fiji.csv", ["0-360"]),
+    ])
+    func realDataExportsWithDefaults(file: String, options: [String]) throws {
+        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Samples/data/\(file)")
+        var path = data.path
+        let folder = try ScratchFolder()
+        var options = options
+        if options == ["0-360"] {
+            // The same quakes with longitudes in 0...360, as some catalogues write them.
+            options = []
+            let text = try String(contentsOf: data, encoding: .utf8)
+            let shifted = text.split(separator: "\n").enumerated().map { k, line -> String in
+                var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                if k > 0, fields.count > 1, let lon = Double(fields[1]), lon < 0 { fields[1] = "\(lon + 360)" }
+                return fields.joined(separator: ",")
+            }
+            path = try folder.write("quakes_0_360.csv", shifted.joined(separator: "\n") + "\n")
+        }
+        let run = try Tool.run(["export", path] + options)
+        #expect(run.status == 0, "\(file): \(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(file): \(run.stderr)")
+        let features = try #require(try run.json()["features"] as? [[String: Any]])
+        #expect(features.count == 10, "\(file)")
+        for feature in features {
+            let g = feature["geometry"] as? [String: Any]
+            for part in (g?["coordinates"] as? [[[[Double]]]]) ?? [] {
+                let lons = part[0].map { $0[0] }
+                // No part wraps the long way round the globe (airports cross ±180°).
+                #expect((lons.max() ?? 0) - (lons.min() ?? 0) <= 180, "\(file)")
+            }
+        }
+    }
 }
