@@ -59,12 +59,19 @@ import Testing
         #expect(s.color(for: 0) == s.zeroColor)
         #expect(s.zeroColor.hex == HeatMapColor.blue.hex)
         #expect(s.zeroColor.alpha == 0.08)
-        // The smallest non-zero value sits a tenth of the way up the gradient: faint but visible.
-        #expect(s.color(for: 1) == HeatMapGradient.thermal.color(for: 0.1))
+        // The smallest non-zero value gets thermal's first visible stop (blue at 0.4).
+        #expect(s.color(for: 1) == HeatMapGradient.thermal.colors[1])
         #expect(s.color(for: 1).alpha > s.zeroColor.alpha)
-        #expect(s.color(for: 10) == HeatMapGradient.thermal.color(for: 1))
-        let custom = HeatMapColorScale(domain: 0...1, zeroColor: .clear)
+        #expect(s.color(for: 10) == HeatMapGradient.thermal.colors[6])
+        // Half-way runs along the six visible stops: 2.5 stops up, between cyan and green.
+        let visible = HeatMapGradient(colors: Array(HeatMapGradient.thermal.colors.dropFirst()))!
+        #expect(s.color(for: 5.5) == visible.color(for: 0.5))
+        // A two-stop fade from transparent starts a tenth of the way up instead.
+        let fade = HeatMapColorScale(domain: 1...10, gradient: HeatMapGradient(colors: [.clear, .red])!)
+        #expect(fade.lowEnd == 0.1 && fade.color(for: 1).alpha == 0.1)
+        let custom = HeatMapColorScale(domain: 1...2, zeroColor: .clear, lowEnd: 0.5)
         #expect(custom.color(for: 0) == .clear)
+        #expect(custom.lowEnd == 0.5 && custom.color(for: 1) == visible.color(for: 0.5))
     }
 
     @Test func domainFromValuesSkipsZerosAndNonFinite() {

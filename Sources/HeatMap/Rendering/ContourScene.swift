@@ -86,6 +86,14 @@ enum ContourScene {
 
 /// Builds the scene of a bin picture: one path per cell, coloured by its value.
 enum BinScene {
+    /// A figure for a tooltip: whole numbers up to six digits (215,000),
+    /// else three decimals at most (4.434), six significant digits below 1.
+    static func tooltipNumber(_ v: Double) -> String {
+        guard v.isFinite, abs(v) >= 1 else { return HeatMapNumberFormat.string(v, significantDigits: 6) }
+        let exponent = Int(floor(log10(abs(v))))
+        return HeatMapNumberFormat.string(v, significantDigits: min(6, max(exponent + 4, 1)))
+    }
+
     static func make(layer: HeatMapBinLayer, style: HeatMapStyle, scale type: HeatMapScaleType,
                      options: HeatMapRenderOptions) -> PictureScene {
         let bins = layer.bins
@@ -101,11 +109,11 @@ enum BinScene {
             lines.append("count: " + HeatMapNumberFormat.string(Double(b.count), significantDigits: 15))
             if showValue {
                 let v = b.count > 0 || b.value != 0
-                    ? HeatMapNumberFormat.label(b.value, units: layer.units, significantDigits: 6) : "—"
+                    ? HeatMapNumberFormat.join(tooltipNumber(b.value), layer.units) : "—"
                 lines.append("\(layer.valueName): \(v)")
             }
             for a in b.aggregates {
-                lines.append("\(a.name): " + HeatMapNumberFormat.string(a.value, significantDigits: 6))
+                lines.append("\(a.name): " + tooltipNumber(a.value))
             }
             tips.bins.append(lines)
         }
@@ -122,8 +130,12 @@ enum BinScene {
                 w.path(d, a)
             }
         }
-        let hasZero = bins.contains { $0.count == 0 || $0.value == 0 }
-        let legend = HeatMapLegend(colorScale: scale, units: layer.units, showsZero: hasZero)
+        // Name the faint swatch for what it stands for: zero, cells without points, or both.
+        let hasEmpty = bins.contains { $0.count == 0 }, hasZeroValue = bins.contains { $0.count > 0 && $0.value == 0 }
+        let isCount = layer.valueName.lowercased() == "count"
+        let zeroLabel = isCount || !hasEmpty ? "0" : (hasZeroValue ? "0 or empty" : "empty")
+        let legend = HeatMapLegend(colorScale: scale, units: layer.units, showsZero: hasEmpty || hasZeroValue,
+                                   zeroLabel: zeroLabel)
             .labels(options.legendLabels).title(options.legendTitle ?? layer.valueName).opacity(style.fillOpacity)
         let summary = "Bins: \(bins.count) cells, \(layer.valueName) on a \(type) scale"
         return PictureScene(dataBox: box, projection: layer.projection, legend: bins.isEmpty ? nil : legend,

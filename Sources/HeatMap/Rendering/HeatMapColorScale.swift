@@ -5,9 +5,10 @@ import Foundation
 ///
 /// As in the Swift Charts hexagonal heat map, an empty or zero cell is not
 /// left out but drawn in a faint, almost transparent tint of the gradient
-/// (``zeroColor``), so the honeycomb stays visible; and the smallest
-/// non-zero value starts a little way up the gradient (``lowEnd``), so it
-/// is never invisible even with a gradient that starts transparent.
+/// (``zeroColor``), so the honeycomb stays visible. Non-zero values never
+/// vanish: a transparent first stop of a gradient of three or more stops
+/// is skipped (as the GeoJSON bin export does, so both agree), and a
+/// two-stop fade from transparent starts at ``lowEnd``.
 ///
 /// ```swift
 /// let scale = HeatMapColorScale(type: .symmetricLog(slopeAtZero: 0.5),
@@ -23,24 +24,30 @@ public struct HeatMapColorScale: Sendable, Hashable {
     public var gradient: HeatMapGradient
     /// The colour of zero (and, for `.log`, of values ≤ 0, which have no position).
     public var zeroColor: HeatMapColor
-    /// The gradient position of the domain's low end, 0...1 (default 0.1).
+    /// Where on the (visible) gradient the domain's low end lies, 0...1:
+    /// 0, or 0.1 when the visible gradient still starts transparent.
     public var lowEnd: Double
+    /// The gradient the values run along (``gradient`` minus a transparent first stop).
+    let visible: HeatMapGradient
 
     /// Creates a scale over `domain`. The zero colour defaults to
     /// ``faintColor(of:)`` of the gradient.
     public init(type: HeatMapScaleType = .linear, domain: ClosedRange<Double>,
-                gradient: HeatMapGradient = .thermal, zeroColor: HeatMapColor? = nil, lowEnd: Double = 0.1) {
+                gradient: HeatMapGradient = .thermal, zeroColor: HeatMapColor? = nil, lowEnd: Double? = nil) {
         self.type = type
         self.domain = domain
         self.gradient = gradient
         self.zeroColor = zeroColor ?? HeatMapColorScale.faintColor(of: gradient)
-        self.lowEnd = lowEnd.isFinite ? min(max(lowEnd, 0), 1) : 0.1
+        let stops = gradient.colors
+        visible = stops.count > 2 && stops[0].alpha == 0 ? HeatMapGradient(validStops: Array(stops.dropFirst())) : gradient
+        let automatic = visible.colors[0].alpha == 0 ? 0.1 : 0
+        self.lowEnd = lowEnd.map { $0.isFinite ? min(max($0, 0), 1) : automatic } ?? automatic
     }
 
     /// Creates a scale whose domain spans the non-zero finite `values`
     /// (only the positive ones for `.log`); 0...1 when there are none. O(n).
     public init(type: HeatMapScaleType = .linear, values: [Double], gradient: HeatMapGradient = .thermal,
-                zeroColor: HeatMapColor? = nil, lowEnd: Double = 0.1) {
+                zeroColor: HeatMapColor? = nil, lowEnd: Double? = nil) {
         var lo = Double.infinity, hi = -Double.infinity
         for v in values where v.isFinite && v != 0 && (v > 0 || !type.needsPositiveValues) {
             lo = min(lo, v)
@@ -67,7 +74,7 @@ public struct HeatMapColorScale: Sendable, Hashable {
     }
 
     /// The colour of `value`: ``zeroColor`` where ``position(of:)`` is nil,
-    /// else the gradient at lowEnd + (1 − lowEnd) × position. O(1).
+    /// else the visible gradient at lowEnd + (1 − lowEnd) × position. O(1).
     public func color(for value: Double) -> HeatMapColor {
         guard let p = position(of: value) else { return zeroColor }
         return color(atPosition: p)
@@ -75,7 +82,7 @@ public struct HeatMapColorScale: Sendable, Hashable {
 
     /// The colour at a scale position 0...1 (for legend bars).
     public func color(atPosition p: Double) -> HeatMapColor {
-        gradient.color(for: lowEnd + (1 - lowEnd) * min(max(p, 0), 1))
+        visible.color(for: lowEnd + (1 - lowEnd) * min(max(p, 0), 1))
     }
 
     /// Round values inside the domain for legend ticks, about `count` of

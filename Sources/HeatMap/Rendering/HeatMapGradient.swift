@@ -19,9 +19,9 @@ public struct HeatMapGradient: Sendable, Hashable {
     /// The stops, low to high, evenly spaced.
     public let colors: [HeatMapColor]
 
-    /// A gradient through `colors`, low to high; nil when fewer than two
-    /// colours are given (as in the Apple package: one colour is not a
-    /// gradient — use ``monochrome(_:)`` to fade in a single colour).
+    /// A gradient through `colors`, low to high, evenly spaced; nil when
+    /// fewer than two colours are given, as in the Apple package (one
+    /// colour is not a gradient: ``monochrome(_:)`` fades one in).
     public init?(colors: [HeatMapColor]) {
         guard colors.count >= 2 else { return nil }
         self.colors = colors
@@ -132,10 +132,10 @@ extension HeatMapGradient {
             }
             stops.append(c)
         }
-        guard let g = HeatMapGradient(colors: stops) else {
+        guard stops.count >= 2 else {
             throw HeatMapRenderError.invalidGradient("'\(text)': a custom gradient needs at least two colours")
         }
-        self = g
+        self.init(validStops: stops)
     }
 }
 

@@ -41,7 +41,7 @@ public struct HeatMapLegend: Sendable, Hashable {
 
     enum Content: Sendable, Hashable {
         case levels(gradient: HeatMapGradient, count: Int, thresholds: [Double]?)
-        case continuous(HeatMapColorScale, showsZero: Bool)
+        case continuous(HeatMapColorScale, zeroLabel: String?)
     }
 
     let content: Content
@@ -79,9 +79,10 @@ public struct HeatMapLegend: Sendable, Hashable {
     }
 
     /// A continuous legend of a bin colour scale, with round ticks in
-    /// `units`; `showsZero` adds a swatch of the scale's zero colour.
-    public init(colorScale: HeatMapColorScale, units: String = "", showsZero: Bool = false) {
-        content = .continuous(colorScale, showsZero: showsZero)
+    /// `units`; `showsZero` adds a swatch of the scale's zero colour,
+    /// labelled `zeroLabel` ("0", or e.g. "empty" for cells without points).
+    public init(colorScale: HeatMapColorScale, units: String = "", showsZero: Bool = false, zeroLabel: String = "0") {
+        content = .continuous(colorScale, zeroLabel: showsZero ? zeroLabel : nil)
         self.units = units
     }
 
@@ -170,7 +171,7 @@ public struct HeatMapLegend: Sendable, Hashable {
                                    ("width", SVGWriter.px(r.width)), ("height", SVGWriter.px(r.height))]
                                   + SVGWriter.fill(gradient.color(forLevel: level, of: count), opacity: swatchOpacity))
             }
-        case .continuous(let scale, let showsZero):
+        case .continuous(let scale, let zeroText):
             let id = "hm-legend-bar"
             w.open("defs", [])
             let vertical = axisValue == .vertical
@@ -187,7 +188,7 @@ public struct HeatMapLegend: Sendable, Hashable {
             w.element("rect", [("x", SVGWriter.px(bar.x)), ("y", SVGWriter.px(bar.y)),
                                ("width", SVGWriter.px(bar.width)), ("height", SVGWriter.px(bar.height)),
                                ("fill", "url(#\(id))")])
-            if showsZero, let z = l.zeroSwatch {
+            if zeroText != nil, let z = l.zeroSwatch {
                 w.element("rect", [("x", SVGWriter.px(z.x)), ("y", SVGWriter.px(z.y)),
                                    ("width", SVGWriter.px(z.width)), ("height", SVGWriter.px(z.height)),
                                    ("stroke", "#999999"), ("stroke-width", "0.5")]
@@ -281,7 +282,7 @@ extension HeatMapLegend {
         let labelWidths = labels.map { LegendMetrics.textWidth($0.text) }
         let maxLabel = labelWidths.max() ?? 0
         var zeroLabel: String?
-        if case .continuous(_, true) = content { zeroLabel = "0" }
+        if case .continuous(_, let text) = content { zeroLabel = text }
         let zeroGap = zeroLabel == nil ? 0.0 : 8 + 10
 
         if vertical {
@@ -294,10 +295,13 @@ extension HeatMapLegend {
                           labels: labels, title: title, titleX: 0, zeroSwatch: zero,
                           zeroLabel: zeroLabel)
         }
-        let leftPad = (labelWidths.first.map { $0 / 2 } ?? 0) + (zeroLabel == nil ? 0 : 24)
+        // The zero swatch sits left of the bar, its label centred under it.
+        let zeroRoom = zeroLabel.map { max(14, LegendMetrics.textWidth($0)) + 10 } ?? 0
+        let leftPad = (labelWidths.first.map { $0 / 2 } ?? 0) + zeroRoom
         let rightPad = labelWidths.last.map { $0 / 2 } ?? 0
         let bar = PixelRect(x: leftPad, y: titleHeight, width: length, height: thickness)
-        let zero = zeroLabel == nil ? nil : PixelRect(x: leftPad - 24, y: titleHeight, width: 14, height: thickness)
+        let zero = zeroLabel == nil ? nil
+            : PixelRect(x: (zeroRoom - 10) / 2 - 7, y: titleHeight, width: 14, height: thickness)
         let width = max(leftPad + length + rightPad, leftPad + (title.map(LegendMetrics.boldTextWidth) ?? 0))
         let labelHeight = labels.isEmpty && zeroLabel == nil ? 0 : 4 + fs + 3
         return Layout(width: width, height: titleHeight + thickness + labelHeight, bar: bar, vertical: false,
