@@ -82,14 +82,15 @@ enum Tool {
 
     /// Runs `contours` with `arguments`, standard input from `stdin` (a
     /// path; /dev/null when nil) or the given bytes, `TMPDIR` set to
-    /// `temporary` when given. A run longer than `timeout` seconds is
+    /// `temporary` when given, in `directory` when given. A run longer than `timeout` seconds is
     /// killed and reported as a failure: the tool must never hang.
     static func run(_ arguments: [String], stdin: String? = nil, input: [UInt8]? = nil,
-                    temporary: String? = nil, timeout: Double = 120) throws -> ToolRun {
+                    temporary: String? = nil, directory: String? = nil, timeout: Double = 120) throws -> ToolRun {
         let executable = try #require(executable, "build the tool first: swift build --product contours")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var environment = ProcessInfo.processInfo.environment
         if let temporary { environment["TMPDIR"] = temporary }
         process.environment = environment

@@ -64,7 +64,10 @@ public final class StreamedPoints {
     public static func read(path: String?, options: PointReaderOptions, replay: Replay? = nil,
                             control: ComputeControl = .none) throws -> StreamedPoints {
         let reader = try PointReader(path: path, options: options)
-        let mode: Replay = reader.isRegularFile ? (replay ?? .reparse) : .spool
+        // Standard input is spooled even when it is a file: it cannot be
+        // opened again by name, and its offset is not ours to rewind.
+        let named = path != nil && path != "-"
+        let mode: Replay = reader.isRegularFile && named ? (replay ?? .reparse) : .spool
         let spool = mode == .spool ? try PointSpool(withValues: options.columns.value != nil) : nil
         var statistics = InputStatistics()
         let size = reader.fileSize.map { max($0, 1) }

@@ -18,6 +18,8 @@ enum Commands {
                                Options.inputFormat, Options.skipInvalid]
     static let densityOptions = [Options.radius, Options.resolution, Options.padding, Options.projection]
     static let levelOptions = [Options.levels, Options.spacing]
+    static let pictureOptions = [Options.gradient, Options.opacity, Options.legend, Options.basemap, Options.width,
+                                 Options.height, Options.title]
 
     static let export = CommandSpec(
         name: "export",
@@ -32,12 +34,14 @@ enum Commands {
             """,
         options: inputOptions + densityOptions + levelOptions
             + [Options.smooth, Options.mode, Options.feature, Options.precision, Options.exportFormat,
-               Options.output, Options.progress, Options.help],
+               Options.output]
+            + pictureOptions + [Options.render, Options.progress, Options.help],
         examples: [
             "contours export storms.csv --weight wind -o storms.geojson",
             "contours export quakes.csv --radius 50km --spacing nice --levels 8 > quakes.geojson",
             "contours export ames.csv --value Sale_Price --mode isolines -o prices.geojson",
             "contours export snow_deaths.csv --planar --radius 0.9 --smooth none",
+            "contours export quakes.csv --format html --basemap coast.geojson --title 'Fiji quakes' -o quakes.html",
         ])
 
     static let grid = CommandSpec(
@@ -66,10 +70,12 @@ enum Commands {
             """,
         options: inputOptions + [Options.projection, Options.shape, Options.size, Options.orientation,
                                  Options.aggregate, Options.includeEmpty, Options.precision, Options.binFormat,
-                                 Options.output, Options.progress, Options.help],
+                                 Options.output]
+            + pictureOptions + [Options.scale, Options.progress, Options.help],
         examples: [
-            "contours bin airports.csv --size 100km -o airports-hex.geojson",
-            "contours bin ames.csv --value Sale_Price --aggregate mean --shape square --size 500 --format csv",
+            "contours bin airports.csv --size 100 -o airports-hex.geojson",
+            "contours bin ames.csv --value Sale_Price --aggregate mean --shape square --size 0.5 --format csv",
+            "contours bin snow_deaths.csv --planar --size 0.5 --format svg -o snow-hex.svg",
         ])
 
     static let hit = CommandSpec(

@@ -109,6 +109,35 @@ enum Options {
         help: "Show progress on standard error even when it is not a terminal.",
         example: "--progress")
 
+    // Pictures (svg, html)
+    static let gradient = OptionSpec("--gradient", value: "thermal|warm|cool|monochrome:#RRGGBB|#c1,#c2,...",
+        help: "Colours, low to high, for pictures and the GeoJSON fill/stroke properties. Default: thermal.",
+        example: "--gradient monochrome:#d7301f")
+    static let opacity = OptionSpec("--opacity", value: "F",
+        help: "Fill opacity of bands or bins, 0...1. Default: 1.",
+        example: "--opacity 0.7")
+    static let render = OptionSpec("--render", value: "filled|isolines|both",
+        help: "Pictures: filled bands, their outlines only, or both. Default: filled.",
+        example: "--render both")
+    static let legend = OptionSpec("--legend", value: "vertical|horizontal|none",
+        help: "Pictures: the colour legend, labelled at the thresholds with units. Default: vertical.",
+        example: "--legend horizontal")
+    static let basemap = OptionSpec("--basemap", value: "FILE.geojson",
+        help: "Pictures: lines (coastlines, borders) drawn unfilled under the data, in the data's projection.",
+        example: "--basemap nz_coastline.geojson")
+    static let width = OptionSpec("--width", value: "PX",
+        help: "Pictures: width in pixels (50...20000). Default: 800.",
+        example: "--width 1200")
+    static let height = OptionSpec("--height", value: "PX",
+        help: "Pictures: height in pixels (50...20000). Default: 600.",
+        example: "--height 900")
+    static let title = OptionSpec("--title", value: "TEXT",
+        help: "Pictures: a title at the top (shown as text, never as markup).",
+        example: "--title \"Atlantic storms 1975-2022\"")
+    static let scale = OptionSpec("--scale", value: "linear|log|symlog[:SLOPE]",
+        help: "How bin values map to colours (symlog as Swift Charts' symmetricLog). Default: linear.",
+        example: "--scale log")
+
     // Hit
     static let at = OptionSpec("--at", value: "LAT,LON", repeatable: true,
         help: "A query point (repeatable; with --planar: Y,X). Without --at, query points are read from INPUT or standard input.",
@@ -119,8 +148,8 @@ enum Options {
         help: "Cell shape. Default: hex.",
         example: "--shape square")
     static let size = OptionSpec("--size", value: "R",
-        help: "Hexagon centre-to-corner radius, or square side, in metres (25km reads too) or planar units. Default: from the data.",
-        example: "--size 50km")
+        help: "Hexagon centre-to-corner radius, or square side: kilometres for geographic input (800m reads too), data units with --planar. Default: a fortieth of the data's longer side.",
+        example: "--size 50")
     static let orientation = OptionSpec("--orientation", value: "pointy|flat",
         help: "Hexagon orientation. Default: pointy.",
         example: "--orientation flat")

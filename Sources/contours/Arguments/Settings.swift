@@ -77,8 +77,9 @@ enum Settings {
         let configuration = HeatMapConfiguration(
             radius: radius, contourLevels: levels, levelSpacing: spacing,
             gridResolution: resolution ?? HeatMapConfiguration().gridResolution,
-            paddingFactor: padding, smoother: smoother, projection: kind, estimator: estimator,
-            bandwidth: bandwidth)
+            gradient: try gradient(args) ?? .thermal, paddingFactor: padding,
+            fillOpacity: try opacity(args) ?? 1, renderMode: try renderMode(args) ?? .filled,
+            smoother: smoother, projection: kind, estimator: estimator, bandwidth: bandwidth)
         return (configuration, bandwidth == .auto && resolution == nil)
     }
 
@@ -129,6 +130,69 @@ enum Settings {
             return n == 0 ? PolygonSmoother.none : .chaikin(iterations: n)
         }
         throw args.bad(Options.smooth, text, "expected none, chaikin or chaikin:N")
+    }
+
+    /// --gradient (nil when not given).
+    static func gradient(_ args: ParsedArguments) throws -> HeatMapGradient? {
+        guard args.command.option(named: Options.gradient.name) != nil, let text = args.string(Options.gradient) else {
+            return nil
+        }
+        do {
+            return try HeatMapGradient(parsing: text)
+        } catch {
+            throw ToolError.usage("bad value for --gradient: \(error)", command: args.command.name)
+        }
+    }
+
+    /// --opacity (nil when not given).
+    static func opacity(_ args: ParsedArguments) throws -> Double? {
+        guard let v = try args.number(Options.opacity, minimum: 0) else { return nil }
+        guard v <= 1 else { throw args.bad(Options.opacity, args.string(Options.opacity)!, "expected a number from 0 to 1") }
+        return v
+    }
+
+    /// --render (nil when not given).
+    static func renderMode(_ args: ParsedArguments) throws -> HeatMapRenderMode? {
+        guard let text = args.string(Options.render) else { return nil }
+        guard let mode = HeatMapRenderMode(name: text) else {
+            throw args.bad(Options.render, text, "expected filled, isolines or both")
+        }
+        return mode
+    }
+
+    /// The picture options (--legend, --basemap, --width, --height, --title).
+    static func picture(_ args: ParsedArguments) throws -> HeatMapRenderOptions {
+        var options = HeatMapRenderOptions()
+        if let legend = try args.choice(Options.legend, [("vertical", HeatMapLegend.Axis?.some(.vertical)),
+                                                        ("horizontal", .some(.horizontal)), ("none", nil)]) {
+            options.legend = legend
+        }
+        if let w = try args.integer(Options.width, in: 50...20_000) { options.width = Double(w) }
+        if let h = try args.integer(Options.height, in: 50...20_000) { options.height = Double(h) }
+        options.title = args.string(Options.title)
+        if let path = args.string(Options.basemap) {
+            do {
+                options.basemap = try HeatMapBasemap(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw ToolError.failure("\(error)")
+            }
+        }
+        return options
+    }
+
+    /// --scale (bins).
+    static func scale(_ args: ParsedArguments) throws -> (HeatMapScaleType, BinColorScale) {
+        guard let text = args.string(Options.scale) else { return (.linear, .linear) }
+        guard let scale = HeatMapScaleType(name: text) else {
+            throw args.bad(Options.scale, text, "expected linear, log, symlog or symlog:SLOPE")
+        }
+        let lower = text.lowercased()
+        if lower == "log" { return (scale, .log) }
+        if lower.hasPrefix("symlog") || lower == "symmetriclog" {
+            let slope = lower.hasPrefix("symlog:") ? Double(lower.dropFirst(7)) ?? 1 : 1
+            return (scale, .symlog(slopeAtZero: slope))
+        }
+        return (scale, .linear)
     }
 
     /// --precision.

@@ -22,14 +22,31 @@ enum Interruption {
     private static let armed = Atomic<Bool>(false)
 
     /// Installs the handlers.
+    ///
+    /// A signal the parent set to be ignored stays ignored (a background
+    /// job of a script must not die on the terminal's Ctrl-C). A blocked
+    /// mask inherited from the parent (some launchers block everything in
+    /// their worker threads) is lifted for these signals, so Ctrl-C works.
     static func install() {
         _ = path  // allocate before any signal can arrive
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
-            signal(sig) { sig in
+            var current = sigaction()
+            sigaction(sig, nil, &current)
+            // SIG_IGN is the handler address 1.
+            if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1 { continue }
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { sig in
                 if Interruption.armed.load(ordering: .acquiring) { unlink(Interruption.path) }
                 _exit(128 + sig)
             }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(sig, &action, nil)
+            sigaddset(&unblock, sig)
         }
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// Registers the file to remove if a signal arrives. Returns false when
