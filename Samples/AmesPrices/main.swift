@@ -36,10 +36,14 @@ func readSales(_ path: String) throws -> [Sale] {
     return sales
 }
 
-/// The mean-price contours: a 600 m kernel, round price levels.
+/// The mean-price contours: a 600 m kernel, price levels closer together
+/// where most sales are (the median is about 160,000 USD), and a grid
+/// padded wide enough that the map ends where the sales thin out (the mean
+/// becomes undefined), not at the grid's edge.
 func priceMap(_ sales: [Sale]) async throws -> HeatMapContours {
-    let configuration = HeatMapConfiguration(radius: 600, contourLevels: 8, levelSpacing: .nice,
-                                             gridResolution: 200, gradient: .cool, paddingFactor: 1.0,
+    let levels: [Double] = [100_000, 125_000, 150_000, 175_000, 200_000, 250_000, 300_000, 400_000]
+    let configuration = HeatMapConfiguration(radius: 600, levelSpacing: .custom(levels),
+                                             gridResolution: 300, gradient: .cool, paddingFactor: 2.0,
                                              fillOpacity: 0.85, estimator: .mean)
     return try await HeatMapContours.compute(from: sales, configuration: configuration)
 }
@@ -50,7 +54,8 @@ func run(output: String, input: String) async throws {
     let prices = sales.map(\.value)
     print("\(sales.count) sales, \(Int(prices.min() ?? 0))…\(Int(prices.max() ?? 0)) USD")
     let contours = try await priceMap(sales)
-    print("\(contours.levelCount) levels, \(contours.contourCount) band polygons, values in \(contours.units.isEmpty ? "USD" : contours.units)")
+    print("\(contours.levelCount) levels of mean sale price (USD), \(contours.contourCount) band polygons "
+          + "(grid units: \(contours.units))")
     for (level, threshold) in contours.thresholds.enumerated() {
         print("  level \(level): mean price ≥ \(Int(threshold)) USD")
     }
