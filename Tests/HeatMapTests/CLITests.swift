@@ -147,6 +147,11 @@ import Testing
         #expect(grid?["columns"] is Int)
         let attributes = try FileManager.default.attributesOfItem(atPath: folder.file("grid.json"))
         #expect((attributes[.posixPermissions] as? Int ?? 0) & 0o044 != 0, "output should be readable like any file")
+        // A device is written in place, never replaced by a renamed file.
+        let null = try Tool.run(["grid", "p.csv", "-o", "/dev/null"], directory: folder.path)
+        #expect(null.status == 0)
+        let device = try FileManager.default.attributesOfItem(atPath: "/dev/null")
+        #expect(device[.type] as? FileAttributeType == .typeCharacterSpecial)
     }
 
     /// Two square bands with a hole, and a band split at the antimeridian.

@@ -75,8 +75,7 @@ enum BinCommand {
         case .svg, .html:
             let name = aggregate == .count ? "count"
                 : "\(aggregate.rawValue) \(options.columns.value ?? options.columns.weight ?? "weight")"
-            let layer = HeatMapBinLayer(bins: result.bins.map { tile($0, aggregate: aggregate, result: result) },
-                                        projection: result.projection, valueName: name)
+            let layer = HeatMapBinLayer(result, aggregate: aggregate, valueName: name)
             let style = HeatMapStyle(gradient: gradient ?? .thermal, fillOpacity: opacity ?? 1)
             text = format == .svg
                 ? HeatMapRenderer.svg(layer, style: style, scale: scale, options: picture)
@@ -107,19 +106,5 @@ enum BinCommand {
         guard v > 0, v.isFinite else { return v }
         let step = pow(10, floor(log10(v)) - 1)
         return (v / step).rounded() * step
-    }
-
-    static func tile(_ bin: Bin, aggregate: BinAggregate, result: BinningResult) -> BinTile {
-        let s = bin.statistics
-        let (a, b) = result.grid.idNames
-        var figures: [BinTile.Aggregate] = []
-        if s.count > 0 {
-            figures = [BinTile.Aggregate(name: "sum", value: s.sum)]
-            if let m = s.mean { figures.append(BinTile.Aggregate(name: "mean", value: m)) }
-            if let m = s.minimum { figures.append(BinTile.Aggregate(name: "min", value: m)) }
-            if let m = s.maximum { figures.append(BinTile.Aggregate(name: "max", value: m)) }
-        }
-        return BinTile(corners: bin.corners, count: s.count, value: s.value(aggregate) ?? 0,
-                       id: "\(a) \(bin.id.first), \(b) \(bin.id.second)", aggregates: figures)
     }
 }

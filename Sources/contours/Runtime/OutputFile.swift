@@ -21,12 +21,13 @@ final class OutputFile {
     private var done = false
 
     /// The name used in messages.
-    var name: String { target ?? "standard output" }
+    let name: String
 
     /// Opens `path` for writing through a temporary file, or standard
     /// output when `path` is nil.
     init(path: String?) throws {
         buffer.reserveCapacity(1 << 16)
+        name = path ?? "standard output"
         guard let path else {
             fd = STDOUT_FILENO
             target = nil
@@ -42,6 +43,18 @@ final class OutputFile {
         }
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw ToolError.failure("cannot write \(path): it is a folder")
+        }
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            // A device or pipe (-o /dev/null, a FIFO) is written in place:
+            // renaming a file over it would replace the device itself.
+            let opened = open(path, O_WRONLY | O_CLOEXEC)
+            guard opened >= 0 else { throw ToolError.failure("cannot write \(path): \(OutputFile.systemError())") }
+            fd = opened
+            target = nil
+            temporary = nil
+            protected = false
+            return
         }
         var template = Array((folder + "/." + url.lastPathComponent + ".tmp-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -103,6 +116,7 @@ final class OutputFile {
         do {
             try flush()
             guard let temporary, let target else {
+                if fd != STDOUT_FILENO { close(fd) }
                 done = true
                 return
             }
