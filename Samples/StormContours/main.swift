@@ -31,9 +31,11 @@ func readFixes(_ path: String) throws -> [StormFix] {
 }
 
 /// The contours: a 150 km kernel (storm tracks are long; a narrower one
-/// draws the individual tracks), round thresholds, a fine grid.
+/// draws the individual tracks), round thresholds in kn-weighted fixes
+/// per km², a fine grid.
 func stormContours(_ fixes: [StormFix]) async throws -> HeatMapContours {
-    let configuration = HeatMapConfiguration(radius: 150_000, contourLevels: 8, levelSpacing: .nice,
+    let thresholds = [0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.14, 0.16]
+    let configuration = HeatMapConfiguration(radius: 150_000, levelSpacing: .custom(thresholds),
                                              gridResolution: 250, gradient: .warm, fillOpacity: 0.9,
                                              renderMode: .filledWithIsolines(lineWidth: 0.5))
     return try await HeatMapContours.compute(from: fixes, configuration: configuration)

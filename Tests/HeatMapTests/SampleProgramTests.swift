@@ -80,23 +80,19 @@ struct SampleProgramTests {
         #expect(html.contains("<script"), "the page needs its tap-to-inspect script")
         #expect(SampleRun.externalURLs(in: html).isEmpty, "external URLs: \(SampleRun.externalURLs(in: html))")
         #expect(run.stdout.contains("2930 sales"))
-        #expect(run.stdout.contains("farmland west of town"))
 
         // Thresholds of a mean map are prices: inside the range of the sales.
         let thresholds = run.stdout.split(separator: "\n").compactMap { line -> Double? in
             guard let r = line.range(of: "mean price ≥ ") else { return nil }
             return Double(line[r.upperBound...].prefix { $0.isNumber })
         }
-        #expect(!thresholds.isEmpty)
-        let inPriceRange = !thresholds.isEmpty && thresholds.allSatisfy { (12_789...755_000).contains($0) }
-        if run.stdout.contains("per km²") {
-            // The placeholder density engine ignores `.mean` and maps sales per km².
-            withKnownIssue("the density engine does not honour estimator .mean yet") {
-                #expect(inPriceRange, "thresholds \(thresholds) are not prices")
-            }
-        } else {
-            #expect(inPriceRange, "thresholds \(thresholds) are not prices")
-        }
+        #expect(thresholds.count == 8, "expected the sample's 8 price levels: \(run.stdout)")
+        #expect(thresholds.allSatisfy { (12_789...755_000).contains($0) }, "thresholds \(thresholds) are not prices")
+        // The taps: the north-west is dear, outside town the mean is undefined.
+        let northWest = run.stdout.split(separator: "\n").first { $0.contains("north-west") }
+            .flatMap { line in line.range(of: "mean ≈ ").map { Double(line[$0.upperBound...].prefix { $0.isNumber }) } }
+        #expect((300_000...600_000).contains(northWest.flatMap { $0 } ?? 0), "north-west mean: \(run.stdout)")
+        #expect(run.stdout.contains("farmland west of town (42.03, -93.73): no mean"))
     }
 }
 
