@@ -2,9 +2,11 @@ import Foundation
 
 /// Finds the rings of a (multi)polygon that make it invalid by OGC rules
 /// as GEOS judges them, on exact integer positions: a ring touching or
-/// crossing itself, two rings crossing or sharing a piece of edge, and rings
+/// crossing itself, two rings crossing or sharing a piece of edge, rings
 /// of one polygon touching so that they cut its interior apart (two touches
-/// between the same rings, or a cycle of touching rings).
+/// between the same rings, or a cycle of touching rings), and touches where
+/// a position lies inside another ring's edge (exact in decimal, but not in
+/// the binary doubles a reader parses).
 ///
 /// Segments are swept in x order, so the cost is O(n log n + pairs whose x
 /// ranges overlap), about O(n √n) for contour rings, not O(n²).
@@ -93,8 +95,17 @@ struct RingContactCheck {
         }
         for touch in ordered {
             guard let (sa, sb) = touches[touch] else { continue }
-            let (a1, a2) = directions(rings[touch.ringA].points, segment: sa, at: touch.point)
-            let (b1, b2) = directions(rings[touch.ringB].points, segment: sb, at: touch.point)
+            let ringA = rings[touch.ringA].points, ringB = rings[touch.ringB].points
+            // A position lying exactly on another ring's edge (not at one of
+            // its vertices) touches in decimal, but not reliably once read
+            // as binary doubles: GEOS may see a tiny crossing. Only shared
+            // vertices are safe touches.
+            if !isVertex(touch.point, of: ringA, segment: sa) || !isVertex(touch.point, of: ringB, segment: sb) {
+                bad.insert(touch.ringA); bad.insert(touch.ringB)
+                continue
+            }
+            let (a1, a2) = directions(ringA, segment: sa, at: touch.point)
+            let (b1, b2) = directions(ringB, segment: sb, at: touch.point)
             if ExactPredicates.ringsCross(a1: a1, a2: a2, b1: b1, b2: b2) {
                 bad.insert(touch.ringA); bad.insert(touch.ringB)
                 continue
@@ -107,7 +118,49 @@ struct RingContactCheck {
                 parent[ra] = rb
             }
         }
+        // A hole must lie inside its exterior: with no crossing found, one of
+        // its positions off the exterior decides.
+        var exteriorOf: [Int: Int] = [:]
+        for (r, ring) in rings.enumerated() where exteriorOf[ring.polygon] == nil { exteriorOf[ring.polygon] = r }
+        var boxes: [Int: (Int64, Int64, Int64, Int64)] = [:]
+        for (r, ring) in rings.enumerated() {
+            guard let e = exteriorOf[ring.polygon], e != r, !bad.contains(r), !bad.contains(e) else { continue }
+            let exterior = rings[e].points
+            if boxes[e] == nil {
+                var b = (Int64.max, Int64.min, Int64.max, Int64.min)
+                for p in exterior { b = (min(b.0, p.x), max(b.1, p.x), min(b.2, p.y), max(b.3, p.y)) }
+                boxes[e] = b
+            }
+            let box = boxes[e]!
+            for p in ring.points {
+                let side = (p.x < box.0 || p.x > box.1 || p.y < box.2 || p.y > box.3) ? -1 : locate(p, in: exterior)
+                if side == 0 { continue }
+                if side < 0 { bad.insert(r); bad.insert(e) }
+                break
+            }
+        }
         return bad
+    }
+
+    /// 1 inside, 0 on the boundary, −1 outside; exact. O(n).
+    static func locate(_ p: FixedPoint, in ring: [FixedPoint]) -> Int {
+        var inside = false
+        var j = ring.count - 1
+        for i in 0..<ring.count {
+            let a = ring[j], b = ring[i]
+            j = i
+            if ExactPredicates.orient(a, b, p) == 0, ExactPredicates.between(p, a, b) { return 0 }
+            if (a.y > p.y) != (b.y > p.y) {
+                // p is left of the upward edge a→b (or right of a downward one) when the crossing is east of p.
+                let o = ExactPredicates.orient(a, b, p)
+                if (b.y > a.y) == (o > 0) { inside.toggle() }
+            }
+        }
+        return inside ? 1 : -1
+    }
+
+    private static func isVertex(_ p: FixedPoint, of ring: [FixedPoint], segment k: Int) -> Bool {
+        p == ring[k] || p == ring[(k + 1) % ring.count]
     }
 
     /// The two directions in which a ring leaves point p, which lies on its
