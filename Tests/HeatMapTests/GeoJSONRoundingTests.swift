@@ -120,6 +120,23 @@ import Testing
         #expect(RingContactCheck.locate(FixedPoint(x: 10, y: 5), in: square.points) == 0)
         #expect(RingContactCheck.locate(FixedPoint(x: 11, y: 5), in: square.points) == -1)
         #expect(RingContactCheck.locate(FixedPoint(x: 5, y: 10), in: square.points) == 0)
+        #expect(RingContactCheck.locate(FixedPoint(x: 10, y: 10), in: square.points) == 0)
+        #expect(RingContactCheck.locate(FixedPoint(x: 0, y: 0), in: square.points) == 0)
+        // Against a brute-force count on a jagged ring, with many strips.
+        var rng = SplitMix(seed: 5)
+        let jagged = (0..<60).map { k -> FixedPoint in
+            let t = 2 * Double.pi * Double(k) / 60, r = 50 + Double(rng.next() % 40)
+            return FixedPoint(x: Int64((r * cos(t)).rounded()), y: Int64((r * sin(t)).rounded()))
+        }
+        let index = StripIndex(jagged)
+        for x in stride(from: Int64(-95), through: 95, by: 3) {
+            for y in stride(from: Int64(-95), through: 95, by: 3) {
+                let p = FixedPoint(x: x, y: y)
+                #expect(index.locate(p) == StripIndex(jagged, strips: 1).locate(p))
+                let inside = GeoJSONRead.inside([Double(x), Double(y)], (jagged + [jagged[0]]).map { [Double($0.x), Double($0.y)] })
+                if index.locate(p) != 0 { #expect((index.locate(p) == 1) == inside) }
+            }
+        }
         // A ring touching itself at a vertex.
         #expect(RingContactCheck.offenders([ring([(0, 0), (10, 0), (5, 5), (10, 10), (0, 10), (5, 5)])]) == [0])
     }

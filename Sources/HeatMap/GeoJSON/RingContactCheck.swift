@@ -119,21 +119,17 @@ struct RingContactCheck {
             }
         }
         // A hole must lie inside its exterior: with no crossing found, one of
-        // its positions off the exterior decides.
+        // its positions off the exterior decides. Exteriors with holes get a
+        // strip index of their edges, so each test costs O(√n), not O(n).
         var exteriorOf: [Int: Int] = [:]
         for (r, ring) in rings.enumerated() where exteriorOf[ring.polygon] == nil { exteriorOf[ring.polygon] = r }
-        var boxes: [Int: (Int64, Int64, Int64, Int64)] = [:]
+        var indexes: [Int: StripIndex] = [:]
         for (r, ring) in rings.enumerated() {
             guard let e = exteriorOf[ring.polygon], e != r, !bad.contains(r), !bad.contains(e) else { continue }
-            let exterior = rings[e].points
-            if boxes[e] == nil {
-                var b = (Int64.max, Int64.min, Int64.max, Int64.min)
-                for p in exterior { b = (min(b.0, p.x), max(b.1, p.x), min(b.2, p.y), max(b.3, p.y)) }
-                boxes[e] = b
-            }
-            let box = boxes[e]!
+            if indexes[e] == nil { indexes[e] = StripIndex(rings[e].points) }
+            guard let index = indexes[e] else { continue }
             for p in ring.points {
-                let side = (p.x < box.0 || p.x > box.1 || p.y < box.2 || p.y > box.3) ? -1 : locate(p, in: exterior)
+                let side = index.locate(p)
                 if side == 0 { continue }
                 if side < 0 { bad.insert(r); bad.insert(e) }
                 break
@@ -144,19 +140,7 @@ struct RingContactCheck {
 
     /// 1 inside, 0 on the boundary, −1 outside; exact. O(n).
     static func locate(_ p: FixedPoint, in ring: [FixedPoint]) -> Int {
-        var inside = false
-        var j = ring.count - 1
-        for i in 0..<ring.count {
-            let a = ring[j], b = ring[i]
-            j = i
-            if ExactPredicates.orient(a, b, p) == 0, ExactPredicates.between(p, a, b) { return 0 }
-            if (a.y > p.y) != (b.y > p.y) {
-                // p is left of the upward edge a→b (or right of a downward one) when the crossing is east of p.
-                let o = ExactPredicates.orient(a, b, p)
-                if (b.y > a.y) == (o > 0) { inside.toggle() }
-            }
-        }
-        return inside ? 1 : -1
+        StripIndex(ring, strips: 1).locate(p)
     }
 
     private static func isVertex(_ p: FixedPoint, of ring: [FixedPoint], segment k: Int) -> Bool {
@@ -173,5 +157,55 @@ struct RingContactCheck {
         if p == a { return (to(ring[(k + n - 1) % n]), to(b)) }
         if p == b { return (to(a), to(ring[(k + 2) % n])) }
         return (to(a), to(b))
+    }
+}
+
+/// A ring's edges bucketed by horizontal strips, for exact point-in-ring
+/// tests that only look at the edges spanning the point's y.
+struct StripIndex {
+    private let ring: [FixedPoint]
+    private let low: Int64
+    private let height: Double
+    private var strips: [[Int32]]
+
+    init(_ ring: [FixedPoint], strips count: Int? = nil) {
+        self.ring = ring
+        let n = max(ring.count, 1)
+        var lo = Int64.max, hi = Int64.min
+        for p in ring { lo = min(lo, p.y); hi = max(hi, p.y) }
+        if lo > hi { lo = 0; hi = 0 }
+        let k = max(1, count ?? Int(Double(n).squareRoot()))
+        low = lo
+        height = max(Double(hi - lo) / Double(k), 1)
+        strips = Array(repeating: [], count: k)
+        for i in 0..<ring.count {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            for s in strip(min(a.y, b.y))...strip(max(a.y, b.y)) { strips[s].append(Int32(i)) }
+        }
+    }
+
+    /// The strip of a y; monotonic in y, so an edge spanning y is in y's strip.
+    private func strip(_ y: Int64) -> Int {
+        min(max(Int(Double(y - low) / height), 0), strips.count - 1)
+    }
+
+    /// 1 inside, 0 on the boundary, −1 outside (crossing number, exact).
+    func locate(_ p: FixedPoint) -> Int {
+        guard ring.count >= 3 else { return -1 }
+        var inside = false
+        for i in strips[strip(p.y)] {
+            let a = ring[Int(i)], b = ring[(Int(i) + 1) % ring.count]
+            if (a.y > p.y) == (b.y > p.y) {
+                // Not straddling: p can still be one of its ends, or on it if it is horizontal.
+                if a == p || b == p { return 0 }
+                if a.y == p.y, b.y == p.y, ExactPredicates.between(p, a, b) { return 0 }
+                continue
+            }
+            let o = ExactPredicates.orient(a, b, p)
+            if o == 0 { return 0 }
+            // The crossing is east of p when p is left of an upward edge or right of a downward one.
+            if (b.y > a.y) == (o > 0) { inside.toggle() }
+        }
+        return inside ? 1 : -1
     }
 }
