@@ -223,6 +223,6 @@ public enum GeoJSONExport {
     static func visibleGradient(_ gradient: HeatMapGradient) -> HeatMapGradient {
         let colors = gradient.colors
         guard colors.count > 2, colors[0].alpha == 0 else { return gradient }
-        return HeatMapGradient(colors: Array(colors.dropFirst()))
+        return HeatMapGradient(colors: Array(colors.dropFirst())) ?? gradient
     }
 }
