@@ -186,7 +186,8 @@ public struct DensityAccumulator: Sendable {
                          progress: ProgressCounter) throws {
         let direct = DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: geometry.columns,
                                  density: storage.direct?.base,
-                                 weightedValue: value == nil ? nil : storage.directValue?.base)
+                                 weightedValue: value == nil ? nil : storage.directValue?.base,
+                                 tables: scheme == .direct ? SplatTables(xAxis: xAxis, yAxis: yAxis) : nil)
         let report: @Sendable (Int) -> Void = { progress.add($0) }
         func run<D: RowDepositor>(_ depositor: D) throws {
             let bands = try RowBands.build(x: x, y: y, weight: weight, value: value, count: n, rows: geometry.rows,
