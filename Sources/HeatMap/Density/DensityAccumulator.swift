@@ -149,6 +149,7 @@ public struct DensityAccumulator: Sendable {
             storage = copy
         }
         if check.needsDirectGrid { try storage.ensureDirect(cells: geometry.count, channels: channels) }
+        try storage.prefault(control: control)
 
         let before = count
         let expected = expectedCount
@@ -224,7 +225,8 @@ public struct DensityAccumulator: Sendable {
     /// all cores; cancellation is polled every few rows.
     public consuming func finish(control: ComputeControl = .none) throws -> DensityGrid {
         try control.checkCancellation()
-        if !isKnownUniquelyReferenced(&storage) {
+        // Only the 2-D binned schemes convolve in place; the others read.
+        if scheme.convolvesInPlace, !isKnownUniquelyReferenced(&storage) {
             guard let copy = storage.copy() else { throw DensityStorage.outOfMemory }
             storage = copy
         }

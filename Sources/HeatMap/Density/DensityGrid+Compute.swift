@@ -38,7 +38,7 @@ extension DensityGrid {
                                                  method: configuration.densityMethod,
                                                  expectedCount: points.count)
         try accumulator.add(points, control: control)
-        return try accumulator.finish(control: control)
+        return try (consume accumulator).finish(control: control)
     }
 
     /// The box of the finite points (non-finite ones are refused later by

@@ -64,8 +64,9 @@ struct RowBands {
         let tiles = max(1, (columns + tileWidth - 1) / tileWidth)
 
         // Pass 1: anchor of every point, and points per row (per chunk).
-        var anchors = [Int32](repeating: none, count: n)
-        var tileOf = [Int32](repeating: 0, count: n)
+        // Every entry is written by pass 1.
+        var anchors = [Int32](unsafeUninitializedCapacity: n) { _, count in count = n }
+        var tileOf = [Int32](unsafeUninitializedCapacity: n) { _, count in count = n }
         var perRow = [Int32](repeating: 0, count: chunks * rows)
         try anchors.withUnsafeMutableBufferPointer { anchors in
             try tileOf.withUnsafeMutableBufferPointer { tileOf in
@@ -76,7 +77,10 @@ struct RowBands {
                         let histogram = perRow + c * rows
                         for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
                             if i & 1023 == 0 { try control.checkCancellation() }
-                            guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else { continue }
+                            guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else {
+                                anchors[i] = none
+                                continue
+                            }
                             anchors[i] = Int32(a.row)
                             tileOf[i] = Int32(a.column / tileWidth)
                             histogram[a.row] &+= 1
@@ -138,9 +142,8 @@ struct RowBands {
 
         // Pass 2: copy the points into band order.
         var result = RowBands(cuts: cuts, offsets: offsets,
-                              x: [Double](repeating: 0, count: total), y: [Double](repeating: 0, count: total),
-                              weight: [Double](repeating: 0, count: total),
-                              value: [Double](repeating: 0, count: value == nil ? 0 : total), tiles: tiles)
+                              x: uninitialized(total), y: uninitialized(total), weight: uninitialized(total),
+                              value: uninitialized(value == nil ? 0 : total), tiles: tiles)
         try result.x.withUnsafeMutableBufferPointer { bx in
             try result.y.withUnsafeMutableBufferPointer { by in
                 try result.weight.withUnsafeMutableBufferPointer { bw in
@@ -236,4 +239,10 @@ struct RowBands {
             }
         }
     }
+}
+
+/// An array of `count` doubles whose every element the caller writes
+/// before reading (skips zero-filling memory about to be overwritten).
+private func uninitialized(_ count: Int) -> [Double] {
+    [Double](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
 }
