@@ -62,47 +62,52 @@ struct RowMomentBinning: RowDepositor {
         let (base, slope, t) = table.locate(fy - Double(nearest))
         let j0 = max(0, -(nearest - table.half)), j1 = min(table.width - 1, yAxis.count - 1 - (nearest - table.half))
         guard j0 <= j1 else { return }
-        let columns = xAxis.count
-        let firstRow = nearest - table.half
-        let valuePlane = moments + xAxis.count * yAxis.count * (order + 1)
+        // Walk the point's column down the rows: one node of K moments per row.
+        let k = order + 1
+        let rowStride = xAxis.count &* k
+        let first = ((nearest - table.half + j0) &* xAxis.count &+ c) &* k
+        var cell = moments + first
+        var cellV = moments + (xAxis.count &* yAxis.count &* k &+ first)
         if order == 3 {
             let m = SIMD4(g, g * s, g * s * s, g * s * s * s)
             for j in j0...j1 {
                 let a = base[j] + t * slope[j]
-                let cell = ((firstRow + j) * columns + c) * 4
-                RowMomentBinning.add4(moments + cell, a * m)
-                if hasValue { RowMomentBinning.add4(valuePlane + cell, (a * v) * m) }
+                RowMomentBinning.add4(cell, a * m)
+                if hasValue { RowMomentBinning.add4(cellV, (a * v) * m) }
+                cell += rowStride
+                cellV += rowStride
             }
         } else if order == 4 {
             let s2 = s * s
             let m = SIMD4(g, g * s, g * s2, g * s2 * s), m4 = g * s2 * s2
             for j in j0...j1 {
                 let a = base[j] + t * slope[j]
-                let cell = ((firstRow + j) * columns + c) * 5
-                RowMomentBinning.add4(moments + cell, a * m)
-                moments[cell + 4] += a * m4
+                RowMomentBinning.add4(cell, a * m)
+                cell[4] += a * m4
                 if hasValue {
                     let av = a * v
-                    RowMomentBinning.add4(valuePlane + cell, av * m)
-                    valuePlane[cell + 4] += av * m4
+                    RowMomentBinning.add4(cellV, av * m)
+                    cellV[4] += av * m4
                 }
+                cell += rowStride
+                cellV += rowStride
             }
         } else {
             let s2 = s * s
             let lo = SIMD2(g, g * s), mid = lo * s2, hi = mid * s2
             for j in j0...j1 {
                 let a = base[j] + t * slope[j]
-                let cell = moments + ((firstRow + j) * columns + c) * 6
                 RowMomentBinning.add2(cell, a * lo)
                 RowMomentBinning.add2(cell + 2, a * mid)
                 RowMomentBinning.add2(cell + 4, a * hi)
                 if hasValue {
                     let av = a * v
-                    let cellV = valuePlane + ((firstRow + j) * columns + c) * 6
                     RowMomentBinning.add2(cellV, av * lo)
                     RowMomentBinning.add2(cellV + 2, av * mid)
                     RowMomentBinning.add2(cellV + 4, av * hi)
                 }
+                cell += rowStride
+                cellV += rowStride
             }
         }
     }
