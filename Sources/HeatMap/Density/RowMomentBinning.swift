@@ -29,6 +29,8 @@ struct RowMomentBinning: RowDepositor {
 
     var scratchCount: Int { fallback.scratchCount }
     var reachRows: Int { table.half }
+    /// The kernel's reach in rows.
+    private var reachInRows: Double { yAxis.reach / yAxis.step }
     var pollInterval: Int { max(1, 100_000 / (table.width * (order + 1))) }
     /// Whether values are accumulated too (mean estimator).
     let hasValue: Bool
@@ -60,14 +62,18 @@ struct RowMomentBinning: RowDepositor {
         let fy = min(max(yAxis.index(of: py), -Double(table.half) - 1), Double(yAxis.count + table.half))
         let nearest = GaussianAxis.floor(fy + 0.5)
         let (base, slope, t) = table.locate(fy - Double(nearest))
-        let j0 = max(0, -(nearest - table.half)), j1 = min(table.width - 1, yAxis.count - 1 - (nearest - table.half))
+        // Rows within reach of the point (the table spans half a cell more),
+        // clipped to the grid.
+        let first = nearest - table.half
+        let lo = max(GaussianAxis.ceiling(fy - reachInRows), 0), hi = min(GaussianAxis.floor(fy + reachInRows), yAxis.count - 1)
+        let j0 = max(lo - first, 0), j1 = min(hi - first, table.width - 1)
         guard j0 <= j1 else { return }
         // Walk the point's column down the rows: one node of K moments per row.
         let k = order + 1
         let rowStride = xAxis.count &* k
-        let first = ((nearest - table.half + j0) &* xAxis.count &+ c) &* k
-        var cell = moments + first
-        var cellV = moments + (xAxis.count &* yAxis.count &* k &+ first)
+        let offset = ((first + j0) &* xAxis.count &+ c) &* k
+        var cell = moments + offset
+        var cellV = moments + (xAxis.count &* yAxis.count &* k &+ offset)
         if order == 3 {
             let m = SIMD4(g, g * s, g * s * s, g * s * s * s)
             for j in j0...j1 {
