@@ -70,7 +70,7 @@ do {
         for q in queries where locator.band(at: q) != nil { found += 1 }
         return found
     }
-    let hexbin = bestOf(options.repeats) { HexBinBenchmark.count(points, size: options.hexSize) }
+    let hexbin = try bestOf(options.repeats) { try HexBinBenchmark.count(points, size: options.hexSize) }
 
     let total = Double(DispatchTime.now().uptimeNanoseconds - totalStart) / 1e9
     let fields: [(String, String)] = [

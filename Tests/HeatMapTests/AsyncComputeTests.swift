@@ -8,7 +8,7 @@ import Testing
 @Suite struct AsyncComputeTests {
     /// Two clusters near Wellington, a few hundred points.
     static func points() -> [HeatMapPoint] {
-        var rng = SplitMix64(seed: 7)
+        var rng = SplitMix(seed: 7)
         return (0..<400).map { i in
             let centre = i % 3 == 0 ? (-41.29, 174.78) : (-41.20, 174.90)
             return HeatMapPoint(id: i, latitude: centre.0 + rng.uniform(-0.03, 0.03),

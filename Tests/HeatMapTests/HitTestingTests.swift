@@ -89,7 +89,7 @@ import Testing
             bands.append([PlanePolygon(exterior: ring, holes: holes)])
         }
         let index = PolygonIndex(bands: bands)
-        var rng = SplitMix64(seed: 42)
+        var rng = SplitMix(seed: 42)
         for _ in 0..<5000 {
             let p = PlanePoint(x: rng.uniform(-12, 12), y: rng.uniform(-12, 12))
             var expected: [Int] = []
@@ -103,21 +103,5 @@ import Testing
             #expect(index.polygons(containing: p) == expected)
             #expect(expected.count <= 1)
         }
-    }
-}
-
-/// A small deterministic generator for property tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
     }
 }

@@ -2,99 +2,191 @@ import Foundation
 
 /// A spatial index over contour polygons for point queries (§7).
 ///
-/// A uniform grid over the polygons' extent lists, per cell, the polygons
-/// whose bounding box meets the cell; each candidate is then tested with
-/// its rings' slab locators. A query costs O(1) to find the cell plus
-/// O(√vertices) per candidate, far below a scan of every polygon.
+/// A fine uniform raster covers the polygons. Each raster cell stores the
+/// edges that meet it and the polygons that contain its centre (found
+/// once, for all cells, by a sweep of horizontal lines through the
+/// centres). A query then looks only inside its own cell: starting from
+/// the centre's answer, each edge that the segment centre → query crosses
+/// toggles its polygon. With about one cell per vertex a cell holds a
+/// few edges, so a query costs O(1) whatever the vertex count; building
+/// costs O(V + cells).
 ///
 /// Boundary rule: a point on an exterior ring is inside, a point on a hole
 /// is outside, so a point on the ring shared by two bands belongs to the
 /// upper band only.
 struct PolygonIndex: Sendable {
-    private struct Entry: Sendable {
-        var box: PlaneBox
-        var exterior: RingLocator
-        var holes: [RingLocator]
-        var holeBoxes: [PlaneBox]
-    }
+    // Vertices of all rings, flattened; ring k spans ringStart[k]..<ringStart[k+1].
+    private let xs: [Double]
+    private let ys: [Double]
+    private let ringStart: [Int32]
+    private let ringPolygon: [Int32]
+    private let ringIsHole: [Bool]
+    /// The ring of each edge; edge i runs from vertex i to the next vertex of its ring.
+    private let edgeRing: [Int32]
+    private let edgeNext: [Int32]
 
-    private let entries: [Entry]
-    private let extent: PlaneBox
-    private let columns: Int
-    private let rows: Int
-    private let cellStart: [Int32]
-    private let cellItems: [Int32]
+    private let minX: Double, minY: Double, cellW: Double, cellH: Double
+    private let columns: Int, rows: Int
+    private let cellEdgeStart: [Int32], cellEdges: [Int32]
+    private let cellInsideStart: [Int32], cellInside: [Int32]
 
     /// Indexes the polygons of every level, flattened level by level (the
-    /// order of `HeatMapContours.contours`). O(P + V).
+    /// order of `HeatMapContours.contours`).
     init(bands: [[PlanePolygon]]) {
-        var entries: [Entry] = []
-        var extent = PlaneBox.empty
+        var xs: [Double] = [], ys: [Double] = []
+        var ringStart: [Int32] = [0], ringPolygon: [Int32] = [], ringIsHole: [Bool] = []
+        var box = PlaneBox.empty
+        var polygon: Int32 = 0
         for level in bands {
-            for polygon in level {
-                let box = polygon.bounds
-                extent.formUnion(box)
-                entries.append(Entry(box: box, exterior: RingLocator(polygon.exterior),
-                                     holes: polygon.holes.map(RingLocator.init),
-                                     holeBoxes: polygon.holes.map { ring in
-                                         var b = PlaneBox.empty
-                                         for p in ring { b.formUnion(p) }
-                                         return b
-                                     }))
+            for p in level {
+                for (k, ring) in ([p.exterior] + p.holes).enumerated() where ring.count >= 3 {
+                    for q in ring { xs.append(q.x); ys.append(q.y); box.formUnion(q) }
+                    ringStart.append(Int32(xs.count))
+                    ringPolygon.append(polygon)
+                    ringIsHole.append(k > 0)
+                }
+                polygon += 1
             }
         }
-        self.entries = entries
-        self.extent = extent
-        let side = max(1, min(256, Int(Double(entries.count).squareRoot() * 2)))
-        columns = extent.isEmpty ? 1 : side
-        rows = extent.isEmpty ? 1 : side
-        var counts = [Int32](repeating: 0, count: columns * rows + 1)
-        var spans: [(Int, Int, Int, Int)] = []
-        spans.reserveCapacity(entries.count)
-        for e in entries {
-            let (c0, r0) = PolygonIndex.cell(of: PlanePoint(x: e.box.minX, y: e.box.minY), extent, columns, rows)
-            let (c1, r1) = PolygonIndex.cell(of: PlanePoint(x: e.box.maxX, y: e.box.maxY), extent, columns, rows)
-            spans.append((c0, r0, c1, r1))
-            for r in r0...r1 { for c in c0...c1 { counts[r * columns + c + 1] += 1 } }
+        var edgeRing = [Int32](repeating: 0, count: xs.count), edgeNext = [Int32](repeating: 0, count: xs.count)
+        for k in 0..<ringPolygon.count {
+            let a = Int(ringStart[k]), b = Int(ringStart[k + 1])
+            for i in a..<b {
+                edgeRing[i] = Int32(k)
+                edgeNext[i] = Int32(i + 1 < b ? i + 1 : a)
+            }
         }
-        for k in 0..<(columns * rows) { counts[k + 1] += counts[k] }
-        var fill = counts
-        var items = [Int32](repeating: 0, count: Int(counts[columns * rows]))
-        for (i, (c0, r0, c1, r1)) in spans.enumerated() {
-            for r in r0...r1 {
-                for c in c0...c1 {
-                    items[Int(fill[r * columns + c])] = Int32(i)
+        // About one cell per vertex, square-ish cells; the origin is
+        // nudged by an odd fraction of a cell so that cell centres do not
+        // fall exactly on grid-aligned contour vertices.
+        let cells = Double(min(max(xs.count, 64), 16_000_000))
+        let w = max(box.width, 1e-300), h = max(box.height, 1e-300)
+        let side = (w * h / cells).squareRoot()
+        let columns = box.isEmpty ? 1 : max(1, min(Int(w / side) + 1, 8192))
+        let rows = box.isEmpty ? 1 : max(1, min(Int(h / side) + 1, 8192))
+        let cellW = w / Double(columns) * 1.000_001, cellH = h / Double(rows) * 1.000_001
+        let minX = box.minX - cellW * 0.000_000_5 * 0.618, minY = box.minY - cellH * 0.000_000_5 * 0.382
+
+        // Edges per cell: every cell the edge's box meets (edges are short). Count, then fill.
+        func column(_ x: Double) -> Int { min(max(Int((x - minX) / cellW), 0), columns - 1) }
+        func row(_ y: Double) -> Int { min(max(Int((y - minY) / cellH), 0), rows - 1) }
+        var edgeStart = [Int32](repeating: 0, count: columns * rows + 1)
+        for i in 0..<xs.count {
+            let j = Int(edgeNext[i])
+            for r in row(min(ys[i], ys[j]))...row(max(ys[i], ys[j])) {
+                for c in column(min(xs[i], xs[j]))...column(max(xs[i], xs[j])) { edgeStart[r * columns + c + 1] += 1 }
+            }
+        }
+        for k in 0..<(columns * rows) { edgeStart[k + 1] += edgeStart[k] }
+        var fill = edgeStart
+        var cellEdges = [Int32](repeating: 0, count: Int(edgeStart[columns * rows]))
+        for i in 0..<xs.count {
+            let j = Int(edgeNext[i])
+            for r in row(min(ys[i], ys[j]))...row(max(ys[i], ys[j])) {
+                for c in column(min(xs[i], xs[j]))...column(max(xs[i], xs[j])) {
+                    cellEdges[Int(fill[r * columns + c])] = Int32(i)
                     fill[r * columns + c] += 1
                 }
             }
         }
-        cellStart = counts
-        cellItems = items
-    }
 
-    private static func cell(of p: PlanePoint, _ extent: PlaneBox, _ columns: Int, _ rows: Int) -> (Int, Int) {
-        let w = extent.width > 0 ? extent.width : 1, h = extent.height > 0 ? extent.height : 1
-        let c = Int((p.x - extent.minX) / w * Double(columns))
-        let r = Int((p.y - extent.minY) / h * Double(rows))
-        return (min(max(c, 0), columns - 1), min(max(r, 0), rows - 1))
+        // Polygons holding each cell centre: sweep the horizontal line
+        // through each row's centres, toggling a polygon at each crossing.
+        // Each crossing of a centre line toggles its polygon from the first
+        // centre to its right onward. Toggles commute, so a row needs its
+        // crossings grouped by that column only: one integer sort per row.
+        var crossingStart = [Int32](repeating: 0, count: rows + 1)
+        func centreRows(_ i: Int) -> ClosedRange<Int>? {
+            let j = Int(edgeNext[i])
+            let lo = min(ys[i], ys[j]), hi = max(ys[i], ys[j])
+            // Rows whose centre y satisfies lo < yc ≤ hi (half-open, like the crossing rule).
+            let r0 = max(Int(((lo - minY) / cellH - 0.5).rounded(.down)) + 1, 0)
+            let r1 = min(Int(((hi - minY) / cellH - 0.5).rounded(.down)), rows - 1)
+            return r0 <= r1 ? r0...r1 : nil
+        }
+        for i in 0..<xs.count { if let rs = centreRows(i) { for r in rs { crossingStart[r + 1] += 1 } } }
+        for r in 0..<rows { crossingStart[r + 1] += crossingStart[r] }
+        var crossFill = crossingStart
+        // Key: (first column whose centre lies right of the crossing) << 32 | polygon.
+        var crossKey = [UInt64](repeating: 0, count: Int(crossingStart[rows]))
+        for i in 0..<xs.count {
+            guard let rs = centreRows(i) else { continue }
+            let j = Int(edgeNext[i])
+            let polygon = UInt64(UInt32(ringPolygon[Int(edgeRing[i])]))
+            for r in rs {
+                let yc = minY + (Double(r) + 0.5) * cellH
+                // The exact rule of the query: the edge crosses y = yc when its ends lie on opposite sides.
+                guard (ys[i] > yc) != (ys[j] > yc) else { continue }
+                let x = xs[i] + (yc - ys[i]) * (xs[j] - xs[i]) / (ys[j] - ys[i])
+                let first = min(max(Int(((x - minX) / cellW - 0.5).rounded(.down)) + 1, 0), columns)
+                crossKey[Int(crossFill[r])] = UInt64(first) << 32 | polygon
+                crossFill[r] += 1
+            }
+        }
+        var insideStart = [Int32](repeating: 0, count: columns * rows + 1)
+        var inside: [Int32] = []
+        var odd: [Int32] = []
+        var keys: [UInt64] = []
+        for r in 0..<rows {
+            keys.removeAll(keepingCapacity: true)
+            keys.append(contentsOf: crossKey[Int(crossingStart[r])..<Int(crossFill[r])])
+            keys.sort()
+            var next = 0
+            odd.removeAll(keepingCapacity: true)
+            for c in 0..<columns {
+                while next < keys.count, Int(keys[next] >> 32) <= c {
+                    let p = Int32(truncatingIfNeeded: keys[next] & 0xffff_ffff)
+                    if let k = odd.firstIndex(of: p) { odd.swapAt(k, odd.count - 1); odd.removeLast() } else { odd.append(p) }
+                    next += 1
+                }
+                for p in odd { inside.append(p) }
+                insideStart[r * columns + c + 1] = Int32(inside.count)
+            }
+        }
+
+        self.xs = xs; self.ys = ys
+        self.ringStart = ringStart; self.ringPolygon = ringPolygon; self.ringIsHole = ringIsHole
+        self.edgeRing = edgeRing; self.edgeNext = edgeNext
+        self.minX = minX; self.minY = minY; self.cellW = cellW; self.cellH = cellH
+        self.columns = columns; self.rows = rows
+        self.cellEdgeStart = edgeStart; self.cellEdges = cellEdges
+        self.cellInsideStart = insideStart; self.cellInside = inside
     }
 
     /// Indices of the polygons containing `p`, ascending.
     func polygons(containing p: PlanePoint) -> [Int] {
-        guard !entries.isEmpty, extent.contains(p) else { return [] }
-        let (c, r) = PolygonIndex.cell(of: p, extent, columns, rows)
-        let k = r * columns + c
-        var out: [Int] = []
-        for j in Int(cellStart[k])..<Int(cellStart[k + 1]) {
-            let i = Int(cellItems[j])
-            let e = entries[i]
-            guard e.box.contains(p), e.exterior.locate(p) >= 0 else { continue }
-            var inHole = false
-            for (h, hole) in e.holes.enumerated() where e.holeBoxes[h].contains(p) {
-                if hole.locate(p) >= 0 { inHole = true; break }
+        guard !xs.isEmpty else { return [] }
+        let fc = (p.x - minX) / cellW, fr = (p.y - minY) / cellH
+        guard fc >= 0, fr >= 0, fc < Double(columns), fr < Double(rows) else { return [] }
+        let k = Int(fr) * columns + Int(fc)
+        let cx = minX + (Double(Int(fc)) + 0.5) * cellW, cy = minY + (Double(Int(fr)) + 0.5) * cellH
+        var result = Array(cellInside[Int(cellInsideStart[k])..<Int(cellInsideStart[k + 1])])
+        var onExterior: [Int32] = [], onHole: [Int32] = []
+        for e in Int(cellEdgeStart[k])..<Int(cellEdgeStart[k + 1]) {
+            let i = Int(cellEdges[e]), j = Int(edgeNext[i])
+            let ax = xs[i], ay = ys[i], bx = xs[j], by = ys[j]
+            let ring = Int(edgeRing[i])
+            // Query on this edge: the boundary rule decides.
+            let onLine = (bx - ax) * (p.y - ay) - (by - ay) * (p.x - ax)
+            if onLine == 0, p.x >= min(ax, bx), p.x <= max(ax, bx), p.y >= min(ay, by), p.y <= max(ay, by) {
+                if ringIsHole[ring] { onHole.append(ringPolygon[ring]) } else { onExterior.append(ringPolygon[ring]) }
+                continue
             }
-            if !inHole { out.append(i) }
+            // Does the segment centre → query cross this edge? A vertex on
+            // the segment's line counts as lying on its positive side, so a
+            // path through a vertex is counted once, consistently.
+            let sa = (p.x - cx) * (ay - cy) - (p.y - cy) * (ax - cx)
+            let sb = (p.x - cx) * (by - cy) - (p.y - cy) * (bx - cx)
+            guard (sa >= 0) != (sb >= 0) else { continue }
+            let sc = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+            guard (sc > 0 && onLine < 0) || (sc < 0 && onLine > 0) else { continue }
+            let polygon = ringPolygon[ring]
+            if let at = result.firstIndex(of: polygon) { result.remove(at: at) } else { result.append(polygon) }
         }
-        return out
+        if !onExterior.isEmpty || !onHole.isEmpty {
+            result.removeAll { onHole.contains($0) }
+            for q in onExterior where !result.contains(q) && !onHole.contains(q) { result.append(q) }
+        }
+        return result.map(Int.init).sorted()
     }
 }

@@ -1,0 +1,43 @@
+/// Area and perimeter of a closed ring, computed about its first vertex so
+/// that small rings far from the origin keep their precision.
+struct RingMeasure {
+    /// Signed shoelace area in plane units (positive counter-clockwise).
+    var signedArea: Double
+    /// Area in cells (|area| / cell area).
+    var cellArea: Double
+    /// Perimeter in cell units (x in dx, y in dy).
+    var cellPerimeter: Double
+
+    /// Measures the ring `xs[range]`, `ys[range]` (open: last joins first).
+    init(xs: [Double], ys: [Double], range: Range<Int>, geometry: GridGeometry) {
+        guard range.count >= 3 else {
+            signedArea = 0; cellArea = 0; cellPerimeter = 0
+            return
+        }
+        let ox = xs[range.lowerBound], oy = ys[range.lowerBound]
+        var twice = 0.0, perimeter = 0.0
+        var px = xs[range.upperBound - 1] - ox, py = ys[range.upperBound - 1] - oy
+        for i in range {
+            let x = xs[i] - ox, y = ys[i] - oy
+            twice += px * y - x * py
+            let ex = (x - px) / geometry.dx, ey = (y - py) / geometry.dy
+            perimeter += (ex * ex + ey * ey).squareRoot()
+            px = x; py = y
+        }
+        signedArea = twice / 2
+        cellArea = abs(signedArea) / (geometry.dx * geometry.dy)
+        cellPerimeter = perimeter
+    }
+
+    /// Whether the ring's mean width (2·area / perimeter) is below 4ε of a
+    /// cell: an artefact of the crossing clamp around nodes exactly at the
+    /// threshold, standing for a set with no area.
+    var isDegenerate: Bool {
+        !(cellArea > 2 * CrossingRule.epsilon * cellPerimeter)
+    }
+
+    /// Whether the ring of `points` is degenerate (see ``isDegenerate``).
+    static func isDegenerate(_ points: [PlanePoint], geometry: GridGeometry) -> Bool {
+        RingMeasure(xs: points.map(\.x), ys: points.map(\.y), range: 0..<points.count, geometry: geometry).isDegenerate
+    }
+}

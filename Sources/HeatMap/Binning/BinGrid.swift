@@ -1,0 +1,125 @@
+import Foundation
+
+/// The id of a bin: axial (q, r) for hexagons, (i, j) for squares.
+///
+/// Ids order row by row (by the second index, then the first), which is
+/// the order every binning output uses.
+public struct BinCellID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// q for hexagons, i for squares.
+    public var first: Int
+    /// r for hexagons, j for squares.
+    public var second: Int
+
+    /// Creates an id.
+    public init(_ first: Int, _ second: Int) {
+        self.first = first
+        self.second = second
+    }
+
+    /// Row-major order.
+    public static func < (lhs: BinCellID, rhs: BinCellID) -> Bool {
+        lhs.second != rhs.second ? lhs.second < rhs.second : lhs.first < rhs.first
+    }
+
+    public var description: String { "\(first),\(second)" }
+}
+
+/// Maps a plane point to a cell's integer pair; nil when it has none.
+protocol CellIndexing {
+    func index(x: Double, y: Double) -> (Int, Int)?
+}
+
+/// The shape of the bins.
+public enum BinShape: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Regular hexagons.
+    case hexagon = "hex"
+    /// Squares.
+    case square
+}
+
+/// A hexagon or square grid behind one API.
+public enum BinGrid: Sendable, Hashable {
+    /// Hexagons.
+    case hexagon(HexGrid)
+    /// Squares.
+    case square(SquareGrid)
+
+    /// Which shape this is.
+    public var shape: BinShape {
+        switch self {
+        case .hexagon: return .hexagon
+        case .square: return .square
+        }
+    }
+
+    /// The names of the id's two parts in output files: "q", "r" or "i", "j".
+    public var idNames: (String, String) {
+        switch self {
+        case .hexagon: return ("q", "r")
+        case .square: return ("i", "j")
+        }
+    }
+
+    /// The area of one cell (square plane units).
+    public var cellArea: Double {
+        switch self {
+        case .hexagon(let g): return g.cellArea
+        case .square(let g): return g.cellArea
+        }
+    }
+
+    /// The cell holding a plane point, nil if non-finite or too far out. O(1).
+    public func cell(containing p: PlanePoint) -> BinCellID? {
+        guard let (a, b) = index(x: p.x, y: p.y) else { return nil }
+        return BinCellID(a, b)
+    }
+
+    @inline(__always) func index(x: Double, y: Double) -> (Int, Int)? {
+        switch self {
+        case .hexagon(let g): return g.axialIndex(x: x, y: y)
+        case .square(let g): return g.index(x: x, y: y)
+        }
+    }
+
+    /// The centre of a cell. O(1).
+    public func center(of id: BinCellID) -> PlanePoint {
+        switch self {
+        case .hexagon(let g): return g.center(of: HexCell(q: id.first, r: id.second))
+        case .square(let g): return g.center(of: SquareCell(i: id.first, j: id.second))
+        }
+    }
+
+    /// The cell's corners (6 or 4), counter-clockwise. O(1).
+    public func corners(of id: BinCellID) -> [PlanePoint] {
+        switch self {
+        case .hexagon(let g): return g.corners(of: HexCell(q: id.first, r: id.second))
+        case .square(let g): return g.corners(of: SquareCell(i: id.first, j: id.second))
+        }
+    }
+
+    /// The cells sharing an edge with `id` (6 or 4), counter-clockwise. O(1).
+    public func neighbors(of id: BinCellID) -> [BinCellID] {
+        switch self {
+        case .hexagon(let g):
+            return g.neighbors(of: HexCell(q: id.first, r: id.second)).map { BinCellID($0.q, $0.r) }
+        case .square(let g):
+            return g.neighbors(of: SquareCell(i: id.first, j: id.second)).map { BinCellID($0.i, $0.j) }
+        }
+    }
+
+    /// An upper bound on the size of ``cells(covering:)``. O(1).
+    public func candidateCount(covering box: PlaneBox) -> Double {
+        switch self {
+        case .hexagon(let g): return g.candidateCount(covering: box)
+        case .square(let g): return g.candidateCount(covering: box)
+        }
+    }
+
+    /// The cells covering a box, row-major. O(cells).
+    public func cells(covering box: PlaneBox) -> [BinCellID] {
+        switch self {
+        case .hexagon(let g): return g.cells(covering: box).map { BinCellID($0.q, $0.r) }
+        case .square(let g): return g.cells(covering: box).map { BinCellID($0.i, $0.j) }
+        }
+    }
+}

@@ -1,0 +1,328 @@
+import Foundation
+
+/// Bins points into a hexagon or square grid batch by batch, in memory
+/// proportional to the number of occupied cells (not points), so a tool can
+/// stream millions of rows through it.
+///
+/// ```swift
+/// var binner = try Binner(configuration: BinningConfiguration(size: 25), projection: projection)
+/// while let batch = reader.next() {          // e.g. 65 536 rows at a time
+///     try binner.add(latitudes: batch.lat, longitudes: batch.lon, values: batch.weight)
+/// }
+/// let result = try binner.result()
+/// ```
+///
+/// Each batch's cell ids go into an integer array; their aggregates are
+/// summed in a flat array over the batch's cell range (or, for a sparse
+/// batch, after sorting the ids), and only then merged into the running
+/// table: one hash lookup per occupied cell per batch, not per point.
+/// Points with a non-finite coordinate or value, or too far from the origin
+/// for the cell size, are left out and counted in ``summary`` (or refused,
+/// when `strict`).
+public struct Binner: Sendable {
+    /// The grid in the binning plane.
+    public let grid: BinGrid
+    /// The projection from coordinates to the binning plane (`.planar`
+    /// for x/y data).
+    public let projection: PlaneProjection
+    /// The configuration, for ``result(control:)``.
+    public let configuration: BinningConfiguration
+    /// When true, the first bad point throws instead of being left out.
+    public let strict: Bool
+    /// Points binned and points left out (with why).
+    public private(set) var summary = InputSummary()
+    /// The box of the binned points in the binning plane.
+    public private(set) var bounds = PlaneBox.empty
+
+    // The running table: packed id → slot, and the slots' aggregates.
+    private var slots: [Int: Int] = [:]
+    private var keys: [Int] = []
+    private var statistics: [BinStatistics] = []
+    // Scratch reused by every batch.
+    private var batchKeys: [Int] = []
+    private var flat: [BinStatistics] = []
+    private var seen = 0
+
+    /// Points per internal chunk: bounds the flat scratch array and the
+    /// latency of cancellation.
+    static let chunk = 1 << 18
+
+    /// Creates an empty binner.
+    /// - Parameters:
+    ///   - configuration: shape, size (km for geographic, units for planar), orientation.
+    ///   - projection: how coordinates reach the binning plane; pass the
+    ///     fitted projection of the data (see ``ProjectionFitter``). Its kind
+    ///     must be `.planar` exactly when `configuration.projection` is.
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for a bad size or
+    ///   a projection that disagrees with the configuration.
+    public init(configuration: BinningConfiguration, projection: PlaneProjection, strict: Bool = false) throws {
+        guard (projection.kind == .planar) == (configuration.projection == .planar) else {
+            throw HeatMapError.invalidConfiguration(
+                "binning projection \(projection.kind.rawValue) does not match configuration \(configuration.projection.rawValue)")
+        }
+        self.grid = try configuration.grid()
+        self.projection = projection
+        self.configuration = configuration
+        self.strict = strict
+    }
+
+    /// The number of occupied cells so far.
+    public var occupiedCellCount: Int { keys.count }
+
+    // MARK: Adding points
+
+    /// Adds geographic points (degrees), projecting them first. `values`
+    /// (a value column or the weights) may be nil: every value is then 1.
+    /// A latitude outside [-90, 90] or a longitude outside [-180, 360) is
+    /// bad input. O(n).
+    public mutating func add(latitudes: [Double], longitudes: [Double], values: [Double]? = nil,
+                             control: ComputeControl = .none) throws {
+        try checkLengths(latitudes.count, longitudes.count, values?.count)
+        var xs = [Double](), ys = [Double]()
+        var start = 0
+        while start < latitudes.count {
+            try control.checkCancellation()
+            let end = min(start + Binner.chunk, latitudes.count)
+            xs.removeAll(keepingCapacity: true); ys.removeAll(keepingCapacity: true)
+            var badness: [Int: String] = [:]
+            for k in start..<end {
+                let lat = latitudes[k], lon = longitudes[k]
+                if let why = PointPreparation.problem(latitude: lat, longitude: lon, weight: 0, value: nil,
+                                                      geographic: projection.isGeographic) {
+                    badness[k - start] = why
+                    xs.append(.nan); ys.append(.nan)
+                } else {
+                    let p = projection.project(latitude: lat, longitude: lon)
+                    xs.append(p.x); ys.append(p.y)
+                }
+            }
+            try addChunk(xs: xs[...], ys: ys[...], values: values?[start..<end], reasons: badness)
+            start = end
+        }
+    }
+
+    /// Adds points already in the binning plane. `values` may be nil
+    /// (every value 1). O(n).
+    public mutating func add(x: [Double], y: [Double], values: [Double]? = nil,
+                             control: ComputeControl = .none) throws {
+        try checkLengths(x.count, y.count, values?.count)
+        var start = 0
+        while start < x.count {
+            try control.checkCancellation()
+            let end = min(start + Binner.chunk, x.count)
+            try addChunk(xs: x[start..<end], ys: y[start..<end], values: values?[start..<end], reasons: [:])
+            start = end
+        }
+    }
+
+    /// Adds one point in the binning plane.
+    public mutating func add(_ point: PlanePoint, value: Double = 1) throws {
+        try addChunk(xs: [point.x][...], ys: [point.y][...], values: [value][...], reasons: [:])
+    }
+
+    private func checkLengths(_ a: Int, _ b: Int, _ c: Int?) throws {
+        guard a == b, c == nil || c == a else {
+            throw HeatMapError.invalidConfiguration("binning arrays differ in length (\(a), \(b), \(c ?? a))")
+        }
+    }
+
+    private mutating func reject(_ why: String, at k: Int) throws {
+        if strict { throw HeatMapError.invalidPoint(index: seen + k, reason: why) }
+        summary.rejected[why, default: 0] += 1
+    }
+
+    private static let offset = 1 << 30
+    private static let mask = (1 << 31) - 1
+
+    /// Packs an id so that integer order is row-major order.
+    @inline(__always) static func pack(_ a: Int, _ b: Int) -> Int {
+        ((b + offset) << 31) | (a + offset)
+    }
+
+    @inline(__always) static func unpack(_ key: Int) -> BinCellID {
+        BinCellID((key & mask) - offset, (key >> 31) - offset)
+    }
+
+    private mutating func addChunk(xs: ArraySlice<Double>, ys: ArraySlice<Double>, values: ArraySlice<Double>?,
+                                   reasons: [Int: String]) throws {
+        let n = xs.count
+        var keys = [Int](repeating: -1, count: n)
+        var failures = [UInt8](repeating: 0, count: n)
+        var box = bounds
+        var range = (Int.max, Int.min, Int.max, Int.min)
+        var failed = 0
+        // One tight pass, specialised for the grid's shape; reasons are looked
+        // up afterwards, only if something failed.
+        xs.withUnsafeBufferPointer { xp in
+            ys.withUnsafeBufferPointer { yp in
+                keys.withUnsafeMutableBufferPointer { kp in
+                    failures.withUnsafeMutableBufferPointer { fp in
+                        let pass = KeyPass(xs: xp, ys: yp, keys: kp, failures: fp, reasons: reasons)
+                        switch grid {
+                        case .hexagon(let g):
+                            failed = Binner.computeKeys(g, pass, values: values, box: &box, range: &range)
+                        case .square(let g):
+                            failed = Binner.computeKeys(g, pass, values: values, box: &box, range: &range)
+                        }
+                    }
+                }
+            }
+        }
+        if failed > 0 {
+            for k in 0..<n where failures[k] != 0 {
+                switch failures[k] {
+                case 1: try reject(reasons[k] ?? "bad point", at: k)
+                case 2: try reject(projection.isGeographic ? "coordinate is not a finite number" : "x or y is not a finite number", at: k)
+                case 3: try reject("value is not a finite number", at: k)
+                default: try reject("point is too far from the grid origin for the cell size", at: k)
+                }
+            }
+        }
+        bounds = box
+        batchKeys = keys
+        let (aLo, aHi, bLo, bHi) = range
+        seen += n
+        guard aLo <= aHi else { return }
+        let used = n - failed
+        summary.used += used
+        let spanA = aHi - aLo + 1, spanB = bHi - bLo + 1
+        if Double(spanA) * Double(spanB) <= Double(max(2 * used, 4096)) {
+            accumulateFlat(values: values, aLo: aLo, bLo: bLo, spanA: spanA, spanB: spanB)
+        } else {
+            accumulateSorted(values: values)
+        }
+    }
+
+    private struct KeyPass {
+        let xs: UnsafeBufferPointer<Double>
+        let ys: UnsafeBufferPointer<Double>
+        let keys: UnsafeMutableBufferPointer<Int>
+        let failures: UnsafeMutableBufferPointer<UInt8>
+        let reasons: [Int: String]
+    }
+
+    /// Cell keys of a chunk; returns how many points failed (their key stays
+    /// −1 and `failures` says why: 1 bad coordinate range, 2 non-finite
+    /// coordinate, 3 non-finite value, 4 too far out).
+    @inline(__always)
+    private static func computeKeys<G: CellIndexing>(_ grid: G, _ pass: KeyPass, values: ArraySlice<Double>?,
+                                                     box: inout PlaneBox, range: inout (Int, Int, Int, Int)) -> Int {
+        var failed = 0
+        var (aLo, aHi, bLo, bHi) = range
+        var minX = box.minX, maxX = box.maxX, minY = box.minY, maxY = box.maxY
+        let hasReasons = !pass.reasons.isEmpty
+        let v0 = values?.startIndex ?? 0
+        for k in 0..<pass.xs.count {
+            let x = pass.xs[k], y = pass.ys[k]
+            if hasReasons, pass.reasons[k] != nil { pass.failures[k] = 1; failed += 1; continue }
+            guard x.isFinite, y.isFinite else { pass.failures[k] = 2; failed += 1; continue }
+            if let values, !values[v0 + k].isFinite { pass.failures[k] = 3; failed += 1; continue }
+            guard let (a, b) = grid.index(x: x, y: y) else { pass.failures[k] = 4; failed += 1; continue }
+            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            aLo = min(aLo, a); aHi = max(aHi, a); bLo = min(bLo, b); bHi = max(bHi, b)
+            pass.keys[k] = Binner.pack(a, b)
+        }
+        range = (aLo, aHi, bLo, bHi)
+        box = PlaneBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        return failed
+    }
+
+    /// Dense batch: aggregates in a flat array over the batch's cell range.
+    private mutating func accumulateFlat(values: ArraySlice<Double>?, aLo: Int, bLo: Int, spanA: Int, spanB: Int) {
+        let cells = spanA * spanB
+        flat.removeAll(keepingCapacity: true)
+        flat.append(contentsOf: repeatElement(BinStatistics.empty, count: cells))
+        let v0 = values?.startIndex ?? 0
+        let keysCopy = batchKeys
+        flat.withUnsafeMutableBufferPointer { cellsBuffer in
+            for (k, key) in keysCopy.enumerated() where key >= 0 {
+                let id = Binner.unpack(key)
+                let slot = (id.second - bLo) * spanA + (id.first - aLo)
+                cellsBuffer[slot].add(values?[v0 + k] ?? 1)
+            }
+        }
+        for slot in 0..<cells where flat[slot].count > 0 {
+            let a = aLo + slot % spanA, b = bLo + slot / spanA
+            merge(Binner.pack(a, b), flat[slot])
+        }
+    }
+
+    /// Sparse batch: sort (id, value) pairs and merge runs.
+    private mutating func accumulateSorted(values: ArraySlice<Double>?) {
+        let v0 = values?.startIndex ?? 0
+        var pairs: [(key: Int, value: Double)] = []
+        pairs.reserveCapacity(batchKeys.count)
+        for (k, key) in batchKeys.enumerated() where key >= 0 {
+            pairs.append((key, values?[v0 + k] ?? 1))
+        }
+        pairs.sort { $0.key < $1.key }
+        var i = 0
+        while i < pairs.count {
+            var stats = BinStatistics.empty
+            let key = pairs[i].key
+            while i < pairs.count, pairs[i].key == key {
+                stats.add(pairs[i].value)
+                i += 1
+            }
+            merge(key, stats)
+        }
+    }
+
+    private mutating func merge(_ key: Int, _ stats: BinStatistics) {
+        if let slot = slots[key] {
+            statistics[slot].merge(stats)
+        } else {
+            slots[key] = keys.count
+            keys.append(key)
+            statistics.append(stats)
+        }
+    }
+
+    // MARK: Result
+
+    /// The bins so far, in row-major id order; with the configuration's
+    /// `includeEmpty`, also every empty cell covering the data's box.
+    /// O(cells log cells).
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when the empty
+    ///   cells would exceed `configuration.maximumCells`; `CancellationError`.
+    public func result(control: ComputeControl = .none) throws -> BinningResult {
+        var order = Array(keys.indices)
+        order.sort { keys[$0] < keys[$1] }
+        var bins: [Bin] = []
+        bins.reserveCapacity(order.count)
+        if configuration.includeEmpty, !bounds.isEmpty {
+            let estimate = grid.candidateCount(covering: bounds)
+            guard estimate <= Double(configuration.maximumCells) else {
+                throw HeatMapError.invalidConfiguration(
+                    "including empty cells would make about \(Int(min(estimate, 1e18))) cells over the data's box "
+                        + "(limit \(configuration.maximumCells)); use a larger bin size")
+            }
+            let cover = grid.cells(covering: bounds)
+            try control.checkCancellation()
+            // Both lists are row-major: merge them.
+            var i = 0
+            for id in cover {
+                let key = Binner.pack(id.first, id.second)
+                while i < order.count, keys[order[i]] < key {
+                    bins.append(Bin(id: Binner.unpack(keys[order[i]]), statistics: statistics[order[i]], grid: grid))
+                    i += 1
+                }
+                if i < order.count, keys[order[i]] == key {
+                    bins.append(Bin(id: id, statistics: statistics[order[i]], grid: grid))
+                    i += 1
+                } else {
+                    bins.append(Bin(id: id, statistics: .empty, grid: grid))
+                }
+            }
+            while i < order.count {
+                bins.append(Bin(id: Binner.unpack(keys[order[i]]), statistics: statistics[order[i]], grid: grid))
+                i += 1
+            }
+        } else {
+            for slot in order {
+                bins.append(Bin(id: Binner.unpack(keys[slot]), statistics: statistics[slot], grid: grid))
+            }
+        }
+        return BinningResult(grid: grid, projection: projection, bins: bins, summary: summary, bounds: bounds)
+    }
+}

@@ -1,0 +1,46 @@
+/// The isolines of one level as traced by marching squares, before
+/// smoothing and assembly, in flat arrays.
+///
+/// A level's boundary is cut into *pieces*:
+/// - closed rings that never reach the frame (exteriors counter-clockwise,
+///   holes clockwise), and
+/// - *chains*: open paths that enter the grid at a crossing on a frame edge
+///   and leave it at another, with the inside on their left.
+///
+/// A ring that reaches the frame is a cycle of chains joined by runs along
+/// the frame (``FrameWalk``). Pieces are what neighbouring levels and bands
+/// share: smoothing works on pieces, so every polygon built from a piece gets
+/// the very same vertices.
+struct LevelTrace: Sendable {
+    /// The level's threshold.
+    var threshold: Double
+    /// Vertex coordinates of all pieces, concatenated.
+    var xs: [Double] = []
+    var ys: [Double] = []
+    /// Per vertex: the grid cell of the segment leaving it (−1 after a chain's last vertex).
+    var cells: [Int32] = []
+    /// Piece p's vertices are `pieceStart[p] ..< pieceStart[p + 1]`.
+    var pieceStart: [Int32] = [0]
+    /// Per piece: whether it is a chain.
+    var isChain: [Bool] = []
+    /// Per piece: dropped as degenerate (a set of measure zero, see ``LevelTracer``).
+    var isRemoved: [Bool] = []
+    /// Per closed piece: signed area in plane units (0 for chains).
+    var area: [Double] = []
+    /// Per piece: where a chain starts and ends on the frame (unused for closed pieces).
+    var startKey: [FrameKey] = []
+    var endKey: [FrameKey] = []
+    /// Whether the whole frame is inside the level and no chain meets it, so
+    /// the frame itself is a ring.
+    var frameInside = false
+    /// Crossings on horizontal edges of interior rows (1 … rows − 2):
+    /// edge id (row · (columns − 1) + column) ascending, and the piece.
+    var hEdges: [Int32] = []
+    var hPieces: [Int32] = []
+
+    /// The number of pieces (removed ones included).
+    var pieceCount: Int { isChain.count }
+
+    /// The vertex range of piece `p`.
+    @inline(__always) func range(_ p: Int) -> Range<Int> { Int(pieceStart[p])..<Int(pieceStart[p + 1]) }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// A position on the output's decimal grid: the coordinates times 10^d as
+/// integers, so that validity after rounding is decided exactly.
+struct FixedPoint: Hashable {
+    var x: Int64
+    var y: Int64
+}
+
+/// An open ring rounded to `decimals` decimals (coordinates × 10^decimals),
+/// with no repeated consecutive positions and no spikes.
+struct FixedRing {
+    var points: [FixedPoint]
+    var decimals: Int
+
+    /// The most decimals used: 10^15 × 2^51 / 10^15 keeps every scaled
+    /// coordinate below 2^53 for |v| ≤ 2^51 / 10^15.
+    static let maximumDecimals = 15
+    /// Scaled coordinates stay below this, so differences fit in Int64 and
+    /// cross products in Int128.
+    static let scaledLimit = Double(1 << 51)
+
+    static let powers: [Double] = (0...maximumDecimals).map { pow(10, Double($0)) }
+    static let integerPowers: [Int64] = (0...maximumDecimals).map { k in (0..<k).reduce(Int64(1)) { p, _ in p * 10 } }
+
+    /// The most decimals with which coordinates up to `magnitude` still fit
+    /// the exact integer range; negative for planar coordinates beyond
+    /// 2⁵¹ (they are then rounded to tens, hundreds, …).
+    static func decimalsLimit(forMagnitude magnitude: Double) -> Int {
+        guard magnitude.isFinite else { return 0 }
+        var d = maximumDecimals
+        while d > -300, magnitude * scale(d) >= scaledLimit { d -= 1 }
+        return d
+    }
+
+    /// 10^d (d may be negative).
+    static func scale(_ d: Int) -> Double {
+        d >= 0 ? powers[min(d, maximumDecimals)] : 1 / pow(10, Double(-d))
+    }
+
+    /// v × 10^d, dividing for negative d so that the step stays exact.
+    @inline(__always) static func scaled(_ v: Double, _ d: Int) -> Double {
+        d >= 0 ? v * powers[min(d, maximumDecimals)] : v / pow(10, Double(-d))
+    }
+
+    /// n / 10^d as a double.
+    @inline(__always) static func value(_ n: Int64, _ d: Int) -> Double {
+        d >= 0 ? Double(n) / powers[min(d, maximumDecimals)] : Double(n) * pow(10, Double(-d))
+    }
+
+    /// The ring rounded and cleaned: repeated positions and spikes (a
+    /// vertex where the ring turns back on itself) removed. Nil when fewer
+    /// than three positions or no area remain. O(n).
+    static func rounded(_ ring: [PlanePoint], decimals: Int) -> FixedRing? {
+        var pts: [FixedPoint] = []
+        pts.reserveCapacity(ring.count)
+        for p in ring {
+            let sx = scaled(p.x, decimals).rounded(), sy = scaled(p.y, decimals).rounded()
+            guard abs(sx) < scaledLimit * 2, abs(sy) < scaledLimit * 2 else { return nil }
+            pts.append(FixedPoint(x: Int64(sx), y: Int64(sy)))
+        }
+        let cleaned = clean(pts)
+        guard cleaned.count >= 3, twiceArea(cleaned) != 0 else { return nil }
+        return FixedRing(points: cleaned, decimals: decimals)
+    }
+
+    /// Removes repeated consecutive positions and spikes, also across the
+    /// ring's seam. O(n).
+    static func clean(_ input: [FixedPoint]) -> [FixedPoint] {
+        var s: [FixedPoint] = []
+        s.reserveCapacity(input.count)
+        for p in input {
+            if s.last == p { continue }
+            s.append(p)
+            while s.count >= 3, ExactPredicates.isSpike(s[s.count - 3], s[s.count - 2], s[s.count - 1]) {
+                let c = s.removeLast()
+                s.removeLast()
+                if s.last != c { s.append(c) }
+            }
+        }
+        // The stack is clean inside; fix the seam where the last vertex meets the first.
+        var guardCount = s.count + 2
+        while s.count >= 3, guardCount > 0 {
+            guardCount -= 1
+            let n = s.count
+            if s[n - 1] == s[0] { s.removeLast(); continue }
+            if ExactPredicates.isSpike(s[n - 2], s[n - 1], s[0]) { s.removeLast(); continue }
+            if ExactPredicates.isSpike(s[n - 1], s[0], s[1]) { s.removeFirst(); continue }
+            break
+        }
+        return s.count >= 3 ? s : []
+    }
+
+    /// Twice the signed area (positive counter-clockwise), exact. O(n).
+    static func twiceArea(_ pts: [FixedPoint]) -> Int128 {
+        guard pts.count >= 3 else { return 0 }
+        var s: Int128 = 0
+        var prev = pts[pts.count - 1]
+        let origin = pts[0]
+        for p in pts {
+            // Relative to the first point keeps the products small.
+            let ax = Int128(prev.x - origin.x), ay = Int128(prev.y - origin.y)
+            let bx = Int128(p.x - origin.x), by = Int128(p.y - origin.y)
+            s += ax * by - bx * ay
+            prev = p
+        }
+        return s
+    }
+
+    /// The ring's points at `decimals` (≥ its own), exact.
+    func scaled(to target: Int) -> [FixedPoint] {
+        guard target > decimals else { return points }
+        let f = FixedRing.integerPowers[target - decimals]
+        return points.map { FixedPoint(x: $0.x * f, y: $0.y * f) }
+    }
+
+    /// The coordinates as doubles.
+    func coordinate(_ p: FixedPoint) -> PlanePoint {
+        PlanePoint(x: FixedRing.value(p.x, decimals), y: FixedRing.value(p.y, decimals))
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+
+/// GeoJSON (RFC 7946) text of contours and bins, ready for QGIS, GDAL,
+/// geopandas, Leaflet or Mapbox (§9).
+///
+/// Every export is a FeatureCollection with a `bbox`; positions are
+/// [longitude, latitude] (x, y for planar data) rounded to
+/// ``GeoJSONOptions/precision`` decimals and valid after rounding (GEOS
+/// `is_valid`); rings are closed, exteriors counter-clockwise and holes
+/// clockwise; geometry that crosses ±180° is split there into parts with
+/// longitudes in [-180, 180]. Numbers never have exponents, and an undefined
+/// value is `null`, never NaN. The same input always gives the same bytes.
+///
+/// ```swift
+/// let contours = try await HeatMapContours.compute(from: quakes)
+/// let text = try GeoJSONExport.contours(contours)             // bands
+/// let bins = try GeoJSONExport.bins(HeatMapBinning.bin(quakes, configuration: .init(size: 25)))
+/// ```
+public enum GeoJSONExport {
+    /// Contours of a computed result: bands (default), nested levels, or
+    /// isolines, coloured with the result's gradient and opacity unless the
+    /// options say otherwise. O(vertices log vertices).
+    /// - Throws: `CancellationError` when `control` is cancelled.
+    public static func contours(_ contours: HeatMapContours, mode: ContourMode = .bands,
+                                options: GeoJSONOptions = GeoJSONOptions(),
+                                control: ComputeControl = .none) throws -> String {
+        try self.contours(contours.contourSet, projection: contours.projection, units: contours.units, mode: mode,
+                          gradient: options.gradient ?? contours.gradient,
+                          fillOpacity: options.fillOpacity ?? contours.fillOpacity,
+                          options: options, control: control)
+    }
+
+    /// Contours from their parts: plane geometry, the projection that
+    /// unprojects it (`.planar` writes x/y as they are), and the unit of the
+    /// thresholds.
+    ///
+    /// Features, lowest level first: bands have properties `level`,
+    /// `threshold` (lower bound), `upper` (the next threshold, null for the
+    /// top band), `units`, `fill`, `fill-opacity`, `stroke`; levels the same
+    /// with `upper` null; isolines `level`, `threshold`, `units`, `stroke`
+    /// on (Multi)LineStrings. Levels without geometry get no feature.
+    public static func contours(_ set: ContourSet, projection: PlaneProjection, units: String,
+                                mode: ContourMode = .bands, gradient: HeatMapGradient = .thermal,
+                                fillOpacity: Double = 1, options: GeoJSONOptions = GeoJSONOptions(),
+                                control: ComputeControl = .none) throws -> String {
+        let geometry = LonLatGeometry(projection: projection)
+        let limit = decimalsLimit(projection: projection) {
+            var m = Magnitude()
+            for level in set.polygons(mode == .isolines ? .bands : mode) {
+                for polygon in level { for p in polygon.exterior { m.add(p) } }
+            }
+            for level in set.isolines where mode == .isolines {
+                for line in level { for p in line { m.add(p) } }
+            }
+            return m.value
+        }
+        let decimals = min(max(options.precision, min(0, limit)), limit)
+        let levelCount = set.thresholds.count
+        let opacity = fillOpacity.isFinite ? min(max(fillOpacity, 0), 1) : 1
+        var document = GeoJSONDocument(geographic: projection.isGeographic)
+        for level in 0..<levelCount {
+            try control.checkCancellation()
+            control.report(.export, Double(level) / Double(max(levelCount, 1)))
+            let color = gradient.color(forLevel: level, of: levelCount)
+            let stroke = (options.stroke ?? color).hex
+            var base = JSONProperties()
+            base.add("level", level)
+            base.add("threshold", finite(set.thresholds[level]))
+            if mode == .isolines {
+                base.add("units", units)
+                base.add("stroke", stroke)
+                let lines = level < set.isolines.count ? set.isolines[level] : []
+                var fixed: [GeoJSONDocument.FixedLine] = []
+                var perLine: [[GeoJSONDocument.FixedLine]] = []
+                for line in lines {
+                    let pieces = outputLines(line, geometry: geometry, decimals: decimals)
+                    if options.grouping == .polygon { perLine.append(pieces) } else { fixed += pieces }
+                }
+                if options.grouping == .polygon {
+                    for (k, pieces) in perLine.enumerated() where !pieces.isEmpty {
+                        var p = base
+                        p.add("index", k)
+                        document.add(.lines(pieces), properties: p.json)
+                    }
+                } else {
+                    document.add(.lines(fixed), properties: base.json)
+                }
+                continue
+            }
+            let upper = mode == .bands && level + 1 < levelCount ? finite(set.thresholds[level + 1]) : nil
+            base.add("upper", upper)
+            base.add("units", units)
+            base.add("fill", color.hex)
+            base.add("fill-opacity", roundedOpacity(opacity * color.alpha))
+            base.add("stroke", stroke)
+            let polygons = set.polygons(mode)
+            let source = level < polygons.count ? polygons[level] : []
+            let pieces = source.map { outputPolygons($0, geometry: geometry) }
+            if options.grouping == .polygon {
+                for (k, parts) in pieces.enumerated() {
+                    if k % 16 == 0 { try control.checkCancellation() }
+                    let rounded = PrecisionRounding.round(parts, decimals: decimals, maximumDecimals: limit)
+                    var p = base
+                    p.add("index", k)
+                    document.add(.polygons(rounded), properties: p.json)
+                }
+            } else {
+                let rounded = PrecisionRounding.round(pieces.flatMap { $0 }, decimals: decimals, maximumDecimals: limit)
+                document.add(.polygons(rounded), properties: base.json)
+            }
+        }
+        control.report(.export, 1)
+        return try document.text(control: control)
+    }
+
+    /// One Feature per bin: the cell's closed counter-clockwise polygon
+    /// (unprojected to longitude/latitude for geographic input, split at
+    /// ±180°) with properties `q`, `r` (or `i`, `j`), `count`, `value` (the
+    /// `aggregate`, null where undefined), `sum`, `mean`, `min`, `max`, and
+    /// `fill`, `fill-opacity`, `stroke` from the options' gradient (thermal
+    /// by default) and colour scale. A gradient's transparent lowest stop is
+    /// skipped, so every occupied cell shows; empty cells have
+    /// `fill-opacity` 0. O(bins).
+    /// - Throws: `CancellationError` when `control` is cancelled.
+    public static func bins(_ result: BinningResult, aggregate: BinAggregate = .count,
+                            options: GeoJSONOptions = GeoJSONOptions(),
+                            control: ComputeControl = .none) throws -> String {
+        let geometry = LonLatGeometry(projection: result.projection)
+        let limit = decimalsLimit(projection: result.projection) {
+            var m = Magnitude()
+            for bin in result.bins { for p in bin.corners { m.add(p) } }
+            return m.value
+        }
+        let decimals = min(max(options.precision, min(0, limit)), limit)
+        let gradient = visibleGradient(options.gradient ?? .thermal)
+        let opacity = options.fillOpacity.map { $0.isFinite ? min(max($0, 0), 1) : 1 } ?? 1
+        let range = result.valueRange(aggregate)
+        let (firstName, secondName) = result.grid.idNames
+        var document = GeoJSONDocument(geographic: result.projection.isGeographic)
+        for (k, bin) in result.bins.enumerated() {
+            if k % 1024 == 0 {
+                try control.checkCancellation()
+                control.report(.export, Double(k) / Double(result.bins.count))
+            }
+            let stats = bin.statistics
+            let value = stats.value(aggregate)
+            var color = gradient.color(at: 0)
+            var alpha = 0.0
+            if let value, let range, stats.count > 0 {
+                color = gradient.color(at: options.colorScale.fraction(of: value, in: range))
+                alpha = opacity * color.alpha
+            }
+            var p = JSONProperties()
+            p.add(firstName, bin.id.first)
+            p.add(secondName, bin.id.second)
+            p.add("count", stats.count)
+            p.add("value", finite(value))
+            p.add("sum", finite(stats.sum))
+            p.add("mean", finite(stats.mean))
+            p.add("min", finite(stats.minimum))
+            p.add("max", finite(stats.maximum))
+            p.add("fill", color.hex)
+            p.add("fill-opacity", roundedOpacity(alpha))
+            p.add("stroke", (options.stroke ?? color).hex)
+            let parts = outputPolygons(PlanePolygon(exterior: bin.corners), geometry: geometry)
+            let rounded = PrecisionRounding.round(parts, decimals: decimals, maximumDecimals: limit)
+            document.add(.polygons(rounded), properties: p.json)
+        }
+        control.report(.export, 1)
+        return try document.text(control: control)
+    }
+
+    // MARK: Helpers
+
+    /// The decimals that keep coordinates exact on the integer grid: 13 for
+    /// longitude/latitude, from the data's magnitude for planar data.
+    static func decimalsLimit(projection: PlaneProjection, planarMagnitude: () -> Double) -> Int {
+        FixedRing.decimalsLimit(forMagnitude: projection.isGeographic ? 180 : planarMagnitude())
+    }
+
+    /// The largest finite |coordinate| seen (non-finite ones are dropped later).
+    struct Magnitude {
+        var value = 0.0
+        mutating func add(_ p: PlanePoint) {
+            if p.x.isFinite { value = max(value, abs(p.x)) }
+            if p.y.isFinite { value = max(value, abs(p.y)) }
+        }
+    }
+
+    /// A plane polygon in output coordinates, split at ±180° when geographic.
+    static func outputPolygons(_ polygon: PlanePolygon, geometry: LonLatGeometry) -> [PlanePolygon] {
+        guard polygon.exterior.count >= 3 else { return [] }
+        let lonLat = geometry.polygon(polygon)
+        guard geometry.projection.isGeographic else { return [lonLat] }
+        return AntimeridianSplitter.split(lonLat)
+    }
+
+    /// An isoline ring (open, closed by joining last to first) in output coordinates, split and rounded.
+    static func outputLines(_ ring: [PlanePoint], geometry: LonLatGeometry,
+                            decimals: Int) -> [GeoJSONDocument.FixedLine] {
+        guard ring.count >= 2 else { return [] }
+        let line = geometry.line(ring, closed: true)
+        let pieces = geometry.projection.isGeographic ? AntimeridianSplitter.split(line: line, closed: true) : [line]
+        return pieces.compactMap { PrecisionRounding.round(line: $0, decimals: decimals) }
+    }
+
+    static func finite(_ v: Double?) -> Double? {
+        guard let v, v.isFinite else { return nil }
+        return v
+    }
+
+    static func roundedOpacity(_ v: Double) -> Double {
+        guard v.isFinite else { return 0 }
+        return (min(max(v, 0), 1) * 10_000).rounded() / 10_000
+    }
+
+    /// The gradient without a transparent lowest stop, so the emptiest
+    /// occupied bin still shows.
+    static func visibleGradient(_ gradient: HeatMapGradient) -> HeatMapGradient {
+        let colors = gradient.colors
+        guard colors.count > 2, colors[0].alpha == 0 else { return gradient }
+        return HeatMapGradient(colors: Array(colors.dropFirst())) ?? gradient
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// JSON text pieces written byte by byte: numbers without exponents,
+/// fixed-point decimals, escaped strings.
+struct JSONText {
+    /// The bytes written so far (UTF-8).
+    private(set) var bytes: [UInt8] = []
+
+    init(reserving capacity: Int = 1 << 16) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The text written so far.
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func append(_ s: String) {
+        bytes.append(contentsOf: s.utf8)
+    }
+
+    mutating func append(byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    /// A JSON string literal with the needed escapes.
+    mutating func append(quoted s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for u in s.utf8 {
+            switch u {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
+            case 0x0a: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0d: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(u >> 4)], hex[Int(u & 15)]])
+            default: bytes.append(u)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A number (shortest round-trip decimal, never an exponent), or null
+    /// when it is not finite.
+    mutating func append(number v: Double?) {
+        guard let v, v.isFinite else { append("null"); return }
+        if v == v.rounded(), abs(v) < 1e15 {
+            append(fixed: Int64(v), decimals: 0)
+        } else {
+            append(JSONText.number(v))
+        }
+    }
+
+    /// n / 10^decimals written as a plain decimal with trailing zeros dropped.
+    mutating func append(fixed n: Int64, decimals: Int) {
+        if n == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if decimals < 0 {
+            // A coarse grid for huge planar coordinates: n followed by zeros.
+            append(String(n))
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -decimals))
+            return
+        }
+        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        var m = n.magnitude
+        // Digits least significant first, into a small stack buffer (no allocation per number).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { digits in
+            var count = 0
+            while m > 0 || count <= decimals {
+                digits[count] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+                count += 1
+            }
+            var lowest = 0
+            while lowest < decimals, digits[lowest] == UInt8(ascii: "0") { lowest += 1 }
+            for k in stride(from: count - 1, through: decimals, by: -1) { bytes.append(digits[k]) }
+            if lowest < decimals {
+                bytes.append(UInt8(ascii: "."))
+                for k in stride(from: decimals - 1, through: lowest, by: -1) { bytes.append(digits[k]) }
+            }
+        }
+    }
+
+    /// The shortest decimal that reads back as `v`, without an exponent
+    /// ("0.00001", not "1e-05"); "null" for NaN and ±∞.
+    static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        let text = "\(v)"
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return text }
+        // Swift prints the shortest round-trip digits; move the point instead of writing an exponent.
+        let exponent = Int(text[text.index(after: e)...]) ?? 0
+        var mantissa = Substring(text[..<e])
+        var sign = ""
+        if mantissa.hasPrefix("-") { sign = "-"; mantissa = mantissa.dropFirst() }
+        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
+            ?? mantissa.count
+        var digits = mantissa.filter { $0 != "." }
+        var position = point + exponent
+        // Leading zeros of the mantissa (none in Swift's output, but be safe).
+        while digits.count > 1, digits.first == "0" { digits.removeFirst(); position -= 1 }
+        var out: String
+        if position <= 0 {
+            out = "0." + String(repeating: "0", count: -position) + digits
+        } else if position >= digits.count {
+            out = digits + String(repeating: "0", count: position - digits.count)
+        } else {
+            let i = digits.index(digits.startIndex, offsetBy: position)
+            out = digits[..<i] + "." + digits[i...]
+        }
+        if out.contains(".") {
+            while out.hasSuffix("0") { out.removeLast() }
+            if out.hasSuffix(".") { out.removeLast() }
+        }
+        return sign + out
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Rounds the polygons of one feature to the output's decimals so that
+/// they stay valid (§5.5, §9): after rounding, repeated positions and
+/// spikes are removed, rings that collapse are dropped, orientation is
+/// fixed (exteriors counter-clockwise, holes clockwise), and every ring
+/// that rounding made touch or cross itself or another ring is rounded
+/// again with one more decimal, until the feature is valid or the ring
+/// carries all the decimals the coordinates hold.
+enum PrecisionRounding {
+    /// A polygon on the decimal grid: the exterior first, then the holes.
+    typealias Polygon = [FixedRing]
+
+    /// Rounds `polygons` (open rings, x/y or lon/lat) to `decimals`,
+    /// raising the decimals of offending rings up to `maximumDecimals`.
+    /// O(n log n) per round, at most `maximumDecimals − decimals + 1` rounds.
+    static func round(_ polygons: [PlanePolygon], decimals: Int, maximumDecimals: Int) -> [Polygon] {
+        let base = min(max(decimals, min(0, maximumDecimals)), maximumDecimals)
+        // The common case of bins: one convex ring.
+        if polygons.count == 1, polygons[0].holes.isEmpty {
+            guard var ring = FixedRing.rounded(polygons[0].exterior, decimals: base) else { return [] }
+            orient(&ring, counterClockwise: true)
+            if isConvexSimple(ring.points) { return [[ring]] }
+        }
+        var precision = polygons.map { Array(repeating: base, count: 1 + $0.holes.count) }
+        var dropped = Set<[Int]>()
+        while true {
+            var out: [Polygon] = []
+            var refs: [[Int]] = []            // (polygon, ring) of each output ring
+            var checkRings: [RingContactCheck.Ring] = []
+            var ringDecimals: [Int] = []
+            for (pi, polygon) in polygons.enumerated() {
+                guard var exterior = FixedRing.rounded(polygon.exterior, decimals: precision[pi][0]) else { continue }
+                orient(&exterior, counterClockwise: true)
+                var rings = [exterior]
+                var ringRefs = [[pi, 0]]
+                for (hi, hole) in polygon.holes.enumerated() where !dropped.contains([pi, hi + 1]) {
+                    guard var h = FixedRing.rounded(hole, decimals: precision[pi][hi + 1]) else { continue }
+                    orient(&h, counterClockwise: false)
+                    rings.append(h)
+                    ringRefs.append([pi, hi + 1])
+                }
+                for r in rings { ringDecimals.append(r.decimals) }
+                refs.append(contentsOf: ringRefs)
+                out.append(rings)
+                for r in rings { checkRings.append(RingContactCheck.Ring(points: r.points, polygon: out.count - 1)) }
+            }
+            // Compare every ring on the finest grid used.
+            let common = ringDecimals.max() ?? base
+            for k in checkRings.indices where ringDecimals[k] < common {
+                let f = FixedRing.integerPowers[common - ringDecimals[k]]
+                checkRings[k].points = checkRings[k].points.map { FixedPoint(x: $0.x * f, y: $0.y * f) }
+            }
+            if isPlainlyValid(out) { return out }
+            let bad = RingContactCheck.offenders(checkRings)
+            if bad.isEmpty { return out }
+            var raised = false
+            for k in bad {
+                let ref = refs[k]
+                if precision[ref[0]][ref[1]] < maximumDecimals {
+                    precision[ref[0]][ref[1]] += 1
+                    raised = true
+                }
+            }
+            if raised { continue }
+            // Every offender already carries all the decimals there are: the
+            // input itself is invalid there. Give up holes before exteriors.
+            let holes = bad.map { refs[$0] }.filter { $0[1] > 0 }
+            if holes.isEmpty { return out }
+            dropped.formUnion(holes)
+        }
+    }
+
+    /// Single convex rings with boxes apart (bins, and their pieces at
+    /// ±180°) need no sweep.
+    private static func isPlainlyValid(_ polygons: [Polygon]) -> Bool {
+        guard polygons.count <= 4, polygons.allSatisfy({ $0.count == 1 }) else { return false }
+        var boxes: [(Int64, Int64, Int64, Int64, Int)] = []
+        for p in polygons {
+            let ring = p[0]
+            guard isConvexSimple(ring.points) else { return false }
+            var lx = Int64.max, hx = Int64.min, ly = Int64.max, hy = Int64.min
+            for q in ring.points { lx = min(lx, q.x); hx = max(hx, q.x); ly = min(ly, q.y); hy = max(hy, q.y) }
+            boxes.append((lx, hx, ly, hy, ring.decimals))
+        }
+        for i in boxes.indices {
+            for j in boxes.indices where j > i {
+                // Compare as doubles: the boxes only need to be clearly apart.
+                let a = boxes[i], b = boxes[j]
+                func v(_ n: Int64, _ d: Int) -> Double { FixedRing.value(n, d) }
+                if v(a.0, a.4) <= v(b.1, b.4), v(b.0, b.4) <= v(a.1, a.4),
+                   v(a.2, a.4) <= v(b.3, b.4), v(b.2, b.4) <= v(a.3, a.4) {
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// Reverses the ring if its orientation is not the one asked for.
+    static func orient(_ ring: inout FixedRing, counterClockwise: Bool) {
+        let area = FixedRing.twiceArea(ring.points)
+        if (area > 0) != counterClockwise { ring.points.reverse() }
+    }
+}
+
+extension PrecisionRounding {
+    /// A polyline rounded to `decimals`, repeated positions removed; nil
+    /// when fewer than two positions remain. O(n).
+    static func round(line: [PlanePoint], decimals: Int) -> GeoJSONDocument.FixedLine? {
+        var pts: [FixedPoint] = []
+        pts.reserveCapacity(line.count)
+        for p in line {
+            let sx = FixedRing.scaled(p.x, decimals).rounded(), sy = FixedRing.scaled(p.y, decimals).rounded()
+            guard abs(sx) < FixedRing.scaledLimit * 2, abs(sy) < FixedRing.scaledLimit * 2 else { return nil }
+            let f = FixedPoint(x: Int64(sx), y: Int64(sy))
+            if pts.last != f { pts.append(f) }
+        }
+        return pts.count >= 2 ? GeoJSONDocument.FixedLine(points: pts, decimals: decimals) : nil
+    }
+
+    /// Whether a ring is convex and simple: it only turns left and its
+    /// direction goes from rising to falling at most once each way. O(n).
+    static func isConvexSimple(_ pts: [FixedPoint]) -> Bool {
+        let n = pts.count
+        guard n >= 3 else { return false }
+        var changes = 0
+        var lastSign = 0
+        for i in 0..<n {
+            let a = pts[i], b = pts[(i + 1) % n], c = pts[(i + 2) % n]
+            if ExactPredicates.orient(a, b, c) < 0 { return false }
+            let dy = b.y - a.y
+            let sign = dy > 0 ? 1 : (dy < 0 ? -1 : 0)
+            if sign != 0 {
+                if lastSign != 0, sign != lastSign { changes += 1 }
+                lastSign = sign
+            }
+        }
+        // Count the change across the seam too.
+        if let firstSign = pts.indices.lazy.map({ i -> Int in
+            let dy = pts[(i + 1) % n].y - pts[i].y
+            return dy > 0 ? 1 : (dy < 0 ? -1 : 0)
+        }).first(where: { $0 != 0 }), lastSign != 0, firstSign != lastSign {
+            changes += 1
+        }
+        return changes <= 2
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+
+/// Reads points from GeoJSON: a FeatureCollection, a Feature, a bare
+/// Point / MultiPoint / GeometryCollection, a top-level array of features,
+/// or newline-delimited GeoJSON (one value per line, RFC 8142 separators
+/// allowed).
+///
+/// A FeatureCollection's `features` are parsed one at a time, so memory is
+/// one feature however long the file; other values are parsed whole.
+/// Positions are [longitude, latitude] (x, y for planar input); weight
+/// and value come from the feature's properties (numbers, or numeric
+/// strings). Bad positions and properties throw an ``InputError`` with the
+/// line and column of the offending JSON — or are counted in
+/// ``rejections`` under ``PointReaderOptions/skipInvalid``. Invalid or
+/// truncated JSON and non-point geometry are reported the same way; the
+/// former always stops reading. O(bytes).
+public final class GeoJSONPointReader {
+    /// Points (positions) left out under `skipInvalid`.
+    public private(set) var rejections = InputRejections()
+    /// Positions (and point-less features) seen, good and bad.
+    public private(set) var rowsRead = 0
+
+    private let features: GeoJSONFeatureStream
+    private let fileName: String
+    private let options: PointReaderOptions
+    private let validator: PointValidator
+    private var pending: [InputPoint] = []
+    private var pendingIndex = 0
+
+    /// Opens the reader; nothing is read until ``next()``.
+    public init(source: ByteSource, options: PointReaderOptions) {
+        features = GeoJSONFeatureStream(source: source)
+        fileName = source.name
+        self.options = options
+        validator = PointValidator(geographic: options.geographic)
+    }
+
+    /// The next good point, or nil at the end of the input.
+    ///
+    /// - Throws: ``InputError`` for bad JSON, non-point geometry or a bad
+    ///   position or property (the last two only when not skipping).
+    public func next() throws -> InputPoint? {
+        while true {
+            if pendingIndex < pending.count {
+                pendingIndex += 1
+                return pending[pendingIndex - 1]
+            }
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            guard let feature = try features.next() else { return nil }
+            try collect(feature)
+        }
+    }
+
+    // MARK: Features to points
+
+    private func fail(_ node: JSONNode, _ reason: String, _ message: String) -> InputError {
+        InputError(file: fileName, line: node.line, column: String(node.column), reason: reason, message: message)
+    }
+
+    /// Adds the good points of a feature (or geometry) to `pending`; bad
+    /// ones are counted, or thrown when not skipping.
+    private func collect(_ node: JSONNode) throws {
+        var errors: [InputError] = []
+        points(of: node, into: &pending, errors: &errors)
+        if let first = errors.first, !options.skipInvalid {
+            pending.removeAll()
+            throw first
+        }
+        for error in errors { rejections.record(error) }
+    }
+
+    private func points(of node: JSONNode, into out: inout [InputPoint], errors: inout [InputError]) {
+        guard case .object = node.value else {
+            rowsRead += 1
+            errors.append(fail(node, "not a feature", "expected a GeoJSON Feature object, found \(node.kind)"))
+            return
+        }
+        guard let type = node["type"]?.string else {
+            rowsRead += 1
+            errors.append(fail(node, "not a feature", "GeoJSON object without a 'type'"))
+            return
+        }
+        switch type {
+        case "Feature":
+            guard let geometry = node["geometry"], !geometry.isNull else {
+                rowsRead += 1
+                errors.append(fail(node, "no geometry", "feature has no geometry (null)"))
+                return
+            }
+            let properties = node["properties"]
+            var weight = 1.0, value = Double.nan
+            do {
+                if let name = options.columns.weight {
+                    weight = try property(name, of: properties, feature: node, role: .weight)
+                }
+                if let name = options.columns.value {
+                    value = try property(name, of: properties, feature: node, role: .value)
+                }
+            } catch let error as InputError {
+                rowsRead += 1
+                errors.append(error)
+                return
+            } catch {
+                return
+            }
+            positions(of: geometry, weight: weight, value: value, into: &out, errors: &errors)
+        case "Point", "MultiPoint", "GeometryCollection":
+            if let name = options.columns.weight ?? options.columns.value {
+                rowsRead += 1
+                errors.append(fail(node, "missing property",
+                                   "bare \(type) geometry has no properties, so no '\(name)'"))
+                return
+            }
+            positions(of: node, weight: 1, value: .nan, into: &out, errors: &errors)
+        default:
+            rowsRead += 1
+            errors.append(fail(node, "not a point geometry",
+                               "expected a Feature with Point or MultiPoint geometry, found \(type)"))
+        }
+    }
+
+    private func property(_ name: String, of properties: JSONNode?, feature: JSONNode,
+                          role: PointValidator.Role) throws -> Double {
+        let what = validator.name(role)
+        guard let properties, case .object = properties.value else {
+            throw fail(feature, "missing property", "feature has no properties, so no '\(name)' for the \(what)")
+        }
+        guard let node = properties[name] else {
+            throw fail(properties, "missing property", "feature has no property '\(name)' for the \(what)")
+        }
+        let parsed: ParsedNumber
+        let text: String
+        switch node.value {
+        case .number(let v):
+            parsed = v.isNaN ? .nan : (v.isFinite ? .number(v) : .infinite(v))
+            text = v.isNaN ? "NaN" : (v.isFinite ? JSONNumberText.text(v) : (v > 0 ? "Infinity" : "-Infinity"))
+        case .string(let s):
+            var bytes = Array(s.utf8)
+            parsed = bytes.withUnsafeMutableBufferPointer { NumberParser.parse(UnsafeBufferPointer($0)) }
+            text = s
+        case .null:
+            parsed = .missing
+            text = "null"
+        default:
+            parsed = .invalid
+            text = node.kind
+        }
+        switch validator.number(parsed, role: role, text: text) {
+        case .success(let v): return v
+        case .failure(let p): throw fail(node, p.reason, "property '\(name)': \(p.message)")
+        }
+    }
+
+    private func positions(of geometry: JSONNode, weight: Double, value: Double,
+                           into out: inout [InputPoint], errors: inout [InputError]) {
+        let type = geometry["type"]?.string
+        switch type {
+        case "Point":
+            guard let coordinates = geometry["coordinates"] else {
+                rowsRead += 1
+                errors.append(fail(geometry, "invalid GeoJSON", "Point without 'coordinates'"))
+                return
+            }
+            position(coordinates, weight: weight, value: value, into: &out, errors: &errors)
+        case "MultiPoint":
+            guard let coordinates = geometry["coordinates"]?.array else {
+                rowsRead += 1
+                errors.append(fail(geometry, "invalid GeoJSON", "MultiPoint without a 'coordinates' array"))
+                return
+            }
+            for p in coordinates { position(p, weight: weight, value: value, into: &out, errors: &errors) }
+        case "GeometryCollection":
+            guard let members = geometry["geometries"]?.array else {
+                rowsRead += 1
+                errors.append(fail(geometry, "invalid GeoJSON", "GeometryCollection without a 'geometries' array"))
+                return
+            }
+            for g in members { positions(of: g, weight: weight, value: value, into: &out, errors: &errors) }
+        default:
+            rowsRead += 1
+            let found = type ?? (geometry.string != nil ? "a string" : "a geometry without a 'type'")
+            errors.append(fail(geometry, "not a point geometry",
+                               "expected a Point or MultiPoint geometry, found \(found)"))
+        }
+    }
+
+    private func position(_ node: JSONNode, weight: Double, value: Double,
+                          into out: inout [InputPoint], errors: inout [InputError]) {
+        rowsRead += 1
+        guard let parts = node.array, parts.count >= 2 else {
+            errors.append(fail(node, "invalid position",
+                               "a position must be an array [\(options.geographic ? "longitude, latitude" : "x, y")],"
+                                + " found \(node.kind)\(node.array.map { " of \($0.count)" } ?? "")"))
+            return
+        }
+        func coordinate(_ k: Int, _ role: PointValidator.Role) -> Double? {
+            let part = parts[k]
+            let parsed: ParsedNumber
+            let text: String
+            switch part.value {
+            case .number(let v):
+                parsed = v.isNaN ? .nan : (v.isFinite ? .number(v) : .infinite(v))
+                text = v.isNaN ? "NaN" : (v.isFinite ? JSONNumberText.text(v) : (v > 0 ? "Infinity" : "-Infinity"))
+            case .null:
+                parsed = .missing
+                text = "null"
+            default:
+                parsed = .invalid
+                text = part.string ?? part.kind
+            }
+            switch validator.number(parsed, role: role, text: text) {
+            case .success(let v): return v
+            case .failure(let p):
+                errors.append(fail(part, p.reason, p.message))
+                return nil
+            }
+        }
+        guard let lon = coordinate(0, .longitude), let lat = coordinate(1, .latitude) else { return }
+        out.append(InputPoint(latitude: lat, longitude: lon, weight: weight, value: value))
+    }
+}
+
+/// Short text of a JSON number for messages (95 rather than 95.0).
+enum JSONNumberText {
+    static func text(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+}

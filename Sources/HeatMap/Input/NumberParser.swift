@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// What a text field holds, read as a number.
+public enum ParsedNumber: Sendable, Hashable {
+    /// A finite number.
+    case number(Double)
+    /// "nan" in any case.
+    case nan
+    /// "inf", "infinity" (either sign), or a value too large for a Double.
+    case infinite(Double)
+    /// Nothing but spaces.
+    case empty
+    /// A common missing-value marker: NA, N/A, null, none, nil, "-", "?".
+    case missing
+    /// Anything else.
+    case invalid
+}
+
+/// Parses decimal numbers straight from bytes, without making a String.
+///
+/// Accepts `[+-]? (digits [. digits] | . digits) ([eE] [+-]? digits)?`
+/// with surrounding spaces or tabs, and optionally a decimal comma. Short
+/// numbers (≤ 19 significant digits with value < 2⁵³ and a power of ten
+/// ≤ 22) take Clinger's exact fast path; the rest go through `strtod`,
+/// which rounds correctly. O(length).
+public enum NumberParser {
+    /// Parses `bytes`. With `decimalComma`, a single ',' is read as the
+    /// decimal point (for semicolon- or tab-separated files from locales
+    /// that write 3,5).
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, decimalComma: Bool = false) -> ParsedNumber {
+        var lo = 0, hi = bytes.count
+        while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
+        while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
+        guard lo < hi else { return .empty }
+
+        var i = lo
+        var negative = false
+        if bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+            negative = bytes[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0            // significant digits taken into the mantissa
+        var exponent = 0          // power of ten to apply to the mantissa
+        var sawDigit = false
+        var overflow = false
+        // Integer part.
+        while i < hi, bytes[i] &- 0x30 < 10 {
+            sawDigit = true
+            let d = UInt64(bytes[i] &- 0x30)
+            if mantissa == 0 && d == 0 {
+                // leading zero: not significant
+            } else if digits < 19 {
+                mantissa = mantissa * 10 + d
+                digits += 1
+            } else {
+                overflow = true
+                exponent += 1
+            }
+            i += 1
+        }
+        // Fraction.
+        if i < hi, bytes[i] == UInt8(ascii: ".") || (decimalComma && bytes[i] == UInt8(ascii: ",")) {
+            i += 1
+            while i < hi, bytes[i] &- 0x30 < 10 {
+                sawDigit = true
+                let d = UInt64(bytes[i] &- 0x30)
+                if mantissa == 0 && d == 0 {
+                    exponent -= 1
+                } else if digits < 19 {
+                    mantissa = mantissa * 10 + d
+                    digits += 1
+                    exponent -= 1
+                } else {
+                    overflow = true
+                }
+                i += 1
+            }
+        }
+        guard sawDigit else { return special(bytes, lo, hi) }
+        // Exponent.
+        if i < hi, bytes[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            var expNegative = false
+            if i < hi, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+                expNegative = bytes[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var e = 0
+            var expDigits = 0
+            while i < hi, bytes[i] &- 0x30 < 10 {
+                if e < 100_000 { e = e * 10 + Int(bytes[i] &- 0x30) }
+                expDigits += 1
+                i += 1
+            }
+            guard expDigits > 0 else { return .invalid }
+            exponent += expNegative ? -e : e
+        }
+        guard i == hi else { return .invalid }
+
+        if !overflow, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
+            // 10^k for k <= 22 is exact (5^22 < 2^53), and so is every step here.
+            var scale = 1.0
+            for _ in 0..<abs(exponent) { scale *= 10 }
+            var v = Double(mantissa)
+            v = exponent >= 0 ? v * scale : v / scale
+            return .number(negative ? -v : v)
+        }
+        let v = slowParse(bytes, lo, hi, decimalComma: decimalComma)
+        return v.isFinite ? .number(v) : .infinite(v)
+    }
+
+    /// strtod on a NUL-terminated copy (C locale: '.' is the decimal point).
+    private static func slowParse(_ bytes: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int,
+                                  decimalComma: Bool) -> Double {
+        var text = [CChar](repeating: 0, count: hi - lo + 1)
+        for k in lo..<hi {
+            let b = bytes[k]
+            text[k - lo] = CChar(bitPattern: decimalComma && b == UInt8(ascii: ",") ? UInt8(ascii: ".") : b)
+        }
+        return text.withUnsafeBufferPointer { strtod($0.baseAddress!, nil) }
+    }
+
+    /// nan, inf, infinity (signed, any case) and missing-value markers.
+    private static func special(_ bytes: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int) -> ParsedNumber {
+        guard hi - lo <= 12 else { return .invalid }
+        var word = ""
+        for k in lo..<hi { word.unicodeScalars.append(Unicode.Scalar(bytes[k] | (bytes[k] >= 0x41 && bytes[k] <= 0x5a ? 0x20 : 0))) }
+        var sign = 1.0
+        var body = Substring(word)
+        if let f = body.first, f == "+" || f == "-" {
+            sign = f == "-" ? -1 : 1
+            body = body.dropFirst()
+        }
+        switch body {
+        case "nan": return .nan
+        case "inf", "infinity": return .infinite(sign * .infinity)
+        default: break
+        }
+        switch word {
+        case "na", "n/a", "null", "none", "nil", "-", "?", "#n/a": return .missing
+        default: return .invalid
+        }
+    }
+}

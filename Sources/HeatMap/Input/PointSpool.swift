@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Checked points kept in an anonymous temporary file as raw doubles, so
+/// input that cannot be read twice (a pipe) can still be passed over
+/// several times in bounded memory.
+///
+/// The file is unlinked as soon as it is created: it has no name, and the
+/// system reclaims it however the process ends (even on SIGKILL). Records
+/// are (latitude, longitude, weight[, value]) little-endian float64.
+final class PointSpool {
+    private let fd: Int32
+    private let stride: Int
+    private var buffer: [Double]
+    private var filled = 0
+    /// Points written.
+    private(set) var count = 0
+
+    /// Creates the spool in `$TMPDIR` (or /tmp); `withValues` adds the value to each record.
+    init(withValues: Bool) throws {
+        let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((dir + "/contours-spool-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard made >= 0 else {
+            throw InputError(file: dir, line: 0, column: "", reason: "temporary file",
+                             message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        fd = made
+        stride = withValues ? 4 : 3
+        buffer = [Double](repeating: 0, count: stride * 65_536)
+    }
+
+    deinit { close(fd) }
+
+    /// Appends one point.
+    @inline(__always)
+    func append(_ p: InputPoint) throws {
+        buffer[filled] = p.latitude
+        buffer[filled + 1] = p.longitude
+        buffer[filled + 2] = p.weight
+        if stride == 4 { buffer[filled + 3] = p.value }
+        filled += stride
+        count += 1
+        if filled == buffer.count { try flush() }
+    }
+
+    /// Writes what is buffered.
+    func flush() throws {
+        var offset = 0
+        let bytes = filled * MemoryLayout<Double>.size
+        try buffer.withUnsafeBytes { raw in
+            while offset < bytes {
+                let n = write(fd, raw.baseAddress! + offset, bytes - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
+                                     message: "cannot write: \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+        }
+        filled = 0
+    }
+
+    /// Reads every point back, in batches, from the start.
+    func forEachBatch(into batch: inout PointBatch, control: ComputeControl,
+                      _ body: (PointBatch) throws -> Void) throws {
+        try flush()
+        var readOffset: off_t = 0
+        let recordBytes = stride * MemoryLayout<Double>.size
+        while true {
+            try control.checkCancellation()
+            var got = 0
+            try buffer.withUnsafeMutableBytes { raw in
+                while got < raw.count {
+                    let n = pread(fd, raw.baseAddress! + got, raw.count - got, readOffset + off_t(got))
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
+                                         message: "cannot read: \(String(cString: strerror(errno)))")
+                    }
+                    if n == 0 { break }
+                    got += n
+                }
+            }
+            readOffset += off_t(got)
+            let records = got / recordBytes
+            guard records > 0 else { break }
+            batch.removeAll()
+            for r in 0..<records {
+                let k = r * stride
+                batch.append(InputPoint(latitude: buffer[k], longitude: buffer[k + 1], weight: buffer[k + 2],
+                                        value: stride == 4 ? buffer[k + 3] : .nan))
+            }
+            try body(batch)
+        }
+    }
+}
+
+/// A batch of points as parallel arrays (latitude, longitude, weight, value).
+public struct PointBatch: Sendable {
+    /// Latitudes (planar y).
+    public private(set) var latitude: [Double] = []
+    /// Longitudes (planar x).
+    public private(set) var longitude: [Double] = []
+    /// Weights.
+    public private(set) var weight: [Double] = []
+    /// Values (NaN when not read).
+    public private(set) var value: [Double] = []
+
+    /// The number of points.
+    public var count: Int { latitude.count }
+
+    /// An empty batch with room for `capacity` points.
+    public init(capacity: Int) {
+        latitude.reserveCapacity(capacity)
+        longitude.reserveCapacity(capacity)
+        weight.reserveCapacity(capacity)
+        value.reserveCapacity(capacity)
+    }
+
+    /// Appends a point.
+    @inline(__always)
+    public mutating func append(_ p: InputPoint) {
+        latitude.append(p.latitude)
+        longitude.append(p.longitude)
+        weight.append(p.weight)
+        value.append(p.value)
+    }
+
+    /// Empties the batch, keeping its capacity.
+    public mutating func removeAll() {
+        latitude.removeAll(keepingCapacity: true)
+        longitude.removeAll(keepingCapacity: true)
+        weight.removeAll(keepingCapacity: true)
+        value.removeAll(keepingCapacity: true)
+    }
+
+    /// The point at `i`.
+    public subscript(i: Int) -> InputPoint {
+        InputPoint(latitude: latitude[i], longitude: longitude[i], weight: weight[i], value: value[i])
+    }
+}

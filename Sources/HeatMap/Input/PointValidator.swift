@@ -1,0 +1,91 @@
+import Foundation
+
+/// Turns parsed fields into a checked point, or says what is wrong (§4, §12).
+///
+/// Shared by the CSV and GeoJSON readers, so both word their messages the
+/// same way: the role ("latitude", "weight"…), the offending text, and a
+/// fixed ``InputError/reason`` for counting.
+struct PointValidator: Sendable {
+    enum Role: Sendable {
+        case latitude, longitude, weight, value
+    }
+
+    let geographic: Bool
+
+    func name(_ role: Role) -> String {
+        switch role {
+        case .latitude: return geographic ? "latitude" : "y"
+        case .longitude: return geographic ? "longitude" : "x"
+        case .weight: return "weight"
+        case .value: return "value"
+        }
+    }
+
+    /// A problem found in one field: the reason (fixed) and the message.
+    struct Problem: Error, Sendable {
+        var reason: String
+        var message: String
+    }
+
+    /// The number in `parsed`, or the problem with it. `text` is the
+    /// field's text, quoted in messages.
+    func number(_ parsed: ParsedNumber, role: Role, text: @autoclosure () -> String) -> Result<Double, Problem> {
+        let what = name(role)
+        switch parsed {
+        case .number(let v):
+            return check(v, role: role, text: text)
+        case .nan:
+            return .failure(Problem(reason: "\(what) is NaN", message: "\(what) is NaN (\(quoted(text())))"))
+        case .infinite:
+            return .failure(Problem(reason: "\(what) is infinite",
+                                    message: "\(what) is not finite (\(quoted(text())))"))
+        case .empty:
+            return .failure(Problem(reason: "\(what) is empty", message: "\(what) is empty"))
+        case .missing:
+            return .failure(Problem(reason: "\(what) is missing",
+                                    message: "\(what) is missing (\(quoted(text())))"))
+        case .invalid:
+            return .failure(Problem(reason: "\(what) is not a number",
+                                    message: "\(what) is not a number: \(quoted(text()))"))
+        }
+    }
+
+    /// Range checks on a finite number.
+    func check(_ v: Double, role: Role, text: () -> String) -> Result<Double, Problem> {
+        switch role {
+        case .latitude where geographic && (v < -90 || v > 90):
+            return .failure(Problem(reason: "latitude outside [-90, 90]",
+                                    message: "latitude \(text()) is outside [-90, 90]"))
+        case .longitude where geographic && (v < -180 || v >= 360):
+            return .failure(Problem(reason: "longitude outside [-180, 360)",
+                                    message: "longitude \(text()) is outside [-180, 360)"))
+        case .weight where v < 0:
+            return .failure(Problem(reason: "weight is negative", message: "weight \(text()) is negative"))
+        default:
+            return .success(v)
+        }
+    }
+
+    /// `text` in double quotes, shortened to 40 characters, control
+    /// characters escaped, so a message stays one readable line.
+    func quoted(_ text: String) -> String {
+        var out = "\""
+        for (k, c) in text.unicodeScalars.enumerated() {
+            if k == 40 { out += "…"; break }
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if c.value < 0x20 || c.value == 0x7f || (c.value >= 0x80 && c.value < 0xa0) || c.value == 0xfffd {
+                    out += String(format: "\\x%02x", c.value & 0xff)
+                } else {
+                    out.unicodeScalars.append(c)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Points from a file or standard input that can be passed over several
+/// times in bounded memory.
+///
+/// ``read(path:options:control:)`` makes the first pass: it parses and
+/// checks every row, and gathers ``statistics`` (count, latitude range,
+/// longitude arc, weights). Later passes (``forEachBatch(control:_:)``)
+/// hand out the good points in batches: a regular file is parsed again; a
+/// pipe is spooled during the first pass to an anonymous temporary file of
+/// raw doubles (24–32 bytes a point). Memory: O(batch), never O(points).
+public final class StreamedPoints {
+    /// How later passes get the points back.
+    public enum Replay: Sendable, Hashable {
+        /// Parse the file again (regular files only).
+        case reparse
+        /// Keep the checked points in a temporary file.
+        case spool
+    }
+
+    /// Points handed out per batch.
+    public static let batchSize = 65_536
+
+    /// The input's name for messages: the path, or "stdin".
+    public let name: String
+    /// The format read.
+    public let format: InputFormat
+    /// What the first pass learned.
+    public let statistics: InputStatistics
+    /// Rows left out under `skipInvalid`.
+    public let rejections: InputRejections
+    /// Rows (CSV) or positions (GeoJSON) seen, good and bad.
+    public let rowsRead: Int
+    /// The columns used (CSV), e.g. "lat, long, weight: wind".
+    public let columnsDescription: String?
+    /// How later passes read.
+    public let replay: Replay
+
+    private let path: String?
+    private let options: PointReaderOptions
+    private let spool: PointSpool?
+
+    private init(name: String, format: InputFormat, statistics: InputStatistics, rejections: InputRejections,
+                 rowsRead: Int, columnsDescription: String?, replay: Replay, path: String?,
+                 options: PointReaderOptions, spool: PointSpool?) {
+        self.name = name
+        self.format = format
+        self.statistics = statistics
+        self.rejections = rejections
+        self.rowsRead = rowsRead
+        self.columnsDescription = columnsDescription
+        self.replay = replay
+        self.path = path
+        self.options = options
+        self.spool = spool
+    }
+
+    /// Makes the first pass over `path` (nil or "-" for standard input).
+    ///
+    /// - Parameter replay: how later passes read; nil re-parses regular
+    ///   files and spools anything else.
+    /// - Throws: ``InputError`` for the first bad row (unless skipping) or
+    ///   bad structure; `CancellationError` when the control says stop.
+    public static func read(path: String?, options: PointReaderOptions, replay: Replay? = nil,
+                            control: ComputeControl = .none) throws -> StreamedPoints {
+        let reader = try PointReader(path: path, options: options)
+        // Standard input is spooled even when it is a file: it cannot be
+        // opened again by name, and its offset is not ours to rewind.
+        let named = path != nil && path != "-"
+        let mode: Replay = reader.isRegularFile && named ? (replay ?? .reparse) : .spool
+        let spool = mode == .spool ? try PointSpool(withValues: options.columns.value != nil) : nil
+        var statistics = InputStatistics()
+        let size = reader.fileSize.map { max($0, 1) }
+        control.report(.read, 0)
+        var sinceCheck = 0
+        while let p = try reader.next() {
+            statistics.add(p)
+            try spool?.append(p)
+            sinceCheck += 1
+            if sinceCheck == 16_384 {
+                sinceCheck = 0
+                try control.checkCancellation()
+                if let size { control.report(.read, Double(reader.bytesRead) / Double(size)) }
+            }
+        }
+        try spool?.flush()
+        control.report(.read, 1)
+        return StreamedPoints(name: reader.name, format: reader.format, statistics: statistics,
+                              rejections: reader.rejections, rowsRead: reader.rowsRead,
+                              columnsDescription: reader.columnsDescription, replay: mode,
+                              path: path, options: options, spool: spool)
+    }
+
+    /// The number of good points.
+    public var count: Int { statistics.count }
+
+    /// Hands out every good point again, in batches of ``batchSize``, in
+    /// file order.
+    ///
+    /// - Throws: ``InputError`` when the file changed since the first
+    ///   pass; `CancellationError` when the control says stop.
+    public func forEachBatch(control: ComputeControl = .none, _ body: (PointBatch) throws -> Void) throws {
+        var batch = PointBatch(capacity: StreamedPoints.batchSize)
+        if let spool {
+            try spool.forEachBatch(into: &batch, control: control, body)
+            return
+        }
+        var again = options
+        // Rows the first pass refused are passed over quietly this time.
+        again.skipInvalid = true
+        again.format = format
+        let reader = try PointReader(path: path, options: again)
+        var seen = 0
+        while let p = try reader.next() {
+            batch.append(p)
+            if batch.count == StreamedPoints.batchSize {
+                try control.checkCancellation()
+                seen += batch.count
+                try body(batch)
+                batch.removeAll()
+            }
+        }
+        seen += batch.count
+        if batch.count > 0 { try body(batch) }
+        if seen != statistics.count || reader.rejections.count != rejections.count {
+            throw InputError(file: name, line: 0, column: "", reason: "input changed",
+                             message: "the file changed while it was being read (\(statistics.count) points,"
+                                + " then \(seen))")
+        }
+    }
+}

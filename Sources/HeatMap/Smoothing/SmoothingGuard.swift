@@ -1,0 +1,367 @@
+import Foundation
+
+/// Smooths every level's pieces and keeps the result valid (§5.5, §5.6).
+///
+/// Chaikin can make rings cross or touch where isolines run close: two
+/// levels squeezed into one cell, or one ring passing a saddle cell twice.
+/// Because every smoothed point is a convex combination of neighbouring
+/// vertices, and a vertex's corner cut stays inside the two cells its
+/// segments cross, smoothed pieces can only meet inside a grid cell that
+/// both (or one, twice) crossed before smoothing. So:
+///
+/// 1. *Hot cells*: for each level l, the cells crossed by two or more
+///    original segments of levels l and l + 1 (found by sorting
+///    (cell, segment) keys — no per-cell array, no hashing).
+/// 2. Each round, for every pair of occupants of a hot cell — same level,
+///    or neighbouring levels, which is what the level polygons and the bands
+///    (level i minus level i + 1) need — a cheap filter first: smoothing
+///    keeps an occupant inside the hull of its segment's ends and its
+///    neighbours' midpoints, so pairs whose hulls are apart cannot meet.
+///    The others have their smoothed segments near the cell (a window of
+///    3·2^k around each) swept along x with a conservative predicate.
+/// 3. Every piece in a conflict loses one Chaikin pass, and the round
+///    repeats with the pairs that changed, until no conflict is left or the
+///    pieces are back to their original, valid, vertices.
+///
+/// Pieces are shared, so the bands on both sides of a ring get the same
+/// (possibly less smoothed) vertices. Deterministic: a round's conflicts are
+/// a set, whatever the thread order.
+enum SmoothingGuard {
+    /// The smoothed pieces of every level.
+    static func smooth(traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
+                       control: ComputeControl) throws -> [SmoothedLevel] {
+        let levelCount = traces.count
+        guard iterations > 0, levelCount > 0 else { return traces.map(SmoothedLevel.init(unsmoothed:)) }
+        control.report(.smooth, 0)
+        var passes = traces.map { trace in
+            trace.isRemoved.map { $0 ? UInt8(0) : UInt8(iterations) }
+        }
+        let initial = passes
+        var levels = try ParallelLevels.map(count: levelCount, control: control) { l in
+            SmoothedLevel(trace: traces[l], iterations: initial[l])
+        }
+        let hot = try ParallelLevels.map(count: levelCount, control: control) { l in
+            HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil)
+        }
+        var changed: [[Bool]]? = nil
+        for round in 0...iterations {
+            try control.checkCancellation()
+            let smoothedNow = levels
+            let changedNow = changed
+            let found = try ParallelLevels.map(count: levelCount, control: control) { l -> [Conflict] in
+                let checker = ConflictChecker(geometry: geometry, traces: traces, smoothed: smoothedNow,
+                                              changed: changedNow, control: control)
+                return try checker.conflicts(level: l, hot: hot[l])
+            }
+            var reduced = traces.map { [Bool](repeating: false, count: $0.pieceCount) }
+            var any = false
+            for list in found {
+                for c in list where passes[c.level][Int(c.piece)] > 0 && !reduced[c.level][Int(c.piece)] {
+                    reduced[c.level][Int(c.piece)] = true
+                    passes[c.level][Int(c.piece)] -= 1
+                    any = true
+                }
+            }
+            control.report(.smooth, Double(round + 1) / Double(iterations + 1))
+            guard any else { break }
+            let passesNow = passes
+            let reducedNow = reduced
+            let previous = levels
+            let rebuilt = try ParallelLevels.map(count: levelCount, control: control) { l -> SmoothedLevel? in
+                guard reducedNow[l].contains(true) else { return nil }
+                return SmoothedLevel(trace: traces[l], iterations: passesNow[l], previous: previous[l],
+                                     changed: reducedNow[l])
+            }
+            for l in 0..<levelCount { if let level = rebuilt[l] { levels[l] = level } }
+            changed = reduced
+        }
+        control.report(.smooth, 1)
+        return levels
+    }
+}
+
+/// A piece that takes part in a conflict.
+struct Conflict: Sendable {
+    var level: Int
+    var piece: Int32
+}
+
+/// The hot cells of one level and the level above: cells crossed by two or
+/// more original segments, with the segments (occupants) in each.
+struct HotCells: Sendable {
+    /// Occupants of hot cell h: `occupants[start[h] ..< start[h + 1]]`.
+    var cells: [Int32] = []
+    var start: [Int32] = [0]
+    /// Occupant: bit 31 set for the upper level; the rest is the index of
+    /// the segment's first vertex in that level's trace.
+    var occupants: [UInt32] = []
+
+    init(lower: LevelTrace, upper: LevelTrace?) {
+        var keys: [UInt64] = []
+        keys.reserveCapacity(lower.cells.count + (upper?.cells.count ?? 0))
+        func add(_ trace: LevelTrace, flag: UInt32) {
+            for p in 0..<trace.pieceCount where !trace.isRemoved[p] {
+                for v in trace.range(p) {
+                    let cell = trace.cells[v]
+                    if cell >= 0 { keys.append(UInt64(UInt32(cell)) << 32 | UInt64(flag | UInt32(v))) }
+                }
+            }
+        }
+        add(lower, flag: 0)
+        if let upper { add(upper, flag: 1 << 31) }
+        keys.sort()
+        var i = 0
+        while i < keys.count {
+            var j = i + 1
+            while j < keys.count && keys[j] >> 32 == keys[i] >> 32 { j += 1 }
+            if j - i >= 2 {
+                cells.append(Int32(truncatingIfNeeded: keys[i] >> 32))
+                for k in i..<j { occupants.append(UInt32(truncatingIfNeeded: keys[k])) }
+                start.append(Int32(occupants.count))
+            }
+            i = j
+        }
+    }
+}
+
+/// Tests the smoothed segments of hot cells for meetings.
+private struct ConflictChecker {
+    let geometry: GridGeometry
+    let traces: [LevelTrace]
+    let smoothed: [SmoothedLevel]
+    /// Pieces changed in the last round (nil: first round, test everything).
+    let changed: [[Bool]]?
+    let control: ComputeControl
+
+    /// One occupant resolved: its level, piece, and the smoothed segments
+    /// (by first vertex index) that meet the hot cell.
+    private struct Window {
+        var level: Int
+        var piece: Int
+        var segments: [Int32]
+    }
+
+    func conflicts(level l: Int, hot: HotCells) throws -> [Conflict] {
+        var out: [Conflict] = []
+        // Repeated vertices make zero-length edges: a conflict of the piece alone.
+        if changed == nil || changed![l].contains(true) {
+            let trace = traces[l], level = smoothed[l]
+            for p in 0..<trace.pieceCount where !trace.isRemoved[p] && (changed == nil || changed![l][p]) {
+                if hasRepeatedVertex(level, range: level.range(p), closed: !trace.isChain[p]) {
+                    out.append(Conflict(level: l, piece: Int32(p)))
+                }
+            }
+        }
+        let c1 = geometry.columns - 1
+        for h in 0..<hot.cells.count {
+            if h & 1023 == 0 { try control.checkCancellation() }
+            let occ = Int(hot.start[h])..<Int(hot.start[h + 1])
+            // Resolve occupants lazily: skip the cell when nothing in it changed.
+            if let changed {
+                var touched = false
+                for k in occ {
+                    let (lv, p, _) = resolve(hot.occupants[k], level: l)
+                    if changed[lv][p] { touched = true; break }
+                }
+                if !touched { continue }
+            }
+            let cell = Int(hot.cells[h])
+            let box = cellBox(column: cell % c1, row: cell / c1)
+            let resolved = occ.map { resolve(hot.occupants[$0], level: l) }
+            let hulls = resolved.map { hull(level: $0.level, piece: $0.piece, segment: $0.segment) }
+            var windows = [Window?](repeating: nil, count: resolved.count)
+            for a in 0..<resolved.count {
+                for b in (a + 1)..<resolved.count {
+                    let ra = resolved[a], rb = resolved[b]
+                    // The upper level's own pairs are the next level's business.
+                    if ra.level != l && rb.level != l { continue }
+                    if let changed, !changed[ra.level][ra.piece] && !changed[rb.level][rb.piece] { continue }
+                    if Self.separated(hulls[a], hulls[b]) { continue }
+                    if windows[a] == nil { windows[a] = window(resolved[a], box: box) }
+                    if windows[b] == nil { windows[b] = window(resolved[b], box: box) }
+                    if meet(windows[a]!, windows[b]!) {
+                        out.append(Conflict(level: ra.level, piece: Int32(ra.piece)))
+                        if rb.level != ra.level || rb.piece != ra.piece {
+                            out.append(Conflict(level: rb.level, piece: Int32(rb.piece)))
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Level, piece and original segment index of an occupant.
+    private func resolve(_ occupant: UInt32, level l: Int) -> (level: Int, piece: Int, segment: Int) {
+        let lv = occupant & (1 << 31) != 0 ? l + 1 : l
+        let v = Int(occupant & 0x7fff_ffff)
+        let starts = traces[lv].pieceStart
+        // The piece holding vertex v: last start ≤ v.
+        var lo = 0, hi = starts.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if Int(starts[mid]) <= v { lo = mid } else { hi = mid }
+        }
+        return (lv, lo, v - Int(starts[lo]))
+    }
+
+    /// Where smoothing can put an occupant's piece inside its cell: the
+    /// corner cuts at both ends of original segment j lie in the triangles
+    /// (M_{j−1}, P_j, M_j) and (M_j, P_{j+1}, M_{j+1}) (M: segment midpoints),
+    /// so within the hull of M_{j−1}, P_j, P_{j+1}, M_{j+1}. Fixed chain ends
+    /// stand in for missing midpoints.
+    private func hull(level lv: Int, piece p: Int, segment j: Int) -> [PlanePoint] {
+        let trace = traces[lv]
+        let range = trace.range(p)
+        let n = range.count
+        let closed = !trace.isChain[p]
+        func vertex(_ i: Int) -> PlanePoint {
+            let k = closed ? ((i % n) + n) % n : min(max(i, 0), n - 1)
+            return PlanePoint(x: trace.xs[range.lowerBound + k], y: trace.ys[range.lowerBound + k])
+        }
+        func mid(_ a: PlanePoint, _ b: PlanePoint) -> PlanePoint { PlanePoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
+        let p0 = vertex(j), p1 = vertex(j + 1)
+        return [mid(vertex(j - 1), p0), p0, p1, mid(p1, vertex(j + 2))]
+    }
+
+    /// Whether two point sets' hulls are strictly apart along the normal of
+    /// some pair of points (the hull edges are among those pairs).
+    static func separated(_ a: [PlanePoint], _ b: [PlanePoint]) -> Bool {
+        var scale = 0.0
+        for p in a + b { scale = max(scale, abs(p.x), abs(p.y)) }
+        for set in [a, b] {
+            for i in 0..<set.count {
+                for j in (i + 1)..<set.count {
+                    let nx = set[j].y - set[i].y, ny = set[i].x - set[j].x
+                    let length = abs(nx) + abs(ny)
+                    guard length > 0 else { continue }
+                    var minA = Double.infinity, maxA = -Double.infinity
+                    var minB = Double.infinity, maxB = -Double.infinity
+                    for p in a { let d = p.x * nx + p.y * ny; minA = min(minA, d); maxA = max(maxA, d) }
+                    for p in b { let d = p.x * nx + p.y * ny; minB = min(minB, d); maxB = max(maxB, d) }
+                    // A gap well above rounding of the projections.
+                    let tolerance = 1e-12 * scale * length
+                    if maxA < minB - tolerance || maxB < minA - tolerance { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    private func window(_ occupant: (level: Int, piece: Int, segment: Int), box: PlaneBox) -> Window {
+        let (lv, p, j) = occupant
+        let trace = traces[lv], level = smoothed[lv]
+        let closed = !trace.isChain[p]
+        let range = level.range(p)
+        let n = range.count
+        let segmentCount = closed ? n : n - 1
+        var segments: [Int32] = []
+        guard segmentCount > 0 else { return Window(level: lv, piece: p, segments: segments) }
+        let originalCount = trace.range(p).count
+        let k = Int(level.iterations[p])
+        // Passes are skipped on paths too short to cut (see Chaikin).
+        let scale = (originalCount >= 3 && k > 0) ? 1 << k : 1
+        var first = (j - 1) * scale, last = (j + 2) * scale
+        if closed {
+            if last - first >= segmentCount { first = 0; last = segmentCount }
+        } else {
+            first = max(first, 0); last = min(last, segmentCount)
+        }
+        for raw in first..<last {
+            let s = closed ? ((raw % segmentCount) + segmentCount) % segmentCount : raw
+            let i = range.lowerBound + s
+            let i2 = s + 1 == n ? range.lowerBound : i + 1
+            let ax = level.xs[i], ay = level.ys[i], bx = level.xs[i2], by = level.ys[i2]
+            if max(ax, bx) < box.minX || min(ax, bx) > box.maxX || max(ay, by) < box.minY || min(ay, by) > box.maxY {
+                continue
+            }
+            segments.append(Int32(s))
+        }
+        return Window(level: lv, piece: p, segments: segments)
+    }
+
+    /// One smoothed segment of a window, with its x-extent for the sweep.
+    private struct Segment {
+        var minX: Double, maxX: Double
+        var index: Int32
+        var ax: Double, ay: Double, bx: Double, by: Double
+    }
+
+    /// The segments of a window, sorted by their smallest x.
+    private func segments(of w: Window) -> [Segment] {
+        let level = smoothed[w.level]
+        let range = level.range(w.piece)
+        let n = range.count
+        var out: [Segment] = []
+        out.reserveCapacity(w.segments.count)
+        for s in w.segments {
+            let i = range.lowerBound + Int(s)
+            let i2 = Int(s) + 1 == n ? range.lowerBound : i + 1
+            let ax = level.xs[i], ay = level.ys[i], bx = level.xs[i2], by = level.ys[i2]
+            out.append(Segment(minX: min(ax, bx), maxX: max(ax, bx), index: s, ax: ax, ay: ay, bx: bx, by: by))
+        }
+        out.sort { $0.minX < $1.minX }
+        return out
+    }
+
+    /// Whether two windows have segments that meet (adjacent segments of
+    /// one piece share their vertex by design and are not compared). A
+    /// sweep along x keeps only the segments whose x-extent is open, so a
+    /// window pair costs O(n log n) rather than O(n²).
+    private func meet(_ a: Window, _ b: Window) -> Bool {
+        let samePiece = a.level == b.level && a.piece == b.piece
+        let closed = !traces[a.level].isChain[a.piece]
+        let n = smoothed[a.level].range(a.piece).count
+        @inline(__always) func excluded(_ s: Segment, _ t: Segment) -> Bool {
+            guard samePiece else { return false }
+            let d = abs(Int(s.index) - Int(t.index))
+            return d <= 1 || (closed && d == n - 1)
+        }
+        @inline(__always) func cross(_ s: Segment, _ t: Segment) -> Bool {
+            !excluded(s, t) && SegmentIntersection.mayMeet(s.ax, s.ay, s.bx, s.by, t.ax, t.ay, t.bx, t.by)
+        }
+        let sa = segments(of: a)
+        let sb = samePiece && a.segments == b.segments ? sa : segments(of: b)
+        let single = samePiece && a.segments == b.segments
+        var activeA: [Segment] = [], activeB: [Segment] = []
+        var i = 0, j = 0
+        while i < sa.count || (!single && j < sb.count) {
+            let fromA = single || j >= sb.count || (i < sa.count && sa[i].minX <= sb[j].minX)
+            let s = fromA ? sa[i] : sb[j]
+            if fromA { i += 1 } else { j += 1 }
+            if single {
+                activeA.removeAll { $0.maxX < s.minX }
+                for t in activeA where cross(s, t) { return true }
+                activeA.append(s)
+            } else if fromA {
+                activeB.removeAll { $0.maxX < s.minX }
+                for t in activeB where cross(s, t) { return true }
+                activeA.append(s)
+            } else {
+                activeA.removeAll { $0.maxX < s.minX }
+                for t in activeA where cross(s, t) { return true }
+                activeB.append(s)
+            }
+        }
+        return false
+    }
+
+    private func hasRepeatedVertex(_ level: SmoothedLevel, range: Range<Int>, closed: Bool) -> Bool {
+        guard range.count >= 2 else { return false }
+        for i in range.lowerBound..<(range.upperBound - 1)
+        where level.xs[i] == level.xs[i + 1] && level.ys[i] == level.ys[i + 1] {
+            return true
+        }
+        let a = range.lowerBound, b = range.upperBound - 1
+        return closed && level.xs[a] == level.xs[b] && level.ys[a] == level.ys[b]
+    }
+
+    /// The cell's box, grown by a millionth of a cell so that points on its
+    /// sides are in.
+    private func cellBox(column c: Int, row r: Int) -> PlaneBox {
+        let g = geometry
+        let mx = g.dx * 1e-6, my = g.dy * 1e-6
+        return PlaneBox(minX: g.x0 + Double(c) * g.dx - mx, minY: g.y0 + Double(r) * g.dy - my,
+                        maxX: g.x0 + Double(c + 1) * g.dx + mx, maxY: g.y0 + Double(r + 1) * g.dy + my)
+    }
+}

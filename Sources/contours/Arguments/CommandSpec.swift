@@ -1,0 +1,115 @@
+/// One command of the tool: its synopsis, what it does, its options and
+/// worked examples, as `contours <command> --help` prints them.
+struct CommandSpec: Sendable {
+    let name: String
+    let synopsis: String
+    let summary: String
+    let details: String
+    let options: [OptionSpec]
+    let examples: [String]
+
+    func option(named name: String) -> OptionSpec? {
+        options.first { $0.name == name || $0.short == name }
+    }
+}
+
+enum Commands {
+    static let inputOptions = [Options.lat, Options.lon, Options.weight, Options.value, Options.planar,
+                               Options.inputFormat, Options.skipInvalid]
+    static let densityOptions = [Options.radius, Options.resolution, Options.padding, Options.projection]
+    static let levelOptions = [Options.levels, Options.spacing]
+    static let pictureOptions = [Options.gradient, Options.opacity, Options.legend, Options.basemap, Options.width,
+                                 Options.height, Options.title]
+
+    static let export = CommandSpec(
+        name: "export",
+        synopsis: "contours export [INPUT] [options]",
+        summary: "Contour the kernel density of the points and write GeoJSON (or SVG, HTML).",
+        details: """
+            INPUT is a CSV file with a header row (comma, semicolon or tab separated) or GeoJSON
+            Point/MultiPoint features; '-' or nothing reads standard input. GeoJSON output follows
+            RFC 7946: [longitude, latitude] positions, counter-clockwise exteriors, a bbox, geometry
+            split at the antimeridian, and per feature level, threshold, upper, units and the
+            simplestyle keys fill, fill-opacity and stroke.
+            """,
+        options: inputOptions + densityOptions + levelOptions
+            + [Options.smooth, Options.mode, Options.feature, Options.precision, Options.exportFormat,
+               Options.output]
+            + pictureOptions + [Options.render, Options.progress, Options.help],
+        examples: [
+            "contours export storms.csv --weight wind -o storms.geojson",
+            "contours export quakes.csv --radius 50km --spacing nice --levels 8 > quakes.geojson",
+            "contours export ames.csv --value Sale_Price --mode isolines -o prices.geojson",
+            "contours export snow_deaths.csv --planar --radius 0.9 --smooth none",
+            "contours export quakes.csv --format html --basemap coast.geojson --title 'Fiji quakes' -o quakes.html",
+        ])
+
+    static let grid = CommandSpec(
+        name: "grid",
+        synopsis: "contours grid [INPUT] [options]",
+        summary: "Write the density grid itself (JSON or ESRI ASCII grid).",
+        details: """
+            Values are weight per km² for geographic input (per square unit with --planar), sampled
+            at the cell centres of the projected plane: value k is at (x0 + (k % columns)·dx,
+            y0 + (k / columns)·dy). With --value the grid holds the kernel-weighted mean (null where
+            too few points are near).
+            """,
+        options: inputOptions + densityOptions + [Options.gridFormat, Options.output, Options.progress, Options.help],
+        examples: [
+            "contours grid snow_deaths.csv --planar --radius 0.5 --resolution 120 -o grid.json",
+            "contours grid quakes.csv --format asc -o quakes.asc",
+        ])
+
+    static let bin = CommandSpec(
+        name: "bin",
+        synopsis: "contours bin [INPUT] [options]",
+        summary: "Count or aggregate the points in hexagons or squares.",
+        details: """
+            Geographic input is binned in the equal-area plane (sizes in metres); --planar bins the
+            coordinates as given. Each cell has an id, a centre, its polygon and the aggregates.
+            """,
+        options: inputOptions + [Options.projection, Options.shape, Options.size, Options.orientation,
+                                 Options.aggregate, Options.includeEmpty, Options.precision, Options.binFormat,
+                                 Options.output]
+            + pictureOptions + [Options.scale, Options.progress, Options.help],
+        examples: [
+            "contours bin airports.csv --size 100 -o airports-hex.geojson",
+            "contours bin ames.csv --value Sale_Price --aggregate mean --shape square --size 0.5 --format csv",
+            "contours bin snow_deaths.csv --planar --size 0.5 --format svg -o snow-hex.svg",
+        ])
+
+    static let hit = CommandSpec(
+        name: "hit",
+        synopsis: "contours hit CONTOURS.geojson [INPUT] [--at LAT,LON ...] [options]",
+        summary: "Tell which band of an exported contour file each query point falls in.",
+        details: """
+            Prints one JSON line per query: {"lat":…,"lon":…,"level":L or null,"threshold":…,"upper":…}.
+            Queries come from --at, else from the points of INPUT (or standard input), read like any
+            input (--lat, --lon, --input-format, --skip-invalid). A point on a boundary between two
+            bands belongs to the upper band.
+            """,
+        options: [Options.at, Options.lat, Options.lon, Options.planar, Options.inputFormat, Options.skipInvalid,
+                  Options.output, Options.help],
+        examples: [
+            "contours hit quakes.geojson --at -20.5,178.2 --at -17,-179.9",
+            "contours hit storms.geojson ports.csv",
+            "printf 'lat,lon\\n25,-80\\n' | contours hit storms.geojson",
+        ])
+
+    static let info = CommandSpec(
+        name: "info",
+        synopsis: "contours info [INPUT] [options]",
+        summary: "Describe the input and the map it gives: points read and rejected, box, radius, grid, thresholds.",
+        details: """
+            Takes the same options as export, so it shows what an export with them would use.
+            """,
+        options: inputOptions + densityOptions + levelOptions + [Options.infoFormat, Options.progress, Options.help],
+        examples: [
+            "contours info storms.csv --weight wind",
+            "contours info quakes.csv --spacing nice --format json",
+        ])
+
+    static let all = [export, grid, bin, hit, info]
+
+    static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
+}

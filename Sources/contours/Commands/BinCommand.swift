@@ -1,0 +1,110 @@
+import Foundation
+import HeatMap
+
+/// `contours bin`: points → hexagon or square cells with aggregates, as
+/// GeoJSON, CSV, SVG or HTML. Streams: memory grows with occupied cells,
+/// not points.
+enum BinCommand {
+    enum Format: String { case geojson, csv, svg, html }
+
+    static func run(_ args: ParsedArguments, control: ComputeControl) throws {
+        let shape = try args.choice(Options.shape, [("hex", BinShape.hexagon), ("hexagon", .hexagon),
+                                                    ("square", .square)]) ?? .hexagon
+        let orientation = try args.choice(Options.orientation, HexOrientation.allCases.map { ($0.rawValue, $0) }) ?? .pointy
+        let aggregate = try args.choice(Options.aggregate, BinAggregate.allCases.map { ($0.rawValue, $0) }) ?? .count
+        let format = try args.choice(Options.binFormat, [("geojson", Format.geojson), ("json", .geojson),
+                                                         ("csv", .csv), ("svg", .svg), ("html", .html)]) ?? .geojson
+        let kind = try Settings.projection(args)
+        var size: Double?
+        if let text = args.string(Options.size) {
+            // Geographic sizes are kilometres; "800m" and "2km" read too.
+            let lower = text.lowercased()
+            let value = kind != .planar && lower.hasSuffix("m") && !lower.hasSuffix("km")
+                ? ArgumentValues.length(text).map { $0 / 1000 }
+                : ArgumentValues.number(lower.hasSuffix("km") ? String(lower.dropLast(2)) : text)
+            guard let v = value, v.isFinite, v > 0 else { throw args.bad(Options.size, text, "expected a size > 0") }
+            size = v
+        }
+        let precision = try Settings.precision(args)
+        let output = try Settings.output(args)
+        let options = try Settings.reader(args)
+        let gradient = try Settings.gradient(args)
+        let opacity = try Settings.opacity(args)
+        let (scale, colorScale) = try Settings.scale(args)
+        let picture = format == .svg || format == .html ? try Settings.picture(args) : HeatMapRenderOptions()
+        let path = try Settings.input(args, operands: args.operands[...])
+
+        let points = try StreamedPoints.read(path: path, options: options, control: control)
+        Console.report(points.rejections, rows: points.rowsRead)
+        if points.count == 0 { DensityRun.describeOddities(points, estimator: .density) }
+        let statistics = points.statistics
+        let projection = statistics.projection(kind)
+        let chosen = size ?? defaultSize(statistics, projection: kind)
+        let configuration = BinningConfiguration(shape: shape, size: chosen, orientation: orientation,
+                                                 projection: kind, includeEmpty: args.flag(Options.includeEmpty))
+        var binner = try Binner(configuration: configuration, projection: projection)
+        let useValues = options.columns.value != nil || options.columns.weight != nil
+        control.report(.bin, 0)
+        var done = 0
+        try points.forEachBatch(control: control) { batch in
+            let values = useValues ? (options.columns.value != nil ? batch.value : batch.weight) : nil
+            if kind == .planar {
+                try binner.add(x: batch.longitude, y: batch.latitude, values: values, control: control)
+            } else {
+                try binner.add(latitudes: batch.latitude, longitudes: batch.longitude, values: values, control: control)
+            }
+            done += batch.count
+            control.report(.bin, Double(done) / Double(max(points.count, 1)))
+        }
+        let result = try binner.result(control: control)
+        if size == nil, points.count > 0 {
+            Console.note("bin size \(ArgumentValues.text(rounded(chosen))) \(kind == .planar ? "units" : "km") (from the data; set it with --size)")
+        }
+
+        control.report(.export, 0)
+        let text: String
+        switch format {
+        case .geojson:
+            var geo = GeoJSONOptions(precision: precision)
+            geo.gradient = gradient
+            geo.fillOpacity = opacity
+            geo.colorScale = colorScale
+            text = try GeoJSONExport.bins(result, aggregate: aggregate, options: geo, control: control)
+        case .csv:
+            text = BinCSV.text(result, aggregate: aggregate, precision: precision)
+        case .svg, .html:
+            let name = aggregate == .count ? "count"
+                : "\(aggregate.rawValue) \(options.columns.value ?? options.columns.weight ?? "weight")"
+            let layer = HeatMapBinLayer(result, aggregate: aggregate, valueName: name)
+            let style = HeatMapStyle(gradient: gradient ?? .thermal, fillOpacity: opacity ?? 1)
+            text = format == .svg
+                ? HeatMapRenderer.svg(layer, style: style, scale: scale, options: picture)
+                : HeatMapRenderer.html(layer, style: style, scale: scale, options: picture)
+        }
+        try OutputFile.write(text, to: output)
+        control.report(.export, 1)
+    }
+
+    /// A fortieth of the data's longer side (km for geographic data), so a
+    /// first look shows some forty cells across.
+    static func defaultSize(_ s: InputStatistics, projection kind: MapProjection) -> Double {
+        guard s.count >= 2 else { return kind == .planar ? 1 : 10 }
+        let longer: Double
+        if kind == .planar {
+            longer = max(s.maxLongitude - s.minLongitude, s.maxLatitude - s.minLatitude)
+        } else {
+            let arc = s.longitudeArc?.width ?? 0
+            let centre = (s.minLatitude + s.maxLatitude) / 2
+            longer = max(arc * 111.32 * cos(centre * .pi / 180), (s.maxLatitude - s.minLatitude) * 111.32)
+        }
+        guard longer > 0, longer.isFinite else { return kind == .planar ? 1 : 10 }
+        return rounded(longer / 40)
+    }
+
+    /// Two significant digits: 37.2 km → 37, 0.01234 → 0.012.
+    static func rounded(_ v: Double) -> Double {
+        guard v > 0, v.isFinite else { return v }
+        let step = pow(10, floor(log10(v)) - 1)
+        return (v / step).rounded() * step
+    }
+}

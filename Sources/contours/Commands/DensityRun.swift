@@ -1,0 +1,58 @@
+import Foundation
+import HeatMap
+
+/// The part every density command shares: read the points (streaming),
+/// say what was skipped and what is odd about them, compute the grid.
+struct DensityRun {
+    let points: StreamedPoints
+    let density: StreamedDensity.Result
+    let configuration: HeatMapConfiguration
+
+    /// Reads INPUT and computes its grid under the command's options.
+    static func run(_ args: ParsedArguments, operands: ArraySlice<String>, control: ComputeControl) throws -> DensityRun {
+        let (configuration, resolutionFromData) = try Settings.configuration(args)
+        let options = try Settings.reader(args)
+        let path = try Settings.input(args, operands: operands)
+        let points = try StreamedPoints.read(path: path, options: options, control: control)
+        Console.report(points.rejections, rows: points.rowsRead)
+        describeOddities(points, estimator: configuration.estimator)
+        var density = try StreamedDensity.compute(from: points, configuration: configuration,
+                                                  resolutionFromData: resolutionFromData, control: control)
+        // A mean is in the unit of the measured column: name it, so legends
+        // and GeoJSON read "400,000 Sale_Price", not a bare number.
+        if configuration.estimator == .mean, let column = options.columns.value {
+            density.grid.units = column
+        }
+        return DensityRun(points: points, density: density, configuration: density.configuration)
+    }
+
+    /// Says why a map will be empty or a single blob (§12): no points, one
+    /// point, all at one place, all weights zero.
+    static func describeOddities(_ points: StreamedPoints, estimator: DensityEstimator) {
+        let s = points.statistics
+        if s.count == 0 {
+            if points.rowsRead == 0 {
+                Console.note("\(points.name): no data rows; the result is empty")
+            } else {
+                Console.note("\(points.name): no usable points (all \(points.rowsRead) rows skipped); the result is empty")
+            }
+        } else if s.weightedCount == 0 {
+            Console.note("\(points.name): all \(s.count) weights are zero; the density is zero everywhere and there are no contours")
+        } else if s.count == 1 {
+            Console.note("\(points.name): only one point; the map is a single kernel around it")
+        } else if s.allIdentical {
+            Console.note("\(points.name): all \(s.count) points are at the same place; the map is a single kernel around it")
+        }
+    }
+
+    /// Says why there are no contours when the input looked fine.
+    func describeEmptyLevels(_ thresholds: [Double]) {
+        let s = points.statistics
+        guard thresholds.isEmpty, s.count > 0, s.weightedCount > 0 else { return }
+        if configuration.estimator == .mean && s.minValue == s.maxValue {
+            Console.note("every value is \(ArgumentValues.text(s.minValue)); the mean is flat and there are no contours")
+        } else {
+            Console.note("the grid is flat (no value above its minimum); there are no contours")
+        }
+    }
+}

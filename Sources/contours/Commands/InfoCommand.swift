@@ -1,0 +1,153 @@
+import Foundation
+import HeatMap
+
+/// `contours info`: what the input holds and what map it gives.
+enum InfoCommand {
+    static func run(_ args: ParsedArguments, control: ComputeControl) throws {
+        let json = try args.choice(Options.infoFormat, [("text", false), ("json", true)]) ?? false
+        _ = try Settings.configuration(args)
+        let run = try DensityRun.run(args, operands: args.operands[...], control: control)
+        let configuration = run.configuration
+        let grid = run.density.grid
+        control.report(.levels, 0)
+        let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
+                                                      levelCount: configuration.contourLevels, grid: grid)
+        control.report(.levels, 1)
+        let report = Report(run: run, thresholds: thresholds)
+        try OutputFile.write(json ? report.json() : report.text(), to: nil)
+    }
+
+    /// The facts, gathered once and printed as text or JSON.
+    struct Report {
+        let run: DensityRun
+        let thresholds: [Double]
+
+        var statistics: InputStatistics { run.points.statistics }
+        var geographic: Bool { run.configuration.projection != .planar }
+
+        /// [west, south, east, north]; west > east when the box crosses ±180°.
+        var bbox: [Double]? {
+            let s = statistics
+            guard s.count > 0 else { return nil }
+            guard geographic, let arc = s.longitudeArc else {
+                return [s.minLongitude, s.minLatitude, s.maxLongitude, s.maxLatitude]
+            }
+            let east = arc.west + arc.width
+            return [arc.west, s.minLatitude, east > 180 ? east - 360 : east, s.maxLatitude]
+        }
+
+        var radiusRule: String {
+            switch run.density.bandwidth {
+            case .fixed: return "given"
+            case .auto:
+                return run.density.radiusRaised
+                    ? "auto: mean point spacing, raised so sigma spans half a grid cell" : "auto: mean point spacing"
+            case .scott: return "scott"
+            case .silverman: return "silverman"
+            }
+        }
+
+        func text() -> String {
+            let s = statistics
+            let g = run.density.grid.geometry
+            let unit = geographic ? "m" : "units"
+            var lines: [(String, String)] = []
+            var input = "\(run.points.name) (\(run.points.format.rawValue.uppercased())"
+            if let columns = run.points.columnsDescription { input += ": \(columns)" }
+            lines.append(("input", input + ")"))
+            lines.append(("points", "\(s.count) used of \(run.points.rowsRead) read, \(run.points.rejections.count) rejected"))
+            for tally in run.points.rejections.tallies {
+                lines.append(("rejected", "\(tally.count) × \(tally.first.reason) (first at \(tally.first.location))"))
+            }
+            if let b = bbox {
+                if geographic {
+                    lines.append(("box", "latitude \(n(b[1])) … \(n(b[3])), longitude \(n(b[0])) … \(n(b[2]))"
+                                  + (b[0] > b[2] ? " (across ±180°)" : "")))
+                } else {
+                    lines.append(("box", "x \(n(b[0])) … \(n(b[2])), y \(n(b[1])) … \(n(b[3]))"))
+                }
+            } else {
+                lines.append(("box", "none (no points)"))
+            }
+            lines.append(("weights", "total \(n(s.totalWeight)), \(s.weightedCount) above zero"))
+            if run.configuration.estimator == .mean, s.minValue <= s.maxValue {
+                lines.append(("values", "\(n(s.minValue)) … \(n(s.maxValue)) (mapping their kernel-weighted mean)"))
+            }
+            let p = run.density.grid.projection
+            lines.append(("projection", p.isGeographic
+                          ? "\(p.kind.rawValue), centred at \(n(p.centreLatitude)), \(n(p.centreLongitude))"
+                          : "planar (coordinates as given)"))
+            let r = run.density.grid.radius
+            lines.append(("radius", "\(n(r)) \(unit) (\(radiusRule)); sigma \(n(r / 3)) \(unit)"))
+            let cell = geographic ? "\(n(g.dx / 1000)) × \(n(g.dy / 1000)) km" : "\(n(g.dx)) × \(n(g.dy))"
+            lines.append(("grid", "\(g.columns) × \(g.rows) nodes, cells \(cell)"))
+            let grid = run.density.grid
+            lines.append(("values", "\(n(grid.minimum)) … \(n(grid.maximum)) \(grid.units)"))
+            let spacing = run.configuration.levelSpacing
+            if thresholds.isEmpty {
+                lines.append(("thresholds", "none (\(spacing))"))
+            } else {
+                lines.append(("thresholds", "\(thresholds.count) (\(spacing)), \(grid.units): "
+                              + thresholds.map(n).joined(separator: ", ")))
+            }
+            return lines.map { $0.0.padding(toLength: 11, withPad: " ", startingAt: 0) + $0.1 }
+                .joined(separator: "\n") + "\n"
+        }
+
+        func json() -> String {
+            let s = statistics
+            let grid = run.density.grid
+            let g = grid.geometry
+            var fields: [String] = []
+            fields.append("\"input\":\(quote(run.points.name))")
+            fields.append("\"format\":\(quote(run.points.format.rawValue))")
+            fields.append("\"rows\":\(run.points.rowsRead)")
+            fields.append("\"points\":\(s.count)")
+            let rejected = run.points.rejections.tallies.map { "\(quote($0.first.reason)):\($0.count)" }
+            fields.append("\"rejected\":{\(rejected.joined(separator: ","))}")
+            fields.append("\"bbox\":" + (bbox.map { "[" + $0.map(n).joined(separator: ",") + "]" } ?? "null"))
+            fields.append("\"total_weight\":\(n(s.totalWeight))")
+            let p = grid.projection
+            var projection = "{\"name\":\(quote(p.kind.rawValue))"
+            if p.isGeographic {
+                projection += ",\"centre_latitude\":\(n(p.centreLatitude)),\"centre_longitude\":\(n(p.centreLongitude))"
+            }
+            fields.append("\"projection\":\(projection)}")
+            fields.append("\"radius\":\(n(grid.radius))")
+            fields.append("\"bandwidth\":\(quote(run.density.bandwidth.rawValue))")
+            fields.append("\"grid\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"dx\":\(n(g.dx)),\"dy\":\(n(g.dy))}")
+            fields.append("\"estimator\":\(quote(grid.estimator.rawValue))")
+            fields.append("\"units\":\(quote(grid.units))")
+            fields.append("\"minimum\":\(n(grid.minimum)),\"maximum\":\(n(grid.maximum))")
+            fields.append("\"spacing\":\(quote("\(run.configuration.levelSpacing)"))")
+            fields.append("\"thresholds\":[\(thresholds.map(n).joined(separator: ","))]")
+            return "{" + fields.joined(separator: ",") + "}\n"
+        }
+
+        private func n(_ v: Double) -> String {
+            guard v.isFinite else { return "null" }
+            if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+            // Six significant digits read well and are enough for a report.
+            let short = Double(String(format: "%.6g", v)) ?? v
+            if short == short.rounded(), abs(short) < 1e15 { return String(Int64(short)) }
+            return abs(short) >= 1e-4 ? "\(short)" : String(format: "%.6g", v)
+        }
+    }
+}
+
+/// A JSON string literal.
+func quote(_ s: String) -> String {
+    var out = "\""
+    for c in s.unicodeScalars {
+        switch c {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if c.value < 0x20 { out += String(format: "\\u%04x", c.value) } else { out.unicodeScalars.append(c) }
+        }
+    }
+    return out + "\""
+}

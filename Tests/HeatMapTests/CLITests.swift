@@ -1,0 +1,362 @@
+import Foundation
+import Testing
+
+/// End-to-end runs of the built `contours` tool on small fixtures: help,
+/// grids with known values, stdin, skipped rows, degenerate inputs,
+/// atomic output, hit testing, progress and Ctrl-C.
+@Suite struct CLITests {
+    @Test func helpDocumentsEveryCommandAndOptionWithAnExample() throws {
+        let top = try Tool.run(["--help"])
+        #expect(top.status == 0)
+        for command in ["export", "grid", "bin", "hit", "info"] {
+            #expect(top.stdout.contains("  \(command) "), "\(command) missing from --help")
+            let help = try Tool.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.hasPrefix("contours \(command): "))
+            #expect(help.stdout.contains("Examples:\n  contours \(command) "))
+            let options = help.stdout.split(separator: "\n").filter { $0.hasPrefix("  -") }
+            let examples = help.stdout.split(separator: "\n").filter { $0.hasPrefix("      e.g. ") }
+            // Every option but --help carries an example.
+            #expect(options.count >= 4)
+            #expect(examples.count == options.count - 1, "\(command)")
+            #expect(try Tool.run(["help", command]).stdout == help.stdout)
+        }
+        let export = try Tool.run(["export", "-h"]).stdout
+        for option in ["--lat", "--lon", "--weight", "--value", "--planar", "--input-format", "--skip-invalid",
+                       "--radius", "--resolution", "--padding", "--projection", "--levels", "--spacing", "--smooth",
+                       "--mode", "--feature", "--precision", "--format", "-o, --output", "--progress"] {
+            #expect(export.contains("\n  \(option) ") || export.contains("\n  \(option)\n"), "export --help lacks \(option)")
+        }
+        let version = try Tool.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("contours "))
+        let none = try Tool.run([])
+        #expect(none.status == 2)
+        #expect(none.stderr == "contours: no command given; see 'contours --help'\n")
+    }
+
+    /// One planar point of weight 2 at the origin, radius 3 (σ = 1): the
+    /// padded box is [-4.5, 4.5]², nine cells of 1, nodes at -4…4.
+    @Test func gridJSONHoldsTheExactKernel() throws {
+        let folder = try ScratchFolder()
+        try folder.write("one.csv", "x,y,w\n0,0,2\n")
+        let run = try Tool.run(["grid", "one.csv", "--planar", "--radius", "3", "--resolution", "9", "--weight", "w"],
+                               directory: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let grid = try run.json()
+        #expect(grid["columns"] as? Int == 9 && grid["rows"] as? Int == 9)
+        #expect(grid["x0"] as? Double == -4 && grid["y0"] as? Double == -4)
+        #expect(grid["dx"] as? Double == 1 && grid["dy"] as? Double == 1)
+        #expect(grid["units"] as? String == "per square unit")
+        let values = try #require(grid["values"] as? [Double])
+        #expect(values.count == 81)
+        var worst = 0.0
+        for k in 0..<81 {
+            let x = Double(k % 9) - 4, y = Double(k / 9) - 4
+            let exact = 2 * exp(-(x * x + y * y) / 2) / (2 * Double.pi)
+            worst = max(worst, abs(values[k] - exact))
+        }
+        #expect(worst <= 1e-3 * 2 / (2 * Double.pi))
+        #expect(abs(values[40] - 1 / Double.pi) < 1e-9)
+        #expect(run.stderr.contains("only one point"))
+
+        let asc = try Tool.run(["grid", "one.csv", "--planar", "--radius", "3", "--resolution", "9", "--format", "asc"],
+                               directory: folder.path)
+        let lines = asc.stdout.split(separator: "\n")
+        #expect(lines.prefix(6) == ["ncols 9", "nrows 9", "xllcenter -4", "yllcenter -4", "cellsize 1", "NODATA_value -9999"])
+        #expect(lines.count == 6 + 9)
+    }
+
+    @Test func standardInputGivesTheSameGridAsTheFile() throws {
+        let folder = try ScratchFolder()
+        var csv = "lat;lon;mag\r\n"
+        for i in 0..<500 { csv += "\(-20 - Double(i % 17) * 0.1);\(179.5 + Double(i % 23) * 0.05);\(1 + i % 3)\r\n" }
+        let path = try folder.write("q.csv", csv)
+        let arguments = ["grid", "--weight", "mag", "--radius", "20km", "--resolution", "50"]
+        let fromFile = try Tool.run(arguments + [path])
+        let fromPipe = try Tool.run(arguments + ["-"], input: Array(csv.utf8), temporary: folder.path)
+        let implicit = try Tool.run(arguments, stdin: path)
+        #expect(fromFile.status == 0 && fromPipe.status == 0 && implicit.status == 0, "\(fromPipe.stderr)")
+        #expect(!fromFile.stdout.isEmpty)
+        #expect(fromPipe.stdout == fromFile.stdout)
+        #expect(implicit.stdout == fromFile.stdout)
+        // The spool of standard input leaves nothing in TMPDIR.
+        #expect(folder.contents() == ["q.csv"])
+        // Longitudes past 180 are one cluster around the antimeridian.
+        let grid = try fromFile.json()
+        let projection = try #require(grid["projection"] as? [String: Any])
+        #expect(abs((projection["centre_longitude"] as? Double ?? 0) - (-179.95)) < 1e-9)
+    }
+
+    @Test func skipInvalidReportsHowManyAndWhy() throws {
+        let folder = try ScratchFolder()
+        try folder.write("p.csv", "lat,lon,w\n1,2,1\n95,2,1\n1,x,1\n2,3,-1\n96,1,1\n3,4,2\n")
+        let strict = try Tool.run(["info", "p.csv", "--weight", "w"], directory: folder.path)
+        #expect(strict.status == 1)
+        #expect(strict.stderr == "contours: p.csv:3:lat: latitude 95 is outside [-90, 90]\n")
+        let run = try Tool.run(["info", "p.csv", "--weight", "w", "--skip-invalid", "--format", "json"], directory: folder.path)
+        #expect(run.status == 0)
+        #expect(run.stderrLines == [
+            "contours: skipped 4 of 6 rows (--skip-invalid):",
+            "contours:   2 × latitude outside [-90, 90]; first: p.csv:3:lat: latitude 95 is outside [-90, 90]",
+            "contours:   1 × longitude is not a number; first: p.csv:4:lon: longitude is not a number: \"x\"",
+            "contours:   1 × weight is negative; first: p.csv:5:w: weight -1 is negative",
+        ])
+        let info = try run.json()
+        #expect(info["points"] as? Int == 2)
+        #expect(info["rows"] as? Int == 6)
+        #expect(info["total_weight"] as? Double == 3)
+        let rejected = try #require(info["rejected"] as? [String: Int])
+        #expect(rejected == ["latitude outside [-90, 90]": 2, "longitude is not a number": 1, "weight is negative": 1])
+        #expect(info["bbox"] as? [Double] == [2, 1, 4, 3])
+    }
+
+    @Test func degenerateInputsGiveAMessageAndAValidResult() throws {
+        let folder = try ScratchFolder()
+        let cases: [(String, String, String)] = [
+            ("one.csv", "lat,lon\n-41.3,174.8\n", "only one point; the map is a single kernel around it"),
+            ("same.csv", "lat,lon\n-41.3,174.8\n-41.3,174.8\n-41.3,174.8\n", "all 3 points are at the same place"),
+            ("zero.csv", "lat,lon,w\n1,2,0\n3,4,0\n", "all 2 weights are zero"),
+            ("none.csv", "lat,lon\n", "no data rows; the result is empty"),
+            ("skipped.csv", "lat,lon\n95,1\n", "no usable points (all 1 rows skipped); the result is empty"),
+        ]
+        for (name, text, message) in cases {
+            try folder.write(name, text)
+            let weight = name == "zero.csv" ? ["--weight", "w"] : []
+            let run = try Tool.run(["export", name, "--skip-invalid"] + weight, directory: folder.path)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(name): \(run.stderr)")
+            let document = try run.json()
+            #expect(document["type"] as? String == "FeatureCollection")
+            #expect(document["features"] is [Any])
+        }
+    }
+
+    @Test func outputIsWrittenWholeThroughATemporaryFile() throws {
+        let folder = try ScratchFolder()
+        try folder.write("p.csv", "lat,lon\n-41.3,174.8\n-41.2,174.9\n-41.25,174.7\n")
+        let run = try Tool.run(["export", "p.csv", "-o", "out/x.geojson"], directory: folder.path)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("contours: cannot write out/x.geojson: there is no folder"))
+        #expect(folder.contents() == ["p.csv"])
+        let good = try Tool.run(["grid", "p.csv", "-o", "grid.json"], directory: folder.path)
+        #expect(good.status == 0)
+        #expect(good.stdout.isEmpty)
+        #expect(folder.contents() == ["grid.json", "p.csv"])
+        let grid = try JSONSerialization.jsonObject(with: Data((folder.read("grid.json") ?? "").utf8)) as? [String: Any]
+        #expect(grid?["columns"] is Int)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.file("grid.json"))
+        #expect((attributes[.posixPermissions] as? Int ?? 0) & 0o044 != 0, "output should be readable like any file")
+        // A device is written in place, never replaced by a renamed file.
+        let null = try Tool.run(["grid", "p.csv", "-o", "/dev/null"], directory: folder.path)
+        #expect(null.status == 0)
+        let device = try FileManager.default.attributesOfItem(atPath: "/dev/null")
+        #expect(device[.type] as? FileAttributeType == .typeCharacterSpecial)
+    }
+
+    /// Two square bands with a hole, and a band split at the antimeridian.
+    static let contourFile = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"level":0,"threshold":0.5,"upper":2,"units":"per km²"},"geometry":{"type":"MultiPolygon","coordinates":[
+          [[[0,0],[4,0],[4,4],[0,4],[0,0]],[[1,1],[1,3],[3,3],[3,1],[1,1]]],
+          [[[179,-10],[180,-10],[180,-8],[179,-8],[179,-10]]],
+          [[[-180,-10],[-179,-10],[-179,-8],[-180,-8],[-180,-10]]]]}},
+        {"type":"Feature","properties":{"level":1,"threshold":2,"upper":null,"units":"per km²"},"geometry":{"type":"Polygon","coordinates":[
+          [[1,1],[3,1],[3,3],[1,3],[1,1]]]}}
+        ]}
+        """
+
+    @Test func hitAnswersOneJSONLinePerQuery() throws {
+        let folder = try ScratchFolder()
+        try folder.write("c.geojson", Self.contourFile)
+        let run = try Tool.run(["hit", "c.geojson", "--at", "0.5,0.5", "--at", "2,2", "--at", "10,10",
+                                "--at", "-9,179.5", "--at", "-9,-179.5", "--at", "-9,180.5"], directory: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n") == [
+            #"{"lat":0.5,"lon":0.5,"level":0,"threshold":0.5,"upper":2}"#,
+            #"{"lat":2,"lon":2,"level":1,"threshold":2,"upper":null}"#,
+            #"{"lat":10,"lon":10,"level":null,"threshold":null,"upper":null}"#,
+            #"{"lat":-9,"lon":179.5,"level":0,"threshold":0.5,"upper":2}"#,
+            #"{"lat":-9,"lon":-179.5,"level":0,"threshold":0.5,"upper":2}"#,
+            #"{"lat":-9,"lon":180.5,"level":0,"threshold":0.5,"upper":2}"#,
+        ])
+        // Queries from standard input, read like any input.
+        let piped = try Tool.run(["hit", "c.geojson"], input: Array("latitude;longitude\n3,5;\n2;2\n".utf8),
+                                 directory: folder.path)
+        #expect(piped.status == 1)
+        #expect(piped.stderr == "contours: stdin:2:longitude: longitude is empty\n")
+        let good = try Tool.run(["hit", "c.geojson", "-"], input: Array("y,x\n3.5,3.5\n2,2\n".utf8), directory: folder.path)
+        #expect(good.stdout.split(separator: "\n").map { $0.contains("\"level\":0") } == [true, false])
+        #expect(good.stdout.split(separator: "\n").map { $0.contains("\"level\":1") } == [false, true])
+    }
+
+    @Test func progressGoesToStandardErrorOnlyWhenAsked() throws {
+        let folder = try ScratchFolder()
+        try folder.write("p.csv", "lat,lon\n-41.3,174.8\n-41.2,174.9\n-41.25,174.7\n")
+        let quiet = try Tool.run(["grid", "p.csv"], directory: folder.path)
+        #expect(quiet.stderr.isEmpty)
+        let loud = try Tool.run(["grid", "p.csv", "--progress"], directory: folder.path)
+        #expect(loud.status == 0)
+        let stages = loud.stderrLines.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }
+        #expect(stages.first == "read")
+        for stage in ["read", "project", "density", "export"] { #expect(stages.contains(stage), "\(stage)") }
+        #expect(loud.stdout == quiet.stdout)
+    }
+
+    @Test func ctrlCStopsAtOnceWithStatus130AndNoFiles() throws {
+        let executable = try #require(Tool.executable)
+        let folder = try ScratchFolder()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["export", "-", "-o", folder.file("out.geojson")]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = folder.path
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Half a file: the tool is now spooling standard input and waits for more.
+        try input.fileHandleForWriting.write(contentsOf: Data("lat,lon\n1,2\n3,4\n".utf8))
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let wchan = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/wchan", encoding: .utf8)) ?? ""
+            if wchan.contains("pipe") { break }
+            usleep(10_000)
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        #expect(folder.contents().isEmpty, "left \(folder.contents())")
+    }
+
+    /// Two clusters near Wellington, as CSV.
+    static let clusters: String = {
+        var text = "lat,lon,w\n"
+        for i in 0..<300 {
+            let a = Double(i % 17) / 17 * 2 * Double.pi, r = 0.002 + Double(i % 11) * 0.0015
+            let centre = i % 3 == 0 ? (-41.29, 174.78) : (-41.22, 174.90)
+            text += "\(centre.0 + r * sin(a)),\(centre.1 + r * cos(a)),\(1 + i % 4)\n"
+        }
+        return text
+    }()
+
+    @Test func exportWritesBandsWithTheirProperties() throws {
+        let folder = try ScratchFolder()
+        try folder.write("c.csv", Self.clusters)
+        let run = try Tool.run(["export", "c.csv", "--weight", "w", "--radius", "1500", "--levels", "5",
+                                "--spacing", "linear"], directory: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty)
+        let document = try run.json()
+        #expect(document["type"] as? String == "FeatureCollection")
+        let bbox = try #require(document["bbox"] as? [Double])
+        #expect(bbox.count == 4 && bbox[0] > 174.7 && bbox[2] < 175 && bbox[1] > -41.4 && bbox[3] < -41.1)
+        let features = try #require(document["features"] as? [[String: Any]])
+        #expect(features.count == 5)
+        var previous = -Double.infinity
+        for (k, feature) in features.enumerated() {
+            let properties = try #require(feature["properties"] as? [String: Any])
+            #expect(properties["level"] as? Int == k)
+            let threshold = try #require(properties["threshold"] as? Double)
+            #expect(threshold > previous)
+            previous = threshold
+            #expect(properties["units"] as? String == "per km²")
+            #expect((properties["fill"] as? String)?.hasPrefix("#") == true)
+            if k == features.count - 1 {
+                #expect(properties["upper"] is NSNull)
+            } else {
+                #expect(properties["upper"] is Double)
+            }
+            let geometry = try #require(feature["geometry"] as? [String: Any])
+            let type = try #require(geometry["type"] as? String)
+            #expect(type == "Polygon" || type == "MultiPolygon")
+        }
+        // One feature per polygon, lines, and pictures of the same contours.
+        let polygons = try Tool.run(["export", "c.csv", "--radius", "1500", "--feature", "polygon"], directory: folder.path)
+        let types = try #require(try polygons.json()["features"] as? [[String: Any]])
+            .compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String }
+        #expect(!types.isEmpty && types.allSatisfy { $0 == "Polygon" })
+        let lines = try Tool.run(["export", "c.csv", "--radius", "1500", "--mode", "isolines"], directory: folder.path)
+        let lineTypes = try #require(try lines.json()["features"] as? [[String: Any]])
+            .compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String }
+        #expect(!lineTypes.isEmpty && lineTypes.allSatisfy { $0.hasSuffix("LineString") })
+        let svg = try Tool.run(["export", "c.csv", "--radius", "1500", "--format", "svg", "--title", "<b>&</b>"],
+                               directory: folder.path)
+        #expect(svg.status == 0)
+        #expect(svg.stdout.contains("<svg") && svg.stdout.contains("data-level=\"0\""))
+        #expect(svg.stdout.contains("&lt;b&gt;&amp;&lt;/b&gt;") && !svg.stdout.contains("<b>&</b>"))
+        let html = try Tool.run(["export", "c.csv", "--radius", "1500", "--format", "html"], directory: folder.path)
+        #expect(html.stdout.lowercased().hasPrefix("<!doctype html>"))
+
+        // hit reads the export back: the cluster centre is in the top band.
+        try folder.write("c.geojson", run.stdout)
+        let hit = try Tool.run(["hit", "c.geojson", "--at", "-41.22,174.90", "--at", "-40,170"], directory: folder.path)
+        let answers = hit.stdout.split(separator: "\n")
+        #expect(answers.count == 2)
+        #expect(answers.first?.contains("\"level\":4,") == true)
+        #expect(answers.last?.contains("\"level\":null") == true)
+    }
+
+    @Test func binCountsEveryPoint() throws {
+        let folder = try ScratchFolder()
+        try folder.write("c.csv", Self.clusters)
+        let csv = try Tool.run(["bin", "c.csv", "--size", "2", "--format", "csv"], directory: folder.path)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let rows = csv.stdout.split(separator: "\n")
+        #expect(rows.first == "q,r,x,y,count,value")
+        let counts = rows.dropFirst().compactMap { Int($0.split(separator: ",")[4]) }
+        #expect(counts.reduce(0, +) == 300)
+        let squares = try Tool.run(["bin", "c.csv", "--shape", "square", "--size", "1500m", "--format", "csv",
+                                    "--value", "w", "--aggregate", "sum"], directory: folder.path)
+        let squareRows = squares.stdout.split(separator: "\n")
+        #expect(squareRows.first == "i,j,x,y,count,value")
+        let sums = squareRows.dropFirst().compactMap { Double($0.split(separator: ",")[5]) }
+        #expect(sums.reduce(0, +) == 750)
+        let geojson = try Tool.run(["bin", "c.csv", "--size", "2"], directory: folder.path)
+        let features = try #require(try geojson.json()["features"] as? [[String: Any]])
+        #expect(features.count == rows.count - 1)
+        let defaulted = try Tool.run(["bin", "c.csv", "--format", "csv"], directory: folder.path)
+        #expect(defaulted.stderr.contains("(from the data; set it with --size)"))
+    }
+
+    /// The shared data sets, with the options a new user would start with.
+    @Test(arguments: [
+        ("storms.csv", ["--weight", "wind"]), ("airports.csv", []), ("ames.csv", ["--value", "Sale_Price"]),
+        ("snow_deaths.csv", ["--planar"]), ("quakes_fiji.csv", []), ("quakes_fiji.csv", ["0-360"]),
+    ])
+    func realDataExportsWithDefaults(file: String, options: [String]) throws {
+        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Samples/data/\(file)")
+        var path = data.path
+        let folder = try ScratchFolder()
+        var options = options
+        if options == ["0-360"] {
+            // The same quakes with longitudes in 0...360, as some catalogues write them.
+            options = []
+            let text = try String(contentsOf: data, encoding: .utf8)
+            let shifted = text.split(separator: "\n").enumerated().map { k, line -> String in
+                var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                if k > 0, fields.count > 1, let lon = Double(fields[1]), lon < 0 { fields[1] = "\(lon + 360)" }
+                return fields.joined(separator: ",")
+            }
+            path = try folder.write("quakes_0_360.csv", shifted.joined(separator: "\n") + "\n")
+        }
+        let run = try Tool.run(["export", path] + options)
+        #expect(run.status == 0, "\(file): \(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(file): \(run.stderr)")
+        let features = try #require(try run.json()["features"] as? [[String: Any]])
+        #expect(features.count == 10, "\(file)")
+        for feature in features {
+            let g = feature["geometry"] as? [String: Any]
+            for part in (g?["coordinates"] as? [[[[Double]]]]) ?? [] {
+                let lons = part[0].map { $0[0] }
+                // No part wraps the long way round the globe (airports cross ±180°).
+                #expect((lons.max() ?? 0) - (lons.min() ?? 0) <= 180, "\(file)")
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+@Suite struct GeoJSONAntimeridianTests {
+    @Test func clippingAHoleOnTheLineMakesANotch() {
+        let polygon = PlanePolygon(exterior: Shapes.rectangle(0, 0, 10, 10),
+                                   holes: [Shapes.rectangle(4, 4, 6, 6, clockwise: true),
+                                           Shapes.rectangle(1, 1, 2, 2, clockwise: true)])
+        let west = HalfPlaneClipper.clip(polygon, keeping: .west, of: 5)
+        #expect(west.count == 1)
+        #expect(west[0].holes.count == 1)          // the small hole stays a hole
+        #expect(abs(west[0].area - (50 - 2 - 1)) < 1e-12)
+        #expect(PlaneRing.signedArea(west[0].exterior) > 0)
+        #expect(west[0].exterior.allSatisfy { $0.x <= 5 })
+        let east = HalfPlaneClipper.clip(polygon, keeping: .east, of: 5)
+        #expect(east.count == 1 && east[0].holes.isEmpty)
+        #expect(abs(east[0].area - 48) < 1e-12)
+        #expect(east[0].exterior.allSatisfy { $0.x >= 5 })
+        // North and south too.
+        let north = HalfPlaneClipper.clip(polygon, keeping: .north, of: 5)
+        let south = HalfPlaneClipper.clip(polygon, keeping: .south, of: 5)
+        #expect(abs(north[0].area - 48) < 1e-12 && abs(south[0].area - 47) < 1e-12)
+    }
+
+    @Test func clippingAUShapeGivesTwoPieces() {
+        let u = PlanePolygon(exterior: [PlanePoint(x: 0, y: 0), PlanePoint(x: 10, y: 0), PlanePoint(x: 10, y: 10),
+                                        PlanePoint(x: 7, y: 10), PlanePoint(x: 7, y: 3), PlanePoint(x: 3, y: 3),
+                                        PlanePoint(x: 3, y: 10), PlanePoint(x: 0, y: 10)])
+        let top = HalfPlaneClipper.clip(u, keeping: .north, of: 5)
+        #expect(top.count == 2)
+        #expect(abs(top.reduce(0) { $0 + $1.area } - 30) < 1e-12)
+        // Entirely on one side: unchanged, or nothing.
+        #expect(HalfPlaneClipper.clip(u, keeping: .west, of: 20) == [u])
+        #expect(HalfPlaneClipper.clip(u, keeping: .east, of: 20).isEmpty)
+    }
+
+    @Test func clippingRandomPolygonsWithHolesKeepsAreaAndValidity() {
+        var rng = SplitMix(seed: 99)
+        func star(_ cx: Double, _ cy: Double, _ rMin: Double, _ rMax: Double, _ n: Int) -> [PlanePoint] {
+            (0..<n).map { k in
+                let t = 2 * Double.pi * (Double(k) + 0.8 * rng.unit()) / Double(n)
+                let r = rMin + (rMax - rMin) * rng.unit()
+                return PlanePoint(x: cx + r * cos(t), y: cy + r * sin(t))
+            }
+        }
+        for trial in 0..<300 {
+            let cx = rng.unit() * 4 - 2, cy = rng.unit() * 4 - 2
+            let outer = star(cx, cy, 3, 6, 8 + trial % 40)
+            // Holes strictly inside the outer star's inner radius.
+            let hole1 = Array(star(cx, cy, 0.5, 1.5, 5 + trial % 17).reversed())
+            let hole2 = Array(star(cx + 2.2, cy, 0.2, 0.6, 6).reversed())
+            let polygon = PlanePolygon(exterior: outer, holes: [hole1, hole2])
+            let c = rng.unit() * 6 - 3
+            let west = HalfPlaneClipper.clip(polygon, keeping: .west, of: c)
+            let east = HalfPlaneClipper.clip(polygon, keeping: .east, of: c)
+            let total = (west + east).reduce(0) { $0 + $1.area }
+            #expect(abs(total - polygon.area) < 1e-9 * polygon.area, "trial \(trial)")
+            for piece in west { #expect(piece.exterior.allSatisfy { $0.x <= c }) }
+            for piece in east { #expect(piece.exterior.allSatisfy { $0.x >= c }) }
+            for piece in west + east {
+                let rings = ([piece.exterior] + piece.holes).map { ring in (ring + [ring[0]]).map { [$0.x, $0.y] } }
+                let problems = GeoJSONRead.problems(rings, decimals: 12)
+                #expect(problems.isEmpty, "trial \(trial): \(problems.prefix(3))")
+            }
+        }
+    }
+
+    @Test func aSharedEdgeIsCutAtTheSamePointFromBothSides() {
+        var rng = SplitMix(seed: 12)
+        for _ in 0..<1000 {
+            let p = PlanePoint(x: 179 + rng.unit(), y: rng.unit() * 10), q = PlanePoint(x: 180 + rng.unit(), y: rng.unit() * 10)
+            #expect(HalfPlaneClipper.cut(p, q, 180) == HalfPlaneClipper.cut(q, p, 180))
+        }
+    }
+
+    @Test func aRingWithAHoleAcrossTheAntimeridianIsSplitIntoValidParts() throws {
+        // Band 0 of the shapes: a 300 km disc with a 150 km hole, both across
+        // ±180°, and a small hole west of it.
+        let band = Shapes.bands().bands[0][0]
+        let lonLat = LonLatGeometry(projection: Shapes.fiji).polygon(band)
+        #expect(lonLat.exterior.contains { $0.x > 180 } && lonLat.exterior.contains { $0.x < 180 })
+        let set = ContourSet(thresholds: [1], levels: [[band]], bands: [[band]], isolines: [[]])
+        let text = try GeoJSONExport.contours(set, projection: Shapes.fiji, units: "per km²")
+        #expect(try GeoJSONRead.allProblems(text).isEmpty)
+        let parts = try GeoJSONRead.polygons(try GeoJSONRead.features(text)[0])
+        #expect(parts.count == 2)
+        // The cut hole became a notch on each side; the small hole stays in the west part.
+        let west = try #require(parts.first { $0[0].contains { $0[0] == 180 } })
+        let east = try #require(parts.first { $0[0].contains { $0[0] == -180 } })
+        #expect(west.count == 2 && east.count == 1)
+        for part in parts {
+            let xs = part[0].map { $0[0] }
+            #expect(xs.max()! - xs.min()! < 180)
+        }
+        // Nothing is lost: the parts' areas add up to the unsplit polygon's.
+        func area(_ polygon: [[[Double]]]) -> Double { polygon.reduce(0) { $0 + GeoJSONRead.signedArea($1) } }
+        let whole = lonLat.area
+        #expect(abs(area(west) + area(east) - whole) < 1e-4 * whole)
+        // The cut points on both sides are the same latitudes.
+        let westCut = Set(west[0].filter { $0[0] == 180 }.map { $0[1] })
+        let eastCut = Set(east[0].filter { $0[0] == -180 }.map { $0[1] })
+        #expect(westCut == eastCut && westCut.count == 4)
+        // The bbox crosses ±180°.
+        let bbox = try #require(try GeoJSONRead.collection(text)["bbox"] as? [Double])
+        #expect(bbox[0] > 0 && bbox[2] < 0)
+    }
+
+    @Test func neighbouringBandsStillShareTheirCutBoundary() throws {
+        let text = try GeoJSONExport.contours(Shapes.bands(), projection: Shapes.fiji, units: "per km²")
+        let features = try GeoJSONRead.features(text)
+        #expect(try GeoJSONRead.allProblems(text).isEmpty)
+        // Band 1's outer rings (its hole, the inner disc, became notches in
+        // them) are made of band 0's and band 2's positions, cut points included.
+        func positions(_ f: [String: Any]) throws -> Set<[Double]> {
+            Set(try GeoJSONRead.polygons(f).flatMap { $0.flatMap { $0 } })
+        }
+        let band0 = try positions(features[0]), band2 = try positions(features[2])
+        let band1Outer = try GeoJSONRead.polygons(features[1]).flatMap { $0[0] }
+        #expect(Set(band1Outer.filter { abs($0[0]) == 180 }).count == 8)
+        #expect(band1Outer.allSatisfy { band0.contains($0) || band2.contains($0) })
+        #expect(band1Outer.contains { band0.contains($0) } && band1Outer.contains { band2.contains($0) })
+    }
+
+    @Test func eachPolygonLiesInOneWindowAfterUnwrapping() throws {
+        // Centred east of ±180° the same shapes still split cleanly.
+        let projection = PlaneProjection(kind: .equalArea, centreLatitude: 52, centreLongitude: -179.7)
+        for mode in [ContourMode.bands, .levels] {
+            let text = try GeoJSONExport.contours(Shapes.bands(), projection: projection, units: "u", mode: mode)
+            #expect(try GeoJSONRead.allProblems(text).isEmpty)
+        }
+    }
+
+    @Test func aRingAroundThePoleBecomesOneCap() throws {
+        let projection = PlaneProjection(kind: .equalArea, centreLatitude: 88, centreLongitude: 10)
+        let cap = PlanePolygon(exterior: Shapes.circle(0, 0, 400_000, 200),
+                               holes: [Shapes.circle(-50_000, 0, 60_000, 40, clockwise: true)])
+        let set = ContourSet(thresholds: [1], levels: [[cap]], bands: [[cap]], isolines: [[cap.exterior]])
+        let text = try GeoJSONExport.contours(set, projection: projection, units: "u")
+        #expect(try GeoJSONRead.allProblems(text).isEmpty)
+        let polygons = try GeoJSONRead.polygons(try GeoJSONRead.features(text)[0])
+        #expect(polygons.count == 1 && polygons[0].count == 2)
+        let exterior = polygons[0][0]
+        #expect(exterior.contains([180, 90]) && exterior.contains([-180, 90]))
+        #expect(exterior.allSatisfy { $0[1] > 80 })
+        let lines = try GeoJSONRead.lines(try GeoJSONRead.features(
+            GeoJSONExport.contours(set, projection: projection, units: "u", mode: .isolines))[0])
+        #expect(lines.allSatisfy { $0.allSatisfy { abs($0[0]) <= 180 } })
+    }
+
+    @Test func splitterWindows() {
+        #expect(AntimeridianSplitter.windows(PlaneBox(minX: 170, minY: 0, maxX: 180, maxY: 1)) == 0...0)
+        #expect(AntimeridianSplitter.windows(PlaneBox(minX: 170, minY: 0, maxX: 190, maxY: 1)) == 0...1)
+        #expect(AntimeridianSplitter.windows(PlaneBox(minX: 180, minY: 0, maxX: 190, maxY: 1)) == 1...1)
+        #expect(AntimeridianSplitter.windows(PlaneBox(minX: -200, minY: 0, maxX: -170, maxY: 1)) == -1...0)
+    }
+}

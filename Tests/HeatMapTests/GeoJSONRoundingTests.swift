@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+@Suite struct GeoJSONRoundingTests {
+    let planar = PlaneProjection(kind: .planar)
+
+    func export(_ polygons: [PlanePolygon], precision: Int) throws -> String {
+        let set = ContourSet(thresholds: [1], levels: [polygons], bands: [polygons], isolines: [[]])
+        return try GeoJSONExport.contours(set, projection: planar, units: "u", options: GeoJSONOptions(precision: precision))
+    }
+
+    @Test func nearDuplicateVerticesAndTinyRingsDisappear() throws {
+        let exterior = [PlanePoint(x: 0, y: 0), PlanePoint(x: 1e-9, y: 0), PlanePoint(x: 1, y: 0),
+                        PlanePoint(x: 1, y: 1), PlanePoint(x: 1 + 2e-8, y: 1 - 1e-8), PlanePoint(x: 0, y: 1)]
+        let tinyHole = Shapes.rectangle(0.5, 0.5, 0.5 + 1e-8, 0.5 + 1e-8, clockwise: true)
+        let sliver = [PlanePoint(x: 3, y: 3), PlanePoint(x: 4, y: 3 + 1e-9), PlanePoint(x: 3.5, y: 3 + 3e-9)]
+        let text = try export([PlanePolygon(exterior: exterior, holes: [tinyHole]), PlanePolygon(exterior: sliver)], precision: 6)
+        let polygons = try GeoJSONRead.polygons(try GeoJSONRead.features(text)[0])
+        #expect(polygons.count == 1)
+        #expect(polygons[0] == [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]])
+    }
+
+    @Test func spikesAreRemoved() throws {
+        // A spike of 4e-7 out and back rounds to a zero-width spike at 6 decimals.
+        let exterior = [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0), PlanePoint(x: 1, y: 0.5),
+                        PlanePoint(x: 1.0000004, y: 0.5000001), PlanePoint(x: 1, y: 0.5000002), PlanePoint(x: 1, y: 1),
+                        PlanePoint(x: 0, y: 1)]
+        let text = try export([PlanePolygon(exterior: exterior)], precision: 6)
+        #expect(try GeoJSONRead.allProblems(text, geographic: false).isEmpty)
+    }
+
+    @Test func ringsThatRoundingWouldCrossKeepMoreDecimals() throws {
+        // The exterior's notch tip (0.00152, 0.5) is just left of the hole's
+        // slanted edge; at 3 decimals the tip rounds to x = 0.002 while the
+        // edge moves to x = 0.0015 there: they would cross.
+        let exterior = [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0), PlanePoint(x: 1, y: 1), PlanePoint(x: 0, y: 1),
+                        PlanePoint(x: 0, y: 0.6), PlanePoint(x: 0.00152, y: 0.5), PlanePoint(x: 0, y: 0.4)]
+        let hole = [PlanePoint(x: 0.00149, y: 0.4), PlanePoint(x: 0.00249, y: 0.6), PlanePoint(x: 0.3, y: 0.5)]
+        let polygon = PlanePolygon(exterior: exterior, holes: [hole])
+        // Plain rounding would be invalid (the test can fail):
+        let naive = polygon.exterior.map { [($0.x * 1000).rounded() / 1000, ($0.y * 1000).rounded() / 1000] }
+        let naiveHole = hole.reversed().map { [($0.x * 1000).rounded() / 1000, ($0.y * 1000).rounded() / 1000] }
+        #expect(!GeoJSONRead.problems([naive + [naive[0]], naiveHole + [naiveHole[0]]]).isEmpty)
+
+        let text = try export([polygon], precision: 3)
+        #expect(try GeoJSONRead.allProblems(text, geographic: false).isEmpty)
+        let rings = try GeoJSONRead.polygons(try GeoJSONRead.features(text)[0])[0]
+        #expect(rings.count == 2)
+        #expect(rings[0].contains([0.0015, 0.5]))       // one more decimal where needed
+        #expect(text.contains("[0.0015,0.4]"))
+    }
+
+    @Test func ringsPinchedByRoundingKeepMoreDecimals() throws {
+        // An hourglass whose waist vertices 0.0004 apart round to one point at 3 decimals.
+        let exterior = [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0), PlanePoint(x: 0.5002, y: 0.4998),
+                        PlanePoint(x: 1, y: 1), PlanePoint(x: 0, y: 1), PlanePoint(x: 0.4998, y: 0.5002)]
+        let text = try export([PlanePolygon(exterior: exterior)], precision: 3)
+        #expect(try GeoJSONRead.allProblems(text, geographic: false).isEmpty)
+        #expect(text.contains("[0.5002,0.4998]"))
+    }
+
+    @Test func neighbouringPolygonsThatRoundingWouldJoinStayApart() throws {
+        // Two squares of one band 0.0003 apart: at 3 decimals they would share an edge.
+        let a = PlanePolygon(exterior: Shapes.rectangle(0, 0, 1.0004, 1))
+        let b = PlanePolygon(exterior: Shapes.rectangle(1.0007, 0, 2, 1))
+        let text = try export([a, b], precision: 3)
+        #expect(try GeoJSONRead.allProblems(text, geographic: false).isEmpty)
+        let polygons = try GeoJSONRead.polygons(try GeoJSONRead.features(text)[0])
+        let maxA = polygons[0][0].map { $0[0] }.max()!, minB = polygons[1][0].map { $0[0] }.min()!
+        #expect(maxA < minB)
+    }
+
+    @Test func randomWigglyBandsStayValidAtLowPrecision() throws {
+        // Rings with many vertices closer together than the rounding step.
+        var rng = SplitMix(seed: 8)
+        for trial in 0..<8 {
+            func wiggly(_ r: Double, _ n: Int) -> [PlanePoint] {
+                (0..<n).map { k in
+                    let t = 2 * Double.pi * Double(k) / Double(n)
+                    let rr = r * (1 + 0.02 * (rng.unit() - 0.5))
+                    return PlanePoint(x: rr * cos(t), y: rr * sin(t))
+                }
+            }
+            let outer = wiggly(1, 250), hole = wiggly(0.985, 250).reversed()
+            let text = try export([PlanePolygon(exterior: outer, holes: [Array(hole)])], precision: 2 + trial % 3)
+            let problems = try GeoJSONRead.allProblems(text, geographic: false)
+            #expect(problems.isEmpty, "trial \(trial): \(problems.prefix(3))")
+        }
+    }
+
+    @Test func theContactCheckFindsWhatItShould() {
+        func ring(_ pts: [(Int64, Int64)], _ polygon: Int = 0) -> RingContactCheck.Ring {
+            RingContactCheck.Ring(points: pts.map { FixedPoint(x: $0.0, y: $0.1) }, polygon: polygon)
+        }
+        let square = ring([(0, 0), (10, 0), (10, 10), (0, 10)])
+        #expect(RingContactCheck.offenders([square]).isEmpty)
+        // A bow tie crosses itself.
+        #expect(RingContactCheck.offenders([ring([(0, 0), (10, 10), (10, 0), (0, 10)])]) == [0])
+        // A hole touching the exterior once is fine, twice is not.
+        let touchOnce = ring([(0, 5), (5, 8), (5, 2)], 0)
+        #expect(RingContactCheck.offenders([square, touchOnce]).isEmpty)
+        let touchTwice = ring([(0, 5), (5, 10), (5, 2)], 0)
+        #expect(RingContactCheck.offenders([square, touchTwice]) == [0, 1])
+        // A hole crossing the exterior through a vertex.
+        let crossing = ring([(10, 5), (12, 8), (5, 5)], 0)
+        #expect(RingContactCheck.offenders([square, crossing]) == [0, 1])
+        // Two polygons of a MultiPolygon may touch at points, not share an edge.
+        let neighbour = ring([(10, 10), (20, 10), (20, 20)], 1)
+        #expect(RingContactCheck.offenders([square, neighbour]).isEmpty)
+        let sharing = ring([(10, 2), (20, 2), (20, 8), (10, 8)], 1)
+        #expect(RingContactCheck.offenders([square, sharing]) == [0, 1])
+        // A ring touching itself at a vertex.
+        #expect(RingContactCheck.offenders([ring([(0, 0), (10, 0), (5, 5), (10, 10), (0, 10), (5, 5)])]) == [0])
+    }
+
+    @Test func convexSimpleTest() {
+        func pts(_ p: [(Int64, Int64)]) -> [FixedPoint] { p.map { FixedPoint(x: $0.0, y: $0.1) } }
+        #expect(PrecisionRounding.isConvexSimple(pts([(0, 0), (2, 0), (3, 1), (2, 2), (0, 2), (-1, 1)])))
+        #expect(!PrecisionRounding.isConvexSimple(pts([(0, 0), (2, 0), (1, 1), (2, 2), (0, 2)])))
+        // A pentagram turns one way everywhere but winds twice.
+        let star = (0..<5).map { k -> (Int64, Int64) in
+            let t = Double(2 * k % 5) * 2 * .pi / 5
+            return (Int64((1000 * cos(t)).rounded()), Int64((1000 * sin(t)).rounded()))
+        }
+        #expect(!PrecisionRounding.isConvexSimple(pts(star)))
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+/// Multi-pass streaming: one-pass statistics agree with the in-memory
+/// fits, replays give back the same points, and the streamed grid is the
+/// grid the library computes from the same points in memory.
+@Suite struct InputStreamTests {
+    /// Clusters at random places, some across ±180°.
+    static func randomPoints(seed: UInt64, count: Int) -> [InputPoint] {
+        var state = seed
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let centres = (0..<3).map { _ in (next() * 140 - 70, next() * 360 - 180) }
+        return (0..<count).map { i in
+            let c = centres[i % centres.count]
+            var lon = c.1 + (next() - 0.5) * 8
+            if lon >= 180 { lon -= 360 }
+            if lon < -180 { lon += 360 }
+            return InputPoint(latitude: min(max(c.0 + (next() - 0.5) * 6, -90), 90), longitude: lon,
+                              weight: next() * 3, value: next() * 100)
+        }
+    }
+
+    static func csv(_ points: [InputPoint]) -> String {
+        "lat,lon,w,v\n" + points.map { "\($0.latitude),\($0.longitude),\($0.weight),\($0.value)\n" }.joined()
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func oneTableOfBinsFindsTheSmallestLongitudeArc(seed: UInt64) {
+        let points = Self.randomPoints(seed: seed, count: 200 + Int(seed) * 37)
+        var statistics = InputStatistics()
+        for p in points { statistics.add(p) }
+        let exact = LongitudeArc.smallest(containing: points.map(\.longitude))
+        #expect(statistics.longitudeArc == exact)
+        let coordinates = points.map { LocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) }
+        #expect(statistics.projection(.equalArea) == PlaneProjection.fitted(.equalArea, to: coordinates))
+    }
+
+    @Test func statisticsOfOddInputs() {
+        var none = InputStatistics()
+        #expect(none.longitudeArc == nil)
+        #expect(none.allIdentical)
+        none.add(InputPoint(latitude: 1, longitude: 181, weight: 0))
+        none.add(InputPoint(latitude: 1, longitude: 181, weight: 0))
+        #expect(none.allIdentical)
+        #expect(none.weightedCount == 0)
+        #expect(none.longitudeArc == LongitudeArc(west: -179, width: 0))
+        none.add(InputPoint(latitude: 1, longitude: -179.5))
+        #expect(!none.allIdentical)
+    }
+
+    @Test(arguments: [StreamedPoints.Replay.reparse, .spool])
+    func replaysGiveBackEveryGoodPointInOrder(replay: StreamedPoints.Replay) throws {
+        let points = Self.randomPoints(seed: 11, count: 70_000)
+        let folder = try ScratchFolder()
+        let path = try folder.write("p.csv", Self.csv(points) + "95,1,1,1\n")
+        let options = PointReaderOptions(columns: PointColumns(weight: "w", value: "v"), skipInvalid: true)
+        let streamed = try StreamedPoints.read(path: path, options: options, replay: replay)
+        #expect(streamed.replay == replay)
+        #expect(streamed.count == points.count)
+        #expect(streamed.rejections.count == 1)
+        var again: [InputPoint] = []
+        var batches = 0
+        try streamed.forEachBatch { batch in
+            batches += 1
+            for i in 0..<batch.count { again.append(batch[i]) }
+        }
+        #expect(again == points)
+        #expect(batches == (points.count + StreamedPoints.batchSize - 1) / StreamedPoints.batchSize)
+        // A second replay is the same again.
+        var count = 0
+        try streamed.forEachBatch { count += $0.count }
+        #expect(count == points.count)
+    }
+
+    @Test func streamedGridIsTheInMemoryGrid() throws {
+        let points = Self.randomPoints(seed: 5, count: 3_000)
+        let folder = try ScratchFolder()
+        let path = try folder.write("p.csv", Self.csv(points))
+        let options = PointReaderOptions(columns: PointColumns(weight: "w"))
+        let streamed = try StreamedPoints.read(path: path, options: options)
+        let configuration = HeatMapConfiguration(radius: 40_000, gridResolution: 60)
+        let result = try StreamedDensity.compute(from: streamed, configuration: configuration)
+        let heat = points.enumerated().map { HeatMapPoint(id: $0.offset, latitude: $0.element.latitude,
+                                                          longitude: $0.element.longitude, weight: $0.element.weight) }
+        let memory = HeatMapContours.compute(from: heat, configuration: configuration)
+        #expect(result.grid.geometry == memory.grid.geometry)
+        #expect(result.grid.projection == memory.grid.projection)
+        #expect(result.grid.values == memory.grid.values)
+        #expect(result.summary.used == 3_000)
+    }
+
+    @Test func autoRadiusIsTheAdaptiveRuleUnlessCellsAreTooCoarse() throws {
+        // A compact cloud: the rule's radius stands.
+        let cloud = (0..<400).map { i in
+            InputPoint(latitude: -41 + Double(i % 20) * 0.01, longitude: 174 + Double(i / 20) * 0.01)
+        }
+        var s = InputStatistics()
+        for p in cloud { s.add(p) }
+        let heat = cloud.map { HeatMapPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        let adaptive = HeatMapConfiguration.adaptive(for: heat)
+        let rule = StreamedDensity.automatic(s, projection: .equalArea)
+        #expect(abs(rule.radius - adaptive.radius) < 1e-9 * adaptive.radius)
+        #expect(rule.resolution == adaptive.gridResolution)
+        #expect(StreamedDensity.radiusFloor(s, projection: .equalArea, resolution: rule.resolution, padding: 1.5)
+                < rule.radius)
+        // Points spread over an ocean: 50 km kernels in 40 km cells would
+        // fall between nodes, so the floor lifts σ to half a cell.
+        var wide = InputStatistics()
+        for i in 0..<2000 { wide.add(InputPoint(latitude: Double(i % 40), longitude: -100 + Double(i / 40) * 2)) }
+        let wideRule = StreamedDensity.automatic(wide, projection: .equalArea)
+        let floor = StreamedDensity.radiusFloor(wide, projection: .equalArea, resolution: wideRule.resolution, padding: 1.5)
+        #expect(wideRule.radius == 50_000)
+        #expect(floor > wideRule.radius)
+    }
+}
