@@ -2,12 +2,15 @@ import Foundation
 
 /// The exact method: every point adds its own truncated Gaussian footprint.
 ///
-/// Per point, the x and y kernel vectors come from ``GaussianAxis`` (two
-/// `exp` each), and their outer product is added row by row, each row a
-/// contiguous multiply-add that the compiler vectorises. The footprint is
-/// the disc of radius `reach` (5σ): the kernel is below e^−12.5 ≈ 4e−6 of its
-/// peak outside it, so even a ring of points just beyond a node's reach
-/// changes that node by < 1e−4 of the grid maximum. Cost O(N · (reach/δ)²).
+/// Per point, the x and y kernel vectors come from ``SplatTables`` (one
+/// multiply-add per node; kernels of one cell or more and at most 48 cells
+/// of reach) or from the recurrence of ``GaussianAxis`` (two `exp` each),
+/// and their outer product is added row by row, each row a contiguous
+/// multiply-add that the compiler vectorises. The footprint is the disc of
+/// radius `reach` (5σ, plus half a cell diagonal): the kernel is below
+/// e^−12.5 ≈ 4e−6 of its peak outside it, so even a ring of points just
+/// beyond a node's reach changes that node by < 1e−4 of the grid maximum.
+/// Cost O(N · (reach/δ)²).
 struct DirectSplat: RowDepositor {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis

@@ -10,9 +10,10 @@ import Foundation
 /// with the kernels e^(−t²/2) tᵐ / m! (see ``MomentBinning`` for the
 /// identity). The dropped terms are of order (δ/2σ)^(M+1)/(M+1)!: at most
 /// 2e−4 of a point's peak for M = 5 from σ = 1 cell, 4.2e−4 for M = 4 from
-/// σ = 1.25 cells, 3.8e−4 for M = 3 from σ = 2 cells. A point costs (2·5σ/δy) rows × (M + 1) additions instead of
-/// the π(5σ/δ)² of the exact splat; the grid costs cells × (M + 1) ×
-/// (2·5σ/δx) multiply-adds once.
+/// σ = 1.25 cells, 3.8e−4 for M = 3 from σ = 2 cells. The row weights come
+/// from a ``GaussianTable``. A point costs (2·5σ/δy) rows × (M + 1)
+/// additions instead of the π(5σ/δ)² of the exact splat; the grid costs
+/// cells × (M + 1) × (2·5σ/δx) multiply-adds once.
 struct RowMomentBinning: RowDepositor {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
@@ -21,8 +22,8 @@ struct RowMomentBinning: RowDepositor {
     /// columns × rows × (M + 1) moments, node-major; then, for the mean
     /// estimator, as many for the value channel.
     let moments: UnsafeMutablePointer<Double>
-    /// The exact splat, whose reach (rows) this method shares; points off
-    /// the grid's columns are left to it.
+    /// The exact splat, whose reach this method shares; points off the
+    /// grid's columns are left to it.
     let fallback: DirectSplat
     /// The y kernel around a point's nearest row.
     let table: GaussianTable
