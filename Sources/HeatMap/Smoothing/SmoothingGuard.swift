@@ -38,10 +38,11 @@ enum SmoothingGuard {
         }
         let initial = passes
         var levels = try ParallelLevels.map(count: levelCount, control: control) { l in
-            SmoothedLevel(trace: traces[l], iterations: initial[l])
+            try SmoothedLevel(trace: traces[l], iterations: initial[l], control: control)
         }
         let hot = try ParallelLevels.map(count: levelCount, control: control) { l in
-            HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil)
+            try HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
+                         control: control)
         }
         var changed: [[Bool]]? = nil
         for round in 0...iterations {
@@ -69,8 +70,8 @@ enum SmoothingGuard {
             let previous = levels
             let rebuilt = try ParallelLevels.map(count: levelCount, control: control) { l -> SmoothedLevel? in
                 guard reducedNow[l].contains(true) else { return nil }
-                return SmoothedLevel(trace: traces[l], iterations: passesNow[l], previous: previous[l],
-                                     changed: reducedNow[l])
+                return try SmoothedLevel(trace: traces[l], iterations: passesNow[l], previous: previous[l],
+                                         changed: reducedNow[l], control: control)
             }
             for l in 0..<levelCount { if let level = rebuilt[l] { levels[l] = level } }
             changed = reduced
@@ -96,7 +97,7 @@ struct HotCells: Sendable {
     /// the segment's first vertex in that level's trace.
     var occupants: [UInt32] = []
 
-    init(lower: LevelTrace, upper: LevelTrace?) {
+    init(lower: LevelTrace, upper: LevelTrace?, geometry: GridGeometry, control: ComputeControl) throws {
         var keys: [UInt64] = []
         keys.reserveCapacity(lower.cells.count + (upper?.cells.count ?? 0))
         func add(_ trace: LevelTrace, flag: UInt32) {
@@ -109,7 +110,10 @@ struct HotCells: Sendable {
         }
         add(lower, flag: 0)
         if let upper { add(upper, flag: 1 << 31) }
-        keys.sort()
+        let cellsPerRow = UInt64(geometry.columns - 1)
+        try BlockSort.sort(&keys, blocks: (geometry.rows + 62) / 64, control: control) {
+            Int(($0 >> 32) / cellsPerRow / 64)
+        }
         var i = 0
         while i < keys.count {
             var j = i + 1
