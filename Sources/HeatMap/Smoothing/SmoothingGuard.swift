@@ -180,7 +180,7 @@ private struct ConflictChecker {
                     // The upper level's own pairs are the next level's business.
                     if ra.level != l && rb.level != l { continue }
                     if let changed, !changed[ra.level][ra.piece] && !changed[rb.level][rb.piece] { continue }
-                    if Self.separated(hulls[a], hulls[b]) { continue }
+                    if SegmentIntersection.hullsApart(hulls[a], hulls[b]) { continue }
                     if windows[a] == nil { windows[a] = window(resolved[a], box: box) }
                     if windows[b] == nil { windows[b] = window(resolved[b], box: box) }
                     if meet(windows[a]!, windows[b]!) {
@@ -226,30 +226,6 @@ private struct ConflictChecker {
         func mid(_ a: PlanePoint, _ b: PlanePoint) -> PlanePoint { PlanePoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
         let p0 = vertex(j), p1 = vertex(j + 1)
         return [mid(vertex(j - 1), p0), p0, p1, mid(p1, vertex(j + 2))]
-    }
-
-    /// Whether two point sets' hulls are strictly apart along the normal of
-    /// some pair of points (the hull edges are among those pairs).
-    static func separated(_ a: [PlanePoint], _ b: [PlanePoint]) -> Bool {
-        var scale = 0.0
-        for p in a + b { scale = max(scale, abs(p.x), abs(p.y)) }
-        for set in [a, b] {
-            for i in 0..<set.count {
-                for j in (i + 1)..<set.count {
-                    let nx = set[j].y - set[i].y, ny = set[i].x - set[j].x
-                    let length = abs(nx) + abs(ny)
-                    guard length > 0 else { continue }
-                    var minA = Double.infinity, maxA = -Double.infinity
-                    var minB = Double.infinity, maxB = -Double.infinity
-                    for p in a { let d = p.x * nx + p.y * ny; minA = min(minA, d); maxA = max(maxA, d) }
-                    for p in b { let d = p.x * nx + p.y * ny; minB = min(minB, d); maxB = max(maxB, d) }
-                    // A gap well above rounding of the projections.
-                    let tolerance = 1e-12 * scale * length
-                    if maxA < minB - tolerance || maxB < minA - tolerance { return true }
-                }
-            }
-        }
-        return false
     }
 
     private func window(_ occupant: (level: Int, piece: Int, segment: Int), box: PlaneBox) -> Window {
