@@ -113,7 +113,9 @@ struct BandAssembler {
             let v = values[node]
             return v >= tLo && !(v >= tHi)
         }
+        // Local copies: no optional unwrapping or struct projection in the loop.
         let lowerEdges = lower.hEdges, upperEdges = upper?.hEdges ?? []
+        let lowerPieces = lower.hPieces, upperPieces = upper?.hPieces ?? []
         var i = 0, j = 0
         for r in 1..<max(1, rows - 1) {
             let rowEnd = Int32((r + 1) * (columns - 1))
@@ -137,7 +139,7 @@ struct BandAssembler {
                     takeUpper = values[base + c] > values[base + c + 1]
                 }
                 let edge = takeUpper ? ue : le
-                let ring = takeUpper ? Int(upperRing[Int(upperPieceOf(j))]) : Int(lowerRing[Int(lower.hPieces[i])])
+                let ring = takeUpper ? Int(upperRing[Int(upperPieces[j])]) : Int(lowerRing[Int(lowerPieces[i])])
                 if takeUpper { j += 1 } else { i += 1 }
                 let c = Int(edge - rowStart)
                 // The interval before this crossing: between two crossings of
@@ -153,8 +155,6 @@ struct BandAssembler {
         }
     }
 
-    @inline(__always) private func upperPieceOf(_ j: Int) -> Int32 { upper!.hPieces[j] }
-
     /// The vertices of a ring source, oriented so the band lies on the left.
     private func points(of source: Source, walk: FrameWalk) -> [PlanePoint] {
         var out: [PlanePoint] = []
@@ -163,9 +163,10 @@ struct BandAssembler {
             let (a, b, c, d) = frame.corners
             out = [a, b, c, d].map { walk.position(ofPerimeterNode: $0) }
         case .lowerPiece(let p):
-            for v in lowerSmooth.range(p) { out.append(lowerSmooth.point(v)) }
+            out = Self.points(lowerSmooth, lowerSmooth.range(p), reversed: false)
         case .upperPiece(let p):
-            for v in upperSmooth!.range(p).reversed() { out.append(upperSmooth!.point(v)) }
+            let level = upperSmooth!
+            out = Self.points(level, level.range(p), reversed: true)
         case .frame(let parts):
             for (i, part) in parts.enumerated() {
                 let level = part.upper ? upperSmooth! : lowerSmooth
@@ -183,8 +184,23 @@ struct BandAssembler {
         return Self.removingRepeats(out)
     }
 
+    /// The vertices `range` of `level`, possibly reversed.
+    private static func points(_ level: SmoothedLevel, _ range: Range<Int>, reversed: Bool) -> [PlanePoint] {
+        let xs = level.xs, ys = level.ys
+        if reversed {
+            return range.reversed().map { PlanePoint(x: xs[$0], y: ys[$0]) }
+        }
+        return range.map { PlanePoint(x: xs[$0], y: ys[$0]) }
+    }
+
     /// `ring` without consecutive repeated vertices (last against first too).
     static func removingRepeats(_ ring: [PlanePoint]) -> [PlanePoint] {
+        // Repeats are rare (only two levels meeting at one point by rounding).
+        var clean = ring.count < 2 || ring.first != ring.last
+        if clean {
+            for i in 1..<max(ring.count, 1) where ring[i] == ring[i - 1] { clean = false; break }
+        }
+        if clean { return ring }
         var out: [PlanePoint] = []
         out.reserveCapacity(ring.count)
         for p in ring where out.last != p { out.append(p) }

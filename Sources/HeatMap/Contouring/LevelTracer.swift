@@ -47,31 +47,73 @@ struct LevelTracer {
         return out
     }
 
-    /// Count pass: writes the cell codes, returns the number of segments.
+    /// Count pass: writes the codes of cells that hold segments (the others
+    /// stay 0), returns the number of segments.
+    ///
+    /// Each row's inside/outside bits are packed 64 to a word, once per node;
+    /// a cell can only hold a segment where its four bits differ, which whole
+    /// words of uniform cells rule out at once.
     private func classify(into codes: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
         let t = threshold, c1 = columns - 1
+        let words = (columns + 63) / 64
         var segments = 0
         let counts = CellCases.segmentCount
-        for r in 0..<(rows - 1) {
-            if r & 63 == 0 { try control.checkCancellation() }
-            let lo = r * columns, hi = lo + columns, outRow = r * c1
-            var vbl = values[lo], vtl = values[hi]
-            var bl = vbl >= t, tl = vtl >= t
-            for c in 0..<c1 {
-                let vbr = values[lo + c + 1], vtr = values[hi + c + 1]
-                let br = vbr >= t, tr = vtr >= t
-                var code = (bl ? 1 : 0) | (br ? 2 : 0) | (tr ? 4 : 0) | (tl ? 8 : 0)
-                if code == 5 || code == 10 {
-                    // The same expression for every level, so the choice is
-                    // monotone in t and levels nest.
-                    if ((vbl + vbr) + (vtr + vtl)) * 0.25 >= t { code |= 16 }
+        var lowerBits = [UInt64](repeating: 0, count: words + 1)
+        var upperBits = [UInt64](repeating: 0, count: words + 1)
+        try lowerBits.withUnsafeMutableBufferPointer { lowerBuffer in
+            try upperBits.withUnsafeMutableBufferPointer { upperBuffer in
+                var lo = lowerBuffer.baseAddress!, hi = upperBuffer.baseAddress!
+                pack(row: 0, into: lo, words: words)
+                for r in 0..<(rows - 1) {
+                    if r & 63 == 0 { try control.checkCancellation() }
+                    pack(row: r + 1, into: hi, words: words)
+                    let base = r * columns, outRow = r * c1
+                    for w in 0..<words {
+                        let l = lo[w], h = hi[w]
+                        // Bit c: node c differs from node c + 1 in either row, or the rows differ.
+                        let lNext = (l >> 1) | (lo[w + 1] << 63), hNext = (h >> 1) | (hi[w + 1] << 63)
+                        var mixed = (l ^ lNext) | (h ^ hNext) | (l ^ h)
+                        while mixed != 0 {
+                            let c = w * 64 + mixed.trailingZeroBitCount
+                            mixed &= mixed - 1
+                            if c >= c1 { break }
+                            let b = c & 63
+                            let bl = Int((l >> b) & 1), tl = Int((h >> b) & 1)
+                            let br = Int((b == 63 ? lo[w + 1] : l >> (b + 1)) & 1)
+                            let tr = Int((b == 63 ? hi[w + 1] : h >> (b + 1)) & 1)
+                            var code = bl | br << 1 | tr << 2 | tl << 3
+                            if code == 5 || code == 10 {
+                                // The same expression for every level, so the
+                                // choice is monotone in t and levels nest.
+                                let a = base + c
+                                if ((values[a] + values[a + 1]) + (values[a + columns + 1] + values[a + columns])) * 0.25 >= t {
+                                    code |= 16
+                                }
+                            }
+                            codes[outRow + c] = UInt8(code)
+                            segments += Int(counts[code])
+                        }
+                    }
+                    swap(&lo, &hi)
                 }
-                codes[outRow + c] = UInt8(code)
-                segments += Int(counts[code])
-                vbl = vbr; vtl = vtr; bl = br; tl = tr
             }
         }
         return segments
+    }
+
+    /// Packs the inside bits (value ≥ threshold) of `row` into `words` words
+    /// (bits past the last column are 0; the spare word after them too).
+    @inline(__always) private func pack(row: Int, into bits: UnsafeMutablePointer<UInt64>, words: Int) {
+        let t = threshold, base = row * columns
+        for w in 0..<words {
+            var word: UInt64 = 0
+            let first = w * 64, count = min(64, columns - first)
+            for b in 0..<count {
+                word |= UInt64(values[base + first + b] >= t ? 1 : 0) << UInt64(b)
+            }
+            bits[w] = word
+        }
+        bits[words] = 0
     }
 
     /// Finds the level's frame-closed rings and drops the degenerate ones.
@@ -141,18 +183,28 @@ private struct Builder {
                 try tracePiece(column: c, row: r, side: side, closed: false)
             }
         }
-        // Whatever is left are closed rings.
+        // Whatever is left are closed rings. Traced cells are back to 0, so
+        // whole words of zero codes are skipped eight cells at a time.
         let c1 = columns - 1
         let counts = CellCases.segmentCount
-        for r in 0..<(rows - 1) {
-            if r & 63 == 0 { try control.checkCancellation() }
-            for c in 0..<c1 {
-                while counts[Int(codes[r * c1 + c])] != 0 {
-                    let code = Int(codes[r * c1 + c])
-                    let side = (0..<4).first { exit[code * 4 + $0] >= 0 }!
-                    try tracePiece(column: c, row: r, side: side, closed: true)
-                }
+        let total = c1 * (rows - 1)
+        let raw = UnsafeRawPointer(codes.baseAddress!)
+        var i = 0, nextCheck = 0
+        while i < total {
+            if i >= nextCheck {
+                nextCheck = i + 65_536
+                try control.checkCancellation()
             }
+            if i + 8 <= total && raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) == 0 {
+                i += 8
+                continue
+            }
+            while counts[Int(codes[i])] != 0 {
+                let code = Int(codes[i])
+                let side = (0..<4).first { exit[code * 4 + $0] >= 0 }!
+                try tracePiece(column: i % c1, row: i / c1, side: side, closed: true)
+            }
+            i += 1
         }
     }
 

@@ -2,43 +2,71 @@ import Foundation
 
 extension DensityGrid {
     /// The density grid of §4 for points already in the plane: chooses the
-    /// radius (``Bandwidth``), fits the grid and fills it.
+    /// radius (``Bandwidth``), fits the grid to the points and fills it.
     ///
-    /// PLACEHOLDER (to be replaced by the density engine): a direct
-    /// separable splat, single-threaded.
+    /// The same code as streamed input: a ``BandwidthEstimator`` (for rules
+    /// other than `.fixed`) and one ``DensityAccumulator`` batch, so the
+    /// grid is the same bit for bit as a streamed run over the same points.
+    /// `configuration.densityMethod` picks the algorithm (`.automatic`: the
+    /// fastest one within the accuracy bound); all cores are used and
+    /// `control` is polled throughout. The radius used is reported in
+    /// ``DensityGrid/radius``.
+    ///
+    /// Zero points give an all-zero grid (all NaN for the mean estimator)
+    /// around the origin; all-zero weights likewise, on the points' box.
+    ///
+    /// - Throws: `CancellationError`; ``HeatMapError`` for a non-finite or
+    ///   negatively weighted point or a grid too large for memory.
     public static func compute(points: PlanePoints, projection: PlaneProjection,
                                configuration: HeatMapConfiguration,
                                control: ComputeControl = .none) throws -> DensityGrid {
-        let radius = configuration.radius
-        let geometry = GridGeometry.fitting(box: points.bounds, radius: radius,
+        control.report(.density, 0)
+        var radius = configuration.radius
+        if configuration.bandwidth != .fixed {
+            var estimator = BandwidthEstimator()
+            for i in 0..<points.count {
+                if i & 0xffff == 0 { try control.checkCancellation() }
+                estimator.add(x: points.x[i], y: points.y[i], weight: points.weight[i])
+            }
+            radius = estimator.radius(for: configuration.bandwidth, fixed: radius, projection: projection)
+        }
+        let geometry = GridGeometry.fitting(box: try bounds(of: points, control: control), radius: radius,
                                             paddingFactor: configuration.paddingFactor,
                                             resolution: configuration.gridResolution)
-        control.report(.density, 0)
-        let sigma = radius / 3
-        var values = [Double](repeating: 0, count: geometry.count)
-        let norm = projection.areaUnitScale / (2 * Double.pi * sigma * sigma)
-        let reach = 5 * sigma
-        for i in 0..<points.count {
-            if i & 0xfff == 0 { try control.checkCancellation() }
-            let px = points.x[i], py = points.y[i], w = points.weight[i] * norm
-            let c0 = max(0, Int(((px - reach - geometry.x0) / geometry.dx).rounded(.up)))
-            let c1 = min(geometry.columns - 1, Int(((px + reach - geometry.x0) / geometry.dx).rounded(.down)))
-            let r0 = max(0, Int(((py - reach - geometry.y0) / geometry.dy).rounded(.up)))
-            let r1 = min(geometry.rows - 1, Int(((py + reach - geometry.y0) / geometry.dy).rounded(.down)))
-            guard c0 <= c1, r0 <= r1 else { continue }
-            let gx = (c0...c1).map { c -> Double in
-                let d = geometry.x0 + Double(c) * geometry.dx - px
-                return exp(-d * d / (2 * sigma * sigma))
-            }
-            for r in r0...r1 {
-                let d = geometry.y0 + Double(r) * geometry.dy - py
-                let gy = w * exp(-d * d / (2 * sigma * sigma))
-                let base = r * geometry.columns
-                for (k, c) in (c0...c1).enumerated() { values[base + c] += gy * gx[k] }
+        var accumulator = try DensityAccumulator(geometry: geometry, radius: radius, projection: projection,
+                                                 estimator: configuration.estimator,
+                                                 method: configuration.densityMethod,
+                                                 expectedCount: points.count)
+        try accumulator.add(points, control: control)
+        return try accumulator.finish(control: control)
+    }
+
+    /// The box of the finite points (non-finite ones are refused later by
+    /// the accumulator, naming them), on all cores, polling cancellation.
+    static func bounds(of points: PlanePoints, control: ComputeControl) throws -> PlaneBox {
+        let n = points.count
+        let chunk = 1 << 16
+        let chunks = (n + chunk - 1) / chunk
+        var boxes = [PlaneBox](repeating: .empty, count: chunks)
+        try points.x.withUnsafeBufferPointer { xs in
+            try points.y.withUnsafeBufferPointer { ys in
+                try boxes.withUnsafeMutableBufferPointer { boxes in
+                    let xs = xs.baseAddress!, ys = ys.baseAddress!, out = boxes.baseAddress!
+                    try Parallel.forEach(chunks) { c in
+                        try control.checkCancellation()
+                        var minX = Double.infinity, maxX = -Double.infinity
+                        var minY = Double.infinity, maxY = -Double.infinity
+                        for i in c * chunk ..< min(n, (c + 1) * chunk) {
+                            let px = xs[i], py = ys[i]
+                            guard px.isFinite, py.isFinite else { continue }
+                            minX = min(minX, px); maxX = max(maxX, px)
+                            minY = min(minY, py); maxY = max(maxY, py)
+                        }
+                        out[c] = PlaneBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+                    }
+                }
             }
         }
-        control.report(.density, 1)
-        return DensityGrid(geometry: geometry, values: values, projection: projection, radius: radius,
-                           estimator: configuration.estimator, units: projection.densityUnits)
+        return boxes.reduce(into: PlaneBox.empty) { $0.formUnion($1) }
     }
 }

@@ -30,9 +30,18 @@ public struct PlanePoints: Sendable, Hashable {
 
     /// The bounding box of the points (`.empty` when there are none). O(n).
     public var bounds: PlaneBox {
-        var box = PlaneBox.empty
-        for i in 0..<x.count { box.formUnion(PlanePoint(x: x[i], y: y[i])) }
-        return box
+        x.withUnsafeBufferPointer { xs in
+            y.withUnsafeBufferPointer { ys in
+                var minX = Double.infinity, maxX = -Double.infinity
+                var minY = Double.infinity, maxY = -Double.infinity
+                for i in 0..<xs.count {
+                    let px = xs[i], py = ys[i]
+                    minX = Swift.min(minX, px); maxX = Swift.max(maxX, px)
+                    minY = Swift.min(minY, py); maxY = Swift.max(maxY, py)
+                }
+                return PlaneBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+            }
+        }
     }
 
     /// Σ weight. O(n).

@@ -17,15 +17,24 @@ struct SmoothedLevel: Sendable {
 
     /// The pieces of `trace` smoothed `iterations[p]` times each (removed
     /// pieces are kept unsmoothed; nothing uses them).
-    init(trace: LevelTrace, iterations: [UInt8]) {
+    ///
+    /// With `previous` and `changed`, pieces not changed are copied from
+    /// `previous` instead of being smoothed again.
+    init(trace: LevelTrace, iterations: [UInt8], previous: SmoothedLevel? = nil, changed: [Bool]? = nil) {
         var xs: [Double] = [], ys: [Double] = []
         var starts: [Int32] = [0]
         starts.reserveCapacity(trace.pieceCount + 1)
         for p in 0..<trace.pieceCount {
-            let range = trace.range(p)
-            let k = trace.isRemoved[p] ? 0 : Int(iterations[p])
-            Chaikin.smooth(xs: trace.xs, ys: trace.ys, range: range, closed: !trace.isChain[p], iterations: k,
-                           intoX: &xs, intoY: &ys)
+            if let previous, let changed, !changed[p] {
+                let range = previous.range(p)
+                xs.append(contentsOf: previous.xs[range])
+                ys.append(contentsOf: previous.ys[range])
+            } else {
+                let range = trace.range(p)
+                let k = trace.isRemoved[p] ? 0 : Int(iterations[p])
+                Chaikin.smooth(xs: trace.xs, ys: trace.ys, range: range, closed: !trace.isChain[p], iterations: k,
+                               intoX: &xs, intoY: &ys)
+            }
             starts.append(Int32(xs.count))
         }
         self.xs = xs

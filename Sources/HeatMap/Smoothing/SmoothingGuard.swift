@@ -12,11 +12,13 @@ import Foundation
 /// 1. *Hot cells*: for each level l, the cells crossed by two or more
 ///    original segments of levels l and l + 1 (found by sorting
 ///    (cell, segment) keys — no per-cell array, no hashing).
-/// 2. Each round, for every hot cell, the smoothed segments that come from
-///    its occupants (a window of 3·2^k segments around each) and meet the
-///    cell are tested pairwise with a conservative predicate; pairs of the
-///    same level or of neighbouring levels are compared, which is what the
-///    level polygons and the bands (level i minus level i + 1) need.
+/// 2. Each round, for every pair of occupants of a hot cell — same level,
+///    or neighbouring levels, which is what the level polygons and the bands
+///    (level i minus level i + 1) need — a cheap filter first: smoothing
+///    keeps an occupant inside the hull of its segment's ends and its
+///    neighbours' midpoints, so pairs whose hulls are apart cannot meet.
+///    The others have their smoothed segments near the cell (a window of
+///    3·2^k around each) swept along x with a conservative predicate.
 /// 3. Every piece in a conflict loses one Chaikin pass, and the round
 ///    repeats with the pairs that changed, until no conflict is left or the
 ///    pieces are back to their original, valid, vertices.
@@ -63,9 +65,12 @@ enum SmoothingGuard {
             control.report(.smooth, Double(round + 1) / Double(iterations + 1))
             guard any else { break }
             let passesNow = passes
-            let touched = reduced.map { $0.contains(true) }
+            let reducedNow = reduced
+            let previous = levels
             let rebuilt = try ParallelLevels.map(count: levelCount, control: control) { l -> SmoothedLevel? in
-                touched[l] ? SmoothedLevel(trace: traces[l], iterations: passesNow[l]) : nil
+                guard reducedNow[l].contains(true) else { return nil }
+                return SmoothedLevel(trace: traces[l], iterations: passesNow[l], previous: previous[l],
+                                     changed: reducedNow[l])
             }
             for l in 0..<levelCount { if let level = rebuilt[l] { levels[l] = level } }
             changed = reduced
@@ -162,17 +167,22 @@ private struct ConflictChecker {
             }
             let cell = Int(hot.cells[h])
             let box = cellBox(column: cell % c1, row: cell / c1)
-            let windows = occ.map { window(hot.occupants[$0], level: l, box: box) }
-            for a in 0..<windows.count {
-                for b in a..<windows.count {
-                    let wa = windows[a], wb = windows[b]
+            let resolved = occ.map { resolve(hot.occupants[$0], level: l) }
+            let hulls = resolved.map { hull(level: $0.level, piece: $0.piece, segment: $0.segment) }
+            var windows = [Window?](repeating: nil, count: resolved.count)
+            for a in 0..<resolved.count {
+                for b in (a + 1)..<resolved.count {
+                    let ra = resolved[a], rb = resolved[b]
                     // The upper level's own pairs are the next level's business.
-                    if wa.level != l && wb.level != l { continue }
-                    if let changed, !changed[wa.level][wa.piece] && !changed[wb.level][wb.piece] { continue }
-                    if meet(wa, wb) {
-                        out.append(Conflict(level: wa.level, piece: Int32(wa.piece)))
-                        if wb.level != wa.level || wb.piece != wa.piece {
-                            out.append(Conflict(level: wb.level, piece: Int32(wb.piece)))
+                    if ra.level != l && rb.level != l { continue }
+                    if let changed, !changed[ra.level][ra.piece] && !changed[rb.level][rb.piece] { continue }
+                    if Self.separated(hulls[a], hulls[b]) { continue }
+                    if windows[a] == nil { windows[a] = window(resolved[a], box: box) }
+                    if windows[b] == nil { windows[b] = window(resolved[b], box: box) }
+                    if meet(windows[a]!, windows[b]!) {
+                        out.append(Conflict(level: ra.level, piece: Int32(ra.piece)))
+                        if rb.level != ra.level || rb.piece != ra.piece {
+                            out.append(Conflict(level: rb.level, piece: Int32(rb.piece)))
                         }
                     }
                 }
@@ -195,8 +205,51 @@ private struct ConflictChecker {
         return (lv, lo, v - Int(starts[lo]))
     }
 
-    private func window(_ occupant: UInt32, level l: Int, box: PlaneBox) -> Window {
-        let (lv, p, j) = resolve(occupant, level: l)
+    /// Where smoothing can put an occupant's piece inside its cell: the
+    /// corner cuts at both ends of original segment j lie in the triangles
+    /// (M_{j−1}, P_j, M_j) and (M_j, P_{j+1}, M_{j+1}) (M: segment midpoints),
+    /// so within the hull of M_{j−1}, P_j, P_{j+1}, M_{j+1}. Fixed chain ends
+    /// stand in for missing midpoints.
+    private func hull(level lv: Int, piece p: Int, segment j: Int) -> [PlanePoint] {
+        let trace = traces[lv]
+        let range = trace.range(p)
+        let n = range.count
+        let closed = !trace.isChain[p]
+        func vertex(_ i: Int) -> PlanePoint {
+            let k = closed ? ((i % n) + n) % n : min(max(i, 0), n - 1)
+            return PlanePoint(x: trace.xs[range.lowerBound + k], y: trace.ys[range.lowerBound + k])
+        }
+        func mid(_ a: PlanePoint, _ b: PlanePoint) -> PlanePoint { PlanePoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
+        let p0 = vertex(j), p1 = vertex(j + 1)
+        return [mid(vertex(j - 1), p0), p0, p1, mid(p1, vertex(j + 2))]
+    }
+
+    /// Whether two point sets' hulls are strictly apart along the normal of
+    /// some pair of points (the hull edges are among those pairs).
+    static func separated(_ a: [PlanePoint], _ b: [PlanePoint]) -> Bool {
+        var scale = 0.0
+        for p in a + b { scale = max(scale, abs(p.x), abs(p.y)) }
+        for set in [a, b] {
+            for i in 0..<set.count {
+                for j in (i + 1)..<set.count {
+                    let nx = set[j].y - set[i].y, ny = set[i].x - set[j].x
+                    let length = abs(nx) + abs(ny)
+                    guard length > 0 else { continue }
+                    var minA = Double.infinity, maxA = -Double.infinity
+                    var minB = Double.infinity, maxB = -Double.infinity
+                    for p in a { let d = p.x * nx + p.y * ny; minA = min(minA, d); maxA = max(maxA, d) }
+                    for p in b { let d = p.x * nx + p.y * ny; minB = min(minB, d); maxB = max(maxB, d) }
+                    // A gap well above rounding of the projections.
+                    let tolerance = 1e-12 * scale * length
+                    if maxA < minB - tolerance || maxB < minA - tolerance { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    private func window(_ occupant: (level: Int, piece: Int, segment: Int), box: PlaneBox) -> Window {
+        let (lv, p, j) = occupant
         let trace = traces[lv], level = smoothed[lv]
         let closed = !trace.isChain[p]
         let range = level.range(p)
@@ -227,28 +280,67 @@ private struct ConflictChecker {
         return Window(level: lv, piece: p, segments: segments)
     }
 
+    /// One smoothed segment of a window, with its x-extent for the sweep.
+    private struct Segment {
+        var minX: Double, maxX: Double
+        var index: Int32
+        var ax: Double, ay: Double, bx: Double, by: Double
+    }
+
+    /// The segments of a window, sorted by their smallest x.
+    private func segments(of w: Window) -> [Segment] {
+        let level = smoothed[w.level]
+        let range = level.range(w.piece)
+        let n = range.count
+        var out: [Segment] = []
+        out.reserveCapacity(w.segments.count)
+        for s in w.segments {
+            let i = range.lowerBound + Int(s)
+            let i2 = Int(s) + 1 == n ? range.lowerBound : i + 1
+            let ax = level.xs[i], ay = level.ys[i], bx = level.xs[i2], by = level.ys[i2]
+            out.append(Segment(minX: min(ax, bx), maxX: max(ax, bx), index: s, ax: ax, ay: ay, bx: bx, by: by))
+        }
+        out.sort { $0.minX < $1.minX }
+        return out
+    }
+
     /// Whether two windows have segments that meet (adjacent segments of
-    /// one piece share their vertex by design and are not compared).
+    /// one piece share their vertex by design and are not compared). A
+    /// sweep along x keeps only the segments whose x-extent is open, so a
+    /// window pair costs O(n log n) rather than O(n²).
     private func meet(_ a: Window, _ b: Window) -> Bool {
-        let la = smoothed[a.level], lb = smoothed[b.level]
-        let ra = la.range(a.piece), rb = lb.range(b.piece)
         let samePiece = a.level == b.level && a.piece == b.piece
         let closed = !traces[a.level].isChain[a.piece]
-        let na = ra.count
-        for sa in a.segments {
-            let i = ra.lowerBound + Int(sa)
-            let i2 = Int(sa) + 1 == na ? ra.lowerBound : i + 1
-            let p1x = la.xs[i], p1y = la.ys[i], p2x = la.xs[i2], p2y = la.ys[i2]
-            for sb in b.segments {
-                if samePiece {
-                    let d = abs(Int(sa) - Int(sb))
-                    if d <= 1 || (closed && d == na - 1) { continue }
-                }
-                let j = rb.lowerBound + Int(sb)
-                let j2 = Int(sb) + 1 == rb.count ? rb.lowerBound : j + 1
-                if SegmentIntersection.mayMeet(p1x, p1y, p2x, p2y, lb.xs[j], lb.ys[j], lb.xs[j2], lb.ys[j2]) {
-                    return true
-                }
+        let n = smoothed[a.level].range(a.piece).count
+        @inline(__always) func excluded(_ s: Segment, _ t: Segment) -> Bool {
+            guard samePiece else { return false }
+            let d = abs(Int(s.index) - Int(t.index))
+            return d <= 1 || (closed && d == n - 1)
+        }
+        @inline(__always) func cross(_ s: Segment, _ t: Segment) -> Bool {
+            !excluded(s, t) && SegmentIntersection.mayMeet(s.ax, s.ay, s.bx, s.by, t.ax, t.ay, t.bx, t.by)
+        }
+        let sa = segments(of: a)
+        let sb = samePiece && a.segments == b.segments ? sa : segments(of: b)
+        let single = samePiece && a.segments == b.segments
+        var activeA: [Segment] = [], activeB: [Segment] = []
+        var i = 0, j = 0
+        while i < sa.count || (!single && j < sb.count) {
+            let fromA = single || j >= sb.count || (i < sa.count && sa[i].minX <= sb[j].minX)
+            let s = fromA ? sa[i] : sb[j]
+            if fromA { i += 1 } else { j += 1 }
+            if single {
+                activeA.removeAll { $0.maxX < s.minX }
+                for t in activeA where cross(s, t) { return true }
+                activeA.append(s)
+            } else if fromA {
+                activeB.removeAll { $0.maxX < s.minX }
+                for t in activeB where cross(s, t) { return true }
+                activeA.append(s)
+            } else {
+                activeA.removeAll { $0.maxX < s.minX }
+                for t in activeA where cross(s, t) { return true }
+                activeB.append(s)
             }
         }
         return false

@@ -1,0 +1,310 @@
+import Foundation
+
+/// Builds a density grid from points that arrive in batches, in memory
+/// O(grid) whatever the number of points (§4, §12).
+///
+/// ```swift
+/// var estimator = BandwidthEstimator()               // pass 1: bounds and spread
+/// for batch in reader { estimator.add(batch) }
+/// let radius = estimator.radius(for: .scott, fixed: 500, projection: projection)
+/// let geometry = GridGeometry.fitting(box: estimator.bounds, radius: radius,
+///                                     paddingFactor: 1.5, resolution: 512)
+/// var accumulator = try DensityAccumulator(geometry: geometry, radius: radius,
+///                                          projection: projection,
+///                                          expectedCount: estimator.count)
+/// for batch in reader { try accumulator.add(batch) } // pass 2
+/// let grid = try accumulator.finish()
+/// ```
+///
+/// The kernel is K(d) = exp(−d²/2σ²)/(2πσ²) with σ = radius/3, truncated at
+/// 5σ; values are Σ wᵢK in weight per square unit × `projection.areaUnitScale`
+/// (per km² for geographic planes), or for ``DensityEstimator/mean`` the
+/// kernel-weighted mean Σ vᵢwᵢK / Σ wᵢK, NaN where the support Σ wᵢK·2πσ²
+/// is below 0.05. Every node is within 1e−3 × (grid maximum) of the exact
+/// untruncated sum, whichever method runs.
+///
+/// Results are the same bit for bit on every run with the same batches,
+/// whatever the number of cores: every node adds its points' terms in a
+/// fixed order. Other batch splits sum the same terms in another order
+/// (equal to rounding). A value type: copies made before ``finish(control:)`` are independent
+/// (the buffers are copied on the first write to a shared one).
+public struct DensityAccumulator: Sendable {
+    /// Where the nodes are.
+    public let geometry: GridGeometry
+    /// The kernel radius (plane units); σ = radius / 3.
+    public let radius: Double
+    /// The projection the points were mapped with (sets the area unit).
+    public let projection: PlaneProjection
+    /// Density or kernel-weighted mean.
+    public let estimator: DensityEstimator
+    /// The method asked for.
+    public let requestedMethod: DensityMethod
+    /// The method that runs: `.exact` or `.binned` (never `.automatic`).
+    public var method: DensityMethod { scheme == .direct ? .exact : .binned }
+    /// Points added so far.
+    public private(set) var count = 0
+    /// Σ w of the points added so far.
+    public private(set) var totalWeight = 0.0
+
+    let scheme: DensityScheme
+    let xAxis: GaussianAxis
+    let yAxis: GaussianAxis
+    private let expectedCount: Int?
+    private var storage: DensityStorage
+
+    /// Points handled per bucketing pass: bounds the index arrays.
+    static let sliceSize = 1 << 20
+
+    /// Prepares an empty grid.
+    ///
+    /// - Parameters:
+    ///   - geometry: the nodes; points anywhere (also outside) are accepted.
+    ///   - radius: kernel radius in plane units, finite and > 0.
+    ///   - method: `.automatic` picks the fastest accurate method for the
+    ///     kernel width in cells and `expectedCount`.
+    ///   - expectedCount: how many points will come, if known (for the
+    ///     method choice and progress).
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for a bad radius or
+    ///   geometry, or when the grid does not fit in memory.
+    public init(geometry: GridGeometry, radius: Double, projection: PlaneProjection,
+                estimator: DensityEstimator = .density, method: DensityMethod = .automatic,
+                expectedCount: Int? = nil) throws {
+        try self.init(geometry: geometry, radius: radius, projection: projection, estimator: estimator,
+                      method: method, expectedCount: expectedCount, scheme: nil)
+    }
+
+    /// An accumulator running the given scheme (tests and benchmarks).
+    init(geometry: GridGeometry, radius: Double, projection: PlaneProjection,
+         estimator: DensityEstimator = .density, scheme: DensityScheme) throws {
+        try self.init(geometry: geometry, radius: radius, projection: projection, estimator: estimator,
+                      method: scheme == .direct ? .exact : .binned, expectedCount: nil, scheme: scheme)
+    }
+
+    private init(geometry: GridGeometry, radius: Double, projection: PlaneProjection, estimator: DensityEstimator,
+                 method: DensityMethod, expectedCount: Int?, scheme forced: DensityScheme?) throws {
+        guard radius.isFinite, radius > 0 else {
+            throw HeatMapError.invalidConfiguration("kernel radius must be finite and > 0, not \(radius)")
+        }
+        guard geometry.columns >= 1, geometry.rows >= 1,
+              geometry.dx.isFinite, geometry.dx > 0, geometry.dy.isFinite, geometry.dy > 0,
+              geometry.x0.isFinite, geometry.y0.isFinite else {
+            throw HeatMapError.invalidConfiguration("grid geometry \(geometry) has no area")
+        }
+        let (cells, overflow) = geometry.columns.multipliedReportingOverflow(by: geometry.rows)
+        guard !overflow, cells <= Int.max / 64 else {
+            throw HeatMapError.invalidConfiguration("grid of \(geometry.columns) × \(geometry.rows) nodes is too large")
+        }
+        self.geometry = geometry
+        self.radius = radius
+        self.projection = projection
+        self.estimator = estimator
+        self.requestedMethod = method
+        self.expectedCount = expectedCount
+        let sigma = radius / 3
+        // 5σ, widened by half a cell diagonal: a dropped node then holds at
+        // most e^−12.5 of the point's largest node value, even for a kernel
+        // narrower than a cell.
+        let r = DensityPlan.reachInSigmas * sigma
+        let reach = (r * r + (geometry.dx * geometry.dx + geometry.dy * geometry.dy) / 4).squareRoot()
+        xAxis = GaussianAxis(origin: geometry.x0, step: geometry.dx, count: geometry.columns, sigma: sigma, reach: reach)
+        yAxis = GaussianAxis(origin: geometry.y0, step: geometry.dy, count: geometry.rows, sigma: sigma, reach: reach)
+        let channels = estimator == .mean ? 2 : 1
+        scheme = forced ?? DensityPlan.scheme(method: method, xAxis: xAxis, yAxis: yAxis, channels: channels,
+                                              pointCount: expectedCount)
+        storage = try DensityStorage(scheme: scheme, cells: cells, channels: channels)
+    }
+
+    private var channels: Int { estimator == .mean ? 2 : 1 }
+
+    /// Adds a batch of points. O(batch · work per point), on all cores:
+    /// about (reach/δ)² multiply-adds per point for the exact method, a few
+    /// additions for the binned ones.
+    ///
+    /// For the mean estimator, `batch.value` holds the measured values; a
+    /// batch without values maps the mean of its weights (each point then
+    /// has kernel weight 1), as ``HeatMapContours`` does for plain points.
+    ///
+    /// - Throws: ``HeatMapError/invalidPoint(index:reason:)`` (index counted
+    ///   over all batches) for a non-finite coordinate, weight or value or a
+    ///   negative weight — nothing of the batch is added then;
+    ///   `CancellationError` when `control` is cancelled (the accumulator is
+    ///   then partly filled and should be dropped).
+    public mutating func add(_ batch: PlanePoints, control: ComputeControl = .none) throws {
+        let n = batch.count
+        guard n > 0 else { return }
+        try control.checkCancellation()
+        let mean = estimator == .mean
+        // Mean of plain weights: kernel weight 1, value = weight.
+        let ones: [Double]? = mean && batch.value == nil ? [Double](repeating: 1, count: n) : nil
+        let kernelWeights = ones ?? batch.weight
+        let values: [Double]? = mean ? (batch.value ?? batch.weight) : nil
+
+        let check = try BatchCheck.run(x: batch.x, y: batch.y, weight: kernelWeights, value: values,
+                                       binning: scheme.isBinned ? binnability : nil, control: control)
+        if let bad = check.firstProblem {
+            throw HeatMapError.invalidPoint(index: count + bad.index, reason: bad.reason)
+        }
+        if !isKnownUniquelyReferenced(&storage) {
+            guard let copy = storage.copy() else { throw DensityStorage.outOfMemory }
+            storage = copy
+        }
+        if check.needsDirectGrid { try storage.ensureDirect(cells: geometry.count, channels: channels) }
+
+        let before = count
+        let expected = expectedCount
+        let share = scheme.isBinned ? 0.3 : 0.97
+        let done = ProgressCounter(total: max(expected ?? n, before + n)) { f in
+            control.report(.density, share * f)
+        }
+        if before > 0 { done.add(before) }
+        try batch.x.withUnsafeBufferPointer { xs in
+            try batch.y.withUnsafeBufferPointer { ys in
+                try kernelWeights.withUnsafeBufferPointer { ws in
+                    try withOptionalBuffer(values) { vs in
+                        var start = 0
+                        while start < n {
+                            let m = min(n - start, DensityAccumulator.sliceSize)
+                            try deposit(x: xs.baseAddress! + start, y: ys.baseAddress! + start,
+                                        weight: ws.baseAddress! + start, value: vs.map { $0 + start },
+                                        count: m, offGrid: check.needsDirectGrid, control: control,
+                                        progress: done)
+                            start += m
+                        }
+                    }
+                }
+            }
+        }
+        count += n
+        totalWeight += check.totalWeight
+    }
+
+    /// Deposits one slice with the scheme's depositor; points a binned
+    /// scheme cannot bin (off its nodes) are then splatted exactly, in input
+    /// order, when `offGrid` says there are any.
+    private func deposit(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+                         value: UnsafePointer<Double>?, count n: Int, offGrid: Bool, control: ComputeControl,
+                         progress: ProgressCounter) throws {
+        let direct = DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: geometry.columns,
+                                 density: storage.direct?.base,
+                                 weightedValue: value == nil ? nil : storage.directValue?.base)
+        let report: @Sendable (Int) -> Void = { progress.add($0) }
+        func run<D: RowDepositor>(_ depositor: D) throws {
+            let bands = try RowBands.build(x: x, y: y, weight: weight, value: value, count: n, rows: geometry.rows,
+                                           columns: geometry.columns, depositor: depositor, control: control)
+            try bands.run(depositor, control: control, progress: report)
+        }
+        switch scheme {
+        case .direct:
+            try run(direct)
+        case .rowMoments(let order):
+            try run(RowMomentBinning(xAxis: xAxis, yAxis: yAxis, order: order, moments: storage.planes!.base,
+                                     fallback: direct, table: GaussianTable(axis: yAxis), hasValue: value != nil))
+        case .linearBinning, .taylorBinning:
+            try run(MomentBinning(xAxis: xAxis, yAxis: yAxis, order: scheme.order, planes: storage.planes!.base,
+                                  planeCount: MomentBinning.planeCount(order: scheme.order),
+                                  hasValue: value != nil))
+        }
+        guard scheme.isBinned, offGrid else { return }
+        let scratch = UnsafeMutablePointer<Double>.allocate(capacity: max(direct.scratchCount, 1))
+        defer { scratch.deallocate() }
+        let binnability = self.binnability
+        let poll = direct.pollInterval
+        for i in 0..<n where weight[i] != 0 && !binnability.contains(x: x[i], y: y[i]) {
+            if i % poll == 0 { try control.checkCancellation() }
+            direct.deposit(x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0, scratch: scratch)
+        }
+    }
+
+    /// Which points the scheme bins (the others are splatted exactly).
+    var binnability: Binnability { Binnability(scheme: scheme, xAxis: xAxis, yAxis: yAxis) }
+
+    /// The grid of everything added. O(cells) for the exact method,
+    /// O(cells · planes · kernel width in cells) for the binned ones, on
+    /// all cores; cancellation is polled every few rows.
+    public consuming func finish(control: ComputeControl = .none) throws -> DensityGrid {
+        try control.checkCancellation()
+        if !isKnownUniquelyReferenced(&storage) {
+            guard let copy = storage.copy() else { throw DensityStorage.outOfMemory }
+            storage = copy
+        }
+        let cells = geometry.count
+        let columns = geometry.columns
+        let sigma = radius / 3
+        let scale = projection.areaUnitScale / (2 * Double.pi * sigma * sigma)
+        let mean = estimator == .mean
+        let share = scheme.isBinned ? 0.3 : 0.97
+        let storage = self.storage
+        let scheme = self.scheme
+        let channels = self.channels
+
+        let values = try [Double](unsafeUninitializedCapacity: cells) { out, initialized in
+            let out = out.baseAddress!
+            let direct = storage.direct?.base, directValue = storage.directValue?.base
+            // Writes output row r from its unnormalised sums Σ w e^(…) (and Σ v w e^(…)).
+            func emit(_ r: Int, _ sums: UnsafePointer<Double>?) {
+                let base = r * columns
+                for c in 0..<columns {
+                    var den = sums?[c] ?? 0
+                    if let direct { den += direct[base + c] }
+                    if mean {
+                        var num = sums?[columns + c] ?? 0
+                        if let directValue { num += directValue[base + c] }
+                        // Σ w K · 2πσ² is den itself: the support test of §4.
+                        out[base + c] = den < 0.05 ? .nan : num / den
+                    } else {
+                        out[base + c] = den * scale
+                    }
+                }
+            }
+            switch scheme {
+            case .linearBinning, .taylorBinning:
+                let convolution = SeparableConvolution(order: scheme.order, xAxis: xAxis, yAxis: yAxis,
+                                                       channels: channels)
+                try convolution.run(planes: storage.planes!.base, control: control,
+                                    progress: { f in control.report(.density, share + (1 - share) * f) },
+                                    emit: { r, sums in emit(r, sums) })
+            case .rowMoments(let order):
+                let kernels = SeparableConvolution.kernels(order: order, axis: xAxis)
+                let perRow = columns * (order + 1)
+                let moments = storage.planes!.base
+                let rows = geometry.rows
+                let blocks = (rows + 7) / 8
+                let done = ProgressCounter(total: blocks) { f in control.report(.density, share + (1 - share) * f) }
+                try Parallel.forEach(blocks) { b in
+                    try control.checkCancellation()
+                    let convolver = RowConvolver(columns: columns, kernels: kernels)
+                    let sums = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns)
+                    defer { convolver.deallocate(); sums.deallocate() }
+                    for r in b * 8 ..< min(rows, (b + 1) * 8) {
+                        RowMomentBinning.convolveRow(moments + r * perRow, order: order, convolver: convolver)
+                        sums.update(from: convolver.output, count: columns)
+                        if mean {
+                            RowMomentBinning.convolveRow(moments + (rows + r) * perRow, order: order,
+                                                         convolver: convolver)
+                            (sums + columns).update(from: convolver.output, count: columns)
+                        }
+                        emit(r, sums)
+                    }
+                    done.add(1)
+                }
+            case .direct:
+                let blocks = (geometry.rows + 15) / 16
+                try Parallel.forEach(blocks) { b in
+                    try control.checkCancellation()
+                    for r in b * 16 ..< min(geometry.rows, (b + 1) * 16) { emit(r, nil) }
+                }
+            }
+            initialized = cells
+        }
+        control.report(.density, 1)
+        return DensityGrid(geometry: geometry, values: values, projection: projection, radius: radius,
+                           estimator: estimator, units: mean ? "value" : projection.densityUnits)
+    }
+}
+
+/// Calls `body` with the buffer of `array`, or nil.
+func withOptionalBuffer<R>(_ array: [Double]?, _ body: (UnsafePointer<Double>?) throws -> R) rethrows -> R {
+    guard let array else { return try body(nil) }
+    return try array.withUnsafeBufferPointer { try body($0.baseAddress) }
+}
+

@@ -1,0 +1,142 @@
+import Foundation
+
+/// The buffers behind a ``DensityAccumulator``: exact-splat sums and, for
+/// the binned methods, the moment planes. Shared by copies of an
+/// accumulator until one of them writes.
+final class DensityStorage: @unchecked Sendable {
+    /// Σ w e^(−d²/2σ²) from exact splats (nil until a binned accumulator
+    /// meets a point off its binnable nodes).
+    private(set) var direct: GridBuffer?
+    /// Σ v w e^(−d²/2σ²) from exact splats (mean estimator).
+    private(set) var directValue: GridBuffer?
+    /// Moment planes of the binned methods, all channels.
+    let planes: GridBuffer?
+
+    static let outOfMemory = HeatMapError.invalidConfiguration("not enough memory for the density grid")
+
+    init(scheme: DensityScheme, cells: Int, channels: Int) throws {
+        if scheme.isBinned {
+            let count = scheme.valuesPerNode * channels
+            guard cells <= Int.max / max(count, 1) - 8,
+                  let planes = GridBuffer(count: cells * count + SeparableConvolution.slack) else {
+                throw DensityStorage.outOfMemory
+            }
+            self.planes = planes
+        } else {
+            planes = nil
+            try ensureDirect(cells: cells, channels: channels)
+        }
+    }
+
+    private init(direct: GridBuffer?, directValue: GridBuffer?, planes: GridBuffer?) {
+        self.direct = direct
+        self.directValue = directValue
+        self.planes = planes
+    }
+
+    /// Allocates the exact-splat sums if they are not there yet.
+    func ensureDirect(cells: Int, channels: Int) throws {
+        if direct == nil {
+            guard let grid = GridBuffer(count: cells) else { throw DensityStorage.outOfMemory }
+            direct = grid
+        }
+        if channels == 2, directValue == nil {
+            guard let grid = GridBuffer(count: cells) else { throw DensityStorage.outOfMemory }
+            directValue = grid
+        }
+    }
+
+    /// An independent copy; nil when the memory is not available.
+    func copy() -> DensityStorage? {
+        var copies: [GridBuffer?] = []
+        for buffer in [direct, directValue, planes] {
+            guard let buffer else { copies.append(nil); continue }
+            guard let copy = buffer.copy() else { return nil }
+            copies.append(copy)
+        }
+        return DensityStorage(direct: copies[0], directValue: copies[1], planes: copies[2])
+    }
+}
+
+/// One parallel pass over a batch before anything is added: finds the first
+/// bad point, sums the weights (in a fixed order) and learns whether any
+/// point needs the exact-splat grid of a binned accumulator.
+struct BatchCheck {
+    var firstProblem: (index: Int, reason: String)?
+    var totalWeight = 0.0
+    var needsDirectGrid = false
+
+    static let chunkSize = 1 << 14
+
+    static func run(x: [Double], y: [Double], weight: [Double], value: [Double]?,
+                    binning: Binnability?, control: ComputeControl) throws -> BatchCheck {
+        let n = x.count
+        let chunks = (n + chunkSize - 1) / chunkSize
+        var parts = [BatchCheck](repeating: BatchCheck(), count: chunks)
+        try x.withUnsafeBufferPointer { x in
+            try y.withUnsafeBufferPointer { y in
+                try weight.withUnsafeBufferPointer { weight in
+                    try withOptionalBuffer(value) { value in
+                        try parts.withUnsafeMutableBufferPointer { parts in
+                            let x = x.baseAddress!, y = y.baseAddress!, weight = weight.baseAddress!
+                            let parts = parts.baseAddress!
+                            try Parallel.forEach(chunks) { c in
+                                try control.checkCancellation()
+                                parts[c] = check(x: x, y: y, weight: weight, value: value,
+                                                 range: c * chunkSize ..< min(n, (c + 1) * chunkSize),
+                                                 binning: binning)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var result = BatchCheck()
+        for part in parts {
+            if let problem = part.firstProblem { result.firstProblem = problem; break }
+            result.totalWeight += part.totalWeight
+            result.needsDirectGrid = result.needsDirectGrid || part.needsDirectGrid
+        }
+        return result
+    }
+
+    private static func check(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+                              value: UnsafePointer<Double>?, range: Range<Int>, binning: Binnability?) -> BatchCheck {
+        var part = BatchCheck()
+        // Fast path: all finite and non-negative is one test per value.
+        var allFine = true
+        var sum = 0.0
+        for i in range {
+            let w = weight[i]
+            let v = value?[i] ?? 0
+            allFine = allFine && x[i].isFinite && y[i].isFinite && w.isFinite && w >= 0 && v.isFinite
+            sum += w
+        }
+        guard allFine else {
+            for i in range {
+                if let reason = problem(x[i], y[i], weight[i], value?[i]) {
+                    part.firstProblem = (i, reason)
+                    return part
+                }
+            }
+            return part
+        }
+        part.totalWeight = sum
+        if let binning {
+            for i in range where weight[i] != 0 && !binning.contains(x: x[i], y: y[i]) {
+                part.needsDirectGrid = true
+                break
+            }
+        }
+        return part
+    }
+
+    @inline(__always) static func problem(_ x: Double, _ y: Double, _ w: Double, _ v: Double?) -> String? {
+        if !x.isFinite { return "x is not a finite number" }
+        if !y.isFinite { return "y is not a finite number" }
+        if !w.isFinite { return "weight is not a finite number" }
+        if w < 0 { return "weight is negative" }
+        if let v, !v.isFinite { return "value is not a finite number" }
+        return nil
+    }
+}

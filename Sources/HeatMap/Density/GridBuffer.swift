@@ -1,0 +1,32 @@
+import Foundation
+
+/// Zero-filled doubles for accumulating a grid (or several planes of one).
+///
+/// Backed by `calloc`, so a large buffer costs nothing until its pages are
+/// written: the allocation itself never blocks cancellation, and untouched
+/// pages of sparse data stay unmapped. Reference semantics; owners copy on
+/// write (see ``copy()``).
+final class GridBuffer: @unchecked Sendable {
+    /// The first element.
+    let base: UnsafeMutablePointer<Double>
+    /// The number of elements.
+    let count: Int
+
+    /// Allocates `count` zeros; nil when the memory is not available.
+    init?(count: Int) {
+        guard count >= 0, count <= Int.max / MemoryLayout<Double>.stride else { return nil }
+        guard let raw = calloc(max(count, 1), MemoryLayout<Double>.stride) else { return nil }
+        self.base = raw.bindMemory(to: Double.self, capacity: max(count, 1))
+        self.count = count
+    }
+
+    deinit { free(base) }
+
+    /// An independent buffer with the same contents; nil when the memory
+    /// is not available.
+    func copy() -> GridBuffer? {
+        guard let other = GridBuffer(count: count) else { return nil }
+        other.base.update(from: base, count: count)
+        return other
+    }
+}
