@@ -13,6 +13,9 @@ let package = Package(
         .executableTarget(name: "contours", dependencies: ["HeatMap"], path: "Sources/contours"),
         .executableTarget(name: "contours-bench", dependencies: ["HeatMap"], path: "Sources/contours-bench"),
         .executableTarget(name: "sample-quakes", dependencies: ["HeatMap"], path: "Samples/QuakeContours"),
+        .executableTarget(name: "sample-storms", dependencies: ["HeatMap"], path: "Samples/StormContours"),
+        .executableTarget(name: "sample-hexbins", dependencies: ["HeatMap"], path: "Samples/QuakeHexbins"),
+        .executableTarget(name: "sample-ames", dependencies: ["HeatMap"], path: "Samples/AmesPrices"),
         .testTarget(name: "HeatMapTests", dependencies: ["HeatMap"], path: "Tests/HeatMapTests"),
     ],
     swiftLanguageModes: [.v6]

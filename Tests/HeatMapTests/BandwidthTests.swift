@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func theChosenRadiusIsReportedByTheGrid() throws {
-        var rng = SplitMix64(seed: 8)
+        var rng = SplitMix(seed: 8)
         var points = PlanePoints()
         for _ in 0..<300 { points.append(x: rng.uniform(0, 50), y: rng.uniform(0, 20), weight: rng.uniform(0.5, 1.5)) }
         let e = Self.estimator((0..<points.count).map { (points.x[$0], points.y[$0], points.weight[$0]) })

@@ -104,7 +104,7 @@ import Testing
 
     @Test(arguments: DensityMethod.allCases)
     func massIsKeptWithinOnePercent(method: DensityMethod) throws {
-        var rng = SplitMix64(seed: 3)
+        var rng = SplitMix(seed: 3)
         var points = PlanePoints()
         for _ in 0..<500 { points.append(x: rng.uniform(0, 100), y: rng.uniform(0, 60), weight: rng.uniform(0.1, 3)) }
         for radius in [3.0, 12.0] {
@@ -120,7 +120,7 @@ import Testing
 
     @Test(arguments: [1.0, 3.0, 15.0])
     func everyMethodIsWithinOneThousandthOfTheMaximum(sigmaInCells: Double) throws {
-        var rng = SplitMix64(seed: UInt64(sigmaInCells * 10))
+        var rng = SplitMix(seed: UInt64(sigmaInCells * 10))
         let g = GridGeometry(columns: 70, rows: 60, x0: 0, y0: 0, dx: 1, dy: 1.2)
         for n in [1, 3, 60] {
             var points = PlanePoints()
@@ -144,7 +144,7 @@ import Testing
         (.taylorBinning(order: 3), 3.2), (.taylorBinning(order: 2), 6.5), (.linearBinning, 25),
     ])
     func eachSchemeMeetsTheBoundFromItsThreshold(scheme: DensityScheme, sigmaInCells: Double) throws {
-        var rng = SplitMix64(seed: 11)
+        var rng = SplitMix(seed: 11)
         let g = GridGeometry(columns: 90, rows: 80, x0: 0, y0: 0, dx: 1, dy: 1)
         var points = PlanePoints()
         for _ in 0..<25 { points.append(x: rng.uniform(0, 89), y: rng.uniform(0, 79), weight: rng.uniform(0.5, 2)) }
@@ -174,7 +174,7 @@ import Testing
 
     @Test(arguments: DensityMethod.allCases)
     func theMeanOfAConstantIsThatConstantAndUndefinedFarAway(method: DensityMethod) throws {
-        var rng = SplitMix64(seed: 5)
+        var rng = SplitMix(seed: 5)
         let g = GridGeometry(columns: 80, rows: 40, x0: 0, y0: 0, dx: 1, dy: 1)
         var points = PlanePoints(value: [])
         for _ in 0..<200 {
@@ -256,7 +256,7 @@ import Testing
     // MARK: determinism and streaming
 
     static func cluster(_ n: Int, seed: UInt64) -> PlanePoints {
-        var rng = SplitMix64(seed: seed)
+        var rng = SplitMix(seed: seed)
         var points = PlanePoints(value: [])
         for i in 0..<n {
             let cx = i % 3 == 0 ? 30.0 : 70.0
@@ -336,7 +336,7 @@ import Testing
     /// §12: cancelling a 3-million-point job at resolution 6000 stops it
     /// within 50 ms. (The one timed assertion, as the spec asks.)
     @Test func cancellingABigJobThrowsWithinFiftyMilliseconds() throws {
-        var rng = SplitMix64(seed: 2)
+        var rng = SplitMix(seed: 2)
         let n = 3_000_000
         var x = [Double](repeating: 0, count: n), y = x
         for i in 0..<n { x[i] = rng.uniform(0, 1000); y[i] = rng.uniform(0, 1000) }

@@ -298,7 +298,7 @@ public struct DensityAccumulator: Sendable {
         }
         control.report(.density, 1)
         return DensityGrid(geometry: geometry, values: values, projection: projection, radius: radius,
-                           estimator: estimator, units: mean ? "value" : projection.densityUnits)
+                           estimator: estimator, units: mean ? "" : projection.densityUnits)
     }
 }
 

@@ -16,8 +16,13 @@ struct DensityRun {
         let points = try StreamedPoints.read(path: path, options: options, control: control)
         Console.report(points.rejections, rows: points.rowsRead)
         describeOddities(points, estimator: configuration.estimator)
-        let density = try StreamedDensity.compute(from: points, configuration: configuration,
+        var density = try StreamedDensity.compute(from: points, configuration: configuration,
                                                   resolutionFromData: resolutionFromData, control: control)
+        // A mean is in the unit of the measured column: name it, so legends
+        // and GeoJSON read "400,000 Sale_Price", not a bare number.
+        if configuration.estimator == .mean, let column = options.columns.value {
+            density.grid.units = column
+        }
         return DensityRun(points: points, density: density, configuration: density.configuration)
     }
 
