@@ -359,4 +359,40 @@ import Testing
             }
         }
     }
+
+    @Test func geoJSONOnStandardInputAndForcedFormats() throws {
+        let folder = try ScratchFolder()
+        var features: [String] = []
+        for line in Self.clusters.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",")
+            features.append("{\"type\":\"Feature\",\"properties\":{\"mag\":\(f[2])},"
+                            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(f[1]),\(f[0])]}}")
+        }
+        let geojson = "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
+        let piped = try Tool.run(["info", "--weight", "mag", "--format", "json", "--radius", "1500"],
+                                 input: Array(geojson.utf8), temporary: folder.path)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let info = try piped.json()
+        #expect(info["format"] as? String == "geojson")
+        #expect(info["points"] as? Int == 300)
+        #expect(info["total_weight"] as? Double == 750)
+        #expect((info["thresholds"] as? [Double])?.count == 10)
+        // The same points as CSV in a file named .json: --input-format says what it is.
+        try folder.write("points.json", Self.clusters)
+        let wrong = try Tool.run(["info", "points.json"], directory: folder.path)
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.hasPrefix("contours: points.json:1:1: invalid JSON"))
+        let forced = try Tool.run(["info", "points.json", "--input-format", "csv", "--weight", "w", "--radius", "1500",
+                                   "--format", "json"], directory: folder.path)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try forced.json()["thresholds"] as? [Double] == info["thresholds"] as? [Double])
+        // Text for people: every line of the report is there.
+        let text = try Tool.run(["info", "points.json", "--input-format", "csv"], directory: folder.path)
+        let keys = text.stdout.split(separator: "\n").map { String($0.prefix(while: { $0 != " " })) }
+        #expect(keys == ["input", "points", "box", "weights", "projection", "radius", "grid", "values", "thresholds"])
+        // hit on an empty contour file answers null for everything.
+        try folder.write("empty.geojson", "{\"type\":\"FeatureCollection\",\"features\":[]}")
+        let none = try Tool.run(["hit", "empty.geojson", "--at", "1,2"], directory: folder.path)
+        #expect(none.stdout == "{\"lat\":1,\"lon\":2,\"level\":null,\"threshold\":null,\"upper\":null}\n")
+    }
 }

@@ -93,27 +93,32 @@ import Testing
         #expect(result.summary.used == 3_000)
     }
 
-    @Test func autoRadiusIsTheAdaptiveRuleUnlessCellsAreTooCoarse() throws {
-        // A compact cloud: the rule's radius stands.
-        let cloud = (0..<400).map { i in
-            InputPoint(latitude: -41 + Double(i % 20) * 0.01, longitude: 174 + Double(i / 20) * 0.01)
-        }
-        var s = InputStatistics()
-        for p in cloud { s.add(p) }
+    @Test func autoRadiusIsTheLibrarysRuleUnlessCellsAreTooCoarse() throws {
+        // A compact cloud: the rule's radius stands, as the library picks it in memory.
+        let folder = try ScratchFolder()
+        var cloud: [InputPoint] = []
+        for i in 0..<400 { cloud.append(InputPoint(latitude: -41 + Double(i % 20) * 0.01, longitude: 174 + Double(i / 20) * 0.01)) }
+        let streamed = try StreamedPoints.read(path: try folder.write("cloud.csv", Self.csv(cloud)),
+                                               options: PointReaderOptions())
+        let auto = HeatMapConfiguration(bandwidth: .auto)
+        let result = try StreamedDensity.compute(from: streamed, configuration: auto)
         let heat = cloud.map { HeatMapPoint(latitude: $0.latitude, longitude: $0.longitude) }
-        let adaptive = HeatMapConfiguration.adaptive(for: heat)
-        let rule = StreamedDensity.automatic(s, projection: .equalArea)
-        #expect(abs(rule.radius - adaptive.radius) < 1e-9 * adaptive.radius)
-        #expect(rule.resolution == adaptive.gridResolution)
-        #expect(StreamedDensity.radiusFloor(s, projection: .equalArea, resolution: rule.resolution, padding: 1.5)
-                < rule.radius)
+        let memory = HeatMapContours.compute(from: heat, configuration: auto)
+        #expect(!result.radiusRaised)
+        #expect(result.grid.radius == memory.grid.radius)
+        #expect(result.grid.values == memory.grid.values)
         // Points spread over an ocean: 50 km kernels in 40 km cells would
         // fall between nodes, so the floor lifts σ to half a cell.
-        var wide = InputStatistics()
-        for i in 0..<2000 { wide.add(InputPoint(latitude: Double(i % 40), longitude: -100 + Double(i / 40) * 2)) }
-        let wideRule = StreamedDensity.automatic(wide, projection: .equalArea)
-        let floor = StreamedDensity.radiusFloor(wide, projection: .equalArea, resolution: wideRule.resolution, padding: 1.5)
-        #expect(wideRule.radius == 50_000)
-        #expect(floor > wideRule.radius)
+        var wide: [InputPoint] = []
+        for i in 0..<2000 { wide.append(InputPoint(latitude: Double(i % 40), longitude: -100 + Double(i / 40) * 2)) }
+        let ocean = try StreamedPoints.read(path: try folder.write("wide.csv", Self.csv(wide)),
+                                           options: PointReaderOptions())
+        let raised = try StreamedDensity.compute(from: ocean, configuration: auto, resolutionFromData: true)
+        #expect(raised.radiusRaised)
+        #expect(raised.grid.radius > 50_000)
+        let g = raised.grid.geometry
+        // Along the longer side (the one cut into `resolution` cells) σ is exactly half a cell.
+        let cell = g.columns >= g.rows ? g.dx : g.dy
+        #expect(abs(cell - 2 * raised.grid.radius / 3) <= 1e-9 * cell)
     }
 }

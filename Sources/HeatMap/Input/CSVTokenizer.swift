@@ -33,6 +33,9 @@ public final class CSVTokenizer {
     private var started = false
     private var finished = false
 
+    // The record's bytes and field ends. Read on every field access, so
+    // dynamic exclusivity checks are off: both are private to this class,
+    // which is not Sendable and never re-enters itself.
     @exclusivity(unchecked) private var storage: UnsafeMutableBufferPointer<UInt8>
     private var length = 0
     @exclusivity(unchecked) private var ends: [Int] = []

@@ -130,23 +130,18 @@ public final class GeoJSONPointReader {
             throw fail(properties, "missing property", "feature has no property '\(name)' for the \(what)")
         }
         let parsed: ParsedNumber
-        let text: String
         switch node.value {
         case .number(let v):
             parsed = v.isNaN ? .nan : (v.isFinite ? .number(v) : .infinite(v))
-            text = v.isNaN ? "NaN" : (v.isFinite ? JSONNumberText.text(v) : (v > 0 ? "Infinity" : "-Infinity"))
         case .string(let s):
             var bytes = Array(s.utf8)
             parsed = bytes.withUnsafeMutableBufferPointer { NumberParser.parse(UnsafeBufferPointer($0)) }
-            text = s
         case .null:
             parsed = .missing
-            text = "null"
         default:
             parsed = .invalid
-            text = node.kind
         }
-        switch validator.number(parsed, role: role, text: text) {
+        switch validator.number(parsed, role: role, text: JSONNumberText.describe(node)) {
         case .success(let v): return v
         case .failure(let p): throw fail(node, p.reason, "property '\(name)': \(p.message)")
         }
@@ -197,19 +192,12 @@ public final class GeoJSONPointReader {
         func coordinate(_ k: Int, _ role: PointValidator.Role) -> Double? {
             let part = parts[k]
             let parsed: ParsedNumber
-            let text: String
             switch part.value {
-            case .number(let v):
-                parsed = v.isNaN ? .nan : (v.isFinite ? .number(v) : .infinite(v))
-                text = v.isNaN ? "NaN" : (v.isFinite ? JSONNumberText.text(v) : (v > 0 ? "Infinity" : "-Infinity"))
-            case .null:
-                parsed = .missing
-                text = "null"
-            default:
-                parsed = .invalid
-                text = part.string ?? part.kind
+            case .number(let v): parsed = v.isNaN ? .nan : (v.isFinite ? .number(v) : .infinite(v))
+            case .null: parsed = .missing
+            default: parsed = .invalid
             }
-            switch validator.number(parsed, role: role, text: text) {
+            switch validator.number(parsed, role: role, text: JSONNumberText.describe(part)) {
             case .success(let v): return v
             case .failure(let p):
                 errors.append(fail(part, p.reason, p.message))
@@ -226,5 +214,16 @@ enum JSONNumberText {
     static func text(_ v: Double) -> String {
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
         return "\(v)"
+    }
+
+    /// How a JSON value reads in a message: numbers as written (NaN,
+    /// Infinity), strings as they are, null, or the kind of value.
+    static func describe(_ node: JSONNode) -> String {
+        switch node.value {
+        case .number(let v): return v.isNaN ? "NaN" : (v.isFinite ? text(v) : (v > 0 ? "Infinity" : "-Infinity"))
+        case .string(let s): return s
+        case .null: return "null"
+        default: return node.kind
+        }
     }
 }

@@ -21,15 +21,17 @@ final class JSONStreamParser {
         var message: String
     }
 
+    // The cursor is touched for every byte, so dynamic exclusivity checks
+    // are off: this class is not Sendable and never re-enters itself.
     private let source: ByteSource
-    private var chunk: UnsafeBufferPointer<UInt8>?
-    private var position = 0
+    @exclusivity(unchecked) private var chunk: UnsafeBufferPointer<UInt8>?
+    @exclusivity(unchecked) private var position = 0
     private var started = false
     /// 1-based line of the next byte.
-    private(set) var line = 1
+    @exclusivity(unchecked) private(set) var line = 1
     /// 1-based column of the next byte.
-    private(set) var column = 1
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private(set) var column = 1
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     init(source: ByteSource) {
         self.source = source
@@ -38,8 +40,14 @@ final class JSONStreamParser {
     // MARK: Bytes
 
     /// The next byte without consuming it; nil at the end.
+    @inline(__always)
     func peek() throws -> UInt8? {
         if let chunk, position < chunk.count { return chunk[position] }
+        return try refill()
+    }
+
+    /// Reads the next chunk; its first byte, or nil at the end.
+    private func refill() throws -> UInt8? {
         guard let next = try source.nextChunk() else {
             chunk = nil
             return nil
@@ -178,6 +186,24 @@ final class JSONStreamParser {
         advance(q)
         scratch.removeAll(keepingCapacity: true)
         while true {
+            // Plain characters are copied a run at a time from the chunk.
+            if let c = chunk, position < c.count {
+                var i = position
+                while i < c.count {
+                    let b = c[i]
+                    if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+                    i += 1
+                }
+                if i > position {
+                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: c[position..<i]))
+                    column += i - position
+                    position = i
+                    if scratch.count > JSONStreamParser.maximumStringLength {
+                        throw error("invalid JSON", "string longer than \(JSONStreamParser.maximumStringLength / 1024) KiB")
+                    }
+                    continue
+                }
+            }
             guard let b = try peek() else { throw unexpected(nil, wanted: "'\"'", context: "inside a string") }
             if b == UInt8(ascii: "\"") { advance(b); break }
             if b < 0x20 {

@@ -4,8 +4,8 @@ import Foundation
 /// passes so that memory does not grow with the input.
 ///
 /// Pass 1 (done by ``StreamedPoints/read(path:options:replay:control:)``)
-/// gives the projection's centre and the `auto` radius; a later pass
-/// projects the points and fills the grid.
+/// gives the projection's centre; later passes project the points to
+/// measure their box and spread, then fill the grid.
 public enum StreamedDensity {
     /// A grid and how it was made.
     public struct Result: Sendable {
@@ -16,47 +16,16 @@ public enum StreamedDensity {
         public var configuration: HeatMapConfiguration
         /// How the radius was chosen.
         public var bandwidth: Bandwidth
-        /// Whether the `auto` radius was raised to half a cell (see ``radiusFloor(_:projection:resolution:padding:)``).
+        /// Whether the `auto` radius was raised to half a cell (see ``radiusFloor(box:resolution:padding:)``).
         public var radiusRaised: Bool
         /// Points used and rows rejected.
         public var summary: InputSummary
     }
 
-    /// The radius and resolution the `auto` rule gives for the points:
-    /// the Apple package's rule (``HeatMapConfiguration/adaptive(for:)``)
-    /// for geographic data; for planar data the same rule in data units,
-    /// the radius kept within 10⁻⁴…1 × the longer side of the box.
-    public static func automatic(_ statistics: InputStatistics, projection kind: MapProjection) -> (radius: Double, resolution: Int) {
-        let n = statistics.count
-        guard n >= 1 else { return (HeatMapConfiguration().radius, HeatMapConfiguration().gridResolution) }
-        if kind != .planar {
-            guard n >= 2, let arc = statistics.longitudeArc else {
-                // adaptive(for:) keeps the defaults below two points; a
-                // single point still wants a visible kernel.
-                let rule = AdaptiveRule(width: 0, height: 0, count: 1, radiusRange: 50...50_000)
-                return (rule.radius, rule.resolution)
-            }
-            let metresPerDegree = 111_320.0
-            let centre = (statistics.minLatitude + statistics.maxLatitude) / 2
-            let height = (statistics.maxLatitude - statistics.minLatitude) * metresPerDegree
-            let width = arc.width * metresPerDegree * cos(centre * .pi / 180)
-            let rule = AdaptiveRule(width: width, height: height, count: n, radiusRange: 50...50_000)
-            return (rule.radius, rule.resolution)
-        }
-        let width = statistics.maxLongitude - statistics.minLongitude
-        let height = statistics.maxLatitude - statistics.minLatitude
-        let longer = max(width, height)
-        guard longer > 0, longer.isFinite else { return (1, 20) }
-        // Points on a line have no area: space them along it instead.
-        let area = width > 0 && height > 0 ? width * height : longer * longer / Double(n)
-        let rule = AdaptiveRule(width: area / longer, height: longer, count: n,
-                                radiusRange: (longer * 1e-4)...longer)
-        return (rule.radius, rule.resolution)
-    }
-
     /// The smallest radius whose σ (radius / 3) spans half a grid cell at
-    /// `resolution`: 1.5 L / (resolution − 3 × padding) for a data box whose
-    /// longer side is L (the padded box is L + 2 × padding × radius).
+    /// `resolution` for points whose plane box is `box`: 1.5 L / (resolution
+    /// − 3 × padding), L the box's longer side (the padded box is
+    /// L + 2 × padding × radius, cut into `resolution` cells).
     ///
     /// The `auto` rule gives the mean point spacing, which for many points
     /// over a wide area is far below the cell size of a 300-cell grid;
@@ -64,70 +33,94 @@ public enum StreamedDensity {
     /// neither keeps the mass nor shows the density. With σ ≥ δ / 2 the
     /// sampled mass is within 1 % (the error of summing a Gaussian at
     /// spacing δ is about exp(−2π²σ²/δ²)). 0 when no floor applies.
-    public static func radiusFloor(_ statistics: InputStatistics, projection kind: MapProjection,
-                                   resolution: Int, padding: Double) -> Double {
-        guard statistics.count >= 2 else { return 0 }
-        let width: Double, height: Double
-        if kind == .planar {
-            width = statistics.maxLongitude - statistics.minLongitude
-            height = statistics.maxLatitude - statistics.minLatitude
-        } else {
-            guard let arc = statistics.longitudeArc else { return 0 }
-            let metresPerDegree = 111_320.0
-            let centre = (statistics.minLatitude + statistics.maxLatitude) / 2
-            height = (statistics.maxLatitude - statistics.minLatitude) * metresPerDegree
-            width = arc.width * metresPerDegree * cos(centre * .pi / 180)
-        }
-        let longer = max(width, height)
+    public static func radiusFloor(box: PlaneBox, resolution: Int, padding: Double) -> Double {
+        guard !box.isEmpty else { return 0 }
+        let longer = max(box.width, box.height)
         let cells = Double(resolution) - 3 * padding
         guard longer > 0, longer.isFinite, cells > 0 else { return 0 }
         return 1.5 * longer / cells
     }
 
-    /// Computes the grid of §4 for `points` under `configuration`.
+    /// Computes the grid of §4 for `points` under `configuration`, in
+    /// memory O(grid + batch) whatever the number of points.
+    ///
+    /// Pass 2 projects the points into a ``BandwidthEstimator`` (the plane
+    /// box, and the spread for the `scott` and `silverman` rules); pass 3
+    /// projects them again into a ``DensityAccumulator``. Planar data with
+    /// a fixed radius skips pass 2: its box is known from pass 1. The grid
+    /// equals ``DensityGrid/compute(points:projection:configuration:control:)``
+    /// on the same points up to the rounding of summing batches in another
+    /// order (bit for bit when the input fits in one batch); the `auto`
+    /// rule is the estimator's, raised by ``radiusFloor(box:resolution:padding:)``.
     ///
     /// - Parameter resolutionFromData: with `Bandwidth.auto`, also take the
     ///   grid resolution from the rule (the tool's default when no
     ///   `--resolution` is given).
-    /// - Throws: `CancellationError`; ``InputError`` when a re-read file changed.
+    /// - Throws: `CancellationError`; ``InputError`` when a re-read file
+    ///   changed; ``HeatMapError`` when the grid does not fit in memory.
     public static func compute(from points: StreamedPoints, configuration: HeatMapConfiguration,
                                resolutionFromData: Bool = false,
                                control: ComputeControl = .none) throws -> Result {
         var used = configuration
         let statistics = points.statistics
         let projection = statistics.projection(configuration.projection)
+        let mean = configuration.estimator == .mean
+
+        func plane(_ batch: PointBatch) -> PlanePoints {
+            var out = PlanePoints()
+            if mean { out.value = [] }
+            out.reserveCapacity(batch.count)
+            for i in 0..<batch.count {
+                let q = projection.project(latitude: batch.latitude[i], longitude: batch.longitude[i])
+                out.append(x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil)
+            }
+            return out
+        }
+
+        // Pass 2: the plane box and the spread.
+        let box: PlaneBox
+        if configuration.projection == .planar && configuration.bandwidth == .fixed {
+            box = statistics.count == 0 ? .empty
+                : PlaneBox(minX: statistics.minLongitude, minY: statistics.minLatitude,
+                           maxX: statistics.maxLongitude, maxY: statistics.maxLatitude)
+        } else {
+            var estimator = BandwidthEstimator()
+            control.report(.project, 0)
+            var done = 0
+            try points.forEachBatch(control: control) { batch in
+                estimator.add(plane(batch))
+                done += batch.count
+                control.report(.project, Double(done) / Double(max(points.count, 1)))
+            }
+            box = estimator.bounds
+            used.radius = estimator.radius(for: configuration.bandwidth, fixed: configuration.radius,
+                                           projection: projection)
+            if configuration.bandwidth == .auto, resolutionFromData, estimator.weightedCount >= 2 {
+                let b = estimator.weightedBounds
+                used.gridResolution = AdaptiveRule(width: b.width, height: b.height, count: estimator.weightedCount,
+                                                   radiusRange: used.radius...used.radius).resolution
+            }
+        }
         var raised = false
         if configuration.bandwidth == .auto {
-            let rule = automatic(statistics, projection: configuration.projection)
-            used.radius = rule.radius
-            if resolutionFromData { used.gridResolution = rule.resolution }
-            used.bandwidth = .fixed
-            let floor = radiusFloor(statistics, projection: configuration.projection,
-                                    resolution: used.gridResolution, padding: used.paddingFactor)
+            let floor = radiusFloor(box: box, resolution: used.gridResolution, padding: used.paddingFactor)
             if floor > used.radius {
                 used.radius = floor
                 raised = true
             }
         }
-        let mean = configuration.estimator == .mean
-        var plane = PlanePoints()
-        if mean { plane.value = [] }
-        plane.reserveCapacity(points.count)
-        control.report(.project, 0)
-        var done = 0
+        used.bandwidth = .fixed
+
+        // Pass 3: fill the grid.
+        let geometry = GridGeometry.fitting(box: box, radius: used.radius, paddingFactor: used.paddingFactor,
+                                            resolution: used.gridResolution)
+        var accumulator = try DensityAccumulator(geometry: geometry, radius: used.radius, projection: projection,
+                                                 estimator: configuration.estimator,
+                                                 method: configuration.densityMethod, expectedCount: points.count)
         try points.forEachBatch(control: control) { batch in
-            for i in 0..<batch.count {
-                let q = projection.project(latitude: batch.latitude[i], longitude: batch.longitude[i])
-                plane.append(x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil)
-            }
-            done += batch.count
-            control.report(.project, Double(done) / Double(max(points.count, 1)))
+            try accumulator.add(plane(batch), control: control)
         }
-        try control.checkCancellation()
-        var grid = try DensityGrid.compute(points: plane, projection: projection, configuration: used,
-                                           control: control)
-        if configuration.bandwidth == .auto { grid.radius = used.radius }
-        used.radius = grid.radius
+        let grid = try accumulator.finish(control: control)
         let summary = InputSummary(used: points.count, rejected: points.rejections.byReason)
         return Result(grid: grid, configuration: used, bandwidth: configuration.bandwidth,
                       radiusRaised: raised, summary: summary)

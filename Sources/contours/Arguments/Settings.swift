@@ -52,7 +52,9 @@ enum Settings {
     /// is to come from the data (--radius auto without --resolution).
     static func configuration(_ args: ParsedArguments) throws -> (HeatMapConfiguration, resolutionFromData: Bool) {
         let kind = try projection(args)
-        var radius = HeatMapConfiguration().radius
+        // The radius a rule falls back on when it has nothing to measure
+        // (one point, all points at one place).
+        var radius = kind == .planar ? 1 : HeatMapConfiguration().radius
         var bandwidth = Bandwidth.auto
         if let text = args.string(Options.radius) {
             switch text.lowercased() {

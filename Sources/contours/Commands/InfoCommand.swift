@@ -71,7 +71,7 @@ enum InfoCommand {
             }
             lines.append(("weights", "total \(n(s.totalWeight)), \(s.weightedCount) above zero"))
             if run.configuration.estimator == .mean, s.minValue <= s.maxValue {
-                lines.append(("values", "\(n(s.minValue)) … \(n(s.maxValue)) (mapping their kernel-weighted mean)"))
+                lines.append(("measured", "\(n(s.minValue)) … \(n(s.maxValue)) (mapping their kernel-weighted mean)"))
             }
             let p = run.density.grid.projection
             lines.append(("projection", p.isGeographic
