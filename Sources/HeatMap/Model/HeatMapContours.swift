@@ -18,8 +18,9 @@ public struct HeatMapContours: Sendable, Equatable {
         lhs.levelCount == rhs.levelCount && lhs.contours.map(\.id) == rhs.contours.map(\.id)
     }
 
-    /// The band polygons, lowest level first.
-    public let contours: [HeatMapPolygon]
+    /// The band polygons, lowest level first (made on first use, so an
+    /// export that only needs ``contourSet`` never pays for them).
+    public var contours: [HeatMapPolygon] { derived.polygons }
     /// The thresholds used, ascending (the grid's units).
     public let thresholds: [Double]
     /// The configuration the contours were computed with.
@@ -30,7 +31,8 @@ public struct HeatMapContours: Sendable, Equatable {
     public let contourSet: ContourSet
     /// What the input held: points used, and why others were left out.
     public let summary: InputSummary
-    let index: PolygonIndex
+    private let derived: Derived
+    var index: PolygonIndex { derived.index }
 
     /// The number of band polygons.
     public var contourCount: Int { contours.count }
@@ -55,21 +57,57 @@ public struct HeatMapContours: Sendable, Equatable {
         self.thresholds = contourSet.thresholds
         self.configuration = configuration
         self.summary = summary
-        var polygons: [HeatMapPolygon] = []
-        let projection = grid.projection
-        for (level, band) in contourSet.bands.enumerated() {
-            for (k, polygon) in band.enumerated() {
-                polygons.append(HeatMapPolygon(
-                    id: StableID.make(level: level, index: k, polygon: polygon),
-                    level: level,
-                    threshold: contourSet.thresholds[level],
-                    coordinates: polygon.exterior.map(projection.unproject),
-                    interiorPolygons: polygon.holes.map { $0.map(projection.unproject) },
-                    isGeographic: projection.isGeographic))
+        self.derived = Derived(grid: grid, contourSet: contourSet)
+    }
+
+    /// What is derived from the contour set on first use, once, under a
+    /// lock: the geographic polygons and the hit-test index.
+    private final class Derived: @unchecked Sendable {
+        private let lock = NSLock()
+        private let grid: DensityGrid
+        private let contourSet: ContourSet
+        private var cachedPolygons: [HeatMapPolygon]?
+        private var cachedIndex: PolygonIndex?
+
+        init(grid: DensityGrid, contourSet: ContourSet) {
+            self.grid = grid
+            self.contourSet = contourSet
+        }
+
+        var polygons: [HeatMapPolygon] {
+            lock.withLock {
+                if let cachedPolygons { return cachedPolygons }
+                let made = makePolygons()
+                cachedPolygons = made
+                return made
             }
         }
-        self.contours = polygons
-        self.index = PolygonIndex(bands: contourSet.bands)
+
+        var index: PolygonIndex {
+            lock.withLock {
+                if let cachedIndex { return cachedIndex }
+                let made = PolygonIndex(bands: contourSet.bands)
+                cachedIndex = made
+                return made
+            }
+        }
+
+        private func makePolygons() -> [HeatMapPolygon] {
+            var polygons: [HeatMapPolygon] = []
+            let projection = grid.projection
+            for (level, band) in contourSet.bands.enumerated() {
+                for (k, polygon) in band.enumerated() {
+                    polygons.append(HeatMapPolygon(
+                        id: StableID.make(level: level, index: k, polygon: polygon),
+                        level: level,
+                        threshold: contourSet.thresholds[level],
+                        coordinates: polygon.exterior.map(projection.unproject),
+                        interiorPolygons: polygon.holes.map { $0.map(projection.unproject) },
+                        isGeographic: projection.isGeographic))
+                }
+            }
+            return polygons
+        }
     }
 }
 
