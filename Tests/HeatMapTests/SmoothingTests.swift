@@ -40,13 +40,16 @@ import Testing
     }
 
     @Test func hullsApart() {
-        let a = points([(0, 0), (1, 0), (2, 0.5), (3, 0.5)])
+        func quad(_ p: [(Double, Double)]) -> Quad {
+            Quad(x: (p[0].0, p[1].0, p[2].0, p[3].0), y: (p[0].1, p[1].1, p[2].1, p[3].1))
+        }
+        let a = quad([(0, 0), (1, 0), (2, 0.5), (3, 0.5)])
         // Parallel, just above: apart. Crossing or touching: not.
-        #expect(SegmentIntersection.hullsApart(a, points([(0, 1), (3, 1.6)])))
-        #expect(!SegmentIntersection.hullsApart(a, points([(1.5, -1), (1.5, 2)])))
-        #expect(!SegmentIntersection.hullsApart(a, points([(3, 0.5), (4, 2)])))
+        #expect(a.isApart(from: quad([(0, 1), (1, 1.2), (2, 1.4), (3, 1.6)])))
+        #expect(!a.isApart(from: quad([(1.5, -1), (1.5, 0), (1.5, 1), (1.5, 2)])))
+        #expect(!a.isApart(from: quad([(3, 0.5), (3.5, 1), (3.7, 1.5), (4, 2)])))
         // A point inside the other hull.
-        #expect(!SegmentIntersection.hullsApart(points([(0, 0), (4, 0), (0, 4)]), points([(1, 1)])))
+        #expect(!quad([(0, 0), (4, 0), (0, 4), (0, 0)]).isApart(from: quad([(1, 1), (1, 1), (1, 1), (1, 1)])))
     }
 
     @Test(arguments: [1, 2, 4])

@@ -10,8 +10,9 @@ import Foundation
 /// both (or one, twice) crossed before smoothing. So:
 ///
 /// 1. *Hot cells*: for each level l, the cells crossed by two or more
-///    original segments of levels l and l + 1 (found by sorting
-///    (cell, segment) keys — no per-cell array, no hashing).
+///    original segments of levels l and l + 1 (a saturating count of one
+///    byte per cell, then the few shared cells' segments sorted by cell —
+///    no hashing).
 /// 2. Each round, for every pair of occupants of a hot cell — same level,
 ///    or neighbouring levels, which is what the level polygons and the bands
 ///    (level i minus level i + 1) need — a cheap filter first: smoothing
@@ -98,18 +99,22 @@ struct HotCells: Sendable {
     var occupants: [UInt32] = []
 
     init(lower: LevelTrace, upper: LevelTrace?, geometry: GridGeometry, control: ComputeControl) throws {
-        var keys: [UInt64] = []
-        keys.reserveCapacity(lower.cells.count + (upper?.cells.count ?? 0))
-        func add(_ trace: LevelTrace, flag: UInt32) {
+        // Count pass: segments per cell, saturating at 2, in one byte per cell.
+        var count = [UInt8](repeating: 0, count: (geometry.columns - 1) * (geometry.rows - 1))
+        func each(_ trace: LevelTrace, _ body: (Int, Int) -> Void) {
             for p in 0..<trace.pieceCount where !trace.isRemoved[p] {
-                for v in trace.range(p) {
-                    let cell = trace.cells[v]
-                    if cell >= 0 { keys.append(UInt64(UInt32(cell)) << 32 | UInt64(flag | UInt32(v))) }
-                }
+                for v in trace.range(p) where trace.cells[v] >= 0 { body(Int(trace.cells[v]), v) }
             }
         }
-        add(lower, flag: 0)
-        if let upper { add(upper, flag: 1 << 31) }
+        each(lower) { cell, _ in if count[cell] < 2 { count[cell] += 1 } }
+        if let upper { each(upper) { cell, _ in if count[cell] < 2 { count[cell] += 1 } } }
+        try control.checkCancellation()
+        // Fill pass: only the segments of shared cells, sorted by cell.
+        var keys: [UInt64] = []
+        each(lower) { cell, v in if count[cell] >= 2 { keys.append(UInt64(cell) << 32 | UInt64(v)) } }
+        if let upper {
+            each(upper) { cell, v in if count[cell] >= 2 { keys.append(UInt64(cell) << 32 | UInt64(v) | 1 << 31) } }
+        }
         let cellsPerRow = UInt64(geometry.columns - 1)
         try BlockSort.sort(&keys, blocks: (geometry.rows + 62) / 64, control: control) {
             Int(($0 >> 32) / cellsPerRow / 64)
@@ -118,11 +123,9 @@ struct HotCells: Sendable {
         while i < keys.count {
             var j = i + 1
             while j < keys.count && keys[j] >> 32 == keys[i] >> 32 { j += 1 }
-            if j - i >= 2 {
-                cells.append(Int32(truncatingIfNeeded: keys[i] >> 32))
-                for k in i..<j { occupants.append(UInt32(truncatingIfNeeded: keys[k])) }
-                start.append(Int32(occupants.count))
-            }
+            cells.append(Int32(truncatingIfNeeded: keys[i] >> 32))
+            for k in i..<j { occupants.append(UInt32(truncatingIfNeeded: keys[k])) }
+            start.append(Int32(occupants.count))
             i = j
         }
     }
@@ -157,6 +160,9 @@ private struct ConflictChecker {
             }
         }
         let c1 = geometry.columns - 1
+        var resolved: [(level: Int, piece: Int, segment: Int)] = []
+        var hulls: [Quad] = []
+        var windows: [Window?] = []
         for h in 0..<hot.cells.count {
             if h & 1023 == 0 { try control.checkCancellation() }
             let occ = Int(hot.start[h])..<Int(hot.start[h + 1])
@@ -171,16 +177,22 @@ private struct ConflictChecker {
             }
             let cell = Int(hot.cells[h])
             let box = cellBox(column: cell % c1, row: cell / c1)
-            let resolved = occ.map { resolve(hot.occupants[$0], level: l) }
-            let hulls = resolved.map { hull(level: $0.level, piece: $0.piece, segment: $0.segment) }
-            var windows = [Window?](repeating: nil, count: resolved.count)
+            resolved.removeAll(keepingCapacity: true)
+            hulls.removeAll(keepingCapacity: true)
+            windows.removeAll(keepingCapacity: true)
+            for k in occ {
+                let r = resolve(hot.occupants[k], level: l)
+                resolved.append(r)
+                hulls.append(hull(level: r.level, piece: r.piece, segment: r.segment))
+                windows.append(nil)
+            }
             for a in 0..<resolved.count {
                 for b in (a + 1)..<resolved.count {
                     let ra = resolved[a], rb = resolved[b]
                     // The upper level's own pairs are the next level's business.
                     if ra.level != l && rb.level != l { continue }
                     if let changed, !changed[ra.level][ra.piece] && !changed[rb.level][rb.piece] { continue }
-                    if SegmentIntersection.hullsApart(hulls[a], hulls[b]) { continue }
+                    if hulls[a].isApart(from: hulls[b]) { continue }
                     if windows[a] == nil { windows[a] = window(resolved[a], box: box) }
                     if windows[b] == nil { windows[b] = window(resolved[b], box: box) }
                     if meet(windows[a]!, windows[b]!) {
@@ -214,18 +226,17 @@ private struct ConflictChecker {
     /// (M_{j−1}, P_j, M_j) and (M_j, P_{j+1}, M_{j+1}) (M: segment midpoints),
     /// so within the hull of M_{j−1}, P_j, P_{j+1}, M_{j+1}. Fixed chain ends
     /// stand in for missing midpoints.
-    private func hull(level lv: Int, piece p: Int, segment j: Int) -> [PlanePoint] {
-        let trace = traces[lv]
-        let range = trace.range(p)
-        let n = range.count
-        let closed = !trace.isChain[p]
-        func vertex(_ i: Int) -> PlanePoint {
-            let k = closed ? ((i % n) + n) % n : min(max(i, 0), n - 1)
-            return PlanePoint(x: trace.xs[range.lowerBound + k], y: trace.ys[range.lowerBound + k])
+    private func hull(level lv: Int, piece p: Int, segment j: Int) -> Quad {
+        // Element chains, not a copy of the whole trace (a dozen arrays to retain).
+        let lower = Int(traces[lv].pieceStart[p]), n = Int(traces[lv].pieceStart[p + 1]) - lower
+        let closed = !traces[lv].isChain[p]
+        @inline(__always) func index(_ i: Int) -> Int {
+            lower + (closed ? ((i % n) + n) % n : min(max(i, 0), n - 1))
         }
-        func mid(_ a: PlanePoint, _ b: PlanePoint) -> PlanePoint { PlanePoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
-        let p0 = vertex(j), p1 = vertex(j + 1)
-        return [mid(vertex(j - 1), p0), p0, p1, mid(p1, vertex(j + 2))]
+        let a = index(j - 1), b = index(j), c = index(j + 1), d = index(j + 2)
+        let xa = traces[lv].xs[a], xb = traces[lv].xs[b], xc = traces[lv].xs[c], xd = traces[lv].xs[d]
+        let ya = traces[lv].ys[a], yb = traces[lv].ys[b], yc = traces[lv].ys[c], yd = traces[lv].ys[d]
+        return Quad(x: ((xa + xb) / 2, xb, xc, (xc + xd) / 2), y: ((ya + yb) / 2, yb, yc, (yc + yd) / 2))
     }
 
     private func window(_ occupant: (level: Int, piece: Int, segment: Int), box: PlaneBox) -> Window {
@@ -343,5 +354,52 @@ private struct ConflictChecker {
         let mx = g.dx * 1e-6, my = g.dy * 1e-6
         return PlaneBox(minX: g.x0 + Double(c) * g.dx - mx, minY: g.y0 + Double(r) * g.dy - my,
                         maxX: g.x0 + Double(c + 1) * g.dx + mx, maxY: g.y0 + Double(r + 1) * g.dy + my)
+    }
+}
+
+/// Four points whose hull bounds where smoothing can move a segment.
+struct Quad {
+    var x: (Double, Double, Double, Double)
+    var y: (Double, Double, Double, Double)
+
+    @inline(__always) subscript(i: Int) -> PlanePoint {
+        switch i {
+        case 0: return PlanePoint(x: x.0, y: y.0)
+        case 1: return PlanePoint(x: x.1, y: y.1)
+        case 2: return PlanePoint(x: x.2, y: y.2)
+        default: return PlanePoint(x: x.3, y: y.3)
+        }
+    }
+
+    /// Whether the two hulls are certainly apart: some pair of points of
+    /// either quad gives a normal along which the projections do not overlap
+    /// (the hull edges are among those pairs), by a gap that beats rounding.
+    func isApart(from other: Quad) -> Bool {
+        var scale = 0.0
+        for i in 0..<4 {
+            let p = self[i], q = other[i]
+            scale = max(scale, abs(p.x), abs(p.y), abs(q.x), abs(q.y))
+        }
+        @inline(__always) func apart(_ u: PlanePoint, _ v: PlanePoint) -> Bool {
+            let nx = v.y - u.y, ny = u.x - v.x
+            let length = abs(nx) + abs(ny)
+            guard length > 0 else { return false }
+            var minA = Double.infinity, maxA = -Double.infinity
+            var minB = Double.infinity, maxB = -Double.infinity
+            for i in 0..<4 {
+                let p = self[i], q = other[i]
+                let d = p.x * nx + p.y * ny, e = q.x * nx + q.y * ny
+                minA = min(minA, d); maxA = max(maxA, d)
+                minB = min(minB, e); maxB = max(maxB, e)
+            }
+            let tolerance = 1e-12 * scale * length
+            return maxA < minB - tolerance || maxB < minA - tolerance
+        }
+        for i in 0..<4 {
+            for j in (i + 1)..<4 {
+                if apart(self[i], self[j]) || apart(other[i], other[j]) { return true }
+            }
+        }
+        return false
     }
 }
