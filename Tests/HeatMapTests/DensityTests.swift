@@ -140,7 +140,8 @@ import Testing
 
     /// Each scheme the planner can pick, forced, on the σ it is meant for.
     @Test(arguments: [
-        (DensityScheme.rowMoments(order: 5), 1.2), (.rowMoments(order: 3), 2.2), (.taylorBinning(order: 4), 2.1),
+        (DensityScheme.rowMoments(order: 5), 1.05), (.rowMoments(order: 4), 1.3), (.rowMoments(order: 3), 2.05),
+        (.taylorBinning(order: 4), 2.05),
         (.taylorBinning(order: 3), 3.2), (.taylorBinning(order: 2), 6.5), (.linearBinning, 25),
     ])
     func eachSchemeMeetsTheBoundFromItsThreshold(scheme: DensityScheme, sigmaInCells: Double) throws {

@@ -97,11 +97,14 @@ import Testing
         #expect(RingContactCheck.offenders([square]).isEmpty)
         // A bow tie crosses itself.
         #expect(RingContactCheck.offenders([ring([(0, 0), (10, 10), (10, 0), (0, 10)])]) == [0])
-        // A hole touching the exterior once is fine, twice is not.
+        // A hole touching the exterior at a shared vertex once is fine, twice is not.
+        let squareWithVertex = ring([(0, 0), (10, 0), (10, 10), (5, 10), (0, 10), (0, 5)])
         let touchOnce = ring([(0, 5), (5, 8), (5, 2)], 0)
-        #expect(RingContactCheck.offenders([square, touchOnce]).isEmpty)
+        #expect(RingContactCheck.offenders([squareWithVertex, touchOnce]).isEmpty)
         let touchTwice = ring([(0, 5), (5, 10), (5, 2)], 0)
-        #expect(RingContactCheck.offenders([square, touchTwice]) == [0, 1])
+        #expect(RingContactCheck.offenders([squareWithVertex, touchTwice]) == [0, 1])
+        // A vertex exactly inside another ring's edge is not a safe touch once read as doubles.
+        #expect(RingContactCheck.offenders([square, touchOnce]) == [0, 1])
         // A hole crossing the exterior through a vertex.
         let crossing = ring([(10, 5), (12, 8), (5, 5)], 0)
         #expect(RingContactCheck.offenders([square, crossing]) == [0, 1])
@@ -110,6 +113,30 @@ import Testing
         #expect(RingContactCheck.offenders([square, neighbour]).isEmpty)
         let sharing = ring([(10, 2), (20, 2), (20, 8), (10, 8)], 1)
         #expect(RingContactCheck.offenders([square, sharing]) == [0, 1])
+        // A hole outside its exterior, and one inside.
+        #expect(RingContactCheck.offenders([square, ring([(12, 2), (14, 2), (13, 4)].reversed(), 0)]) == [0, 1])
+        #expect(RingContactCheck.offenders([square, ring([(2, 2), (4, 2), (3, 4)].reversed(), 0)]).isEmpty)
+        #expect(RingContactCheck.locate(FixedPoint(x: 5, y: 5), in: square.points) == 1)
+        #expect(RingContactCheck.locate(FixedPoint(x: 10, y: 5), in: square.points) == 0)
+        #expect(RingContactCheck.locate(FixedPoint(x: 11, y: 5), in: square.points) == -1)
+        #expect(RingContactCheck.locate(FixedPoint(x: 5, y: 10), in: square.points) == 0)
+        #expect(RingContactCheck.locate(FixedPoint(x: 10, y: 10), in: square.points) == 0)
+        #expect(RingContactCheck.locate(FixedPoint(x: 0, y: 0), in: square.points) == 0)
+        // Against a brute-force count on a jagged ring, with many strips.
+        var rng = SplitMix(seed: 5)
+        let jagged = (0..<60).map { k -> FixedPoint in
+            let t = 2 * Double.pi * Double(k) / 60, r = 50 + Double(rng.next() % 40)
+            return FixedPoint(x: Int64((r * cos(t)).rounded()), y: Int64((r * sin(t)).rounded()))
+        }
+        let index = StripIndex(jagged)
+        for x in stride(from: Int64(-95), through: 95, by: 3) {
+            for y in stride(from: Int64(-95), through: 95, by: 3) {
+                let p = FixedPoint(x: x, y: y)
+                #expect(index.locate(p) == StripIndex(jagged, strips: 1).locate(p))
+                let inside = GeoJSONRead.inside([Double(x), Double(y)], (jagged + [jagged[0]]).map { [Double($0.x), Double($0.y)] })
+                if index.locate(p) != 0 { #expect((index.locate(p) == 1) == inside) }
+            }
+        }
         // A ring touching itself at a vertex.
         #expect(RingContactCheck.offenders([ring([(0, 0), (10, 0), (5, 5), (10, 10), (0, 10), (5, 5)])]) == [0])
     }

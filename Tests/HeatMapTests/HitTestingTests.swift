@@ -89,6 +89,7 @@ import Testing
             bands.append([PlanePolygon(exterior: ring, holes: holes)])
         }
         let index = PolygonIndex(bands: bands)
+        let split = PolygonIndex(bands: bands, parts: 3)
         var rng = SplitMix(seed: 42)
         for _ in 0..<5000 {
             let p = PlanePoint(x: rng.uniform(-12, 12), y: rng.uniform(-12, 12))
@@ -101,6 +102,8 @@ import Testing
                 }
             }
             #expect(index.polygons(containing: p) == expected)
+            #expect(split.polygons(containing: p) == expected)
+            #expect(split.highestPolygon(containing: p) == expected.last)
             #expect(expected.count <= 1)
         }
     }

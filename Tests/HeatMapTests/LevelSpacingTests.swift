@@ -75,6 +75,13 @@ import Testing
         #expect(ThresholdResolver.thresholds(for: .linear, levelCount: 5, values: [.nan, .nan]).isEmpty)
     }
 
+    @Test func densityNoiseBelowZeroNeverMakesZeroAThreshold() {
+        let noisy = [-5.5e-10, 0, 0.01, 0.05, 0.237]
+        #expect(ThresholdResolver.thresholds(for: .nice, levelCount: 10, values: noisy).contains(0))
+        let t = ThresholdResolver.thresholds(for: .nice, levelCount: 10, values: noisy, floor: 0)
+        #expect(!t.isEmpty && t.allSatisfy { $0 > 0 })
+    }
+
     @Test func undefinedNodesAreIgnored() {
         let t = ThresholdResolver.thresholds(for: .linear, levelCount: 1, values: [.nan, 0, 10, .nan])
         #expect(t == [5])

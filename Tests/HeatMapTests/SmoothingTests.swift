@@ -39,6 +39,16 @@ import Testing
         #expect(!meet((0, 0, 1, 0), (0.5, 1e-12, 0.6, 1)))   // near miss above
     }
 
+    @Test func hullsApart() {
+        let a = points([(0, 0), (1, 0), (2, 0.5), (3, 0.5)])
+        // Parallel, just above: apart. Crossing or touching: not.
+        #expect(SegmentIntersection.hullsApart(a, points([(0, 1), (3, 1.6)])))
+        #expect(!SegmentIntersection.hullsApart(a, points([(1.5, -1), (1.5, 2)])))
+        #expect(!SegmentIntersection.hullsApart(a, points([(3, 0.5), (4, 2)])))
+        // A point inside the other hull.
+        #expect(!SegmentIntersection.hullsApart(points([(0, 0), (4, 0), (0, 4)]), points([(1, 1)])))
+    }
+
     @Test(arguments: [1, 2, 4])
     func smoothingKeepsEveryPolygonValid(iterations: Int) throws {
         for seed in UInt64(20)...27 {

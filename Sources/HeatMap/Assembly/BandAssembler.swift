@@ -25,6 +25,7 @@ struct BandAssembler {
     let lowerSmooth: SmoothedLevel
     let upper: LevelTrace?
     let upperSmooth: SmoothedLevel?
+    let control: ComputeControl
 
     private enum Source {
         case frame([FramePart])
@@ -34,7 +35,7 @@ struct BandAssembler {
     }
 
     /// The band's polygons, and all its rings (the isolines, for a level).
-    func assemble() -> (polygons: [PlanePolygon], rings: [[PlanePoint]]) {
+    func assemble() throws -> (polygons: [PlanePolygon], rings: [[PlanePoint]]) {
         let walk = FrameWalk(frame: frame, geometry: geometry, values: values)
         var sources: [Source] = []
         var lowerRing = [Int32](repeating: -1, count: lower.pieceCount)
@@ -71,7 +72,17 @@ struct BandAssembler {
         }
         guard !sources.isEmpty else { return ([], []) }
 
-        let rings = sources.map { points(of: $0, walk: walk) }
+        var rings: [[PlanePoint]] = []
+        rings.reserveCapacity(sources.count)
+        var sinceCheck = 0
+        for source in sources {
+            rings.append(points(of: source, walk: walk))
+            sinceCheck += rings[rings.count - 1].count
+            if sinceCheck > 65_536 {
+                sinceCheck = 0
+                try control.checkCancellation()
+            }
+        }
         let exterior = sources.map { source -> Bool in
             switch source {
             case .frame, .wholeFrame: return true
@@ -80,7 +91,7 @@ struct BandAssembler {
             }
         }
         var sets = UnionFind(count: sources.count)
-        joinAlongRows(&sets, lowerRing: lowerRing, upperRing: upperRing, owner: owner)
+        try joinAlongRows(&sets, lowerRing: lowerRing, upperRing: upperRing, owner: owner)
 
         // One exterior per set; holes follow it.
         var exteriorOf = [Int](repeating: -1, count: sources.count)
@@ -106,7 +117,7 @@ struct BandAssembler {
     }
 
     /// Joins rings whose crossings bound one inside interval of a row.
-    private func joinAlongRows(_ sets: inout UnionFind, lowerRing: [Int32], upperRing: [Int32], owner: [Int32]) {
+    private func joinAlongRows(_ sets: inout UnionFind, lowerRing: [Int32], upperRing: [Int32], owner: [Int32]) throws {
         let columns = geometry.columns, rows = geometry.rows
         let tLo = lower.threshold, tHi = upper?.threshold ?? .infinity
         @inline(__always) func inside(_ node: Int) -> Bool {
@@ -118,6 +129,7 @@ struct BandAssembler {
         let lowerPieces = lower.hPieces, upperPieces = upper?.hPieces ?? []
         var i = 0, j = 0
         for r in 1..<max(1, rows - 1) {
+            if r & 255 == 0 { try control.checkCancellation() }
             let rowEnd = Int32((r + 1) * (columns - 1))
             let rowStart = Int32(r * (columns - 1))
             while i < lowerEdges.count && lowerEdges[i] < rowStart { i += 1 }

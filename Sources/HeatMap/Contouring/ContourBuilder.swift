@@ -56,7 +56,7 @@ public enum ContourBuilder {
             throw HeatMapError.invalidConfiguration(
                 "grid of \(geometry.columns) × \(geometry.rows) nodes is too large to contour")
         }
-        let values = sanitized(grid, thresholds: thresholds)
+        let values = try sanitized(grid, thresholds: thresholds, control: control)
         let frame = GridFrame(columns: geometry.columns, rows: geometry.rows)
 
         // 1. Trace.
@@ -91,8 +91,8 @@ public enum ContourBuilder {
                 let assembler = BandAssembler(geometry: geometry, frame: frame, values: shared.buffer,
                                               lower: traces[l], lowerSmooth: smoothed[l],
                                               upper: hasUpper ? traces[l + 1] : nil,
-                                              upperSmooth: hasUpper ? smoothed[l + 1] : nil)
-                let result = assembler.assemble()
+                                              upperSmooth: hasUpper ? smoothed[l + 1] : nil, control: control)
+                let result = try assembler.assemble()
                 let n = assembled.add(1, ordering: .relaxed).newValue
                 control.report(.assemble, Double(n) / Double(2 * levelCount))
                 return result
@@ -106,10 +106,15 @@ public enum ContourBuilder {
     }
 
     /// The grid's values with NaN replaced by the floor of ``CrossingRule``.
-    private static func sanitized(_ grid: DensityGrid, thresholds: [Double]) -> [Double] {
+    private static func sanitized(_ grid: DensityGrid, thresholds: [Double], control: ComputeControl) throws -> [Double] {
         guard grid.values.contains(where: { $0.isNaN }) else { return grid.values }
         let floor = CrossingRule.floorValue(minimum: grid.minimum, maximum: grid.maximum, thresholds: thresholds)
-        return grid.values.map { $0.isNaN ? floor : $0 }
+        var values = grid.values
+        for start in stride(from: 0, to: values.count, by: 1 << 20) {
+            try control.checkCancellation()
+            for i in start..<min(start + (1 << 20), values.count) where values[i].isNaN { values[i] = floor }
+        }
+        return values
     }
 }
 

@@ -21,7 +21,9 @@ public struct ContourSet: Sendable {
     public var levels: [[PlanePolygon]]
     /// Band polygons of each level.
     public var bands: [[PlanePolygon]]
-    /// Closed boundary rings of each level (open arrays, last joins first).
+    /// Closed boundary rings of each level (open arrays, last joins first):
+    /// the exteriors and holes of ``levels``, so a ring that reaches the
+    /// grid's edge follows the frame back (§5.1).
     public var isolines: [[[PlanePoint]]]
 
     /// Creates a contour set from its parts.

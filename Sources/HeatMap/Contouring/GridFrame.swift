@@ -26,11 +26,6 @@ struct GridFrame: Sendable {
         (0, columns - 1, columns - 1 + rows - 1, 2 * (columns - 1) + rows - 1)
     }
 
-    /// Whether perimeter node `j` is a corner of the box.
-    @inline(__always) func isCorner(_ j: Int) -> Bool {
-        j == 0 || j == columns - 1 || j == columns + rows - 2 || j == 2 * columns + rows - 3
-    }
-
     /// The grid node (column, row) of perimeter node `j`.
     func node(_ j: Int) -> (column: Int, row: Int) {
         let a = columns - 1, b = a + rows - 1, c = b + columns - 1

@@ -30,20 +30,15 @@ struct LevelTracer {
     func trace() throws -> LevelTrace {
         var codes = [UInt8](repeating: 0, count: (columns - 1) * (rows - 1))
         let segments = try codes.withUnsafeMutableBufferPointer { try classify(into: $0) }
-        var out = LevelTrace(threshold: threshold)
-        let capacity = segments + frame.count
-        out.xs.reserveCapacity(capacity)
-        out.ys.reserveCapacity(capacity)
-        out.cells.reserveCapacity(capacity)
-        try codes.withUnsafeMutableBufferPointer { cb in
+        var out = try codes.withUnsafeMutableBufferPointer { cb in
             var builder = Builder(values: values, geometry: geometry, frame: frame, t: threshold,
-                                  codes: cb, control: control, out: out)
+                                  codes: cb, control: control, capacity: segments + frame.count)
             try builder.traceAll()
-            out = builder.out
+            return builder.out
         }
         out.frameInside = !out.isChain.contains(true) && values[0] >= threshold
         dropDegenerateFrameRings(&out)
-        filterCrossings(&out)
+        try filterCrossings(&out)
         return out
     }
 
@@ -136,13 +131,14 @@ struct LevelTracer {
     }
 
     /// Keeps the horizontal crossings of kept pieces, sorted by edge.
-    private func filterCrossings(_ out: inout LevelTrace) {
+    private func filterCrossings(_ out: inout LevelTrace) throws {
         var keys: [UInt64] = []
         keys.reserveCapacity(out.hEdges.count)
         for (e, p) in zip(out.hEdges, out.hPieces) where !out.isRemoved[Int(p)] {
             keys.append(UInt64(UInt32(e)) << 32 | UInt64(UInt32(p)))
         }
-        keys.sort()
+        let edgesPerRow = UInt64(columns - 1)
+        try BlockSort.sort(&keys, blocks: (rows + 63) / 64, control: control) { Int(($0 >> 32) / edgesPerRow / 64) }
         out.hEdges = keys.map { Int32(truncatingIfNeeded: $0 >> 32) }
         out.hPieces = keys.map { Int32(truncatingIfNeeded: $0 & 0xffff_ffff) }
     }
@@ -159,15 +155,19 @@ private struct Builder {
     var out: LevelTrace
     private var sinceCheck = 0
 
+    /// A builder whose vertex arrays have room for `capacity` vertices.
     init(values: UnsafeBufferPointer<Double>, geometry: GridGeometry, frame: GridFrame, t: Double,
-         codes: UnsafeMutableBufferPointer<UInt8>, control: ComputeControl, out: LevelTrace) {
+         codes: UnsafeMutableBufferPointer<UInt8>, control: ComputeControl, capacity: Int) {
         self.values = values
         self.geometry = geometry
         self.frame = frame
         self.t = t
         self.codes = codes
         self.control = control
-        self.out = out
+        out = LevelTrace(threshold: t)
+        out.xs.reserveCapacity(capacity)
+        out.ys.reserveCapacity(capacity)
+        out.cells.reserveCapacity(capacity)
     }
 
     private var columns: Int { geometry.columns }

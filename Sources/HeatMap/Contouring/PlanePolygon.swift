@@ -31,13 +31,18 @@ public struct PlanePolygon: Sendable, Hashable {
 /// Small helpers on open rings of plane points.
 public enum PlaneRing {
     /// Shoelace area: positive for counter-clockwise rings. O(n).
+    ///
+    /// Taken about the first vertex, so that rings far from the origin
+    /// (projected metres) keep their precision.
     public static func signedArea(_ ring: [PlanePoint]) -> Double {
         guard ring.count >= 3 else { return 0 }
+        let o = ring[0]
         var s = 0.0
-        var prev = ring[ring.count - 1]
+        var px = ring[ring.count - 1].x - o.x, py = ring[ring.count - 1].y - o.y
         for p in ring {
-            s += prev.x * p.y - p.x * prev.y
-            prev = p
+            let x = p.x - o.x, y = p.y - o.y
+            s += px * y - x * py
+            px = x; py = y
         }
         return s / 2
     }

@@ -149,6 +149,7 @@ public struct DensityAccumulator: Sendable {
             storage = copy
         }
         if check.needsDirectGrid { try storage.ensureDirect(cells: geometry.count, channels: channels) }
+        try storage.prefault(control: control)
 
         let before = count
         let expected = expectedCount
@@ -186,7 +187,8 @@ public struct DensityAccumulator: Sendable {
                          progress: ProgressCounter) throws {
         let direct = DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: geometry.columns,
                                  density: storage.direct?.base,
-                                 weightedValue: value == nil ? nil : storage.directValue?.base)
+                                 weightedValue: value == nil ? nil : storage.directValue?.base,
+                                 tables: scheme == .direct ? SplatTables(xAxis: xAxis, yAxis: yAxis) : nil)
         let report: @Sendable (Int) -> Void = { progress.add($0) }
         func run<D: RowDepositor>(_ depositor: D) throws {
             let bands = try RowBands.build(x: x, y: y, weight: weight, value: value, count: n, rows: geometry.rows,
@@ -223,7 +225,8 @@ public struct DensityAccumulator: Sendable {
     /// all cores; cancellation is polled every few rows.
     public consuming func finish(control: ComputeControl = .none) throws -> DensityGrid {
         try control.checkCancellation()
-        if !isKnownUniquelyReferenced(&storage) {
+        // Only the 2-D binned schemes convolve in place; the others read.
+        if scheme.convolvesInPlace, !isKnownUniquelyReferenced(&storage) {
             guard let copy = storage.copy() else { throw DensityStorage.outOfMemory }
             storage = copy
         }

@@ -25,7 +25,7 @@ extension DensityGrid {
         if configuration.bandwidth != .fixed {
             var estimator = BandwidthEstimator()
             for i in 0..<points.count {
-                if i & 0xffff == 0 { try control.checkCancellation() }
+                if i & 0xfff == 0 { try control.checkCancellation() }
                 estimator.add(x: points.x[i], y: points.y[i], weight: points.weight[i])
             }
             radius = estimator.radius(for: configuration.bandwidth, fixed: radius, projection: projection)
@@ -38,14 +38,14 @@ extension DensityGrid {
                                                  method: configuration.densityMethod,
                                                  expectedCount: points.count)
         try accumulator.add(points, control: control)
-        return try accumulator.finish(control: control)
+        return try (consume accumulator).finish(control: control)
     }
 
     /// The box of the finite points (non-finite ones are refused later by
     /// the accumulator, naming them), on all cores, polling cancellation.
     static func bounds(of points: PlanePoints, control: ComputeControl) throws -> PlaneBox {
         let n = points.count
-        let chunk = 1 << 16
+        let chunk = 1 << 14
         let chunks = (n + chunk - 1) / chunk
         var boxes = [PlaneBox](repeating: .empty, count: chunks)
         try points.x.withUnsafeBufferPointer { xs in

@@ -12,6 +12,7 @@ import Foundation
 /// |-----------------------------|-----------------|-----------------|-------------------|
 /// | exact splat (5σ)            | –               | any             | < 1e−5 (truncation) |
 /// | row moments, order 5        | 6               | 1 (along x)     | 2.0e−4            |
+/// | row moments, order 4        | 5               | 1.25 (along x)  | 4.2e−4            |
 /// | row moments, order 3        | 4               | 2 (along x)     | 3.8e−4            |
 /// | linear binning              | 1               | 24              | 4.2e−4            |
 /// | Taylor, order 2             | 6               | 6               | 3.3e−4            |
@@ -36,6 +37,14 @@ enum DensityScheme: Sendable, Hashable {
     }
 
     var isBinned: Bool { self != .direct }
+
+    /// Whether finishing overwrites the moments (the 2-D binned schemes).
+    var convolvesInPlace: Bool {
+        switch self {
+        case .linearBinning, .taylorBinning: return true
+        case .direct, .rowMoments: return false
+        }
+    }
 
     /// Doubles stored per node and channel (besides the exact-splat grid).
     var valuesPerNode: Int {
@@ -71,6 +80,7 @@ enum DensityPlan {
     static func rowMoments(sigmaInCells s: Double, yAxis: GaussianAxis) -> DensityScheme? {
         guard (yAxis.reach / yAxis.step).rounded(.up) + 1 <= Double(GaussianTable.maximumHalf) else { return nil }
         if s >= 2 { return .rowMoments(order: 3) }
+        if s >= 1.25 { return .rowMoments(order: 4) }
         if s >= 1 { return .rowMoments(order: 5) }
         return nil
     }

@@ -34,15 +34,27 @@ final class DensityStorage: @unchecked Sendable {
         self.planes = planes
     }
 
+    /// Whether the buffers have been touched (see ``GridBuffer/prefault(control:)``).
+    private var prefaulted = false
+
+    /// Touches every page of the buffers once, before the first points.
+    func prefault(control: ComputeControl) throws {
+        guard !prefaulted else { return }
+        for buffer in [direct, directValue, planes] { try buffer?.prefault(control: control) }
+        prefaulted = true
+    }
+
     /// Allocates the exact-splat sums if they are not there yet.
     func ensureDirect(cells: Int, channels: Int) throws {
         if direct == nil {
             guard let grid = GridBuffer(count: cells) else { throw DensityStorage.outOfMemory }
             direct = grid
+            prefaulted = false
         }
         if channels == 2, directValue == nil {
             guard let grid = GridBuffer(count: cells) else { throw DensityStorage.outOfMemory }
             directValue = grid
+            prefaulted = false
         }
     }
 

@@ -2,12 +2,15 @@ import Foundation
 
 /// The exact method: every point adds its own truncated Gaussian footprint.
 ///
-/// Per point, the x and y kernel vectors come from ``GaussianAxis`` (two
-/// `exp` each), and their outer product is added row by row, each row a
-/// contiguous multiply-add that the compiler vectorises. The footprint is
-/// the disc of radius `reach` (5σ): the kernel is below e^−12.5 ≈ 4e−6 of its
-/// peak outside it, so even a ring of points just beyond a node's reach
-/// changes that node by < 1e−4 of the grid maximum. Cost O(N · (reach/δ)²).
+/// Per point, the x and y kernel vectors come from ``SplatTables`` (one
+/// multiply-add per node; kernels of one cell or more and at most 48 cells
+/// of reach) or from the recurrence of ``GaussianAxis`` (two `exp` each),
+/// and their outer product is added row by row, each row a contiguous
+/// multiply-add that the compiler vectorises. The footprint is the disc of
+/// radius `reach` (5σ, plus half a cell diagonal): the kernel is below
+/// e^−12.5 ≈ 4e−6 of its peak outside it, so even a ring of points just
+/// beyond a node's reach changes that node by < 1e−4 of the grid maximum.
+/// Cost O(N · (reach/δ)²).
 struct DirectSplat: RowDepositor {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
@@ -17,12 +20,25 @@ struct DirectSplat: RowDepositor {
     let density: UnsafeMutablePointer<Double>?
     /// Σ v w K, or nil.
     let weightedValue: UnsafeMutablePointer<Double>?
+    /// Tabulated kernel vectors and per-row chord widths, when the kernel is
+    /// at least a cell wide and not too many cells (see ``SplatTables``).
+    let tables: SplatTables?
+
+    init(xAxis: GaussianAxis, yAxis: GaussianAxis, columns: Int, density: UnsafeMutablePointer<Double>?,
+         weightedValue: UnsafeMutablePointer<Double>?, tables: SplatTables? = nil) {
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.columns = columns
+        self.density = density
+        self.weightedValue = weightedValue
+        self.tables = tables
+    }
 
     var scratchCount: Int {
-        // x vector over the whole reach, y vector likewise.
+        // x vector over the whole reach, y vector likewise (or a table row).
         let nx = Int(min(2 * xAxis.reach / xAxis.step + 3, Double(xAxis.count)))
         let ny = Int(min(2 * yAxis.reach / yAxis.step + 3, Double(yAxis.count)))
-        return nx + ny
+        return max(nx + ny, tables?.x.width ?? 0)
     }
 
     var pollInterval: Int {
@@ -42,6 +58,7 @@ struct DirectSplat: RowDepositor {
     func deposit(x px: Double, y py: Double, weight w: Double, value v: Double,
                  scratch: UnsafeMutablePointer<Double>) {
         guard w != 0, let density else { return }
+        if let tables, tabulated(px, py, w, v, density, tables, scratch) { return }
         let xs = xAxis.span(of: px)
         let ys = yAxis.span(of: py)
         guard xs.lo <= xs.hi, ys.lo <= ys.hi else { return }
@@ -68,6 +85,76 @@ struct DirectSplat: RowDepositor {
                 let dstV = weightedValue + r * columns + c0
                 for k in 0..<n { dstV[k] += av * src[k] }
             }
+        }
+    }
+
+    /// The splat from tables: the kernel vectors are interpolated, each row
+    /// spans the disc's chord (widened by half a cell for the point's offset).
+    /// false when the point's nearest node is off the grid (the recurrence
+    /// handles those).
+    @inline(__always)
+    private func tabulated(_ px: Double, _ py: Double, _ w: Double, _ v: Double,
+                           _ density: UnsafeMutablePointer<Double>, _ tables: SplatTables,
+                           _ scratch: UnsafeMutablePointer<Double>) -> Bool {
+        let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
+        guard fx >= -0.5, fy >= -0.5, fx < Double(xAxis.count) - 0.5, fy < Double(yAxis.count) - 0.5 else {
+            return false
+        }
+        let cn = GaussianAxis.floor(fx + 0.5), rn = GaussianAxis.floor(fy + 0.5)
+        let x = tables.x, y = tables.y
+        let hx = x.half, hy = y.half
+        let (bx, sx, tx) = x.locate(fx - Double(cn))
+        let (by, sy, ty) = y.locate(fy - Double(rn))
+        let gx = scratch
+        for i in 0..<x.width { gx[i] = w * (bx[i] + tx * sx[i]) }
+        let j0 = max(0, hy - rn), j1 = min(y.width - 1, yAxis.count - 1 - rn + hy)
+        guard j0 <= j1 else { return true }
+        let lastColumn = xAxis.count - 1
+        for j in j0...j1 {
+            let half = tables.chord[j]
+            let c0 = max(cn - half, 0), c1 = min(cn + half, lastColumn)
+            guard c0 <= c1 else { continue }
+            let a = by[j] + ty * sy[j]
+            let row = (rn - hy + j) * columns
+            let src = gx + (c0 - cn + hx)
+            let dst = density + row + c0
+            let n = c1 - c0 + 1
+            for k in 0..<n { dst[k] += a * src[k] }
+            if let weightedValue {
+                let av = a * v
+                let dstV = weightedValue + row + c0
+                for k in 0..<n { dstV[k] += av * src[k] }
+            }
+        }
+        return true
+    }
+}
+
+/// What the tabulated exact splat needs: kernel tables along both axes and,
+/// per row offset j from the nearest row, how many columns either side of
+/// the nearest column the disc of radius `reach` can reach (a point sits up
+/// to half a cell off its nearest node).
+final class SplatTables: Sendable {
+    let x: GaussianTable
+    let y: GaussianTable
+    let chord: [Int]
+
+    /// Tables for the axes, or nil when the kernel is narrower than a cell
+    /// (interpolation would lose accuracy) or wider than the tables allow.
+    init?(xAxis: GaussianAxis, yAxis: GaussianAxis) {
+        guard xAxis.sigma >= xAxis.step, yAxis.sigma >= yAxis.step,
+              (xAxis.reach / xAxis.step).rounded(.up) + 1 <= Double(GaussianTable.maximumHalf),
+              (yAxis.reach / yAxis.step).rounded(.up) + 1 <= Double(GaussianTable.maximumHalf) else { return nil }
+        let x = GaussianTable(axis: xAxis), y = GaussianTable(axis: yAxis)
+        self.x = x
+        self.y = y
+        let reach = xAxis.reach
+        let hx = x.half, hy = y.half
+        chord = (0..<y.width).map { j in
+            let dy = max(0, Double(abs(j - hy)) - 0.5) * yAxis.step
+            let left = reach * reach - dy * dy
+            guard left >= 0 else { return -1 }
+            return min(hx, Int((left.squareRoot() / xAxis.step + 0.5).rounded(.down)))
         }
     }
 }

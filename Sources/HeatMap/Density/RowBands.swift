@@ -34,10 +34,9 @@ struct RowBands {
     /// Band b's points are `offsets[b * tiles] ..< offsets[(b + 1) * tiles]`
     /// in the arrays below.
     var offsets: [Int]
-    var x: [Double]
-    var y: [Double]
-    var weight: [Double]
-    var value: [Double]
+    /// x, y, w, v of each point, side by side (one write stream per bucket
+    /// while sorting, one read stream per band while depositing).
+    var points: [SIMD4<Double>]
     /// Column tiles per band.
     var tiles: Int
 
@@ -64,8 +63,9 @@ struct RowBands {
         let tiles = max(1, (columns + tileWidth - 1) / tileWidth)
 
         // Pass 1: anchor of every point, and points per row (per chunk).
-        var anchors = [Int32](repeating: none, count: n)
-        var tileOf = [Int32](repeating: 0, count: n)
+        // Every entry is written by pass 1.
+        var anchors = [Int32](unsafeUninitializedCapacity: n) { _, count in count = n }
+        var tileOf = [Int32](unsafeUninitializedCapacity: n) { _, count in count = n }
         var perRow = [Int32](repeating: 0, count: chunks * rows)
         try anchors.withUnsafeMutableBufferPointer { anchors in
             try tileOf.withUnsafeMutableBufferPointer { tileOf in
@@ -76,7 +76,10 @@ struct RowBands {
                         let histogram = perRow + c * rows
                         for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
                             if i & 1023 == 0 { try control.checkCancellation() }
-                            guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else { continue }
+                            guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else {
+                                anchors[i] = none
+                                continue
+                            }
                             anchors[i] = Int32(a.row)
                             tileOf[i] = Int32(a.column / tileWidth)
                             histogram[a.row] &+= 1
@@ -137,37 +140,26 @@ struct RowBands {
         offsets[buckets] = total
 
         // Pass 2: copy the points into band order.
-        var result = RowBands(cuts: cuts, offsets: offsets,
-                              x: [Double](repeating: 0, count: total), y: [Double](repeating: 0, count: total),
-                              weight: [Double](repeating: 0, count: total),
-                              value: [Double](repeating: 0, count: value == nil ? 0 : total), tiles: tiles)
-        try result.x.withUnsafeMutableBufferPointer { bx in
-            try result.y.withUnsafeMutableBufferPointer { by in
-                try result.weight.withUnsafeMutableBufferPointer { bw in
-                    try result.value.withUnsafeMutableBufferPointer { bv in
-                        try next.withUnsafeMutableBufferPointer { next in
-                            try anchors.withUnsafeBufferPointer { anchors in
-                                try tileOf.withUnsafeBufferPointer { tileOf in
-                                    try bandOfRow.withUnsafeBufferPointer { bandOfRow in
-                                        let bx = bx.baseAddress!, by = by.baseAddress!, bw = bw.baseAddress!
-                                        let bv = bv.baseAddress, next = next.baseAddress!
-                                        let anchors = anchors.baseAddress!, tileOf = tileOf.baseAddress!
-                                        let bandOfRow = bandOfRow.baseAddress!
-                                        try Parallel.forEach(chunks) { c in
-                                            try control.checkCancellation()
-                                            let slot = next + c * buckets
-                                            for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
-                                                if i & 1023 == 0 { try control.checkCancellation() }
-                                                let r = anchors[i]
-                                                guard r != none else { continue }
-                                                let b = Int(bandOfRow[Int(r)]) * tiles + Int(tileOf[i])
-                                                let k = slot[b]
-                                                slot[b] = k + 1
-                                                bx[k] = x[i]; by[k] = y[i]; bw[k] = weight[i]
-                                                if let value { bv![k] = value[i] }
-                                            }
-                                        }
-                                    }
+        var sorted = [SIMD4<Double>](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
+        try sorted.withUnsafeMutableBufferPointer { out in
+            try next.withUnsafeMutableBufferPointer { next in
+                try anchors.withUnsafeBufferPointer { anchors in
+                    try tileOf.withUnsafeBufferPointer { tileOf in
+                        try bandOfRow.withUnsafeBufferPointer { bandOfRow in
+                            let out = out.baseAddress!, next = next.baseAddress!
+                            let anchors = anchors.baseAddress!, tileOf = tileOf.baseAddress!
+                            let bandOfRow = bandOfRow.baseAddress!
+                            try Parallel.forEach(chunks) { c in
+                                try control.checkCancellation()
+                                let slot = next + c * buckets
+                                for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
+                                    if i & 1023 == 0 { try control.checkCancellation() }
+                                    let r = anchors[i]
+                                    guard r != none else { continue }
+                                    let b = Int(bandOfRow[Int(r)]) * tiles + Int(tileOf[i])
+                                    let k = slot[b]
+                                    slot[b] = k + 1
+                                    out[k] = SIMD4(x[i], y[i], weight[i], value?[i] ?? 0)
                                 }
                             }
                         }
@@ -175,6 +167,7 @@ struct RowBands {
                 }
             }
         }
+        let result = RowBands(cuts: cuts, offsets: offsets, points: sorted, tiles: tiles)
         return result
     }
 
@@ -206,32 +199,26 @@ struct RowBands {
                               progress: (@Sendable (Int) -> Void)? = nil) throws {
         let scratchCount = max(depositor.scratchCount, 1)
         let poll = max(depositor.pollInterval, 1)
-        let hasValue = !value.isEmpty
-        try x.withUnsafeBufferPointer { x in
-            try y.withUnsafeBufferPointer { y in
-                try weight.withUnsafeBufferPointer { w in
-                    try value.withUnsafeBufferPointer { v in
-                        for parity in 0..<2 {
-                            try Parallel.forEach((count + 1 - parity) / 2) { k in
-                                let b = 2 * k + parity
-                                try control.checkCancellation()
-                                let scratch = UnsafeMutablePointer<Double>.allocate(capacity: scratchCount)
-                                defer { scratch.deallocate() }
-                                var i = offsets[b * tiles]
-                                let end = offsets[(b + 1) * tiles]
-                                while i < end {
-                                    let stop = min(end, i + poll)
-                                    while i < stop {
-                                        depositor.deposit(x: x[i], y: y[i], weight: w[i],
-                                                          value: hasValue ? v[i] : 0, scratch: scratch)
-                                        i += 1
-                                    }
-                                    try control.checkCancellation()
-                                }
-                                progress?(end - offsets[b * tiles])
-                            }
+        try points.withUnsafeBufferPointer { points in
+            let points = points.baseAddress!
+            for parity in 0..<2 {
+                try Parallel.forEach((count + 1 - parity) / 2) { k in
+                    let b = 2 * k + parity
+                    try control.checkCancellation()
+                    let scratch = UnsafeMutablePointer<Double>.allocate(capacity: scratchCount)
+                    defer { scratch.deallocate() }
+                    var i = offsets[b * tiles]
+                    let end = offsets[(b + 1) * tiles]
+                    while i < end {
+                        let stop = min(end, i + poll)
+                        while i < stop {
+                            let p = points[i]
+                            depositor.deposit(x: p[0], y: p[1], weight: p[2], value: p[3], scratch: scratch)
+                            i += 1
                         }
+                        try control.checkCancellation()
                     }
+                    progress?(end - offsets[b * tiles])
                 }
             }
         }

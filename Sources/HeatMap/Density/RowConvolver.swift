@@ -52,18 +52,25 @@ struct RowConvolver {
     /// flagged empty) of input ∗ its kernel.
     func run(inputs: Range<Int>, empty: (Int) -> Bool) {
         let width = 2 * half + 1
+        let pairs = width / 2
         var c = 0
         while c < columns {
-            var acc = SIMD8<Double>()
+            // Two sums, even and odd taps, so that the additions of one tap
+            // need not wait for the previous one's.
+            var even = SIMD8<Double>(), odd = SIMD8<Double>()
             for m in inputs where !empty(m) {
                 let k = taps + m * width
                 // output c ← Σᵢ k[i]·in[c − J + i], in padded coordinates c + i.
                 let row = UnsafeRawPointer(padded + m * stride + c)
-                for i in 0..<width {
-                    acc += k[i] * row.loadUnaligned(fromByteOffset: i * 8, as: SIMD8<Double>.self)
+                for p in 0..<pairs {
+                    let i = 2 * p
+                    even += k[i] * row.loadUnaligned(fromByteOffset: i * 8, as: SIMD8<Double>.self)
+                    odd += k[i + 1] * row.loadUnaligned(fromByteOffset: (i + 1) * 8, as: SIMD8<Double>.self)
                 }
+                let last = width - 1
+                even += k[last] * row.loadUnaligned(fromByteOffset: last * 8, as: SIMD8<Double>.self)
             }
-            UnsafeMutableRawPointer(output + c).storeBytes(of: acc, as: SIMD8<Double>.self)
+            UnsafeMutableRawPointer(output + c).storeBytes(of: even + odd, as: SIMD8<Double>.self)
             c += 8
         }
     }

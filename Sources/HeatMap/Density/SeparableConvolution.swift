@@ -37,7 +37,7 @@ struct SeparableConvolution {
     /// The taps of e^(−t²/2) tᵐ / m! for m in 0...order, out to the axis's
     /// reach plus the half cell a binned point may sit off its node.
     static func kernels(order: Int, axis: GaussianAxis) -> [[Double]] {
-        let half = Int(min(((axis.reach + axis.step) / axis.step).rounded(.up), Double(axis.count)))
+        let half = Int(min((axis.reach / axis.step + 0.5).rounded(.up), Double(axis.count)))
         var out: [[Double]] = []
         var factorial = 1.0
         for m in 0...order {

@@ -48,20 +48,19 @@ struct FixedRing {
         d >= 0 ? Double(n) / powers[min(d, maximumDecimals)] : Double(n) * pow(10, Double(-d))
     }
 
-    /// The ring rounded and cleaned: repeated positions and spikes (a
-    /// vertex where the ring turns back on itself) removed. Nil when fewer
-    /// than three positions or no area remain. O(n).
-    static func rounded(_ ring: [PlanePoint], decimals: Int) -> FixedRing? {
+    /// The ring rounded with `precision` and cleaned: repeated positions
+    /// and spikes (a vertex where the ring turns back on itself) removed.
+    /// Nil when fewer than three positions or no area remain. O(n).
+    static func rounded(_ ring: [PlanePoint], precision: VertexPrecision) -> FixedRing? {
         var pts: [FixedPoint] = []
         pts.reserveCapacity(ring.count)
         for p in ring {
-            let sx = scaled(p.x, decimals).rounded(), sy = scaled(p.y, decimals).rounded()
-            guard abs(sx) < scaledLimit * 2, abs(sy) < scaledLimit * 2 else { return nil }
-            pts.append(FixedPoint(x: Int64(sx), y: Int64(sy)))
+            guard let f = precision.fixed(p) else { return nil }
+            pts.append(f)
         }
         let cleaned = clean(pts)
         guard cleaned.count >= 3, twiceArea(cleaned) != 0 else { return nil }
-        return FixedRing(points: cleaned, decimals: decimals)
+        return FixedRing(points: cleaned, decimals: precision.limit)
     }
 
     /// Removes repeated consecutive positions and spikes, also across the
@@ -105,13 +104,6 @@ struct FixedRing {
             prev = p
         }
         return s
-    }
-
-    /// The ring's points at `decimals` (≥ its own), exact.
-    func scaled(to target: Int) -> [FixedPoint] {
-        guard target > decimals else { return points }
-        let f = FixedRing.integerPowers[target - decimals]
-        return points.map { FixedPoint(x: $0.x * f, y: $0.y * f) }
     }
 
     /// The coordinates as doubles.

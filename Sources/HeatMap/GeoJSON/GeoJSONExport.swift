@@ -54,13 +54,16 @@ public enum GeoJSONExport {
             }
             return m.value
         }
-        let decimals = min(max(options.precision, min(0, limit)), limit)
+        var precision = VertexPrecision(decimals: options.precision, limit: limit)
         let levelCount = set.thresholds.count
         let opacity = fillOpacity.isFinite ? min(max(fillOpacity, 0), 1) : 1
         var document = GeoJSONDocument(geographic: projection.isGeographic)
+        // Polygon features are gathered first and rounded together, so that
+        // neighbouring bands round their shared boundaries alike.
+        var polygonFeatures: [(pieces: [PlanePolygon], properties: String)] = []
         for level in 0..<levelCount {
             try control.checkCancellation()
-            control.report(.export, Double(level) / Double(max(levelCount, 1)))
+            control.report(.export, 0.5 * Double(level) / Double(max(levelCount, 1)))
             let color = gradient.color(forLevel: level, of: levelCount)
             let stroke = (options.stroke ?? color).hex
             var base = JSONProperties()
@@ -70,12 +73,7 @@ public enum GeoJSONExport {
                 base.add("units", units)
                 base.add("stroke", stroke)
                 let lines = level < set.isolines.count ? set.isolines[level] : []
-                var fixed: [GeoJSONDocument.FixedLine] = []
-                var perLine: [[GeoJSONDocument.FixedLine]] = []
-                for line in lines {
-                    let pieces = outputLines(line, geometry: geometry, decimals: decimals)
-                    if options.grouping == .polygon { perLine.append(pieces) } else { fixed += pieces }
-                }
+                let perLine = lines.map { outputLines($0, geometry: geometry, precision: precision) }
                 if options.grouping == .polygon {
                     for (k, pieces) in perLine.enumerated() where !pieces.isEmpty {
                         var p = base
@@ -83,7 +81,7 @@ public enum GeoJSONExport {
                         document.add(.lines(pieces), properties: p.json)
                     }
                 } else {
-                    document.add(.lines(fixed), properties: base.json)
+                    document.add(.lines(perLine.flatMap { $0 }), properties: base.json)
                 }
                 continue
             }
@@ -98,16 +96,19 @@ public enum GeoJSONExport {
             let pieces = source.map { outputPolygons($0, geometry: geometry) }
             if options.grouping == .polygon {
                 for (k, parts) in pieces.enumerated() {
-                    if k % 16 == 0 { try control.checkCancellation() }
-                    let rounded = PrecisionRounding.round(parts, decimals: decimals, maximumDecimals: limit)
                     var p = base
                     p.add("index", k)
-                    document.add(.polygons(rounded), properties: p.json)
+                    polygonFeatures.append((parts, p.json))
                 }
             } else {
-                let rounded = PrecisionRounding.round(pieces.flatMap { $0 }, decimals: decimals, maximumDecimals: limit)
-                document.add(.polygons(rounded), properties: base.json)
+                polygonFeatures.append((pieces.flatMap { $0 }, base.json))
             }
+        }
+        let rounded = try PrecisionRounding.roundFeatures(count: polygonFeatures.count,
+                                                          pieces: { polygonFeatures[$0].pieces },
+                                                          precision: &precision, control: control)
+        for (k, feature) in polygonFeatures.enumerated() {
+            document.add(.polygons(rounded[k]), properties: feature.properties)
         }
         control.report(.export, 1)
         return try document.text(control: control)
@@ -131,11 +132,16 @@ public enum GeoJSONExport {
             for bin in result.bins { for p in bin.corners { m.add(p) } }
             return m.value
         }
-        let decimals = min(max(options.precision, min(0, limit)), limit)
+        var precision = VertexPrecision(decimals: options.precision, limit: limit)
         let gradient = visibleGradient(options.gradient ?? .thermal)
         let opacity = options.fillOpacity.map { $0.isFinite ? min(max($0, 0), 1) : 1 } ?? 1
         let range = result.valueRange(aggregate)
         let (firstName, secondName) = result.grid.idNames
+        // Cells are rounded together so that neighbours share their corners
+        // exactly, repairs included. Their pieces are cheap to recompute.
+        let pieces = { (k: Int) in outputPolygons(PlanePolygon(exterior: result.bins[k].corners), geometry: geometry) }
+        let rounded = try PrecisionRounding.roundFeatures(count: result.bins.count, pieces: pieces,
+                                                          precision: &precision, control: control)
         var document = GeoJSONDocument(geographic: result.projection.isGeographic)
         for (k, bin) in result.bins.enumerated() {
             if k % 1024 == 0 {
@@ -162,9 +168,7 @@ public enum GeoJSONExport {
             p.add("fill", color.hex)
             p.add("fill-opacity", roundedOpacity(alpha))
             p.add("stroke", (options.stroke ?? color).hex)
-            let parts = outputPolygons(PlanePolygon(exterior: bin.corners), geometry: geometry)
-            let rounded = PrecisionRounding.round(parts, decimals: decimals, maximumDecimals: limit)
-            document.add(.polygons(rounded), properties: p.json)
+            document.add(.polygons(rounded[k]), properties: p.json)
         }
         control.report(.export, 1)
         return try document.text(control: control)
@@ -197,11 +201,11 @@ public enum GeoJSONExport {
 
     /// An isoline ring (open, closed by joining last to first) in output coordinates, split and rounded.
     static func outputLines(_ ring: [PlanePoint], geometry: LonLatGeometry,
-                            decimals: Int) -> [GeoJSONDocument.FixedLine] {
+                            precision: VertexPrecision) -> [GeoJSONDocument.FixedLine] {
         guard ring.count >= 2 else { return [] }
         let line = geometry.line(ring, closed: true)
         let pieces = geometry.projection.isGeographic ? AntimeridianSplitter.split(line: line, closed: true) : [line]
-        return pieces.compactMap { PrecisionRounding.round(line: $0, decimals: decimals) }
+        return pieces.compactMap { PrecisionRounding.round(line: $0, precision: precision) }
     }
 
     static func finite(_ v: Double?) -> Double? {

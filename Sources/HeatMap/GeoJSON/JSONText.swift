@@ -62,20 +62,22 @@ struct JSONText {
         }
         if n < 0 { bytes.append(UInt8(ascii: "-")) }
         var m = n.magnitude
+        // Drop trailing zeros first (most positions carry fewer decimals than the grid).
+        var d = decimals
+        while d >= 4, m % 10_000 == 0 { m /= 10_000; d -= 4 }
+        while d > 0, m % 10 == 0 { m /= 10; d -= 1 }
         // Digits least significant first, into a small stack buffer (no allocation per number).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { digits in
             var count = 0
-            while m > 0 || count <= decimals {
+            while m > 0 || count <= d {
                 digits[count] = UInt8(ascii: "0") + UInt8(m % 10)
                 m /= 10
                 count += 1
             }
-            var lowest = 0
-            while lowest < decimals, digits[lowest] == UInt8(ascii: "0") { lowest += 1 }
-            for k in stride(from: count - 1, through: decimals, by: -1) { bytes.append(digits[k]) }
-            if lowest < decimals {
+            for k in stride(from: count - 1, through: d, by: -1) { bytes.append(digits[k]) }
+            if d > 0 {
                 bytes.append(UInt8(ascii: "."))
-                for k in stride(from: decimals - 1, through: lowest, by: -1) { bytes.append(digits[k]) }
+                for k in stride(from: d - 1, through: 0, by: -1) { bytes.append(digits[k]) }
             }
         }
     }

@@ -11,56 +11,45 @@ enum PrecisionRounding {
     /// A polygon on the decimal grid: the exterior first, then the holes.
     typealias Polygon = [FixedRing]
 
-    /// Rounds `polygons` (open rings, x/y or lon/lat) to `decimals`,
-    /// raising the decimals of offending rings up to `maximumDecimals`.
-    /// O(n log n) per round, at most `maximumDecimals − decimals + 1` rounds.
-    static func round(_ polygons: [PlanePolygon], decimals: Int, maximumDecimals: Int) -> [Polygon] {
-        let base = min(max(decimals, min(0, maximumDecimals)), maximumDecimals)
+    /// Rounds `polygons` (open rings, x/y or lon/lat) with `precision`,
+    /// giving the positions of offending rings more decimals (recorded in
+    /// `precision`, and in `changed`). O(n log n) per round, at most
+    /// `limit − base + 1` rounds.
+    static func round(_ polygons: [PlanePolygon], precision: inout VertexPrecision,
+                      changed: inout Set<PlanePoint>) -> [Polygon] {
         // The common case of bins: one convex ring.
         if polygons.count == 1, polygons[0].holes.isEmpty {
-            guard var ring = FixedRing.rounded(polygons[0].exterior, decimals: base) else { return [] }
+            guard var ring = FixedRing.rounded(polygons[0].exterior, precision: precision) else { return [] }
             orient(&ring, counterClockwise: true)
             if isConvexSimple(ring.points) { return [[ring]] }
         }
-        var precision = polygons.map { Array(repeating: base, count: 1 + $0.holes.count) }
         var dropped = Set<[Int]>()
         while true {
             var out: [Polygon] = []
             var refs: [[Int]] = []            // (polygon, ring) of each output ring
             var checkRings: [RingContactCheck.Ring] = []
-            var ringDecimals: [Int] = []
             for (pi, polygon) in polygons.enumerated() {
-                guard var exterior = FixedRing.rounded(polygon.exterior, decimals: precision[pi][0]) else { continue }
+                guard var exterior = FixedRing.rounded(polygon.exterior, precision: precision) else { continue }
                 orient(&exterior, counterClockwise: true)
                 var rings = [exterior]
-                var ringRefs = [[pi, 0]]
+                refs.append([pi, 0])
                 for (hi, hole) in polygon.holes.enumerated() where !dropped.contains([pi, hi + 1]) {
-                    guard var h = FixedRing.rounded(hole, decimals: precision[pi][hi + 1]) else { continue }
+                    guard var h = FixedRing.rounded(hole, precision: precision) else { continue }
                     orient(&h, counterClockwise: false)
                     rings.append(h)
-                    ringRefs.append([pi, hi + 1])
+                    refs.append([pi, hi + 1])
                 }
-                for r in rings { ringDecimals.append(r.decimals) }
-                refs.append(contentsOf: ringRefs)
                 out.append(rings)
                 for r in rings { checkRings.append(RingContactCheck.Ring(points: r.points, polygon: out.count - 1)) }
-            }
-            // Compare every ring on the finest grid used.
-            let common = ringDecimals.max() ?? base
-            for k in checkRings.indices where ringDecimals[k] < common {
-                let f = FixedRing.integerPowers[common - ringDecimals[k]]
-                checkRings[k].points = checkRings[k].points.map { FixedPoint(x: $0.x * f, y: $0.y * f) }
             }
             if isPlainlyValid(out) { return out }
             let bad = RingContactCheck.offenders(checkRings)
             if bad.isEmpty { return out }
             var raised = false
-            for k in bad {
+            for k in bad.sorted() {
                 let ref = refs[k]
-                if precision[ref[0]][ref[1]] < maximumDecimals {
-                    precision[ref[0]][ref[1]] += 1
-                    raised = true
-                }
+                let ring = ref[1] == 0 ? polygons[ref[0]].exterior : polygons[ref[0]].holes[ref[1] - 1]
+                if precision.raise(ring, changed: &changed) { raised = true }
             }
             if raised { continue }
             // Every offender already carries all the decimals there are: the
@@ -69,6 +58,30 @@ enum PrecisionRounding {
             if holes.isEmpty { return out }
             dropped.formUnion(holes)
         }
+    }
+
+    /// Rounds the polygons of many features so that each is valid and
+    /// positions they share are rounded alike: features are rounded again
+    /// whenever another feature gave one of their positions more decimals,
+    /// until nothing changes. `pieces(f)` gives feature f's polygons (it may
+    /// be called more than once per feature). O(rounds × vertices).
+    static func roundFeatures(count: Int, pieces: (Int) -> [PlanePolygon], precision: inout VertexPrecision,
+                              control: ComputeControl = .none) throws -> [[Polygon]] {
+        var out = [[Polygon]](repeating: [], count: count)
+        var todo = Array(0..<count)
+        while !todo.isEmpty {
+            var changed = Set<PlanePoint>()
+            for (k, f) in todo.enumerated() {
+                if k % 256 == 0 { try control.checkCancellation() }
+                out[f] = round(pieces(f), precision: &precision, changed: &changed)
+            }
+            guard !changed.isEmpty else { break }
+            todo = (0..<count).filter { f in
+                pieces(f).contains { p in p.exterior.contains(where: changed.contains)
+                    || p.holes.contains { $0.contains(where: changed.contains) } }
+            }
+        }
+        return out
     }
 
     /// Single convex rings with boxes apart (bins, and their pieces at
@@ -105,18 +118,16 @@ enum PrecisionRounding {
 }
 
 extension PrecisionRounding {
-    /// A polyline rounded to `decimals`, repeated positions removed; nil
+    /// A polyline rounded with `precision`, repeated positions removed; nil
     /// when fewer than two positions remain. O(n).
-    static func round(line: [PlanePoint], decimals: Int) -> GeoJSONDocument.FixedLine? {
+    static func round(line: [PlanePoint], precision: VertexPrecision) -> GeoJSONDocument.FixedLine? {
         var pts: [FixedPoint] = []
         pts.reserveCapacity(line.count)
         for p in line {
-            let sx = FixedRing.scaled(p.x, decimals).rounded(), sy = FixedRing.scaled(p.y, decimals).rounded()
-            guard abs(sx) < FixedRing.scaledLimit * 2, abs(sy) < FixedRing.scaledLimit * 2 else { return nil }
-            let f = FixedPoint(x: Int64(sx), y: Int64(sy))
+            guard let f = precision.fixed(p) else { return nil }
             if pts.last != f { pts.append(f) }
         }
-        return pts.count >= 2 ? GeoJSONDocument.FixedLine(points: pts, decimals: decimals) : nil
+        return pts.count >= 2 ? GeoJSONDocument.FixedLine(points: pts, decimals: precision.limit) : nil
     }
 
     /// Whether a ring is convex and simple: it only turns left and its

@@ -2,9 +2,11 @@ import Foundation
 
 /// Finds the rings of a (multi)polygon that make it invalid by OGC rules
 /// as GEOS judges them, on exact integer positions: a ring touching or
-/// crossing itself, two rings crossing or sharing a piece of edge, and rings
+/// crossing itself, two rings crossing or sharing a piece of edge, rings
 /// of one polygon touching so that they cut its interior apart (two touches
-/// between the same rings, or a cycle of touching rings).
+/// between the same rings, or a cycle of touching rings), and touches where
+/// a position lies inside another ring's edge (exact in decimal, but not in
+/// the binary doubles a reader parses).
 ///
 /// Segments are swept in x order, so the cost is O(n log n + pairs whose x
 /// ranges overlap), about O(n √n) for contour rings, not O(n²).
@@ -93,8 +95,17 @@ struct RingContactCheck {
         }
         for touch in ordered {
             guard let (sa, sb) = touches[touch] else { continue }
-            let (a1, a2) = directions(rings[touch.ringA].points, segment: sa, at: touch.point)
-            let (b1, b2) = directions(rings[touch.ringB].points, segment: sb, at: touch.point)
+            let ringA = rings[touch.ringA].points, ringB = rings[touch.ringB].points
+            // A position lying exactly on another ring's edge (not at one of
+            // its vertices) touches in decimal, but not reliably once read
+            // as binary doubles: GEOS may see a tiny crossing. Only shared
+            // vertices are safe touches.
+            if !isVertex(touch.point, of: ringA, segment: sa) || !isVertex(touch.point, of: ringB, segment: sb) {
+                bad.insert(touch.ringA); bad.insert(touch.ringB)
+                continue
+            }
+            let (a1, a2) = directions(ringA, segment: sa, at: touch.point)
+            let (b1, b2) = directions(ringB, segment: sb, at: touch.point)
             if ExactPredicates.ringsCross(a1: a1, a2: a2, b1: b1, b2: b2) {
                 bad.insert(touch.ringA); bad.insert(touch.ringB)
                 continue
@@ -107,7 +118,33 @@ struct RingContactCheck {
                 parent[ra] = rb
             }
         }
+        // A hole must lie inside its exterior: with no crossing found, one of
+        // its positions off the exterior decides. Exteriors with holes get a
+        // strip index of their edges, so each test costs O(√n), not O(n).
+        var exteriorOf: [Int: Int] = [:]
+        for (r, ring) in rings.enumerated() where exteriorOf[ring.polygon] == nil { exteriorOf[ring.polygon] = r }
+        var indexes: [Int: StripIndex] = [:]
+        for (r, ring) in rings.enumerated() {
+            guard let e = exteriorOf[ring.polygon], e != r, !bad.contains(r), !bad.contains(e) else { continue }
+            if indexes[e] == nil { indexes[e] = StripIndex(rings[e].points) }
+            guard let index = indexes[e] else { continue }
+            for p in ring.points {
+                let side = index.locate(p)
+                if side == 0 { continue }
+                if side < 0 { bad.insert(r); bad.insert(e) }
+                break
+            }
+        }
         return bad
+    }
+
+    /// 1 inside, 0 on the boundary, −1 outside; exact. O(n).
+    static func locate(_ p: FixedPoint, in ring: [FixedPoint]) -> Int {
+        StripIndex(ring, strips: 1).locate(p)
+    }
+
+    private static func isVertex(_ p: FixedPoint, of ring: [FixedPoint], segment k: Int) -> Bool {
+        p == ring[k] || p == ring[(k + 1) % ring.count]
     }
 
     /// The two directions in which a ring leaves point p, which lies on its
@@ -120,5 +157,55 @@ struct RingContactCheck {
         if p == a { return (to(ring[(k + n - 1) % n]), to(b)) }
         if p == b { return (to(a), to(ring[(k + 2) % n])) }
         return (to(a), to(b))
+    }
+}
+
+/// A ring's edges bucketed by horizontal strips, for exact point-in-ring
+/// tests that only look at the edges spanning the point's y.
+struct StripIndex {
+    private let ring: [FixedPoint]
+    private let low: Int64
+    private let height: Double
+    private var strips: [[Int32]]
+
+    init(_ ring: [FixedPoint], strips count: Int? = nil) {
+        self.ring = ring
+        let n = max(ring.count, 1)
+        var lo = Int64.max, hi = Int64.min
+        for p in ring { lo = min(lo, p.y); hi = max(hi, p.y) }
+        if lo > hi { lo = 0; hi = 0 }
+        let k = max(1, count ?? Int(Double(n).squareRoot()))
+        low = lo
+        height = max(Double(hi - lo) / Double(k), 1)
+        strips = Array(repeating: [], count: k)
+        for i in 0..<ring.count {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            for s in strip(min(a.y, b.y))...strip(max(a.y, b.y)) { strips[s].append(Int32(i)) }
+        }
+    }
+
+    /// The strip of a y; monotonic in y, so an edge spanning y is in y's strip.
+    private func strip(_ y: Int64) -> Int {
+        min(max(Int(Double(y - low) / height), 0), strips.count - 1)
+    }
+
+    /// 1 inside, 0 on the boundary, −1 outside (crossing number, exact).
+    func locate(_ p: FixedPoint) -> Int {
+        guard ring.count >= 3 else { return -1 }
+        var inside = false
+        for i in strips[strip(p.y)] {
+            let a = ring[Int(i)], b = ring[(Int(i) + 1) % ring.count]
+            if (a.y > p.y) == (b.y > p.y) {
+                // Not straddling: p can still be one of its ends, or on it if it is horizontal.
+                if a == p || b == p { return 0 }
+                if a.y == p.y, b.y == p.y, ExactPredicates.between(p, a, b) { return 0 }
+                continue
+            }
+            let o = ExactPredicates.orient(a, b, p)
+            if o == 0 { return 0 }
+            // The crossing is east of p when p is left of an upward edge or right of a downward one.
+            if (b.y > a.y) == (o > 0) { inside.toggle() }
+        }
+        return inside ? 1 : -1
     }
 }

@@ -18,7 +18,7 @@ public struct BandLocator: Sendable {
 
     /// The highest level whose polygon holds `p`, or nil outside every polygon.
     public func band(at p: PlanePoint) -> Int? {
-        index.polygons(containing: p).last.map { levelOf[$0] }
+        index.highestPolygon(containing: p).map { levelOf[$0] }
     }
 
     /// Every polygon holding `p`, as (level, flat polygon index), lowest level first.

@@ -1,6 +1,64 @@
 import Foundation
 
-/// A spatial index over contour polygons for point queries (§7).
+/// A spatial index over contour polygons for point queries (§7): the
+/// polygons are split into parts of about equal vertex counts, each a
+/// ``RasterIndex`` built on its own core; a query asks every part.
+struct PolygonIndex: Sendable {
+    private let parts: [RasterIndex]
+
+    /// Indexes the polygons of every level, flattened level by level (the
+    /// order of `HeatMapContours.contours`). O(V + cells), on every core.
+    /// `parts` overrides how many parts (by default one per core for
+    /// large inputs, one for small ones).
+    init(bands: [[PlanePolygon]], parts requested: Int? = nil) {
+        let polygons = Array(bands.joined())
+        let sizes = polygons.map { $0.holes.reduce($0.exterior.count) { $0 + $1.count } }
+        let total = sizes.reduce(0, +)
+        let count = max(1, requested ?? (total < 200_000 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)))
+        // Contiguous ranges of polygons holding about total / count vertices each.
+        var ranges: [Range<Int>] = []
+        var start = 0, acc = 0
+        for (i, n) in sizes.enumerated() {
+            acc += n
+            if acc * count >= total * (ranges.count + 1), ranges.count < count - 1 {
+                ranges.append(start..<(i + 1))
+                start = i + 1
+            }
+        }
+        ranges.append(start..<polygons.count)
+        let parts = ranges
+        let built = UnsafeSendableBox(Array<RasterIndex?>(repeating: nil, count: ranges.count))
+        DispatchQueue.concurrentPerform(iterations: parts.count) { k in
+            let index = RasterIndex(polygons, range: parts[k])
+            built.lock.withLock { built.value[k] = index }
+        }
+        self.parts = built.value.map { $0! }
+    }
+
+    /// Indices of the polygons containing `p`, ascending.
+    func polygons(containing p: PlanePoint) -> [Int] {
+        var out: [Int] = []
+        for part in parts { part.visit(p) { out.append(Int($0)) } }
+        return out.sorted()
+    }
+
+    /// The highest-numbered polygon containing `p` (for bands: the only
+    /// one), without allocating.
+    func highestPolygon(containing p: PlanePoint) -> Int? {
+        var best: Int32 = -1
+        for part in parts { part.visit(p) { best = max(best, $0) } }
+        return best >= 0 ? Int(best) : nil
+    }
+}
+
+/// A value shared by worker threads under a lock.
+final class UnsafeSendableBox<T>: @unchecked Sendable {
+    var value: T
+    let lock = NSLock()
+    init(_ value: T) { self.value = value }
+}
+
+/// One part of a ``PolygonIndex``.
 ///
 /// A fine uniform raster covers the polygons. Each raster cell stores the
 /// edges that meet it and the polygons that contain its centre (found
@@ -14,7 +72,7 @@ import Foundation
 /// Boundary rule: a point on an exterior ring is inside, a point on a hole
 /// is outside, so a point on the ring shared by two bands belongs to the
 /// upper band only.
-struct PolygonIndex: Sendable {
+struct RasterIndex: Sendable {
     // Vertices of all rings, flattened; ring k spans ringStart[k]..<ringStart[k+1].
     private let xs: [Double]
     private let ys: [Double]
@@ -30,22 +88,20 @@ struct PolygonIndex: Sendable {
     private let cellEdgeStart: [Int32], cellEdges: [Int32]
     private let cellInsideStart: [Int32], cellInside: [Int32]
 
-    /// Indexes the polygons of every level, flattened level by level (the
-    /// order of `HeatMapContours.contours`).
-    init(bands: [[PlanePolygon]]) {
+    /// Indexes `polygons[range]`, numbering each by its position in `polygons`.
+    init(_ polygons: [PlanePolygon], range: Range<Int>) {
         var xs: [Double] = [], ys: [Double] = []
         var ringStart: [Int32] = [0], ringPolygon: [Int32] = [], ringIsHole: [Bool] = []
         var box = PlaneBox.empty
-        var polygon: Int32 = 0
-        for level in bands {
-            for p in level {
-                for (k, ring) in ([p.exterior] + p.holes).enumerated() where ring.count >= 3 {
-                    for q in ring { xs.append(q.x); ys.append(q.y); box.formUnion(q) }
-                    ringStart.append(Int32(xs.count))
-                    ringPolygon.append(polygon)
-                    ringIsHole.append(k > 0)
-                }
-                polygon += 1
+        for polygon in range {
+            let p = polygons[polygon]
+            for k in 0...p.holes.count {
+                let ring = k == 0 ? p.exterior : p.holes[k - 1]
+                guard ring.count >= 3 else { continue }
+                for q in ring { xs.append(q.x); ys.append(q.y); box.formUnion(q) }
+                ringStart.append(Int32(xs.count))
+                ringPolygon.append(Int32(polygon))
+                ringIsHole.append(k > 0)
             }
         }
         var edgeRing = [Int32](repeating: 0, count: xs.count), edgeNext = [Int32](repeating: 0, count: xs.count)
@@ -59,7 +115,7 @@ struct PolygonIndex: Sendable {
         // About one cell per vertex, square-ish cells; the origin is
         // nudged by an odd fraction of a cell so that cell centres do not
         // fall exactly on grid-aligned contour vertices.
-        let cells = Double(min(max(xs.count, 64), 16_000_000))
+        let cells = Double(min(max(xs.count / 4, 64), 16_000_000))
         let w = max(box.width, 1e-300), h = max(box.height, 1e-300)
         let side = (w * h / cells).squareRoot()
         let columns = box.isEmpty ? 1 : max(1, min(Int(w / side) + 1, 8192))
@@ -153,11 +209,73 @@ struct PolygonIndex: Sendable {
         self.cellInsideStart = insideStart; self.cellInside = inside
     }
 
-    /// Indices of the polygons containing `p`, ascending.
-    func polygons(containing p: PlanePoint) -> [Int] {
-        guard !xs.isEmpty else { return [] }
+    /// Calls `body` once for each polygon containing `p`. The sets are
+    /// tiny (bands: at most one polygon per point), so they live in stack
+    /// buffers; a pathological pile-up falls back to heap arrays.
+    func visit(_ p: PlanePoint, _ body: (Int32) -> Void) {
+        guard !xs.isEmpty else { return }
         let fc = (p.x - minX) / cellW, fr = (p.y - minY) / cellH
-        guard fc >= 0, fr >= 0, fc < Double(columns), fr < Double(rows) else { return [] }
+        guard fc >= 0, fr >= 0, fc < Double(columns), fr < Double(rows) else { return }
+        let k = Int(fr) * columns + Int(fc)
+        let cx = minX + (Double(Int(fc)) + 0.5) * cellW, cy = minY + (Double(Int(fr)) + 0.5) * cellH
+        let capacity = 16
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * capacity) { buffer in
+            // [0, n): the odd set; [capacity, …): on an exterior; [2 capacity, …): on a hole.
+            var n = 0, nExterior = 0, nHole = 0
+            var overflow = false
+            func toggle(_ polygon: Int32) {
+                for i in 0..<n where buffer[i] == polygon {
+                    buffer[i] = buffer[n - 1]
+                    n -= 1
+                    return
+                }
+                if n < capacity { buffer[n] = polygon; n += 1 } else { overflow = true }
+            }
+            for j in Int(cellInsideStart[k])..<Int(cellInsideStart[k + 1]) { toggle(cellInside[j]) }
+            for e in Int(cellEdgeStart[k])..<Int(cellEdgeStart[k + 1]) {
+                let i = Int(cellEdges[e]), j = Int(edgeNext[i])
+                let ax = xs[i], ay = ys[i], bx = xs[j], by = ys[j]
+                let ring = Int(edgeRing[i])
+                // Query on this edge: the boundary rule decides.
+                let onLine = (bx - ax) * (p.y - ay) - (by - ay) * (p.x - ax)
+                if onLine == 0, p.x >= min(ax, bx), p.x <= max(ax, bx), p.y >= min(ay, by), p.y <= max(ay, by) {
+                    if ringIsHole[ring] {
+                        if nHole < capacity { buffer[2 * capacity + nHole] = ringPolygon[ring]; nHole += 1 } else { overflow = true }
+                    } else {
+                        if nExterior < capacity { buffer[capacity + nExterior] = ringPolygon[ring]; nExterior += 1 } else { overflow = true }
+                    }
+                    continue
+                }
+                // Does the segment centre → query cross this edge? A vertex on
+                // the segment's line counts as lying on its positive side, so a
+                // path through a vertex is counted once, consistently.
+                let sa = (p.x - cx) * (ay - cy) - (p.y - cy) * (ax - cx)
+                let sb = (p.x - cx) * (by - cy) - (p.y - cy) * (bx - cx)
+                guard (sa >= 0) != (sb >= 0) else { continue }
+                let sc = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+                guard (sc > 0 && onLine < 0) || (sc < 0 && onLine > 0) else { continue }
+                toggle(ringPolygon[ring])
+            }
+            guard !overflow else {
+                for q in slowPolygons(containing: p) { body(Int32(q)) }
+                return
+            }
+            func onHole(_ q: Int32) -> Bool { (0..<nHole).contains { buffer[2 * capacity + $0] == q } }
+            for i in 0..<n where !onHole(buffer[i]) { body(buffer[i]) }
+            for i in 0..<nExterior {
+                let q = buffer[capacity + i]
+                if !onHole(q), !(0..<n).contains(where: { buffer[$0] == q }),
+                   !(0..<i).contains(where: { buffer[capacity + $0] == q }) {
+                    body(q)
+                }
+            }
+        }
+    }
+
+    /// The same answer with heap arrays, for cells where more than a
+    /// handful of polygons meet.
+    private func slowPolygons(containing p: PlanePoint) -> [Int] {
+        let fc = (p.x - minX) / cellW, fr = (p.y - minY) / cellH
         let k = Int(fr) * columns + Int(fc)
         let cx = minX + (Double(Int(fc)) + 0.5) * cellW, cy = minY + (Double(Int(fr)) + 0.5) * cellH
         var result = Array(cellInside[Int(cellInsideStart[k])..<Int(cellInsideStart[k + 1])])
@@ -166,15 +284,11 @@ struct PolygonIndex: Sendable {
             let i = Int(cellEdges[e]), j = Int(edgeNext[i])
             let ax = xs[i], ay = ys[i], bx = xs[j], by = ys[j]
             let ring = Int(edgeRing[i])
-            // Query on this edge: the boundary rule decides.
             let onLine = (bx - ax) * (p.y - ay) - (by - ay) * (p.x - ax)
             if onLine == 0, p.x >= min(ax, bx), p.x <= max(ax, bx), p.y >= min(ay, by), p.y <= max(ay, by) {
                 if ringIsHole[ring] { onHole.append(ringPolygon[ring]) } else { onExterior.append(ringPolygon[ring]) }
                 continue
             }
-            // Does the segment centre → query cross this edge? A vertex on
-            // the segment's line counts as lying on its positive side, so a
-            // path through a vertex is counted once, consistently.
             let sa = (p.x - cx) * (ay - cy) - (p.y - cy) * (ax - cx)
             let sb = (p.x - cx) * (by - cy) - (p.y - cy) * (bx - cx)
             guard (sa >= 0) != (sb >= 0) else { continue }
@@ -183,10 +297,8 @@ struct PolygonIndex: Sendable {
             let polygon = ringPolygon[ring]
             if let at = result.firstIndex(of: polygon) { result.remove(at: at) } else { result.append(polygon) }
         }
-        if !onExterior.isEmpty || !onHole.isEmpty {
-            result.removeAll { onHole.contains($0) }
-            for q in onExterior where !result.contains(q) && !onHole.contains(q) { result.append(q) }
-        }
+        result.removeAll { onHole.contains($0) }
+        for q in onExterior where !result.contains(q) && !onHole.contains(q) { result.append(q) }
         return result.map(Int.init).sorted()
     }
 }

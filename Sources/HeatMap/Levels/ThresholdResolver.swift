@@ -9,17 +9,24 @@ import Foundation
 /// nice; O(cells log cells) for quantile, auto and probability.
 public enum ThresholdResolver {
     /// The thresholds of `spacing` with `levelCount` levels for `grid`.
+    /// A density is never negative: values a hair below zero are rounding
+    /// noise of the fast paths, so the range of a density grid starts at 0
+    /// at the lowest (and a "nice" 0 never becomes a threshold).
     public static func thresholds(for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid) -> [Double] {
-        thresholds(for: spacing, levelCount: levelCount, values: grid.values)
+        thresholds(for: spacing, levelCount: levelCount, values: grid.values,
+                   floor: grid.estimator == .density ? 0 : nil)
     }
 
     /// The thresholds of `spacing` with `levelCount` levels for raw values
-    /// (NaN values are undefined and ignored).
-    public static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double]) -> [Double] {
+    /// (NaN values are undefined and ignored); `floor`, when given, raises
+    /// the minimum to at least that value.
+    public static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double],
+                                  floor: Double? = nil) -> [Double] {
         var lo = Double.infinity, hi = -Double.infinity
         for v in values where !v.isNaN {
             lo = min(lo, v); hi = max(hi, v)
         }
+        if let floor, lo < floor { lo = floor }
         guard lo.isFinite, hi.isFinite, hi > lo else { return [] }
         let levels = max(levelCount, 1)
         let range = hi - lo
@@ -27,7 +34,7 @@ public enum ThresholdResolver {
         switch spacing {
         case .auto:
             let chosen = autoSpacing(values: values, minimum: lo, range: range)
-            return thresholds(for: chosen, levelCount: levelCount, values: values)
+            return thresholds(for: chosen, levelCount: levelCount, values: values, floor: floor)
         case .linear:
             result = (0..<levels).map { lo + range * Double($0 + 1) / Double(levels + 1) }
         case .logarithmic:

@@ -114,28 +114,45 @@ public enum DensityEstimator: String, Sendable, Hashable, CaseIterable, Codable 
     case mean
 }
 
-/// How the kernel radius is chosen.
+/// How the kernel radius is chosen. The radius used is reported in
+/// ``DensityGrid/radius`` (and ``HeatMapContours/radius``); a rule with
+/// nothing to measure (fewer than two weighted points, all identical, all
+/// weights zero) falls back to ``HeatMapConfiguration/radius``, so it is
+/// never 0 or NaN. See ``BandwidthEstimator`` for streamed input.
 public enum Bandwidth: String, Sendable, Hashable, CaseIterable, Codable {
     /// ``HeatMapConfiguration/radius`` as given.
     case fixed
     /// The Apple package's `adaptive(for:)` rule: the mean spacing of the
-    /// points, √(area of the box / n), clamped to 50 m…50 km (geographic).
+    /// points of weight > 0, √(area of their box / n), clamped to
+    /// 50 m…50 km for geographic data and to [1/1000, 1/2] of the box's
+    /// longer side for planar data (whose units are unknown).
     case auto
-    /// Scott's rule: σ = n^(−1/6) · √((σx² + σy²) / 2), radius = 3σ
-    /// (n is the effective count (Σw)² / Σw²).
+    /// Scott's rule: σ = n^(−1/6) · √((sₓ² + s_y²) / 2), radius = 3σ, where
+    /// sₓ, s_y are the weighted standard deviations (Σw·d² / (Σw − Σw²/Σw))
+    /// and n = (Σw)² / Σw² is the effective count.
     case scott
     /// Silverman's rule: σ = (4 / (d + 2))^(1/(d+4)) n^(−1/(d+4)) · spread with
-    /// d = 2, i.e. σ = n^(−1/6) · spread, spread = min(sd, IQR / 1.349)
-    /// averaged over both axes; radius = 3σ.
+    /// d = 2, i.e. σ = n^(−1/6) · spread, where spread = (aₓ + a_y) / 2 and
+    /// a = min(s, IQR / 1.349) per axis (s when the IQR is 0); weighted
+    /// quartiles, exact up to 100 000 points and from a uniform sample
+    /// beyond. radius = 3σ.
     case silverman
 }
 
-/// The algorithm that fills the density grid.
+/// The algorithm that fills the density grid. All keep every node within
+/// 1e−3 × (grid maximum) of the exact untruncated sum (§4); they differ in
+/// speed only.
 public enum DensityMethod: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Pick by σ / cell size and the number of points.
+    /// The fastest accurate method for σ in cells, the number of points and
+    /// the memory the binned methods would take.
     case automatic
-    /// Separable direct splat: exact up to a 5σ truncation, O(N · (σ/δ)²).
+    /// Separable direct splat: per point, two 1-D kernel vectors by
+    /// recurrence and their outer product over the disc of radius 5σ (plus
+    /// half a cell), added row by row. O(N · (σ/δ)²), memory one grid.
     case exact
-    /// Linear binning plus separable convolution, O(N + cells · σ/δ).
+    /// Binning plus separable convolution. By σ in cells: exact rows with
+    /// Taylor moments along x (σ ≥ 1 cell), nearest-node Taylor moments of
+    /// order 4, 3 or 2 (σ ≥ 2, 3, 6 cells), linear binning (σ ≥ 24 cells);
+    /// the exact splat below 1 cell. O(N · work per point + cells · σ/δ).
     case binned
 }

@@ -182,7 +182,7 @@ extension HeatMapContours {
 
     /// The band level at a plane point, or nil below the lowest threshold.
     public func level(at point: PlanePoint) -> Int? {
-        index.polygons(containing: point).first.map { contours[$0].level }
+        index.highestPolygon(containing: point).map { contours[$0].level }
     }
 
     /// What lies under a coordinate: the interpolated value and its band.

@@ -35,4 +35,28 @@ enum SegmentIntersection {
         // overlapping boxes all of these count as meeting.
         return true
     }
+
+    /// Whether two small point sets have hulls strictly apart: some pair of
+    /// points of either set gives a normal along which the sets' projections
+    /// do not overlap (the hull edges are among those pairs). The gap must
+    /// beat a rounding bound, so "apart" is certain. O(n² (n + m)).
+    static func hullsApart(_ a: [PlanePoint], _ b: [PlanePoint]) -> Bool {
+        var scale = 0.0
+        for p in a { scale = max(scale, abs(p.x), abs(p.y)) }
+        for p in b { scale = max(scale, abs(p.x), abs(p.y)) }
+        @inline(__always) func apart(along s: [PlanePoint], _ i: Int, _ j: Int) -> Bool {
+            let nx = s[j].y - s[i].y, ny = s[i].x - s[j].x
+            let length = abs(nx) + abs(ny)
+            guard length > 0 else { return false }
+            var minA = Double.infinity, maxA = -Double.infinity
+            var minB = Double.infinity, maxB = -Double.infinity
+            for p in a { let d = p.x * nx + p.y * ny; minA = min(minA, d); maxA = max(maxA, d) }
+            for p in b { let d = p.x * nx + p.y * ny; minB = min(minB, d); maxB = max(maxB, d) }
+            let tolerance = 1e-12 * scale * length
+            return maxA < minB - tolerance || maxB < minA - tolerance
+        }
+        for i in 0..<a.count { for j in (i + 1)..<a.count where apart(along: a, i, j) { return true } }
+        for i in 0..<b.count { for j in (i + 1)..<b.count where apart(along: b, i, j) { return true } }
+        return false
+    }
 }

@@ -20,11 +20,18 @@ struct SmoothedLevel: Sendable {
     ///
     /// With `previous` and `changed`, pieces not changed are copied from
     /// `previous` instead of being smoothed again.
-    init(trace: LevelTrace, iterations: [UInt8], previous: SmoothedLevel? = nil, changed: [Bool]? = nil) {
+    init(trace: LevelTrace, iterations: [UInt8], previous: SmoothedLevel? = nil, changed: [Bool]? = nil,
+         control: ComputeControl = .none) throws {
         var xs: [Double] = [], ys: [Double] = []
         var starts: [Int32] = [0]
         starts.reserveCapacity(trace.pieceCount + 1)
+        var sinceCheck = 0
         for p in 0..<trace.pieceCount {
+            sinceCheck += trace.range(p).count << Int(iterations[p])
+            if sinceCheck > 65_536 {
+                sinceCheck = 0
+                try control.checkCancellation()
+            }
             if let previous, let changed, !changed[p] {
                 let range = previous.range(p)
                 xs.append(contentsOf: previous.xs[range])

@@ -38,10 +38,11 @@ enum SmoothingGuard {
         }
         let initial = passes
         var levels = try ParallelLevels.map(count: levelCount, control: control) { l in
-            SmoothedLevel(trace: traces[l], iterations: initial[l])
+            try SmoothedLevel(trace: traces[l], iterations: initial[l], control: control)
         }
         let hot = try ParallelLevels.map(count: levelCount, control: control) { l in
-            HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil)
+            try HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
+                         control: control)
         }
         var changed: [[Bool]]? = nil
         for round in 0...iterations {
@@ -69,8 +70,8 @@ enum SmoothingGuard {
             let previous = levels
             let rebuilt = try ParallelLevels.map(count: levelCount, control: control) { l -> SmoothedLevel? in
                 guard reducedNow[l].contains(true) else { return nil }
-                return SmoothedLevel(trace: traces[l], iterations: passesNow[l], previous: previous[l],
-                                     changed: reducedNow[l])
+                return try SmoothedLevel(trace: traces[l], iterations: passesNow[l], previous: previous[l],
+                                         changed: reducedNow[l], control: control)
             }
             for l in 0..<levelCount { if let level = rebuilt[l] { levels[l] = level } }
             changed = reduced
@@ -96,7 +97,7 @@ struct HotCells: Sendable {
     /// the segment's first vertex in that level's trace.
     var occupants: [UInt32] = []
 
-    init(lower: LevelTrace, upper: LevelTrace?) {
+    init(lower: LevelTrace, upper: LevelTrace?, geometry: GridGeometry, control: ComputeControl) throws {
         var keys: [UInt64] = []
         keys.reserveCapacity(lower.cells.count + (upper?.cells.count ?? 0))
         func add(_ trace: LevelTrace, flag: UInt32) {
@@ -109,7 +110,10 @@ struct HotCells: Sendable {
         }
         add(lower, flag: 0)
         if let upper { add(upper, flag: 1 << 31) }
-        keys.sort()
+        let cellsPerRow = UInt64(geometry.columns - 1)
+        try BlockSort.sort(&keys, blocks: (geometry.rows + 62) / 64, control: control) {
+            Int(($0 >> 32) / cellsPerRow / 64)
+        }
         var i = 0
         while i < keys.count {
             var j = i + 1
@@ -176,7 +180,7 @@ private struct ConflictChecker {
                     // The upper level's own pairs are the next level's business.
                     if ra.level != l && rb.level != l { continue }
                     if let changed, !changed[ra.level][ra.piece] && !changed[rb.level][rb.piece] { continue }
-                    if Self.separated(hulls[a], hulls[b]) { continue }
+                    if SegmentIntersection.hullsApart(hulls[a], hulls[b]) { continue }
                     if windows[a] == nil { windows[a] = window(resolved[a], box: box) }
                     if windows[b] == nil { windows[b] = window(resolved[b], box: box) }
                     if meet(windows[a]!, windows[b]!) {
@@ -222,30 +226,6 @@ private struct ConflictChecker {
         func mid(_ a: PlanePoint, _ b: PlanePoint) -> PlanePoint { PlanePoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
         let p0 = vertex(j), p1 = vertex(j + 1)
         return [mid(vertex(j - 1), p0), p0, p1, mid(p1, vertex(j + 2))]
-    }
-
-    /// Whether two point sets' hulls are strictly apart along the normal of
-    /// some pair of points (the hull edges are among those pairs).
-    static func separated(_ a: [PlanePoint], _ b: [PlanePoint]) -> Bool {
-        var scale = 0.0
-        for p in a + b { scale = max(scale, abs(p.x), abs(p.y)) }
-        for set in [a, b] {
-            for i in 0..<set.count {
-                for j in (i + 1)..<set.count {
-                    let nx = set[j].y - set[i].y, ny = set[i].x - set[j].x
-                    let length = abs(nx) + abs(ny)
-                    guard length > 0 else { continue }
-                    var minA = Double.infinity, maxA = -Double.infinity
-                    var minB = Double.infinity, maxB = -Double.infinity
-                    for p in a { let d = p.x * nx + p.y * ny; minA = min(minA, d); maxA = max(maxA, d) }
-                    for p in b { let d = p.x * nx + p.y * ny; minB = min(minB, d); maxB = max(maxB, d) }
-                    // A gap well above rounding of the projections.
-                    let tolerance = 1e-12 * scale * length
-                    if maxA < minB - tolerance || maxB < minA - tolerance { return true }
-                }
-            }
-        }
-        return false
     }
 
     private func window(_ occupant: (level: Int, piece: Int, segment: Int), box: PlaneBox) -> Window {

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The decimals each output position is rounded to, shared by every feature
+/// of one export.
+///
+/// Every position starts at the requested decimals; when rounding makes a
+/// ring invalid, the positions of that ring get one more decimal. Keeping
+/// the choice per position (not per ring or feature) means that a boundary
+/// shared by two neighbouring bands, or two neighbouring bins, is rounded
+/// the same way in both, so repairs never open gaps or overlaps between them.
+///
+/// All fixed positions are stored on the finest grid, 10^limit, so rings
+/// with positions of different decimals compare exactly; the writer drops
+/// the trailing zeros.
+struct VertexPrecision {
+    /// The requested decimals (clamped to the limit).
+    let base: Int
+    /// The most decimals the coordinates' size allows (see ``FixedRing/decimalsLimit(forMagnitude:)``).
+    let limit: Int
+    /// Positions that carry more than `base` decimals.
+    private(set) var raised: [PlanePoint: Int] = [:]
+    private let spread: Int64
+
+    init(decimals: Int, limit: Int) {
+        self.limit = limit
+        self.base = min(max(decimals, min(0, limit)), limit)
+        self.spread = FixedRing.integerPowers[min(limit - base, FixedRing.maximumDecimals)]
+    }
+
+    /// The decimals of a position.
+    @inline(__always) func decimals(of p: PlanePoint) -> Int {
+        raised.isEmpty ? base : (raised[p] ?? base)
+    }
+
+    /// The position rounded to its decimals, on the 10^limit grid; nil for
+    /// a non-finite or oversized coordinate.
+    @inline(__always) func fixed(_ p: PlanePoint) -> FixedPoint? {
+        let d = decimals(of: p)
+        let sx = FixedRing.scaled(p.x, d).rounded(), sy = FixedRing.scaled(p.y, d).rounded()
+        guard abs(sx) < FixedRing.scaledLimit * 2, abs(sy) < FixedRing.scaledLimit * 2 else { return nil }
+        let f = d == base ? spread : FixedRing.integerPowers[limit - d]
+        return FixedPoint(x: Int64(sx) * f, y: Int64(sy) * f)
+    }
+
+    /// Gives every position of `ring` one more decimal (up to the limit).
+    /// Returns whether any changed; adds the changed ones to `changed`.
+    mutating func raise(_ ring: [PlanePoint], changed: inout Set<PlanePoint>) -> Bool {
+        var any = false
+        for p in ring {
+            let d = decimals(of: p)
+            guard d < limit else { continue }
+            raised[p] = d + 1
+            changed.insert(p)
+            any = true
+        }
+        return any
+    }
+}
