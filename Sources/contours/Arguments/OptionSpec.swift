@@ -46,7 +46,7 @@ enum Options {
         help: "Coordinates are planar x/y, not degrees (same as --projection planar); radius in the same units.",
         example: "--planar")
     static let inputFormat = OptionSpec("--input-format", value: "csv|geojson",
-        help: "Read INPUT as this format. Default: by the file's extension, else by its content.",
+        help: "Read INPUT as this format. Default: GeoJSON when the text starts with { or [, else by the file's extension, else CSV.",
         example: "--input-format geojson")
     static let skipInvalid = OptionSpec("--skip-invalid",
         help: "Skip bad rows (non-numbers, NaN, out-of-range coordinates, negative weights) and report how many and why, instead of stopping at the first.",
@@ -54,7 +54,7 @@ enum Options {
 
     // Density
     static let radius = OptionSpec("--radius", value: "R|auto|scott|silverman",
-        help: "Kernel radius (sigma = R/3) in metres (or planar units; 25km and 800m are read too), or a rule: auto (mean point spacing, the Apple package's rule; also picks the resolution), scott, silverman. Default: auto.",
+        help: "Kernel radius (sigma = R/3) in metres (or planar units; 25km and 800m are read too), or a rule: auto (mean point spacing, the Apple package's rule, raised when needed so that sigma spans half a grid cell; also picks the resolution), scott, silverman. Default: auto.",
         example: "--radius 25km")
     static let resolution = OptionSpec("--resolution", value: "N",
         help: "Grid cells along the longer side of the padded box (2...10000). Default: from the data with --radius auto, else 100.",
