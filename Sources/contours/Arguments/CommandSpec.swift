@@ -65,7 +65,7 @@ enum Commands {
         synopsis: "contours bin [INPUT] [options]",
         summary: "Count or aggregate the points in hexagons or squares.",
         details: """
-            Geographic input is binned in the equal-area plane (sizes in metres); --planar bins the
+            Geographic input is binned in the equal-area plane (sizes in kilometres); --planar bins the
             coordinates as given. Each cell has an id, a centre, its polygon and the aggregates.
             """,
         options: inputOptions + [Options.projection, Options.shape, Options.size, Options.orientation,
