@@ -86,7 +86,7 @@ enum Options {
         help: "One Feature per band or level (a Polygon or MultiPolygon), or one per polygon. Default: level.",
         example: "--feature polygon")
     static let precision = OptionSpec("--precision", value: "D",
-        help: "Decimals of output coordinates (0...15). Default: 6 (about 0.1 m).",
+        help: "Decimals of output coordinates (0...15). Default: 6 (about 0.1 m); for planar export, enough to keep rounding under a millionth of a grid cell (at least 6).",
         example: "--precision 5")
 
     // Output

@@ -12,7 +12,7 @@ enum ExportCommand {
         let mode = try args.choice(Options.mode, ContourMode.allCases.map { ($0.rawValue, $0) }) ?? .bands
         let grouping = try args.choice(Options.feature, [("level", GeoJSONFeatureGrouping.level), ("band", .level),
                                                          ("polygon", .polygon)]) ?? .level
-        let precision = try Settings.precision(args)
+        let requestedPrecision = try args.integer(Options.precision, in: 0...15)
         let output = try Settings.output(args)
         _ = try Settings.configuration(args)
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
@@ -23,6 +23,7 @@ enum ExportCommand {
                                                    control: control, summary: run.density.summary)
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
+        let precision = requestedPrecision ?? defaultPrecision(for: contours.grid)
         let text: String
         switch format {
         case .geojson:
@@ -36,5 +37,16 @@ enum ExportCommand {
         }
         try OutputFile.write(text, to: output)
         control.report(.export, 1)
+    }
+
+    /// Degrees keep GeoJSON's customary 6 decimals (about 0.1 m). Planar
+    /// units are arbitrary, so their default keeps rounding below a
+    /// millionth of a grid cell, where it cannot move a band's area by
+    /// more than about 1e-6 of itself.
+    static func defaultPrecision(for grid: DensityGrid) -> Int {
+        guard !grid.projection.isGeographic else { return 6 }
+        let cell = min(grid.geometry.dx, grid.geometry.dy)
+        guard cell > 0, cell.isFinite else { return 6 }
+        return min(max(6, Int((-log10(cell * 1e-6)).rounded(.up))), 15)
     }
 }
