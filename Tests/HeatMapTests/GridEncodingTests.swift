@@ -27,6 +27,14 @@ import Testing
         #expect(back.estimator == .mean && back.radius == 1500)
     }
 
+    @Test func unitsFromUserColumnsAreEscaped() throws {
+        var grid = Self.grid()
+        grid.units = "price \"USD\"\n<net>"
+        let text = GridEncoding.json(grid)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["units"] as? String == "price \"USD\"\n<net>")
+    }
+
     @Test func ascWritesRowsFromTheTop() {
         let lines = GridEncoding.asc(Self.grid()).split(separator: "\n").map(String.init)
         #expect(lines[0] == "ncols 3" && lines[1] == "nrows 2")

@@ -17,7 +17,8 @@ public enum GridEncoding {
             s += ",\"plane_units\":\"m\""
         }
         s += "},\"radius\":\(number(grid.radius)),\"estimator\":\"\(grid.estimator.rawValue)\","
-        s += "\"units\":\"\(grid.units)\",\"values\":["
+        // Units may be a user's column name: escape it like any JSON string.
+        s += "\"units\":\(MarkupEscaping.jsonString(grid.units)),\"values\":["
         s.reserveCapacity(s.utf8.count + grid.values.count * 12)
         for (i, v) in grid.values.enumerated() {
             if i > 0 { s += "," }

@@ -209,27 +209,29 @@ struct RasterIndex: Sendable {
         self.cellInsideStart = insideStart; self.cellInside = inside
     }
 
-    /// Calls `body` once for each polygon containing `p`. The sets are
-    /// tiny (bands: at most one polygon per point), so they live in stack
-    /// buffers; a pathological pile-up falls back to heap arrays.
+    /// Calls `body` once for each polygon containing `p`. The working sets
+    /// are bounded by the cell's own entries and edges, so they fit one
+    /// temporary buffer (on the stack for ordinary cells).
     func visit(_ p: PlanePoint, _ body: (Int32) -> Void) {
         guard !xs.isEmpty else { return }
         let fc = (p.x - minX) / cellW, fr = (p.y - minY) / cellH
         guard fc >= 0, fr >= 0, fc < Double(columns), fr < Double(rows) else { return }
         let k = Int(fr) * columns + Int(fc)
         let cx = minX + (Double(Int(fc)) + 0.5) * cellW, cy = minY + (Double(Int(fr)) + 0.5) * cellH
-        let capacity = 16
+        // The odd set never holds more than the centre's polygons plus one
+        // per edge, and each boundary list at most one per edge.
+        let capacity = Int(cellInsideStart[k + 1] - cellInsideStart[k]) + Int(cellEdgeStart[k + 1] - cellEdgeStart[k]) + 1
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * capacity) { buffer in
             // [0, n): the odd set; [capacity, …): on an exterior; [2 capacity, …): on a hole.
             var n = 0, nExterior = 0, nHole = 0
-            var overflow = false
             func toggle(_ polygon: Int32) {
                 for i in 0..<n where buffer[i] == polygon {
                     buffer[i] = buffer[n - 1]
                     n -= 1
                     return
                 }
-                if n < capacity { buffer[n] = polygon; n += 1 } else { overflow = true }
+                buffer[n] = polygon
+                n += 1
             }
             for j in Int(cellInsideStart[k])..<Int(cellInsideStart[k + 1]) { toggle(cellInside[j]) }
             for e in Int(cellEdgeStart[k])..<Int(cellEdgeStart[k + 1]) {
@@ -240,9 +242,11 @@ struct RasterIndex: Sendable {
                 let onLine = (bx - ax) * (p.y - ay) - (by - ay) * (p.x - ax)
                 if onLine == 0, p.x >= min(ax, bx), p.x <= max(ax, bx), p.y >= min(ay, by), p.y <= max(ay, by) {
                     if ringIsHole[ring] {
-                        if nHole < capacity { buffer[2 * capacity + nHole] = ringPolygon[ring]; nHole += 1 } else { overflow = true }
+                        buffer[2 * capacity + nHole] = ringPolygon[ring]
+                        nHole += 1
                     } else {
-                        if nExterior < capacity { buffer[capacity + nExterior] = ringPolygon[ring]; nExterior += 1 } else { overflow = true }
+                        buffer[capacity + nExterior] = ringPolygon[ring]
+                        nExterior += 1
                     }
                     continue
                 }
@@ -256,10 +260,6 @@ struct RasterIndex: Sendable {
                 guard (sc > 0 && onLine < 0) || (sc < 0 && onLine > 0) else { continue }
                 toggle(ringPolygon[ring])
             }
-            guard !overflow else {
-                for q in slowPolygons(containing: p) { body(Int32(q)) }
-                return
-            }
             func onHole(_ q: Int32) -> Bool { (0..<nHole).contains { buffer[2 * capacity + $0] == q } }
             for i in 0..<n where !onHole(buffer[i]) { body(buffer[i]) }
             for i in 0..<nExterior {
@@ -270,35 +270,5 @@ struct RasterIndex: Sendable {
                 }
             }
         }
-    }
-
-    /// The same answer with heap arrays, for cells where more than a
-    /// handful of polygons meet.
-    private func slowPolygons(containing p: PlanePoint) -> [Int] {
-        let fc = (p.x - minX) / cellW, fr = (p.y - minY) / cellH
-        let k = Int(fr) * columns + Int(fc)
-        let cx = minX + (Double(Int(fc)) + 0.5) * cellW, cy = minY + (Double(Int(fr)) + 0.5) * cellH
-        var result = Array(cellInside[Int(cellInsideStart[k])..<Int(cellInsideStart[k + 1])])
-        var onExterior: [Int32] = [], onHole: [Int32] = []
-        for e in Int(cellEdgeStart[k])..<Int(cellEdgeStart[k + 1]) {
-            let i = Int(cellEdges[e]), j = Int(edgeNext[i])
-            let ax = xs[i], ay = ys[i], bx = xs[j], by = ys[j]
-            let ring = Int(edgeRing[i])
-            let onLine = (bx - ax) * (p.y - ay) - (by - ay) * (p.x - ax)
-            if onLine == 0, p.x >= min(ax, bx), p.x <= max(ax, bx), p.y >= min(ay, by), p.y <= max(ay, by) {
-                if ringIsHole[ring] { onHole.append(ringPolygon[ring]) } else { onExterior.append(ringPolygon[ring]) }
-                continue
-            }
-            let sa = (p.x - cx) * (ay - cy) - (p.y - cy) * (ax - cx)
-            let sb = (p.x - cx) * (by - cy) - (p.y - cy) * (bx - cx)
-            guard (sa >= 0) != (sb >= 0) else { continue }
-            let sc = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-            guard (sc > 0 && onLine < 0) || (sc < 0 && onLine > 0) else { continue }
-            let polygon = ringPolygon[ring]
-            if let at = result.firstIndex(of: polygon) { result.remove(at: at) } else { result.append(polygon) }
-        }
-        result.removeAll { onHole.contains($0) }
-        for q in onExterior where !result.contains(q) && !onHole.contains(q) { result.append(q) }
-        return result.map(Int.init).sorted()
     }
 }
