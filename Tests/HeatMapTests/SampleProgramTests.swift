@@ -94,6 +94,18 @@ struct SampleProgramTests {
         #expect((300_000...600_000).contains(northWest.flatMap { $0 } ?? 0), "north-west mean: \(run.stdout)")
         #expect(run.stdout.contains("farmland west of town (42.03, -93.73): no mean"))
     }
+
+    @Test("sample-quakes computes bands asynchronously and answers taps", SampleRun.built("sample-quakes"))
+    func quakes() throws {
+        let run = try SampleRun("sample-quakes", arguments: { _ in [] })
+        try #require(run.status == 0, "sample-quakes failed: \(run.stderr)")
+        #expect(run.stdout.contains("1000 earthquakes"))
+        #expect(run.stdout.contains("levels") && !run.stdout.contains(", 0 polygons"), run.stdout)
+        // The tap on the Tonga trench lies in a band; the open sea in none.
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.contains("(-20.0, -178.0)") && $0.contains("band ") }, run.stdout)
+        #expect(lines.contains { $0.contains("(-30.0, 170.0)") && $0.contains("no band") }, run.stdout)
+    }
 }
 
 /// One run of a built sample executable in the package root, writing into
