@@ -100,11 +100,11 @@ struct SampleProgramTests {
         let run = try SampleRun("sample-quakes", arguments: { _ in [] })
         try #require(run.status == 0, "sample-quakes failed: \(run.stderr)")
         #expect(run.stdout.contains("1000 earthquakes"))
-        #expect(run.stdout.contains("levels") && !run.stdout.contains(", 0 polygons"), run.stdout)
+        #expect(run.stdout.contains("levels") && !run.stdout.contains(", 0 polygons"), "\(run.stdout)")
         // The tap on the Tonga trench lies in a band; the open sea in none.
         let lines = run.stdout.split(separator: "\n")
-        #expect(lines.contains { $0.contains("(-20.0, -178.0)") && $0.contains("band ") }, run.stdout)
-        #expect(lines.contains { $0.contains("(-30.0, 170.0)") && $0.contains("no band") }, run.stdout)
+        #expect(lines.contains { $0.contains("(-20.0, -178.0)") && $0.contains("band ") }, "\(run.stdout)")
+        #expect(lines.contains { $0.contains("(-30.0, 170.0)") && $0.contains("no band") }, "\(run.stdout)")
     }
 }
 
