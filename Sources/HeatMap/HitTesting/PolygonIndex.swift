@@ -27,7 +27,7 @@ struct PolygonIndex: Sendable {
         }
         ranges.append(start..<polygons.count)
         let parts = ranges
-        let built = UnsafeSendableBox(Array<RasterIndex?>(repeating: nil, count: ranges.count))
+        let built = LockedBox(Array<RasterIndex?>(repeating: nil, count: ranges.count))
         DispatchQueue.concurrentPerform(iterations: parts.count) { k in
             let index = RasterIndex(polygons, range: parts[k])
             built.lock.withLock { built.value[k] = index }
@@ -52,7 +52,7 @@ struct PolygonIndex: Sendable {
 }
 
 /// A value shared by worker threads under a lock.
-final class UnsafeSendableBox<T>: @unchecked Sendable {
+final class LockedBox<T>: @unchecked Sendable {
     var value: T
     let lock = NSLock()
     init(_ value: T) { self.value = value }
@@ -65,7 +65,7 @@ final class UnsafeSendableBox<T>: @unchecked Sendable {
 /// once, for all cells, by a sweep of horizontal lines through the
 /// centres). A query then looks only inside its own cell: starting from
 /// the centre's answer, each edge that the segment centre → query crosses
-/// toggles its polygon. With about one cell per vertex a cell holds a
+/// toggles its polygon. With about one cell per four vertices a cell holds a
 /// few edges, so a query costs O(1) whatever the vertex count; building
 /// costs O(V + cells).
 ///
@@ -112,7 +112,7 @@ struct RasterIndex: Sendable {
                 edgeNext[i] = Int32(i + 1 < b ? i + 1 : a)
             }
         }
-        // About one cell per vertex, square-ish cells; the origin is
+        // About one cell per four vertices, square-ish cells; the origin is
         // nudged by an odd fraction of a cell so that cell centres do not
         // fall exactly on grid-aligned contour vertices.
         let cells = Double(min(max(xs.count / 4, 64), 16_000_000))
