@@ -50,20 +50,26 @@ struct PointValidator: Sendable {
         }
     }
 
-    /// Range checks on a finite number.
+    /// Range checks on a finite number (the rules of
+    /// ``PointPreparation/RangeRule``, worded with the field's text).
     func check(_ v: Double, role: Role, text: () -> String) -> Result<Double, Problem> {
         switch role {
-        case .latitude where geographic && (v < -90 || v > 90):
-            return .failure(Problem(reason: "latitude outside [-90, 90]",
-                                    message: "latitude \(text()) is outside [-90, 90]"))
-        case .longitude where geographic && (v < -180 || v >= 360):
-            return .failure(Problem(reason: "longitude outside [-180, 360)",
-                                    message: "longitude \(text()) is outside [-180, 360)"))
-        case .weight where v < 0:
-            return .failure(Problem(reason: "weight is negative", message: "weight \(text()) is negative"))
+        case .latitude where geographic:
+            if let reason = PointPreparation.RangeRule.latitude(v) {
+                return .failure(Problem(reason: reason, message: "latitude \(text()) is outside [-90, 90]"))
+            }
+        case .longitude where geographic:
+            if let reason = PointPreparation.RangeRule.longitude(v) {
+                return .failure(Problem(reason: reason, message: "longitude \(text()) is outside [-180, 360)"))
+            }
+        case .weight:
+            if let reason = PointPreparation.RangeRule.weight(v) {
+                return .failure(Problem(reason: reason, message: "weight \(text()) is negative"))
+            }
         default:
-            return .success(v)
+            break
         }
+        return .success(v)
     }
 
     /// `text` in double quotes, shortened to 40 characters, control

@@ -14,13 +14,21 @@ enum PointPreparation {
         if !latitude.isFinite { return geographic ? "latitude is not a finite number" : "y is not a finite number" }
         if !longitude.isFinite { return geographic ? "longitude is not a finite number" : "x is not a finite number" }
         if geographic {
-            if latitude < -90 || latitude > 90 { return "latitude outside [-90, 90]" }
-            if longitude < -180 || longitude >= 360 { return "longitude outside [-180, 360)" }
+            if let why = RangeRule.latitude(latitude) ?? RangeRule.longitude(longitude) { return why }
         }
         if !weight.isFinite { return "weight is not a finite number" }
-        if weight < 0 { return "weight is negative" }
+        if let why = RangeRule.weight(weight) { return why }
         if let value, !value.isFinite { return "value is not a finite number" }
         return nil
+    }
+
+    /// The range rules of §4 for finite fields, each answering with its
+    /// counting reason or nil; the in-memory API and the file readers both
+    /// ask these, so the bounds live in one place.
+    enum RangeRule {
+        static func latitude(_ v: Double) -> String? { v < -90 || v > 90 ? "latitude outside [-90, 90]" : nil }
+        static func longitude(_ v: Double) -> String? { v < -180 || v >= 360 ? "longitude outside [-180, 360)" : nil }
+        static func weight(_ v: Double) -> String? { v < 0 ? "weight is negative" : nil }
     }
 
     static func prepare<P: HeatMapable>(_ points: [P], configuration: HeatMapConfiguration,
