@@ -10,10 +10,16 @@ struct BenchOptions {
     var queries = 100_000
     var hexSize = 5.0
     var repeats = 3
+    /// Stages left out (peers.py's `--skip`; `kdepy` names a peer-only
+    /// stage and is accepted so that compare.sh can pass it to both).
+    var skipped: Set<String> = []
+
+    static let stages: Set<String> = ["smooth", "hit", "hexbin", "kdepy"]
 
     static let usage = """
     usage: contours-bench --points FILE.f64 [--radius R] [--resolution G] [--levels L]
                           [--spacing linear|quantile] [--queries Q] [--hex-size H] [--repeat K]
+                          [--skip smooth,hit,hexbin]
     Reads little-endian float64 triples (x, y, w) as planar points and prints one JSON
     object with the best-of-K seconds of each stage (keys as peers.py prints them).
     example: contours-bench --points /tmp/heatmap-bench-1000000.f64 --radius 6 --levels 20
@@ -58,6 +64,12 @@ struct BenchOptions {
             case "--queries": queries = try count("--queries")
             case "--hex-size": hexSize = try number("--hex-size")
             case "--repeat": repeats = try count("--repeat")
+            case "--skip":
+                let names = try value("--skip").split(separator: ",").map(String.init)
+                if let unknown = names.first(where: { !BenchOptions.stages.contains($0) }) {
+                    throw UsageError(description: "--skip takes stages of \(BenchOptions.stages.sorted().joined(separator: ",")), not '\(unknown)'")
+                }
+                skipped.formUnion(names)
             case "-h", "--help": throw UsageError(description: "")
             default: throw UsageError(description: "unknown option \(arguments[i])")
             }

@@ -52,7 +52,7 @@ do {
     let contour = try bestOf(options.repeats) {
         try ContourBuilder.build(grid: grid.result, thresholds: thresholds, smoother: .none)
     }
-    let smoothed = try bestOf(options.repeats) {
+    let smoothed = try options.skipped.contains("smooth") ? nil : bestOf(options.repeats) {
         try ContourBuilder.build(grid: grid.result, thresholds: thresholds, smoother: .chaikin(iterations: 2))
     }
     let polygons = contour.result.bands.reduce(0) { $0 + $1.count }
@@ -64,16 +64,18 @@ do {
         PlanePoint(x: Double.random(in: box.minX...box.maxX, using: &rng),
                    y: Double.random(in: box.minY...box.maxY, using: &rng))
     }
-    let hit = bestOf(1) { () -> Int in
+    let hit = options.skipped.contains("hit") ? nil : bestOf(1) { () -> Int in
         let locator = BandLocator(bands: contour.result.bands)
         var found = 0
         for q in queries where locator.band(at: q) != nil { found += 1 }
         return found
     }
-    let hexbin = try bestOf(options.repeats) { try HexBinBenchmark.count(points, size: options.hexSize) }
+    let hexbin = try options.skipped.contains("hexbin") ? nil : bestOf(options.repeats) {
+        try HexBinBenchmark.count(points, size: options.hexSize)
+    }
 
     let total = Double(DispatchTime.now().uptimeNanoseconds - totalStart) / 1e9
-    let fields: [(String, String)] = [
+    var fields: [(String, String)] = [
         ("n", "\(points.count)"),
         ("resolution", "\(options.resolution)"),
         ("cols", "\(grid.result.geometry.columns)"),
@@ -84,14 +86,13 @@ do {
         ("spacing", "\"\(options.spacing)\""),
         ("levels", "\(thresholds.count)"),
         ("polygons", "\(polygons)"),
-        ("smooth_s", "\(max(smoothed.seconds - contour.seconds, 0))"),
-        ("hit_s", "\(hit.seconds)"),
-        ("queries", "\(options.queries)"),
-        ("hits", "\(hit.result)"),
-        ("hexbin_s", "\(hexbin.seconds)"),
-        ("hex_cells", "\(hexbin.result)"),
-        ("total_s", "\(total)"),
     ]
+    if let smoothed { fields.append(("smooth_s", "\(max(smoothed.seconds - contour.seconds, 0))")) }
+    if let hit {
+        fields += [("hit_s", "\(hit.seconds)"), ("queries", "\(options.queries)"), ("hits", "\(hit.result)")]
+    }
+    if let hexbin { fields += [("hexbin_s", "\(hexbin.seconds)"), ("hex_cells", "\(hexbin.result)")] }
+    fields.append(("total_s", "\(total)"))
     print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
 } catch let error as BenchOptions.UsageError {
     if !error.description.isEmpty {

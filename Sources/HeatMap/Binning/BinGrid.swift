@@ -24,9 +24,41 @@ public struct BinCellID: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public var description: String { "\(first),\(second)" }
 }
 
-/// Maps a plane point to a cell's integer pair; nil when it has none.
+/// Maps plane points to cells' integer pairs.
 protocol CellIndexing {
+    /// The cell of one point; nil when it has none.
     func index(x: Double, y: Double) -> (Int, Int)?
+    /// The cells of four points at once, as whole numbers in Doubles;
+    /// `valid` is false for a lane that has no cell (its a and b are 0).
+    /// The same cells as ``index(x:y:)``, without data-dependent branches.
+    func index(x: SIMD4<Double>, y: SIMD4<Double>) -> CellLanes
+}
+
+/// The cells of four points (see ``CellIndexing``).
+struct CellLanes {
+    var a: SIMD4<Double>
+    var b: SIMD4<Double>
+    var valid: SIMDMask<SIMD4<Int64>>
+
+    /// Whole numbers below `limit` in magnitude (NaN is not), zeroed where
+    /// not valid so that converting any lane to an integer is safe.
+    init(a: SIMD4<Double>, b: SIMD4<Double>, limit: Double) {
+        let bound = SIMD4<Double>(repeating: limit)
+        valid = (a .< bound) .& (a .> -bound) .& (b .< bound) .& (b .> -bound)
+        self.a = SIMD4(repeating: 0).replacing(with: a, where: valid)
+        self.b = SIMD4(repeating: 0).replacing(with: b, where: valid)
+    }
+
+    /// floor(v), exact for |v| < 2⁵¹ (larger lanes are refused by the
+    /// limit anyway): adding and removing 1.5 · 2⁵² rounds to the nearest
+    /// whole number, then lanes that went up step down. Unlike a call to
+    /// libm's floor per lane (the default x86-64 target has no rounding
+    /// instruction), this stays in vector registers.
+    @inline(__always) static func floor(_ v: SIMD4<Double>) -> SIMD4<Double> {
+        let magic = SIMD4<Double>(repeating: 6_755_399_441_055_744)
+        let nearest = (v + magic) - magic
+        return nearest.replacing(with: nearest - 1, where: nearest .> v)
+    }
 }
 
 /// The shape of the bins.

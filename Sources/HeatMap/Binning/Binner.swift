@@ -39,13 +39,12 @@ public struct Binner: Sendable {
     private var keys: [Int] = []
     private var statistics: [BinStatistics] = []
     // Scratch reused by every batch.
-    private var batchKeys: [Int] = []
     private var flat: [BinStatistics] = []
     private var seen = 0
 
     /// Points per internal chunk: bounds the flat scratch array and the
     /// latency of cancellation.
-    static let chunk = 1 << 18
+    static let chunk = 1 << 20
 
     /// Creates an empty binner.
     /// - Parameters:
@@ -146,27 +145,45 @@ public struct Binner: Sendable {
     private mutating func addChunk(xs: ArraySlice<Double>, ys: ArraySlice<Double>, values: ArraySlice<Double>?,
                                    reasons: [Int: String]) throws {
         let n = xs.count
+        let tS = DispatchTime.now().uptimeNanoseconds
+        defer { print("chunk", Double(DispatchTime.now().uptimeNanoseconds - tS) / 1e6) }
         var keys = [Int](repeating: -1, count: n)
         var failures = [UInt8](repeating: 0, count: n)
-        var box = bounds
-        var range = (Int.max, Int.min, Int.max, Int.min)
-        var failed = 0
-        // One tight pass, specialised for the grid's shape; reasons are looked
-        // up afterwards, only if something failed.
-        xs.withUnsafeBufferPointer { xp in
-            ys.withUnsafeBufferPointer { yp in
-                keys.withUnsafeMutableBufferPointer { kp in
-                    failures.withUnsafeMutableBufferPointer { fp in
-                        let pass = KeyPass(xs: xp, ys: yp, keys: kp, failures: fp, reasons: reasons)
-                        switch grid {
-                        case .hexagon(let g):
-                            failed = Binner.computeKeys(g, pass, values: values, box: &box, range: &range)
-                        case .square(let g):
-                            failed = Binner.computeKeys(g, pass, values: values, box: &box, range: &range)
+        // Keys part by part on every core; each part keeps its own box,
+        // index range and failure count, combined below in part order.
+        let parts = (n + Binner.part - 1) / Binner.part
+        var partial = [KeyPass.Outcome](repeating: KeyPass.Outcome(), count: parts)
+        try xs.withUnsafeBufferPointer { xp in
+            try ys.withUnsafeBufferPointer { yp in
+                try withOptionalSlice(values) { vp in
+                    try keys.withUnsafeMutableBufferPointer { kp in
+                        try failures.withUnsafeMutableBufferPointer { fp in
+                            try partial.withUnsafeMutableBufferPointer { outcomes in
+                                let pass = KeyPass(xs: xp, ys: yp, values: vp, keys: kp, failures: fp, reasons: reasons)
+                                let outcomes = UncheckedSendable(outcomes.baseAddress!)
+                                let grid = self.grid
+                                try Parallel.forEach(parts) { k in
+                                    let range = k * Binner.part ..< min(n, (k + 1) * Binner.part)
+                                    switch grid {
+                                    case .hexagon(let g): outcomes.value[k] = Binner.computeKeys(g, pass, range)
+                                    case .square(let g): outcomes.value[k] = Binner.computeKeys(g, pass, range)
+                                    }
+                                }
+                            }
                         }
                     }
                 }
             }
+        }
+        let tKeys = DispatchTime.now().uptimeNanoseconds
+        var box = bounds
+        var (aLo, aHi, bLo, bHi) = (Int.max, Int.min, Int.max, Int.min)
+        var failed = 0
+        for outcome in partial {
+            box.formUnion(outcome.box)
+            aLo = min(aLo, outcome.aLo); aHi = max(aHi, outcome.aHi)
+            bLo = min(bLo, outcome.bLo); bHi = max(bHi, outcome.bHi)
+            failed += outcome.failed
         }
         if failed > 0 {
             for k in 0..<n where failures[k] != 0 {
@@ -179,80 +196,125 @@ public struct Binner: Sendable {
             }
         }
         bounds = box
-        batchKeys = keys
-        let (aLo, aHi, bLo, bHi) = range
         seen += n
         guard aLo <= aHi else { return }
         let used = n - failed
         summary.used += used
         let spanA = aHi - aLo + 1, spanB = bHi - bLo + 1
+        let tA = DispatchTime.now().uptimeNanoseconds
         if Double(spanA) * Double(spanB) <= Double(max(2 * used, 4096)) {
-            accumulateFlat(values: values, aLo: aLo, bLo: bLo, spanA: spanA, spanB: spanB)
+            accumulateFlat(keys: keys, values: values, aLo: aLo, bLo: bLo, spanA: spanA, spanB: spanB)
         } else {
-            accumulateSorted(values: values)
+            accumulateSorted(keys: keys, values: values)
         }
+        let tB = DispatchTime.now().uptimeNanoseconds
+        print("keys-done", Double(tA - tKeys) / 1e6, "accum", Double(tB - tA) / 1e6, spanA, spanB)
     }
 
-    private struct KeyPass {
+    /// Points per part of a chunk whose keys one core computes.
+    static let part = 1 << 16
+
+    private struct KeyPass: @unchecked Sendable {
         let xs: UnsafeBufferPointer<Double>
         let ys: UnsafeBufferPointer<Double>
+        let values: UnsafeBufferPointer<Double>?
         let keys: UnsafeMutableBufferPointer<Int>
         let failures: UnsafeMutableBufferPointer<UInt8>
         let reasons: [Int: String]
-    }
 
-    /// Cell keys of a chunk; returns how many points failed (their key stays
-    /// −1 and `failures` says why: 1 bad coordinate range, 2 non-finite
-    /// coordinate, 3 non-finite value, 4 too far out).
-    @inline(__always)
-    private static func computeKeys<G: CellIndexing>(_ grid: G, _ pass: KeyPass, values: ArraySlice<Double>?,
-                                                     box: inout PlaneBox, range: inout (Int, Int, Int, Int)) -> Int {
-        var failed = 0
-        var (aLo, aHi, bLo, bHi) = range
-        var minX = box.minX, maxX = box.maxX, minY = box.minY, maxY = box.maxY
-        let hasReasons = !pass.reasons.isEmpty
-        let v0 = values?.startIndex ?? 0
-        for k in 0..<pass.xs.count {
-            let x = pass.xs[k], y = pass.ys[k]
-            if hasReasons, pass.reasons[k] != nil { pass.failures[k] = 1; failed += 1; continue }
-            guard x.isFinite, y.isFinite else { pass.failures[k] = 2; failed += 1; continue }
-            if let values, !values[v0 + k].isFinite { pass.failures[k] = 3; failed += 1; continue }
-            guard let (a, b) = grid.index(x: x, y: y) else { pass.failures[k] = 4; failed += 1; continue }
-            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-            aLo = min(aLo, a); aHi = max(aHi, a); bLo = min(bLo, b); bHi = max(bHi, b)
-            pass.keys[k] = Binner.pack(a, b)
+        /// What one part of the pass found.
+        struct Outcome {
+            var box = PlaneBox.empty
+            var aLo = Int.max, aHi = Int.min, bLo = Int.max, bHi = Int.min
+            var failed = 0
         }
-        range = (aLo, aHi, bLo, bHi)
-        box = PlaneBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
-        return failed
     }
 
-    /// Dense batch: aggregates in a flat array over the batch's cell range.
-    private mutating func accumulateFlat(values: ArraySlice<Double>?, aLo: Int, bLo: Int, spanA: Int, spanB: Int) {
+    /// Cell keys of points `range` of a chunk (each part writes only its
+    /// own entries), four points at a time. A failed point's key stays −1
+    /// and `failures` says why: 1 bad coordinate range, 2 non-finite
+    /// coordinate, 3 non-finite value, 4 too far out.
+    @inline(__always)
+    private static func computeKeys<G: CellIndexing>(_ grid: G, _ pass: KeyPass, _ range: Range<Int>) -> KeyPass.Outcome {
+        var failed = 0
+        var aLo = Int.max, aHi = Int.min, bLo = Int.max, bHi = Int.min
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        let hasReasons = !pass.reasons.isEmpty
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let count = min(4, range.upperBound - start)
+            var xs = SIMD4<Double>(repeating: 0), ys = SIMD4<Double>(repeating: 0)
+            for l in 0..<count { xs[l] = pass.xs[start + l]; ys[l] = pass.ys[start + l] }
+            let cells = grid.index(x: xs, y: ys)
+            for l in 0..<count {
+                let k = start + l, x = xs[l], y = ys[l]
+                let valueIsFinite = pass.values.map { $0[k].isFinite } ?? true
+                if hasReasons, pass.reasons[k] != nil {
+                    pass.failures[k] = 1
+                } else if !cells.valid[l] {
+                    pass.failures[k] = !x.isFinite || !y.isFinite ? 2 : !valueIsFinite ? 3 : 4
+                } else if !valueIsFinite {
+                    pass.failures[k] = 3
+                } else {
+                    let a = Int(cells.a[l]), b = Int(cells.b[l])
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                    aLo = min(aLo, a); aHi = max(aHi, a); bLo = min(bLo, b); bHi = max(bHi, b)
+                    pass.keys[k] = Binner.pack(a, b)
+                    continue
+                }
+                failed += 1
+            }
+            start += count
+        }
+        let box = minX <= maxX ? PlaneBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY) : .empty
+        return KeyPass.Outcome(box: box, aLo: aLo, aHi: aHi, bLo: bLo, bHi: bHi, failed: failed)
+    }
+
+    /// Dense batch: aggregates in flat arrays over the batch's cell range.
+    /// The points are cut into a few consecutive groups, each summed into
+    /// its own array on its own core, and the arrays are merged cell by
+    /// cell in group order. The number of groups depends on the batch only
+    /// (never on the cores), so the sums are the same bit for bit on any
+    /// machine.
+    private mutating func accumulateFlat(keys: [Int], values: ArraySlice<Double>?,
+                                         aLo: Int, bLo: Int, spanA: Int, spanB: Int) {
         let cells = spanA * spanB
+        // Groups of at least 64 Ki points, and their arrays within 64 MiB.
+        let byMemory = (64 << 20) / max(cells * MemoryLayout<BinStatistics>.stride, 1)
+        let groups = max(1, min(4, keys.count >> 16, byMemory))
         flat.removeAll(keepingCapacity: true)
-        flat.append(contentsOf: repeatElement(BinStatistics.empty, count: cells))
-        let v0 = values?.startIndex ?? 0
-        let keysCopy = batchKeys
-        flat.withUnsafeMutableBufferPointer { cellsBuffer in
-            for (k, key) in keysCopy.enumerated() where key >= 0 {
-                let id = Binner.unpack(key)
-                let slot = (id.second - bLo) * spanA + (id.first - aLo)
-                cellsBuffer[slot].add(values?[v0 + k] ?? 1)
+        flat.append(contentsOf: repeatElement(BinStatistics.empty, count: cells * groups))
+        flat.withUnsafeMutableBufferPointer { tables in
+            keys.withUnsafeBufferPointer { keys in
+                withOptionalSlice(values) { values in
+                    let tables = UncheckedSendable(tables.baseAddress!)
+                    // Cannot throw: the body does not.
+                    try? Parallel.forEach(groups) { g in
+                        let table = tables.value + g * cells
+                        for k in keys.count * g / groups ..< keys.count * (g + 1) / groups {
+                            let key = keys[k]
+                            guard key >= 0 else { continue }
+                            let id = Binner.unpack(key)
+                            table[(id.second - bLo) * spanA + (id.first - aLo)].add(values?[k] ?? 1)
+                        }
+                    }
+                }
             }
         }
-        for slot in 0..<cells where flat[slot].count > 0 {
-            let a = aLo + slot % spanA, b = bLo + slot / spanA
-            merge(Binner.pack(a, b), flat[slot])
+        for slot in 0..<cells {
+            var total = flat[slot]
+            for g in 1..<max(groups, 1) { total.merge(flat[g * cells + slot]) }
+            guard total.count > 0 else { continue }
+            merge(Binner.pack(aLo + slot % spanA, bLo + slot / spanA), total)
         }
     }
 
     /// Sparse batch: sort (id, value) pairs and merge runs.
-    private mutating func accumulateSorted(values: ArraySlice<Double>?) {
+    private mutating func accumulateSorted(keys: [Int], values: ArraySlice<Double>?) {
         let v0 = values?.startIndex ?? 0
         var pairs: [(key: Int, value: Double)] = []
-        pairs.reserveCapacity(batchKeys.count)
-        for (k, key) in batchKeys.enumerated() where key >= 0 {
+        pairs.reserveCapacity(keys.count)
+        for (k, key) in keys.enumerated() where key >= 0 {
             pairs.append((key, values?[v0 + k] ?? 1))
         }
         pairs.sort { $0.key < $1.key }
@@ -325,4 +387,11 @@ public struct Binner: Sendable {
         }
         return BinningResult(grid: grid, projection: projection, bins: bins, summary: summary, bounds: bounds)
     }
+}
+
+/// Calls `body` with the buffer of `slice`, or nil.
+func withOptionalSlice<R>(_ slice: ArraySlice<Double>?,
+                          _ body: (UnsafeBufferPointer<Double>?) throws -> R) rethrows -> R {
+    guard let slice else { return try body(nil) }
+    return try slice.withUnsafeBufferPointer { try body($0) }
 }

@@ -17,7 +17,7 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
     public static let indexLimit = 1 << 30
 
     static let sqrt3 = 3.0.squareRoot()
-    static let sqrt3over3 = 3.0.squareRoot() / 3
+    static let sqrt3over3 = 0.5773502691896257
 
     /// Creates a grid.
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when `radius` is
@@ -73,36 +73,56 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
     @inline(__always) func index(x: Double, y: Double) -> (Int, Int)? { axialIndex(x: x, y: y) }
 
     @inline(__always) func axialIndex(x: Double, y: Double) -> (Int, Int)? {
-        let qf: Double, rf: Double
+        let lanes = index(x: SIMD4(repeating: x), y: SIMD4(repeating: y))
+        guard lanes.valid[0] else { return nil }
+        return (Int(lanes.a[0]), Int(lanes.b[0]))
+    }
+
+    /// Cube rounding of four points at once, lane by lane with selects
+    /// instead of branches: on scattered points the branches of the
+    /// rounding are taken at random, and mispredicting them cost more than
+    /// all the arithmetic. Each lane is the same Double arithmetic as a
+    /// single point, so the cells are the same.
+    @inline(__always) func index(x: SIMD4<Double>, y: SIMD4<Double>) -> CellLanes {
+        let sqrt3over3 = SIMD4<Double>(repeating: HexGrid.sqrt3over3)
+        let qf: SIMD4<Double>, rf: SIMD4<Double>
         switch orientation {
         case .pointy:
-            qf = (HexGrid.sqrt3over3 * x - y / 3) / radius
+            qf = (sqrt3over3 * x - y / 3) / radius
             rf = (2 * y / 3) / radius
         case .flat:
             qf = (2 * x / 3) / radius
-            rf = (-x / 3 + HexGrid.sqrt3over3 * y) / radius
+            rf = (-x / 3 + sqrt3over3 * y) / radius
         }
-        let limit = Double(HexGrid.indexLimit)
-        // Written so that NaN fails the guard too.
-        guard abs(qf) < limit, abs(rf) < limit else { return nil }
-        let sf = -qf - rf
-        var rq = HexGrid.roundHalfUp(qf), rr = HexGrid.roundHalfUp(rf)
-        let rs = HexGrid.roundHalfUp(sf)
-        let dq = abs(rq - qf), dr = abs(rr - rf), ds = abs(rs - sf)
-        if dq > dr && dq > ds {
-            rq = -rr - rs
-        } else if dr > ds {
-            rr = -rq - rs
-        }
-        return (Int(rq), Int(rr))
+        // CellLanes zeroes out-of-range and NaN lanes, so the rounding
+        // below stays exact (and their cells are 0, 0).
+        var lanes = CellLanes(a: qf, b: rf, limit: Double(HexGrid.indexLimit))
+        let q = lanes.a, r = lanes.b
+        let s = -q - r
+        let rq = HexGrid.roundHalfUp(q), rr = HexGrid.roundHalfUp(r), rs = HexGrid.roundHalfUp(s)
+        let dq = HexGrid.magnitude(rq - q), dr = HexGrid.magnitude(rr - r), ds = HexGrid.magnitude(rs - s)
+        // The coordinate with the largest rounding error is rebuilt from
+        // the other two; ties fix q before r before s.
+        let fixQ = (dq .> dr) .& (dq .> ds)
+        let fixR = .!fixQ .& (dr .> ds)
+        lanes.a = rq.replacing(with: -rr - rs, where: fixQ)
+        lanes.b = rr.replacing(with: -rq - rs, where: fixR)
+        return lanes
     }
 
-    /// Rounds half up; exact for |v| < 2⁵² (v − floor(v) is exact there),
-    /// unlike floor(v + 0.5), which rounds 0.49999999999999994 up.
-    @inline(__always) static func roundHalfUp(_ v: Double) -> Double {
-        let f = v.rounded(.down)
-        return v - f >= 0.5 ? f + 1 : f
+    @inline(__always) static func magnitude(_ v: SIMD4<Double>) -> SIMD4<Double> {
+        v.replacing(with: -v, where: v .< 0)
     }
+
+    /// Rounds half up; exact for |v| < 2⁵¹ (v − floor(v) is exact there),
+    /// unlike floor(v + 0.5), which rounds 0.49999999999999994 up.
+    @inline(__always) static func roundHalfUp(_ v: SIMD4<Double>) -> SIMD4<Double> {
+        let f = CellLanes.floor(v)
+        return f.replacing(with: f + 1, where: v - f .>= 0.5)
+    }
+
+    /// Rounds half up (one lane of the above).
+    static func roundHalfUp(_ v: Double) -> Double { roundHalfUp(SIMD4(repeating: v))[0] }
 
     static let pointyCorners = [(1, 1), (0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1)]
     static let flatCorners = [(2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1)]

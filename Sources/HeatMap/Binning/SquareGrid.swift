@@ -28,10 +28,17 @@ public struct SquareGrid: Sendable, Hashable, CellIndexing {
     }
 
     @inline(__always) func index(x: Double, y: Double) -> (Int, Int)? {
-        let fi = (x / side).rounded(.down), fj = (y / side).rounded(.down)
-        let limit = Double(HexGrid.indexLimit)
-        guard abs(fi) < limit, abs(fj) < limit else { return nil }
-        return (Int(fi), Int(fj))
+        let lanes = index(x: SIMD4(repeating: x), y: SIMD4(repeating: y))
+        guard lanes.valid[0] else { return nil }
+        return (Int(lanes.a[0]), Int(lanes.b[0]))
+    }
+
+    /// The cells of four points: floor(x / S), floor(y / S), without branches.
+    @inline(__always) func index(x: SIMD4<Double>, y: SIMD4<Double>) -> CellLanes {
+        var lanes = CellLanes(a: x / side, b: y / side, limit: Double(HexGrid.indexLimit))
+        lanes.a = CellLanes.floor(lanes.a)
+        lanes.b = CellLanes.floor(lanes.b)
+        return lanes
     }
 
     /// The centre of a cell. O(1).
