@@ -107,4 +107,26 @@ import Testing
             #expect(expected.count <= 1)
         }
     }
+
+    @Test func batchQueriesAnswerAsSingleOnes() {
+        // Concentric bands (rings of 400 vertices) and queries on every
+        // core: the batch answer is each point's own answer, in order.
+        let rings = [9.0, 6, 3].map { radius in
+            (0..<400).map { k in
+                let a = Double(k) / 400 * 2 * .pi
+                return PlanePoint(x: radius * cos(a), y: radius * sin(a))
+            }
+        }
+        let bands = rings.indices.map { i in
+            [PlanePolygon(exterior: rings[i], holes: i + 1 < rings.count ? [Array(rings[i + 1].reversed())] : [])]
+        }
+        let locator = BandLocator(bands: bands)
+        var rng = SplitMix(seed: 9)
+        let points = (0..<20_000).map { _ in PlanePoint(x: rng.uniform(-10, 10), y: rng.uniform(-10, 10)) }
+        let batch = locator.bands(at: points)
+        #expect(batch.count == points.count)
+        #expect(zip(points, batch).allSatisfy { locator.band(at: $0) == $1 })
+        #expect(Set(batch) == [nil, 0, 1, 2])
+        #expect(locator.bands(at: []).isEmpty)
+    }
 }

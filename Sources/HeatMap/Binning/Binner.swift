@@ -145,8 +145,6 @@ public struct Binner: Sendable {
     private mutating func addChunk(xs: ArraySlice<Double>, ys: ArraySlice<Double>, values: ArraySlice<Double>?,
                                    reasons: [Int: String]) throws {
         let n = xs.count
-        let tS = DispatchTime.now().uptimeNanoseconds
-        defer { print("chunk", Double(DispatchTime.now().uptimeNanoseconds - tS) / 1e6) }
         var keys = [Int](repeating: -1, count: n)
         var failures = [UInt8](repeating: 0, count: n)
         // Keys part by part on every core; each part keeps its own box,
@@ -175,7 +173,6 @@ public struct Binner: Sendable {
                 }
             }
         }
-        let tKeys = DispatchTime.now().uptimeNanoseconds
         var box = bounds
         var (aLo, aHi, bLo, bHi) = (Int.max, Int.min, Int.max, Int.min)
         var failed = 0
@@ -201,14 +198,11 @@ public struct Binner: Sendable {
         let used = n - failed
         summary.used += used
         let spanA = aHi - aLo + 1, spanB = bHi - bLo + 1
-        let tA = DispatchTime.now().uptimeNanoseconds
         if Double(spanA) * Double(spanB) <= Double(max(2 * used, 4096)) {
             accumulateFlat(keys: keys, values: values, aLo: aLo, bLo: bLo, spanA: spanA, spanB: spanB)
         } else {
             accumulateSorted(keys: keys, values: values)
         }
-        let tB = DispatchTime.now().uptimeNanoseconds
-        print("keys-done", Double(tA - tKeys) / 1e6, "accum", Double(tB - tA) / 1e6, spanA, spanB)
     }
 
     /// Points per part of a chunk whose keys one core computes.

@@ -43,7 +43,7 @@ struct RowBands {
     var count: Int { cuts.count - 1 }
 
     /// Columns per tile.
-    static let tileWidth = 32
+    static let tileWidth = 8
 
     /// Points per counting chunk.
     static let chunkSize = 1 << 14

@@ -21,6 +21,26 @@ public struct BandLocator: Sendable {
         index.highestPolygon(containing: p).map { levelOf[$0] }
     }
 
+    /// The band of each point (as ``band(at:)``), in order, on every core:
+    /// for many queries at once, such as every pixel of a picture or a
+    /// column of sensor readings. O(n) after the index is built.
+    public func bands(at points: [PlanePoint]) -> [Int?] {
+        let chunk = 4096
+        let chunks = (points.count + chunk - 1) / chunk
+        return [Int?](unsafeUninitializedCapacity: points.count) { out, initialized in
+            let out = UncheckedSendable(out.baseAddress!)
+            points.withUnsafeBufferPointer { points in
+                // Cannot throw: the body does not.
+                try? Parallel.forEach(chunks) { c in
+                    for i in c * chunk ..< min(points.count, (c + 1) * chunk) {
+                        (out.value + i).initialize(to: band(at: points[i]))
+                    }
+                }
+            }
+            initialized = points.count
+        }
+    }
+
     /// Every polygon holding `p`, as (level, flat polygon index), lowest level first.
     public func polygons(containing p: PlanePoint) -> [(level: Int, polygon: Int)] {
         index.polygons(containing: p).map { (levelOf[$0], $0) }

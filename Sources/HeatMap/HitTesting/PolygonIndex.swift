@@ -83,8 +83,7 @@ struct RasterIndex: Sendable {
     private let edgeRing: [Int32]
     private let edgeNext: [Int32]
 
-    private let minX: Double, minY: Double, cellW: Double, cellH: Double
-    private let columns: Int, rows: Int
+    private let frame: CellFrame
     private let cellEdgeStart: [Int32], cellEdges: [Int32]
     private let cellInsideStart: [Int32], cellInside: [Int32]
 
@@ -93,6 +92,9 @@ struct RasterIndex: Sendable {
         var xs: [Double] = [], ys: [Double] = []
         var ringStart: [Int32] = [0], ringPolygon: [Int32] = [], ringIsHole: [Bool] = []
         var box = PlaneBox.empty
+        // Sized once: growing would copy, and fresh pages are not free.
+        let vertices = range.reduce(0) { n, i in polygons[i].holes.reduce(n + polygons[i].exterior.count) { $0 + $1.count } }
+        xs.reserveCapacity(vertices); ys.reserveCapacity(vertices)
         for polygon in range {
             let p = polygons[polygon]
             for k in 0...p.holes.count {
@@ -122,26 +124,40 @@ struct RasterIndex: Sendable {
         let rows = box.isEmpty ? 1 : max(1, min(Int(h / side) + 1, 8192))
         let cellW = w / Double(columns) * 1.000_001, cellH = h / Double(rows) * 1.000_001
         let minX = box.minX - cellW * 0.000_000_5 * 0.618, minY = box.minY - cellH * 0.000_000_5 * 0.382
+        let frame = CellFrame(minX: minX, minY: minY, cellW: cellW, cellH: cellH, columns: columns, rows: rows)
+        let vertexCount = xs.count
 
         // Edges per cell: every cell the edge's box meets (edges are short). Count, then fill.
-        func column(_ x: Double) -> Int { min(max(Int((x - minX) / cellW), 0), columns - 1) }
-        func row(_ y: Double) -> Int { min(max(Int((y - minY) / cellH), 0), rows - 1) }
         var edgeStart = [Int32](repeating: 0, count: columns * rows + 1)
-        for i in 0..<xs.count {
-            let j = Int(edgeNext[i])
-            for r in row(min(ys[i], ys[j]))...row(max(ys[i], ys[j])) {
-                for c in column(min(xs[i], xs[j]))...column(max(xs[i], xs[j])) { edgeStart[r * columns + c + 1] += 1 }
-            }
-        }
-        for k in 0..<(columns * rows) { edgeStart[k + 1] += edgeStart[k] }
-        var fill = edgeStart
-        var cellEdges = [Int32](repeating: 0, count: Int(edgeStart[columns * rows]))
-        for i in 0..<xs.count {
-            let j = Int(edgeNext[i])
-            for r in row(min(ys[i], ys[j]))...row(max(ys[i], ys[j])) {
-                for c in column(min(xs[i], xs[j]))...column(max(xs[i], xs[j])) {
-                    cellEdges[Int(fill[r * columns + c])] = Int32(i)
-                    fill[r * columns + c] += 1
+        var cellEdges: [Int32] = []
+        xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                edgeNext.withUnsafeBufferPointer { edgeNext in
+                    edgeStart.withUnsafeMutableBufferPointer { edgeStart in
+                        for i in 0..<vertexCount {
+                            let j = Int(edgeNext[i])
+                            let (c0, c1) = frame.columns(xs[i], xs[j]), (r0, r1) = frame.rows(ys[i], ys[j])
+                            for r in r0...r1 { for c in c0...c1 { edgeStart[r &* columns &+ c &+ 1] &+= 1 } }
+                        }
+                        for k in 0..<(columns * rows) { edgeStart[k + 1] &+= edgeStart[k] }
+                        var fill = Array(edgeStart)
+                        cellEdges = [Int32](repeating: 0, count: Int(edgeStart[columns * rows]))
+                        fill.withUnsafeMutableBufferPointer { fill in
+                            cellEdges.withUnsafeMutableBufferPointer { cellEdges in
+                                for i in 0..<vertexCount {
+                                    let j = Int(edgeNext[i])
+                                    let (c0, c1) = frame.columns(xs[i], xs[j]), (r0, r1) = frame.rows(ys[i], ys[j])
+                                    for r in r0...r1 {
+                                        for c in c0...c1 {
+                                            let k = r &* columns &+ c
+                                            cellEdges[Int(fill[k])] = Int32(i)
+                                            fill[k] &+= 1
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -152,31 +168,40 @@ struct RasterIndex: Sendable {
         // centre to its right onward. Toggles commute, so a row needs its
         // crossings grouped by that column only: one integer sort per row.
         var crossingStart = [Int32](repeating: 0, count: rows + 1)
-        func centreRows(_ i: Int) -> ClosedRange<Int>? {
-            let j = Int(edgeNext[i])
-            let lo = min(ys[i], ys[j]), hi = max(ys[i], ys[j])
-            // Rows whose centre y satisfies lo < yc ≤ hi (half-open, like the crossing rule).
-            let r0 = max(Int(((lo - minY) / cellH - 0.5).rounded(.down)) + 1, 0)
-            let r1 = min(Int(((hi - minY) / cellH - 0.5).rounded(.down)), rows - 1)
-            return r0 <= r1 ? r0...r1 : nil
-        }
-        for i in 0..<xs.count { if let rs = centreRows(i) { for r in rs { crossingStart[r + 1] += 1 } } }
-        for r in 0..<rows { crossingStart[r + 1] += crossingStart[r] }
-        var crossFill = crossingStart
-        // Key: (first column whose centre lies right of the crossing) << 32 | polygon.
-        var crossKey = [UInt64](repeating: 0, count: Int(crossingStart[rows]))
-        for i in 0..<xs.count {
-            guard let rs = centreRows(i) else { continue }
-            let j = Int(edgeNext[i])
-            let polygon = UInt64(UInt32(ringPolygon[Int(edgeRing[i])]))
-            for r in rs {
-                let yc = minY + (Double(r) + 0.5) * cellH
-                // The exact rule of the query: the edge crosses y = yc when its ends lie on opposite sides.
-                guard (ys[i] > yc) != (ys[j] > yc) else { continue }
-                let x = xs[i] + (yc - ys[i]) * (xs[j] - xs[i]) / (ys[j] - ys[i])
-                let first = min(max(Int(((x - minX) / cellW - 0.5).rounded(.down)) + 1, 0), columns)
-                crossKey[Int(crossFill[r])] = UInt64(first) << 32 | polygon
-                crossFill[r] += 1
+        var crossKey: [UInt64] = []
+        var crossFill: [Int32] = []
+        xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                edgeNext.withUnsafeBufferPointer { edgeNext in
+                    for i in 0..<vertexCount {
+                        let j = Int(edgeNext[i])
+                        if let (r0, r1) = frame.centreRows(ys[i], ys[j]) {
+                            for r in r0...r1 { crossingStart[r + 1] &+= 1 }
+                        }
+                    }
+                    for r in 0..<rows { crossingStart[r + 1] &+= crossingStart[r] }
+                    crossFill = crossingStart
+                    // Key: (first column whose centre lies right of the crossing) << 32 | polygon.
+                    crossKey = [UInt64](repeating: 0, count: Int(crossingStart[rows]))
+                    crossKey.withUnsafeMutableBufferPointer { crossKey in
+                        crossFill.withUnsafeMutableBufferPointer { crossFill in
+                            for i in 0..<vertexCount {
+                                let j = Int(edgeNext[i])
+                                guard let (r0, r1) = frame.centreRows(ys[i], ys[j]) else { continue }
+                                let polygon = UInt64(UInt32(ringPolygon[Int(edgeRing[i])]))
+                                let ax = xs[i], ay = ys[i], bx = xs[j], by = ys[j]
+                                for r in r0...r1 {
+                                    let yc = frame.centreY(r)
+                                    // The exact rule of the query: the edge crosses y = yc when its ends lie on opposite sides.
+                                    guard (ay > yc) != (by > yc) else { continue }
+                                    let x = ax + (yc - ay) * (bx - ax) / (by - ay)
+                                    crossKey[Int(crossFill[r])] = UInt64(frame.firstColumn(rightOf: x)) << 32 | polygon
+                                    crossFill[r] &+= 1
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         var insideStart = [Int32](repeating: 0, count: columns * rows + 1)
@@ -195,7 +220,7 @@ struct RasterIndex: Sendable {
                     if let k = odd.firstIndex(of: p) { odd.swapAt(k, odd.count - 1); odd.removeLast() } else { odd.append(p) }
                     next += 1
                 }
-                for p in odd { inside.append(p) }
+                inside.append(contentsOf: odd)
                 insideStart[r * columns + c + 1] = Int32(inside.count)
             }
         }
@@ -203,8 +228,7 @@ struct RasterIndex: Sendable {
         self.xs = xs; self.ys = ys
         self.ringStart = ringStart; self.ringPolygon = ringPolygon; self.ringIsHole = ringIsHole
         self.edgeRing = edgeRing; self.edgeNext = edgeNext
-        self.minX = minX; self.minY = minY; self.cellW = cellW; self.cellH = cellH
-        self.columns = columns; self.rows = rows
+        self.frame = frame
         self.cellEdgeStart = edgeStart; self.cellEdges = cellEdges
         self.cellInsideStart = insideStart; self.cellInside = inside
     }
@@ -213,11 +237,9 @@ struct RasterIndex: Sendable {
     /// are bounded by the cell's own entries and edges, so they fit one
     /// temporary buffer (on the stack for ordinary cells).
     func visit(_ p: PlanePoint, _ body: (Int32) -> Void) {
-        guard !xs.isEmpty else { return }
-        let fc = (p.x - minX) / cellW, fr = (p.y - minY) / cellH
-        guard fc >= 0, fr >= 0, fc < Double(columns), fr < Double(rows) else { return }
-        let k = Int(fr) * columns + Int(fc)
-        let cx = minX + (Double(Int(fc)) + 0.5) * cellW, cy = minY + (Double(Int(fr)) + 0.5) * cellH
+        guard !xs.isEmpty, let (column, row) = frame.cell(of: p) else { return }
+        let k = row * frame.columns + column
+        let cx = frame.centreX(column), cy = frame.centreY(row)
         // The odd set never holds more than the centre's polygons plus one
         // per edge, and each boundary list at most one per edge.
         let capacity = Int(cellInsideStart[k + 1] - cellInsideStart[k]) + Int(cellEdgeStart[k + 1] - cellEdgeStart[k]) + 1
@@ -270,5 +292,66 @@ struct RasterIndex: Sendable {
                 }
             }
         }
+    }
+}
+
+/// The raster of a ``RasterIndex``: which cell a point falls in, where
+/// the cell centres are. Build and query share these functions, so a
+/// point and the edges near it always agree on their cells.
+struct CellFrame: Sendable {
+    let minX: Double, minY: Double, cellW: Double, cellH: Double
+    let columns: Int, rows: Int
+    // Reciprocals: a multiply instead of a divide in the hot loops.
+    private let perW: Double, perH: Double
+
+    init(minX: Double, minY: Double, cellW: Double, cellH: Double, columns: Int, rows: Int) {
+        self.minX = minX; self.minY = minY; self.cellW = cellW; self.cellH = cellH
+        self.columns = columns; self.rows = rows
+        perW = 1 / cellW
+        perH = 1 / cellH
+    }
+
+    @inline(__always) private func column(_ x: Double) -> Int {
+        let f = (x - minX) * perW
+        return f <= 0 ? 0 : min(Int(f), columns - 1)
+    }
+
+    @inline(__always) private func row(_ y: Double) -> Int {
+        let f = (y - minY) * perH
+        return f <= 0 ? 0 : min(Int(f), rows - 1)
+    }
+
+    /// The columns a segment's x-range meets.
+    @inline(__always) func columns(_ a: Double, _ b: Double) -> (Int, Int) { (column(min(a, b)), column(max(a, b))) }
+    /// The rows a segment's y-range meets.
+    @inline(__always) func rows(_ a: Double, _ b: Double) -> (Int, Int) { (row(min(a, b)), row(max(a, b))) }
+
+    /// The cell of a point, nil outside the raster (or NaN).
+    @inline(__always) func cell(of p: PlanePoint) -> (column: Int, row: Int)? {
+        let fc = (p.x - minX) * perW, fr = (p.y - minY) * perH
+        guard fc >= 0, fr >= 0, fc < Double(columns), fr < Double(rows) else { return nil }
+        return (Int(fc), Int(fr))
+    }
+
+    @inline(__always) func centreX(_ column: Int) -> Double { minX + (Double(column) + 0.5) * cellW }
+    @inline(__always) func centreY(_ row: Int) -> Double { minY + (Double(row) + 0.5) * cellH }
+
+    /// Rows whose centre line a segment from y = a to y = b may cross (a
+    /// row more on each side: the caller tests each exactly), nil if none.
+    @inline(__always) func centreRows(_ a: Double, _ b: Double) -> (Int, Int)? {
+        let lo = (min(a, b) - minY) * perH - 0.5, hi = (max(a, b) - minY) * perH - 0.5
+        guard hi >= -1, lo < Double(rows) else { return nil }
+        let r0 = max(GaussianAxis.floor(max(lo, -1)), 0), r1 = min(GaussianAxis.floor(hi) + 1, rows - 1)
+        return r0 <= r1 ? (r0, r1) : nil
+    }
+
+    /// The first column whose centre lies strictly right of x (columns if none).
+    @inline(__always) func firstColumn(rightOf x: Double) -> Int {
+        let f = (x - minX) * perW - 0.5
+        var c = f < 0 ? 0 : min(GaussianAxis.floor(f) + 1, columns)
+        // The estimate may be a column off where x is within rounding of a centre.
+        while c > 0, centreX(c - 1) > x { c -= 1 }
+        while c < columns, centreX(c) <= x { c += 1 }
+        return c
     }
 }
