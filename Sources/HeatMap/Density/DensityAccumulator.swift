@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// The kernel is K(d) = exp(−d²/2σ²)/(2πσ²) with σ = radius/3, truncated at
-/// 5σ; values are Σ wᵢK in weight per square unit × `projection.areaUnitScale`
+/// 5σ by the exact method and 4σ by the binned ones; values are Σ wᵢK in weight per square unit × `projection.areaUnitScale`
 /// (per km² for geographic planes), or for ``DensityEstimator/mean`` the
 /// kernel-weighted mean Σ vᵢwᵢK / Σ wᵢK, NaN where the support Σ wᵢK·2πσ²
 /// is below 0.05. Every node is within 1e−3 × (grid maximum) of the exact
@@ -101,16 +101,20 @@ public struct DensityAccumulator: Sendable {
         self.requestedMethod = method
         self.expectedCount = expectedCount
         let sigma = radius / 3
-        // 5σ, widened by half a cell diagonal: a dropped node then holds at
-        // most e^−12.5 of the point's largest node value, even for a kernel
-        // narrower than a cell.
-        let r = DensityPlan.reachInSigmas * sigma
-        let reach = (r * r + (geometry.dx * geometry.dx + geometry.dy * geometry.dy) / 4).squareRoot()
-        xAxis = GaussianAxis(origin: geometry.x0, step: geometry.dx, count: geometry.columns, sigma: sigma, reach: reach)
-        yAxis = GaussianAxis(origin: geometry.y0, step: geometry.dy, count: geometry.rows, sigma: sigma, reach: reach)
+        // The scheme's reach in σ, widened by half a cell diagonal: a
+        // dropped node then holds at most e^(−reach²/2) of the point's
+        // largest node value, even for a kernel narrower than a cell.
+        func axes(reachInSigmas: Double) -> (GaussianAxis, GaussianAxis) {
+            let r = reachInSigmas * sigma
+            let reach = (r * r + (geometry.dx * geometry.dx + geometry.dy * geometry.dy) / 4).squareRoot()
+            return (GaussianAxis(origin: geometry.x0, step: geometry.dx, count: geometry.columns, sigma: sigma, reach: reach),
+                    GaussianAxis(origin: geometry.y0, step: geometry.dy, count: geometry.rows, sigma: sigma, reach: reach))
+        }
         let channels = estimator == .mean ? 2 : 1
-        scheme = forced ?? DensityPlan.scheme(method: method, xAxis: xAxis, yAxis: yAxis, channels: channels,
+        let (x, y) = axes(reachInSigmas: DensityPlan.reachInSigmas)
+        scheme = forced ?? DensityPlan.scheme(method: method, xAxis: x, yAxis: y, channels: channels,
                                               pointCount: expectedCount)
+        (xAxis, yAxis) = axes(reachInSigmas: DensityPlan.reach(of: scheme))
         storage = try DensityStorage(scheme: scheme, cells: cells, channels: channels)
     }
 
