@@ -168,7 +168,7 @@ struct RasterIndex: Sendable {
         // centre to its right onward. Toggles commute, so a row needs its
         // crossings grouped by that column only: one integer sort per row.
         var crossingStart = [Int32](repeating: 0, count: rows + 1)
-        var crossKey: [UInt64] = []
+        var crossColumn: [Int32] = [], crossPolygon: [Int32] = []
         var crossFill: [Int32] = []
         xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
@@ -181,48 +181,64 @@ struct RasterIndex: Sendable {
                     }
                     for r in 0..<rows { crossingStart[r + 1] &+= crossingStart[r] }
                     crossFill = crossingStart
-                    // Key: (first column whose centre lies right of the crossing) << 32 | polygon.
-                    crossKey = [UInt64](repeating: 0, count: Int(crossingStart[rows]))
-                    crossKey.withUnsafeMutableBufferPointer { crossKey in
+                    // Each crossing: the first column whose centre lies right of it, and its polygon.
+                    crossColumn = [Int32](repeating: 0, count: Int(crossingStart[rows]))
+                    crossPolygon = crossColumn
+                    crossColumn.withUnsafeMutableBufferPointer { crossColumn in
+                    crossPolygon.withUnsafeMutableBufferPointer { crossPolygon in
                         crossFill.withUnsafeMutableBufferPointer { crossFill in
                             for i in 0..<vertexCount {
                                 let j = Int(edgeNext[i])
                                 guard let (r0, r1) = frame.centreRows(ys[i], ys[j]) else { continue }
-                                let polygon = UInt64(UInt32(ringPolygon[Int(edgeRing[i])]))
+                                let polygon = ringPolygon[Int(edgeRing[i])]
                                 let ax = xs[i], ay = ys[i], bx = xs[j], by = ys[j]
                                 for r in r0...r1 {
                                     let yc = frame.centreY(r)
                                     // The exact rule of the query: the edge crosses y = yc when its ends lie on opposite sides.
                                     guard (ay > yc) != (by > yc) else { continue }
                                     let x = ax + (yc - ay) * (bx - ax) / (by - ay)
-                                    crossKey[Int(crossFill[r])] = UInt64(frame.firstColumn(rightOf: x)) << 32 | polygon
+                                    crossColumn[Int(crossFill[r])] = Int32(frame.firstColumn(rightOf: x))
+                                    crossPolygon[Int(crossFill[r])] = polygon
                                     crossFill[r] &+= 1
                                 }
                             }
                         }
                     }
+                    }
                 }
             }
         }
+        // Each row's crossings grouped by column with a counting sort (the
+        // toggles of one column commute, so no finer order is needed), then
+        // swept left to right, the odd set written out at every centre.
         var insideStart = [Int32](repeating: 0, count: columns * rows + 1)
         var inside: [Int32] = []
+        inside.reserveCapacity(columns * rows)
         var odd: [Int32] = []
-        var keys: [UInt64] = []
+        var perColumn = [Int32](repeating: 0, count: columns + 2)
+        var grouped = [Int32](repeating: 0, count: Int(crossingStart.last ?? 0))
         for r in 0..<rows {
-            keys.removeAll(keepingCapacity: true)
-            keys.append(contentsOf: crossKey[Int(crossingStart[r])..<Int(crossFill[r])])
-            keys.sort()
-            var next = 0
+            let lo = Int(crossingStart[r]), hi = Int(crossFill[r])
+            for k in lo..<hi { perColumn[Int(crossColumn[k]) + 1] &+= 1 }
+            for c in 0...columns { perColumn[c + 1] &+= perColumn[c] }
+            for k in lo..<hi {
+                let c = Int(crossColumn[k])
+                grouped[Int(perColumn[c])] = crossPolygon[k]
+                perColumn[c] &+= 1
+            }
+            // perColumn[c] now ends column c's group; column c starts where c − 1 ended.
             odd.removeAll(keepingCapacity: true)
+            var next = 0
             for c in 0..<columns {
-                while next < keys.count, Int(keys[next] >> 32) <= c {
-                    let p = Int32(truncatingIfNeeded: keys[next] & 0xffff_ffff)
+                while next < Int(perColumn[c]) {
+                    let p = grouped[next]
                     if let k = odd.firstIndex(of: p) { odd.swapAt(k, odd.count - 1); odd.removeLast() } else { odd.append(p) }
                     next += 1
                 }
-                inside.append(contentsOf: odd)
+                for p in odd { inside.append(p) }
                 insideStart[r * columns + c + 1] = Int32(inside.count)
             }
+            for c in 0...(columns + 1) { perColumn[c] = 0 }
         }
 
         self.xs = xs; self.ys = ys
