@@ -173,13 +173,15 @@ struct RasterIndex: Sendable {
         xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
                 edgeNext.withUnsafeBufferPointer { edgeNext in
-                    for i in 0..<vertexCount {
-                        let j = Int(edgeNext[i])
-                        if let (r0, r1) = frame.centreRows(ys[i], ys[j]) {
-                            for r in r0...r1 { crossingStart[r + 1] &+= 1 }
+                    crossingStart.withUnsafeMutableBufferPointer { crossingStart in
+                        for i in 0..<vertexCount {
+                            let j = Int(edgeNext[i])
+                            if let (r0, r1) = frame.centreRows(ys[i], ys[j]) {
+                                for r in r0...r1 { crossingStart[r + 1] &+= 1 }
+                            }
                         }
+                        for r in 0..<rows { crossingStart[r + 1] &+= crossingStart[r] }
                     }
-                    for r in 0..<rows { crossingStart[r + 1] &+= crossingStart[r] }
                     crossFill = crossingStart
                     // Each crossing: the first column whose centre lies right of it, and its polygon.
                     crossColumn = [Int32](repeating: 0, count: Int(crossingStart[rows]))
@@ -217,28 +219,34 @@ struct RasterIndex: Sendable {
         var odd: [Int32] = []
         var perColumn = [Int32](repeating: 0, count: columns + 2)
         var grouped = [Int32](repeating: 0, count: Int(crossingStart.last ?? 0))
-        for r in 0..<rows {
-            let lo = Int(crossingStart[r]), hi = Int(crossFill[r])
-            for k in lo..<hi { perColumn[Int(crossColumn[k]) + 1] &+= 1 }
-            for c in 0...columns { perColumn[c + 1] &+= perColumn[c] }
-            for k in lo..<hi {
-                let c = Int(crossColumn[k])
-                grouped[Int(perColumn[c])] = crossPolygon[k]
-                perColumn[c] &+= 1
-            }
-            // perColumn[c] now ends column c's group; column c starts where c − 1 ended.
-            odd.removeAll(keepingCapacity: true)
-            var next = 0
-            for c in 0..<columns {
-                while next < Int(perColumn[c]) {
-                    let p = grouped[next]
-                    if let k = odd.firstIndex(of: p) { odd.swapAt(k, odd.count - 1); odd.removeLast() } else { odd.append(p) }
-                    next += 1
+        insideStart.withUnsafeMutableBufferPointer { insideStart in
+            perColumn.withUnsafeMutableBufferPointer { perColumn in
+                grouped.withUnsafeMutableBufferPointer { grouped in
+                    for r in 0..<rows {
+                        let lo = Int(crossingStart[r]), hi = Int(crossFill[r])
+                        for k in lo..<hi { perColumn[Int(crossColumn[k]) + 1] &+= 1 }
+                        for c in 0...columns { perColumn[c + 1] &+= perColumn[c] }
+                        for k in lo..<hi {
+                            let c = Int(crossColumn[k])
+                            grouped[Int(perColumn[c])] = crossPolygon[k]
+                            perColumn[c] &+= 1
+                        }
+                        // perColumn[c] now ends column c's group; it starts where c − 1's ended.
+                        odd.removeAll(keepingCapacity: true)
+                        var next = 0
+                        for c in 0..<columns {
+                            while next < Int(perColumn[c]) {
+                                let p = grouped[next]
+                                if let k = odd.firstIndex(of: p) { odd.swapAt(k, odd.count - 1); odd.removeLast() } else { odd.append(p) }
+                                next += 1
+                            }
+                            for p in odd { inside.append(p) }
+                            insideStart[r &* columns &+ c &+ 1] = Int32(inside.count)
+                        }
+                        for c in 0...(columns + 1) { perColumn[c] = 0 }
+                    }
                 }
-                for p in odd { inside.append(p) }
-                insideStart[r * columns + c + 1] = Int32(inside.count)
             }
-            for c in 0...(columns + 1) { perColumn[c] = 0 }
         }
 
         self.xs = xs; self.ys = ys
