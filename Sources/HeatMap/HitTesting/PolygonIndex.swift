@@ -125,125 +125,17 @@ struct RasterIndex: Sendable {
         let cellW = w / Double(columns) * 1.000_001, cellH = h / Double(rows) * 1.000_001
         let minX = box.minX - cellW * 0.000_000_5 * 0.618, minY = box.minY - cellH * 0.000_000_5 * 0.382
         let frame = CellFrame(minX: minX, minY: minY, cellW: cellW, cellH: cellH, columns: columns, rows: rows)
-        let vertexCount = xs.count
 
-        // Edges per cell: every cell the edge's box meets (edges are short). Count, then fill.
-        var edgeStart = [Int32](repeating: 0, count: columns * rows + 1)
-        var cellEdges: [Int32] = []
-        xs.withUnsafeBufferPointer { xs in
+        let polygonOfEdge = edgeRing.map { ringPolygon[Int($0)] }
+        let (edgeStart, cellEdges, insideStart, inside) = xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
-                edgeNext.withUnsafeBufferPointer { edgeNext in
-                    edgeStart.withUnsafeMutableBufferPointer { edgeStart in
-                        for i in 0..<vertexCount {
-                            let j = Int(edgeNext[i])
-                            let (c0, c1) = frame.columns(xs[i], xs[j]), (r0, r1) = frame.rows(ys[i], ys[j])
-                            for r in r0...r1 { for c in c0...c1 { edgeStart[r &* columns &+ c &+ 1] &+= 1 } }
-                        }
-                        for k in 0..<(columns * rows) { edgeStart[k + 1] &+= edgeStart[k] }
-                        var fill = Array(edgeStart)
-                        cellEdges = [Int32](repeating: 0, count: Int(edgeStart[columns * rows]))
-                        fill.withUnsafeMutableBufferPointer { fill in
-                            cellEdges.withUnsafeMutableBufferPointer { cellEdges in
-                                for i in 0..<vertexCount {
-                                    let j = Int(edgeNext[i])
-                                    let (c0, c1) = frame.columns(xs[i], xs[j]), (r0, r1) = frame.rows(ys[i], ys[j])
-                                    for r in r0...r1 {
-                                        for c in c0...c1 {
-                                            let k = r &* columns &+ c
-                                            cellEdges[Int(fill[k])] = Int32(i)
-                                            fill[k] &+= 1
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-
-        // Polygons holding each cell centre: sweep the horizontal line
-        // through each row's centres, toggling a polygon at each crossing.
-        // Each crossing of a centre line toggles its polygon from the first
-        // centre to its right onward. Toggles commute, so a row needs its
-        // crossings grouped by that column only: one integer sort per row.
-        var crossingStart = [Int32](repeating: 0, count: rows + 1)
-        var crossColumn: [Int32] = [], crossPolygon: [Int32] = []
-        var crossFill: [Int32] = []
-        xs.withUnsafeBufferPointer { xs in
-            ys.withUnsafeBufferPointer { ys in
-                edgeNext.withUnsafeBufferPointer { edgeNext in
-                    crossingStart.withUnsafeMutableBufferPointer { crossingStart in
-                        for i in 0..<vertexCount {
-                            let j = Int(edgeNext[i])
-                            if let (r0, r1) = frame.centreRows(ys[i], ys[j]) {
-                                for r in r0...r1 { crossingStart[r + 1] &+= 1 }
-                            }
-                        }
-                        for r in 0..<rows { crossingStart[r + 1] &+= crossingStart[r] }
-                    }
-                    crossFill = crossingStart
-                    // Each crossing: the first column whose centre lies right of it, and its polygon.
-                    crossColumn = [Int32](repeating: 0, count: Int(crossingStart[rows]))
-                    crossPolygon = crossColumn
-                    crossColumn.withUnsafeMutableBufferPointer { crossColumn in
-                    crossPolygon.withUnsafeMutableBufferPointer { crossPolygon in
-                        crossFill.withUnsafeMutableBufferPointer { crossFill in
-                            for i in 0..<vertexCount {
-                                let j = Int(edgeNext[i])
-                                guard let (r0, r1) = frame.centreRows(ys[i], ys[j]) else { continue }
-                                let polygon = ringPolygon[Int(edgeRing[i])]
-                                let ax = xs[i], ay = ys[i], bx = xs[j], by = ys[j]
-                                for r in r0...r1 {
-                                    let yc = frame.centreY(r)
-                                    // The exact rule of the query: the edge crosses y = yc when its ends lie on opposite sides.
-                                    guard (ay > yc) != (by > yc) else { continue }
-                                    let x = ax + (yc - ay) * (bx - ax) / (by - ay)
-                                    crossColumn[Int(crossFill[r])] = Int32(frame.firstColumn(rightOf: x))
-                                    crossPolygon[Int(crossFill[r])] = polygon
-                                    crossFill[r] &+= 1
-                                }
-                            }
-                        }
-                    }
-                    }
-                }
-            }
-        }
-        // Each row's crossings grouped by column with a counting sort (the
-        // toggles of one column commute, so no finer order is needed), then
-        // swept left to right, the odd set written out at every centre.
-        var insideStart = [Int32](repeating: 0, count: columns * rows + 1)
-        var inside: [Int32] = []
-        inside.reserveCapacity(columns * rows)
-        var odd: [Int32] = []
-        var perColumn = [Int32](repeating: 0, count: columns + 2)
-        var grouped = [Int32](repeating: 0, count: Int(crossingStart.last ?? 0))
-        insideStart.withUnsafeMutableBufferPointer { insideStart in
-            perColumn.withUnsafeMutableBufferPointer { perColumn in
-                grouped.withUnsafeMutableBufferPointer { grouped in
-                    for r in 0..<rows {
-                        let lo = Int(crossingStart[r]), hi = Int(crossFill[r])
-                        for k in lo..<hi { perColumn[Int(crossColumn[k]) + 1] &+= 1 }
-                        for c in 0...columns { perColumn[c + 1] &+= perColumn[c] }
-                        for k in lo..<hi {
-                            let c = Int(crossColumn[k])
-                            grouped[Int(perColumn[c])] = crossPolygon[k]
-                            perColumn[c] &+= 1
-                        }
-                        // perColumn[c] now ends column c's group; it starts where c − 1's ended.
-                        odd.removeAll(keepingCapacity: true)
-                        var next = 0
-                        for c in 0..<columns {
-                            while next < Int(perColumn[c]) {
-                                let p = grouped[next]
-                                if let k = odd.firstIndex(of: p) { odd.swapAt(k, odd.count - 1); odd.removeLast() } else { odd.append(p) }
-                                next += 1
-                            }
-                            for p in odd { inside.append(p) }
-                            insideStart[r &* columns &+ c &+ 1] = Int32(inside.count)
-                        }
-                        for c in 0...(columns + 1) { perColumn[c] = 0 }
+                edgeNext.withUnsafeBufferPointer { next in
+                    polygonOfEdge.withUnsafeBufferPointer { polygonOfEdge in
+                        let edges = RasterBuild.Edges(xs: xs, ys: ys, next: next, polygon: polygonOfEdge)
+                        let (edgeStart, cellEdges) = RasterBuild.edgesByCell(edges, frame)
+                        let crossings = RasterBuild.centreCrossings(edges, frame)
+                        let (insideStart, inside) = RasterBuild.insideSets(crossings, frame)
+                        return (edgeStart, cellEdges, insideStart, inside)
                     }
                 }
             }
@@ -316,66 +208,5 @@ struct RasterIndex: Sendable {
                 }
             }
         }
-    }
-}
-
-/// The raster of a ``RasterIndex``: which cell a point falls in, where
-/// the cell centres are. Build and query share these functions, so a
-/// point and the edges near it always agree on their cells.
-struct CellFrame: Sendable {
-    let minX: Double, minY: Double, cellW: Double, cellH: Double
-    let columns: Int, rows: Int
-    // Reciprocals: a multiply instead of a divide in the hot loops.
-    private let perW: Double, perH: Double
-
-    init(minX: Double, minY: Double, cellW: Double, cellH: Double, columns: Int, rows: Int) {
-        self.minX = minX; self.minY = minY; self.cellW = cellW; self.cellH = cellH
-        self.columns = columns; self.rows = rows
-        perW = 1 / cellW
-        perH = 1 / cellH
-    }
-
-    @inline(__always) private func column(_ x: Double) -> Int {
-        let f = (x - minX) * perW
-        return f <= 0 ? 0 : min(Int(f), columns - 1)
-    }
-
-    @inline(__always) private func row(_ y: Double) -> Int {
-        let f = (y - minY) * perH
-        return f <= 0 ? 0 : min(Int(f), rows - 1)
-    }
-
-    /// The columns a segment's x-range meets.
-    @inline(__always) func columns(_ a: Double, _ b: Double) -> (Int, Int) { (column(min(a, b)), column(max(a, b))) }
-    /// The rows a segment's y-range meets.
-    @inline(__always) func rows(_ a: Double, _ b: Double) -> (Int, Int) { (row(min(a, b)), row(max(a, b))) }
-
-    /// The cell of a point, nil outside the raster (or NaN).
-    @inline(__always) func cell(of p: PlanePoint) -> (column: Int, row: Int)? {
-        let fc = (p.x - minX) * perW, fr = (p.y - minY) * perH
-        guard fc >= 0, fr >= 0, fc < Double(columns), fr < Double(rows) else { return nil }
-        return (Int(fc), Int(fr))
-    }
-
-    @inline(__always) func centreX(_ column: Int) -> Double { minX + (Double(column) + 0.5) * cellW }
-    @inline(__always) func centreY(_ row: Int) -> Double { minY + (Double(row) + 0.5) * cellH }
-
-    /// Rows whose centre line a segment from y = a to y = b may cross (a
-    /// row more on each side: the caller tests each exactly), nil if none.
-    @inline(__always) func centreRows(_ a: Double, _ b: Double) -> (Int, Int)? {
-        let lo = (min(a, b) - minY) * perH - 0.5, hi = (max(a, b) - minY) * perH - 0.5
-        guard hi >= -1, lo < Double(rows) else { return nil }
-        let r0 = max(GaussianAxis.floor(max(lo, -1)), 0), r1 = min(GaussianAxis.floor(hi) + 1, rows - 1)
-        return r0 <= r1 ? (r0, r1) : nil
-    }
-
-    /// The first column whose centre lies strictly right of x (columns if none).
-    @inline(__always) func firstColumn(rightOf x: Double) -> Int {
-        let f = (x - minX) * perW - 0.5
-        var c = f < 0 ? 0 : min(GaussianAxis.floor(f) + 1, columns)
-        // The estimate may be a column off where x is within rounding of a centre.
-        while c > 0, centreX(c - 1) > x { c -= 1 }
-        while c < columns, centreX(c) <= x { c += 1 }
-        return c
     }
 }
