@@ -105,17 +105,31 @@ public enum NumberParser {
         }
         guard i == hi else { return .invalid }
 
-        if !overflow, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
-            // 10^k for k <= 22 is exact (5^22 < 2^53), and so is every step here.
-            var scale = 1.0
-            for _ in 0..<abs(exponent) { scale *= 10 }
-            var v = Double(mantissa)
-            v = exponent >= 0 ? v * scale : v / scale
-            return .number(negative ? -v : v)
+        if !overflow, let v = exact(mantissa: mantissa, exponent: exponent, negative: negative) {
+            return .number(v)
         }
         let v = slowParse(bytes, lo, hi, decimalComma: decimalComma)
         return v.isFinite ? .number(v) : .infinite(v)
     }
+
+    /// ±mantissa × 10^exponent by Clinger's fast path, or nil when it does
+    /// not apply (mantissa ≥ 2⁵³ or |exponent| > 22). The one place the
+    /// fast path's arithmetic lives, so every parser rounds alike.
+    @inline(__always)
+    static func exact(mantissa: UInt64, exponent: Int, negative: Bool) -> Double? {
+        guard mantissa < (1 << 53), exponent >= -22, exponent <= 22 else { return nil }
+        // 10^k for k <= 22 is exact (5^22 < 2^53), and so is every step here.
+        let scale = powersOfTen[exponent < 0 ? -exponent : exponent]
+        let m = Double(mantissa)
+        let v = exponent >= 0 ? m * scale : m / scale
+        return negative ? -v : v
+    }
+
+    /// 10^0 … 10^22, each exact.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// strtod on a NUL-terminated copy (C locale: '.' is the decimal point).
     private static func slowParse(_ bytes: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int,
