@@ -114,6 +114,26 @@ import Testing
         try Self.expectSame("\u{FEFF}x,y,w\r\n" + body.joined(separator: "\n") + "\n")
     }
 
+    @Test func numbersOfEveryLengthParseAsNumberParserParsesThem() throws {
+        // Digit runs across the eight-byte steps, leading zeros, and more
+        // than 19 digits (NumberParser's own path).
+        var generator = SplitMix(seed: 7)
+        func digits(_ count: Int) -> String {
+            String((0..<count).map { _ in Character(String(generator.next() % 10)) })
+        }
+        var rows: [String] = []
+        for whole in 0...21 {
+            for fraction in [0, 1, 3, 7, 8, 9, 16, 17, 20] {
+                let x = (whole == 0 ? "" : digits(whole)) + (fraction == 0 ? "" : "." + digits(fraction))
+                let y = "-" + (whole == 0 ? "0" : "00" + digits(whole)) + "." + digits(fraction)
+                rows.append("\(x.isEmpty ? "0" : x),\(y),\(digits(1))")
+            }
+        }
+        let result = try Self.expectSame("x,y,w\n" + rows.joined(separator: "\n"))
+        #expect(result.serial.points.count == rows.count)
+        #expect(result.blocks.serialBlocks == 0)
+    }
+
     @Test func blankLinesAndOddLineEndsKeepLineNumbers() throws {
         var body = Self.rows(200, seed: 2)
         for k in stride(from: 5, to: body.count, by: 23) { body[k] += "\n\n" }

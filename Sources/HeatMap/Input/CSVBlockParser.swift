@@ -51,7 +51,8 @@ struct CSVBlockParser: Sendable {
 
     /// The rows of `bytes`, which start at a record boundary and end just
     /// after a line end (or, when `isLast`, at the end of the file); nil
-    /// when anything in them needs the serial reader.
+    /// when anything in them needs the serial reader. ``padding`` bytes
+    /// after the end must be readable (they are read, never used).
     func parse(_ bytes: UnsafeBufferPointer<UInt8>, isLast: Bool) -> Rows? {
         guard let p = bytes.baseAddress, bytes.count > 0 else {
             return Rows(points: PointBatch(capacity: 0), rows: 0, lines: 0)
@@ -148,36 +149,22 @@ struct CSVBlockParser: Sendable {
             negative = p[j] == UInt8(ascii: "-")
             j += 1
         }
-        var mantissa: UInt64 = 0
-        var digits = 0, exponent = 0
-        var sawDigit = false
-        while j < n {
-            let d = p[j] &- 0x30
-            guard d < 10 else { break }
-            sawDigit = true
-            if mantissa != 0 || d != 0 {
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                digits += 1
-            }
-            j += 1
-        }
+        // All digits, leading zeros too, make the mantissa: zeros add
+        // nothing to it, so it is NumberParser's whenever there are at
+        // most 19 digits (the fast path's condition; longer runs go there).
+        let integer = CSVBlockParser.digits(p + j, limit: n - j, after: 0)
+        var mantissa = integer.value
+        var digits = integer.count, exponent = 0
+        j += integer.count
         if j < n, p[j] == UInt8(ascii: ".") || (decimalComma && p[j] == UInt8(ascii: ",")) {
             j += 1
-            while j < n {
-                let d = p[j] &- 0x30
-                guard d < 10 else { break }
-                sawDigit = true
-                if mantissa != 0 || d != 0 {
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    digits += 1
-                }
-                exponent -= 1
-                j += 1
-            }
+            let fraction = CSVBlockParser.digits(p + j, limit: n - j, after: mantissa)
+            mantissa = fraction.value
+            digits += fraction.count
+            exponent = -fraction.count
+            j += fraction.count
         }
-        // 19 digits never overflow the mantissa; beyond that NumberParser
-        // rounds its own way.
-        if sawDigit, digits <= 19, j == n || p[j] == delimiter || p[j] == 0x0A || p[j] == 0x0D,
+        if digits > 0, digits <= 19, j == n || p[j] == delimiter || p[j] == 0x0A || p[j] == 0x0D,
            let v = NumberParser.exact(mantissa: mantissa, exponent: exponent, negative: negative) {
             i = j
             return v
@@ -190,4 +177,55 @@ struct CSVBlockParser: Sendable {
         }
         return nil
     }
+
+    /// 10^k for k in 0...8 (a switch compiles to a constant table).
+    @inline(__always)
+    private static func powerOfTen(_ k: Int) -> UInt64 {
+        switch k {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        default: return 100_000_000
+        }
+    }
+
+    /// The run of ASCII digits at `p` (at most `limit` bytes): how many,
+    /// and `prefix` followed by them as one number, modulo 2⁶⁴ (exact while
+    /// there are at most 19 digits in all). Eight bytes at a time (SWAR):
+    /// reads up to 7 bytes past the run, so the caller's buffer must have
+    /// ``padding`` readable bytes after its end.
+    @inline(__always)
+    private static func digits(_ p: UnsafePointer<UInt8>, limit: Int, after prefix: UInt64) -> (count: Int, value: UInt64) {
+        var count = 0
+        var value = prefix
+        while true {
+            let word = UInt64(littleEndian: UnsafeRawPointer(p + count).loadUnaligned(as: UInt64.self))
+            let t = word &- 0x3030_3030_3030_3030
+            // High bit of each byte that is not a digit: below '0' wraps
+            // to ≥ 0xd0; above '9' reaches 0x80 once 0x76 is added. Borrows
+            // and carries only run upwards, past the first such byte.
+            let other = ((t &+ 0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080
+            let run = min(other == 0 ? 8 : other.trailingZeroBitCount / 8, limit - count)
+            guard run > 0 else { return (count, value) }
+            // The run's digits in the high bytes, zeros (leading zeros) below.
+            var v = t << UInt64(8 * (8 - run))
+            v = v &* 10 &+ (v >> 8)
+            let pairs: UInt64 = 0x0000_00FF_0000_00FF
+            let high: UInt64 = 100 + (1_000_000 << 32), low: UInt64 = 1 + (10_000 << 32)
+            let upper = (v & pairs) &* high
+            let lower = ((v >> 16) & pairs) &* low
+            v = (upper &+ lower) >> 32
+            value = value &* powerOfTen(run) &+ v
+            count += run
+            if run < 8 { return (count, value) }
+        }
+    }
+
+    /// Readable bytes ``parse(_:isLast:)`` needs after a block's end.
+    static let padding = 8
 }

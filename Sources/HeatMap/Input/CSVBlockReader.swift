@@ -93,8 +93,10 @@ final class CSVBlockReader {
                              message: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: groupBlocks * blockSize)
-        defer { buffer.deallocate() }
+        let padded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: groupBlocks * blockSize + CSVBlockParser.padding)
+        padded.initialize(repeating: 0)
+        defer { padded.deallocate() }
+        let buffer = UnsafeMutableBufferPointer(rebasing: padded[0..<(groupBlocks * blockSize)])
 
         var pending: [Block] = []
         while true {

@@ -119,17 +119,43 @@ public enum NumberParser {
     static func exact(mantissa: UInt64, exponent: Int, negative: Bool) -> Double? {
         guard mantissa < (1 << 53), exponent >= -22, exponent <= 22 else { return nil }
         // 10^k for k <= 22 is exact (5^22 < 2^53), and so is every step here.
-        let scale = powersOfTen[exponent < 0 ? -exponent : exponent]
+        let scale = powerOfTen(exponent < 0 ? -exponent : exponent)
         let m = Double(mantissa)
         let v = exponent >= 0 ? m * scale : m / scale
         return negative ? -v : v
     }
 
-    /// 10^0 … 10^22, each exact.
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// 10^k for k in 0...22, exact. A switch, not a static array: it
+    /// compiles to a constant table, with no lazy initialisation to check
+    /// on every call.
+    @inline(__always)
+    private static func powerOfTen(_ k: Int) -> Double {
+        switch k {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
+    }
 
     /// strtod on a NUL-terminated copy (C locale: '.' is the decimal point).
     private static func slowParse(_ bytes: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int,
