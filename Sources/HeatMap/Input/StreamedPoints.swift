@@ -67,7 +67,8 @@ public final class StreamedPoints {
     /// Makes the first pass over `path` (nil or "-" for standard input).
     ///
     /// - Parameter replay: how later passes read; nil spools everything
-    ///   but regular files larger than ``spoolLimit``, which are parsed again.
+    ///   but regular files larger than ``spoolLimit``, which are parsed
+    ///   again (as is a regular file whose spool cannot be written).
     /// - Throws: ``InputError`` for the first bad row (unless skipping) or
     ///   bad structure; `CancellationError` when the control says stop.
     public static func read(path: String?, options: PointReaderOptions, replay: Replay? = nil,
@@ -78,8 +79,30 @@ public final class StreamedPoints {
         let named = path != nil && path != "-"
         let size = reader.fileSize.map { max($0, 1) }
         let large = (size ?? 0) > spoolLimit
-        let mode: Replay = reader.isRegularFile && named ? (replay ?? (large ? .reparse : .spool)) : .spool
-        let spool = mode == .spool ? try PointSpool(withValues: options.columns.value != nil) : nil
+        let rereadable = reader.isRegularFile && named
+        var mode: Replay = rereadable ? (replay ?? (large ? .reparse : .spool)) : .spool
+        var spool: PointSpool?
+        // A file spooled by choice, not need, is parsed again if the spool
+        // fails (a full disk): the run goes on, only slower.
+        let optional = rereadable && replay == nil
+        func spooling(_ step: (PointSpool) throws -> Void) throws {
+            guard let s = spool else { return }
+            do {
+                try step(s)
+            } catch {
+                guard optional else { throw error }
+                spool = nil
+                mode = .reparse
+            }
+        }
+        if mode == .spool {
+            do {
+                spool = try PointSpool(withValues: options.columns.value != nil)
+            } catch {
+                guard optional else { throw error }
+                mode = .reparse
+            }
+        }
         var statistics = InputStatistics()
         control.report(.read, 0)
         var rejections = reader.rejections
@@ -88,7 +111,7 @@ public final class StreamedPoints {
             let blocks = CSVBlockReader(path: path, reader: csv, skipInvalid: options.skipInvalid)
             try blocks.forEachRun(control: control) { run in
                 for i in 0..<run.count { statistics.add(run[i]) }
-                try spool?.append(run)
+                try spooling { try $0.append(run) }
                 try control.checkCancellation()
                 if let size { control.report(.read, Double(blocks.bytesDone) / Double(size)) }
             }
@@ -98,7 +121,7 @@ public final class StreamedPoints {
             var sinceCheck = 0
             while let p = try reader.next() {
                 statistics.add(p)
-                try spool?.append(p)
+                try spooling { try $0.append(p) }
                 sinceCheck += 1
                 if sinceCheck == 16_384 {
                     sinceCheck = 0
@@ -109,7 +132,7 @@ public final class StreamedPoints {
             rejections = reader.rejections
             rowsRead = reader.rowsRead
         }
-        try spool?.flush()
+        try spooling { try $0.flush() }
         control.report(.read, 1)
         return StreamedPoints(name: reader.name, format: reader.format, statistics: statistics,
                               rejections: rejections, rowsRead: rowsRead,
