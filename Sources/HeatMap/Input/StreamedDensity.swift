@@ -22,12 +22,6 @@ public enum StreamedDensity {
         public var summary: InputSummary
     }
 
-    /// Points per batch handed to the estimator and the accumulator: the
-    /// accumulator's parallel steps (sorting into row bands, then filling
-    /// them) pay for their start-up only on batches this large. Memory
-    /// about 120 bytes a point, a few tens of megabytes.
-    static let batchSize = 1 << 19
-
     /// The smallest radius whose σ (radius / 3) spans half a grid cell at
     /// `resolution` for points whose plane box is `box`: 1.5 L / (resolution
     /// − 3 × padding), L the box's longer side (the padded box is
@@ -93,7 +87,7 @@ public enum StreamedDensity {
             var estimator = BandwidthEstimator()
             control.report(.project, 0)
             var done = 0
-            try points.forEachBatch(size: batchSize, control: control) { batch in
+            try points.forEachBatch(control: control) { batch in
                 estimator.add(plane(batch))
                 done += batch.count
                 control.report(.project, Double(done) / Double(max(points.count, 1)))
@@ -123,7 +117,7 @@ public enum StreamedDensity {
         var accumulator = try DensityAccumulator(geometry: geometry, radius: used.radius, projection: projection,
                                                  estimator: configuration.estimator,
                                                  method: configuration.densityMethod, expectedCount: points.count)
-        try points.forEachBatch(size: batchSize, control: control) { batch in
+        try points.forEachBatch(control: control) { batch in
             try accumulator.add(plane(batch), control: control)
         }
         let grid = try accumulator.finish(control: control)
