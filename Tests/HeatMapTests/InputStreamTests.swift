@@ -39,6 +39,21 @@ import Testing
         #expect(statistics.projection(.equalArea) == PlaneProjection.fitted(.equalArea, to: coordinates))
     }
 
+    @Test func longitudeBinsWrapAsLongitudeArcDoes() {
+        // The bins' wrap avoids fmod for |x| < 3600; its results must be fmod's, zeros' signs too.
+        var generator = SplitMix(seed: 9)
+        var samples: [Double] = [0, -0.0, 360, -360, 720, -720, 179.99999999999997, -180, 180, 3599.9, -3599.9, 3600, 1e300]
+        for _ in 0..<2_000 { samples.append(generator.uniform(-4000, 4000)) }
+        for _ in 0..<200 { samples.append(Double(Int(generator.uniform(-10, 10))) * 360) }
+        for x in samples {
+            var one = InputStatistics()
+            one.add(InputPoint(latitude: 0, longitude: x))
+            let wrapped = LongitudeArc.normalized(x)
+            #expect(one.longitudeArc == LongitudeArc(west: wrapped, width: 0), "\(x)")
+            #expect(one.longitudeArc?.west.sign == wrapped.sign, "\(x)")
+        }
+    }
+
     @Test func statisticsOfOddInputs() {
         var none = InputStatistics()
         #expect(none.longitudeArc == nil)

@@ -35,10 +35,22 @@ public final class ByteSource {
     /// Bytes handed out so far.
     public private(set) var bytesRead: Int = 0
 
+    /// Where in the file the first byte handed out lies (0 unless opened
+    /// with ``init(path:startingAt:)``).
+    public let startOffset: Int
+
     /// Opens a file, or standard input for the path `-` (or nil).
     ///
     /// - Throws: ``InputError`` naming the path when it cannot be opened or is a directory.
-    public init(path: String?) throws {
+    public convenience init(path: String?) throws {
+        try self.init(path: path, startingAt: 0)
+    }
+
+    /// Opens a file and reads it from byte `offset` on (standard input,
+    /// which cannot seek, only from 0).
+    ///
+    /// - Throws: ``InputError`` naming the path when it cannot be opened or is a directory.
+    public init(path: String?, startingAt offset: Int) throws {
         let isStdin = path == nil || path == "-"
         self.path = isStdin ? nil : path
         self.name = isStdin ? "stdin" : path!
@@ -63,6 +75,12 @@ public final class ByteSource {
         }
         isRegularFile = statOK && mode == S_IFREG
         fileSize = isRegularFile ? Int(info.st_size) : nil
+        startOffset = isStdin ? 0 : offset
+        if startOffset > 0, lseek(fd, off_t(startOffset), SEEK_SET) < 0 {
+            let reason = String(cString: strerror(errno))
+            if ownsDescriptor { close(fd) }
+            throw InputError(file: name, line: 0, column: "", reason: "read error", message: "cannot seek: \(reason)")
+        }
         buffer = .allocate(capacity: ByteSource.chunkSize)
         pendingCount = 0
         do {

@@ -24,8 +24,9 @@ public final class CSVPointReader {
     /// Data rows seen (good and bad).
     public private(set) var rowsRead = 0
 
-    private let tokenizer: CSVTokenizer
-    private let fileName: String
+    let tokenizer: CSVTokenizer
+    /// The name used in messages.
+    let fileName: String
     private let validator: PointValidator
     private let skipInvalid: Bool
     private let neededFields: Int
@@ -94,6 +95,31 @@ public final class CSVPointReader {
         neededFields = [latitudeColumn, longitudeColumn, weightColumn ?? 0, valueColumn ?? 0].max()! + 1
     }
 
+    /// Goes on reading rows of a file whose header `layout` describes,
+    /// from `source`, which starts at a record boundary on line `line`
+    /// (a resumption point, ``CSVTokenizer/resumption``, of an earlier reader).
+    init(continuing layout: CSVLayout, source: ByteSource, line: Int, skipInvalid: Bool) {
+        fileName = source.name
+        tokenizer = CSVTokenizer(source: source, delimiter: layout.delimiter, line: line)
+        validator = PointValidator(geographic: layout.geographic)
+        self.skipInvalid = skipInvalid
+        geographic = layout.geographic
+        decimalComma = layout.decimalComma
+        header = layout.header
+        latitudeColumn = layout.latitudeColumn
+        longitudeColumn = layout.longitudeColumn
+        weightColumn = layout.weightColumn
+        valueColumn = layout.valueColumn
+        neededFields = layout.neededFields
+    }
+
+    /// The columns read and how, for parsers that work on the same file.
+    var layout: CSVLayout {
+        CSVLayout(header: header, delimiter: tokenizer.delimiter, latitudeColumn: latitudeColumn,
+                  longitudeColumn: longitudeColumn, weightColumn: weightColumn, valueColumn: valueColumn,
+                  geographic: geographic)
+    }
+
     private static func list(_ names: [String]) -> String {
         let shown = names.prefix(12).map { $0.isEmpty ? "(empty)" : $0 }.joined(separator: ", ")
         return names.count > 12 ? shown + ", …" : (shown.isEmpty ? "none" : shown)
@@ -128,22 +154,45 @@ public final class CSVPointReader {
     ///   structural problem.
     public func next() throws -> InputPoint? {
         while true {
-            let more: Bool
-            do {
-                more = try tokenizer.next()
-            } catch let error as CSVTokenizer.SyntaxError {
-                throw CSVPointReader.describe(error, file: fileName, header: header)
+            switch try nextRecord() {
+            case .point(let point): return point
+            case .skipped: continue
+            case .end: return nil
             }
-            guard more else { return nil }
-            rowsRead += 1
-            if let point = quickRow() { return point }
-            switch row() {
-            case .success(let point):
-                return point
-            case .failure(let error):
-                guard skipInvalid else { throw error }
-                rejections.record(error)
-            }
+        }
+    }
+
+    /// What one record held.
+    enum Record {
+        /// A good point.
+        case point(InputPoint)
+        /// A bad row, counted in ``rejections`` (only under `skipInvalid`).
+        case skipped
+        /// The end of the input.
+        case end
+    }
+
+    /// Reads one record (blank lines before it are passed over).
+    ///
+    /// - Throws: ``InputError`` for a bad row (unless skipping) or a
+    ///   structural problem.
+    func nextRecord() throws -> Record {
+        let more: Bool
+        do {
+            more = try tokenizer.next()
+        } catch let error as CSVTokenizer.SyntaxError {
+            throw CSVPointReader.describe(error, file: fileName, header: header)
+        }
+        guard more else { return .end }
+        rowsRead += 1
+        if let point = quickRow() { return .point(point) }
+        switch row() {
+        case .success(let point):
+            return .point(point)
+        case .failure(let error):
+            guard skipInvalid else { throw error }
+            rejections.record(error)
+            return .skipped
         }
     }
 

@@ -55,6 +55,34 @@ public final class CSVTokenizer {
         storage = .allocate(capacity: 4096)
     }
 
+    /// Reads records from `source`, which starts mid-file at a record
+    /// boundary (a ``resumption`` of an earlier tokenizer) on line `line`:
+    /// no byte-order mark is looked for, and lines count on from `line`.
+    init(source: ByteSource, delimiter: UInt8, line: Int) {
+        self.source = source
+        self.delimiter = delimiter
+        storage = .allocate(capacity: 4096)
+        started = true
+        nextLine = line
+    }
+
+    /// Where the next record starts, when the tokenizer stands at a clean
+    /// record boundary: the byte offset in the file (counting from the
+    /// source's ``ByteSource/startOffset``) and the line. Another tokenizer
+    /// started there with ``init(source:delimiter:line:)`` reads the same
+    /// records this one would. Nil after a record ended by a lone CR whose
+    /// following byte is not yet read (rare; the next record will do).
+    var resumption: (offset: Int, line: Int)? {
+        let count = chunk?.count ?? 0
+        var offset = source.startOffset + source.bytesRead - (count - position)
+        if afterCR {
+            // A CR ended the record: the boundary is past its LF, if one follows.
+            guard position < count else { return nil }
+            if chunk![position] == 0x0A { offset += 1 }
+        }
+        return (offset, nextLine)
+    }
+
     deinit { storage.deallocate() }
 
     /// The number of fields in the current record.

@@ -68,6 +68,19 @@ public struct InputRejections: Sendable, Hashable {
         }
     }
 
+    /// Adds the tallies of `later`, rows met after all of these (so a
+    /// reason's first row stays the first met).
+    public mutating func merge(_ later: InputRejections) {
+        for tally in later.tallies {
+            if let k = slot[tally.first.reason] {
+                tallies[k].count += tally.count
+            } else {
+                slot[tally.first.reason] = tallies.count
+                tallies.append(tally)
+            }
+        }
+    }
+
     /// The number of rows left out.
     public var count: Int { tallies.reduce(0) { $0 + $1.count } }
     /// Whether no row was left out.

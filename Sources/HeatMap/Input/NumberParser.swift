@@ -105,16 +105,56 @@ public enum NumberParser {
         }
         guard i == hi else { return .invalid }
 
-        if !overflow, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
-            // 10^k for k <= 22 is exact (5^22 < 2^53), and so is every step here.
-            var scale = 1.0
-            for _ in 0..<abs(exponent) { scale *= 10 }
-            var v = Double(mantissa)
-            v = exponent >= 0 ? v * scale : v / scale
-            return .number(negative ? -v : v)
+        if !overflow, let v = exact(mantissa: mantissa, exponent: exponent, negative: negative) {
+            return .number(v)
         }
         let v = slowParse(bytes, lo, hi, decimalComma: decimalComma)
         return v.isFinite ? .number(v) : .infinite(v)
+    }
+
+    /// ±mantissa × 10^exponent by Clinger's fast path, or nil when it does
+    /// not apply (mantissa ≥ 2⁵³ or |exponent| > 22). The one place the
+    /// fast path's arithmetic lives, so every parser rounds alike.
+    @inline(__always)
+    static func exact(mantissa: UInt64, exponent: Int, negative: Bool) -> Double? {
+        guard mantissa < (1 << 53), exponent >= -22, exponent <= 22 else { return nil }
+        // 10^k for k <= 22 is exact (5^22 < 2^53), and so is every step here.
+        let scale = powerOfTen(exponent < 0 ? -exponent : exponent)
+        let m = Double(mantissa)
+        let v = exponent >= 0 ? m * scale : m / scale
+        return negative ? -v : v
+    }
+
+    /// 10^k for k in 0...22, exact. A switch, not a static array: it
+    /// compiles to a constant table, with no lazy initialisation to check
+    /// on every call.
+    @inline(__always)
+    private static func powerOfTen(_ k: Int) -> Double {
+        switch k {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
     }
 
     /// strtod on a NUL-terminated copy (C locale: '.' is the decimal point).

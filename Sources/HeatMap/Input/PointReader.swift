@@ -67,6 +67,12 @@ public final class PointReader {
         }
     }
 
+    /// The CSV reader, past the header, when the input is CSV.
+    var csvReader: CSVPointReader? {
+        guard case .csv(let r) = kind else { return nil }
+        return r
+    }
+
     /// Rows left out under `skipInvalid`.
     public var rejections: InputRejections {
         switch kind {

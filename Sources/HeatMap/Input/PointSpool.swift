@@ -51,6 +51,30 @@ final class PointSpool {
         if filled == buffer.count { try flush() }
     }
 
+    /// Appends every point of `run`, in order.
+    func append(_ run: PointBatch) throws {
+        var k = 0
+        while k < run.count {
+            let n = min(run.count - k, (buffer.count - filled) / stride)
+            buffer.withUnsafeMutableBufferPointer { out in
+                run.withColumns { latitude, longitude, weight, value in
+                    var f = filled
+                    for i in k..<(k + n) {
+                        out[f] = latitude[i]
+                        out[f + 1] = longitude[i]
+                        out[f + 2] = weight[i]
+                        if stride == 4 { out[f + 3] = value[i] }
+                        f += stride
+                    }
+                }
+            }
+            filled += n * stride
+            count += n
+            k += n
+            if filled == buffer.count { try flush() }
+        }
+    }
+
     /// Writes what is buffered.
     func flush() throws {
         var offset = 0
@@ -69,12 +93,13 @@ final class PointSpool {
         filled = 0
     }
 
-    /// Reads every point back, in batches, from the start.
-    func forEachBatch(into batch: inout PointBatch, control: ComputeControl,
+    /// Reads every point back, in batches of `size` points, from the start.
+    func forEachBatch(into batch: inout PointBatch, size: Int, control: ComputeControl,
                       _ body: (PointBatch) throws -> Void) throws {
         try flush()
         var readOffset: off_t = 0
         let recordBytes = stride * MemoryLayout<Double>.size
+        var buffer = [Double](repeating: 0, count: stride * size)
         while true {
             try control.checkCancellation()
             var got = 0
@@ -94,10 +119,12 @@ final class PointSpool {
             let records = got / recordBytes
             guard records > 0 else { break }
             batch.removeAll()
-            for r in 0..<records {
-                let k = r * stride
-                batch.append(InputPoint(latitude: buffer[k], longitude: buffer[k + 1], weight: buffer[k + 2],
-                                        value: stride == 4 ? buffer[k + 3] : .nan))
+            buffer.withUnsafeBufferPointer { stored in
+                for r in 0..<records {
+                    let k = r * stride
+                    batch.append(InputPoint(latitude: stored[k], longitude: stored[k + 1], weight: stored[k + 2],
+                                            value: stride == 4 ? stored[k + 3] : .nan))
+                }
             }
             try body(batch)
         }
@@ -141,6 +168,19 @@ public struct PointBatch: Sendable {
         longitude.removeAll(keepingCapacity: true)
         weight.removeAll(keepingCapacity: true)
         value.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` with the four columns' storage.
+    @inline(__always)
+    func withColumns<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
+                                 UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
+        try latitude.withUnsafeBufferPointer { la in
+            try longitude.withUnsafeBufferPointer { lo in
+                try weight.withUnsafeBufferPointer { w in
+                    try value.withUnsafeBufferPointer { v in try body(la, lo, w, v) }
+                }
+            }
+        }
     }
 
     /// The point at `i`.

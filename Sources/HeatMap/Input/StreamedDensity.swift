@@ -87,11 +87,13 @@ public enum StreamedDensity {
             var estimator = BandwidthEstimator()
             control.report(.project, 0)
             var done = 0
-            try points.forEachBatch(control: control) { batch in
-                estimator.add(plane(batch))
-                done += batch.count
+            try BatchPipeline.run(produce: { yield in
+                try points.forEachBatch(control: control) { try yield(plane($0)) }
+            }, consume: { planes in
+                estimator.add(planes)
+                done += planes.count
                 control.report(.project, Double(done) / Double(max(points.count, 1)))
-            }
+            })
             box = estimator.bounds
             used.radius = estimator.radius(for: configuration.bandwidth, fixed: configuration.radius,
                                            projection: projection)
@@ -117,9 +119,12 @@ public enum StreamedDensity {
         var accumulator = try DensityAccumulator(geometry: geometry, radius: used.radius, projection: projection,
                                                  estimator: configuration.estimator,
                                                  method: configuration.densityMethod, expectedCount: points.count)
-        try points.forEachBatch(control: control) { batch in
-            try accumulator.add(plane(batch), control: control)
-        }
+        // Reading and projecting the next batch overlaps filling the grid.
+        try BatchPipeline.run(produce: { yield in
+            try points.forEachBatch(control: control) { try yield(plane($0)) }
+        }, consume: { planes in
+            try accumulator.add(planes, control: control)
+        })
         let grid = try accumulator.finish(control: control)
         let summary = InputSummary(used: points.count, rejected: points.rejections.byReason)
         return Result(grid: grid, configuration: used, bandwidth: configuration.bandwidth,

@@ -5,10 +5,13 @@ import Foundation
 ///
 /// ``read(path:options:control:)`` makes the first pass: it parses and
 /// checks every row, and gathers ``statistics`` (count, latitude range,
-/// longitude arc, weights). Later passes (``forEachBatch(control:_:)``)
-/// hand out the good points in batches: a regular file is parsed again; a
-/// pipe is spooled during the first pass to an anonymous temporary file of
-/// raw doubles (24–32 bytes a point). Memory: O(batch), never O(points).
+/// longitude arc, weights). A regular CSV file is parsed on every core
+/// (``CSVBlockReader``), with the points in file order as ever. Later
+/// passes (``forEachBatch(control:_:)``) hand out the good points in
+/// batches, from an anonymous temporary file of raw doubles (24–32 bytes
+/// a point) written during the first pass, or — for regular files larger
+/// than ``spoolLimit`` — by parsing the file again. Memory: O(batch),
+/// never O(points); the spool lives in the page cache and on disk.
 public final class StreamedPoints {
     /// How later passes get the points back.
     public enum Replay: Sendable, Hashable {
@@ -20,6 +23,12 @@ public final class StreamedPoints {
 
     /// Points handed out per batch.
     public static let batchSize = 65_536
+
+    /// The largest regular file spooled by default (bytes). Reading the
+    /// spool back costs a fraction of parsing again; beyond this size the
+    /// temporary file (nearly as large as the input) would crowd the disk,
+    /// and the file is parsed again instead.
+    public static let spoolLimit = 4 << 30
 
     /// The input's name for messages: the path, or "stdin".
     public let name: String
@@ -57,8 +66,9 @@ public final class StreamedPoints {
 
     /// Makes the first pass over `path` (nil or "-" for standard input).
     ///
-    /// - Parameter replay: how later passes read; nil re-parses regular
-    ///   files and spools anything else.
+    /// - Parameter replay: how later passes read; nil spools everything
+    ///   but regular files larger than ``spoolLimit``, which are parsed
+    ///   again (as is a regular file whose spool cannot be written).
     /// - Throws: ``InputError`` for the first bad row (unless skipping) or
     ///   bad structure; `CancellationError` when the control says stop.
     public static func read(path: String?, options: PointReaderOptions, replay: Replay? = nil,
@@ -67,26 +77,65 @@ public final class StreamedPoints {
         // Standard input is spooled even when it is a file: it cannot be
         // opened again by name, and its offset is not ours to rewind.
         let named = path != nil && path != "-"
-        let mode: Replay = reader.isRegularFile && named ? (replay ?? .reparse) : .spool
-        let spool = mode == .spool ? try PointSpool(withValues: options.columns.value != nil) : nil
-        var statistics = InputStatistics()
         let size = reader.fileSize.map { max($0, 1) }
-        control.report(.read, 0)
-        var sinceCheck = 0
-        while let p = try reader.next() {
-            statistics.add(p)
-            try spool?.append(p)
-            sinceCheck += 1
-            if sinceCheck == 16_384 {
-                sinceCheck = 0
-                try control.checkCancellation()
-                if let size { control.report(.read, Double(reader.bytesRead) / Double(size)) }
+        let large = (size ?? 0) > spoolLimit
+        let rereadable = reader.isRegularFile && named
+        var mode: Replay = rereadable ? (replay ?? (large ? .reparse : .spool)) : .spool
+        var spool: PointSpool?
+        // A file spooled by choice, not need, is parsed again if the spool
+        // fails (a full disk): the run goes on, only slower.
+        let optional = rereadable && replay == nil
+        func spooling(_ step: (PointSpool) throws -> Void) throws {
+            guard let s = spool else { return }
+            do {
+                try step(s)
+            } catch {
+                guard optional else { throw error }
+                spool = nil
+                mode = .reparse
             }
         }
-        try spool?.flush()
+        if mode == .spool {
+            do {
+                spool = try PointSpool(withValues: options.columns.value != nil)
+            } catch {
+                guard optional else { throw error }
+                mode = .reparse
+            }
+        }
+        var statistics = InputStatistics()
+        control.report(.read, 0)
+        var rejections = reader.rejections
+        var rowsRead = reader.rowsRead
+        if named, reader.isRegularFile, let csv = reader.csvReader, let path {
+            let blocks = CSVBlockReader(path: path, reader: csv, skipInvalid: options.skipInvalid)
+            try blocks.forEachRun(control: control) { run in
+                for i in 0..<run.count { statistics.add(run[i]) }
+                try spooling { try $0.append(run) }
+                try control.checkCancellation()
+                if let size { control.report(.read, Double(blocks.bytesDone) / Double(size)) }
+            }
+            rejections = blocks.rejections
+            rowsRead = blocks.rowsRead
+        } else {
+            var sinceCheck = 0
+            while let p = try reader.next() {
+                statistics.add(p)
+                try spooling { try $0.append(p) }
+                sinceCheck += 1
+                if sinceCheck == 16_384 {
+                    sinceCheck = 0
+                    try control.checkCancellation()
+                    if let size { control.report(.read, Double(reader.bytesRead) / Double(size)) }
+                }
+            }
+            rejections = reader.rejections
+            rowsRead = reader.rowsRead
+        }
+        try spooling { try $0.flush() }
         control.report(.read, 1)
         return StreamedPoints(name: reader.name, format: reader.format, statistics: statistics,
-                              rejections: reader.rejections, rowsRead: reader.rowsRead,
+                              rejections: rejections, rowsRead: rowsRead,
                               columnsDescription: reader.columnsDescription, replay: mode,
                               path: path, options: options, spool: spool)
     }
@@ -94,15 +143,17 @@ public final class StreamedPoints {
     /// The number of good points.
     public var count: Int { statistics.count }
 
-    /// Hands out every good point again, in batches of ``batchSize``, in
-    /// file order.
+    /// Hands out every good point again, in batches of `size` (default
+    /// ``batchSize``) points, in file order.
     ///
     /// - Throws: ``InputError`` when the file changed since the first
     ///   pass; `CancellationError` when the control says stop.
-    public func forEachBatch(control: ComputeControl = .none, _ body: (PointBatch) throws -> Void) throws {
-        var batch = PointBatch(capacity: StreamedPoints.batchSize)
+    public func forEachBatch(size: Int = StreamedPoints.batchSize, control: ComputeControl = .none,
+                             _ body: (PointBatch) throws -> Void) throws {
+        let size = max(size, 1)
+        var batch = PointBatch(capacity: size)
         if let spool {
-            try spool.forEachBatch(into: &batch, control: control, body)
+            try spool.forEachBatch(into: &batch, size: size, control: control, body)
             return
         }
         var again = options
@@ -111,18 +162,29 @@ public final class StreamedPoints {
         again.format = format
         let reader = try PointReader(path: path, options: again)
         var seen = 0
-        while let p = try reader.next() {
+        func add(_ p: InputPoint) throws {
             batch.append(p)
-            if batch.count == StreamedPoints.batchSize {
+            if batch.count == size {
                 try control.checkCancellation()
                 seen += batch.count
                 try body(batch)
                 batch.removeAll()
             }
         }
+        let rejected: Int
+        if let csv = reader.csvReader, let path {
+            let blocks = CSVBlockReader(path: path, reader: csv, skipInvalid: true)
+            try blocks.forEachRun(control: control) { run in
+                for i in 0..<run.count { try add(run[i]) }
+            }
+            rejected = blocks.rejections.count
+        } else {
+            while let p = try reader.next() { try add(p) }
+            rejected = reader.rejections.count
+        }
         seen += batch.count
         if batch.count > 0 { try body(batch) }
-        if seen != statistics.count || reader.rejections.count != rejections.count {
+        if seen != statistics.count || rejected != rejections.count {
             throw InputError(file: name, line: 0, column: "", reason: "input changed",
                              message: "the file changed while it was being read (\(statistics.count) points,"
                                 + " then \(seen))")
