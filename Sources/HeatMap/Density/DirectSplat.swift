@@ -3,8 +3,8 @@ import Foundation
 /// The exact method: every point adds its own truncated Gaussian footprint.
 ///
 /// Per point, the x and y kernel vectors come from ``SplatTables`` (one
-/// multiply-add per node; kernels of one cell or more and at most 48 cells
-/// of reach) or from the recurrence of ``GaussianAxis`` (two `exp` each),
+/// multiply-add per node; kernels from a 64th of a cell to 48 cells of
+/// reach) or from the recurrence of ``GaussianAxis`` (two `exp` each),
 /// and their outer product is added row by row, each row a contiguous
 /// multiply-add that the compiler vectorises. The footprint is the disc of
 /// radius `reach` (5σ, plus half a cell diagonal): the kernel is below
@@ -21,7 +21,8 @@ struct DirectSplat: RowDepositor {
     /// Σ v w K, or nil.
     let weightedValue: UnsafeMutablePointer<Double>?
     /// Tabulated kernel vectors and per-row chord widths, when the kernel is
-    /// at least a cell wide and not too many cells (see ``SplatTables``).
+    /// neither far narrower than a cell nor too many cells wide (see
+    /// ``SplatTables``).
     let tables: SplatTables?
 
     init(xAxis: GaussianAxis, yAxis: GaussianAxis, columns: Int, density: UnsafeMutablePointer<Double>?,
@@ -139,10 +140,11 @@ final class SplatTables: Sendable {
     let y: GaussianTable
     let chord: [Int]
 
-    /// Tables for the axes, or nil when the kernel is narrower than a cell
-    /// (interpolation would lose accuracy) or wider than the tables allow.
+    /// Tables for the axes, or nil when the kernel is narrower than a
+    /// 64th of a cell (the table would need too many intervals) or wider
+    /// than the tables allow.
     init?(xAxis: GaussianAxis, yAxis: GaussianAxis) {
-        guard xAxis.sigma >= xAxis.step, yAxis.sigma >= yAxis.step,
+        guard xAxis.sigma >= xAxis.step / 64, yAxis.sigma >= yAxis.step / 64,
               (xAxis.reach / xAxis.step).rounded(.up) + 1 <= Double(GaussianTable.maximumHalf),
               (yAxis.reach / yAxis.step).rounded(.up) + 1 <= Double(GaussianTable.maximumHalf) else { return nil }
         let x = GaussianTable(axis: xAxis), y = GaussianTable(axis: yAxis)

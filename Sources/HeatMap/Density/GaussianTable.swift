@@ -6,17 +6,18 @@ import Foundation
 ///
 /// Looking a point's kernel vector up costs one multiply-add per node,
 /// instead of the exponentials and dependent multiply chain of
-/// ``GaussianAxis/fill(_:around:lo:hi:)``. With 256 intervals the
-/// interpolation error is at most (1/256)²/8 · max|∂²g/∂u²| ≤ 1e−6 of the
-/// peak (for σ ≥ δ/2), far inside the 1e−3 accuracy bound. Used when
-/// J is small (the table has 257 · (2J + 1) entries).
+/// ``GaussianAxis/fill(_:around:lo:hi:)``. With N intervals the
+/// interpolation error is at most max|∂²g/∂u²|/(8N²) = (δ/σ)²/(8N²) of the
+/// peak: N = 256 keeps it below 2e−6 for σ ≥ δ, and narrower kernels get
+/// N = 256·⌈2δ/σ⌉ (below 5e−7), far inside the 1e−3 accuracy bound. Used
+/// when J is small (the table has (N + 1) · (2J + 1) entries).
 final class GaussianTable: @unchecked Sendable {
     /// J: nodes on each side of the nearest one.
     let half: Int
     /// 2J + 1.
     let width: Int
     /// Intervals over u ∈ [−δ/2, δ/2].
-    static let intervals = 256
+    let intervals: Int
     /// For interval k: `base[k·width + j]` = g at its left end, `slope[…]` the
     /// change across it.
     private let base: UnsafeMutablePointer<Double>
@@ -28,7 +29,9 @@ final class GaussianTable: @unchecked Sendable {
     init(axis: GaussianAxis) {
         half = Int((axis.reach / axis.step).rounded(.up)) + 1
         width = 2 * half + 1
-        let n = GaussianTable.intervals
+        let narrowness = axis.step / axis.sigma
+        intervals = narrowness <= 1 ? 256 : 256 * Int((2 * narrowness).rounded(.up))
+        let n = intervals
         let values = UnsafeMutablePointer<Double>.allocate(capacity: (n + 1) * width)
         defer { values.deallocate() }
         let scale = axis.step / axis.sigma
@@ -54,7 +57,7 @@ final class GaussianTable: @unchecked Sendable {
 
     /// The interval of offset `u` (in cells, −0.5…0.5) and the position in it.
     @inline(__always) func locate(_ u: Double) -> (base: UnsafePointer<Double>, slope: UnsafePointer<Double>, t: Double) {
-        let n = GaussianTable.intervals
+        let n = intervals
         let position = min(max((u + 0.5) * Double(n), 0), Double(n))
         let k = min(Int(position), n - 1)
         let offset = k * width
