@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// The kernel is K(d) = exp(−d²/2σ²)/(2πσ²) with σ = radius/3, truncated at
-/// 5σ by the exact method and 4σ by the binned ones; values are Σ wᵢK in weight per square unit × `projection.areaUnitScale`
+/// 5σ by the exact method asked for by name and at 4σ otherwise; values are Σ wᵢK in weight per square unit × `projection.areaUnitScale`
 /// (per km² for geographic planes), or for ``DensityEstimator/mean`` the
 /// kernel-weighted mean Σ vᵢwᵢK / Σ wᵢK, NaN where the support Σ wᵢK·2πσ²
 /// is below 0.05. Every node is within 1e−3 × (grid maximum) of the exact
@@ -114,7 +114,7 @@ public struct DensityAccumulator: Sendable {
         let (x, y) = axes(reachInSigmas: DensityPlan.reachInSigmas)
         scheme = forced ?? DensityPlan.scheme(method: method, xAxis: x, yAxis: y, channels: channels,
                                               pointCount: expectedCount)
-        (xAxis, yAxis) = axes(reachInSigmas: DensityPlan.reach(of: scheme))
+        (xAxis, yAxis) = axes(reachInSigmas: DensityPlan.reach(of: scheme, method: method))
         storage = try DensityStorage(scheme: scheme, cells: cells, channels: channels)
     }
 

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// | scheme                      | values per node | usable from σ/δ | worst error there |
 /// |-----------------------------|-----------------|-----------------|-------------------|
-/// | exact splat (5σ)            | –               | any             | < 1e−5 (truncation) |
+/// | exact splat (5σ; 4σ when automatic) | –       | any             | < 1e−5 (3.4e−4 at 4σ) |
 /// | row moments, order 5        | 6               | 1 (along x)     | 2.0e−4            |
 /// | row moments, order 4        | 5               | 1.25 (along x)  | 4.2e−4            |
 /// | row moments, order 3        | 4               | 2 (along x)     | 3.8e−4            |
@@ -61,17 +61,19 @@ enum DensityPlan {
     /// costing that picks a scheme).
     static let reachInSigmas = 5.0
 
-    /// Truncation radius in σ of the binned schemes: 4σ drops at most
-    /// e^−8 ≈ 3.4e−4 of a lone point's peak (and, over dense data, the
-    /// 1.3e−4 of the kernel's mass outside the ±4σ square), which with
-    /// their Taylor error (≤ 4.2e−4, largest at the peak, not at the cut)
-    /// stays inside the 1e−3 bound. It saves a fifth of the rows each
-    /// point writes and of the taps of each convolution.
-    static let binnedReachInSigmas = 4.0
+    /// Truncation radius in σ of every scheme the automatic method picks:
+    /// 4σ drops at most e^−8 ≈ 3.4e−4 of a lone point's peak (and, over
+    /// dense data, the 1.3e−4 of the kernel's mass outside the ±4σ
+    /// square), which with the binned schemes' Taylor error (≤ 4.2e−4,
+    /// largest at the peak, not at the cut) stays inside the 1e−3 bound.
+    /// It saves a fifth of the rows each point writes and of the taps of
+    /// each convolution, a third of the nodes of an exact splat.
+    static let automaticReachInSigmas = 4.0
 
-    /// The truncation radius in σ that `scheme` runs with.
-    static func reach(of scheme: DensityScheme) -> Double {
-        scheme == .direct ? reachInSigmas : binnedReachInSigmas
+    /// The truncation radius in σ that `scheme` runs with: 5σ when the
+    /// exact method was asked for by name, else 4σ.
+    static func reach(of scheme: DensityScheme, method: DensityMethod) -> Double {
+        scheme == .direct && method == .exact ? reachInSigmas : automaticReachInSigmas
     }
 
     /// Moment planes may use at most this many bytes; beyond, the exact

@@ -7,9 +7,10 @@ import Foundation
 /// reach) or from the recurrence of ``GaussianAxis`` (two `exp` each),
 /// and their outer product is added row by row, each row a contiguous
 /// multiply-add that the compiler vectorises. The footprint is the disc of
-/// radius `reach` (5σ, plus half a cell diagonal): the kernel is below
-/// e^−12.5 ≈ 4e−6 of its peak outside it, so even a ring of points just
-/// beyond a node's reach changes that node by < 1e−4 of the grid maximum.
+/// radius `reach` (5σ for the exact method, 4σ when the automatic method
+/// picks this one; plus half a cell diagonal): outside it the kernel is
+/// below e^−12.5 ≈ 4e−6 (or e^−8 ≈ 3.4e−4) of its peak, inside the 1e−3
+/// bound.
 /// Cost O(N · (reach/δ)²).
 struct DirectSplat: RowDepositor {
     let xAxis: GaussianAxis

@@ -12,7 +12,7 @@ import Foundation
 /// 2e−4 of a point's peak for M = 5 from σ = 1 cell, 4.2e−4 for M = 4 from
 /// σ = 1.25 cells, 3.8e−4 for M = 3 from σ = 2 cells. The row weights come
 /// from a ``GaussianTable``. A point costs (2·4σ/δy) rows × (M + 1)
-/// additions (the binned reach, ``DensityPlan/binnedReachInSigmas``)
+/// additions (the automatic reach, ``DensityPlan/automaticReachInSigmas``)
 /// instead of the π(5σ/δ)² of the exact splat; the grid costs
 /// cells × (M + 1) × (2·4σ/δx) multiply-adds once.
 struct RowMomentBinning: RowDepositor {
