@@ -72,16 +72,16 @@ final class LockedBox<T>: @unchecked Sendable {
 /// Boundary rule: a point on an exterior ring is inside, a point on a hole
 /// is outside, so a point on the ring shared by two bands belongs to the
 /// upper band only.
-struct RasterIndex: Sendable {
-    // Vertices of all rings, flattened; ring k spans ringStart[k]..<ringStart[k+1].
-    private let xs: [Double]
-    private let ys: [Double]
-    private let ringStart: [Int32]
-    private let ringPolygon: [Int32]
-    private let ringIsHole: [Bool]
-    /// The ring of each edge; edge i runs from vertex i to the next vertex of its ring.
-    private let edgeRing: [Int32]
-    private let edgeNext: [Int32]
+///
+/// A class: a query visits every part, and copying a struct of a dozen
+/// arrays out of `parts` would retain and release each of them per query.
+final class RasterIndex: Sendable {
+    // Vertices of all rings, flattened, x and y side by side; and per
+    // edge (edge i runs from vertex i to vertex links[i].next) its owner.
+    // A query reads a few of each at random: one cache line per vertex
+    // and per edge, not one per array.
+    private let vertices: [PlanePoint]
+    private let links: [EdgeLink]
 
     private let frame: CellFrame
     private let cellEdgeStart: [Int32], cellEdges: [Int32]
@@ -89,35 +89,29 @@ struct RasterIndex: Sendable {
 
     /// Indexes `polygons[range]`, numbering each by its position in `polygons`.
     init(_ polygons: [PlanePolygon], range: Range<Int>) {
-        var xs: [Double] = [], ys: [Double] = []
-        var ringStart: [Int32] = [0], ringPolygon: [Int32] = [], ringIsHole: [Bool] = []
+        var vertices: [PlanePoint] = [], links: [EdgeLink] = []
         var box = PlaneBox.empty
         // Sized once: growing would copy, and fresh pages are not free.
-        let vertices = range.reduce(0) { n, i in polygons[i].holes.reduce(n + polygons[i].exterior.count) { $0 + $1.count } }
-        xs.reserveCapacity(vertices); ys.reserveCapacity(vertices)
+        let count = range.reduce(0) { n, i in polygons[i].holes.reduce(n + polygons[i].exterior.count) { $0 + $1.count } }
+        vertices.reserveCapacity(count); links.reserveCapacity(count)
         for polygon in range {
             let p = polygons[polygon]
             for k in 0...p.holes.count {
                 let ring = k == 0 ? p.exterior : p.holes[k - 1]
                 guard ring.count >= 3 else { continue }
-                for q in ring { xs.append(q.x); ys.append(q.y); box.formUnion(q) }
-                ringStart.append(Int32(xs.count))
-                ringPolygon.append(Int32(polygon))
-                ringIsHole.append(k > 0)
-            }
-        }
-        var edgeRing = [Int32](repeating: 0, count: xs.count), edgeNext = [Int32](repeating: 0, count: xs.count)
-        for k in 0..<ringPolygon.count {
-            let a = Int(ringStart[k]), b = Int(ringStart[k + 1])
-            for i in a..<b {
-                edgeRing[i] = Int32(k)
-                edgeNext[i] = Int32(i + 1 < b ? i + 1 : a)
+                let first = vertices.count
+                for q in ring {
+                    box.formUnion(q)
+                    vertices.append(q)
+                    links.append(EdgeLink(next: Int32(vertices.count), polygon: Int32(polygon), isHole: k > 0))
+                }
+                links[links.count - 1].next = Int32(first)
             }
         }
         // About one cell per four vertices, square-ish cells; the origin is
         // nudged by an odd fraction of a cell so that cell centres do not
         // fall exactly on grid-aligned contour vertices.
-        let cells = Double(min(max(xs.count / 4, 64), 16_000_000))
+        let cells = Double(min(max(vertices.count / 4, 64), 16_000_000))
         let w = max(box.width, 1e-300), h = max(box.height, 1e-300)
         let side = (w * h / cells).squareRoot()
         let columns = box.isEmpty ? 1 : max(1, min(Int(w / side) + 1, 8192))
@@ -126,24 +120,17 @@ struct RasterIndex: Sendable {
         let minX = box.minX - cellW * 0.000_000_5 * 0.618, minY = box.minY - cellH * 0.000_000_5 * 0.382
         let frame = CellFrame(minX: minX, minY: minY, cellW: cellW, cellH: cellH, columns: columns, rows: rows)
 
-        let polygonOfEdge = edgeRing.map { ringPolygon[Int($0)] }
-        let (edgeStart, cellEdges, insideStart, inside) = xs.withUnsafeBufferPointer { xs in
-            ys.withUnsafeBufferPointer { ys in
-                edgeNext.withUnsafeBufferPointer { next in
-                    polygonOfEdge.withUnsafeBufferPointer { polygonOfEdge in
-                        let edges = RasterBuild.Edges(xs: xs, ys: ys, next: next, polygon: polygonOfEdge)
-                        let (edgeStart, cellEdges) = RasterBuild.edgesByCell(edges, frame)
-                        let crossings = RasterBuild.centreCrossings(edges, frame)
-                        let (insideStart, inside) = RasterBuild.insideSets(crossings, frame)
-                        return (edgeStart, cellEdges, insideStart, inside)
-                    }
-                }
+        let (edgeStart, cellEdges, insideStart, inside) = vertices.withUnsafeBufferPointer { vertices in
+            links.withUnsafeBufferPointer { links in
+                let edges = RasterBuild.Edges(vertices: vertices, links: links)
+                let (edgeStart, cellEdges) = RasterBuild.edgesByCell(edges, frame)
+                let crossings = RasterBuild.centreCrossings(edges, frame)
+                let (insideStart, inside) = RasterBuild.insideSets(crossings, frame)
+                return (edgeStart, cellEdges, insideStart, inside)
             }
         }
 
-        self.xs = xs; self.ys = ys
-        self.ringStart = ringStart; self.ringPolygon = ringPolygon; self.ringIsHole = ringIsHole
-        self.edgeRing = edgeRing; self.edgeNext = edgeNext
+        self.vertices = vertices; self.links = links
         self.frame = frame
         self.cellEdgeStart = edgeStart; self.cellEdges = cellEdges
         self.cellInsideStart = insideStart; self.cellInside = inside
@@ -153,12 +140,14 @@ struct RasterIndex: Sendable {
     /// are bounded by the cell's own entries and edges, so they fit one
     /// temporary buffer (on the stack for ordinary cells).
     func visit(_ p: PlanePoint, _ body: (Int32) -> Void) {
-        guard !xs.isEmpty, let (column, row) = frame.cell(of: p) else { return }
+        guard !vertices.isEmpty, let (column, row) = frame.cell(of: p) else { return }
         let k = row * frame.columns + column
         let cx = frame.centreX(column), cy = frame.centreY(row)
         // The odd set never holds more than the centre's polygons plus one
         // per edge, and each boundary list at most one per edge.
-        let capacity = Int(cellInsideStart[k + 1] - cellInsideStart[k]) + Int(cellEdgeStart[k + 1] - cellEdgeStart[k]) + 1
+        let edgeRange = Int(cellEdgeStart[k])..<Int(cellEdgeStart[k + 1])
+        let insideRange = Int(cellInsideStart[k])..<Int(cellInsideStart[k + 1])
+        let capacity = insideRange.count + edgeRange.count + 1
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * capacity) { buffer in
             // [0, n): the odd set; [capacity, …): on an exterior; [2 capacity, …): on a hole.
             var n = 0, nExterior = 0, nHole = 0
@@ -171,19 +160,19 @@ struct RasterIndex: Sendable {
                 buffer[n] = polygon
                 n += 1
             }
-            for j in Int(cellInsideStart[k])..<Int(cellInsideStart[k + 1]) { toggle(cellInside[j]) }
-            for e in Int(cellEdgeStart[k])..<Int(cellEdgeStart[k + 1]) {
-                let i = Int(cellEdges[e]), j = Int(edgeNext[i])
-                let ax = xs[i], ay = ys[i], bx = xs[j], by = ys[j]
-                let ring = Int(edgeRing[i])
+            for j in insideRange { toggle(cellInside[j]) }
+            for e in edgeRange {
+                let i = Int(cellEdges[e]), link = links[i]
+                let a = vertices[i], b = vertices[Int(link.next)]
+                let ax = a.x, ay = a.y, bx = b.x, by = b.y
                 // Query on this edge: the boundary rule decides.
                 let onLine = (bx - ax) * (p.y - ay) - (by - ay) * (p.x - ax)
                 if onLine == 0, p.x >= min(ax, bx), p.x <= max(ax, bx), p.y >= min(ay, by), p.y <= max(ay, by) {
-                    if ringIsHole[ring] {
-                        buffer[2 * capacity + nHole] = ringPolygon[ring]
+                    if link.isHole {
+                        buffer[2 * capacity + nHole] = link.polygon
                         nHole += 1
                     } else {
-                        buffer[capacity + nExterior] = ringPolygon[ring]
+                        buffer[capacity + nExterior] = link.polygon
                         nExterior += 1
                     }
                     continue
@@ -196,7 +185,7 @@ struct RasterIndex: Sendable {
                 guard (sa >= 0) != (sb >= 0) else { continue }
                 let sc = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
                 guard (sc > 0 && onLine < 0) || (sc < 0 && onLine > 0) else { continue }
-                toggle(ringPolygon[ring])
+                toggle(link.polygon)
             }
             func onHole(_ q: Int32) -> Bool { (0..<nHole).contains { buffer[2 * capacity + $0] == q } }
             for i in 0..<n where !onHole(buffer[i]) { body(buffer[i]) }
@@ -209,4 +198,12 @@ struct RasterIndex: Sendable {
             }
         }
     }
+}
+
+/// An edge of a ``RasterIndex``: the vertex it runs to, and the polygon
+/// whose exterior or hole it bounds.
+struct EdgeLink: Sendable {
+    var next: Int32
+    let polygon: Int32
+    let isHole: Bool
 }

@@ -4,14 +4,13 @@ import Foundation
 /// array bookkeeping in the loops, which run once or twice per vertex).
 /// Lists are CSR: bucket k holds `items[start[k] ..< start[k + 1]]`.
 enum RasterBuild {
-    /// The edges of all rings: edge i runs from vertex i to vertex next[i]
-    /// and belongs to polygon[i].
+    /// The edges of all rings: edge i runs from vertex i to vertex
+    /// links[i].next and belongs to links[i].polygon.
     struct Edges {
-        let xs: UnsafeBufferPointer<Double>
-        let ys: UnsafeBufferPointer<Double>
-        let next: UnsafeBufferPointer<Int32>
-        let polygon: UnsafeBufferPointer<Int32>
-        var count: Int { xs.count }
+        let vertices: UnsafeBufferPointer<PlanePoint>
+        let links: UnsafeBufferPointer<EdgeLink>
+        var count: Int { vertices.count }
+        @inline(__always) func ends(_ i: Int) -> (PlanePoint, PlanePoint) { (vertices[i], vertices[Int(links[i].next)]) }
     }
 
     /// The edges meeting each cell: every cell of the edge's box (edges
@@ -21,8 +20,8 @@ enum RasterBuild {
         // Calls body(edge, cell) for each cell of each edge's box, in edge order.
         func eachCell(_ body: (Int, Int) -> Void) {
             for i in 0..<edges.count {
-                let j = Int(edges.next[i])
-                let (c0, c1) = frame.columns(edges.xs[i], edges.xs[j]), (r0, r1) = frame.rows(edges.ys[i], edges.ys[j])
+                let (a, b) = edges.ends(i)
+                let (c0, c1) = frame.columns(a.x, b.x), (r0, r1) = frame.rows(a.y, b.y)
                 for r in r0...r1 { for c in c0...c1 { body(i, r &* columns &+ c) } }
             }
         }
@@ -62,7 +61,8 @@ enum RasterBuild {
         var start = [Int32](repeating: 0, count: rows + 1)
         start.withUnsafeMutableBufferPointer { start in
             for i in 0..<edges.count {
-                guard let (r0, r1) = frame.centreRows(edges.ys[i], edges.ys[Int(edges.next[i])]) else { continue }
+                let (a, b) = edges.ends(i)
+                guard let (r0, r1) = frame.centreRows(a.y, b.y) else { continue }
                 for r in r0...r1 { start[r + 1] &+= 1 }
             }
             for r in 0..<rows { start[r + 1] &+= start[r] }
@@ -74,8 +74,8 @@ enum RasterBuild {
             column.withUnsafeMutableBufferPointer { column in
                 polygon.withUnsafeMutableBufferPointer { polygon in
                     for i in 0..<edges.count {
-                        let j = Int(edges.next[i])
-                        let ax = edges.xs[i], ay = edges.ys[i], bx = edges.xs[j], by = edges.ys[j]
+                        let (a, b) = edges.ends(i)
+                        let ax = a.x, ay = a.y, bx = b.x, by = b.y
                         guard let (r0, r1) = frame.centreRows(ay, by) else { continue }
                         for r in r0...r1 {
                             let yc = frame.centreY(r)
@@ -84,7 +84,7 @@ enum RasterBuild {
                             let x = ax + (yc - ay) * (bx - ax) / (by - ay)
                             let slot = Int(end[r])
                             column[slot] = Int32(frame.firstColumn(rightOf: x))
-                            polygon[slot] = edges.polygon[i]
+                            polygon[slot] = edges.links[i].polygon
                             end[r] &+= 1
                         }
                     }
