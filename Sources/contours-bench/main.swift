@@ -16,19 +16,6 @@ func bestOf<T>(_ repeats: Int, _ body: () throws -> T) rethrows -> (seconds: Dou
     return (best, result!)
 }
 
-/// SplitMix64: a small seeded generator for the query points.
-struct QueryGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 func readPoints(_ path: String) throws -> PlanePoints {
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
     guard data.count % 24 == 0 else {
@@ -75,7 +62,7 @@ do {
     // Queries uniform over the cell box, as peers.py draws them (seeded,
     // so every run asks the same questions).
     let box = grid.result.geometry.cellBox
-    var rng = QueryGenerator(seed: 7)
+    var rng = SplitMixGenerator(seed: 7)
     let queries = (0..<options.queries).map { _ in
         PlanePoint(x: Double.random(in: box.minX...box.maxX, using: &rng),
                    y: Double.random(in: box.minY...box.maxY, using: &rng))

@@ -61,18 +61,3 @@ struct PointReservoir: Sendable, Hashable {
         return order.last.map { values[$0] }
     }
 }
-
-/// A small, fast, seedable generator (Steele et al.'s SplitMix64).
-struct SplitMixGenerator: Sendable, Hashable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in (0, 1].
-    mutating func nextUnit() -> Double { (Double(next() >> 11) + 1) / 9_007_199_254_740_992 }
-}
