@@ -129,4 +129,48 @@ import Testing
         #expect(Set(batch) == [nil, 0, 1, 2])
         #expect(locator.bands(at: []).isEmpty)
     }
+
+    @Test(arguments: [PolygonSmoother.none, .chaikin()])
+    func indexOfRealContoursAgreesWithABruteForceScan(smoother: PolygonSmoother) throws {
+        // Clustered points, their bands (every inner boundary is a ring two
+        // bands share, indexed once), queried at random and exactly on
+        // vertices; the answer must be the brute-force one. (A computed
+        // edge midpoint lies within rounding of its edge, on either side:
+        // the two scans may differ there, and neither is wrong.)
+        var rng = SplitMix(seed: 21)
+        var x: [Double] = [], y: [Double] = [], w: [Double] = []
+        for k in 0..<2000 {
+            let centre = [(20.0, 30.0), (60, 55), (45, 80)][k % 3]
+            x.append(centre.0 + 12 * (rng.unit() + rng.unit() - 1))
+            y.append(centre.1 + 12 * (rng.unit() + rng.unit() - 1))
+            w.append(0.5 + rng.unit())
+        }
+        let configuration = HeatMapConfiguration(radius: 9, contourLevels: 8, levelSpacing: .linear,
+                                                 gridResolution: 120, smoother: smoother, projection: .planar)
+        let grid = try DensityGrid.compute(points: PlanePoints(x: x, y: y, weight: w),
+                                           projection: PlaneProjection(kind: .planar), configuration: configuration)
+        let thresholds = ThresholdResolver.thresholds(for: .linear, levelCount: 8, grid: grid)
+        let bands = try ContourBuilder.build(grid: grid, thresholds: thresholds, smoother: smoother).bands
+        let locator = BandLocator(bands: bands)
+        func expected(_ p: PlanePoint) -> Int? {
+            var found: Int?
+            for (level, polygons) in bands.enumerated() {
+                for polygon in polygons where PlaneRing.locate(p, in: polygon.exterior) >= 0
+                    && !polygon.holes.contains(where: { PlaneRing.locate(p, in: $0) >= 0 }) {
+                    found = level
+                }
+            }
+            return found
+        }
+        var queries = (0..<1500).map { _ in PlanePoint(x: rng.uniform(0, 80), y: rng.uniform(10, 100)) }
+        for polygon in bands.joined() {
+            for ring in [polygon.exterior] + polygon.holes {
+                for k in stride(from: 0, to: ring.count, by: 2) { queries.append(ring[k]) }
+            }
+        }
+        #expect(bands.count >= 6 && queries.count > 2000)
+        let answers = locator.bands(at: queries)
+        let wrong = zip(queries, answers).filter { $0.1 != expected($0.0) }.count
+        #expect(wrong == 0)
+    }
 }

@@ -94,11 +94,25 @@ final class RasterIndex: Sendable {
         // Sized once: growing would copy, and fresh pages are not free.
         let count = range.reduce(0) { n, i in polygons[i].holes.reduce(n + polygons[i].exterior.count) { $0 + $1.count } }
         vertices.reserveCapacity(count); links.reserveCapacity(count)
+        // A ring shared by two polygons (a band's hole is the next band's
+        // exterior, reversed) is indexed once, its edges owned by both:
+        // half the vertices to rasterise and to test per query.
+        var seen: [RingKey: (start: Int, count: Int)] = [:]
         for polygon in range {
             let p = polygons[polygon]
             for k in 0...p.holes.count {
                 let ring = k == 0 ? p.exterior : p.holes[k - 1]
                 guard ring.count >= 3 else { continue }
+                let key = RingKey(ring)
+                if let twin = seen[key],
+                   RingKey.isReversal(ring, of: vertices[twin.start ..< twin.start + twin.count]) {
+                    for i in twin.start ..< twin.start + twin.count {
+                        links[i].twin = Int32(polygon)
+                        links[i].twinIsHole = k > 0
+                    }
+                    seen[key] = nil
+                    continue
+                }
                 let first = vertices.count
                 for q in ring {
                     box.formUnion(q)
@@ -106,6 +120,7 @@ final class RasterIndex: Sendable {
                     links.append(EdgeLink(next: Int32(vertices.count), polygon: Int32(polygon), isHole: k > 0))
                 }
                 links[links.count - 1].next = Int32(first)
+                seen[key] = (first, ring.count)
             }
         }
         // About one cell per four vertices, square-ish cells; the origin is
@@ -143,11 +158,11 @@ final class RasterIndex: Sendable {
         guard !vertices.isEmpty, let (column, row) = frame.cell(of: p) else { return }
         let k = row * frame.columns + column
         let cx = frame.centreX(column), cy = frame.centreY(row)
-        // The odd set never holds more than the centre's polygons plus one
-        // per edge, and each boundary list at most one per edge.
+        // The odd set never holds more than the centre's polygons plus two
+        // per edge (its owners), and each boundary list at most two per edge.
         let edgeRange = Int(cellEdgeStart[k])..<Int(cellEdgeStart[k + 1])
         let insideRange = Int(cellInsideStart[k])..<Int(cellInsideStart[k + 1])
-        let capacity = insideRange.count + edgeRange.count + 1
+        let capacity = insideRange.count + 2 * edgeRange.count + 1
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * capacity) { buffer in
             // [0, n): the odd set; [capacity, …): on an exterior; [2 capacity, …): on a hole.
             var n = 0, nExterior = 0, nHole = 0
@@ -168,13 +183,17 @@ final class RasterIndex: Sendable {
                 // Query on this edge: the boundary rule decides.
                 let onLine = (bx - ax) * (p.y - ay) - (by - ay) * (p.x - ax)
                 if onLine == 0, p.x >= min(ax, bx), p.x <= max(ax, bx), p.y >= min(ay, by), p.y <= max(ay, by) {
-                    if link.isHole {
-                        buffer[2 * capacity + nHole] = link.polygon
-                        nHole += 1
-                    } else {
-                        buffer[capacity + nExterior] = link.polygon
-                        nExterior += 1
+                    func onBoundary(_ owner: Int32, isHole: Bool) {
+                        if isHole {
+                            buffer[2 * capacity + nHole] = owner
+                            nHole += 1
+                        } else {
+                            buffer[capacity + nExterior] = owner
+                            nExterior += 1
+                        }
                     }
+                    onBoundary(link.polygon, isHole: link.isHole)
+                    if link.twin >= 0 { onBoundary(link.twin, isHole: link.twinIsHole) }
                     continue
                 }
                 // Does the segment centre → query cross this edge? A vertex on
@@ -186,6 +205,7 @@ final class RasterIndex: Sendable {
                 let sc = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
                 guard (sc > 0 && onLine < 0) || (sc < 0 && onLine > 0) else { continue }
                 toggle(link.polygon)
+                if link.twin >= 0 { toggle(link.twin) }
             }
             func onHole(_ q: Int32) -> Bool { (0..<nHole).contains { buffer[2 * capacity + $0] == q } }
             for i in 0..<n where !onHole(buffer[i]) { body(buffer[i]) }
@@ -200,10 +220,53 @@ final class RasterIndex: Sendable {
     }
 }
 
-/// An edge of a ``RasterIndex``: the vertex it runs to, and the polygon
-/// whose exterior or hole it bounds.
+/// An edge of a ``RasterIndex``: the vertex it runs to, the polygon whose
+/// exterior or hole it bounds, and the second polygon that shares the
+/// ring, if any (−1 if none).
 struct EdgeLink: Sendable {
     var next: Int32
     let polygon: Int32
+    var twin: Int32 = -1
     let isHole: Bool
+    var twinIsHole = false
+
+    init(next: Int32, polygon: Int32, isHole: Bool) {
+        self.next = next
+        self.polygon = polygon
+        self.isHole = isHole
+    }
+}
+
+/// Finds a ring's twin: the same vertices in reverse order, maybe from
+/// another start. Rings are keyed by their vertex count and their lowest
+/// vertex (by x, then y), then compared vertex by vertex.
+struct RingKey: Hashable {
+    let count: Int
+    let lowestX: Double
+    let lowestY: Double
+
+    init(_ ring: [PlanePoint]) {
+        count = ring.count
+        let lowest = RingKey.lowest(ring[...])
+        lowestX = ring[lowest].x
+        lowestY = ring[lowest].y
+    }
+
+    /// The index of the lowest vertex by (x, y).
+    static func lowest(_ ring: ArraySlice<PlanePoint>) -> Int {
+        var best = ring.startIndex
+        for i in ring.indices where ring[i].x < ring[best].x || (ring[i].x == ring[best].x && ring[i].y < ring[best].y) {
+            best = i
+        }
+        return best
+    }
+
+    /// Whether `ring` is `other` walked backwards. O(n).
+    static func isReversal(_ ring: [PlanePoint], of other: ArraySlice<PlanePoint>) -> Bool {
+        let n = ring.count
+        guard other.count == n else { return false }
+        let a = lowest(ring[...]), b = lowest(other) - other.startIndex
+        for t in 0..<n where ring[(a + t) % n] != other[other.startIndex + (b - t + n) % n] { return false }
+        return true
+    }
 }

@@ -63,7 +63,9 @@ enum RasterBuild {
             for i in 0..<edges.count {
                 let (a, b) = edges.ends(i)
                 guard let (r0, r1) = frame.centreRows(a.y, b.y) else { continue }
-                for r in r0...r1 { start[r + 1] &+= 1 }
+                // A shared edge crosses for both its owners.
+                let owners: Int32 = edges.links[i].twin >= 0 ? 2 : 1
+                for r in r0...r1 { start[r + 1] &+= owners }
             }
             for r in 0..<rows { start[r + 1] &+= start[r] }
         }
@@ -82,10 +84,16 @@ enum RasterBuild {
                             // The exact rule of the query: the edge crosses y = yc when its ends lie on opposite sides.
                             guard (ay > yc) != (by > yc) else { continue }
                             let x = ax + (yc - ay) * (bx - ax) / (by - ay)
-                            let slot = Int(end[r])
-                            column[slot] = Int32(frame.firstColumn(rightOf: x))
-                            polygon[slot] = edges.links[i].polygon
+                            let first = Int32(frame.firstColumn(rightOf: x))
+                            let link = edges.links[i]
+                            column[Int(end[r])] = first
+                            polygon[Int(end[r])] = link.polygon
                             end[r] &+= 1
+                            if link.twin >= 0 {
+                                column[Int(end[r])] = first
+                                polygon[Int(end[r])] = link.twin
+                                end[r] &+= 1
+                            }
                         }
                     }
                 }
