@@ -189,10 +189,14 @@ public struct DensityAccumulator: Sendable {
     private func deposit(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
                          value: UnsafePointer<Double>?, count n: Int, offGrid: Bool, control: ComputeControl,
                          progress: ProgressCounter) throws {
+        // The splat refers to its tables without owning them (see
+        // DirectSplat.tables): they live until this function returns.
+        let tables = scheme == .direct ? SplatTables(xAxis: xAxis, yAxis: yAxis) : nil
+        defer { withExtendedLifetime(tables) {} }
         let direct = DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: geometry.columns,
                                  density: storage.direct?.base,
                                  weightedValue: value == nil ? nil : storage.directValue?.base,
-                                 tables: scheme == .direct ? SplatTables(xAxis: xAxis, yAxis: yAxis) : nil)
+                                 tables: tables)
         let report: @Sendable (Int) -> Void = { progress.add($0) }
         func run<D: RowDepositor>(_ depositor: D) throws {
             let bands = try RowBands.build(x: x, y: y, weight: weight, value: value, count: n, rows: geometry.rows,

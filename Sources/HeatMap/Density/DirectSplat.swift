@@ -23,8 +23,11 @@ struct DirectSplat: RowDepositor {
     let weightedValue: UnsafeMutablePointer<Double>?
     /// Tabulated kernel vectors and per-row chord widths, when the kernel is
     /// neither far narrower than a cell nor too many cells wide (see
-    /// ``SplatTables``).
-    let tables: SplatTables?
+    /// ``SplatTables``). Not owned: the band loop copies the splat for
+    /// every point, and a strong reference would be retained and released
+    /// each time (a sixth of the run for small kernels). Whoever makes the
+    /// splat keeps the tables alive while it runs.
+    unowned(unsafe) let tables: SplatTables?
 
     init(xAxis: GaussianAxis, yAxis: GaussianAxis, columns: Int, density: UnsafeMutablePointer<Double>?,
          weightedValue: UnsafeMutablePointer<Double>?, tables: SplatTables? = nil) {
@@ -107,6 +110,22 @@ struct DirectSplat: RowDepositor {
         let hx = x.half, hy = y.half
         let (bx, sx, tx) = x.locate(fx - Double(cn))
         let (by, sy, ty) = y.locate(fy - Double(rn))
+        // A kernel at most eight columns wide, away from the side edges:
+        // whole rows as one vector each (the table's zero padding adds
+        // nothing), no per-row chord. The loop bookkeeping of a few
+        // columns per row otherwise costs more than the arithmetic.
+        if x.stride <= 8, cn - hx >= 0, cn - hx + x.stride <= xAxis.count {
+            if x.stride == 4 {
+                DirectSplat.vectorRows(SIMD4<Double>.self, bx, sx, tx, by, sy, ty, w: w, v: v, column: cn - hx,
+                                       rn: rn, hy: hy, height: y.width, rows: yAxis.count, columns: columns,
+                                       density: density, weightedValue: weightedValue)
+            } else {
+                DirectSplat.vectorRows(SIMD8<Double>.self, bx, sx, tx, by, sy, ty, w: w, v: v, column: cn - hx,
+                                       rn: rn, hy: hy, height: y.width, rows: yAxis.count, columns: columns,
+                                       density: density, weightedValue: weightedValue)
+            }
+            return true
+        }
         let gx = scratch
         for i in 0..<x.width { gx[i] = w * (bx[i] + tx * sx[i]) }
         let j0 = max(0, hy - rn), j1 = min(y.width - 1, yAxis.count - 1 - rn + hy)
@@ -129,6 +148,36 @@ struct DirectSplat: RowDepositor {
             }
         }
         return true
+    }
+}
+
+extension DirectSplat {
+    /// Adds rows of the kernel's square footprint, each as one vector of
+    /// V.scalarCount columns starting at `column` (the kernel is at most
+    /// that wide, and the columns exist); `hy` and `height` are the y
+    /// table's half-width and width. Rows off the grid are skipped. Static,
+    /// so that no copy of the splat is made per point.
+    /// Writing to the row's padding columns adds zero, and rows belong to
+    /// one band at a time, so no other task writes them.
+    @inline(__always)
+    static func vectorRows<V: SIMD>(_: V.Type, _ bx: UnsafePointer<Double>, _ sx: UnsafePointer<Double>, _ tx: Double,
+                                    _ by: UnsafePointer<Double>, _ sy: UnsafePointer<Double>, _ ty: Double,
+                                    w: Double, v: Double, column: Int, rn: Int, hy: Int, height: Int,
+                                    rows: Int, columns: Int, density: UnsafeMutablePointer<Double>,
+                                    weightedValue: UnsafeMutablePointer<Double>?) where V.Scalar == Double {
+        let g = w * (UnsafeRawPointer(bx).loadUnaligned(as: V.self) + tx * UnsafeRawPointer(sx).loadUnaligned(as: V.self))
+        let j0 = max(0, hy - rn), j1 = min(height - 1, rows - 1 - rn + hy)
+        guard j0 <= j1 else { return }
+        for j in j0...j1 {
+            let a = by[j] + ty * sy[j]
+            let offset = (rn - hy + j) * columns + column
+            let dst = UnsafeMutableRawPointer(density + offset)
+            dst.storeBytes(of: dst.loadUnaligned(as: V.self) + a * g, as: V.self)
+            if let weightedValue {
+                let dstV = UnsafeMutableRawPointer(weightedValue + offset)
+                dstV.storeBytes(of: dstV.loadUnaligned(as: V.self) + (a * v) * g, as: V.self)
+            }
+        }
     }
 }
 

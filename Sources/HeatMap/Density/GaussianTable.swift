@@ -10,7 +10,7 @@ import Foundation
 /// interpolation error is at most max|∂²g/∂u²|/(8N²) = (δ/σ)²/(8N²) of the
 /// peak: N = 256 keeps it below 2e−6 for σ ≥ δ, and narrower kernels get
 /// N = 256·⌈2δ/σ⌉ (below 5e−7), far inside the 1e−3 accuracy bound. Used
-/// when J is small (the table has (N + 1) · (2J + 1) entries).
+/// when J is small (the table has about N · (2J + 1) entries).
 final class GaussianTable: @unchecked Sendable {
     /// J: nodes on each side of the nearest one.
     let half: Int
@@ -18,7 +18,11 @@ final class GaussianTable: @unchecked Sendable {
     let width: Int
     /// Intervals over u ∈ [−δ/2, δ/2].
     let intervals: Int
-    /// For interval k: `base[k·width + j]` = g at its left end, `slope[…]` the
+    /// Doubles per interval: the width rounded up to a multiple of four,
+    /// the padding zero, so a vector load of a whole row is safe and adds
+    /// nothing beyond the kernel.
+    let stride: Int
+    /// For interval k: `base[k·stride + j]` = g at its left end, `slope[…]` the
     /// change across it.
     private let base: UnsafeMutablePointer<Double>
     private let slope: UnsafeMutablePointer<Double>
@@ -42,11 +46,16 @@ final class GaussianTable: @unchecked Sendable {
                 values[k * width + j] = exp(-t * t / 2)
             }
         }
-        base = .allocate(capacity: n * width)
-        slope = .allocate(capacity: n * width)
-        for i in 0..<(n * width) {
-            base[i] = values[i]
-            slope[i] = values[i + width] - values[i]
+        stride = (width + 3) / 4 * 4
+        base = .allocate(capacity: n * stride)
+        slope = .allocate(capacity: n * stride)
+        base.initialize(repeating: 0, count: n * stride)
+        slope.initialize(repeating: 0, count: n * stride)
+        for k in 0..<n {
+            for j in 0..<width {
+                base[k * stride + j] = values[k * width + j]
+                slope[k * stride + j] = values[(k + 1) * width + j] - values[k * width + j]
+            }
         }
     }
 
@@ -60,7 +69,7 @@ final class GaussianTable: @unchecked Sendable {
         let n = intervals
         let position = min(max((u + 0.5) * Double(n), 0), Double(n))
         let k = min(Int(position), n - 1)
-        let offset = k * width
+        let offset = k * stride
         return (UnsafePointer(base + offset), UnsafePointer(slope + offset), position - Double(k))
     }
 }
