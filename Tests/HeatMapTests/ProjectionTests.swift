@@ -4,6 +4,26 @@ import Testing
 
 /// Projections, the longitude arc across ±180°, and the adaptive rule.
 @Suite struct ProjectionTests {
+    @Test func normalizingMatchesTheRemainderDefinition() {
+        // The wrap avoids fmod for |x| < 3600; it must give fmod's results
+        // exactly, the signs of zeros too.
+        func reference(_ x: Double) -> Double {
+            var l = x.truncatingRemainder(dividingBy: 360)
+            if l < -180 { l += 360 }
+            if l >= 180 { l -= 360 }
+            return l
+        }
+        var generator = SplitMix(seed: 13)
+        var samples: [Double] = [0, -0.0, 180, -180, 360, -360, 720, -720, 3599.999, -3599.999, 3600, -3600,
+                                 179.99999999999997, 1e300, -1e300, .infinity, .nan]
+        for _ in 0..<5_000 { samples.append(generator.uniform(-5000, 5000)) }
+        for _ in 0..<200 { samples.append(Double(Int(generator.uniform(-12, 12))) * 360) }
+        for x in samples {
+            let got = LongitudeArc.normalized(x), want = reference(x)
+            #expect(got.bitPattern == want.bitPattern || (got.isNaN && want.isNaN), "\(x)")
+        }
+    }
+
     @Test func smallestArcCrossesTheAntimeridianForFijiLikeData() {
         let arc = LongitudeArc.smallest(containing: [178.5, -179.0, 179.9, -177.5])!
         #expect(abs(arc.width - 4.0) < 1e-9)

@@ -34,6 +34,16 @@ protocol CellIndexing {
     func index(x: SIMD4<Double>, y: SIMD4<Double>) -> CellLanes
 }
 
+extension CellIndexing {
+    /// One point through the four-lane lookup, so a single point and a
+    /// batch always get the same cell.
+    @inline(__always) func index(x: Double, y: Double) -> (Int, Int)? {
+        let lanes = index(x: SIMD4(repeating: x), y: SIMD4(repeating: y))
+        guard lanes.valid[0] else { return nil }
+        return (Int(lanes.a[0]), Int(lanes.b[0]))
+    }
+}
+
 /// The cells of four points (see ``CellIndexing``).
 struct CellLanes {
     var a: SIMD4<Double>
@@ -108,7 +118,7 @@ public enum BinGrid: Sendable, Hashable {
 
     @inline(__always) func index(x: Double, y: Double) -> (Int, Int)? {
         switch self {
-        case .hexagon(let g): return g.axialIndex(x: x, y: y)
+        case .hexagon(let g): return g.index(x: x, y: y)
         case .square(let g): return g.index(x: x, y: y)
         }
     }

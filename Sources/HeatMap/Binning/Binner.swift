@@ -297,7 +297,7 @@ public struct Binner: Sendable {
         }
         for slot in 0..<cells {
             var total = flat[slot]
-            for g in 1..<max(groups, 1) { total.merge(flat[g * cells + slot]) }
+            for g in 1..<groups { total.merge(flat[g * cells + slot]) }
             guard total.count > 0 else { continue }
             merge(Binner.pack(aLo + slot % spanA, bLo + slot / spanA), total)
         }
@@ -381,11 +381,4 @@ public struct Binner: Sendable {
         }
         return BinningResult(grid: grid, projection: projection, bins: bins, summary: summary, bounds: bounds)
     }
-}
-
-/// Calls `body` with the buffer of `slice`, or nil.
-func withOptionalSlice<R>(_ slice: ArraySlice<Double>?,
-                          _ body: (UnsafeBufferPointer<Double>?) throws -> R) rethrows -> R {
-    guard let slice else { return try body(nil) }
-    return try slice.withUnsafeBufferPointer { try body($0) }
 }

@@ -66,16 +66,8 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
     /// a corner always goes to one of the cells that share it, and the same
     /// point always to the same cell.
     public func cell(containing p: PlanePoint) -> HexCell? {
-        guard let (q, r) = axialIndex(x: p.x, y: p.y) else { return nil }
+        guard let (q, r) = index(x: p.x, y: p.y) else { return nil }
         return HexCell(q: q, r: r)
-    }
-
-    @inline(__always) func index(x: Double, y: Double) -> (Int, Int)? { axialIndex(x: x, y: y) }
-
-    @inline(__always) func axialIndex(x: Double, y: Double) -> (Int, Int)? {
-        let lanes = index(x: SIMD4(repeating: x), y: SIMD4(repeating: y))
-        guard lanes.valid[0] else { return nil }
-        return (Int(lanes.a[0]), Int(lanes.b[0]))
     }
 
     /// Cube rounding of four points at once, lane by lane with selects

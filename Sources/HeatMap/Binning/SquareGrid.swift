@@ -27,12 +27,6 @@ public struct SquareGrid: Sendable, Hashable, CellIndexing {
         return SquareCell(i: i, j: j)
     }
 
-    @inline(__always) func index(x: Double, y: Double) -> (Int, Int)? {
-        let lanes = index(x: SIMD4(repeating: x), y: SIMD4(repeating: y))
-        guard lanes.valid[0] else { return nil }
-        return (Int(lanes.a[0]), Int(lanes.b[0]))
-    }
-
     /// The cells of four points: floor(x / S), floor(y / S), without branches.
     @inline(__always) func index(x: SIMD4<Double>, y: SIMD4<Double>) -> CellLanes {
         var lanes = CellLanes(a: x / side, b: y / side, limit: Double(HexGrid.indexLimit))

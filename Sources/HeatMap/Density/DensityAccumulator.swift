@@ -17,7 +17,8 @@ import Foundation
 /// ```
 ///
 /// The kernel is K(d) = exp(−d²/2σ²)/(2πσ²) with σ = radius/3, truncated at
-/// 5σ by the exact method asked for by name and at 4σ otherwise; values are Σ wᵢK in weight per square unit × `projection.areaUnitScale`
+/// 5σ by the exact method asked for by name and at 4σ otherwise; values
+/// are Σ wᵢK in weight per square unit × `projection.areaUnitScale`
 /// (per km² for geographic planes), or for ``DensityEstimator/mean`` the
 /// kernel-weighted mean Σ vᵢwᵢK / Σ wᵢK, NaN where the support Σ wᵢK·2πσ²
 /// is below 0.05. Every node is within 1e−3 × (grid maximum) of the exact
@@ -312,10 +313,3 @@ public struct DensityAccumulator: Sendable {
                            estimator: estimator, units: mean ? "" : projection.densityUnits)
     }
 }
-
-/// Calls `body` with the buffer of `array`, or nil.
-func withOptionalBuffer<R>(_ array: [Double]?, _ body: (UnsafePointer<Double>?) throws -> R) rethrows -> R {
-    guard let array else { return try body(nil) }
-    return try array.withUnsafeBufferPointer { try body($0.baseAddress) }
-}
-

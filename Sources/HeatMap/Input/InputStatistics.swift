@@ -73,21 +73,7 @@ struct LongitudeBins: Sendable, Hashable {
             low = Array(repeating: .infinity, count: LongitudeBins.count)
             high = Array(repeating: -.infinity, count: LongitudeBins.count)
         }
-        // LongitudeArc.normalized, bit for bit, without its fmod (which
-        // costs more than the rest of a point) for |x| < 3600: each step
-        // subtracts 360 exactly (a multiple of the ulp of any |x| < 2^55),
-        // so the steps end on fmod's exact result.
-        var l = longitude
-        if abs(l) < 3600 {
-            while l >= 360 { l -= 360 }
-            while l <= -360 { l += 360 }
-            // fmod keeps the sign of a zero: −720 gives −0.
-            if l == 0 && longitude < 0 { l = -0.0 }
-        } else {
-            l = l.truncatingRemainder(dividingBy: 360)
-        }
-        if l < -180 { l += 360 }
-        if l >= 180 { l -= 360 }
+        let l = LongitudeArc.normalized(longitude)
         let k = min(max(Int((l + 180) * 10), 0), LongitudeBins.count - 1)
         if l < low[k] { low[k] = l }
         if l > high[k] { high[k] = l }

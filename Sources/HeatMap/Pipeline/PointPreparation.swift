@@ -26,8 +26,11 @@ enum PointPreparation {
     /// counting reason or nil; the in-memory API and the file readers both
     /// ask these, so the bounds live in one place.
     enum RangeRule {
-        static func latitude(_ v: Double) -> String? { v < -90 || v > 90 ? "latitude outside [-90, 90]" : nil }
-        static func longitude(_ v: Double) -> String? { v < -180 || v >= 360 ? "longitude outside [-180, 360)" : nil }
+        /// The bounds themselves, for the readers' quick paths.
+        @inline(__always) static func isOutside(latitude v: Double) -> Bool { v < -90 || v > 90 }
+        @inline(__always) static func isOutside(longitude v: Double) -> Bool { v < -180 || v >= 360 }
+        static func latitude(_ v: Double) -> String? { isOutside(latitude: v) ? "latitude outside [-90, 90]" : nil }
+        static func longitude(_ v: Double) -> String? { isOutside(longitude: v) ? "longitude outside [-180, 360)" : nil }
         static func weight(_ v: Double) -> String? { v < 0 ? "weight is negative" : nil }
     }
 

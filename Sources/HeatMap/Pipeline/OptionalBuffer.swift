@@ -1,0 +1,14 @@
+import Foundation
+
+/// Calls `body` with the buffer of `slice`, or nil: for optional columns
+/// (values, weights) read through raw pointers in the hot loops.
+func withOptionalSlice<R>(_ slice: ArraySlice<Double>?,
+                          _ body: (UnsafeBufferPointer<Double>?) throws -> R) rethrows -> R {
+    guard let slice else { return try body(nil) }
+    return try slice.withUnsafeBufferPointer { try body($0) }
+}
+
+/// Calls `body` with the first element of `array`'s buffer, or nil.
+func withOptionalBuffer<R>(_ array: [Double]?, _ body: (UnsafePointer<Double>?) throws -> R) rethrows -> R {
+    try withOptionalSlice(array?[...]) { try body($0?.baseAddress) }
+}
