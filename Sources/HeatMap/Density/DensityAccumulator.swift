@@ -200,16 +200,23 @@ public struct DensityAccumulator: Sendable {
                                  tables: tables)
         let report: @Sendable (Int) -> Void = { progress.add($0) }
         func run<D: RowDepositor>(_ depositor: D) throws {
-            let bands = try RowBands.build(x: x, y: y, weight: weight, value: value, count: n, rows: geometry.rows,
-                                           columns: geometry.columns, depositor: depositor, control: control)
+            let bands = try RowBands<D.Entry>(x: x, y: y, weight: weight, value: value, count: n,
+                                              rows: geometry.rows, columns: geometry.columns, depositor: depositor,
+                                              control: control)
             try bands.run(depositor, control: control, progress: report)
         }
         switch scheme {
         case .direct:
             try run(direct)
         case .rowMoments(let order):
-            try run(RowMomentBinning(xAxis: xAxis, yAxis: yAxis, order: order, moments: storage.planes!.base,
-                                     fallback: direct, table: GaussianTable(axis: yAxis), hasValue: value != nil))
+            let moments = storage.planes!.base, table = GaussianTable(axis: yAxis)
+            if value == nil {
+                try run(RowMomentBinning<RowMomentPoint>(xAxis: xAxis, yAxis: yAxis, order: order, moments: moments,
+                                                         fallback: direct, table: table))
+            } else {
+                try run(RowMomentBinning<RowMomentValuePoint>(xAxis: xAxis, yAxis: yAxis, order: order,
+                                                              moments: moments, fallback: direct, table: table))
+            }
         case .linearBinning, .taylorBinning:
             try run(MomentBinning(xAxis: xAxis, yAxis: yAxis, order: scheme.order, planes: storage.planes!.base,
                                   planeCount: MomentBinning.planeCount(order: scheme.order),
@@ -288,11 +295,10 @@ public struct DensityAccumulator: Sendable {
                     let sums = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns)
                     defer { convolver.deallocate(); sums.deallocate() }
                     for r in b * 8 ..< min(rows, (b + 1) * 8) {
-                        RowMomentBinning.convolveRow(moments + r * perRow, order: order, convolver: convolver)
+                        convolver.run(interleaved: moments + r * perRow, count: order + 1)
                         sums.update(from: convolver.output, count: columns)
                         if mean {
-                            RowMomentBinning.convolveRow(moments + (rows + r) * perRow, order: order,
-                                                         convolver: convolver)
+                            convolver.run(interleaved: moments + (rows + r) * perRow, count: order + 1)
                             (sums + columns).update(from: convolver.output, count: columns)
                         }
                         emit(r, sums)

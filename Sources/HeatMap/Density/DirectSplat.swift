@@ -12,7 +12,7 @@ import Foundation
 /// below e^−12.5 ≈ 4e−6 (or e^−8 ≈ 3.4e−4) of its peak, inside the 1e−3
 /// bound.
 /// Cost O(N · (reach/δ)²).
-struct DirectSplat: RowDepositor {
+struct DirectSplat: PointDepositor {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
     let columns: Int

@@ -70,6 +70,13 @@ struct GaussianAxis: Sendable {
         return Double(t) < v ? t + 1 : t
     }
 
+    /// The node nearest to the fractional index `f`, or nil when `f` lies
+    /// half a cell or more outside the axis.
+    @inline(__always) func node(atIndex f: Double) -> Int? {
+        guard f >= -0.5, f < Double(count) - 0.5 else { return nil }
+        return min(GaussianAxis.floor(f + 0.5), count - 1)
+    }
+
     /// The node nearest p, clamped to the grid.
     @inline(__always) func nearest(_ p: Double) -> Int {
         let n = GaussianAxis.floor(min(max(index(of: p), -1), Double(count)) + 0.5)

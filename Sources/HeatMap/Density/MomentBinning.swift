@@ -20,7 +20,7 @@ import Foundation
 ///
 /// Points whose node lies outside the grid are splatted exactly instead
 /// (into a separate grid), so they still count wherever their kernel reaches.
-struct MomentBinning: RowDepositor {
+struct MomentBinning: PointDepositor {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
     /// Taylor order M, or nil for linear binning.

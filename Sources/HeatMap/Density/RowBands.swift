@@ -11,6 +11,9 @@ import Foundation
 /// (phase, column tile, input order), the same bit for bit on every run: the
 /// band cut depends on the data only, never on the core count.
 protocol RowDepositor {
+    /// What the sort keeps of a point: whatever its deposit needs, worked
+    /// out once while the points are sorted.
+    associatedtype Entry: BitwiseCopyable
     /// Per-task scratch memory, in doubles.
     var scratchCount: Int { get }
     /// Points between cancellation polls: about a millisecond of work.
@@ -20,105 +23,106 @@ protocol RowDepositor {
     /// The node a point belongs to (row in 0..<rows, column in
     /// 0..<columns), or nil if it writes nothing.
     func anchor(x: Double, y: Double) -> (row: Int, column: Int)?
+    /// The point's anchor (as ``anchor(x:y:)``) and entry, or nil if it
+    /// writes nothing.
+    func entry(x: Double, y: Double, weight: Double, value: Double) -> (row: Int, column: Int, entry: Entry)?
     /// Adds one point's terms to the grid.
+    func deposit(_ entry: Entry, scratch: UnsafeMutablePointer<Double>)
+}
+
+/// A depositor whose entry is the point itself: x, y, weight, value.
+protocol PointDepositor: RowDepositor where Entry == SIMD4<Double> {
     func deposit(x: Double, y: Double, weight: Double, value: Double, scratch: UnsafeMutablePointer<Double>)
 }
 
-/// Points sorted by row band (a stable parallel counting sort), their data
-/// copied so each band reads its points sequentially. Within a band they are
-/// ordered by column tile, so that consecutive points touch the same few
-/// cache lines of the grid rather than lines all over the band.
-struct RowBands {
+extension PointDepositor {
+    @inline(__always)
+    func entry(x: Double, y: Double, weight: Double, value: Double) -> (row: Int, column: Int, entry: SIMD4<Double>)? {
+        guard let a = anchor(x: x, y: y) else { return nil }
+        return (a.row, a.column, SIMD4(x, y, weight, value))
+    }
+
+    @inline(__always) func deposit(_ p: SIMD4<Double>, scratch: UnsafeMutablePointer<Double>) {
+        deposit(x: p[0], y: p[1], weight: p[2], value: p[3], scratch: scratch)
+    }
+}
+
+/// Points sorted by row band (a stable parallel counting sort), as their
+/// depositor's entries, so each band reads its points sequentially. Within
+/// a band they are ordered by column tile, so that consecutive points touch
+/// the same few cache lines of the grid rather than lines all over the band.
+struct RowBands<Entry: BitwiseCopyable> {
     /// Band b covers rows `cuts[b] ..< cuts[b + 1]`.
     var cuts: [Int]
     /// Band b's points are `offsets[b * tiles] ..< offsets[(b + 1) * tiles]`
-    /// in the arrays below.
+    /// in `entries`.
     var offsets: [Int]
-    /// x, y, w, v of each point, side by side (one write stream per bucket
-    /// while sorting, one read stream per band while depositing).
-    var points: [SIMD4<Double>]
+    /// The points' entries in band order (one write stream per bucket while
+    /// sorting, one read stream per band while depositing).
+    var entries: [Entry]
     /// Column tiles per band.
     var tiles: Int
 
     var count: Int { cuts.count - 1 }
 
     /// Columns per tile.
-    static let tileWidth = 8
-
+    static var tileWidth: Int { 8 }
     /// Points per counting chunk.
-    static let chunkSize = 1 << 14
+    static var chunkSize: Int { 1 << 14 }
     /// Bands to aim for: enough to balance the cores in each phase,
     /// independent of the core count so that the cut (and the bits) are too.
-    static let targetBands = 32
+    static var targetBands: Int { 32 }
+    /// About how many points the band cut looks at.
+    static var sampleSize: Int { 1 << 16 }
 
     /// Sorts points 0..<n (x, y, w and optional v arrays) into bands of the
-    /// grid's rows of about equal work. O(n + rows), three parallel passes.
-    static func build<D: RowDepositor>(x: UnsafePointer<Double>, y: UnsafePointer<Double>,
-                                       weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
-                                       count n: Int, rows: Int, columns: Int, depositor: D,
-                                       control: ComputeControl) throws -> RowBands {
+    /// grid's rows of about equal work. O(n + rows): a pass over a sample
+    /// of the points for the cut, then two parallel passes over all.
+    init<D: RowDepositor>(x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+                          weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
+                          count n: Int, rows: Int, columns: Int, depositor: D,
+                          control: ComputeControl) throws where D.Entry == Entry {
+        let chunkSize = RowBands.chunkSize, tileWidth = RowBands.tileWidth
         let chunks = max(1, (n + chunkSize - 1) / chunkSize)
-        let none = Int32(-1)
-
         let tiles = max(1, (columns + tileWidth - 1) / tileWidth)
-
-        // Pass 1: anchor of every point, and points per row (per chunk).
-        // Every entry is written by pass 1.
-        var anchors = [Int32](unsafeUninitializedCapacity: n) { _, count in count = n }
-        var tileOf = [Int32](unsafeUninitializedCapacity: n) { _, count in count = n }
-        var perRow = [Int32](repeating: 0, count: chunks * rows)
-        try anchors.withUnsafeMutableBufferPointer { anchors in
-            try tileOf.withUnsafeMutableBufferPointer { tileOf in
-                try perRow.withUnsafeMutableBufferPointer { perRow in
-                    let anchors = anchors.baseAddress!, tileOf = tileOf.baseAddress!, perRow = perRow.baseAddress!
-                    try Parallel.forEach(chunks) { c in
-                        try control.checkCancellation()
-                        let histogram = perRow + c * rows
-                        for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
-                            if i & 1023 == 0 { try control.checkCancellation() }
-                            guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else {
-                                anchors[i] = none
-                                continue
-                            }
-                            anchors[i] = Int32(a.row)
-                            tileOf[i] = Int32(a.column / tileWidth)
-                            histogram[a.row] &+= 1
-                        }
-                    }
-                }
-            }
-        }
-
-        // Work per row: the points whose rows cover it.
-        let reach = depositor.reachRows
-        var anchoredPerRow = [Int](repeating: 0, count: rows)
-        for c in 0..<chunks {
-            try control.checkCancellation()
-            for r in 0..<rows { anchoredPerRow[r] += Int(perRow[c * rows + r]) }
-        }
-        var anchored = [Double](repeating: 0, count: rows + 1) // prefix sums
-        for r in 0..<rows { anchored[r + 1] = anchored[r] + Double(anchoredPerRow[r]) }
-        let work = (0..<rows).map { r in anchored[min(rows, r + reach + 1)] - anchored[max(0, r - reach)] }
-        let cuts = cut(work: work, bands: targetBands, minimumHeight: 2 * reach + 1)
+        let cuts = try RowBands.cut(x: x, y: y, weight: weight, count: n, rows: rows,
+                                    depositor: depositor, control: control)
         let bands = cuts.count - 1
         var bandOfRow = [Int32](repeating: 0, count: rows)
         for b in 0..<bands { for r in cuts[b]..<cuts[b + 1] { bandOfRow[r] = Int32(b) } }
-
-        // Points per (chunk, bucket), bucket = band · tiles + tile.
         let buckets = bands * tiles
+        guard buckets < Int(Int32.max) else {
+            throw HeatMapError.invalidConfiguration("grid of \(columns) columns is too wide to sort points by")
+        }
+
+        // Pass 1: each point's entry (in input order) and bucket
+        // (band · tiles + tile, or −1 if it writes nothing), and points per
+        // (chunk, bucket). Entries of points without a bucket stay unset.
+        let none = Int32(-1)
+        var bucketOf = [Int32](unsafeUninitializedCapacity: n) { _, count in count = n }
+        var prepared = [Entry](unsafeUninitializedCapacity: n) { _, count in count = n }
         var next = [Int](repeating: 0, count: chunks * buckets)
-        try next.withUnsafeMutableBufferPointer { counts in
-            try anchors.withUnsafeBufferPointer { anchors in
-                try tileOf.withUnsafeBufferPointer { tileOf in
+        try bucketOf.withUnsafeMutableBufferPointer { bucketOf in
+            try prepared.withUnsafeMutableBufferPointer { prepared in
+                try next.withUnsafeMutableBufferPointer { counts in
                     try bandOfRow.withUnsafeBufferPointer { bandOfRow in
-                        let counts = counts.baseAddress!, anchors = anchors.baseAddress!
-                        let tileOf = tileOf.baseAddress!, bandOfRow = bandOfRow.baseAddress!
+                        let bucketOf = bucketOf.baseAddress!, prepared = prepared.baseAddress!
+                        let counts = counts.baseAddress!, bandOfRow = bandOfRow.baseAddress!
                         try Parallel.forEach(chunks) { c in
                             try control.checkCancellation()
                             let count = counts + c * buckets
-                            for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) where anchors[i] != none {
+                            for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
                                 if i & 1023 == 0 { try control.checkCancellation() }
-                                count[Int(bandOfRow[Int(anchors[i])]) * tiles + Int(tileOf[i])] += 1
+                                guard weight[i] != 0,
+                                      let p = depositor.entry(x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0)
+                                else {
+                                    bucketOf[i] = none
+                                    continue
+                                }
+                                let b = Int(bandOfRow[p.row]) &* tiles &+ p.column / tileWidth
+                                bucketOf[i] = Int32(truncatingIfNeeded: b)
+                                prepared[i] = p.entry
+                                count[b] &+= 1
                             }
                         }
                     }
@@ -139,36 +143,75 @@ struct RowBands {
         }
         offsets[buckets] = total
 
-        // Pass 2: copy the points into band order.
-        var sorted = [SIMD4<Double>](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
+        // Pass 2: move the entries into bucket order.
+        var sorted = [Entry](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
         try sorted.withUnsafeMutableBufferPointer { out in
             try next.withUnsafeMutableBufferPointer { next in
-                try anchors.withUnsafeBufferPointer { anchors in
-                    try tileOf.withUnsafeBufferPointer { tileOf in
-                        try bandOfRow.withUnsafeBufferPointer { bandOfRow in
-                            let out = out.baseAddress!, next = next.baseAddress!
-                            let anchors = anchors.baseAddress!, tileOf = tileOf.baseAddress!
-                            let bandOfRow = bandOfRow.baseAddress!
-                            try Parallel.forEach(chunks) { c in
-                                try control.checkCancellation()
-                                let slot = next + c * buckets
-                                for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
-                                    if i & 1023 == 0 { try control.checkCancellation() }
-                                    let r = anchors[i]
-                                    guard r != none else { continue }
-                                    let b = Int(bandOfRow[Int(r)]) * tiles + Int(tileOf[i])
-                                    let k = slot[b]
-                                    slot[b] = k + 1
-                                    out[k] = SIMD4(x[i], y[i], weight[i], value?[i] ?? 0)
-                                }
+                try bucketOf.withUnsafeBufferPointer { bucketOf in
+                    try prepared.withUnsafeBufferPointer { prepared in
+                        let out = out.baseAddress!, next = next.baseAddress!
+                        let bucketOf = bucketOf.baseAddress!, prepared = prepared.baseAddress!
+                        try Parallel.forEach(chunks) { c in
+                            try control.checkCancellation()
+                            let slot = next + c * buckets
+                            for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
+                                if i & 1023 == 0 { try control.checkCancellation() }
+                                let b = bucketOf[i]
+                                guard b != none else { continue }
+                                let k = slot[Int(b)]
+                                slot[Int(b)] = k &+ 1
+                                out[k] = prepared[i]
                             }
                         }
                     }
                 }
             }
         }
-        let result = RowBands(cuts: cuts, offsets: offsets, points: sorted, tiles: tiles)
-        return result
+        self.init(cuts: cuts, offsets: offsets, entries: sorted, tiles: tiles)
+    }
+
+    init(cuts: [Int], offsets: [Int], entries: [Entry], tiles: Int) {
+        self.cuts = cuts
+        self.offsets = offsets
+        self.entries = entries
+        self.tiles = tiles
+    }
+
+    /// The band cut for points 0..<n: their anchor rows counted over every
+    /// k-th point (k = n / ``sampleSize``, at least 1), each row weighted by
+    /// the points that write it. A sample balances the bands as well as all
+    /// the points would, and keeps the cut a function of the data alone.
+    static func cut<D: RowDepositor>(x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+                                     weight: UnsafePointer<Double>, count n: Int, rows: Int,
+                                     depositor: D, control: ComputeControl) throws -> [Int] {
+        let step = max(1, n / sampleSize)
+        let samples = (n + step - 1) / step
+        let chunkSize = RowBands.chunkSize
+        let chunks = max(1, (samples + chunkSize - 1) / chunkSize)
+        var perRow = [Int32](repeating: 0, count: chunks * rows)
+        try perRow.withUnsafeMutableBufferPointer { perRow in
+            let perRow = perRow.baseAddress!
+            try Parallel.forEach(chunks) { c in
+                try control.checkCancellation()
+                let histogram = perRow + c * rows
+                for k in c * chunkSize ..< min(samples, (c + 1) * chunkSize) {
+                    let i = k * step
+                    guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else { continue }
+                    histogram[a.row] &+= 1
+                }
+            }
+        }
+        // Work per row: the (sampled) points whose rows cover it.
+        let reach = depositor.reachRows
+        var anchored = [Double](repeating: 0, count: rows + 1) // prefix sums
+        for r in 0..<rows {
+            var m = 0
+            for c in 0..<chunks { m += Int(perRow[c * rows + r]) }
+            anchored[r + 1] = anchored[r] + Double(m * step)
+        }
+        try control.checkCancellation()
+        let work = (0..<rows).map { r in anchored[min(rows, r + reach + 1)] - anchored[max(0, r - reach)] }
+        return cut(work: work, bands: targetBands, minimumHeight: 2 * reach + 1)
     }
 
     /// Cuts rows into consecutive bands of about equal work (plus one unit
@@ -196,11 +239,11 @@ struct RowBands {
     /// ones. Polls cancellation every `pollInterval` points; `progress` gets each
     /// finished band's point count.
     func run<D: RowDepositor>(_ depositor: D, control: ComputeControl,
-                              progress: (@Sendable (Int) -> Void)? = nil) throws {
+                              progress: (@Sendable (Int) -> Void)? = nil) throws where D.Entry == Entry {
         let scratchCount = max(depositor.scratchCount, 1)
         let poll = max(depositor.pollInterval, 1)
-        try points.withUnsafeBufferPointer { points in
-            let points = points.baseAddress!
+        try entries.withUnsafeBufferPointer { entries in
+            let entries = entries.baseAddress!
             for parity in 0..<2 {
                 try Parallel.forEach((count + 1 - parity) / 2) { k in
                     let b = 2 * k + parity
@@ -212,8 +255,7 @@ struct RowBands {
                     while i < end {
                         let stop = min(end, i + poll)
                         while i < stop {
-                            let p = points[i]
-                            depositor.deposit(x: p[0], y: p[1], weight: p[2], value: p[3], scratch: scratch)
+                            depositor.deposit(entries[i], scratch: scratch)
                             i += 1
                         }
                         try control.checkCancellation()

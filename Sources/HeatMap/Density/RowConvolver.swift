@@ -74,4 +74,22 @@ struct RowConvolver {
             c += 8
         }
     }
+
+    /// Convolves a row of interleaved moments (`count` per node, node-major,
+    /// as the row-moment method stores them): de-interleaves them into the
+    /// inputs, skips all-zero ones, and leaves the sum in `output`.
+    func run(interleaved row: UnsafePointer<Double>, count: Int) {
+        var flags: UInt = 0
+        for m in 0..<count {
+            let input = self.input(m)
+            var any = false
+            for c in 0..<columns {
+                let v = row[c &* count &+ m]
+                input[c] = v
+                any = any || v != 0
+            }
+            if !any { flags |= 1 << m }
+        }
+        run(count: count) { flags & (1 << $0) != 0 }
+    }
 }

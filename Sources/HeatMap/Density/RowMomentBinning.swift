@@ -11,11 +11,13 @@ import Foundation
 /// identity). The dropped terms are of order (δ/2σ)^(M+1)/(M+1)!: at most
 /// 2e−4 of a point's peak for M = 5 from σ = 1 cell, 4.2e−4 for M = 4 from
 /// σ = 1.25 cells, 3.8e−4 for M = 3 from σ = 2 cells. The row weights come
-/// from a ``GaussianTable``. A point costs (2·4σ/δy) rows × (M + 1)
+/// from a ``GaussianTable``. The sort keeps each point as an `Entry` (its
+/// node, offsets and kernel weight; the offsets as `Float`, within 3e−8 of
+/// a cell). A point costs (2·4σ/δy) rows × (M + 1)
 /// additions (the automatic reach, ``DensityPlan/automaticReachInSigmas``)
 /// instead of the π(5σ/δ)² of the exact splat; the grid costs
 /// cells × (M + 1) × (2·4σ/δx) multiply-adds once.
-struct RowMomentBinning: RowDepositor {
+struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
     /// Taylor order M: 3, 4 or 5.
@@ -28,24 +30,31 @@ struct RowMomentBinning: RowDepositor {
     let fallback: DirectSplat
     /// The y kernel around a point's nearest row.
     let table: GaussianTable
+    /// δx/σ: converts a column offset into the moments' variable s.
+    private let stepInSigmas: Double
+    /// The kernel's reach in rows.
+    private let reachInRows: Double
+
+    init(xAxis: GaussianAxis, yAxis: GaussianAxis, order: Int, moments: UnsafeMutablePointer<Double>,
+         fallback: DirectSplat, table: GaussianTable) {
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.order = order
+        self.moments = moments
+        self.fallback = fallback
+        self.table = table
+        stepInSigmas = xAxis.step / xAxis.sigma
+        reachInRows = yAxis.reach / yAxis.step
+    }
 
     var scratchCount: Int { fallback.scratchCount }
     var reachRows: Int { table.half }
-    /// The kernel's reach in rows.
-    private var reachInRows: Double { yAxis.reach / yAxis.step }
     var pollInterval: Int { max(1, 100_000 / (table.width * (order + 1))) }
-    /// Whether values are accumulated too (mean estimator).
-    let hasValue: Bool
 
-    /// The nearest column of a point, or nil when it is off the grid.
-    @inline(__always) static func column(_ fx: Double, columns: Int) -> Int? {
-        guard fx >= -0.5, fx < Double(columns) - 0.5 else { return nil }
-        return min(GaussianAxis.floor(fx + 0.5), columns - 1)
-    }
-
-    /// Points off the grid's columns are left to the exact splat.
+    /// Points off the grid's columns are left to the exact splat; rows are
+    /// those within a table's half-width of the grid.
     @inline(__always) func anchor(x px: Double, y py: Double) -> (row: Int, column: Int)? {
-        guard let c = RowMomentBinning.column(xAxis.index(of: px), columns: xAxis.count) else { return nil }
+        guard let c = xAxis.node(atIndex: xAxis.index(of: px)) else { return nil }
         let fy = yAxis.index(of: py)
         let reach = Double(table.half)
         guard fy > -reach - 0.5, fy < Double(yAxis.count - 1) + reach + 0.5 else { return nil }
@@ -53,98 +62,88 @@ struct RowMomentBinning: RowDepositor {
     }
 
     @inline(__always)
-    func deposit(x px: Double, y py: Double, weight w: Double, value v: Double,
-                 scratch: UnsafeMutablePointer<Double>) {
-        if w == 0 { return }
+    func entry(x px: Double, y py: Double, weight w: Double, value v: Double) -> (row: Int, column: Int, entry: Entry)? {
         let fx = xAxis.index(of: px)
-        guard let c = RowMomentBinning.column(fx, columns: xAxis.count) else { return }
-        let s = (fx - Double(c)) * (xAxis.step / xAxis.sigma)
-        let g = w * MomentBinning.expNegative(s * s / 2)
-        // Rows around the nearest one, clipped to the grid.
-        let fy = min(max(yAxis.index(of: py), -Double(table.half) - 1), Double(yAxis.count + table.half))
+        guard let c = xAxis.node(atIndex: fx) else { return nil }
+        let fy = yAxis.index(of: py)
+        let reach = Double(table.half)
+        guard fy > -reach - 0.5, fy < Double(yAxis.count - 1) + reach + 0.5 else { return nil }
         let nearest = GaussianAxis.floor(fy + 0.5)
-        let (base, slope, t) = table.locate(fy - Double(nearest))
-        // Rows within reach of the point (the table spans half a cell more),
-        // clipped to the grid.
-        let first = nearest - table.half
-        let lo = max(GaussianAxis.ceiling(fy - reachInRows), 0), hi = min(GaussianAxis.floor(fy + reachInRows), yAxis.count - 1)
-        let j0 = max(lo - first, 0), j1 = min(hi - first, table.width - 1)
+        let s = (fx - Double(c)) * stepInSigmas
+        let g = w * MomentBinning.expNegative(s * s / 2)
+        let e = Entry(row: Int32(nearest), column: Int32(c), s: Float(s), u: Float(fy - Double(nearest)),
+                      weight: g, value: v)
+        return (min(max(nearest, 0), yAxis.count - 1), c, e)
+    }
+
+    @inline(__always)
+    func deposit(_ e: Entry, scratch: UnsafeMutablePointer<Double>) {
+        let nearest = Int(e.row), u = Double(e.u), s = Double(e.s), g = e.weight
+        let (base, slope, t) = table.locate(u)
+        // Table entry j is row nearest − J + j. Rows within reach of the
+        // point (the table spans a cell more on each side), clipped to the
+        // grid; the reach bounds are within the table because J > reach + ½.
+        let half = table.half
+        let j0 = max(GaussianAxis.ceiling(u - reachInRows) &+ half, half &- nearest)
+        let j1 = min(GaussianAxis.floor(u + reachInRows) &+ half, yAxis.count &- 1 &- nearest &+ half)
         guard j0 <= j1 else { return }
         // Walk the point's column down the rows: one node of K moments per row.
-        let k = order + 1
+        let k = order &+ 1
         let rowStride = xAxis.count &* k
-        let offset = ((first + j0) &* xAxis.count &+ c) &* k
-        var cell = moments + offset
-        var cellV = moments + (xAxis.count &* yAxis.count &* k &+ offset)
-        if order == 3 {
-            let m = SIMD4(g, g * s, g * s * s, g * s * s * s)
-            for j in j0...j1 {
-                let a = base[j] + t * slope[j]
-                RowMomentBinning.add4(cell, a * m)
-                if hasValue { RowMomentBinning.add4(cellV, (a * v) * m) }
-                cell += rowStride
-                cellV += rowStride
-            }
-        } else if order == 4 {
-            let s2 = s * s
+        let offset = ((nearest &- half &+ j0) &* xAxis.count &+ Int(e.column)) &* k
+        let cell = moments + offset
+        // The value channel's moments follow the density's.
+        let cellV = moments + (xAxis.count &* yAxis.count &* k &+ offset)
+        let v = e.value
+        let s2 = s * s
+        switch order {
+        case 3:
+            let m = SIMD4(g, g * s, g * s2, g * s2 * s)
+            let add: (UnsafeMutablePointer<Double>, Double) -> Void = { p, a in add4(p, a * m) }
+            walk(j0, j1, base, slope, t, cell, rowStride, add)
+            if Entry.hasValue { walk(j0, j1, base, slope, t, cellV, rowStride) { add($0, $1 * v) } }
+        case 4:
             let m = SIMD4(g, g * s, g * s2, g * s2 * s), m4 = g * s2 * s2
-            for j in j0...j1 {
-                let a = base[j] + t * slope[j]
-                RowMomentBinning.add4(cell, a * m)
-                cell[4] += a * m4
-                if hasValue {
-                    let av = a * v
-                    RowMomentBinning.add4(cellV, av * m)
-                    cellV[4] += av * m4
-                }
-                cell += rowStride
-                cellV += rowStride
+            let add: (UnsafeMutablePointer<Double>, Double) -> Void = { p, a in
+                add4(p, a * m)
+                p[4] += a * m4
             }
-        } else {
-            let s2 = s * s
+            walk(j0, j1, base, slope, t, cell, rowStride, add)
+            if Entry.hasValue { walk(j0, j1, base, slope, t, cellV, rowStride) { add($0, $1 * v) } }
+        default:
             let lo = SIMD2(g, g * s), mid = lo * s2, hi = mid * s2
-            for j in j0...j1 {
-                let a = base[j] + t * slope[j]
-                RowMomentBinning.add2(cell, a * lo)
-                RowMomentBinning.add2(cell + 2, a * mid)
-                RowMomentBinning.add2(cell + 4, a * hi)
-                if hasValue {
-                    let av = a * v
-                    RowMomentBinning.add2(cellV, av * lo)
-                    RowMomentBinning.add2(cellV + 2, av * mid)
-                    RowMomentBinning.add2(cellV + 4, av * hi)
-                }
-                cell += rowStride
-                cellV += rowStride
+            let add: (UnsafeMutablePointer<Double>, Double) -> Void = { p, a in
+                add2(p, a * lo)
+                add2(p + 2, a * mid)
+                add2(p + 4, a * hi)
             }
+            walk(j0, j1, base, slope, t, cell, rowStride, add)
+            if Entry.hasValue { walk(j0, j1, base, slope, t, cellV, rowStride) { add($0, $1 * v) } }
         }
     }
+}
 
-    @inline(__always) static func add4(_ p: UnsafeMutablePointer<Double>, _ v: SIMD4<Double>) {
-        let raw = UnsafeMutableRawPointer(p)
-        raw.storeBytes(of: raw.loadUnaligned(as: SIMD4<Double>.self) + v, as: SIMD4<Double>.self)
+/// Calls `add(node, a)` for table rows j0...j1, a being the row's
+/// interpolated kernel weight and node the point's column in that row.
+@inline(__always)
+private func walk(_ j0: Int, _ j1: Int, _ base: UnsafePointer<Double>, _ slope: UnsafePointer<Double>,
+                  _ t: Double, _ first: UnsafeMutablePointer<Double>, _ rowStride: Int,
+                  _ add: (UnsafeMutablePointer<Double>, Double) -> Void) {
+    var node = first
+    var j = j0
+    while j <= j1 {
+        add(node, base[j] + t * slope[j])
+        node += rowStride
+        j &+= 1
     }
+}
 
-    @inline(__always) static func add2(_ p: UnsafeMutablePointer<Double>, _ v: SIMD2<Double>) {
-        let raw = UnsafeMutableRawPointer(p)
-        raw.storeBytes(of: raw.loadUnaligned(as: SIMD2<Double>.self) + v, as: SIMD2<Double>.self)
-    }
+@inline(__always) private func add4(_ p: UnsafeMutablePointer<Double>, _ v: SIMD4<Double>) {
+    let raw = UnsafeMutableRawPointer(p)
+    raw.storeBytes(of: raw.loadUnaligned(as: SIMD4<Double>.self) + v, as: SIMD4<Double>.self)
+}
 
-    /// The x pass for output row r: de-interleaves the row's moments into
-    /// the convolver's inputs and runs it (result in `convolver.output`).
-    static func convolveRow(_ row: UnsafePointer<Double>, order: Int, convolver: RowConvolver) {
-        let stride = order + 1
-        var flags: UInt = 0
-        for m in 0...order {
-            let input = convolver.input(m)
-            var any = false
-            for c in 0..<convolver.columns {
-                let v = row[c &* stride &+ m]
-                input[c] = v
-                any = any || v != 0
-            }
-            if !any { flags |= 1 << m }
-        }
-        convolver.run(count: stride) { flags & (1 << $0) != 0 }
-    }
+@inline(__always) private func add2(_ p: UnsafeMutablePointer<Double>, _ v: SIMD2<Double>) {
+    let raw = UnsafeMutableRawPointer(p)
+    raw.storeBytes(of: raw.loadUnaligned(as: SIMD2<Double>.self) + v, as: SIMD2<Double>.self)
 }
