@@ -23,9 +23,8 @@ protocol RowDepositor {
     /// The node a point belongs to (row in 0..<rows, column in
     /// 0..<columns), or nil if it writes nothing.
     func anchor(x: Double, y: Double) -> (row: Int, column: Int)?
-    /// The point's anchor (as ``anchor(x:y:)``) and entry, or nil if it
-    /// writes nothing.
-    func entry(x: Double, y: Double, weight: Double, value: Double) -> (row: Int, column: Int, entry: Entry)?
+    /// The entry of a point that has an anchor.
+    func entry(x: Double, y: Double, weight: Double, value: Double) -> Entry
     /// Adds one point's terms to the grid.
     func deposit(_ entry: Entry, scratch: UnsafeMutablePointer<Double>)
 }
@@ -37,9 +36,8 @@ protocol PointDepositor: RowDepositor where Entry == SIMD4<Double> {
 
 extension PointDepositor {
     @inline(__always)
-    func entry(x: Double, y: Double, weight: Double, value: Double) -> (row: Int, column: Int, entry: SIMD4<Double>)? {
-        guard let a = anchor(x: x, y: y) else { return nil }
-        return (a.row, a.column, SIMD4(x, y, weight, value))
+    func entry(x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
+        SIMD4(x, y, weight, value)
     }
 
     @inline(__always) func deposit(_ p: SIMD4<Double>, scratch: UnsafeMutablePointer<Double>) {
@@ -67,8 +65,8 @@ struct RowBands<Entry: BitwiseCopyable> {
 
     /// Columns per tile.
     static var tileWidth: Int { 8 }
-    /// Points per counting chunk.
-    static var chunkSize: Int { 1 << 14 }
+    /// Points per counting chunk (the prefix sum runs over chunks × buckets).
+    static var chunkSize: Int { 1 << 16 }
     /// Bands to aim for: enough to balance the cores in each phase,
     /// independent of the core count so that the cut (and the bits) are too.
     static var targetBands: Int { 32 }
@@ -77,7 +75,8 @@ struct RowBands<Entry: BitwiseCopyable> {
 
     /// Sorts points 0..<n (x, y, w and optional v arrays) into bands of the
     /// grid's rows of about equal work. O(n + rows): a pass over a sample
-    /// of the points for the cut, then two parallel passes over all.
+    /// of the points for the cut, then two parallel passes over all (their
+    /// buckets, then their entries).
     init<D: RowDepositor>(x: UnsafePointer<Double>, y: UnsafePointer<Double>,
                           weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
                           count n: Int, rows: Int, columns: Int, depositor: D,
@@ -95,35 +94,28 @@ struct RowBands<Entry: BitwiseCopyable> {
             throw HeatMapError.invalidConfiguration("grid of \(columns) columns is too wide to sort points by")
         }
 
-        // Pass 1: each point's entry (in input order) and bucket
-        // (band · tiles + tile, or −1 if it writes nothing), and points per
-        // (chunk, bucket). Entries of points without a bucket stay unset.
+        // Pass 1: each point's bucket (band · tiles + tile, or −1 if it
+        // writes nothing), and points per (chunk, bucket).
         let none = Int32(-1)
         var bucketOf = [Int32](unsafeUninitializedCapacity: n) { _, count in count = n }
-        var prepared = [Entry](unsafeUninitializedCapacity: n) { _, count in count = n }
         var next = [Int](repeating: 0, count: chunks * buckets)
         try bucketOf.withUnsafeMutableBufferPointer { bucketOf in
-            try prepared.withUnsafeMutableBufferPointer { prepared in
-                try next.withUnsafeMutableBufferPointer { counts in
-                    try bandOfRow.withUnsafeBufferPointer { bandOfRow in
-                        let bucketOf = bucketOf.baseAddress!, prepared = prepared.baseAddress!
-                        let counts = counts.baseAddress!, bandOfRow = bandOfRow.baseAddress!
-                        try Parallel.forEach(chunks) { c in
-                            try control.checkCancellation()
-                            let count = counts + c * buckets
-                            for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
-                                if i & 1023 == 0 { try control.checkCancellation() }
-                                guard weight[i] != 0,
-                                      let p = depositor.entry(x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0)
-                                else {
-                                    bucketOf[i] = none
-                                    continue
-                                }
-                                let b = Int(bandOfRow[p.row]) &* tiles &+ p.column / tileWidth
-                                bucketOf[i] = Int32(truncatingIfNeeded: b)
-                                prepared[i] = p.entry
-                                count[b] &+= 1
+            try next.withUnsafeMutableBufferPointer { counts in
+                try bandOfRow.withUnsafeBufferPointer { bandOfRow in
+                    let bucketOf = bucketOf.baseAddress!, counts = counts.baseAddress!
+                    let bandOfRow = bandOfRow.baseAddress!
+                    try Parallel.forEach(chunks) { c in
+                        try control.checkCancellation()
+                        let count = counts + c * buckets
+                        for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
+                            if i & 1023 == 0 { try control.checkCancellation() }
+                            guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else {
+                                bucketOf[i] = none
+                                continue
                             }
+                            let b = Int(bandOfRow[a.row]) &* tiles &+ a.column / tileWidth
+                            bucketOf[i] = Int32(truncatingIfNeeded: b)
+                            count[b] &+= 1
                         }
                     }
                 }
@@ -143,25 +135,25 @@ struct RowBands<Entry: BitwiseCopyable> {
         }
         offsets[buckets] = total
 
-        // Pass 2: move the entries into bucket order.
+        // Pass 2: each point's entry, written straight into bucket order.
+        // Working entries out here rather than in pass 1 spares writing and
+        // reading them back in input order: the pass waits on its scattered
+        // stores anyway.
         var sorted = [Entry](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
         try sorted.withUnsafeMutableBufferPointer { out in
             try next.withUnsafeMutableBufferPointer { next in
                 try bucketOf.withUnsafeBufferPointer { bucketOf in
-                    try prepared.withUnsafeBufferPointer { prepared in
-                        let out = out.baseAddress!, next = next.baseAddress!
-                        let bucketOf = bucketOf.baseAddress!, prepared = prepared.baseAddress!
-                        try Parallel.forEach(chunks) { c in
-                            try control.checkCancellation()
-                            let slot = next + c * buckets
-                            for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
-                                if i & 1023 == 0 { try control.checkCancellation() }
-                                let b = bucketOf[i]
-                                guard b != none else { continue }
-                                let k = slot[Int(b)]
-                                slot[Int(b)] = k &+ 1
-                                out[k] = prepared[i]
-                            }
+                    let out = out.baseAddress!, next = next.baseAddress!, bucketOf = bucketOf.baseAddress!
+                    try Parallel.forEach(chunks) { c in
+                        try control.checkCancellation()
+                        let slot = next + c * buckets
+                        for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
+                            if i & 1023 == 0 { try control.checkCancellation() }
+                            let b = bucketOf[i]
+                            guard b != none else { continue }
+                            let k = slot[Int(b)]
+                            slot[Int(b)] = k &+ 1
+                            out[k] = depositor.entry(x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0)
                         }
                     }
                 }
@@ -177,27 +169,32 @@ struct RowBands<Entry: BitwiseCopyable> {
         self.tiles = tiles
     }
 
-    /// The band cut for points 0..<n: their anchor rows counted over every
-    /// k-th point (k = n / ``sampleSize``, at least 1), each row weighted by
-    /// the points that write it. A sample balances the bands as well as all
-    /// the points would, and keeps the cut a function of the data alone.
+    /// The band cut for points 0..<n: their anchor rows counted over a
+    /// sample of them (every k-th run of 64 points, k = n / ``sampleSize``,
+    /// at least 1), each row weighted by the points that write it. A sample
+    /// balances the bands as well as all the points would, and keeps the cut
+    /// a function of the data alone.
     static func cut<D: RowDepositor>(x: UnsafePointer<Double>, y: UnsafePointer<Double>,
                                      weight: UnsafePointer<Double>, count n: Int, rows: Int,
                                      depositor: D, control: ComputeControl) throws -> [Int] {
+        let run = 64
         let step = max(1, n / sampleSize)
-        let samples = (n + step - 1) / step
-        let chunkSize = RowBands.chunkSize
-        let chunks = max(1, (samples + chunkSize - 1) / chunkSize)
+        let runs = (n + run - 1) / run
+        let sampledRuns = (runs + step - 1) / step
+        let runsPerChunk = 256
+        let chunks = max(1, (sampledRuns + runsPerChunk - 1) / runsPerChunk)
         var perRow = [Int32](repeating: 0, count: chunks * rows)
         try perRow.withUnsafeMutableBufferPointer { perRow in
             let perRow = perRow.baseAddress!
             try Parallel.forEach(chunks) { c in
                 try control.checkCancellation()
                 let histogram = perRow + c * rows
-                for k in c * chunkSize ..< min(samples, (c + 1) * chunkSize) {
-                    let i = k * step
-                    guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else { continue }
-                    histogram[a.row] &+= 1
+                for k in c * runsPerChunk ..< min(sampledRuns, (c + 1) * runsPerChunk) {
+                    let start = k * step * run
+                    for i in start ..< min(n, start + run) {
+                        guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else { continue }
+                        histogram[a.row] &+= 1
+                    }
                 }
             }
         }

@@ -62,18 +62,15 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
     }
 
     @inline(__always)
-    func entry(x px: Double, y py: Double, weight w: Double, value v: Double) -> (row: Int, column: Int, entry: Entry)? {
-        let fx = xAxis.index(of: px)
-        guard let c = xAxis.node(atIndex: fx) else { return nil }
-        let fy = yAxis.index(of: py)
-        let reach = Double(table.half)
-        guard fy > -reach - 0.5, fy < Double(yAxis.count - 1) + reach + 0.5 else { return nil }
+    func entry(x px: Double, y py: Double, weight w: Double, value v: Double) -> Entry {
+        let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
+        // Anchored points are within the table's reach of the grid, so
+        // these conversions are in range.
+        let c = min(GaussianAxis.floor(fx + 0.5), xAxis.count - 1)
         let nearest = GaussianAxis.floor(fy + 0.5)
         let s = (fx - Double(c)) * stepInSigmas
-        let g = w * MomentBinning.expNegative(s * s / 2)
-        let e = Entry(row: Int32(nearest), column: Int32(c), s: Float(s), u: Float(fy - Double(nearest)),
-                      weight: g, value: v)
-        return (min(max(nearest, 0), yAxis.count - 1), c, e)
+        return Entry(row: Int32(nearest), column: Int32(c), s: Float(s), u: Float(fy - Double(nearest)),
+                     weight: w * MomentBinning.expNegative(s * s / 2), value: v)
     }
 
     @inline(__always)
