@@ -30,14 +30,18 @@ struct SeparableConvolution {
         self.rows = yAxis.count
         self.planeCount = MomentBinning.planeCount(order: order)
         self.channels = channels
-        xKernels = SeparableConvolution.kernels(order: order ?? 0, axis: xAxis)
-        yKernels = SeparableConvolution.kernels(order: order ?? 0, axis: yAxis)
+        let offset = order == nil ? 1.0 : 0.5
+        xKernels = SeparableConvolution.kernels(order: order ?? 0, axis: xAxis, offset: offset)
+        yKernels = SeparableConvolution.kernels(order: order ?? 0, axis: yAxis, offset: offset)
     }
 
     /// The taps of e^(−t²/2) tᵐ / m! for m in 0...order, out to the axis's
-    /// reach plus the half cell a binned point may sit off its node.
-    static func kernels(order: Int, axis: GaussianAxis) -> [[Double]] {
-        let half = Int(min((axis.reach / axis.step + 0.5).rounded(.up), Double(axis.count)))
+    /// reach plus `offset`, the most a binned point may sit off its node in
+    /// cells (½ for the nearest node, 1 for linear binning's lower one): a
+    /// node j cells from the binned one is within reach of the point only if
+    /// |j| ≤ reach/δ + offset, so the taps stop there.
+    static func kernels(order: Int, axis: GaussianAxis, offset: Double = 0.5) -> [[Double]] {
+        let half = Int(min((axis.reach / axis.step + offset).rounded(.down), Double(axis.count)))
         var out: [[Double]] = []
         var factorial = 1.0
         for m in 0...order {
