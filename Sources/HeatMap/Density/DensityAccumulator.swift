@@ -197,7 +197,7 @@ public struct DensityAccumulator: Sendable {
         let direct = DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: geometry.columns,
                                  density: storage.direct?.base,
                                  weightedValue: value == nil ? nil : storage.directValue?.base,
-                                 tables: tables)
+                                 tables: tables?.view)
         let report: @Sendable (Int) -> Void = { progress.add($0) }
         func run<D: RowDepositor>(_ depositor: D) throws {
             let bands = try RowBands<D.Entry>(x: x, y: y, weight: weight, value: value, count: n,
@@ -209,7 +209,8 @@ public struct DensityAccumulator: Sendable {
         case .direct:
             try run(direct)
         case .rowMoments(let order):
-            let moments = storage.planes!.base, table = GaussianTable(axis: yAxis)
+            let moments = storage.planes!.base, rowTable = GaussianTable(axis: yAxis), table = rowTable.lookup
+            defer { withExtendedLifetime(rowTable) {} }
             if value == nil {
                 try run(RowMomentBinning<RowMomentPoint>(xAxis: xAxis, yAxis: yAxis, order: order, moments: moments,
                                                          fallback: direct, table: table))

@@ -23,14 +23,13 @@ struct DirectSplat: PointDepositor {
     let weightedValue: UnsafeMutablePointer<Double>?
     /// Tabulated kernel vectors and per-row chord widths, when the kernel is
     /// neither far narrower than a cell nor too many cells wide (see
-    /// ``SplatTables``). Not owned: the band loop copies the splat for
-    /// every point, and a strong reference would be retained and released
-    /// each time (a sixth of the run for small kernels). Whoever makes the
-    /// splat keeps the tables alive while it runs.
-    unowned(unsafe) let tables: SplatTables?
+    /// ``SplatTables``): plain values, as the band loop copies the splat
+    /// for every point and a reference would be retained and released each
+    /// time. Whoever makes the splat keeps the tables alive while it runs.
+    let tables: SplatTables.View?
 
     init(xAxis: GaussianAxis, yAxis: GaussianAxis, columns: Int, density: UnsafeMutablePointer<Double>?,
-         weightedValue: UnsafeMutablePointer<Double>?, tables: SplatTables? = nil) {
+         weightedValue: UnsafeMutablePointer<Double>?, tables: SplatTables.View? = nil) {
         self.xAxis = xAxis
         self.yAxis = yAxis
         self.columns = columns
@@ -99,7 +98,7 @@ struct DirectSplat: PointDepositor {
     /// handles those).
     @inline(__always)
     private func tabulated(_ px: Double, _ py: Double, _ w: Double, _ v: Double,
-                           _ density: UnsafeMutablePointer<Double>, _ tables: SplatTables,
+                           _ density: UnsafeMutablePointer<Double>, _ tables: SplatTables.View,
                            _ scratch: UnsafeMutablePointer<Double>) -> Bool {
         let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
         guard fx >= -0.5, fy >= -0.5, fx < Double(xAxis.count) - 0.5, fy < Double(yAxis.count) - 0.5 else {
@@ -185,10 +184,21 @@ extension DirectSplat {
 /// per row offset j from the nearest row, how many columns either side of
 /// the nearest column the disc of radius `reach` can reach (a point sits up
 /// to half a cell off its nearest node).
-final class SplatTables: Sendable {
+final class SplatTables: @unchecked Sendable {
     let x: GaussianTable
     let y: GaussianTable
-    let chord: [Int]
+    /// Per row offset j (0..<y.width): columns either side, or −1 for none.
+    private let chord: UnsafeMutablePointer<Int>
+
+    /// The tables seen through plain values, valid while they live.
+    struct View {
+        let x: GaussianTable.Lookup
+        let y: GaussianTable.Lookup
+        /// Per row offset j (0..<y.width): columns either side, or −1 for none.
+        let chord: UnsafePointer<Int>
+    }
+
+    var view: View { View(x: x.lookup, y: y.lookup, chord: UnsafePointer(chord)) }
 
     /// Tables for the axes, or nil when the kernel is narrower than a
     /// 64th of a cell (the table would need too many intervals) or wider
@@ -202,11 +212,13 @@ final class SplatTables: Sendable {
         self.y = y
         let reach = xAxis.reach
         let hx = x.half, hy = y.half
-        chord = (0..<y.width).map { j in
+        chord = .allocate(capacity: y.width)
+        for j in 0..<y.width {
             let dy = max(0, Double(abs(j - hy)) - 0.5) * yAxis.step
             let left = reach * reach - dy * dy
-            guard left >= 0 else { return -1 }
-            return min(hx, Int((left.squareRoot() / xAxis.step + 0.5).rounded(.down)))
+            chord[j] = left < 0 ? -1 : min(hx, Int((left.squareRoot() / xAxis.step + 0.5).rounded(.down)))
         }
     }
+
+    deinit { chord.deallocate() }
 }

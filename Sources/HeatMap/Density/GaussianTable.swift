@@ -64,12 +64,38 @@ final class GaussianTable: @unchecked Sendable {
         slope.deallocate()
     }
 
+    /// The table's numbers without the object, for per-point loops: a copy
+    /// costs no reference counting. Valid while the table lives.
+    var lookup: Lookup {
+        Lookup(half: half, width: width, intervals: intervals, stride: stride,
+               base: UnsafePointer(base), slope: UnsafePointer(slope))
+    }
+
     /// The interval of offset `u` (in cells, −0.5…0.5) and the position in it.
     @inline(__always) func locate(_ u: Double) -> (base: UnsafePointer<Double>, slope: UnsafePointer<Double>, t: Double) {
-        let n = intervals
-        let position = min(max((u + 0.5) * Double(n), 0), Double(n))
-        let k = min(Int(position), n - 1)
-        let offset = k * stride
-        return (UnsafePointer(base + offset), UnsafePointer(slope + offset), position - Double(k))
+        lookup.locate(u)
+    }
+
+    /// A ``GaussianTable`` seen through plain values (see ``GaussianTable/lookup``).
+    struct Lookup {
+        /// J: nodes on each side of the nearest one.
+        let half: Int
+        /// 2J + 1.
+        let width: Int
+        /// Intervals over u ∈ [−δ/2, δ/2].
+        let intervals: Int
+        /// Doubles per interval.
+        let stride: Int
+        let base: UnsafePointer<Double>
+        let slope: UnsafePointer<Double>
+
+        /// The interval of offset `u` (in cells, −0.5…0.5) and the position in it.
+        @inline(__always) func locate(_ u: Double) -> (base: UnsafePointer<Double>, slope: UnsafePointer<Double>, t: Double) {
+            let n = intervals
+            let position = min(max((u + 0.5) * Double(n), 0), Double(n))
+            let k = min(Int(position), n - 1)
+            let offset = k * stride
+            return (base + offset, slope + offset, position - Double(k))
+        }
     }
 }

@@ -65,13 +65,15 @@ struct RowBands<Entry: BitwiseCopyable> {
 
     /// Columns per tile.
     static var tileWidth: Int { 8 }
-    /// Points per counting chunk (the prefix sum runs over chunks × buckets).
-    static var chunkSize: Int { 1 << 16 }
+    /// Points per counting chunk for n points: at most 16 chunks (the
+    /// prefix sum runs over chunks × buckets) of at least 16k points, so a
+    /// batch of 64k still spreads over four tasks.
+    static func chunkSize(count n: Int) -> Int { max(1 << 14, (n + 15) / 16) }
     /// Bands to aim for: enough to balance the cores in each phase,
     /// independent of the core count so that the cut (and the bits) are too.
     static var targetBands: Int { 32 }
-    /// About how many points the band cut looks at.
-    static var sampleSize: Int { 1 << 16 }
+    /// About how many runs of 64 points the band cut looks at.
+    static var sampledRuns: Int { 256 }
 
     /// Sorts points 0..<n (x, y, w and optional v arrays) into bands of the
     /// grid's rows of about equal work. O(n + rows): a pass over a sample
@@ -81,7 +83,7 @@ struct RowBands<Entry: BitwiseCopyable> {
                           weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
                           count n: Int, rows: Int, columns: Int, depositor: D,
                           control: ComputeControl) throws where D.Entry == Entry {
-        let chunkSize = RowBands.chunkSize, tileWidth = RowBands.tileWidth
+        let chunkSize = RowBands.chunkSize(count: n), tileWidth = RowBands.tileWidth
         let chunks = max(1, (n + chunkSize - 1) / chunkSize)
         let tiles = max(1, (columns + tileWidth - 1) / tileWidth)
         let cuts = try RowBands.cut(x: x, y: y, weight: weight, count: n, rows: rows,
@@ -170,18 +172,19 @@ struct RowBands<Entry: BitwiseCopyable> {
     }
 
     /// The band cut for points 0..<n: their anchor rows counted over a
-    /// sample of them (every k-th run of 64 points, k = n / ``sampleSize``,
-    /// at least 1), each row weighted by the points that write it. A sample
+    /// sample of them (every k-th run of 64 points, k = runs /
+    /// ``sampledRuns``, at least 1), each row weighted by the points that
+    /// write it. A sample
     /// balances the bands as well as all the points would, and keeps the cut
     /// a function of the data alone.
     static func cut<D: RowDepositor>(x: UnsafePointer<Double>, y: UnsafePointer<Double>,
                                      weight: UnsafePointer<Double>, count n: Int, rows: Int,
                                      depositor: D, control: ComputeControl) throws -> [Int] {
         let run = 64
-        let step = max(1, n / sampleSize)
         let runs = (n + run - 1) / run
+        let step = max(1, runs / RowBands.sampledRuns)
         let sampledRuns = (runs + step - 1) / step
-        let runsPerChunk = 256
+        let runsPerChunk = 64
         let chunks = max(1, (sampledRuns + runsPerChunk - 1) / runsPerChunk)
         var perRow = [Int32](repeating: 0, count: chunks * rows)
         try perRow.withUnsafeMutableBufferPointer { perRow in

@@ -28,15 +28,17 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
     /// The exact splat, whose reach this method shares; points off the
     /// grid's columns are left to it.
     let fallback: DirectSplat
-    /// The y kernel around a point's nearest row.
-    let table: GaussianTable
+    /// The y kernel around a point's nearest row (a view: copying the
+    /// depositor per point then counts no references; the owner keeps the
+    /// table alive while it runs).
+    let table: GaussianTable.Lookup
     /// δx/σ: converts a column offset into the moments' variable s.
     private let stepInSigmas: Double
     /// The kernel's reach in rows.
     private let reachInRows: Double
 
     init(xAxis: GaussianAxis, yAxis: GaussianAxis, order: Int, moments: UnsafeMutablePointer<Double>,
-         fallback: DirectSplat, table: GaussianTable) {
+         fallback: DirectSplat, table: GaussianTable.Lookup) {
         self.xAxis = xAxis
         self.yAxis = yAxis
         self.order = order
