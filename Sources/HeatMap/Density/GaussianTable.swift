@@ -8,9 +8,12 @@ import Foundation
 /// instead of the exponentials and dependent multiply chain of
 /// ``GaussianAxis/fill(_:around:lo:hi:)``. With N intervals the
 /// interpolation error is at most max|∂²g/∂u²|/(8N²) = (δ/σ)²/(8N²) of the
-/// peak: N = 256 keeps it below 2e−6 for σ ≥ δ, and narrower kernels get
-/// N = 256·⌈2δ/σ⌉ (below 5e−7), far inside the 1e−3 accuracy bound. Used
-/// when J is small (the table has about N · (2J + 1) entries).
+/// peak: N = 128 keeps it below 7.7e−6 for σ ≥ δ, and narrower kernels get
+/// N = 128·⌈2δ/σ⌉ (below 2e−6), far inside the 1e−3 accuracy bound. Used
+/// when J is small (the table has about 2N · (2J + 1) entries). The table is
+/// read at a random interval per point, so it is kept small (a few tens of
+/// kilobytes for kernels of a few cells) and each interval's two rows side
+/// by side: one or two cache lines per lookup.
 final class GaussianTable: @unchecked Sendable {
     /// J: nodes on each side of the nearest one.
     let half: Int
@@ -22,19 +25,20 @@ final class GaussianTable: @unchecked Sendable {
     /// the padding zero, so a vector load of a whole row is safe and adds
     /// nothing beyond the kernel.
     let stride: Int
-    /// For interval k: `base[k·stride + j]` = g at its left end, `slope[…]` the
-    /// change across it.
-    private let base: UnsafeMutablePointer<Double>
-    private let slope: UnsafeMutablePointer<Double>
+    /// For interval k, at `2k·stride`: g at its left end for j = 0..<width
+    /// (padded to `stride`), then the change across it likewise.
+    private let rows: UnsafeMutablePointer<Double>
 
     /// The largest J tabulated; beyond, the recurrence is cheaper in memory.
     static let maximumHalf = 48
 
     init(axis: GaussianAxis) {
-        half = Int((axis.reach / axis.step).rounded(.up)) + 1
+        // Every node within reach of a point half a cell off its nearest
+        // node: |j| ≤ reach/δ + ½.
+        half = Int((axis.reach / axis.step + 0.5).rounded(.down))
         width = 2 * half + 1
         let narrowness = axis.step / axis.sigma
-        intervals = narrowness <= 1 ? 256 : 256 * Int((2 * narrowness).rounded(.up))
+        intervals = narrowness <= 1 ? 128 : 128 * Int((2 * narrowness).rounded(.up))
         let n = intervals
         let values = UnsafeMutablePointer<Double>.allocate(capacity: (n + 1) * width)
         defer { values.deallocate() }
@@ -47,28 +51,23 @@ final class GaussianTable: @unchecked Sendable {
             }
         }
         stride = (width + 3) / 4 * 4
-        base = .allocate(capacity: n * stride)
-        slope = .allocate(capacity: n * stride)
-        base.initialize(repeating: 0, count: n * stride)
-        slope.initialize(repeating: 0, count: n * stride)
+        rows = .allocate(capacity: 2 * n * stride)
+        rows.initialize(repeating: 0, count: 2 * n * stride)
         for k in 0..<n {
+            let base = rows + 2 * k * stride, slope = base + stride
             for j in 0..<width {
-                base[k * stride + j] = values[k * width + j]
-                slope[k * stride + j] = values[(k + 1) * width + j] - values[k * width + j]
+                base[j] = values[k * width + j]
+                slope[j] = values[(k + 1) * width + j] - values[k * width + j]
             }
         }
     }
 
-    deinit {
-        base.deallocate()
-        slope.deallocate()
-    }
+    deinit { rows.deallocate() }
 
     /// The table's numbers without the object, for per-point loops: a copy
     /// costs no reference counting. Valid while the table lives.
     var lookup: Lookup {
-        Lookup(half: half, width: width, intervals: intervals, stride: stride,
-               base: UnsafePointer(base), slope: UnsafePointer(slope))
+        Lookup(half: half, width: width, intervals: intervals, stride: stride, rows: UnsafePointer(rows))
     }
 
     /// The interval of offset `u` (in cells, −0.5…0.5) and the position in it.
@@ -84,18 +83,17 @@ final class GaussianTable: @unchecked Sendable {
         let width: Int
         /// Intervals over u ∈ [−δ/2, δ/2].
         let intervals: Int
-        /// Doubles per interval.
+        /// Doubles per row (two rows per interval).
         let stride: Int
-        let base: UnsafePointer<Double>
-        let slope: UnsafePointer<Double>
+        let rows: UnsafePointer<Double>
 
         /// The interval of offset `u` (in cells, −0.5…0.5) and the position in it.
         @inline(__always) func locate(_ u: Double) -> (base: UnsafePointer<Double>, slope: UnsafePointer<Double>, t: Double) {
             let n = intervals
             let position = min(max((u + 0.5) * Double(n), 0), Double(n))
             let k = min(Int(position), n - 1)
-            let offset = k * stride
-            return (base + offset, slope + offset, position - Double(k))
+            let base = rows + 2 * k * stride
+            return (base, base + stride, position - Double(k))
         }
     }
 }

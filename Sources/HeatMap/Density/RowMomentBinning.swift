@@ -81,7 +81,7 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
         let (base, slope, t) = table.locate(u)
         // Table entry j is row nearest − J + j. Rows within reach of the
         // point (the table spans a cell more on each side), clipped to the
-        // grid; the reach bounds are within the table because J > reach + ½.
+        // grid; the reach bounds are within the table because J = ⌊reach + ½⌋.
         let half = table.half
         let j0 = max(GaussianAxis.ceiling(u - reachInRows) &+ half, half &- nearest)
         let j1 = min(GaussianAxis.floor(u + reachInRows) &+ half, yAxis.count &- 1 &- nearest &+ half)
