@@ -136,4 +136,37 @@ import Testing
         let cell = g.columns >= g.rows ? g.dx : g.dy
         #expect(abs(cell - 2 * raised.grid.radius / 3) <= 1e-9 * cell)
     }
+
+    /// Planar input: the first pass's spread is what a replay through the
+    /// planar projection would find, so every bandwidth rule gives the same
+    /// radius and grid without the extra pass.
+    @Test(arguments: [Bandwidth.auto, .scott, .silverman])
+    func planarSpreadFromTheFirstPassIsTheReplaysSpread(bandwidth: Bandwidth) throws {
+        let points = Self.randomPoints(seed: 9, count: 2_000).enumerated().map { i, p in
+            // Planar x/y over a few hundred units; some weights zero.
+            InputPoint(latitude: p.latitude * 3, longitude: p.longitude + 200, weight: i % 7 == 0 ? 0 : p.weight)
+        }
+        let folder = try ScratchFolder()
+        let path = try folder.write("planar.csv", Self.csv(points))
+        let options = PointReaderOptions(columns: PointColumns(weight: "w"), geographic: false)
+        let streamed = try StreamedPoints.read(path: path, options: options)
+        let spread = try #require(streamed.planarSpread)
+        var replayed = BandwidthEstimator()
+        try streamed.forEachBatch { batch in
+            for i in 0..<batch.count {
+                let q = PlaneProjection(kind: .planar).project(latitude: batch.latitude[i], longitude: batch.longitude[i])
+                replayed.add(x: q.x, y: q.y, weight: batch.weight[i])
+            }
+        }
+        #expect(spread == replayed)
+        let configuration = HeatMapConfiguration(radius: 5, gridResolution: 80, projection: .planar, bandwidth: bandwidth)
+        let result = try StreamedDensity.compute(from: streamed, configuration: configuration)
+        #expect(result.grid.radius == replayed.radius(for: bandwidth, fixed: 5, projection: PlaneProjection(kind: .planar))
+                || result.radiusRaised)
+        // Geographic input keeps no planar spread.
+        let geographic = try StreamedPoints.read(path: path, options: PointReaderOptions(columns: PointColumns(weight: "w"),
+                                                                                          skipInvalid: true))
+        #expect(geographic.planarSpread == nil)
+    }
 }
+

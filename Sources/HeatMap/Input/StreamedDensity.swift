@@ -77,23 +77,29 @@ public enum StreamedDensity {
             return out
         }
 
-        // Pass 2: the plane box and the spread.
+        // Pass 2: the plane box and the spread (known from the first pass
+        // for planar input).
         let box: PlaneBox
         if configuration.projection == .planar && configuration.bandwidth == .fixed {
             box = statistics.count == 0 ? .empty
                 : PlaneBox(minX: statistics.minLongitude, minY: statistics.minLatitude,
                            maxX: statistics.maxLongitude, maxY: statistics.maxLatitude)
         } else {
-            var estimator = BandwidthEstimator()
-            control.report(.project, 0)
-            var done = 0
-            try BatchPipeline.run(produce: { yield in
-                try points.forEachBatch(control: control) { try yield(plane($0)) }
-            }, consume: { planes in
-                estimator.add(planes)
-                done += planes.count
-                control.report(.project, Double(done) / Double(max(points.count, 1)))
-            })
+            var estimator: BandwidthEstimator
+            if configuration.projection == .planar, let spread = points.planarSpread {
+                estimator = spread
+            } else {
+                estimator = BandwidthEstimator()
+                control.report(.project, 0)
+                var done = 0
+                try BatchPipeline.run(produce: { yield in
+                    try points.forEachBatch(control: control) { try yield(plane($0)) }
+                }, consume: { planes in
+                    estimator.add(planes)
+                    done += planes.count
+                    control.report(.project, Double(done) / Double(max(points.count, 1)))
+                })
+            }
             box = estimator.bounds
             used.radius = estimator.radius(for: configuration.bandwidth, fixed: configuration.radius,
                                            projection: projection)

@@ -47,13 +47,19 @@ public final class StreamedPoints {
     /// How later passes read.
     public let replay: Replay
 
+    /// For planar input (`options.geographic` false): the points' spread as
+    /// read (x the longitude column, y the latitude one, as the planar
+    /// projection maps them), so that finding a bandwidth takes no pass of
+    /// its own.
+    let planarSpread: BandwidthEstimator?
+
     private let path: String?
     private let options: PointReaderOptions
     private let spool: PointSpool?
 
     private init(name: String, format: InputFormat, statistics: InputStatistics, rejections: InputRejections,
-                 rowsRead: Int, columnsDescription: String?, replay: Replay, path: String?,
-                 options: PointReaderOptions, spool: PointSpool?) {
+                 rowsRead: Int, columnsDescription: String?, replay: Replay, planarSpread: BandwidthEstimator?,
+                 path: String?, options: PointReaderOptions, spool: PointSpool?) {
         self.name = name
         self.format = format
         self.statistics = statistics
@@ -61,6 +67,7 @@ public final class StreamedPoints {
         self.rowsRead = rowsRead
         self.columnsDescription = columnsDescription
         self.replay = replay
+        self.planarSpread = planarSpread
         self.path = path
         self.options = options
         self.spool = spool
@@ -106,13 +113,18 @@ public final class StreamedPoints {
             }
         }
         var statistics = InputStatistics()
+        var spread = options.geographic ? nil : BandwidthEstimator()
         control.report(.read, 0)
         var rejections = reader.rejections
         var rowsRead = reader.rowsRead
         if named, reader.isRegularFile, let csv = reader.csvReader, let path {
             let blocks = CSVBlockReader(path: path, reader: csv, skipInvalid: options.skipInvalid)
             try blocks.forEachRun(control: control) { run in
-                for i in 0..<run.count { statistics.add(run[i]) }
+                for i in 0..<run.count {
+                    let p = run[i]
+                    statistics.add(p)
+                    spread?.add(x: p.longitude, y: p.latitude, weight: p.weight)
+                }
                 try spooling { try $0.append(run) }
                 try control.checkCancellation()
                 if let size { control.report(.read, Double(blocks.bytesDone) / Double(size)) }
@@ -123,6 +135,7 @@ public final class StreamedPoints {
             var sinceCheck = 0
             while let p = try reader.next() {
                 statistics.add(p)
+                spread?.add(x: p.longitude, y: p.latitude, weight: p.weight)
                 try spooling { try $0.append(p) }
                 sinceCheck += 1
                 if sinceCheck == 16_384 {
@@ -139,7 +152,7 @@ public final class StreamedPoints {
         return StreamedPoints(name: reader.name, format: reader.format, statistics: statistics,
                               rejections: rejections, rowsRead: rowsRead,
                               columnsDescription: reader.columnsDescription, replay: mode,
-                              path: path, options: options, spool: spool)
+                              planarSpread: spread, path: path, options: options, spool: spool)
     }
 
     /// The number of good points.
