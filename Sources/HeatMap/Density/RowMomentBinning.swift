@@ -71,13 +71,15 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
         let c = min(GaussianAxis.floor(fx + 0.5), xAxis.count - 1)
         let nearest = GaussianAxis.floor(fy + 0.5)
         let s = (fx - Double(c)) * stepInSigmas
-        return Entry(row: Int32(nearest), column: Int32(c), s: Float(s), u: Float(fy - Double(nearest)),
-                     weight: w * MomentBinning.expNegative(s * s / 2), value: v)
+        let point = RowMomentPoint(row: Int32(nearest), column: Int32(c), s: Float(s), u: Float(fy - Double(nearest)),
+                                   weight: w * MomentBinning.expNegative(s * s / 2))
+        return Entry(point, value: v)
     }
 
     @inline(__always)
     func deposit(_ e: Entry, scratch: UnsafeMutablePointer<Double>) {
-        let nearest = Int(e.row), u = Double(e.u), s = Double(e.s), g = e.weight
+        let p = e.point
+        let nearest = Int(p.row), u = Double(p.u), s = Double(p.s), g = p.weight
         let (base, slope, t) = table.locate(u)
         // Table entry j is row nearest − J + j. Rows within reach of the
         // point (the table spans a cell more on each side), clipped to the
@@ -89,7 +91,7 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
         // Walk the point's column down the rows: one node of K moments per row.
         let k = order &+ 1
         let rowStride = xAxis.count &* k
-        let offset = ((nearest &- half &+ j0) &* xAxis.count &+ Int(e.column)) &* k
+        let offset = ((nearest &- half &+ j0) &* xAxis.count &+ Int(p.column)) &* k
         let cell = moments + offset
         // The value channel's moments follow the density's.
         let cellV = moments + (xAxis.count &* yAxis.count &* k &+ offset)
