@@ -94,7 +94,7 @@ enum DensityPlan {
     /// cell (and for kernels so wide in y cells that its table of row
     /// weights would be large; binning is cheaper there anyway).
     static func rowMoments(sigmaInCells s: Double, yAxis: GaussianAxis) -> DensityScheme? {
-        guard (yAxis.reach / yAxis.step).rounded(.up) + 1 <= Double(GaussianTable.maximumHalf) else { return nil }
+        guard GaussianTable.fits(yAxis) else { return nil }
         if s >= 2 { return .rowMoments(order: 3) }
         if s >= 1.25 { return .rowMoments(order: 4) }
         if s >= 1 { return .rowMoments(order: 5) }

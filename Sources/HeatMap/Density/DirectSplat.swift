@@ -205,8 +205,7 @@ final class SplatTables: @unchecked Sendable {
     /// than the tables allow.
     init?(xAxis: GaussianAxis, yAxis: GaussianAxis) {
         guard xAxis.sigma >= xAxis.step / 64, yAxis.sigma >= yAxis.step / 64,
-              (xAxis.reach / xAxis.step).rounded(.up) + 1 <= Double(GaussianTable.maximumHalf),
-              (yAxis.reach / yAxis.step).rounded(.up) + 1 <= Double(GaussianTable.maximumHalf) else { return nil }
+              GaussianTable.fits(xAxis), GaussianTable.fits(yAxis) else { return nil }
         let x = GaussianTable(axis: xAxis), y = GaussianTable(axis: yAxis)
         self.x = x
         self.y = y

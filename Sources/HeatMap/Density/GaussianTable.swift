@@ -32,10 +32,19 @@ final class GaussianTable: @unchecked Sendable {
     /// The largest J tabulated; beyond, the recurrence is cheaper in memory.
     static let maximumHalf = 48
 
+    /// J for an axis: every node within reach of a point half a cell off
+    /// its nearest node, |j| ≤ reach/δ + ½.
+    static func half(for axis: GaussianAxis) -> Int {
+        Int((axis.reach / axis.step + 0.5).rounded(.down))
+    }
+
+    /// Whether an axis's kernel is narrow enough in cells to tabulate.
+    static func fits(_ axis: GaussianAxis) -> Bool {
+        (axis.reach / axis.step + 0.5).rounded(.down) <= Double(maximumHalf)
+    }
+
     init(axis: GaussianAxis) {
-        // Every node within reach of a point half a cell off its nearest
-        // node: |j| ≤ reach/δ + ½.
-        half = Int((axis.reach / axis.step + 0.5).rounded(.down))
+        half = GaussianTable.half(for: axis)
         width = 2 * half + 1
         let narrowness = axis.step / axis.sigma
         intervals = narrowness <= 1 ? 128 : 128 * Int((2 * narrowness).rounded(.up))

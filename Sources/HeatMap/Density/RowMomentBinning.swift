@@ -82,8 +82,8 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
         let nearest = Int(p.row), u = Double(p.u), s = Double(p.s), g = p.weight
         let (base, slope, t) = table.locate(u)
         // Table entry j is row nearest − J + j. Rows within reach of the
-        // point (the table spans a cell more on each side), clipped to the
-        // grid; the reach bounds are within the table because J = ⌊reach + ½⌋.
+        // point, clipped to the grid; all are in the table, as J = ⌊reach + ½⌋
+        // and |u| ≤ ½.
         let half = table.half
         let j0 = max(GaussianAxis.ceiling(u - reachInRows) &+ half, half &- nearest)
         let j1 = min(GaussianAxis.floor(u + reachInRows) &+ half, yAxis.count &- 1 &- nearest &+ half)
