@@ -213,10 +213,10 @@ public struct DensityAccumulator: Sendable {
             defer { withExtendedLifetime(rowTable) {} }
             if value == nil {
                 try run(RowMomentBinning<RowMomentPoint>(xAxis: xAxis, yAxis: yAxis, order: order, moments: moments,
-                                                         fallback: direct, table: table))
+                                                         table: table))
             } else {
                 try run(RowMomentBinning<RowMomentValuePoint>(xAxis: xAxis, yAxis: yAxis, order: order,
-                                                              moments: moments, fallback: direct, table: table))
+                                                              moments: moments, table: table))
             }
         case .linearBinning, .taylorBinning:
             try run(MomentBinning(xAxis: xAxis, yAxis: yAxis, order: scheme.order, planes: storage.planes!.base,

@@ -114,15 +114,12 @@ struct DirectSplat: PointDepositor {
         // nothing), no per-row chord. The loop bookkeeping of a few
         // columns per row otherwise costs more than the arithmetic.
         if x.stride <= 8, cn - hx >= 0, cn - hx + x.stride <= xAxis.count {
-            if x.stride == 4 {
-                DirectSplat.vectorRows(SIMD4<Double>.self, bx, sx, tx, by, sy, ty, w: w, v: v, column: cn - hx,
-                                       rn: rn, hy: hy, height: y.width, rows: yAxis.count, columns: columns,
-                                       density: density, weightedValue: weightedValue)
-            } else {
-                DirectSplat.vectorRows(SIMD8<Double>.self, bx, sx, tx, by, sy, ty, w: w, v: v, column: cn - hx,
+            @inline(__always) func rows<V: SIMD>(_ vector: V.Type) where V.Scalar == Double {
+                DirectSplat.vectorRows(vector, bx, sx, tx, by, sy, ty, w: w, v: v, column: cn - hx,
                                        rn: rn, hy: hy, height: y.width, rows: yAxis.count, columns: columns,
                                        density: density, weightedValue: weightedValue)
             }
+            if x.stride == 4 { rows(SIMD4<Double>.self) } else { rows(SIMD8<Double>.self) }
             return true
         }
         let gx = scratch

@@ -33,18 +33,19 @@ final class GaussianTable: @unchecked Sendable {
     static let maximumHalf = 48
 
     /// J for an axis: every node within reach of a point half a cell off
-    /// its nearest node, |j| ≤ reach/δ + ½.
-    static func half(for axis: GaussianAxis) -> Int {
-        Int((axis.reach / axis.step + 0.5).rounded(.down))
+    /// its nearest node, |j| ≤ reach/δ + ½. (A Double: for a kernel too
+    /// wide to tabulate it may not fit an Int.)
+    private static func halfWidth(_ axis: GaussianAxis) -> Double {
+        (axis.reach / axis.step + 0.5).rounded(.down)
     }
 
     /// Whether an axis's kernel is narrow enough in cells to tabulate.
     static func fits(_ axis: GaussianAxis) -> Bool {
-        (axis.reach / axis.step + 0.5).rounded(.down) <= Double(maximumHalf)
+        halfWidth(axis) <= Double(maximumHalf)
     }
 
     init(axis: GaussianAxis) {
-        half = GaussianTable.half(for: axis)
+        half = Int(GaussianTable.halfWidth(axis))
         width = 2 * half + 1
         let narrowness = axis.step / axis.sigma
         intervals = narrowness <= 1 ? 128 : 128 * Int((2 * narrowness).rounded(.up))
@@ -77,11 +78,6 @@ final class GaussianTable: @unchecked Sendable {
     /// costs no reference counting. Valid while the table lives.
     var lookup: Lookup {
         Lookup(half: half, width: width, intervals: intervals, stride: stride, rows: UnsafePointer(rows))
-    }
-
-    /// The interval of offset `u` (in cells, −0.5…0.5) and the position in it.
-    @inline(__always) func locate(_ u: Double) -> (base: UnsafePointer<Double>, slope: UnsafePointer<Double>, t: Double) {
-        lookup.locate(u)
     }
 
     /// A ``GaussianTable`` seen through plain values (see ``GaussianTable/lookup``).

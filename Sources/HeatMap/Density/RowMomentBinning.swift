@@ -25,9 +25,6 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
     /// columns × rows × (M + 1) moments, node-major; then, for the mean
     /// estimator, as many for the value channel.
     let moments: UnsafeMutablePointer<Double>
-    /// The exact splat, whose reach this method shares; points off the
-    /// grid's columns are left to it.
-    let fallback: DirectSplat
     /// The y kernel around a point's nearest row (a view: copying the
     /// depositor per point then counts no references; the owner keeps the
     /// table alive while it runs).
@@ -38,23 +35,23 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
     private let reachInRows: Double
 
     init(xAxis: GaussianAxis, yAxis: GaussianAxis, order: Int, moments: UnsafeMutablePointer<Double>,
-         fallback: DirectSplat, table: GaussianTable.Lookup) {
+         table: GaussianTable.Lookup) {
         self.xAxis = xAxis
         self.yAxis = yAxis
         self.order = order
         self.moments = moments
-        self.fallback = fallback
         self.table = table
         stepInSigmas = xAxis.step / xAxis.sigma
         reachInRows = yAxis.reach / yAxis.step
     }
 
-    var scratchCount: Int { fallback.scratchCount }
+    var scratchCount: Int { 1 }
     var reachRows: Int { table.half }
     var pollInterval: Int { max(1, 100_000 / (table.width * (order + 1))) }
 
-    /// Points off the grid's columns are left to the exact splat; rows are
-    /// those within a table's half-width of the grid.
+    /// Points off the grid's columns are left to the exact splat (the
+    /// accumulator's off-grid pass); rows are those within a table's
+    /// half-width of the grid.
     @inline(__always) func anchor(x px: Double, y py: Double) -> (row: Int, column: Int)? {
         guard let c = xAxis.node(atIndex: xAxis.index(of: px)) else { return nil }
         let fy = yAxis.index(of: py)

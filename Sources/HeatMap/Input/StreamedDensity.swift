@@ -76,6 +76,13 @@ public enum StreamedDensity {
             }
             return out
         }
+        // Replays the points as plane batches: reading and projecting the
+        // next batch overlaps `consume` on this one.
+        func forEachPlaneBatch(_ consume: (PlanePoints) throws -> Void) throws {
+            try BatchPipeline.run(produce: { yield in
+                try points.forEachBatch(control: control) { try yield(plane($0)) }
+            }, consume: consume)
+        }
 
         // Pass 2: the plane box and the spread (known from the first pass
         // for planar input).
@@ -92,13 +99,11 @@ public enum StreamedDensity {
                 estimator = BandwidthEstimator()
                 control.report(.project, 0)
                 var done = 0
-                try BatchPipeline.run(produce: { yield in
-                    try points.forEachBatch(control: control) { try yield(plane($0)) }
-                }, consume: { planes in
+                try forEachPlaneBatch { planes in
                     estimator.add(planes)
                     done += planes.count
                     control.report(.project, Double(done) / Double(max(points.count, 1)))
-                })
+                }
             }
             box = estimator.bounds
             used.radius = estimator.radius(for: configuration.bandwidth, fixed: configuration.radius,
@@ -125,12 +130,7 @@ public enum StreamedDensity {
         var accumulator = try DensityAccumulator(geometry: geometry, radius: used.radius, projection: projection,
                                                  estimator: configuration.estimator,
                                                  method: configuration.densityMethod, expectedCount: points.count)
-        // Reading and projecting the next batch overlaps filling the grid.
-        try BatchPipeline.run(produce: { yield in
-            try points.forEachBatch(control: control) { try yield(plane($0)) }
-        }, consume: { planes in
-            try accumulator.add(planes, control: control)
-        })
+        try forEachPlaneBatch { try accumulator.add($0, control: control) }
         let grid = try accumulator.finish(control: control)
         let summary = InputSummary(used: points.count, rejected: points.rejections.byReason)
         return Result(grid: grid, configuration: used, bandwidth: configuration.bandwidth,
