@@ -13,7 +13,7 @@ struct Binnability: Sendable {
         case .direct:
             return true
         case .rowMoments:
-            return xAxis.node(atIndex: xAxis.index(of: x)) != nil
+            return yAxis.node(atIndex: yAxis.index(of: y)) != nil
         case .linearBinning, .taylorBinning:
             return MomentBinning.node(xAxis.index(of: x), yAxis.index(of: y), order: scheme.order,
                                       columns: xAxis.count, rows: yAxis.count) != nil

@@ -116,7 +116,20 @@ public struct DensityAccumulator: Sendable {
         scheme = forced ?? DensityPlan.scheme(method: method, xAxis: x, yAxis: y, channels: channels,
                                               pointCount: expectedCount)
         (xAxis, yAxis) = axes(reachInSigmas: DensityPlan.reach(of: scheme, method: method))
-        storage = try DensityStorage(scheme: scheme, cells: cells, channels: channels)
+        switch scheme {
+        case .direct:
+            storage = try DensityStorage(planeCount: nil, cells: cells, channels: channels)
+        case .rowMoments(let order):
+            let layout = RowMomentLayout(xAxis: xAxis, rows: geometry.rows, order: order, channels: channels)
+            storage = try DensityStorage(planeCount: layout.count, cells: cells, channels: channels)
+        case .linearBinning, .taylorBinning:
+            let perNode = scheme.valuesPerNode * channels
+            guard cells <= Int.max / perNode - SeparableConvolution.slack else {
+                throw HeatMapError.invalidConfiguration("grid of \(geometry.columns) × \(geometry.rows) nodes is too large")
+            }
+            storage = try DensityStorage(planeCount: cells * perNode + SeparableConvolution.slack, cells: cells,
+                                         channels: channels)
+        }
     }
 
     private var channels: Int { estimator == .mean ? 2 : 1 }
@@ -209,13 +222,15 @@ public struct DensityAccumulator: Sendable {
         case .direct:
             try run(direct)
         case .rowMoments(let order):
-            let moments = storage.planes!.base, rowTable = GaussianTable(axis: yAxis), table = rowTable.lookup
-            defer { withExtendedLifetime(rowTable) {} }
+            let moments = storage.planes!.base, columnTable = GaussianTable(axis: xAxis)
+            let table = columnTable.lookup
+            defer { withExtendedLifetime(columnTable) {} }
+            let layout = rowMomentLayout(order: order)
             if value == nil {
-                try run(RowMomentBinning<RowMomentPoint>(xAxis: xAxis, yAxis: yAxis, order: order, moments: moments,
-                                                         table: table))
+                try run(RowMomentBinning<RowMomentPoint>(xAxis: xAxis, yAxis: yAxis, layout: layout,
+                                                         moments: moments, table: table))
             } else {
-                try run(RowMomentBinning<RowMomentValuePoint>(xAxis: xAxis, yAxis: yAxis, order: order,
+                try run(RowMomentBinning<RowMomentValuePoint>(xAxis: xAxis, yAxis: yAxis, layout: layout,
                                                               moments: moments, table: table))
             }
         case .linearBinning, .taylorBinning:
@@ -232,6 +247,11 @@ public struct DensityAccumulator: Sendable {
             if i % poll == 0 { try control.checkCancellation() }
             direct.deposit(x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0, scratch: scratch)
         }
+    }
+
+    /// Where the row-moment scheme of this order keeps its moments.
+    private func rowMomentLayout(order: Int) -> RowMomentLayout {
+        RowMomentLayout(xAxis: xAxis, rows: geometry.rows, order: order, channels: channels)
     }
 
     /// Which points the scheme bins (the others are splatted exactly).
@@ -284,26 +304,26 @@ public struct DensityAccumulator: Sendable {
                                     progress: { f in control.report(.density, share + (1 - share) * f) },
                                     emit: { r, sums in emit(r, sums) })
             case .rowMoments(let order):
-                let kernels = SeparableConvolution.kernels(order: order, axis: xAxis)
-                let perRow = columns * (order + 1)
-                let moments = storage.planes!.base
-                let rows = geometry.rows
-                let blocks = (rows + 7) / 8
+                let layout = rowMomentLayout(order: order)
+                let moments = UnsafePointer(storage.planes!.base)
+                let rows = geometry.rows, blockRows = 16
+                let blocks = (rows + blockRows - 1) / blockRows
                 let done = ProgressCounter(total: blocks) { f in control.report(.density, share + (1 - share) * f) }
                 try Parallel.forEach(blocks) { b in
                     try control.checkCancellation()
-                    let convolver = RowConvolver(columns: columns, kernels: kernels)
-                    let sums = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns)
-                    defer { convolver.deallocate(); sums.deallocate() }
-                    for r in b * 8 ..< min(rows, (b + 1) * 8) {
-                        convolver.run(interleaved: moments + r * perRow, count: order + 1)
-                        sums.update(from: convolver.output, count: columns)
-                        if mean {
-                            convolver.run(interleaved: moments + (rows + r) * perRow, count: order + 1)
-                            (sums + columns).update(from: convolver.output, count: columns)
-                        }
-                        emit(r, sums)
+                    let pass = RowMomentPass(layout: layout, yAxis: yAxis, blockRows: blockRows)
+                    // Per row, both channels' sums, each with room for a last
+                    // vector past the row.
+                    let stride = 2 * columns + 8
+                    let sums = UnsafeMutablePointer<Double>.allocate(capacity: blockRows * stride)
+                    defer { pass.deallocate(); sums.deallocate() }
+                    let first = b * blockRows, count = min(rows, first + blockRows) - first
+                    pass.run(rows: first, count: count, channel: 0, moments: moments, into: sums, outStride: stride)
+                    if mean {
+                        pass.run(rows: first, count: count, channel: 1, moments: moments, into: sums + columns,
+                                 outStride: stride)
                     }
+                    for i in 0..<count { emit(first + i, sums + i * stride) }
                     done.add(1)
                 }
             case .direct:

@@ -11,9 +11,9 @@ import Foundation
 /// | scheme                      | values per node | usable from σ/δ | worst error there |
 /// |-----------------------------|-----------------|-----------------|-------------------|
 /// | exact splat (5σ; 4σ when automatic) | –       | any             | < 1e−5 (3.4e−4 at 4σ) |
-/// | row moments, order 5        | 6               | 1 (along x)     | 2.0e−4            |
-/// | row moments, order 4        | 5               | 1.25 (along x)  | 4.2e−4            |
-/// | row moments, order 3        | 4               | 2 (along x)     | 3.8e−4            |
+/// | row moments, order 5        | 6               | 1 (along y)     | 2.0e−4            |
+/// | row moments, order 4        | 5               | 1.25 (along y)  | 4.2e−4            |
+/// | row moments, order 3        | 4               | 2 (along y)     | 3.8e−4            |
 /// | linear binning              | 1               | 24              | 4.2e−4            |
 /// | Taylor, order 2             | 6               | 6               | 3.3e−4            |
 /// | Taylor, order 3             | 10              | 3               | 3.0e−4            |
@@ -21,7 +21,7 @@ import Foundation
 enum DensityScheme: Sendable, Hashable {
     /// Exact separable splat.
     case direct
-    /// Exact along y, Taylor moments of this order along x (``RowMomentBinning``).
+    /// Exact along x, Taylor moments of this order along y (``RowMomentBinning``).
     case rowMoments(order: Int)
     /// Linear binning plus separable convolution.
     case linearBinning
@@ -90,11 +90,11 @@ enum DensityPlan {
         return nil
     }
 
-    /// The row-moment scheme accurate at this σ in x cells, or nil below 1
-    /// cell (and for kernels so wide in y cells that its table of row
+    /// The row-moment scheme accurate at this σ in y cells, or nil below 1
+    /// cell (and for kernels so wide in x cells that its table of column
     /// weights would be large; binning is cheaper there anyway).
-    static func rowMoments(sigmaInCells s: Double, yAxis: GaussianAxis) -> DensityScheme? {
-        guard GaussianTable.fits(yAxis) else { return nil }
+    static func rowMoments(sigmaInCells s: Double, xAxis: GaussianAxis) -> DensityScheme? {
+        guard GaussianTable.fits(xAxis) else { return nil }
         if s >= 2 { return .rowMoments(order: 3) }
         if s >= 1.25 { return .rowMoments(order: 4) }
         if s >= 1 { return .rowMoments(order: 5) }
@@ -111,7 +111,7 @@ enum DensityPlan {
         let fits = { (scheme: DensityScheme) in
             Double(scheme.valuesPerNode * channels) * cells * 8 <= Double(planeMemoryLimit)
         }
-        let candidates = [binning(sigmaInCells: min(sx, sy)), rowMoments(sigmaInCells: sx, yAxis: yAxis)]
+        let candidates = [binning(sigmaInCells: min(sx, sy)), rowMoments(sigmaInCells: sy, xAxis: xAxis)]
             .compactMap { $0 }.filter(fits)
         let n = Double(pointCount ?? Int(cells))
         let cost = { (scheme: DensityScheme) in
@@ -134,7 +134,7 @@ enum DensityPlan {
             return n * (80 + 3 * taps * channels)
         case .rowMoments(let m):
             let k = Double(m + 1)
-            return n * (30 + yTaps * k * 1.2 * channels) + cells * k * channels * (2 + xTaps * 0.25)
+            return n * (30 + xTaps * k * 1.2 * channels) + cells * k * channels * (2 + yTaps * 0.25)
         case .linearBinning, .taylorBinning:
             let planes = Double(scheme.valuesPerNode)
             let m = Double(scheme.order ?? 0)

@@ -14,13 +14,11 @@ final class DensityStorage: @unchecked Sendable {
 
     static let outOfMemory = HeatMapError.invalidConfiguration("not enough memory for the density grid")
 
-    init(scheme: DensityScheme, cells: Int, channels: Int) throws {
-        if scheme.isBinned {
-            let count = scheme.valuesPerNode * channels
-            guard cells <= Int.max / max(count, 1) - 8,
-                  let planes = GridBuffer(count: cells * count + SeparableConvolution.slack) else {
-                throw DensityStorage.outOfMemory
-            }
+    /// Buffers for a binned scheme whose moments take `planeCount` doubles,
+    /// or (nil) for the exact splat.
+    init(planeCount: Int?, cells: Int, channels: Int) throws {
+        if let planeCount {
+            guard let planes = GridBuffer(count: planeCount) else { throw DensityStorage.outOfMemory }
             self.planes = planes
         } else {
             planes = nil

@@ -39,13 +39,20 @@ final class GaussianTable: @unchecked Sendable {
         (axis.reach / axis.step + 0.5).rounded(.down)
     }
 
+    /// J for an axis whose kernel ``fits(_:)``.
+    static func half(of axis: GaussianAxis) -> Int { Int(halfWidth(axis)) }
+
+    /// Doubles per table row for half-width J: 2J + 1 rounded up to a
+    /// multiple of four.
+    static func paddedWidth(half: Int) -> Int { (2 * half + 1 + 3) / 4 * 4 }
+
     /// Whether an axis's kernel is narrow enough in cells to tabulate.
     static func fits(_ axis: GaussianAxis) -> Bool {
         halfWidth(axis) <= Double(maximumHalf)
     }
 
     init(axis: GaussianAxis) {
-        half = Int(GaussianTable.halfWidth(axis))
+        half = GaussianTable.half(of: axis)
         width = 2 * half + 1
         let narrowness = axis.step / axis.sigma
         intervals = narrowness <= 1 ? 128 : 128 * Int((2 * narrowness).rounded(.up))
@@ -60,7 +67,7 @@ final class GaussianTable: @unchecked Sendable {
                 values[k * width + j] = exp(-t * t / 2)
             }
         }
-        stride = (width + 3) / 4 * 4
+        stride = GaussianTable.paddedWidth(half: half)
         rows = .allocate(capacity: 2 * n * stride)
         rows.initialize(repeating: 0, count: 2 * n * stride)
         for k in 0..<n {

@@ -7,9 +7,10 @@ import Foundation
 /// anchor row and writes at most `reachRows` rows above or below it; bands
 /// are at least 2·reachRows + 1 rows tall, so bands of the same parity never
 /// write the same row and run in parallel: first all even bands, then all
-/// odd ones. Each node thus receives its points' terms in a fixed order
-/// (phase, column tile, input order), the same bit for bit on every run: the
-/// band cut depends on the data only, never on the core count.
+/// odd ones (all at once when points write only their own row). Each node
+/// thus receives its points' terms in a fixed order (phase, bucket, input
+/// order), the same bit for bit on every run: the band cut depends on the
+/// data only, never on the core count.
 protocol RowDepositor {
     /// What the sort keeps of a point: whatever its deposit needs, worked
     /// out once while the points are sorted.
@@ -46,20 +47,24 @@ extension PointDepositor {
 }
 
 /// Points sorted by row band (a stable parallel counting sort), as their
-/// depositor's entries, so each band reads its points sequentially. Within
-/// a band they are ordered by column tile, so that consecutive points touch
-/// the same few cache lines of the grid rather than lines all over the band.
+/// depositor's entries, so each band reads its points sequentially.
+///
+/// Within a band the order keeps what the points write in cache: points
+/// that write only their own row are sorted by row (a row's points land
+/// while it is in cache); points that write rows around theirs, by column
+/// tile, so that consecutive points touch the same few cache lines of the
+/// band rather than lines all over it.
 struct RowBands<Entry: BitwiseCopyable> {
     /// Band b covers rows `cuts[b] ..< cuts[b + 1]`.
     var cuts: [Int]
-    /// Band b's points are `offsets[b * tiles] ..< offsets[(b + 1) * tiles]`
-    /// in `entries`.
-    var offsets: [Int]
+    /// Band b's entries are `starts[b] ..< starts[b + 1]`.
+    var starts: [Int]
     /// The points' entries in band order (one write stream per bucket while
     /// sorting, one read stream per band while depositing).
     var entries: [Entry]
-    /// Column tiles per band.
-    var tiles: Int
+    /// Whether bands may write each other's rows (then they run in two
+    /// phases of alternate bands).
+    var overlap: Bool
 
     var count: Int { cuts.count - 1 }
 
@@ -76,28 +81,30 @@ struct RowBands<Entry: BitwiseCopyable> {
     static var sampledRuns: Int { 256 }
 
     /// Sorts points 0..<n (x, y, w and optional v arrays) into bands of the
-    /// grid's rows of about equal work. O(n + rows): a pass over a sample
-    /// of the points for the cut, then two parallel passes over all (their
-    /// buckets, then their entries).
+    /// grid's rows of about equal work. O(n + rows): two parallel passes
+    /// over all points (their buckets, then their entries), and for
+    /// depositors that write around their row a pass over a sample first
+    /// (the cut, which their buckets depend on).
     init<D: RowDepositor>(x: UnsafePointer<Double>, y: UnsafePointer<Double>,
                           weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
                           count n: Int, rows: Int, columns: Int, depositor: D,
                           control: ComputeControl) throws where D.Entry == Entry {
         let chunkSize = RowBands.chunkSize(count: n), tileWidth = RowBands.tileWidth
         let chunks = max(1, (n + chunkSize - 1) / chunkSize)
-        let tiles = max(1, (columns + tileWidth - 1) / tileWidth)
-        let cuts = try RowBands.cut(x: x, y: y, weight: weight, count: n, rows: rows,
-                                    depositor: depositor, control: control)
-        let bands = cuts.count - 1
-        var bandOfRow = [Int32](repeating: 0, count: rows)
-        for b in 0..<bands { for r in cuts[b]..<cuts[b + 1] { bandOfRow[r] = Int32(b) } }
-        let buckets = bands * tiles
+        let byRow = depositor.reachRows == 0
+        // Buckets: rows, or (band, column tile) pairs for a cut made first.
+        let tiles = byRow ? 1 : max(1, (columns + tileWidth - 1) / tileWidth)
+        var cuts = byRow ? [] : try RowBands.cut(x: x, y: y, weight: weight, count: n, rows: rows,
+                                                 depositor: depositor, control: control)
+        var bandOfRow = [Int32](repeating: 0, count: byRow ? 0 : rows)
+        if !byRow { for b in 0..<cuts.count - 1 { for r in cuts[b]..<cuts[b + 1] { bandOfRow[r] = Int32(b) } } }
+        let buckets = byRow ? rows : (cuts.count - 1) * tiles
         guard buckets < Int(Int32.max) else {
             throw HeatMapError.invalidConfiguration("grid of \(columns) columns is too wide to sort points by")
         }
 
-        // Pass 1: each point's bucket (band · tiles + tile, or −1 if it
-        // writes nothing), and points per (chunk, bucket).
+        // Pass 1: each point's bucket (or −1 if it writes nothing), and
+        // points per (chunk, bucket).
         let none = Int32(-1)
         var bucketOf = [Int32](unsafeUninitializedCapacity: n) { _, count in count = n }
         var next = [Int](repeating: 0, count: chunks * buckets)
@@ -105,7 +112,7 @@ struct RowBands<Entry: BitwiseCopyable> {
             try next.withUnsafeMutableBufferPointer { counts in
                 try bandOfRow.withUnsafeBufferPointer { bandOfRow in
                     let bucketOf = bucketOf.baseAddress!, counts = counts.baseAddress!
-                    let bandOfRow = bandOfRow.baseAddress!
+                    let bandOfRow = bandOfRow.baseAddress
                     try Parallel.forEach(chunks) { c in
                         try control.checkCancellation()
                         let count = counts + c * buckets
@@ -115,7 +122,7 @@ struct RowBands<Entry: BitwiseCopyable> {
                                 bucketOf[i] = none
                                 continue
                             }
-                            let b = Int(bandOfRow[a.row]) &* tiles &+ a.column / tileWidth
+                            let b = byRow ? a.row : Int(bandOfRow![a.row]) &* tiles &+ a.column / tileWidth
                             bucketOf[i] = Int32(truncatingIfNeeded: b)
                             count[b] &+= 1
                         }
@@ -136,6 +143,12 @@ struct RowBands<Entry: BitwiseCopyable> {
             }
         }
         offsets[buckets] = total
+        if byRow {
+            // Rows' exact point counts are known now: cut by them.
+            let work = (0..<rows).map { Double(offsets[$0 + 1] - offsets[$0]) }
+            cuts = RowBands.cut(work: work, bands: RowBands.targetBands, minimumHeight: 1)
+        }
+        let starts = cuts.indices.map { b in offsets[byRow ? cuts[b] : b * tiles] }
 
         // Pass 2: each point's entry, written straight into bucket order.
         // Working entries out here rather than in pass 1 spares writing and
@@ -161,14 +174,14 @@ struct RowBands<Entry: BitwiseCopyable> {
                 }
             }
         }
-        self.init(cuts: cuts, offsets: offsets, entries: sorted, tiles: tiles)
+        self.init(cuts: cuts, starts: starts, entries: sorted, overlap: !byRow)
     }
 
-    init(cuts: [Int], offsets: [Int], entries: [Entry], tiles: Int) {
+    init(cuts: [Int], starts: [Int], entries: [Entry], overlap: Bool) {
         self.cuts = cuts
-        self.offsets = offsets
+        self.starts = starts
         self.entries = entries
-        self.tiles = tiles
+        self.overlap = overlap
     }
 
     /// The band cut for points 0..<n: their anchor rows counted over a
@@ -236,22 +249,24 @@ struct RowBands<Entry: BitwiseCopyable> {
     }
 
     /// Runs `depositor` over every band: even bands in parallel, then odd
-    /// ones. Polls cancellation every `pollInterval` points; `progress` gets each
-    /// finished band's point count.
+    /// ones (all together when bands do not overlap). Polls cancellation
+    /// every `pollInterval` points; `progress` gets each finished band's
+    /// point count.
     func run<D: RowDepositor>(_ depositor: D, control: ComputeControl,
                               progress: (@Sendable (Int) -> Void)? = nil) throws where D.Entry == Entry {
         let scratchCount = max(depositor.scratchCount, 1)
         let poll = max(depositor.pollInterval, 1)
+        let phases = overlap ? 2 : 1
         try entries.withUnsafeBufferPointer { entries in
             let entries = entries.baseAddress!
-            for parity in 0..<2 {
-                try Parallel.forEach((count + 1 - parity) / 2) { k in
-                    let b = 2 * k + parity
+            for phase in 0..<phases {
+                try Parallel.forEach((count + phases - 1 - phase) / phases) { k in
+                    let b = phases * k + phase
                     try control.checkCancellation()
                     let scratch = UnsafeMutablePointer<Double>.allocate(capacity: scratchCount)
                     defer { scratch.deallocate() }
-                    var i = offsets[b * tiles]
-                    let end = offsets[(b + 1) * tiles]
+                    var i = starts[b]
+                    let end = starts[b + 1]
                     while i < end {
                         let stop = min(end, i + poll)
                         while i < stop {
@@ -260,7 +275,7 @@ struct RowBands<Entry: BitwiseCopyable> {
                         }
                         try control.checkCancellation()
                     }
-                    progress?(end - offsets[b * tiles])
+                    progress?(end - starts[b])
                 }
             }
         }
