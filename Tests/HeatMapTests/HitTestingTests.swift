@@ -122,8 +122,12 @@ import Testing
         }
         let locator = BandLocator(bands: bands)
         var rng = SplitMix(seed: 9)
-        let points = (0..<20_000).map { _ in PlanePoint(x: rng.uniform(-10, 10), y: rng.uniform(-10, 10)) }
+        // Enough points to be answered in spatial order, some not finite.
+        var points = (0..<20_000).map { _ in PlanePoint(x: rng.uniform(-10, 10), y: rng.uniform(-10, 10)) }
+        points.insert(PlanePoint(x: .nan, y: 0), at: 7)
+        points.append(PlanePoint(x: 1, y: -.infinity))
         let batch = locator.bands(at: points)
+        #expect(batch[7] == nil && batch.last! == nil)
         #expect(batch.count == points.count)
         #expect(zip(points, batch).allSatisfy { locator.band(at: $0) == $1 })
         #expect(Set(batch) == [nil, 0, 1, 2])

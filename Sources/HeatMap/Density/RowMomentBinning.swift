@@ -37,7 +37,7 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
 
     init(xAxis: GaussianAxis, yAxis: GaussianAxis, layout: RowMomentLayout, moments: UnsafeMutablePointer<Double>,
          table: GaussianTable.Lookup) {
-        precondition(table.half == layout.half && table.stride == layout.span, "table and layout disagree")
+        precondition(table.half == layout.half && table.stride >= layout.span, "table and layout disagree")
         self.xAxis = xAxis
         self.yAxis = yAxis
         self.layout = layout
@@ -104,21 +104,21 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
         let mv = m * v
         var j = 0
         while j < layout.span {
-            let a = load4(base + j) + t * load4(slope + j)
-            for q in 0..<k { add4(first + (q &* stride &+ j), a * m[q]) }
+            let a = load2(base + j) + t * load2(slope + j)
+            for q in 0..<k { add2(first + (q &* stride &+ j), a * m[q]) }
             if Entry.hasValue {
-                for q in 0..<k { add4(first + ((k &+ q) &* stride &+ j), a * mv[q]) }
+                for q in 0..<k { add2(first + ((k &+ q) &* stride &+ j), a * mv[q]) }
             }
-            j &+= 4
+            j &+= 2
         }
     }
 }
 
-@inline(__always) private func load4(_ p: UnsafePointer<Double>) -> SIMD4<Double> {
-    UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Double>.self)
+@inline(__always) private func load2(_ p: UnsafePointer<Double>) -> SIMD2<Double> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD2<Double>.self)
 }
 
-@inline(__always) private func add4(_ p: UnsafeMutablePointer<Double>, _ v: SIMD4<Double>) {
+@inline(__always) private func add2(_ p: UnsafeMutablePointer<Double>, _ v: SIMD2<Double>) {
     let raw = UnsafeMutableRawPointer(p)
-    raw.storeBytes(of: raw.loadUnaligned(as: SIMD4<Double>.self) + v, as: SIMD4<Double>.self)
+    raw.storeBytes(of: raw.loadUnaligned(as: SIMD2<Double>.self) + v, as: SIMD2<Double>.self)
 }

@@ -19,7 +19,8 @@ struct RowMomentLayout: Sendable {
     let channels: Int
     /// J: columns a point writes on each side of its nearest one.
     let half: Int
-    /// Columns a point writes: 2J + 1 rounded up to whole vectors of four.
+    /// Columns a point writes: 2J + 1 rounded up to whole vectors of two
+    /// (the width of the machine's vector registers on baseline x86-64).
     let span: Int
     /// Columns before column 0 in each run: 2J.
     let leftPad: Int
@@ -32,7 +33,7 @@ struct RowMomentLayout: Sendable {
         self.order = order
         self.channels = channels
         half = GaussianTable.half(of: xAxis)
-        span = GaussianTable.paddedWidth(half: half)
+        span = (2 * half + 2) / 2 * 2
         leftPad = 2 * half
         // Room for the span of a point J columns right of the last column,
         // and for the pass's vectors of eight past the last column.

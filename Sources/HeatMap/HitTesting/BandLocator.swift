@@ -24,7 +24,13 @@ public struct BandLocator: Sendable {
     /// The band of each point (as ``band(at:)``), in order, on every core:
     /// for many queries at once, such as every pixel of a picture or a
     /// column of sensor readings. O(n) after the index is built.
+    ///
+    /// Large batches are answered in ``SpatialOrder`` (nearby points one
+    /// after another), so that consecutive lookups read the same parts of
+    /// the index from cache instead of memory; answers come back in input
+    /// order.
     public func bands(at points: [PlanePoint]) -> [Int?] {
+        let order = points.count >= SpatialOrder.minimumCount ? SpatialOrder(points) : nil
         let chunk = 4096
         let chunks = (points.count + chunk - 1) / chunk
         return [Int?](unsafeUninitializedCapacity: points.count) { out, initialized in
@@ -32,7 +38,8 @@ public struct BandLocator: Sendable {
             points.withUnsafeBufferPointer { points in
                 // Cannot throw: the body does not.
                 try? Parallel.forEach(chunks) { c in
-                    for i in c * chunk ..< min(points.count, (c + 1) * chunk) {
+                    for k in c * chunk ..< min(points.count, (c + 1) * chunk) {
+                        let i = order.map { Int($0.indices[k]) } ?? k
                         (out.value + i).initialize(to: band(at: points[i]))
                     }
                 }

@@ -1,0 +1,46 @@
+import Foundation
+
+/// An order of points in which neighbours follow each other: row by row
+/// over a grid of about two points per cell laid on their box (a counting
+/// sort, O(n)). Lookups in that order touch memory near the previous
+/// ones, which random order would fetch from main memory each time.
+struct SpatialOrder {
+    /// Below this many points the lookups' memory fits in cache anyway.
+    static let minimumCount = 8192
+
+    /// The points' indices, in spatial order; non-finite points last.
+    let indices: [Int32]
+
+    init(_ points: [PlanePoint]) {
+        let n = points.count
+        precondition(n < Int(Int32.max), "too many points to order")
+        var box = PlaneBox.empty
+        for p in points where p.x.isFinite && p.y.isFinite { box.formUnion(p) }
+        let side = max(1, Int((Double(n) / 2).squareRoot()))
+        let columns = side, rows = side
+        let perX = box.width > 0 ? Double(columns) / box.width : 0
+        let perY = box.height > 0 ? Double(rows) / box.height : 0
+        let cells = columns * rows
+        // Bucket of each point: its cell, or `cells` for a non-finite one.
+        var bucketOf = [Int32](repeating: Int32(cells), count: n)
+        var start = [Int32](repeating: 0, count: cells + 2)
+        for (i, p) in points.enumerated() {
+            var k = cells
+            if p.x.isFinite, p.y.isFinite {
+                let c = min(Int(max((p.x - box.minX) * perX, 0)), columns - 1)
+                let r = min(Int(max((p.y - box.minY) * perY, 0)), rows - 1)
+                k = r * columns + c
+                bucketOf[i] = Int32(k)
+            }
+            start[k + 1] += 1
+        }
+        for k in 0...cells { start[k + 1] += start[k] }
+        var indices = [Int32](repeating: 0, count: n)
+        for i in 0..<n {
+            let k = Int(bucketOf[i])
+            indices[Int(start[k])] = Int32(i)
+            start[k] += 1
+        }
+        self.indices = indices
+    }
+}
