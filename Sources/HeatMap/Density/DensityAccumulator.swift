@@ -121,7 +121,8 @@ public struct DensityAccumulator: Sendable {
             storage = try DensityStorage(planeCount: nil, cells: cells, channels: channels)
         case .rowMoments(let order):
             let layout = RowMomentLayout(xAxis: xAxis, rows: geometry.rows, order: order, channels: channels)
-            storage = try DensityStorage(planeCount: layout.count, cells: cells, channels: channels)
+            storage = try DensityStorage(planeCount: layout.count, zeroed: layout.flagsOffset ..< layout.count,
+                                         cells: cells, channels: channels)
         case .linearBinning, .taylorBinning:
             let perNode = scheme.valuesPerNode * channels
             guard cells <= Int.max / perNode - SeparableConvolution.slack else {

@@ -15,10 +15,13 @@ final class DensityStorage: @unchecked Sendable {
     static let outOfMemory = HeatMapError.invalidConfiguration("not enough memory for the density grid")
 
     /// Buffers for a binned scheme whose moments take `planeCount` doubles,
-    /// or (nil) for the exact splat.
-    init(planeCount: Int?, cells: Int, channels: Int) throws {
+    /// or (nil) for the exact splat. Only the `zeroed` range of the
+    /// moments is cleared when given (the scheme clears the rest as it
+    /// goes); else all.
+    init(planeCount: Int?, zeroed: Range<Int>? = nil, cells: Int, channels: Int) throws {
         if let planeCount {
-            guard let planes = GridBuffer(count: planeCount) else { throw DensityStorage.outOfMemory }
+            let buffer = zeroed.map { GridBuffer(count: planeCount, zeroing: $0) } ?? GridBuffer(count: planeCount)
+            guard let planes = buffer else { throw DensityStorage.outOfMemory }
             self.planes = planes
         } else {
             planes = nil

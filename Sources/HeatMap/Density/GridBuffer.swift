@@ -20,6 +20,24 @@ final class GridBuffer: @unchecked Sendable {
         self.count = count
     }
 
+    /// Allocates `count` doubles of which only `zeroed` (a range at the
+    /// end) are set to zero, for an owner that clears the rest in pieces
+    /// just before it first uses them (in cache, rather than all up front
+    /// through memory). Nil when the memory is not available.
+    init?(count: Int, zeroing zeroed: Range<Int>) {
+        guard count >= 0, count <= Int.max / MemoryLayout<Double>.stride,
+              zeroed.lowerBound >= 0, zeroed.upperBound <= count else { return nil }
+        guard let raw = malloc(max(count, 1) * MemoryLayout<Double>.stride) else { return nil }
+        self.base = raw.bindMemory(to: Double.self, capacity: max(count, 1))
+        self.count = count
+        #if DEBUG
+        // Debug builds (the tests) poison the rest: a read before the
+        // owner clears it shows up as NaN in the results.
+        base.initialize(repeating: .nan, count: count)
+        #endif
+        (base + zeroed.lowerBound).initialize(repeating: 0, count: zeroed.count)
+    }
+
     deinit { free(base) }
 
     /// Writes a zero into every page, on all cores, polling cancellation.

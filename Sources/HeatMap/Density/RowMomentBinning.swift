@@ -85,7 +85,12 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
         // Table entry j is column nearest − J + j; the layout's padding
         // takes the columns off the grid.
         let first = moments + (layout.offset(row: row, plane: 0) &+ Int(p.column) &- layout.half)
-        moments[layout.flagsOffset &+ row] = 1
+        let flag = moments + (layout.flagsOffset &+ row)
+        if flag.pointee == 0 {
+            // The row's first point: clear it (see RowMomentLayout).
+            (moments + row &* layout.rowStride).update(repeating: 0, count: layout.rowStride)
+            flag.pointee = 1
+        }
         let s2 = s * s
         let m = SIMD8(g, g * s, g * s2, g * s2 * s, g * s2 * s2, g * s2 * s2 * s, 0, 0)
         switch layout.order {

@@ -8,8 +8,9 @@ import Foundation
 /// point's whole table width lands without clipping, even for a point whose
 /// nearest column lies a table half-width off the grid; the pass that
 /// convolves the rows reads only the grid's columns. After all rows, one
-/// double per row: nonzero once a point has landed in it (the pass skips
-/// empty rows).
+/// double per row: nonzero once a point has landed in it. Only the flags
+/// start out zero: a row is cleared when its first point lands, while it
+/// is about to be in cache anyway, and the pass reads flagged rows only.
 struct RowMomentLayout: Sendable {
     let rows: Int
     let columns: Int
