@@ -119,11 +119,14 @@ struct BatchCheck {
         // Fast path: all finite and non-negative is one test per value.
         var allFine = true
         var sum = 0.0
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for i in range {
             let w = weight[i]
             let v = value?[i] ?? 0
             allFine = allFine && x[i].isFinite && y[i].isFinite && w.isFinite && w >= 0 && v.isFinite
             sum += w
+            minX = min(minX, x[i]); maxX = max(maxX, x[i])
+            minY = min(minY, y[i]); maxY = max(maxY, y[i])
         }
         guard allFine else {
             for i in range {
@@ -135,7 +138,10 @@ struct BatchCheck {
             return part
         }
         part.totalWeight = sum
-        if let binning {
+        // Binnable points form a box (an interval per axis), so when the
+        // corners of the points' box are binnable, all points are.
+        if let binning, range.count > 0,
+           !(binning.contains(x: minX, y: minY) && binning.contains(x: maxX, y: maxY)) {
             for i in range where weight[i] != 0 && !binning.contains(x: x[i], y: y[i]) {
                 part.needsDirectGrid = true
                 break
