@@ -158,6 +158,27 @@ import Testing
         #expect(Self.maxError(grid.values, exact) / exact.max()! <= 1e-3)
     }
 
+    @Test func smallGridsSplatManyPointsInPrivateCopies() throws {
+        // Enough points for several private copies of a grid small enough
+        // to copy (PrivateGridSplat), some outside it; density and mean.
+        var rng = SplitMix(seed: 3)
+        let g = GridGeometry(columns: 40, rows: 30, x0: 0, y0: 0, dx: 1, dy: 1)
+        var points = PlanePoints()
+        for _ in 0..<12_000 {
+            points.append(x: rng.uniform(-3, 42), y: rng.uniform(-3, 32), weight: rng.uniform(0.1, 2))
+        }
+        let exact = Self.bruteForce(points, g, radius: 4.5)
+        let grid = try Self.grid(points, g, radius: 4.5, method: .exact)
+        #expect(Self.maxError(grid.values, exact) / exact.max()! <= 1e-4)
+        #expect(try Self.grid(points, g, radius: 4.5, method: .exact).values == grid.values)
+        // Plain points map the mean of their weights: Σ w K / Σ K.
+        let ones = PlanePoints(x: points.x, y: points.y, weight: points.weight.map { _ in 1 })
+        let support = Self.bruteForce(ones, g, radius: 4.5)
+        let mean = try Self.grid(points, g, radius: 4.5, method: .exact, estimator: .mean)
+        let expected = zip(exact, support).map { $0 / $1 }
+        #expect(Self.maxError(mean.values, expected) <= 1e-4)
+    }
+
     @Test func pointsOutsideTheGridStillCountWhereTheirKernelReaches() throws {
         let g = GridGeometry(columns: 30, rows: 30, x0: 0, y0: 0, dx: 1, dy: 1)
         var points = PlanePoints()

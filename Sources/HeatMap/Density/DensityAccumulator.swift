@@ -220,6 +220,13 @@ public struct DensityAccumulator: Sendable {
             try bands.run(depositor, control: control, progress: report)
         }
         switch scheme {
+        case .direct where geometry.count * (value == nil ? 1 : 2) <= PrivateGridSplat.maximumNodes:
+            try PrivateGridSplat.run(x: x, y: y, weight: weight, value: value, count: n, nodes: geometry.count,
+                                     density: direct.density!, weightedValue: direct.weightedValue,
+                                     control: control, progress: report) { density, weightedValue in
+                DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: geometry.columns, density: density,
+                            weightedValue: weightedValue, tables: tables?.view)
+            }
         case .direct:
             try run(direct)
         case .rowMoments(let order):
