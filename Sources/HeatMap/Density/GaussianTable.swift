@@ -42,10 +42,6 @@ final class GaussianTable: @unchecked Sendable {
     /// J for an axis whose kernel ``fits(_:)``.
     static func half(of axis: GaussianAxis) -> Int { Int(halfWidth(axis)) }
 
-    /// Doubles per table row for half-width J: 2J + 1 rounded up to a
-    /// multiple of four.
-    static func paddedWidth(half: Int) -> Int { (2 * half + 1 + 3) / 4 * 4 }
-
     /// Whether an axis's kernel is narrow enough in cells to tabulate.
     static func fits(_ axis: GaussianAxis) -> Bool {
         halfWidth(axis) <= Double(maximumHalf)
@@ -67,7 +63,7 @@ final class GaussianTable: @unchecked Sendable {
                 values[k * width + j] = exp(-t * t / 2)
             }
         }
-        stride = GaussianTable.paddedWidth(half: half)
+        stride = (width + 3) / 4 * 4
         rows = .allocate(capacity: 2 * n * stride)
         rows.initialize(repeating: 0, count: 2 * n * stride)
         for k in 0..<n {

@@ -74,26 +74,4 @@ struct RowConvolver {
             c += 8
         }
     }
-
-    /// Convolves a row of interleaved moments (`count` per node, node-major,
-    /// as the row-moment method stores them): de-interleaves them into the
-    /// inputs, skips all-zero ones, and leaves the sum in `output`.
-    func run(interleaved row: UnsafePointer<Double>, count: Int) {
-        // One pass over the nodes, then a contiguous scan per input for the
-        // all-zero ones (rows beyond the data).
-        let first = padded + half
-        for c in 0..<columns {
-            let node = row + c &* count
-            for m in 0..<count { first[m &* stride &+ c] = node[m] }
-        }
-        var flags: UInt = 0
-        for m in 0..<count {
-            let input = first + m * stride
-            var bits: UInt64 = 0
-            for c in 0..<columns { bits |= input[c].bitPattern }
-            // −0 counts as zero, as in `!= 0`.
-            if bits & ~(1 << 63) == 0 { flags |= 1 << m }
-        }
-        run(count: count) { flags & (1 << $0) != 0 }
-    }
 }

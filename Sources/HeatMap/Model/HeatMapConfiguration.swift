@@ -150,8 +150,8 @@ public enum DensityMethod: String, Sendable, Hashable, CaseIterable, Codable {
     /// recurrence and their outer product over the disc of radius 5σ (plus
     /// half a cell), added row by row. O(N · (σ/δ)²), memory one grid.
     case exact
-    /// Binning plus separable convolution. By σ in cells: exact rows with
-    /// Taylor moments along x (σ ≥ 1 cell), nearest-node Taylor moments of
+    /// Binning plus separable convolution. By σ in cells: exact along x
+    /// with Taylor moments along y (σ ≥ 1 cell), nearest-node Taylor moments of
     /// order 4, 3 or 2 (σ ≥ 2, 3, 6 cells), linear binning (σ ≥ 24 cells);
     /// the exact splat below 1 cell. O(N · work per point + cells · σ/δ).
     case binned
