@@ -20,8 +20,8 @@ final class GridBuffer: @unchecked Sendable {
         self.count = count
     }
 
-    /// Allocates `count` doubles of which only `zeroed` (a range at the
-    /// end) are set to zero, for an owner that clears the rest in pieces
+    /// Allocates `count` doubles of which only the range `zeroed` is set
+    /// to zero, for an owner that clears the rest in pieces
     /// just before it first uses them (in cache, rather than all up front
     /// through memory). Nil when the memory is not available.
     init?(count: Int, zeroing zeroed: Range<Int>) {

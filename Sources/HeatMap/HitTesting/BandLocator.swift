@@ -30,7 +30,7 @@ public struct BandLocator: Sendable {
     /// the index from cache instead of memory; answers come back in input
     /// order.
     public func bands(at points: [PlanePoint]) -> [Int?] {
-        let order = points.count >= SpatialOrder.minimumCount ? SpatialOrder(points) : nil
+        let order = SpatialOrder(points)
         let chunk = 4096
         let chunks = (points.count + chunk - 1) / chunk
         return [Int?](unsafeUninitializedCapacity: points.count) { out, initialized in

@@ -253,7 +253,7 @@ struct RingKey: Hashable {
     }
 
     /// The index of the lowest vertex by (x, y).
-    static func lowest<C: RandomAccessCollection<PlanePoint>>(_ ring: C) -> C.Index {
+    static func lowest(_ ring: ArraySlice<PlanePoint>) -> Int {
         var best = ring.startIndex
         for i in ring.indices where ring[i].x < ring[best].x || (ring[i].x == ring[best].x && ring[i].y < ring[best].y) {
             best = i
@@ -264,19 +264,9 @@ struct RingKey: Hashable {
     /// Whether `ring` is `other` walked backwards. O(n).
     static func isReversal(_ ring: [PlanePoint], of other: ArraySlice<PlanePoint>) -> Bool {
         let n = ring.count
-        guard other.count == n, n > 0 else { return other.count == n }
-        return ring.withUnsafeBufferPointer { ring in
-            other.withUnsafeBufferPointer { other in
-                // Walk forward from ring's lowest vertex and backward from
-                // other's, wrapping by hand (no division per vertex).
-                var i = lowest(ring[...]), j = lowest(other[...])
-                for _ in 0..<n {
-                    guard ring[i] == other[j] else { return false }
-                    i = i + 1 == n ? 0 : i + 1
-                    j = j == 0 ? n - 1 : j - 1
-                }
-                return true
-            }
-        }
+        guard other.count == n else { return false }
+        let a = lowest(ring[...]), b = lowest(other) - other.startIndex
+        for t in 0..<n where ring[(a + t) % n] != other[other.startIndex + (b - t + n) % n] { return false }
+        return true
     }
 }

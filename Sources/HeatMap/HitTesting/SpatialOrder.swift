@@ -11,9 +11,11 @@ struct SpatialOrder {
     /// The points' indices, in spatial order; non-finite points last.
     let indices: [Int32]
 
-    init(_ points: [PlanePoint]) {
+    /// The order of `points`, or nil when there are too few to gain from
+    /// one (or too many for 32-bit indices).
+    init?(_ points: [PlanePoint]) {
         let n = points.count
-        precondition(n < Int(Int32.max), "too many points to order")
+        guard n >= SpatialOrder.minimumCount, n < Int(Int32.max) else { return nil }
         var box = PlaneBox.empty
         for p in points where p.x.isFinite && p.y.isFinite { box.formUnion(p) }
         let side = max(1, Int((Double(n) / 2).squareRoot()))
