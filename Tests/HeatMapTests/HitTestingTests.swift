@@ -128,6 +128,9 @@ import Testing
         points.append(PlanePoint(x: 1, y: -.infinity))
         let batch = locator.bands(at: points)
         #expect(batch[7] == nil && batch.last! == nil)
+        // Points so far apart that their box is wider than any Double.
+        let extremes = points + [PlanePoint(x: -1e308, y: -1e308), PlanePoint(x: 1e308, y: 1e308)]
+        #expect(locator.bands(at: extremes) == batch + [nil, nil])
         #expect(batch.count == points.count)
         #expect(zip(points, batch).allSatisfy { locator.band(at: $0) == $1 })
         #expect(Set(batch) == [nil, 0, 1, 2])

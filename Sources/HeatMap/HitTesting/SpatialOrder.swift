@@ -29,9 +29,8 @@ struct SpatialOrder {
         for (i, p) in points.enumerated() {
             var k = cells
             if p.x.isFinite, p.y.isFinite {
-                let c = min(Int(max((p.x - box.minX) * perX, 0)), columns - 1)
-                let r = min(Int(max((p.y - box.minY) * perY, 0)), rows - 1)
-                k = r * columns + c
+                k = SpatialOrder.cell((p.y - box.minY) * perY, rows) * columns
+                    + SpatialOrder.cell((p.x - box.minX) * perX, columns)
                 bucketOf[i] = Int32(k)
             }
             start[k + 1] += 1
@@ -44,5 +43,11 @@ struct SpatialOrder {
             start[k] += 1
         }
         self.indices = indices
+    }
+
+    /// The cell of fractional position f among `count`, clamped; 0 for
+    /// NaN (a box wider than the largest Double gives ∞ · 0).
+    private static func cell(_ f: Double, _ count: Int) -> Int {
+        f > 0 ? Int(min(f, Double(count - 1))) : 0
     }
 }
