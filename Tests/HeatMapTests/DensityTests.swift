@@ -179,6 +179,18 @@ import Testing
         #expect(Self.maxError(mean.values, expected) <= 1e-4)
     }
 
+    @Test func pointsSpanningMoreThanADoubleAreRefusedNotTrapped() {
+        // Both coordinates finite, their distance not: no grid can be fitted.
+        let points = PlanePoints(x: [-1e308, 1e308, 0], y: [-1e308, 1e308, 0], weight: [1, 1, 1])
+        let configuration = HeatMapConfiguration(radius: 6, projection: .planar)
+        let geometry = GridGeometry.fitting(box: PlaneBox(minX: -1e308, minY: -1e308, maxX: 1e308, maxY: 1e308),
+                                            radius: 6, paddingFactor: 1.5, resolution: 100)
+        #expect(geometry.columns == 100 && geometry.rows == 100)
+        #expect(throws: HeatMapError.self) {
+            try DensityGrid.compute(points: points, projection: Self.planar, configuration: configuration)
+        }
+    }
+
     @Test func pointsOutsideTheGridStillCountWhereTheirKernelReaches() throws {
         let g = GridGeometry(columns: 30, rows: 30, x0: 0, y0: 0, dx: 1, dy: 1)
         var points = PlanePoints()

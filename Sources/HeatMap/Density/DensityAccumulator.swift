@@ -86,6 +86,10 @@ public struct DensityAccumulator: Sendable {
         guard radius.isFinite, radius > 0 else {
             throw HeatMapError.invalidConfiguration("kernel radius must be finite and > 0, not \(radius)")
         }
+        guard !geometry.dx.isInfinite, !geometry.dy.isInfinite else {
+            throw HeatMapError.invalidConfiguration(
+                "the points span more than the largest number (about 1.8e308) across: no grid can cover them")
+        }
         guard geometry.columns >= 1, geometry.rows >= 1,
               geometry.dx.isFinite, geometry.dx > 0, geometry.dy.isFinite, geometry.dy > 0,
               geometry.x0.isFinite, geometry.y0.isFinite else {

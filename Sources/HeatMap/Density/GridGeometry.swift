@@ -45,12 +45,18 @@ public struct GridGeometry: Sendable, Hashable, Codable {
         let width = maxX - minX, height = maxY - minY
         let res = max(resolution, 2)
         let columns: Int, rows: Int
+        // The shorter side's share; a box too wide for a Double (∞ / ∞)
+        // gets a square grid, whose infinite cells the accumulator refuses.
+        func cells(_ short: Double, _ long: Double) -> Int {
+            let f = Double(res) * short / long
+            return f.isFinite ? max(2, Int(min(f, Double(res)))) : res
+        }
         if height >= width {
             rows = res
-            columns = max(2, Int(Double(res) * width / height))
+            columns = cells(width, height)
         } else {
             columns = res
-            rows = max(2, Int(Double(res) * height / width))
+            rows = cells(height, width)
         }
         let dx = width / Double(columns), dy = height / Double(rows)
         return GridGeometry(columns: columns, rows: rows, x0: minX + dx / 2, y0: minY + dy / 2, dx: dx, dy: dy)
