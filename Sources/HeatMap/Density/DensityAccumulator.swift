@@ -225,12 +225,8 @@ public struct DensityAccumulator: Sendable {
         }
         switch scheme {
         case .direct where geometry.count * (value == nil ? 1 : 2) <= PrivateGridSplat.maximumNodes:
-            try PrivateGridSplat.run(x: x, y: y, weight: weight, value: value, count: n, nodes: geometry.count,
-                                     density: direct.density!, weightedValue: direct.weightedValue,
-                                     control: control, progress: report) { density, weightedValue in
-                DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: geometry.columns, density: density,
-                            weightedValue: weightedValue, tables: tables?.view)
-            }
+            try PrivateGridSplat.run(direct, x: x, y: y, weight: weight, value: value, count: n,
+                                     nodes: geometry.count, control: control, progress: report)
         case .direct:
             try run(direct)
         case .rowMoments(let order):

@@ -38,6 +38,13 @@ struct DirectSplat: PointDepositor {
         self.tables = tables
     }
 
+    /// The same splat adding into other grids (of the same geometry).
+    func writing(into density: UnsafeMutablePointer<Double>,
+                 weightedValue: UnsafeMutablePointer<Double>?) -> DirectSplat {
+        DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: columns, density: density, weightedValue: weightedValue,
+                    tables: tables)
+    }
+
     var scratchCount: Int {
         // x vector over the whole reach, y vector likewise (or a table row).
         let nx = Int(min(2 * xAxis.reach / xAxis.step + 3, Double(xAxis.count)))

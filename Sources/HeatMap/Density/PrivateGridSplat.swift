@@ -20,15 +20,13 @@ enum PrivateGridSplat {
     /// Chunks for n points: up to 16, of at least 4096 points.
     static func chunks(count n: Int) -> Int { max(1, min(16, n / 4096)) }
 
-    /// Splats points 0..<n with the splat `make(density, weightedValue)`
-    /// gives for a copy, then adds the copies to `density` (and
-    /// `weightedValue` when `value` is given). `progress` gets each
-    /// chunk's point count.
-    static func run(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
-                    value: UnsafePointer<Double>?, count n: Int, nodes: Int,
-                    density: UnsafeMutablePointer<Double>, weightedValue: UnsafeMutablePointer<Double>?,
-                    control: ComputeControl, progress: (@Sendable (Int) -> Void)?,
-                    make: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>?) -> DirectSplat) throws {
+    /// Splats points 0..<n as `splat` would, each chunk into a copy of its
+    /// grids, then adds the copies to the splat's own grids (its density,
+    /// and its Σ v w K when `value` is given). `progress` gets each chunk's
+    /// point count.
+    static func run(_ splat: DirectSplat, x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+                    weight: UnsafePointer<Double>, value: UnsafePointer<Double>?, count n: Int, nodes: Int,
+                    control: ComputeControl, progress: (@Sendable (Int) -> Void)?) throws {
         let chunks = chunks(count: n)
         let channels = value == nil ? 1 : 2
         // Copy c at c · channels · nodes: its density, then its Σ v w K.
@@ -38,14 +36,21 @@ enum PrivateGridSplat {
             try control.checkCancellation()
             let own = copies + c * channels * nodes
             own.initialize(repeating: 0, count: channels * nodes)
-            let splat = make(own, value == nil ? nil : own + nodes)
+            let splat = splat.writing(into: own, weightedValue: value == nil ? nil : own + nodes)
             let scratch = UnsafeMutablePointer<Double>.allocate(capacity: max(splat.scratchCount, 1))
             defer { scratch.deallocate() }
             let poll = max(splat.pollInterval, 1)
             let range = n * c / chunks ..< n * (c + 1) / chunks
-            for i in range {
-                if (i - range.lowerBound) % poll == poll - 1 { try control.checkCancellation() }
-                splat.deposit(x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0, scratch: scratch)
+            // Runs of `poll` points between cancellation checks, as the
+            // band loop of RowBands does: no division per point.
+            var i = range.lowerBound
+            while i < range.upperBound {
+                let stop = min(range.upperBound, i + poll)
+                while i < stop {
+                    splat.deposit(x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0, scratch: scratch)
+                    i += 1
+                }
+                try control.checkCancellation()
             }
             progress?(range.count)
         }
@@ -53,7 +58,7 @@ enum PrivateGridSplat {
         let block = 4096
         try Parallel.forEach((nodes + block - 1) / block) { b in
             try control.checkCancellation()
-            for (channel, target) in [density, weightedValue].prefix(channels).enumerated() {
+            for (channel, target) in [splat.density, splat.weightedValue].prefix(channels).enumerated() {
                 guard let target else { continue }
                 for k in b * block ..< min(nodes, (b + 1) * block) {
                     var sum = 0.0
