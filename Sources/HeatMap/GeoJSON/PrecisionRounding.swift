@@ -13,10 +13,8 @@ enum PrecisionRounding {
 
     /// Rounds `polygons` (open rings, x/y or lon/lat) with `precision`,
     /// giving the positions of offending rings more decimals (recorded in
-    /// `precision`, and in `changed`). O(n log n) per round, at most
-    /// `limit − base + 1` rounds.
-    static func round(_ polygons: [PlanePolygon], precision: inout VertexPrecision,
-                      changed: inout Set<PlanePoint>) -> [Polygon] {
+    /// `precision`). About O(n) per round, at most `limit − base + 1` rounds.
+    static func round(_ polygons: [PlanePolygon], precision: inout VertexPrecision) -> [Polygon] {
         // The common case of bins: one convex ring.
         if polygons.count == 1, polygons[0].holes.isEmpty {
             guard var ring = FixedRing.rounded(polygons[0].exterior, precision: precision) else { return [] }
@@ -49,7 +47,7 @@ enum PrecisionRounding {
             for k in bad.sorted() {
                 let ref = refs[k]
                 let ring = ref[1] == 0 ? polygons[ref[0]].exterior : polygons[ref[0]].holes[ref[1] - 1]
-                if precision.raise(ring, changed: &changed) { raised = true }
+                if precision.raise(ring) { raised = true }
             }
             if raised { continue }
             // Every offender already carries all the decimals there are: the
@@ -63,25 +61,86 @@ enum PrecisionRounding {
     /// Rounds the polygons of many features so that each is valid and
     /// positions they share are rounded alike: features are rounded again
     /// whenever another feature gave one of their positions more decimals,
-    /// until nothing changes. `pieces(f)` gives feature f's polygons (it may
-    /// be called more than once per feature). O(rounds × vertices).
+    /// until nothing changes. `pieces(f)` gives feature f's polygons; it is
+    /// called from several threads at once, and again for the features a
+    /// repair may concern. Each pass rounds its features on every core from
+    /// the same precision and merges their repairs in feature order, so the
+    /// result does not depend on the thread timing. O(rounds × vertices).
     static func roundFeatures(count: Int, pieces: (Int) -> [PlanePolygon], precision: inout VertexPrecision,
                               control: ComputeControl = .none) throws -> [[Polygon]] {
         var out = [[Polygon]](repeating: [], count: count)
+        // Each feature's box in output coordinates, for finding the features a repair may touch.
+        var boxes = [PlaneBox](repeating: .empty, count: count)
         var todo = Array(0..<count)
+        var first = true
         while !todo.isEmpty {
-            var changed = Set<PlanePoint>()
-            for (k, f) in todo.enumerated() {
-                if k % 256 == 0 { try control.checkCancellation() }
-                out[f] = round(pieces(f), precision: &precision, changed: &changed)
+            let start = precision.shared
+            let chunks = chunked(todo.count)
+            var results = [[(polygons: [Polygon], precision: VertexPrecision?, box: PlaneBox)]](repeating: [], count: chunks.count)
+            try results.withUnsafeMutableBufferPointer { slots in
+                let slots = UncheckedSendable(slots)
+                try Parallel.forEach(chunks.count) { c in
+                    var mine: [(polygons: [Polygon], precision: VertexPrecision?, box: PlaneBox)] = []
+                    for k in chunks[c] {
+                        try control.checkCancellation()
+                        let polygons = pieces(todo[k])
+                        var box = PlaneBox.empty
+                        if first { for p in polygons { for q in p.exterior { box.formUnion(q) } } }
+                        var local = start
+                        let rounded = round(polygons, precision: &local)
+                        mine.append((rounded, local.local.isEmpty ? nil : local, box))
+                    }
+                    slots.value[c] = mine
+                }
             }
+            var changed: [PlanePoint] = []
+            var setters: [PlanePoint: Int] = [:]     // changed position → the feature whose raise won
+            var k = 0
+            for chunk in results {
+                for r in chunk {
+                    let f = todo[k]
+                    k += 1
+                    out[f] = r.polygons
+                    if first { boxes[f] = r.box }
+                    guard let local = r.precision else { continue }
+                    for p in precision.merge(local) {
+                        if setters[p] == nil { changed.append(p) }
+                        setters[p] = f
+                    }
+                }
+            }
+            first = false
             guard !changed.isEmpty else { break }
-            todo = (0..<count).filter { f in
-                pieces(f).contains { p in p.exterior.contains(where: changed.contains)
-                    || p.holes.contains { $0.contains(where: changed.contains) } }
+            // Features to round again: those holding a changed position at
+            // decimals other than the ones they were rounded with. Only
+            // features whose box reaches a changed position can hold one.
+            let changedSet = Set(changed)
+            var changedBox = PlaneBox.empty
+            for p in changed { changedBox.formUnion(p) }
+            let candidates = (0..<count).filter { boxes[$0].intersects(changedBox) }
+            var redo = [Bool](repeating: false, count: candidates.count)
+            try redo.withUnsafeMutableBufferPointer { flags in
+                let flags = UncheckedSendable(flags)
+                try Parallel.forEach(candidates.count) { c in
+                    try control.checkCancellation()
+                    let f = candidates[c]
+                    func stale(_ ring: [PlanePoint]) -> Bool {
+                        ring.contains { p in changedSet.contains(p) && setters[p] != f }
+                    }
+                    flags.value[c] = pieces(f).contains { stale($0.exterior) || $0.holes.contains(where: stale) }
+                }
             }
+            todo = candidates.indices.filter { redo[$0] }.map { candidates[$0] }
         }
         return out
+    }
+
+    /// Splits 0..<count into runs for the workers: a few per worker so that
+    /// uneven features still share out.
+    private static func chunked(_ count: Int) -> [Range<Int>] {
+        let parts = min(count, 8 * Parallel.workerCount)
+        guard parts > 0 else { return [] }
+        return (0..<parts).map { p in (count * p / parts)..<(count * (p + 1) / parts) }
     }
 
     /// Single convex rings with boxes apart (bins, and their pieces at

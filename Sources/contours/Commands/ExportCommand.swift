@@ -24,18 +24,18 @@ enum ExportCommand {
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
         let precision = requestedPrecision ?? defaultPrecision(for: contours.grid)
-        let text: String
         switch format {
         case .geojson:
-            text = try GeoJSONExport.contours(contours, mode: mode,
-                                              options: GeoJSONOptions(precision: precision, grouping: grouping),
-                                              control: control)
+            try OutputFile.streaming(to: output) { out in
+                try GeoJSONExport.write(contours, mode: mode,
+                                        options: GeoJSONOptions(precision: precision, grouping: grouping),
+                                        to: out, control: control)
+            }
         case .svg:
-            text = HeatMapRenderer.svg(contours, options: picture)
+            try OutputFile.write(HeatMapRenderer.svg(contours, options: picture), to: output)
         case .html:
-            text = HeatMapRenderer.html(contours, options: picture)
+            try OutputFile.write(HeatMapRenderer.html(contours, options: picture), to: output)
         }
-        try OutputFile.write(text, to: output)
         control.report(.export, 1)
     }
 
