@@ -39,6 +39,10 @@ struct ArcSimplifier {
     let tolerance: Double
     /// The longest segment simplification may make.
     let maximumSegment: Double
+    /// The projection output is unprojected with: a geographic one is
+    /// checked in longitude/latitude too, where straight lines are not the
+    /// plane's and rings that came close may cross.
+    let projection: PlaneProjection?
     let control: ComputeControl
 
     /// The simplified layers, polygon for polygon (rings may lose vertices,
@@ -206,7 +210,7 @@ struct ArcSimplifier {
                     let after = PlaneRing.signedArea(points)
                     if points.count < 3 || after == 0 || (after > 0) != (before > 0) { faulty.append(k) }
                 }
-                let bad = ArcSimplifier.offenders(built, rings: layerRings[l].map { refs[$0] })
+                let bad = offenders(built, rings: layerRings[l].map { refs[$0] })
                 faulty.append(contentsOf: bad.map { layerRings[l][$0] })
                 for (k, points) in zip(layerRings[l], built) {
                     let ref = refs[k]
@@ -236,15 +240,42 @@ struct ArcSimplifier {
 
     /// The rings (by position in `built`) that make their layer invalid,
     /// judged exactly on a fine integer grid.
-    private static func offenders(_ built: [[PlanePoint]], rings: [RingRef]) -> Set<Int> {
+    private func offenders(_ built: [[PlanePoint]], rings: [RingRef]) -> Set<Int> {
+        var bad = ArcSimplifier.offenders(built, polygons: rings.map { Int($0.polygon) })
+        guard let projection, projection.isGeographic else { return bad }
+        // Each ring unwrapped in longitude; a hole moved into its exterior's turn.
+        let geometry = LonLatGeometry(projection: projection)
+        var output: [[PlanePoint]] = []
+        var exteriorBox = PlaneBox.empty
+        for (points, ref) in zip(built, rings) {
+            var ring = geometry.ring(points)
+            let box = PlaneRing.bounds(ring)
+            if ref.ring == 0 {
+                exteriorBox = box
+            } else if !box.isEmpty, !exteriorBox.isEmpty {
+                let turns = (((exteriorBox.minX + exteriorBox.maxX) / 2 - (box.minX + box.maxX) / 2) / 360).rounded()
+                if turns != 0 { ring = ring.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
+            }
+            var clean: [PlanePoint] = []
+            for p in ring where clean.last != p { clean.append(p) }
+            if clean.count > 1, clean.first == clean.last { clean.removeLast() }
+            output.append(clean)
+        }
+        bad.formUnion(ArcSimplifier.offenders(output, polygons: rings.map { Int($0.polygon) }))
+        return bad
+    }
+
+    /// The rings (by position) that make their layer invalid, judged
+    /// exactly on a fine integer grid.
+    private static func offenders(_ built: [[PlanePoint]], polygons: [Int]) -> Set<Int> {
         var magnitude = 0.0
-        for points in built { for p in points { magnitude = max(magnitude, abs(p.x), abs(p.y)) } }
+        for points in built { for p in points where p.x.isFinite && p.y.isFinite { magnitude = max(magnitude, abs(p.x), abs(p.y)) } }
         let decimals = FixedRing.decimalsLimit(forMagnitude: magnitude)
-        let check = zip(built, rings).map { points, ref in
+        let check = zip(built, polygons).map { points, polygon in
             RingContactCheck.Ring(points: points.map {
-                FixedPoint(x: Int64(FixedRing.scaled($0.x, decimals).rounded()),
-                           y: Int64(FixedRing.scaled($0.y, decimals).rounded()))
-            }, polygon: Int(ref.polygon))
+                FixedPoint(x: Int64(FixedRing.scaled($0.x.isFinite ? $0.x : 0, decimals).rounded()),
+                           y: Int64(FixedRing.scaled($0.y.isFinite ? $0.y : 0, decimals).rounded()))
+            }, polygon: polygon)
         }
         return RingContactCheck.offenders(check)
     }

@@ -30,6 +30,7 @@ enum ExportCommand {
             let cell = max(contours.grid.geometry.dx, contours.grid.geometry.dy)
             let set = try contours.contourSet.simplified(
                 tolerance: tolerance, maximumSegment: contours.projection.isGeographic ? 8 * cell : .infinity,
+                projection: contours.projection,
                 modes: [mode], control: control)
             try write(set, contours, format: format, mode: mode, picture: picture,
                       options: GeoJSONOptions(precision: precision, grouping: grouping), to: output, control: control)
