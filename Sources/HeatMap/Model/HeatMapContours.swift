@@ -169,9 +169,8 @@ extension HeatMapContours {
         control: ComputeControl,
         strict: Bool = false
     ) throws -> HeatMapContours {
-        control.report(.project, 0)
-        let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: strict)
-        try control.checkCancellation()
+        let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: strict,
+                                                    control: control)
         let grid = try DensityGrid.compute(points: prepared.points, projection: prepared.projection,
                                            configuration: configuration, control: control)
         return try compute(from: grid, configuration: configuration, control: control, summary: prepared.summary)
