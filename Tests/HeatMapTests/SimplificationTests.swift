@@ -77,3 +77,20 @@ import Testing
         for (i, k) in split.enumerated() where k && i > 0 { #expect(i - last <= 3); last = i }
     }
 }
+
+@Suite struct SimplificationSettingTests {
+    @Test func theConfigurationSimplifiesAndTheExportStaysValid() throws {
+        let pts = AsyncComputeTests.points()
+        var configuration = AsyncComputeTests.configuration
+        let full = HeatMapContours.compute(from: pts, configuration: configuration)
+        configuration.simplification = 150
+        let simple = HeatMapContours.compute(from: pts, configuration: configuration)
+        func vertices(_ c: HeatMapContours) -> Int {
+            c.contourSet.bands.joined().reduce(0) { $0 + $1.exterior.count + $1.holes.reduce(0) { $0 + $1.count } }
+        }
+        #expect(vertices(simple) < vertices(full) / 2)
+        #expect(simple.thresholds == full.thresholds)
+        let text = try GeoJSONExport.contours(simple)
+        #expect(try GeoJSONRead.allProblems(text, geographic: true).isEmpty)
+    }
+}
