@@ -38,10 +38,13 @@ enum BoxPairs {
         // Cells of twice the mean extent, but never so many that a column or
         // row index passes 2^20.
         let side = Double(max(highX - lowX, highY - lowY))
-        let cell = Int64(max(1, (2 * extent / Double(n)).rounded(.up), (side / Double(1 << 20)).rounded(.up)))
-        let columns = Int((highX - lowX) / cell) + 1, rows = Int((highY - lowY) / cell) + 1
-        @inline(__always) func column(_ x: Int64) -> Int { Int((x - lowX) / cell) }
-        @inline(__always) func row(_ y: Int64) -> Int { Int((y - lowY) / cell) }
+        // A power of two, so a cell index is a shift, not a division.
+        let wanted = max(1, (2 * extent / Double(n)).rounded(.up), (side / Double(1 << 20)).rounded(.up))
+        var shift: Int64 = 0
+        while Double(Int64(1) << shift) < wanted { shift += 1 }
+        let columns = Int((highX - lowX) >> shift) + 1, rows = Int((highY - lowY) >> shift) + 1
+        @inline(__always) func column(_ x: Int64) -> Int { Int((x - lowX) >> shift) }
+        @inline(__always) func row(_ y: Int64) -> Int { Int((y - lowY) >> shift) }
 
         // Entries (cell, box) of the short boxes, and the long boxes apart.
         var entryRow: [Int32] = [], entryColumn: [Int32] = [], entryBox: [Int32] = []
