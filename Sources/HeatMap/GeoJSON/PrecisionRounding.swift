@@ -69,26 +69,34 @@ enum PrecisionRounding {
     static func roundFeatures(count: Int, pieces: (Int) -> [PlanePolygon], precision: inout VertexPrecision,
                               control: ComputeControl = .none) throws -> [[Polygon]] {
         var out = [[Polygon]](repeating: [], count: count)
-        // Each feature's box in output coordinates, for finding the features a repair may touch.
-        var boxes = [PlaneBox](repeating: .empty, count: count)
+        // Each feature's positions as sorted hashes, for finding the
+        // features a repair may touch without making their pieces again.
+        var hashes = [[UInt32]](repeating: [], count: count)
         var todo = Array(0..<count)
         var first = true
         while !todo.isEmpty {
             let start = precision.shared
             let chunks = chunked(todo.count)
-            var results = [[(polygons: [Polygon], precision: VertexPrecision?, box: PlaneBox)]](repeating: [], count: chunks.count)
+            var results = [[(polygons: [Polygon], precision: VertexPrecision?, hashes: [UInt32])]](
+                repeating: [], count: chunks.count)
             try results.withUnsafeMutableBufferPointer { slots in
                 let slots = UncheckedSendable(slots)
                 try Parallel.forEach(chunks.count) { c in
-                    var mine: [(polygons: [Polygon], precision: VertexPrecision?, box: PlaneBox)] = []
+                    var mine: [(polygons: [Polygon], precision: VertexPrecision?, hashes: [UInt32])] = []
                     for k in chunks[c] {
                         try control.checkCancellation()
                         let polygons = pieces(todo[k])
-                        var box = PlaneBox.empty
-                        if first { for p in polygons { for q in p.exterior { box.formUnion(q) } } }
+                        var keys: [UInt32] = []
+                        if first {
+                            for p in polygons {
+                                for q in p.exterior { keys.append(positionHash(q)) }
+                                for h in p.holes { for q in h { keys.append(positionHash(q)) } }
+                            }
+                            keys.sort()
+                        }
                         var local = start
                         let rounded = round(polygons, precision: &local)
-                        mine.append((rounded, local.local.isEmpty ? nil : local, box))
+                        mine.append((rounded, local.local.isEmpty ? nil : local, keys))
                     }
                     slots.value[c] = mine
                 }
@@ -101,7 +109,7 @@ enum PrecisionRounding {
                     let f = todo[k]
                     k += 1
                     out[f] = r.polygons
-                    if first { boxes[f] = r.box }
+                    if first { hashes[f] = r.hashes }
                     guard let local = r.precision else { continue }
                     for p in precision.merge(local) {
                         if setters[p] == nil { changed.append(p) }
@@ -111,28 +119,33 @@ enum PrecisionRounding {
             }
             first = false
             guard !changed.isEmpty else { break }
-            // Features to round again: those holding a changed position at
-            // decimals other than the ones they were rounded with. Only
-            // features whose box reaches a changed position can hold one.
-            let changedSet = Set(changed)
-            var changedBox = PlaneBox.empty
-            for p in changed { changedBox.formUnion(p) }
-            let candidates = (0..<count).filter { boxes[$0].intersects(changedBox) }
-            var redo = [Bool](repeating: false, count: candidates.count)
-            try redo.withUnsafeMutableBufferPointer { flags in
-                let flags = UncheckedSendable(flags)
-                try Parallel.forEach(candidates.count) { c in
-                    try control.checkCancellation()
-                    let f = candidates[c]
-                    func stale(_ ring: [PlanePoint]) -> Bool {
-                        ring.contains { p in changedSet.contains(p) && setters[p] != f }
-                    }
-                    flags.value[c] = pieces(f).contains { stale($0.exterior) || $0.holes.contains(where: stale) }
-                }
+            // Features to round again: those that may hold a changed position
+            // at decimals other than the ones they were rounded with (a hash
+            // collision only costs a rounding that gives the same result).
+            let changedHashes = changed.map { (positionHash($0), setters[$0]!) }
+            todo = (0..<count).filter { f in
+                changedHashes.contains { hash, setter in setter != f && sortedContains(hashes[f], hash) }
             }
-            todo = candidates.indices.filter { redo[$0] }.map { candidates[$0] }
         }
         return out
+    }
+
+    /// A 32-bit mix of a position's bits (−0 and 0, equal positions, alike).
+    @inline(__always) static func positionHash(_ p: PlanePoint) -> UInt32 {
+        let x = (p.x + 0).bitPattern, y = (p.y + 0).bitPattern
+        var h = x &* 0x9E37_79B9_7F4A_7C15 ^ (y &+ 0x632B_E59B_D9B4_E019)
+        h ^= h >> 29
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return UInt32(truncatingIfNeeded: h ^ (h >> 32))
+    }
+
+    private static func sortedContains(_ keys: [UInt32], _ key: UInt32) -> Bool {
+        var lo = 0, hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < keys.count && keys[lo] == key
     }
 
     /// Splits 0..<count into runs for the workers: a few per worker so that
