@@ -63,16 +63,19 @@ struct ArcSimplifier {
 
         // Junctions.
         var seen: [PlanePoint: Seen] = [:]
+        // Shared boundaries hold most positions twice.
+        seen.reserveCapacity(refs.indices.reduce(0) { $0 + ring($1).count } / 2 + 16)
         for k in refs.indices {
             if k % 4096 == 0 { try control.checkCancellation() }
             let points = ring(k)
             let n = points.count
             for i in 0..<n {
                 let v = points[i]
-                guard var s = seen[v] else {
+                guard let at = seen.index(forKey: v) else {
                     seen[v] = Seen(ring: Int32(k), index: Int32(i), count: 1, junction: false)
                     continue
                 }
+                var s = seen.values[at]
                 s.count += 1
                 if s.count > 2 || Int(s.ring) == k {
                     s.junction = true
@@ -83,7 +86,7 @@ struct ArcSimplifier {
                     let b = (other[(j + m - 1) % m], other[(j + 1) % m])
                     if !((a.0 == b.0 && a.1 == b.1) || (a.0 == b.1 && a.1 == b.0)) { s.junction = true }
                 }
-                seen[v] = s
+                seen.values[at] = s
             }
         }
 
@@ -201,18 +204,30 @@ struct ArcSimplifier {
         var todo = Array(layers.indices)
         while !todo.isEmpty {
             try control.checkCancellation()
-            var faulty: [Int] = []
-            for l in todo {
-                var built: [[PlanePoint]] = []
-                for k in layerRings[l] { built.append(build(k)) }
-                for (k, points) in zip(layerRings[l], built) {
-                    let before = PlaneRing.signedArea(ring(k))
-                    let after = PlaneRing.signedArea(points)
-                    if points.count < 3 || after == 0 || (after > 0) != (before > 0) { faulty.append(k) }
+            // Layers are built and checked on every core; results are taken in layer order.
+            var checked = [(built: [[PlanePoint]], faulty: [Int])](repeating: ([], []), count: todo.count)
+            try checked.withUnsafeMutableBufferPointer { slots in
+                let slots = UncheckedSendable(slots)
+                try Parallel.forEach(todo.count) { t in
+                    try control.checkCancellation()
+                    let l = todo[t]
+                    var built: [[PlanePoint]] = []
+                    var faulty: [Int] = []
+                    for k in layerRings[l] { built.append(build(k)) }
+                    for (k, points) in zip(layerRings[l], built) {
+                        let before = PlaneRing.signedArea(ring(k))
+                        let after = PlaneRing.signedArea(points)
+                        if points.count < 3 || after == 0 || (after > 0) != (before > 0) { faulty.append(k) }
+                    }
+                    let bad = offenders(built, rings: layerRings[l].map { refs[$0] })
+                    faulty.append(contentsOf: bad.sorted().map { layerRings[l][$0] })
+                    slots.value[t] = (built, faulty)
                 }
-                let bad = offenders(built, rings: layerRings[l].map { refs[$0] })
-                faulty.append(contentsOf: bad.map { layerRings[l][$0] })
-                for (k, points) in zip(layerRings[l], built) {
+            }
+            var faulty: [Int] = []
+            for (t, l) in todo.enumerated() {
+                faulty.append(contentsOf: checked[t].faulty)
+                for (k, points) in zip(layerRings[l], checked[t].built) {
                     let ref = refs[k]
                     if ref.ring == 0 {
                         result[l][Int(ref.polygon)].exterior = points
