@@ -32,13 +32,14 @@ enum ContourScene {
         }
 
         let gradient = style.gradient
+        let reducer = PictureComposer.dataReducer
         let draw: (inout SVGWriter, ViewTransform) -> Void = { w, t in
             if fills {
                 for level in 0..<min(count, polygons.count) {
                     var d = SVGPathData()
                     for polygon in polygons[level] {
-                        d.add(polygon.exterior.map(t.pixel), closed: true)
-                        for hole in polygon.holes { d.add(hole.map(t.pixel), closed: true) }
+                        d.add(reducer.reduce(polygon.exterior.map(t.pixel), closed: true), closed: true)
+                        for hole in polygon.holes { d.add(reducer.reduce(hole.map(t.pixel), closed: true), closed: true) }
                     }
                     guard !d.isEmpty else { continue }
                     var a: [(String, String)] = [("class", mode == .levels ? "level" : "band")]
@@ -54,7 +55,7 @@ enum ContourScene {
             if let (width, color) = stroke {
                 for level in 0..<min(count, lines.count) {
                     var d = SVGPathData()
-                    for ring in lines[level] { d.add(ring.map(t.pixel), closed: true) }
+                    for ring in lines[level] { d.add(reducer.reduce(ring.map(t.pixel), closed: true), closed: true) }
                     guard !d.isEmpty else { continue }
                     let c = color ?? gradient.color(forLevel: level, of: count).withAlpha(1)
                     w.path(d, [("class", "isoline"), ("fill", "none"),
