@@ -4,7 +4,7 @@ import Foundation
 /// polygons as subpaths, holes included, filled even-odd), then isolines.
 enum ContourScene {
     static func make(set: ContourSet, fallbackBox: PlaneBox, projection: PlaneProjection, units: String,
-                     style: HeatMapStyle, options: HeatMapRenderOptions) -> PictureScene {
+                     style: HeatMapStyle, options: HeatMapRenderOptions, grid: DensityGrid? = nil) -> PictureScene {
         let thresholds = set.thresholds
         let count = thresholds.count
         let mode = options.contourMode
@@ -71,7 +71,8 @@ enum ContourScene {
         let summary = "Contours: \(count) levels" + (units.isEmpty ? "" : " (\(units))")
             + (texts.isEmpty ? "" : ", thresholds " + texts.joined(separator: ", "))
         return PictureScene(dataBox: box, projection: projection, legend: count > 0 ? legend : nil,
-                            opacity: style.fillOpacity, drawData: draw, tooltips: tips, summary: summary)
+                            opacity: style.fillOpacity, drawData: draw, tooltips: tips, summary: summary,
+                            field: grid.flatMap(ValueField.init), valueUnits: units)
     }
 
     /// The set's isolines, or, where a level has none, the rings of its
@@ -95,6 +96,13 @@ enum BinScene {
         return HeatMapNumberFormat.string(v, significantDigits: min(6, max(exponent + 4, 1)))
     }
 
+    /// The mean of a cell's corners (its centre for a regular cell).
+    static func centre(_ corners: [PlanePoint]) -> PlanePoint {
+        guard !corners.isEmpty else { return PlanePoint(x: 0, y: 0) }
+        let n = Double(corners.count)
+        return PlanePoint(x: corners.reduce(0) { $0 + $1.x } / n, y: corners.reduce(0) { $0 + $1.y } / n)
+    }
+
     static func make(layer: HeatMapBinLayer, style: HeatMapStyle, scale type: HeatMapScaleType,
                      options: HeatMapRenderOptions) -> PictureScene {
         let bins = layer.bins
@@ -107,6 +115,7 @@ enum BinScene {
         for b in bins {
             var lines: [String] = []
             if !b.id.isEmpty { lines.append(b.id) }
+            lines.append("centre " + PlaceText.text(layer.projection, centre(b.corners)))
             lines.append("count: " + HeatMapNumberFormat.string(Double(b.count), significantDigits: 15))
             if showValue {
                 let v = b.count > 0 || b.value != 0

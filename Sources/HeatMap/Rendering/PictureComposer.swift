@@ -17,6 +17,10 @@ struct PictureScene {
     var tooltips: TooltipData
     /// A short description for the SVG's `<desc>`.
     var summary: String
+    /// The values under the shapes, for the page's tooltip (contours of a grid).
+    var field: ValueField? = nil
+    /// The units of the field's values.
+    var valueUnits: String = ""
 }
 
 /// Tooltip texts that the HTML page looks up by a shape's data attributes.
@@ -56,7 +60,15 @@ enum PictureComposer {
         return max(8, (size * room / width * 10).rounded(.down) / 10)
     }
 
-    static func layout(_ scene: PictureScene, _ options: HeatMapRenderOptions) -> Layout {
+    /// The layout; `mapOnly` gives the whole picture to the plot (a page
+    /// sets the title, legend and credits beside it).
+    static func layout(_ scene: PictureScene, _ options: HeatMapRenderOptions, mapOnly: Bool = false) -> Layout {
+        if mapOnly {
+            let (width, height) = options.size
+            return Layout(width: width, height: height, margin: 0,
+                          plot: PixelRect(x: 0, y: 0, width: width, height: height), legend: nil,
+                          legendOrigin: (0, 0), titleBaseline: 0, attributionBaseline: height)
+        }
         let (width, height) = options.size
         let m = options.margin.isFinite ? min(max(options.margin, 0), min(width, height) / 4) : 16
         var top = m, bottom = height - m
@@ -111,8 +123,9 @@ enum PictureComposer {
     }
 
     /// The layout and the plane-to-pixel transform of the plot.
-    static func placement(_ scene: PictureScene, _ options: HeatMapRenderOptions) -> (Layout, ViewTransform) {
-        let layout = layout(scene, options)
+    static func placement(_ scene: PictureScene, _ options: HeatMapRenderOptions,
+                          mapOnly: Bool = false) -> (Layout, ViewTransform) {
+        let layout = layout(scene, options, mapOnly: mapOnly)
         var framing: [[PlanePoint]] = []
         if case .dataAndBasemap = options.frame {
             framing = BasemapLayer.ownLines(options.basemap, projection: scene.projection)
@@ -129,10 +142,11 @@ enum PictureComposer {
     }
 
     /// The whole SVG document. `reach` grows the region the basemap is
-    /// drawn in, in views on each side, for a page that can be panned.
+    /// drawn in, in views on each side, for a page that can be panned;
+    /// `mapOnly` leaves out the title, legend, scale bar and credits.
     static func svg(_ scene: PictureScene, _ options: HeatMapRenderOptions, standalone: Bool = true,
-                    reach: Double = 0) -> String {
-        let (layout, transform) = placement(scene, options)
+                    reach: Double = 0, mapOnly: Bool = false) -> String {
+        let (layout, transform) = placement(scene, options, mapOnly: mapOnly)
         let basemap = BasemapLayer(options.basemap, projection: scene.projection)
         var w = SVGWriter()
         if standalone { w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") }
@@ -186,7 +200,7 @@ enum PictureComposer {
         w.close("g")
         w.close("g")
         writeGraticuleLabels(&w, graticule)
-        let showsScaleBar = options.scaleBar ?? scene.projection.isGeographic
+        let showsScaleBar = !mapOnly && (options.scaleBar ?? scene.projection.isGeographic)
         if showsScaleBar, let bar = ScaleBar(projection: scene.projection, view: transform) {
             writeScaleBar(&w, bar, plot)
         }
@@ -194,13 +208,13 @@ enum PictureComposer {
             legend.write(into: &w, x: layout.legendOrigin.x, y: layout.legendOrigin.y)
         }
         let room = layout.width - 2 * layout.margin
-        if let title = options.title, !title.isEmpty {
+        if !mapOnly, let title = options.title, !title.isEmpty {
             w.textElement(title, [("class", "title"), ("x", SVGWriter.px(layout.margin)),
                                   ("y", SVGWriter.px(layout.titleBaseline)),
                                   ("font-size", SVGWriter.px(fittedSize(title, titleSize, room, bold: true))),
                                   ("font-weight", "600"), ("fill", "#222222")])
         }
-        if let credit = credit(options, basemap) {
+        if !mapOnly, let credit = credit(options, basemap) {
             w.textElement(credit, [("class", "attribution"), ("x", SVGWriter.px(layout.width - layout.margin)),
                                    ("y", SVGWriter.px(layout.attributionBaseline)), ("text-anchor", "end"),
                                    ("font-size", SVGWriter.px(fittedSize(credit, attributionSize, room, bold: false))),
