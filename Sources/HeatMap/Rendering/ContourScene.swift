@@ -96,11 +96,17 @@ enum BinScene {
         return HeatMapNumberFormat.string(v, significantDigits: min(6, max(exponent + 4, 1)))
     }
 
-    /// The mean of a cell's corners (its centre for a regular cell).
+    /// The mean of a cell's corners (its centre for a regular cell),
+    /// rounded to a millionth of the cell's width so that a centre at 0
+    /// reads 0, not 1e-17.
     static func centre(_ corners: [PlanePoint]) -> PlanePoint {
         guard !corners.isEmpty else { return PlanePoint(x: 0, y: 0) }
         let n = Double(corners.count)
-        return PlanePoint(x: corners.reduce(0) { $0 + $1.x } / n, y: corners.reduce(0) { $0 + $1.y } / n)
+        var box = PlaneBox.empty
+        for p in corners { box.formUnion(p) }
+        let quantum = max(box.width, box.height) * 1e-6
+        func round(_ v: Double) -> Double { quantum > 0 && quantum.isFinite ? (v / quantum).rounded() * quantum : v }
+        return PlanePoint(x: round(corners.reduce(0) { $0 + $1.x } / n), y: round(corners.reduce(0) { $0 + $1.y } / n))
     }
 
     static func make(layer: HeatMapBinLayer, style: HeatMapStyle, scale type: HeatMapScaleType,

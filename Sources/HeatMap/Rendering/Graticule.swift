@@ -2,12 +2,13 @@ import Foundation
 
 /// Lines of equal latitude and longitude over a geographic picture, at a
 /// round step that gives a few lines across the view, and their labels
-/// where they meet the plot's left and bottom edges.
+/// where they meet the plot's left and top edges (the bottom holds the
+/// scale bar).
 struct Graticule {
     /// Projected lines (meridians then parallels), clipped later.
     var lines: [[PlanePoint]] = []
     /// Labels in pixels: text, position, and whether it labels a parallel
-    /// (anchored at the left edge) or a meridian (at the bottom).
+    /// (anchored at the left edge) or a meridian (at the top).
     var labels: [(text: String, x: Double, y: Double, parallel: Bool)] = []
 
     /// No graticule.
@@ -46,9 +47,9 @@ struct Graticule {
             let line = (0...samples).map { k in
                 projection.project(latitude: latLo + (latHi - latLo) * Double(k) / Double(samples), longitude: lon)
             }
-            if let x = Graticule.crossing(line, y: box.minY), x > box.minX, x < box.maxX {
+            if let x = Graticule.crossing(line, y: box.maxY), x > box.minX, x < box.maxX {
                 labels.append((Graticule.degrees(lon, decimals, positive: "E", negative: "W"),
-                               t.pixel(PlanePoint(x: x, y: box.minY)).x, t.rect.maxY - 4, false))
+                               t.pixel(PlanePoint(x: x, y: box.maxY)).x, t.rect.y + 11, false))
             }
             lines.append(line)
             lon += step

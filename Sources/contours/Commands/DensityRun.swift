@@ -33,7 +33,7 @@ struct DensityRun {
         if configuration.estimator == .mean, let column = options.columns.value {
             density.grid.units = column
         }
-        if let units = Settings.units(args, areaUnits: density.grid.projection.densityUnits) {
+        if forPicture, let units = Settings.units(args, areaUnits: density.grid.projection.densityUnits) {
             density.grid.units = units
         }
         return DensityRun(points: points, density: density, configuration: density.configuration)
