@@ -3,8 +3,10 @@ import Foundation
 /// A picture's basemap in its plane: land to fill, country borders and
 /// lines to stroke, ready to be clipped to the view and written.
 struct BasemapLayer {
-    /// Rings filled as land (even-odd).
-    var land: [[PlanePoint]] = []
+    /// Rings filled as land (even-odd): the world's, then the caller's
+    /// areas, each filled on its own so that overlapping copies of one
+    /// coast (the world's and a finer one) do not cancel out.
+    var land: [[[PlanePoint]]] = []
     /// Country borders: the world's country rings, stroked thin and light.
     var borders: [[PlanePoint]] = []
     /// Coastlines and the caller's lines, stroked in the basemap colour.
@@ -24,11 +26,11 @@ struct BasemapLayer {
         guard let basemap else { return }
         if basemap.includesWorld && projection.isGeographic {
             showsWorld = true
-            land = BasemapProjection.rings(WorldBasemap.countries, projection)
+            land = [BasemapProjection.rings(WorldBasemap.countries, projection)]
             borders = BasemapProjection.lines(WorldBasemap.countries, projection)
             lines = BasemapProjection.lines(WorldBasemap.coastline, projection)
         }
-        land += BasemapProjection.rings(basemap.areas, projection)
+        if !basemap.areas.isEmpty { land.append(BasemapProjection.rings(basemap.areas, projection)) }
         lines += BasemapProjection.lines(basemap.lines, projection)
     }
 
@@ -40,14 +42,17 @@ struct BasemapLayer {
 
     /// The land fill, clipped to `box`.
     func writeLand(into w: inout SVGWriter, _ t: ViewTransform, clip box: PlaneBox, color: HeatMapColor) {
-        var path = SVGPathData()
-        for ring in land {
-            let piece = RingClipper.clip(ring, to: box)
-            guard !piece.isEmpty else { continue }
-            path.add(Self.reducer.reduce(piece.map(t.pixel), closed: true), closed: true)
+        for layer in land {
+            var path = SVGPathData()
+            for ring in layer {
+                let piece = RingClipper.clip(ring, to: box)
+                guard !piece.isEmpty else { continue }
+                path.add(Self.reducer.reduce(piece.map(t.pixel), closed: true), closed: true)
+            }
+            guard !path.isEmpty else { continue }
+            w.path(path, [("class", "land"), ("fill-rule", "evenodd"), ("pointer-events", "none")]
+                   + SVGWriter.fill(color))
         }
-        guard !path.isEmpty else { return }
-        w.path(path, [("class", "land"), ("fill-rule", "evenodd"), ("pointer-events", "none")] + SVGWriter.fill(color))
     }
 
     /// Borders and lines, clipped to `box`.

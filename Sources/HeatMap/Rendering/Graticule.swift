@@ -59,9 +59,12 @@ struct Graticule {
             let line = (0...samples).map { k in
                 projection.project(latitude: lat, longitude: lonLo + (lonHi - lonLo) * Double(k) / Double(samples))
             }
+            // Parallels are labelled clear of the meridian labels above and the scale bar below.
             if let y = Graticule.crossing(line, x: box.minX), y > box.minY, y < box.maxY {
-                labels.append((Graticule.degrees(lat, decimals, positive: "N", negative: "S"),
-                               t.rect.x + 4, t.pixel(PlanePoint(x: box.minX, y: y)).y - 3, true))
+                let py = t.pixel(PlanePoint(x: box.minX, y: y)).y - 3
+                if py > t.rect.y + 24, py < t.rect.maxY - 30 {
+                    labels.append((Graticule.degrees(lat, decimals, positive: "N", negative: "S"), t.rect.x + 4, py, true))
+                }
             }
             lines.append(line)
             lat += step
