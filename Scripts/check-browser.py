@@ -71,7 +71,7 @@ const svg = document.querySelector('svg.heatmap'), r = svg.getBoundingClientRect
 const want = arguments[0];
 let best = null;
 for (let j = 3; j < 40; j++) for (let i = 3; i < 40; i++) {
-  const x = r.left + r.width * i / 42, y = r.top + r.height * j / 42;
+  const x = Math.round(r.left + r.width * i / 42), y = Math.round(r.top + r.height * j / 42);
   if (y > window.innerHeight - 2 || x > window.innerWidth - 2) continue;
   const el = document.elementFromPoint(x, y);
   if (!el || el.closest('.hm-controls') || el.closest('#hm-scale')) continue;
@@ -84,11 +84,14 @@ for (let j = 3; j < 40; j++) for (let i = 3; i < 40; i++) {
       count: shape.getAttribute('data-count'), i: shape.getAttribute('data-i')};
   }
   if (want === 'empty' && !shape && svg.contains(el)) return {x, y};
+  if (want === 'east' && shape && svg.contains(shape) && (!best || x > best.x)) best = {x, y,
+      level: shape.getAttribute('data-level'), count: shape.getAttribute('data-count'), i: shape.getAttribute('data-i')};
 }
 return best;
 """
 
-NUM = r"value (-?[0-9.]+(?:\u00d710\^-?\d+)?)"
+SUP = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b", "0123456789-")
+NUM = r"value (-?[0-9.]+(?:\u00d710[\u207b\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)?)"
 
 
 def parse_value(text):
@@ -96,9 +99,9 @@ def parse_value(text):
     if not m:
         return None
     s = m.group(1)
-    if "\u00d710^" in s:
-        a, e = s.split("\u00d710^")
-        return float(a) * 10 ** int(e)
+    if "\u00d710" in s:
+        a, e = s.split("\u00d710")
+        return float(a) * 10 ** int(e.translate(SUP))
     return float(s)
 
 
@@ -191,6 +194,18 @@ for item in pages:
                                          "return [r.left + 5, r.top + r.height / 2];")
                 tap(d, below[0], below[1], touch)
                 check(tip(d)[0] == "none", f"{tag}: a tap outside the map clears the tooltip")
+
+            # Across ±180°: the easternmost shape lies east of the antimeridian, and a tap there
+            # gives a western longitude inside the data's extent.
+            if bounds and bounds[2] > bounds[3]:
+                east = d.execute_script(FIND, "east")
+                if east:
+                    tap(d, east["x"], east["y"], touch)
+                    shown, text = tip(d)
+                    check(shown == "block" and "\u00b0W" in text and inside(text, bounds),
+                          f"{tag}: a tap east of 180\u00b0 gives a western place in the extent: {text!r}")
+                    d.save_screenshot(f"{out}/{name}-{size}-2-tap-east.png")
+                    d.find_element("tag name", "body").send_keys(Keys.ESCAPE)
 
             # Zoom: button, wheel or keys; pan: drag and arrows.
             t0 = transform(d)

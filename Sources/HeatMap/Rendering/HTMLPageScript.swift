@@ -50,7 +50,9 @@ enum HTMLPageScript {
         var a = Math.abs(v);
         if (a >= 1e-3 && a < 1e6) { return String(Number(v.toPrecision(3))); }
         var e = Math.floor(Math.log10(a)), m = v / Math.pow(10, e);
-        return Number(m.toPrecision(3)) + "\u00d710^" + e;
+        var digits = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079";
+        var sup = String(Math.abs(e)).split("").map(function (c) { return digits[Number(c)]; }).join("");
+        return Number(m.toPrecision(3)) + "\u00d710" + (e < 0 ? "\u207b" : "") + sup;
       }
 
       // The grid copy: 16-bit steps of sqrt(value / max), 65535 undefined.

@@ -76,7 +76,7 @@ enum BinCommand {
             let name = aggregate == .count ? "count"
                 : "\(aggregate.rawValue) \(options.columns.value ?? options.columns.weight ?? "weight")"
             var layer = HeatMapBinLayer(result, aggregate: aggregate, valueName: name)
-            if let units = args.string(Options.units) { layer.units = units }
+            if aggregate != .count, let units = args.string(Options.units) { layer.units = units }
             let style = HeatMapStyle(gradient: gradient ?? .thermal, fillOpacity: opacity ?? 1)
             text = format == .svg
                 ? HeatMapRenderer.svg(layer, style: style, scale: scale, options: picture)
