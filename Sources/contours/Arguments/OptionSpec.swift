@@ -54,7 +54,7 @@ enum Options {
 
     // Density
     static let radius = OptionSpec("--radius", value: "R|auto|scott|silverman",
-        help: "Kernel radius (sigma = R/3) in metres (or planar units; 25km and 800m are read too), or a rule: auto (mean point spacing, the Apple package's rule, raised when needed so that sigma spans half a grid cell; also picks the resolution), scott, silverman. Default: auto.",
+        help: "Kernel radius (sigma = R/3) in metres (or planar units; 25km and 800m are read too), or a rule: auto (mean point spacing, the Apple package's rule, raised when needed so that sigma spans half a grid cell; also picks the resolution), scott, silverman. Default: auto; SVG and HTML pictures: a fiftieth of the data's longer side, at least auto's spacing.",
         example: "--radius 25km")
     static let resolution = OptionSpec("--resolution", value: "N",
         help: "Grid cells along the longer side of the padded box (2...10000). Default: from the data with --radius auto, else 100.",
