@@ -11,6 +11,9 @@ struct Graticule {
     /// (anchored at the left edge) or a meridian (at the top).
     var labels: [(text: String, x: Double, y: Double, parallel: Bool)] = []
 
+    /// The plot's top edge in pixels.
+    var topEdge = 0.0
+
     /// No graticule.
     init() {}
 
@@ -20,6 +23,7 @@ struct Graticule {
     /// for planar pictures.
     init(projection: PlaneProjection, view t: ViewTransform) {
         guard projection.isGeographic else { return }
+        topEdge = t.rect.y
         let box = t.planeBox
         // The view's extent in latitude and in longitude offset from the centre meridian.
         var latLo = 90.0, latHi = -90.0, offLo = 180.0, offHi = -180.0
@@ -43,16 +47,31 @@ struct Graticule {
         let lonLo = projection.centreLongitude + offLo, lonHi = projection.centreLongitude + offHi
         let samples = 64
         var lon = (lonLo / step).rounded(.up) * step
+        // Meridians are labelled along the top or the bottom edge, whichever
+        // holds more labels without overlap (they crowd where meridians
+        // converge); the bottom's left end is the scale bar's.
+        var top: [(String, Double)] = [], bottom: [(String, Double)] = []
         while lon <= lonHi + 1e-9 {
             let line = (0...samples).map { k in
                 projection.project(latitude: latLo + (latHi - latLo) * Double(k) / Double(samples), longitude: lon)
             }
+            let text = Graticule.degrees(lon, decimals, positive: "E", negative: "W")
             if let x = Graticule.crossing(line, y: box.maxY), x > box.minX, x < box.maxX {
-                labels.append((Graticule.degrees(lon, decimals, positive: "E", negative: "W"),
-                               t.pixel(PlanePoint(x: x, y: box.maxY)).x, t.rect.y + 11, false))
+                top.append((text, t.pixel(PlanePoint(x: x, y: box.maxY)).x))
+            }
+            if let x = Graticule.crossing(line, y: box.minY), x > box.minX, x < box.maxX {
+                let px = t.pixel(PlanePoint(x: x, y: box.minY)).x
+                if px > t.rect.x + 170 { bottom.append((text, px)) }
             }
             lines.append(line)
             lon += step
+        }
+        top = Graticule.spaced(top)
+        bottom = Graticule.spaced(bottom)
+        if bottom.count > top.count {
+            labels += bottom.map { ($0.0, $0.1, t.rect.maxY - 5, false) }
+        } else {
+            labels += top.map { ($0.0, $0.1, t.rect.y + 11, false) }
         }
         var lat = (latLo / step).rounded(.up) * step
         while lat <= latHi + 1e-9 {
@@ -69,6 +88,20 @@ struct Graticule {
             lines.append(line)
             lat += step
         }
+    }
+
+    /// The labels left after dropping each that would overlap the one
+    /// kept before it (9 px text, 8 px apart), in order along the edge.
+    static func spaced(_ labels: [(String, Double)]) -> [(String, Double)] {
+        var kept: [(String, Double)] = []
+        for label in labels.sorted(by: { $0.1 < $1.1 }) {
+            if let last = kept.last {
+                let gap = (LegendMetrics.textWidth(last.0, size: 9) + LegendMetrics.textWidth(label.0, size: 9)) / 2 + 8
+                if label.1 - last.1 < gap { continue }
+            }
+            kept.append(label)
+        }
+        return kept
     }
 
     /// "30°W", "0°", "12.5°N".

@@ -128,7 +128,22 @@ enum HTMLPageScript {
       function updateLabels() {
         if (!labels) { return; }
         var r = svg.getBoundingClientRect();
-        if (r.width) { labels.setAttribute("font-size", (11 * W / r.width).toFixed(2)); }
+        if (!r.width) { return; }
+        var size = 11 * W / r.width;
+        labels.setAttribute("font-size", size.toFixed(2));
+        Array.prototype.forEach.call(labels.querySelectorAll("text[data-edge=top]"), function (t) {
+          t.setAttribute("y", (size + 2).toFixed(2));
+        });
+        // Larger text needs more room: hide each label that would overlap the one shown before it.
+        var shown = [];
+        Array.prototype.forEach.call(labels.querySelectorAll("text"), function (t) {
+          t.style.display = "";
+          var b = t.getBBox();
+          var clash = shown.some(function (o) {
+            return b.x < o.x + o.width + 4 && o.x < b.x + b.width + 4 && b.y < o.y + o.height && o.y < b.y + b.height;
+          });
+          if (clash) { t.style.display = "none"; } else { shown.push(b); }
+        });
       }
 
       function linesOf(el) {

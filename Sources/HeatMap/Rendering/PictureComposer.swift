@@ -259,6 +259,8 @@ enum PictureComposer {
         for label in g.labels {
             var a: [(String, String)] = [("x", SVGWriter.px(label.x)), ("y", SVGWriter.px(label.y))]
             if !label.parallel { a.append(("text-anchor", "middle")) }
+            // Labels along the top edge: the page moves them down when it enlarges the text.
+            if !label.parallel, label.y < g.topEdge + 20 { a.append(("data-edge", "top")) }
             w.textElement(label.text, a)
         }
         w.close("g")
