@@ -17,6 +17,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.action_chains import ActionChains
 
 out = sys.argv[1]
 pages = sys.argv[2:]
@@ -229,6 +230,31 @@ for item in pages:
                 check(t3 != t2, f"{tag}: wheel zooms ({t2} -> {t3})")
             m = d.find_element("id", "hm-map")
             d.execute_script("arguments[0].focus()", m)
+            m.send_keys("0")
+            if touch:
+                # Pinch: two fingers move apart about the centre.
+                a = ActionBuilder(d)
+                f1 = a.add_pointer_input(interaction.POINTER_TOUCH, "f1")
+                f2 = a.add_pointer_input(interaction.POINTER_TOUCH, "f2")
+                cx, cy = int(box[0]), int(box[1])
+                f1.create_pointer_move(x=cx - 20, y=cy, origin="viewport")
+                f2.create_pointer_move(x=cx + 20, y=cy, origin="viewport")
+                f1.create_pointer_down(button=0)
+                f2.create_pointer_down(button=0)
+                for i in range(1, 6):
+                    f1.create_pointer_move(x=cx - 20 - 12 * i, y=cy, origin="viewport", duration=30)
+                    f2.create_pointer_move(x=cx + 20 + 12 * i, y=cy, origin="viewport", duration=30)
+                f1.create_pointer_up(button=0)
+                f2.create_pointer_up(button=0)
+                a.perform()
+                time.sleep(0.2)
+                t5 = transform(d)
+                check("scale(1.0000)" not in t5, f"{tag}: pinch zooms ({t5})")
+            else:
+                ActionChains(d).move_to_element_with_offset(m, 10, 10).double_click().perform()
+                time.sleep(0.1)
+                t5 = transform(d)
+                check("scale(2.0000)" in t5, f"{tag}: double-click zooms in twofold ({t5})")
             m.send_keys("0")
             check(transform(d).endswith("scale(1.0000)") and transform(d).startswith("translate(0.00 0.00)"),
                   f"{tag}: key 0 resets the view")
