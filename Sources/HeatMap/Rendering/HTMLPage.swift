@@ -57,8 +57,7 @@ enum HTMLPage {
             page += "</aside>\n"
         }
         page += "</div>\n"
-        let basemap = BasemapLayer(options.basemap, projection: scene.projection)
-        if let credit = PictureComposer.credit(options, basemap) {
+        if let credit = PictureComposer.credit(options, showsWorld: PictureComposer.drawsWorld(scene, options)) {
             page += "<p class=\"hm-credit\">" + MarkupEscaping.text(credit) + "</p>\n"
         }
         page += "<div id=\"hm-alt\" class=\"hm-sr\">" + MarkupEscaping.text(alternative(scene)) + "</div>\n"

@@ -214,7 +214,7 @@ enum PictureComposer {
                                   ("font-size", SVGWriter.px(fittedSize(title, titleSize, room, bold: true))),
                                   ("font-weight", "600"), ("fill", "#222222")])
         }
-        if !mapOnly, let credit = credit(options, basemap) {
+        if !mapOnly, let credit = credit(options, showsWorld: basemap.showsWorld) {
             w.textElement(credit, [("class", "attribution"), ("x", SVGWriter.px(layout.width - layout.margin)),
                                    ("y", SVGWriter.px(layout.attributionBaseline)), ("text-anchor", "end"),
                                    ("font-size", SVGWriter.px(fittedSize(credit, attributionSize, room, bold: false))),
@@ -230,10 +230,10 @@ enum PictureComposer {
     }
 
     /// The credit line: the caller's, and Natural Earth's when the world map is drawn.
-    static func credit(_ options: HeatMapRenderOptions, _ basemap: BasemapLayer) -> String? {
+    static func credit(_ options: HeatMapRenderOptions, showsWorld: Bool) -> String? {
         var parts: [String] = []
         if let a = options.attribution, !a.isEmpty { parts.append(a) }
-        if basemap.showsWorld { parts.append("Basemap: Natural Earth") }
+        if showsWorld { parts.append("Basemap: Natural Earth") }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
