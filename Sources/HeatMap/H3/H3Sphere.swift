@@ -1,0 +1,68 @@
+import Foundation
+
+/// Spherical geometry in radians, computed step for step as the reference
+/// computes it (the same roundings give the same cells).
+enum H3Sphere {
+    /// An angle in [0, 2π).
+    @inline(__always) static func positiveAngle(_ rads: Double) -> Double {
+        var t = rads < 0 ? Double(Float80(rads) + H3Constants.twoPi) : rads
+        if Float80(rads) >= H3Constants.twoPi { t = Double(Float80(t) - H3Constants.twoPi) }
+        return t
+    }
+
+    /// Azimuth from p1 to p2.
+    @inline(__always) static func azimuth(from p1: (lat: Double, lon: Double), to p2: (lat: Double, lon: Double)) -> Double {
+        atan2(cos(p2.lat) * sin(p2.lon - p1.lon),
+              cos(p1.lat) * sin(p2.lat) - sin(p1.lat) * cos(p2.lat) * cos(p2.lon - p1.lon))
+    }
+
+    /// A longitude brought into [−π, π].
+    @inline(__always) static func constrainLongitude(_ lon: Double) -> Double {
+        var l = lon
+        while l > .pi { l -= 2 * .pi }
+        while l < -.pi { l += 2 * .pi }
+        return l
+    }
+
+    /// The point at a distance (radians) and azimuth from p1.
+    static func destination(from p1: (lat: Double, lon: Double), azimuth az0: Double, distance: Double) -> (lat: Double, lon: Double) {
+        if Float80(distance) < H3Constants.epsilon { return p1 }
+        let az = positiveAngle(az0)
+        let eps = H3Constants.epsilon
+        var lat: Double, lon: Double
+        if Float80(az) < eps || Float80(abs(az - .pi)) < eps {
+            lat = Float80(az) < eps ? p1.lat + distance : p1.lat - distance
+            if Float80(abs(lat - .pi / 2)) < eps { return (.pi / 2, 0) }
+            if Float80(abs(lat + .pi / 2)) < eps { return (-.pi / 2, 0) }
+            lon = constrainLongitude(p1.lon)
+        } else {
+            var sinLat = sin(p1.lat) * cos(distance) + cos(p1.lat) * sin(distance) * cos(az)
+            sinLat = min(1, max(-1, sinLat))
+            lat = asin(sinLat)
+            if Float80(abs(lat - .pi / 2)) < eps { return (.pi / 2, 0) }
+            if Float80(abs(lat + .pi / 2)) < eps { return (-.pi / 2, 0) }
+            var sinLon = sin(az) * sin(distance) / cos(lat)
+            var cosLon = (cos(distance) - sin(p1.lat) * sin(lat)) / cos(p1.lat) / cos(lat)
+            sinLon = min(1, max(-1, sinLon))
+            cosLon = min(1, max(-1, cosLon))
+            lon = constrainLongitude(p1.lon + atan2(sinLon, cosLon))
+        }
+        return (lat, lon)
+    }
+
+    /// Great-circle distance (haversine), radians.
+    @inline(__always) static func distance(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
+        let sinLat = sin((b.lat - a.lat) / 2)
+        let sinLon = sin((b.lon - a.lon) / 2)
+        let h = sinLat * sinLat + cos(a.lat) * cos(b.lat) * sinLon * sinLon
+        return 2 * atan2(h.squareRoot(), (1 - h).squareRoot())
+    }
+
+    /// Area of a spherical triangle from its side lengths (L'Huilier), unit sphere.
+    @inline(__always) static func triangleArea(_ a: Double, _ b: Double, _ c: Double) -> Double {
+        var s = (a + b + c) / 2
+        let ta = (s - a) / 2, tb = (s - b) / 2, tc = (s - c) / 2
+        s /= 2
+        return 4 * atan((tan(s) * tan(ta) * tan(tb) * tan(tc)).squareRoot())
+    }
+}
