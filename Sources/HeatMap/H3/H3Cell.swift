@@ -96,23 +96,13 @@ public struct H3Cell: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The exact area on the authalic sphere (R = 6,371.007 km), km²: the
-    /// sum of the spherical triangles from the centre to each boundary edge.
+    /// spherical polygon of ``boundary``, summed edge by edge.
     public var areaKm2: Double {
         areaRadians2 * H3Constants.earthRadiusKm * H3Constants.earthRadiusKm
     }
 
     /// The area on the unit sphere, steradians.
-    public var areaRadians2: Double {
-        let f = H3Encoding.faceIJK(of: rawValue)
-        let c = H3FaceProjection.geo(HexPoint(f.coord), face: f.face, resolution: resolution, substrate: false)
-        let b = H3Boundary.vertices(of: rawValue)
-        var area = 0.0
-        for i in b.indices {
-            let p = b[i], q = b[(i + 1) % b.count]
-            area += H3Sphere.triangleArea(H3Sphere.distance(p, q), H3Sphere.distance(q, c), H3Sphere.distance(c, p))
-        }
-        return area
-    }
+    public var areaRadians2: Double { H3Sphere.polygonArea(H3Boundary.vertices(of: rawValue)) }
 
     /// The ancestor at a coarser (or equal) resolution; nil when
     /// `resolution` is finer than the cell's or out of range.

@@ -11,11 +11,15 @@ enum H3Constants {
     static let d180OverPi: Float80 = 57.29577951308232087679815481410517033240547
     static let epsilon: Float80 = 0.0000000000000001
     static let sqrt3Over2: Float80 = 0.8660254037844386467637231707529361834714
+    static let inverseSin60: Float80 = 1.1547005383792515290182975610039149112953
     static let sqrt7: Float80 = 2.6457513110645905905016157536392604257102
+    static let inverseSqrt7: Float80 = 0.37796447300922722721451653623418006081576
+    static let oneThird: Float80 = 0.333333333333333333333333333333333333333
     /// The rotation between Class II and Class III axes, asin(√(3/28)).
     static let ap7Rotation: Float80 = 0.333473172251832115336090755351601070065900389
     /// Resolution-0 unit length in the gnomonic plane.
     static let res0UnitGnomonic: Float80 = 0.38196601125010500003
+    static let inverseRes0UnitGnomonic: Float80 = 2.61803398874989588842
     /// The authalic Earth radius H3 uses, km.
     static let earthRadiusKm: Double = 6371.007180918475
     static let maxResolution = 15

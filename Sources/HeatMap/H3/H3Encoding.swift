@@ -45,7 +45,7 @@ enum H3Encoding {
 
     /// The cell containing a point given in radians.
     @inline(__always) static func index(lat: Double, lon: Double, resolution: Int) -> UInt64? {
-        let (face, v) = H3FaceProjection.hexPoint(lat: lat, lon: lon, resolution: resolution)
+        let (face, v) = H3FaceProjection.hexPoint(H3Vector(lat: lat, lon: lon), resolution: resolution)
         return index(of: FaceIJK(face: face, coord: v.cell()), resolution: resolution)
     }
 

@@ -4,18 +4,16 @@ import Foundation
 /// scaled to a resolution's unit length (√7 finer per resolution) and, at
 /// Class III resolutions, rotated by asin(√(3/28)).
 enum H3FaceProjection {
+    private static let centers: [H3Vector] = H3FaceTables.centerPoint.map { H3Vector(x: $0.x, y: $0.y, z: $0.z) }
+    private static let bases: [(north: H3Vector, east: H3Vector)] = centers.map { $0.tangentBasis() }
+
     /// The face whose centre is nearest a point, and the squared chord
     /// distance to that centre.
-    @inline(__always) static func closestFace(lat: Double, lon: Double) -> (face: Int, squaredDistance: Double) {
-        let r = cos(lat)
-        let z = sin(lat), x = cos(lon) * r, y = sin(lon) * r
+    @inline(__always) static func closestFace(_ p: H3Vector) -> (face: Int, squaredDistance: Double) {
         var face = 0
         var best = 5.0
-        let centers = H3FaceTables.centerPoint
         for f in 0..<20 {
-            let c = centers[f]
-            let dx = c.x - x, dy = c.y - y, dz = c.z - z
-            let d = dx * dx + dy * dy + dz * dz
+            let d = centers[f].squaredDistance(p)
             if d < best {
                 best = d
                 face = f
@@ -24,35 +22,36 @@ enum H3FaceProjection {
         return (face, best)
     }
 
-    /// A point (radians) as a face and a position in that face's plane at a resolution.
-    static func hexPoint(lat: Double, lon: Double, resolution: Int) -> (face: Int, point: HexPoint) {
-        let (face, sqd) = closestFace(lat: lat, lon: lon)
-        var r = acos(1 - sqd / 2)
+    /// A point on the sphere as a face and a position in that face's plane at a resolution.
+    static func hexPoint(_ p: H3Vector, resolution: Int) -> (face: Int, point: HexPoint) {
+        let (face, sqd) = closestFace(p)
+        var r = acos(1 - sqd * 0.5)
         if Float80(r) < H3Constants.epsilon { return (face, HexPoint(x: 0, y: 0)) }
-        let center = H3FaceTables.centerGeo[face]
-        var theta = H3Sphere.positiveAngle(H3FaceTables.iAxisAzimuth[face]
-            - H3Sphere.positiveAngle(H3Sphere.azimuth(from: center, to: (lat, lon))))
+        let (north, east) = bases[face]
+        let c = centers[face]
+        let proj = H3Vector.combine(1, p, -p.dot(c), c).normalized()
+        let az = atan2(proj.dot(east), proj.dot(north))
+        var theta = H3Sphere.positiveAngle(H3FaceTables.iAxisAzimuth[face] - H3Sphere.positiveAngle(az))
         if H3Constants.isClassIII(resolution) {
             theta = H3Sphere.positiveAngle(Double(Float80(theta) - H3Constants.ap7Rotation))
         }
         r = tan(r)
-        r = Double(Float80(r) / H3Constants.res0UnitGnomonic)
+        r = Double(Float80(r) * H3Constants.inverseRes0UnitGnomonic)
         for _ in 0..<resolution { r = Double(Float80(r) * H3Constants.sqrt7) }
         return (face, HexPoint(x: r * cos(theta), y: r * sin(theta)))
     }
 
-    /// The point on the sphere (radians) of a position in a face's plane.
+    /// The point on the sphere of a position in a face's plane.
     /// `substrate` marks the finer vertex grid (3× the unit, and already
     /// rotated at Class III).
-    static func geo(_ v: HexPoint, face: Int, resolution: Int, substrate: Bool) -> (lat: Double, lon: Double) {
+    static func vector(_ v: HexPoint, face: Int, resolution: Int, substrate: Bool) -> H3Vector {
         var r = v.magnitude
-        let center = H3FaceTables.centerGeo[face]
-        if Float80(r) < H3Constants.epsilon { return center }
+        if Float80(r) < H3Constants.epsilon { return centers[face] }
         var theta = atan2(v.y, v.x)
-        for _ in 0..<resolution { r = Double(Float80(r) / H3Constants.sqrt7) }
+        for _ in 0..<resolution { r = Double(Float80(r) * H3Constants.inverseSqrt7) }
         if substrate {
-            r /= 3
-            if H3Constants.isClassIII(resolution) { r = Double(Float80(r) / H3Constants.sqrt7) }
+            r = Double(Float80(r) * H3Constants.oneThird)
+            if H3Constants.isClassIII(resolution) { r = Double(Float80(r) * H3Constants.inverseSqrt7) }
         }
         r = Double(Float80(r) * H3Constants.res0UnitGnomonic)
         r = atan(r)
@@ -60,6 +59,13 @@ enum H3FaceProjection {
             theta = H3Sphere.positiveAngle(Double(Float80(theta) + H3Constants.ap7Rotation))
         }
         theta = H3Sphere.positiveAngle(H3FaceTables.iAxisAzimuth[face] - theta)
-        return H3Sphere.destination(from: center, azimuth: theta, distance: r)
+        let (north, east) = bases[face]
+        let dir = H3Vector.combine(cos(theta), north, sin(theta), east)
+        return H3Vector.combine(cos(r), centers[face], sin(r), dir).normalized()
+    }
+
+    /// The point (radians) of a position in a face's plane.
+    @inline(__always) static func geo(_ v: HexPoint, face: Int, resolution: Int, substrate: Bool) -> (lat: Double, lon: Double) {
+        vector(v, face: face, resolution: resolution, substrate: substrate).geo
     }
 }

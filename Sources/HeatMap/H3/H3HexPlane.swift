@@ -39,8 +39,8 @@ struct HexPoint: Equatable, Sendable {
     func cell() -> CoordIJK {
         typealias L = Float80
         let a1 = abs(x), a2 = abs(y)
-        let x2 = Double(L(a2) / H3Constants.sqrt3Over2)
-        let x1 = Double(L(a1) + L(x2) / 2)
+        let x2 = Double(L(a2) * H3Constants.inverseSin60)
+        let x1 = a1 + x2 / 2
         let m1 = Int(x1), m2 = Int(x2)
         let r1 = x1 - Double(m1), r2 = x2 - Double(m2)
         let lr1 = L(r1), lr2 = L(r2)

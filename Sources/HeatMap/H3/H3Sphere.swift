@@ -50,19 +50,26 @@ enum H3Sphere {
         return (lat, lon)
     }
 
-    /// Great-circle distance (haversine), radians.
-    @inline(__always) static func distance(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
-        let sinLat = sin((b.lat - a.lat) / 2)
-        let sinLon = sin((b.lon - a.lon) / 2)
-        let h = sinLat * sinLat + cos(a.lat) * cos(b.lat) * sinLon * sinLon
-        return 2 * atan2(h.squareRoot(), (1 - h).squareRoot())
-    }
-
-    /// Area of a spherical triangle from its side lengths (L'Huilier), unit sphere.
-    @inline(__always) static func triangleArea(_ a: Double, _ b: Double, _ c: Double) -> Double {
-        var s = (a + b + c) / 2
-        let ta = (s - a) / 2, tb = (s - b) / 2, tc = (s - c) / 2
-        s /= 2
-        return 4 * atan((tan(s) * tan(ta) * tan(tb) * tan(tc)).squareRoot())
+    /// The area of a counter-clockwise spherical polygon (radians), unit
+    /// sphere: per edge, the signed area between it and the south pole
+    /// (Cagnoli's formula), summed with compensation.
+    static func polygonArea(_ verts: [(lat: Double, lon: Double)]) -> Double {
+        var sum = 0.0, carry = 0.0
+        for i in verts.indices {
+            let a = verts[i], b = verts[(i + 1) % verts.count]
+            let la = a.lat / 2 + .pi / 4, lb = b.lat / 2 + .pi / 4
+            let sa = sin(la) * sin(lb), ca = cos(la) * cos(lb)
+            let d = b.lon - a.lon
+            let term = -2 * atan2(sa * sin(d), sa * cos(d) + ca)
+            let y = term - carry
+            let t = sum + y
+            carry = (t - sum) - y
+            sum = t
+        }
+        if sum < 0 {
+            let y = 4 * .pi - carry
+            sum += y
+        }
+        return sum
     }
 }
