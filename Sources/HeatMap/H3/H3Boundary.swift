@@ -33,7 +33,7 @@ enum H3Boundary {
     /// The corners of the face triangle in a Class II substrate plane, for the edge in a quadrant.
     private static func faceEdge(_ quadrant: H3FaceTables.Quadrant?, resolution: Int) -> (HexPoint, HexPoint) {
         let maxDim = Double(H3Constants.maxDimByClassIIResolution[resolution])
-        let yScale = Double(3 * H3Constants.sqrt3Over2 * Float80(maxDim))
+        let yScale = 3 * H3Constants.sqrt3Over2 * maxDim
         let v0 = HexPoint(x: 3 * maxDim, y: 0)
         let v1 = HexPoint(x: -1.5 * maxDim, y: yScale)
         let v2 = HexPoint(x: -1.5 * maxDim, y: -yScale)

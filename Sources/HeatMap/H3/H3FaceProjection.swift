@@ -26,18 +26,18 @@ enum H3FaceProjection {
     static func hexPoint(_ p: H3Vector, resolution: Int) -> (face: Int, point: HexPoint) {
         let (face, sqd) = closestFace(p)
         var r = acos(1 - sqd * 0.5)
-        if Float80(r) < H3Constants.epsilon { return (face, HexPoint(x: 0, y: 0)) }
+        if r < H3Constants.epsilon { return (face, HexPoint(x: 0, y: 0)) }
         let (north, east) = bases[face]
         let c = centers[face]
         let proj = H3Vector.combine(1, p, -p.dot(c), c).normalized()
         let az = atan2(proj.dot(east), proj.dot(north))
         var theta = H3Sphere.positiveAngle(H3FaceTables.iAxisAzimuth[face] - H3Sphere.positiveAngle(az))
         if H3Constants.isClassIII(resolution) {
-            theta = H3Sphere.positiveAngle(Double(Float80(theta) - H3Constants.ap7Rotation))
+            theta = H3Sphere.positiveAngle(theta - H3Constants.ap7Rotation)
         }
         r = tan(r)
-        r = Double(Float80(r) * H3Constants.inverseRes0UnitGnomonic)
-        for _ in 0..<resolution { r = Double(Float80(r) * H3Constants.sqrt7) }
+        r = r * H3Constants.inverseRes0UnitGnomonic
+        for _ in 0..<resolution { r = r * H3Constants.sqrt7 }
         return (face, HexPoint(x: r * cos(theta), y: r * sin(theta)))
     }
 
@@ -46,17 +46,17 @@ enum H3FaceProjection {
     /// rotated at Class III).
     static func vector(_ v: HexPoint, face: Int, resolution: Int, substrate: Bool) -> H3Vector {
         var r = v.magnitude
-        if Float80(r) < H3Constants.epsilon { return centers[face] }
+        if r < H3Constants.epsilon { return centers[face] }
         var theta = atan2(v.y, v.x)
-        for _ in 0..<resolution { r = Double(Float80(r) * H3Constants.inverseSqrt7) }
+        for _ in 0..<resolution { r = r * H3Constants.inverseSqrt7 }
         if substrate {
-            r = Double(Float80(r) * H3Constants.oneThird)
-            if H3Constants.isClassIII(resolution) { r = Double(Float80(r) * H3Constants.inverseSqrt7) }
+            r = r * H3Constants.oneThird
+            if H3Constants.isClassIII(resolution) { r = r * H3Constants.inverseSqrt7 }
         }
-        r = Double(Float80(r) * H3Constants.res0UnitGnomonic)
+        r = r * H3Constants.res0UnitGnomonic
         r = atan(r)
         if !substrate && H3Constants.isClassIII(resolution) {
-            theta = H3Sphere.positiveAngle(Double(Float80(theta) + H3Constants.ap7Rotation))
+            theta = H3Sphere.positiveAngle(theta + H3Constants.ap7Rotation)
         }
         theta = H3Sphere.positiveAngle(H3FaceTables.iAxisAzimuth[face] - theta)
         let (north, east) = bases[face]

@@ -12,7 +12,7 @@ struct HexPoint: Equatable, Sendable {
     @inline(__always) init(_ c: CoordIJK) {
         let i = c.i - c.k, j = c.j - c.k
         x = Double(i) - 0.5 * Double(j)
-        y = Double(Float80(j) * H3Constants.sqrt3Over2)
+        y = Double(j) * H3Constants.sqrt3Over2
     }
 
     @inline(__always) init(x: Double, y: Double) {
@@ -35,28 +35,26 @@ struct HexPoint: Equatable, Sendable {
     }
 
     /// The cell containing this point (the hexagon quantization the
-    /// reference takes from DGGRID, with its extended-precision comparisons).
+    /// reference takes from DGGRID).
     func cell() -> CoordIJK {
-        typealias L = Float80
         let a1 = abs(x), a2 = abs(y)
-        let x2 = Double(L(a2) * H3Constants.inverseSin60)
+        let x2 = a2 * H3Constants.inverseSin60
         let x1 = a1 + x2 / 2
         let m1 = Int(x1), m2 = Int(x2)
         let r1 = x1 - Double(m1), r2 = x2 - Double(m2)
-        let lr1 = L(r1), lr2 = L(r2)
         var i: Int, j: Int
         if r1 < 0.5 {
-            if lr1 < L(1) / L(3) {
+            if r1 < 1.0 / 3 {
                 i = m1
-                j = lr2 < (1 + lr1) / 2 ? m2 : m2 + 1
+                j = r2 < (1 + r1) / 2 ? m2 : m2 + 1
             } else {
-                j = lr2 < 1 - lr1 ? m2 : m2 + 1
-                i = (1 - lr1) <= lr2 && r2 < 2 * r1 ? m1 + 1 : m1
+                j = r2 < 1 - r1 ? m2 : m2 + 1
+                i = (1 - r1) <= r2 && r2 < 2 * r1 ? m1 + 1 : m1
             }
         } else {
-            if lr1 < L(2) / L(3) {
-                j = lr2 < 1 - lr1 ? m2 : m2 + 1
-                i = (2 * lr1 - 1) < lr2 && lr2 < 1 - lr1 ? m1 : m1 + 1
+            if r1 < 2.0 / 3 {
+                j = r2 < 1 - r1 ? m2 : m2 + 1
+                i = (2 * r1 - 1) < r2 && r2 < 1 - r1 ? m1 : m1 + 1
             } else {
                 i = m1 + 1
                 j = r2 < r1 / 2 ? m2 : m2 + 1

@@ -5,8 +5,8 @@ import Foundation
 enum H3Sphere {
     /// An angle in [0, 2π).
     @inline(__always) static func positiveAngle(_ rads: Double) -> Double {
-        var t = rads < 0 ? Double(Float80(rads) + H3Constants.twoPi) : rads
-        if Float80(rads) >= H3Constants.twoPi { t = Double(Float80(t) - H3Constants.twoPi) }
+        var t = rads < 0 ? rads + H3Constants.twoPi : rads
+        if rads >= H3Constants.twoPi { t = t - H3Constants.twoPi }
         return t
     }
 
@@ -26,21 +26,21 @@ enum H3Sphere {
 
     /// The point at a distance (radians) and azimuth from p1.
     static func destination(from p1: (lat: Double, lon: Double), azimuth az0: Double, distance: Double) -> (lat: Double, lon: Double) {
-        if Float80(distance) < H3Constants.epsilon { return p1 }
+        if distance < H3Constants.epsilon { return p1 }
         let az = positiveAngle(az0)
         let eps = H3Constants.epsilon
         var lat: Double, lon: Double
-        if Float80(az) < eps || Float80(abs(az - .pi)) < eps {
-            lat = Float80(az) < eps ? p1.lat + distance : p1.lat - distance
-            if Float80(abs(lat - .pi / 2)) < eps { return (.pi / 2, 0) }
-            if Float80(abs(lat + .pi / 2)) < eps { return (-.pi / 2, 0) }
+        if az < eps || abs(az - .pi) < eps {
+            lat = az < eps ? p1.lat + distance : p1.lat - distance
+            if abs(lat - .pi / 2) < eps { return (.pi / 2, 0) }
+            if abs(lat + .pi / 2) < eps { return (-.pi / 2, 0) }
             lon = constrainLongitude(p1.lon)
         } else {
             var sinLat = sin(p1.lat) * cos(distance) + cos(p1.lat) * sin(distance) * cos(az)
             sinLat = min(1, max(-1, sinLat))
             lat = asin(sinLat)
-            if Float80(abs(lat - .pi / 2)) < eps { return (.pi / 2, 0) }
-            if Float80(abs(lat + .pi / 2)) < eps { return (-.pi / 2, 0) }
+            if abs(lat - .pi / 2) < eps { return (.pi / 2, 0) }
+            if abs(lat + .pi / 2) < eps { return (-.pi / 2, 0) }
             var sinLon = sin(az) * sin(distance) / cos(lat)
             var cosLon = (cos(distance) - sin(p1.lat) * sin(lat)) / cos(p1.lat) / cos(lat)
             sinLon = min(1, max(-1, sinLon))

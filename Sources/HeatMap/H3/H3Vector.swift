@@ -43,7 +43,7 @@ struct H3Vector: Sendable {
 
     @inline(__always) func normalized() -> H3Vector {
         let m = dot(self).squareRoot()
-        guard Float80(m) > H3Constants.epsilon else { return self }
+        guard m > H3Constants.epsilon else { return self }
         let inv = 1 / m
         return H3Vector(x: x * inv, y: y * inv, z: z * inv)
     }
