@@ -35,10 +35,12 @@ struct CoordIJK: Hashable, Sendable {
         return c
     }
 
-    /// The digit of a unit vector (nil when this is not one).
-    func digit() -> Int? {
+    /// The digit of a unit vector (nil when this is not one). The unit
+    /// vectors are the binary numbers of their digits: digit = 4i + 2j + k.
+    @inline(__always) func digit() -> Int? {
         let c = normalized()
-        return CoordIJK.unitVectors.firstIndex(of: c)
+        guard c.i | c.j | c.k <= 1, c.i >= 0, c.j >= 0, c.k >= 0 else { return nil }
+        return c.i << 2 | c.j << 1 | c.k
     }
 
     /// i·a + j·b + k·c, normalized: a change of basis.
@@ -71,9 +73,12 @@ struct CoordIJK: Hashable, Sendable {
         return CoordIJK(Self.roundSeventh(2 * a + b), Self.roundSeventh(3 * b - a), 0).normalized()
     }
 
-    /// n / 7 rounded to the nearest integer (never a tie for integer n).
+    /// n / 7 rounded to the nearest integer: n/7 is never a tie, so this is
+    /// ⌊(n + 3) / 7⌋.
     @inline(__always) private static func roundSeventh(_ n: Int) -> Int {
-        Int((Double(n) / 7).rounded())
+        let m = n + 3
+        let q = m / 7
+        return m % 7 < 0 ? q - 1 : q
     }
 
     /// The neighbour in a digit's direction (the cell itself for digit 0).
