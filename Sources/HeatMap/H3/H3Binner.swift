@@ -117,6 +117,15 @@ public struct H3Binner: Sendable {
             lons.append(c.longitude)
         }
         let arc = LongitudeArc.smallest(containing: lons)
+        // Refuse before walking: the box's share of the sphere × the cells of a resolution.
+        let margin = 2 * H3Cell.averageEdgeKm[resolution] / 111.2
+        let width = (arc?.width ?? 360) + 2 * margin
+        let band = sin(min(90, north + margin) * .pi / 180) - sin(max(-90, south - margin) * .pi / 180)
+        let estimate = min(1, width / 360 * band / 2) * (2 + 120 * pow(7, Double(resolution)))
+        guard estimate <= Double(limit) else {
+            throw HeatMapError.invalidConfiguration(
+                "--include-empty would make about \(Int(estimate)) H3 cells (limit \(limit)); use a coarser resolution")
+        }
         func inside(_ c: LocationCoordinate2D) -> Bool {
             guard c.latitude >= south, c.latitude <= north else { return false }
             guard let arc else { return true }
