@@ -16,7 +16,7 @@ struct CommandSpec: Sendable {
 enum Commands {
     static let inputOptions = [Options.lat, Options.lon, Options.weight, Options.value, Options.planar,
                                Options.inputFormat, Options.skipInvalid]
-    static let densityOptions = [Options.radius, Options.resolution, Options.padding, Options.projection]
+    static let densityOptions = [Options.radius, Options.resolution, Options.padding, Options.projection, Options.h3Column]
     static let levelOptions = [Options.levels, Options.spacing]
     static let pictureOptions = [Options.gradient, Options.opacity, Options.legend, Options.basemap, Options.graticule,
                                  Options.scaleBar, Options.units, Options.width, Options.height, Options.title]
