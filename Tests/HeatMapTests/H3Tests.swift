@@ -109,3 +109,26 @@ import Testing
         #expect(covered.bins.filter { $0.statistics.count > 0 }.map(\.cell) == occupied.bins.map(\.cell))
     }
 }
+
+/// The README's H3 library example, through the public API.
+@Suite struct H3ReadmeExampleTests {
+    struct Quake: HeatMapable {
+        var id: Double { coordinate.latitude * 1000 + coordinate.longitude + weight }
+        let coordinate: LocationCoordinate2D
+        let weight: Double
+    }
+
+    @Test func binH3CountsEveryPoint() throws {
+        let quakes = [Quake(coordinate: LocationCoordinate2D(latitude: -20.42, longitude: -178.38), weight: 4.8),
+                      Quake(coordinate: LocationCoordinate2D(latitude: -20.62, longitude: -178.97), weight: 4.2),
+                      Quake(coordinate: LocationCoordinate2D(latitude: -20.42, longitude: -178.38), weight: 5.0)]
+        var configuration = BinningConfiguration(shape: .h3, size: 1)
+        configuration.h3Resolution = 4
+        let cells = try HeatMapBinning.binH3(quakes, configuration: configuration)
+        #expect(cells.bins.map(\.statistics.count).reduce(0, +) == 3)
+        #expect(cells.bins.allSatisfy { $0.cell.resolution == 4 && $0.density > 0 })
+        #expect(throws: HeatMapError.self) { _ = try configuration.grid() }
+        let svg = HeatMapRenderer.svg(HeatMapBinLayer(cells))
+        #expect(svg.contains("<svg"))
+    }
+}
