@@ -4,7 +4,7 @@
 # boundaries, centres, areas, parents, children and grid disks on 10,000 cells
 # per resolution; then the speed of 1M points → cells against h3 in Python.
 # Needs python3 with numpy and h3 (pip install numpy h3).
-# Usage: Scripts/check-h3.sh [N]
+# Usage: PYTHON=venv/bin/python Scripts/check-h3.sh [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -13,6 +13,7 @@ WORK=$(mktemp -d /tmp/check-h3.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 swift build -c release --product contours-bench >/dev/null
 BENCH=$(swift build -c release --show-bin-path)/contours-bench
+"$PY" Scripts/check-h3-tables.py
 "$PY" Scripts/check-h3.py "$BENCH" "$WORK" "$N"
 "$PY" Scripts/bench-h3.py "$BENCH" "$WORK"
 # GeoJSON of H3 bins is valid, and a GIS join re-counts the tool's counts
