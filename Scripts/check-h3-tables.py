@@ -2,7 +2,7 @@
 """Checks the H3 constant tables in Sources/HeatMap/H3 against the
 reference (PyPI h3 4.x), independently of the Swift code:
 
-- face centres: the base cell at ijk (0,0,0) of each face sits exactly there;
+- face centres: the base cell at ijk (0,0,0) of each face sits there (1e-12°);
 - face i axes: the base cell at ijk (1,0,0) of each face lies along the
   tabulated azimuth from the face centre (the gnomonic projection keeps azimuths);
 - base cells: pentagon flags equal h3.is_pentagon, each home face is among
@@ -19,8 +19,8 @@ base = open("Sources/HeatMap/H3/H3BaseCellTables.swift").read()
 def numbers(text):
     return [float(x) for x in re.findall(r"-?\d+\.\d+(?:e-?\d+)?|-?\d+", text)]
 block = lambda text, name: text[text.index(name):].split("]\n", 1)[0]
-centres = numbers(block(src, "static let centerGeo"))
-centres = list(zip(centres[0::2], centres[1::2]))
+xyz = numbers(block(src, "static let centerPoint"))
+centres = [(math.asin(z), math.atan2(y, x)) for x, y, z in zip(xyz[0::3], xyz[1::3], xyz[2::3])]
 axes = numbers(block(src, "static let iAxisAzimuth"))
 cells_raw = re.findall(r"\[(-?\d+(?:, -?\d+){6})\]", block(base, "static let cells"))
 cells = [[int(x) for x in row.split(", ")] for row in cells_raw]

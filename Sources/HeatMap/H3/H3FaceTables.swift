@@ -1,25 +1,11 @@
 import Foundation
 
-/// The icosahedron's 20 faces as H3 places them: each face's centre, the
-/// azimuth of its Class II i axis, and how each face meets its three
-/// neighbours. Facts of the H3 standard (h3geo.org, "Icosahedron faces");
+/// The icosahedron's 20 faces as H3 places them: each face's centre (a
+/// unit vector), the azimuth of its Class II i axis, and how each face meets
+/// its three neighbours. Facts of the H3 standard (h3geo.org, "Icosahedron faces");
 /// `Scripts/check-h3-tables.py` checks the centres and axes against the
 /// reference's own cells.
 enum H3FaceTables {
-    /// Face centres, latitude/longitude in radians.
-    static let centerGeo: [(lat: Double, lon: Double)] = [
-        (0.803582649718989942, 1.248397419617396099), (1.307747883455638156, 2.536945009877921159),
-        (1.054751253523952054, -1.347517358900396623), (0.600191595538186799, -0.450603909469755746),
-        (0.491715428198773866, 0.401988202911306943), (0.172745327415618701, 1.678146885280433686),
-        (0.605929321571350690, 2.953923329812411617), (0.427370518328979641, -1.888876200336285401),
-        (-0.079066118549212831, -0.733429513380867741), (-0.230961644455383637, 0.506495587332349035),
-        (0.079066118549212831, 2.408163140208925497), (0.230961644455383637, -2.635097066257444203),
-        (-0.172745327415618701, -1.463445768309359553), (-0.605929321571350690, -0.187669323777381622),
-        (-0.427370518328979641, 1.252716453253507838), (-0.600191595538186799, 2.690988744120037492),
-        (-0.491715428198773866, -2.739604450678486295), (-0.803582649718989942, -1.893195233972397139),
-        (-1.307747883455638156, -0.604647643711872080), (-1.054751253523952054, 1.794075294689396615),
-    ]
-
     /// Face centres on the unit sphere (x, y, z), as the standard tabulates them.
     static let centerPoint: [(x: Double, y: Double, z: Double)] = [
         (0.2199307791404606, 0.6583691780274996, 0.7198475378926182),
