@@ -54,10 +54,12 @@ enum Commands {
             y0 + (k / columns)·dy). With --value the grid holds the kernel-weighted mean (null where
             too few points are near).
             """,
-        options: inputOptions + densityOptions + [Options.gridFormat, Options.output, Options.progress, Options.help],
+        options: inputOptions + densityOptions + [Options.gridFormat, Options.float64, Options.crs, Options.output,
+                                                  Options.progress, Options.help],
         examples: [
             "contours grid snow_deaths.csv --planar --radius 0.5 --resolution 120 -o grid.json",
             "contours grid quakes.csv --format asc -o quakes.asc",
+            "contours grid storms.csv --weight wind --format tiff -o storms.tif",
         ])
 
     static let bin = CommandSpec(
