@@ -70,6 +70,7 @@ public enum GeoJSONExport {
             base.add("level", level)
             base.add("threshold", finite(set.thresholds[level]))
             if mode == .isolines {
+                if options.gdalAttributes != nil { base.add("elev", finite(set.thresholds[level])) }
                 base.add("units", units)
                 base.add("stroke", stroke)
                 let lines = level < set.isolines.count ? set.isolines[level] : []
@@ -87,6 +88,10 @@ public enum GeoJSONExport {
             }
             let upper = mode == .bands && level + 1 < levelCount ? finite(set.thresholds[level + 1]) : nil
             base.add("upper", upper)
+            if let gdal = options.gdalAttributes {
+                base.add("amin", finite(set.thresholds[level]))
+                base.add("amax", upper ?? finite(gdal.maximum))
+            }
             base.add("units", units)
             base.add("fill", color.hex)
             base.add("fill-opacity", roundedOpacity(opacity * color.alpha))

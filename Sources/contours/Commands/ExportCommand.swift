@@ -14,12 +14,19 @@ enum ExportCommand {
                                                          ("polygon", .polygon)]) ?? .level
         let requestedPrecision = try args.integer(Options.precision, in: 0...15)
         let output = try Settings.output(args)
-        _ = try Settings.configuration(args)
+        let (configured, _) = try Settings.configuration(args)
+        let userCRS = try Settings.crs(args, projection: configured.projection)
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
         picture.contourMode = mode
 
+        if let raster = try RasterExport.raster(args) {
+            try RasterExport.run(raster, args, format: format, mode: mode, grouping: grouping,
+                                 precision: requestedPrecision, picture: picture, output: output, control: control)
+            return
+        }
         let run = try DensityRun.run(args, operands: args.operands[...], control: control, forPicture: format != .geojson)
-        let contours = try HeatMapContours.compute(from: run.density.grid, configuration: run.configuration,
+        let configuration = try RasterExport.levels(args, run.configuration, grid: run.density.grid)
+        let contours = try HeatMapContours.compute(from: run.density.grid, configuration: configuration,
                                                    control: control, summary: run.density.summary)
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
@@ -27,9 +34,10 @@ enum ExportCommand {
         let text: String
         switch format {
         case .geojson:
-            text = try GeoJSONExport.contours(contours, mode: mode,
-                                              options: GeoJSONOptions(precision: precision, grouping: grouping),
-                                              control: control)
+            let options = try RasterExport.attributes(args, GeoJSONOptions(precision: precision, grouping: grouping),
+                                                      grid: contours.grid)
+            let geojson = try GeoJSONExport.contours(contours, mode: mode, options: options, control: control)
+            text = userCRS.map { RasterExport.statingCRS(geojson, RasterExport.crsName($0)) } ?? geojson
         case .svg:
             text = HeatMapRenderer.svg(contours, options: picture)
         case .html:
