@@ -20,9 +20,7 @@ public enum Inflater {
     /// The bytes of a raw DEFLATE stream.
     static func raw(_ data: UnsafeBufferPointer<UInt8>, expected: Int?) throws -> [UInt8] {
         var reader = InflateBitReader(data)
-        var out: [UInt8] = []
-        let limit = expected ?? Int.max
-        if let expected { out.reserveCapacity(expected) }
+        var out = InflateOutput(capacity: expected ?? max(1024, data.count * 4), limit: expected ?? Int.max)
         var last = false
         while !last {
             last = try reader.bits(1) == 1
@@ -31,18 +29,18 @@ public enum Inflater {
                 reader.alignToByte()
                 let len = try reader.bits(16), nlen = try reader.bits(16)
                 guard len == ~nlen & 0xFFFF else { throw RasterCodecError("DEFLATE: stored block length check fails") }
-                guard out.count + len <= limit else { throw RasterCodecError("DEFLATE: more data than the tile holds") }
+                try out.reserve(len)
                 for _ in 0..<len { out.append(UInt8(try reader.bits(8))) }
             case 1:
-                try inflateBlock(&reader, &out, limit, InflateTable.fixedLiteral, InflateTable.fixedDistance)
+                try inflateBlock(&reader, &out, InflateTable.fixedLiteral, InflateTable.fixedDistance)
             case 2:
                 let (literal, distance) = try dynamicTables(&reader)
-                try inflateBlock(&reader, &out, limit, literal, distance)
+                try inflateBlock(&reader, &out, literal, distance)
             default:
                 throw RasterCodecError("DEFLATE: invalid block type 3")
             }
         }
-        return out
+        return out.finish()
     }
 
     private static func dynamicTables(_ reader: inout InflateBitReader) throws -> (InflateTable, InflateTable) {
@@ -69,12 +67,12 @@ public enum Inflater {
         return (try InflateTable(lengths: Array(lengths[0..<hlit])), try InflateTable(lengths: Array(lengths[hlit...])))
     }
 
-    private static func inflateBlock(_ reader: inout InflateBitReader, _ out: inout [UInt8], _ limit: Int,
+    private static func inflateBlock(_ reader: inout InflateBitReader, _ out: inout InflateOutput,
                                      _ literal: InflateTable, _ distance: InflateTable) throws {
         while true {
             let s = try literal.decode(&reader)
             if s < 256 {
-                guard out.count < limit else { throw RasterCodecError("DEFLATE: more data than the tile holds") }
+                try out.reserve(1)
                 out.append(UInt8(s))
                 continue
             }
@@ -86,14 +84,56 @@ public enum Inflater {
             guard d < 30 else { throw RasterCodecError("DEFLATE: invalid distance code \(d)") }
             let dist = DeflateTables.distanceBase[d] + (try reader.bits(DeflateTables.distanceExtra[d]))
             guard dist <= out.count else { throw RasterCodecError("DEFLATE: distance \(dist) reaches before the start") }
-            guard out.count + length <= limit else { throw RasterCodecError("DEFLATE: more data than the tile holds") }
-            let from = out.count - dist
-            if dist >= length {
-                out.append(contentsOf: out[from..<(from + length)])
-            } else {
-                for k in 0..<length { out.append(out[from + k]) }
+            try out.reserve(length)
+            out.copy(distance: dist, length: length)
+        }
+    }
+}
+
+/// The inflater's output: a buffer filled by index, grown by doubling,
+/// never past the limit the caller set.
+struct InflateOutput {
+    private var bytes: [UInt8]
+    private(set) var count = 0
+    private let limit: Int
+
+    init(capacity: Int, limit: Int) {
+        bytes = [UInt8](repeating: 0, count: max(capacity, 16))
+        self.limit = limit
+    }
+
+    /// Makes room for `n` more bytes.
+    @inline(__always)
+    mutating func reserve(_ n: Int) throws {
+        guard count + n <= limit else { throw RasterCodecError("DEFLATE: more data than the tile holds") }
+        if count + n > bytes.count {
+            bytes += [UInt8](repeating: 0, count: max(bytes.count, n))
+        }
+    }
+
+    @inline(__always)
+    mutating func append(_ b: UInt8) {
+        bytes[count] = b
+        count += 1
+    }
+
+    /// Copies `length` bytes from `distance` back (overlapping copies repeat the pattern, as LZ77 means).
+    @inline(__always)
+    mutating func copy(distance: Int, length: Int) {
+        bytes.withUnsafeMutableBufferPointer { p in
+            var from = count - distance, to = count
+            for _ in 0..<length {
+                p[to] = p[from]
+                to += 1
+                from += 1
             }
         }
+        count += length
+    }
+
+    mutating func finish() -> [UInt8] {
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 }
 

@@ -84,10 +84,12 @@ public enum LZWCodec {
             if code < 256 {
                 out.append(UInt8(code))
             } else if code < next && code > end {
-                out.append(contentsOf: out[start[code]..<(start[code] + length[code])])
+                // Copied byte by byte: appending a slice of `out` to itself would copy all of it.
+                guard out.count + length[code] <= expected else { throw RasterCodecError("LZW: more data than the tile holds") }
+                for k in start[code]..<(start[code] + length[code]) { out.append(out[k]) }
             } else if code == next && previousLength > 0 {
                 // The string being defined: the previous one plus its own first byte.
-                out.append(contentsOf: out[(begin - previousLength)..<begin])
+                for k in (begin - previousLength)..<begin { out.append(out[k]) }
                 out.append(out[begin - previousLength])
             } else {
                 throw RasterCodecError("LZW: invalid code \(code) (the table has \(next) entries)")
