@@ -98,6 +98,7 @@ enum ProjectionText {
             let rest = t[r.upperBound...]
             if let end = rest.firstIndex(of: "\""), case .known(let crs) = proj(String(rest[..<end])) { return .known(crs) }
         }
+        if let zone = utmZone(t) { return .known(.epsg(zone)) }
         // The outermost AUTHORITY is the last one in WKT 1.
         if let r = t.range(of: "AUTHORITY[\"EPSG\",\"", options: [.backwards, .caseInsensitive]) {
             let rest = t[r.upperBound...]
@@ -108,6 +109,22 @@ enum ProjectionText {
         }
         let name = t.split(separator: "\"").dropFirst().first.map(String.init) ?? String(t.prefix(60))
         return .unsupported("'\(name)'")
+    }
+
+    /// The EPSG code of a WGS 84 UTM zone named as ESRI ("WGS_1984_UTM_Zone_33N") or
+    /// EPSG ("WGS 84 / UTM zone 33N") name it, on a WGS 84 datum.
+    static func utmZone(_ t: String) -> Int? {
+        guard t.hasPrefix("PROJCS[\""), t.contains("WGS_1984") || t.contains("WGS 84") || t.contains("WGS84") else { return nil }
+        let name = t.dropFirst(8).prefix { $0 != "\"" }.lowercased().replacingOccurrences(of: "_", with: " ")
+        guard let r = name.range(of: "utm zone ") else { return nil }
+        let rest = name[r.upperBound...]
+        let digits = rest.prefix { $0.isNumber }
+        guard let zone = Int(digits), (1...60).contains(zone) else { return nil }
+        switch rest.dropFirst(digits.count).first {
+        case "n": return 32600 + zone
+        case "s": return 32700 + zone
+        default: return nil
+        }
     }
 
     /// `EPSG:N` or the PROJ strings ``RasterCRS/proj`` writes.
