@@ -80,7 +80,9 @@ def contourpy_sets(raster, thresholds):
     top = np.nanmax(z) + 1.0
     for t in thresholds:
         polys = []
-        points, offsets = gen.filled(t, top)
+        # contourpy fills lower < z <= upper; our levels are z >= t, which differs on
+        # integer rasters, where whole plateaus lie at a threshold: start a hair below t.
+        points, offsets = gen.filled(t - 1e-9 * max(abs(t), 1e-300), top)
         for pts, offs in zip(points, offsets):
             rings = [pts[offs[k]:offs[k + 1]] for k in range(len(offs) - 1)]
             polys.append(shapely.Polygon(rings[0], rings[1:]))
