@@ -4,8 +4,10 @@ import Foundation
 public enum GridEncoding {
     /// The JSON of §9: columns, rows, x0, y0, dx, dy (node positions in
     /// the plane), projection, units and the row-major values (row 0 the
-    /// lowest y); undefined values are written as null. O(cells).
-    public static func json(_ grid: DensityGrid) -> String {
+    /// lowest y); undefined values are written as null. `crs` (a PROJ
+    /// string or `EPSG:N`) is the given one, else the projection's
+    /// (``RasterCRS/of(_:)``); planar grids without one have none. O(cells).
+    public static func json(_ grid: DensityGrid, crs: RasterCRS? = nil) -> String {
         let g = grid.geometry
         var s = "{\"columns\":\(g.columns),\"rows\":\(g.rows),"
         s += "\"x0\":\(number(g.x0)),\"y0\":\(number(g.y0)),\"dx\":\(number(g.dx)),\"dy\":\(number(g.dy)),"
@@ -16,7 +18,8 @@ public enum GridEncoding {
             s += ",\"sphere_radius_m\":\(number(p.kind == .webMercator ? PlaneProjection.mercatorRadius : PlaneProjection.authalicRadius))"
             s += ",\"plane_units\":\"m\""
         }
-        s += "},\"radius\":\(number(grid.radius)),\"estimator\":\"\(grid.estimator.rawValue)\","
+        if let crs = crs ?? RasterCRS.of(p) { s += "},\"crs\":\(MarkupEscaping.jsonString(crs.proj))" } else { s += "}" }
+        s += ",\"radius\":\(number(grid.radius)),\"estimator\":\"\(grid.estimator.rawValue)\","
         // Units may be a user's column name: escape it like any JSON string.
         s += "\"units\":\(MarkupEscaping.jsonString(grid.units)),\"values\":["
         s.reserveCapacity(s.utf8.count + grid.values.count * 12)

@@ -22,6 +22,8 @@ struct GeoJSONDocument {
 
     /// Whether positions are longitude/latitude (bbox may cross ±180°).
     let geographic: Bool
+    /// The `crs` member's name, for output not in longitude/latitude.
+    var crsName: String?
     private(set) var features: [Feature] = []
     /// The [west, east] longitude (or x) range of every part, and the y range.
     private var xRanges: [(Double, Double)] = []
@@ -100,6 +102,11 @@ struct GeoJSONDocument {
     func write(to sink: ByteSink, control: ComputeControl = .none) throws {
         var out = JSONText(reserving: 1 << 20)
         out.append("{\"type\":\"FeatureCollection\"")
+        if let crsName {
+            out.append(",\"crs\":{\"type\":\"name\",\"properties\":{\"name\":")
+            out.append(quoted: crsName)
+            out.append("}}")
+        }
         if let bbox {
             out.append(",\"bbox\":[")
             for (k, v) in bbox.enumerated() {

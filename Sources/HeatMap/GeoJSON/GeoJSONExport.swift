@@ -84,6 +84,7 @@ public enum GeoJSONExport {
         let levelCount = set.thresholds.count
         let opacity = fillOpacity.isFinite ? min(max(fillOpacity, 0), 1) : 1
         var document = GeoJSONDocument(geographic: projection.isGeographic)
+        document.crsName = options.crsName
         // Polygon features are gathered first and rounded together, so that
         // neighbouring bands round their shared boundaries alike.
         // Each is rounded from its source polygons (one, or all of the level's),
@@ -99,6 +100,7 @@ public enum GeoJSONExport {
             base.add("level", level)
             base.add("threshold", finite(set.thresholds[level]))
             if mode == .isolines {
+                if options.gdalAttributes != nil { base.add("elev", finite(set.thresholds[level])) }
                 base.add("units", units)
                 base.add("stroke", stroke)
                 let lines = level < set.isolines.count ? set.isolines[level] : []
@@ -116,6 +118,10 @@ public enum GeoJSONExport {
             }
             let upper = mode == .bands && level + 1 < levelCount ? finite(set.thresholds[level + 1]) : nil
             base.add("upper", upper)
+            if let gdal = options.gdalAttributes {
+                base.add("amin", finite(set.thresholds[level]))
+                base.add("amax", upper ?? finite(gdal.maximum))
+            }
             base.add("units", units)
             base.add("fill", color.hex)
             base.add("fill-opacity", roundedOpacity(opacity * color.alpha))
@@ -191,6 +197,7 @@ public enum GeoJSONExport {
         let rounded = try PrecisionRounding.roundFeatures(count: result.bins.count, pieces: pieces,
                                                           precision: &precision, control: control)
         var document = GeoJSONDocument(geographic: result.projection.isGeographic)
+        document.crsName = options.crsName
         for (k, bin) in result.bins.enumerated() {
             if k % 1024 == 0 {
                 try control.checkCancellation()

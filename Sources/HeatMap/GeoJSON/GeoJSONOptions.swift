@@ -28,6 +28,13 @@ public struct GeoJSONOptions: Sendable, Hashable {
     public var stroke: HeatMapColor?
     /// How bin values map to the gradient.
     public var colorScale: BinColorScale
+    /// When set, contour features also carry `gdal_contour`'s fields, so
+    /// pipelines built on it switch without changes (`--attributes gdal`).
+    public var gdalAttributes: GDALContourAttributes?
+    /// When set, the collection names its coordinates' CRS in the 2008
+    /// GeoJSON `crs` member (e.g. `urn:ogc:def:crs:EPSG::27700`), which GDAL
+    /// and QGIS read: for output that is not longitude/latitude.
+    public var crsName: String?
 
     /// Creates options.
     public init(precision: Int = 6, grouping: GeoJSONFeatureGrouping = .level, gradient: HeatMapGradient? = nil,
@@ -39,4 +46,14 @@ public struct GeoJSONOptions: Sendable, Hashable {
         self.stroke = stroke
         self.colorScale = colorScale
     }
+}
+
+/// `gdal_contour`'s attribute fields: `amin`/`amax` on bands and levels (as
+/// `-p -amin amin -amax amax` names them), `elev` on isolines (`-a elev`).
+public struct GDALContourAttributes: Sendable, Hashable {
+    /// The grid's largest value: the `amax` of the top band and of levels.
+    public var maximum: Double
+
+    /// Creates the fields' settings.
+    public init(maximum: Double) { self.maximum = maximum }
 }

@@ -24,16 +24,20 @@ enum Commands {
     static let export = CommandSpec(
         name: "export",
         synopsis: "contours export [INPUT] [options]",
-        summary: "Contour the kernel density of the points and write GeoJSON (or SVG, HTML).",
+        summary: "Contour the kernel density of the points (or a raster) and write GeoJSON (or SVG, HTML).",
         details: """
             INPUT is a CSV file with a header row (comma, semicolon or tab separated) or GeoJSON
             Point/MultiPoint features; '-' or nothing reads standard input. GeoJSON output follows
             RFC 7946: [longitude, latitude] positions, counter-clockwise exteriors, a bbox, geometry
             split at the antimeridian, and per feature level, threshold, upper, units and the
-            simplestyle keys fill, fill-opacity and stroke.
+            simplestyle keys fill, fill-opacity and stroke. INPUT may also be a raster — a GeoTIFF, an
+            ESRI ASCII grid (with its .prj) or a JSON grid of 'contours grid' — contoured as it is
+            (NoData below every level); rasters in EPSG:4326, EPSG:3857, UTM (EPSG:326zz/327zz) or this
+            tool's own CRSs are written in longitude/latitude, other CRSs need --keep-crs.
             """,
         options: inputOptions + densityOptions + levelOptions
-            + [Options.smooth, Options.simplify, Options.mode, Options.feature, Options.precision, Options.exportFormat,
+            + [Options.interval, Options.offset, Options.expBase, Options.attributes, Options.keepCRS, Options.crs,
+               Options.smooth, Options.simplify, Options.mode, Options.feature, Options.precision, Options.exportFormat,
                Options.output]
             + pictureOptions + [Options.render, Options.progress, Options.help],
         examples: [
@@ -41,6 +45,7 @@ enum Commands {
             "contours export quakes.csv --radius 50km --spacing nice --levels 8 > quakes.geojson",
             "contours export ames.csv --value Sale_Price --mode isolines -o prices.geojson",
             "contours export snow_deaths.csv --planar --radius 0.9 --smooth none",
+            "contours export dem.tif --interval 100 --smooth none --attributes gdal -o dem.geojson",
             "contours export quakes.csv --format html --basemap coast.geojson --title 'Fiji quakes' -o quakes.html",
         ])
 
@@ -54,10 +59,12 @@ enum Commands {
             y0 + (k / columns)·dy). With --value the grid holds the kernel-weighted mean (null where
             too few points are near).
             """,
-        options: inputOptions + densityOptions + [Options.gridFormat, Options.output, Options.progress, Options.help],
+        options: inputOptions + densityOptions + [Options.gridFormat, Options.float64, Options.crs, Options.output,
+                                                  Options.progress, Options.help],
         examples: [
             "contours grid snow_deaths.csv --planar --radius 0.5 --resolution 120 -o grid.json",
             "contours grid quakes.csv --format asc -o quakes.asc",
+            "contours grid storms.csv --weight wind --format tiff -o storms.tif",
         ])
 
     static let bin = CommandSpec(

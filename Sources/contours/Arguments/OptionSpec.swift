@@ -99,9 +99,30 @@ enum Options {
     static let exportFormat = OptionSpec("--format", value: "geojson|svg|html",
         help: "Output format. Default: geojson.",
         example: "--format svg")
-    static let gridFormat = OptionSpec("--format", value: "json|asc",
-        help: "json: columns, rows, x0, y0, dx, dy, projection, units and row-major values (row 0 the lowest y); asc: ESRI ASCII grid. Default: json.",
-        example: "--format asc")
+    static let gridFormat = OptionSpec("--format", value: "json|asc|tiff|geotiff",
+        help: "json: columns, rows, x0, y0, dx, dy, projection, crs, units and row-major values (row 0 the lowest y); asc: ESRI ASCII grid (with a .prj beside it when written to a file); tiff or geotiff: Cloud-Optimized GeoTIFF (Float32, DEFLATE, CRS, overviews). Default: json.",
+        example: "--format tiff -o density.tif")
+    static let float64 = OptionSpec("--float64",
+        help: "Write GeoTIFF samples as 64-bit floats (every digit as computed) instead of 32-bit.",
+        example: "--format tiff --float64")
+    static let interval = OptionSpec("--interval", value: "I",
+        help: "Levels every I units, at offset + k·I (gdal_contour -i); for raster input and points alike. Replaces --levels/--spacing.",
+        example: "--interval 100 --offset 50")
+    static let offset = OptionSpec("--offset", value: "O",
+        help: "Where --interval levels start from (gdal_contour -off). Default: 0.",
+        example: "--offset 50")
+    static let expBase = OptionSpec("--exp-base", value: "B",
+        help: "Levels at 1, B, B², … (gdal_contour -e B). Replaces --levels/--spacing.",
+        example: "--exp-base 10")
+    static let attributes = OptionSpec("--attributes", value: "ours|gdal",
+        help: "gdal adds gdal_contour's fields: amin/amax on bands and levels, elev on isolines. Default: ours.",
+        example: "--attributes gdal")
+    static let keepCRS = OptionSpec("--keep-crs",
+        help: "Raster input in a CRS this tool cannot map to longitude/latitude: write contours in the raster's own coordinates and name its CRS in the GeoJSON ('crs' member) instead of refusing.",
+        example: "--keep-crs")
+    static let crs = OptionSpec("--crs", value: "EPSG:N",
+        help: "What planar x/y are (planar input only): rasters and GeoJSON state this CRS. Default: none.",
+        example: "--planar --crs EPSG:32633")
     static let infoFormat = OptionSpec("--format", value: "text|json",
         help: "Report as text for people or one JSON object for programs. Default: text.",
         example: "--format json")

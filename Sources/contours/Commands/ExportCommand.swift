@@ -15,34 +15,39 @@ enum ExportCommand {
         let requestedPrecision = try args.integer(Options.precision, in: 0...15)
         let simplify = try simplification(args)
         let output = try Settings.output(args)
-        _ = try Settings.configuration(args)
+        let (configured, _) = try Settings.configuration(args)
+        let userCRS = try Settings.crs(args, projection: configured.projection)
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
         picture.contourMode = mode
 
+        if let raster = try RasterExport.raster(args) {
+            try RasterExport.run(raster, args, format: format, mode: mode, grouping: grouping,
+                                 precision: requestedPrecision, simplify: simplify, picture: picture, output: output,
+                                 control: control)
+            return
+        }
         let run = try DensityRun.run(args, operands: args.operands[...], control: control, forPicture: format != .geojson)
-        let contours = try HeatMapContours.compute(from: run.density.grid, configuration: run.configuration,
+        let configuration = try RasterExport.levels(args, run.configuration, grid: run.density.grid)
+        let contours = try HeatMapContours.compute(from: run.density.grid, configuration: configuration,
                                                    control: control, summary: run.density.summary)
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
         let precision = requestedPrecision ?? defaultPrecision(for: contours.grid)
+        var options = try RasterExport.attributes(args, GeoJSONOptions(precision: precision, grouping: grouping),
+                                                  grid: contours.grid)
+        options.crsName = userCRS.map(RasterExport.crsName)
         if let simplify {
-            let tolerance = simplify ?? autoTolerance(for: contours.grid, format: format, picture: picture)
-            let cell = max(contours.grid.geometry.dx, contours.grid.geometry.dy)
-            let set = try contours.contourSet.simplified(
-                tolerance: tolerance, maximumSegment: contours.projection.isGeographic ? 8 * cell : .infinity,
-                projection: contours.projection,
-                modes: [mode], control: control)
-            try write(set, contours, format: format, mode: mode, picture: picture,
-                      options: GeoJSONOptions(precision: precision, grouping: grouping), to: output, control: control)
+            let set = try simplified(contours, tolerance: simplify, format: format, mode: mode, picture: picture,
+                                     control: control)
+            try write(set, contours, format: format, mode: mode, picture: picture, options: options, to: output,
+                      control: control)
             control.report(.export, 1)
             return
         }
         switch format {
         case .geojson:
             try OutputFile.streaming(to: output) { out in
-                try GeoJSONExport.write(contours, mode: mode,
-                                        options: GeoJSONOptions(precision: precision, grouping: grouping),
-                                        to: out, control: control)
+                try GeoJSONExport.write(contours, mode: mode, options: options, to: out, control: control)
             }
         case .svg:
             try OutputFile.write(HeatMapRenderer.svg(contours, options: picture), to: output)
@@ -60,6 +65,17 @@ enum ExportCommand {
             throw args.bad(Options.simplify, v, "expected a length >= 0 (metres, or planar units) or auto")
         }
         return .some(t)
+    }
+
+    /// The contours' set simplified along shared arcs (`--simplify`);
+    /// `tolerance` nil is automatic.
+    static func simplified(_ contours: HeatMapContours, tolerance: Double?, format: Format, mode: ContourMode,
+                           picture: HeatMapRenderOptions, control: ComputeControl) throws -> ContourSet {
+        let tolerance = tolerance ?? autoTolerance(for: contours.grid, format: format, picture: picture)
+        let cell = max(contours.grid.geometry.dx, contours.grid.geometry.dy)
+        return try contours.contourSet.simplified(
+            tolerance: tolerance, maximumSegment: contours.projection.isGeographic ? 8 * cell : .infinity,
+            projection: contours.projection, modes: [mode], control: control)
     }
 
     /// Half a pixel of a picture of the whole grid, or a quarter of a grid

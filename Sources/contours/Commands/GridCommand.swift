@@ -1,17 +1,47 @@
 import Foundation
 import HeatMap
 
-/// `contours grid`: points → density grid as JSON or an ESRI ASCII grid.
+/// `contours grid`: points → density grid as JSON, an ESRI ASCII grid
+/// (with a `.prj`), or a Cloud-Optimized GeoTIFF.
 enum GridCommand {
+    enum Format { case json, asc, tiff }
+
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
-        let asc = try args.choice(Options.gridFormat, [("json", false), ("asc", true)]) ?? false
+        let format = try args.choice(Options.gridFormat, [("json", Format.json), ("asc", .asc), ("tiff", .tiff),
+                                                          ("tif", .tiff), ("geotiff", .tiff)]) ?? .json
         let output = try Settings.output(args)
-        _ = try Settings.configuration(args)
+        let (configuration, _) = try Settings.configuration(args)
+        let userCRS = try Settings.crs(args, projection: configuration.projection)
+        if args.flag(Options.float64) && format != .tiff {
+            throw ToolError.usage("--float64 is for --format tiff", command: "grid")
+        }
 
         let run = try DensityRun.run(args, operands: args.operands[...], control: control)
         control.report(.export, 0)
         let grid = run.density.grid
-        try OutputFile.write(asc ? GridEncoding.asc(grid) : GridEncoding.json(grid), to: output)
+        let crs = userCRS ?? RasterCRS.of(grid.projection)
+        switch format {
+        case .json:
+            try OutputFile.write(GridEncoding.json(grid, crs: crs), to: output)
+        case .asc:
+            try OutputFile.write(GridEncoding.asc(grid), to: output)
+            try writeProjection(crs, besides: output)
+        case .tiff:
+            let options = GeoTIFFWriter.Options(sampleType: args.flag(Options.float64) ? .float64 : .float32,
+                                                crs: crs, software: Help.version)
+            try OutputFile.write(bytes: try GeoTIFFWriter.encode(grid, options: options), to: output)
+        }
         control.report(.export, 1)
+    }
+
+    /// The `.prj` (WKT) beside an ESRI ASCII grid written to a file.
+    static func writeProjection(_ crs: RasterCRS?, besides output: String?) throws {
+        guard let crs, let output else { return }
+        guard let wkt = crs.wkt else {
+            Console.note("no .prj written: this tool has no WKT for \(crs); GDAL users can add -a_srs \(crs)")
+            return
+        }
+        let url = URL(fileURLWithPath: output)
+        try OutputFile.write(wkt + "\n", to: url.deletingPathExtension().appendingPathExtension("prj").path)
     }
 }

@@ -93,6 +93,12 @@ final class OutputFile {
         if buffer.count >= 1 << 16 { try flush() }
     }
 
+    /// Appends bytes.
+    func write(bytes: [UInt8]) throws {
+        try flush()
+        try bytes.withUnsafeBytes { try writeAll($0) }
+    }
+
     /// Writes out what is buffered.
     func flush() throws {
         try buffer.withUnsafeBytes { try writeAll($0) }
@@ -146,6 +152,13 @@ final class OutputFile {
         close(fd)
         unlink(temporary)
         if protected { Interruption.release() }
+    }
+
+    /// Writes `bytes` whole to `path` (or standard output).
+    static func write(bytes: [UInt8], to path: String?) throws {
+        let out = try OutputFile(path: path)
+        try out.write(bytes: bytes)
+        try out.commit()
     }
 
     /// Writes `text` whole to `path` (or standard output).

@@ -1,0 +1,96 @@
+import Foundation
+
+/// TIFF predictors applied to one row of samples before compression:
+/// 2 (horizontal differencing of integers, TIFF 6.0 §14) and 3 (the
+/// floating-point predictor of Adobe's TIFF Technical Note 3: each row's
+/// bytes split into planes, most significant first, then differenced).
+enum TIFFPredictor {
+    /// Undoes predictor 2 in place on `rows` rows of `width` pixels of
+    /// `samples` samples of `bytes` bytes each, in the file's byte order.
+    static func undoHorizontal(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int, bigEndian: Bool) {
+        let rowBytes = width * samples * bytes
+        data.withUnsafeMutableBytes { raw in
+            let p = raw.bindMemory(to: UInt8.self)
+            for r in 0..<rows {
+                let base = r * rowBytes
+                guard base + rowBytes <= p.count else { return }
+                if bytes == 1 {
+                    for i in samples..<(width * samples) { p[base + i] = p[base + i] &+ p[base + i - samples] }
+                    continue
+                }
+                for i in samples..<(width * samples) {
+                    let a = base + i * bytes, b = base + (i - samples) * bytes
+                    let sum = read(p, a, bytes, bigEndian) &+ read(p, b, bytes, bigEndian)
+                    write(p, a, bytes, bigEndian, sum)
+                }
+            }
+        }
+    }
+
+    /// Applies predictor 2 (the inverse of ``undoHorizontal``).
+    static func applyHorizontal(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int, bigEndian: Bool) {
+        let rowBytes = width * samples * bytes
+        data.withUnsafeMutableBytes { raw in
+            let p = raw.bindMemory(to: UInt8.self)
+            for r in 0..<rows {
+                let base = r * rowBytes
+                guard base + rowBytes <= p.count else { return }
+                for i in stride(from: width * samples - 1, through: samples, by: -1) {
+                    let a = base + i * bytes, b = base + (i - samples) * bytes
+                    write(p, a, bytes, bigEndian, read(p, a, bytes, bigEndian) &- read(p, b, bytes, bigEndian))
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func read(_ p: UnsafeMutableBufferPointer<UInt8>, _ at: Int, _ bytes: Int, _ big: Bool) -> UInt64 {
+        var v: UInt64 = 0
+        for k in 0..<bytes { v |= UInt64(p[at + (big ? bytes - 1 - k : k)]) << UInt64(8 * k) }
+        return v
+    }
+
+    @inline(__always)
+    private static func write(_ p: UnsafeMutableBufferPointer<UInt8>, _ at: Int, _ bytes: Int, _ big: Bool, _ v: UInt64) {
+        for k in 0..<bytes { p[at + (big ? bytes - 1 - k : k)] = UInt8(truncatingIfNeeded: v >> UInt64(8 * k)) }
+    }
+
+    /// Undoes predictor 3: each row of `width × samples` values of `bytes`
+    /// bytes comes back as little-endian values, whatever the file's order.
+    static func undoFloatingPoint(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int) {
+        let count = width * samples, rowBytes = count * bytes
+        var row = [UInt8](repeating: 0, count: rowBytes)
+        data.withUnsafeMutableBufferPointer { p in
+            row.withUnsafeMutableBufferPointer { tmp in
+                for r in 0..<rows {
+                    let base = r * rowBytes
+                    guard base + rowBytes <= p.count else { return }
+                    for i in samples..<rowBytes { p[base + i] = p[base + i] &+ p[base + i - samples] }
+                    for j in 0..<count {
+                        for k in 0..<bytes { tmp[j * bytes + k] = p[base + (bytes - 1 - k) * count + j] }
+                    }
+                    for i in 0..<rowBytes { p[base + i] = tmp[i] }
+                }
+            }
+        }
+    }
+
+    /// Applies predictor 3 to rows of little-endian values (the inverse of ``undoFloatingPoint``).
+    static func applyFloatingPoint(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int) {
+        let count = width * samples, rowBytes = count * bytes
+        var row = [UInt8](repeating: 0, count: rowBytes)
+        data.withUnsafeMutableBufferPointer { p in
+            row.withUnsafeMutableBufferPointer { tmp in
+                for r in 0..<rows {
+                    let base = r * rowBytes
+                    guard base + rowBytes <= p.count else { return }
+                    for j in 0..<count {
+                        for k in 0..<bytes { tmp[(bytes - 1 - k) * count + j] = p[base + j * bytes + k] }
+                    }
+                    for i in stride(from: rowBytes - 1, through: samples, by: -1) { tmp[i] = tmp[i] &- tmp[i - samples] }
+                    for i in 0..<rowBytes { p[base + i] = tmp[i] }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+/// `contours grid --format tiff` and `contours export RASTER`, end to end.
+@Suite struct RasterCLITests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Samples/data")
+    static func fixture(_ name: String) -> String { RasterReaderTests.path(name) }
+
+    static func features(_ text: String) throws -> [[String: Any]] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        return try #require(object["features"] as? [[String: Any]])
+    }
+
+    @Test func theGeoTIFFOfPointsContoursLikeThePoints() throws {
+        let folder = try ScratchFolder()
+        let quakes = Self.samples.appendingPathComponent("quakes_fiji.csv").path
+        let tif = folder.file("q.tif")
+        let grid = try Tool.run(["grid", quakes, "--format", "tiff", "-o", tif])
+        #expect(grid.status == 0, "\(grid.stderr)")
+        let raster = try RasterReader.read(path: tif)
+        guard case .known(.lambertAzimuthalEqualArea) = raster.reference else {
+            Issue.record("CRS \(raster.reference)")
+            return
+        }
+        let fromPoints = try Tool.run(["export", quakes, "--smooth", "none", "--spacing", "linear"])
+        let thresholds = try Self.features(fromPoints.stdout).map { $0["properties"] as! [String: Any] }
+            .map { $0["threshold"] as! Double }
+        let custom = "custom:" + thresholds.map { "\($0)" }.joined(separator: ",")
+        let fromRaster = try Tool.run(["export", tif, "--smooth", "none", "--spacing", custom])
+        #expect(fromRaster.status == 0, "\(fromRaster.stderr)")
+        let a = try Self.features(fromPoints.stdout), b = try Self.features(fromRaster.stdout)
+        #expect(a.count == b.count)
+        // The same bands, in longitude/latitude: the same bounding boxes to Float32's precision.
+        let boxA = try JSONSerialization.jsonObject(with: Data(fromPoints.stdout.utf8)) as! [String: Any]
+        let boxB = try JSONSerialization.jsonObject(with: Data(fromRaster.stdout.utf8)) as! [String: Any]
+        let ba = boxA["bbox"] as! [Double], bb = boxB["bbox"] as! [Double]
+        for k in 0..<4 { #expect(abs(ba[k] - bb[k]) < 1e-4) }
+    }
+
+    @Test func ascGridsGetAPrjAndJSONGridsACRS() throws {
+        let folder = try ScratchFolder()
+        let storms = Self.samples.appendingPathComponent("storms.csv").path
+        let run = try Tool.run(["grid", storms, "--weight", "wind", "--format", "asc", "-o", folder.file("s.asc")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let prj = try #require(folder.read("s.prj"))
+        #expect(prj.contains("Lambert_Azimuthal_Equal_Area") && prj.contains("6371007.181"))
+        let json = try Tool.run(["grid", storms, "--weight", "wind"]).json()
+        #expect((json["crs"] as? String)?.hasPrefix("+proj=laea +lat_0=") == true)
+        let planar = Self.samples.appendingPathComponent("snow_deaths.csv").path
+        let withCRS = try Tool.run(["grid", planar, "--planar", "--crs", "EPSG:27700"]).json()
+        #expect(withCRS["crs"] as? String == "EPSG:27700")
+        let none = try Tool.run(["grid", planar, "--planar"]).json()
+        #expect(none["crs"] == nil)
+        let wrong = try Tool.run(["grid", storms, "--crs", "EPSG:27700"])
+        #expect(wrong.status == 2)
+    }
+
+    @Test func gdalLevelsAndAttributes() throws {
+        let run = try Tool.run(["export", Self.fixture("int16_deflate_4326.tif"), "--interval", "200", "--offset", "100",
+                                "--smooth", "none", "--attributes", "gdal"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let props = try Self.features(run.stdout).map { $0["properties"] as! [String: Any] }
+        #expect(props.map { $0["threshold"] as! Double } == [100, 300, 500, 700, 900])
+        #expect(props.map { $0["amin"] as! Double } == [100, 300, 500, 700, 900])
+        #expect(props.last!["amax"] as? Double == RasterReaderTests.source.grid.maximum)
+        let exp = try Tool.run(["export", Self.fixture("float32_none_utm33.tif"), "--exp-base", "10", "--smooth", "none"])
+        #expect(try Self.features(exp.stdout).map { ($0["properties"] as! [String: Any])["threshold"] as! Double } == [1, 10, 100])
+    }
+
+    @Test func utmRastersComeOutInLongitudeLatitude() throws {
+        let run = try Tool.run(["export", Self.fixture("float32_none_utm33.tif"), "--levels", "3", "--smooth", "none"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        let box = object["bbox"] as! [Double]
+        // 400-440 km east, 5570-5600 km north in zone 33N: about 13.6-14.2 E, 50.3-50.6 N.
+        #expect(box[0] > 13.5 && box[2] < 14.2 && box[1] > 50.2 && box[3] < 50.6, "\(box)")
+    }
+
+    @Test(arguments: [("bad.tif", "not a TIFF file"), ("truncated.tif", "truncated"), ("zstd.tif", "ZSTD"),
+                      ("rotated.tif", "rotated"), ("bng_27700.tif", "EPSG:27700")])
+    func refusedRastersGiveOneLine(name: String, phrase: String) throws {
+        let run = try Tool.run(["export", Self.fixture(name)])
+        #expect(run.status == 1)
+        #expect(run.stderrLines.count == 1 && run.stderr.contains(phrase), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func keepCRSStatesTheCRS() throws {
+        let run = try Tool.run(["export", Self.fixture("bng_27700.tif"), "--keep-crs", "--levels", "2", "--smooth", "none"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("{\"type\":\"FeatureCollection\",\"crs\":{\"type\":\"name\",\"properties\":{\"name\":\"urn:ogc:def:crs:EPSG::27700\"}}"))
+        let box = (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any])["bbox"] as! [Double]
+        #expect(box[0] >= 400_000 && box[2] <= 440_000)
+    }
+}
