@@ -185,9 +185,9 @@ extension HeatMapContours {
         summary: InputSummary = InputSummary()
     ) throws -> HeatMapContours {
         control.report(.levels, 0)
-        let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
-                                                      levelCount: configuration.contourLevels, grid: grid)
-        try control.checkCancellation()
+        let thresholds = try ThresholdResolver.thresholds(for: configuration.levelSpacing,
+                                                          levelCount: configuration.contourLevels, grid: grid,
+                                                          control: control)
         let set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
                                            smoother: configuration.smoother, control: control)
         try control.checkCancellation()
