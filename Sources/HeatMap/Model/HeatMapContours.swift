@@ -184,7 +184,7 @@ extension HeatMapContours {
         control: ComputeControl = .none,
         summary: InputSummary = InputSummary()
     ) throws -> HeatMapContours {
-        control.report(.levels, 0)
+        try control.begin(.levels)
         let thresholds = try ThresholdResolver.thresholds(for: configuration.levelSpacing,
                                                           levelCount: configuration.contourLevels, grid: grid,
                                                           control: control)

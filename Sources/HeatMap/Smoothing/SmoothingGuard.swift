@@ -37,7 +37,7 @@ enum SmoothingGuard {
                 try SmoothedLevel(unsmoothed: traces[l], control: control)
             }
         }
-        control.report(.smooth, 0)
+        try control.begin(.smooth)
         var passes = traces.map { trace in
             trace.isRemoved.map { $0 ? UInt8(0) : UInt8(iterations) }
         }
