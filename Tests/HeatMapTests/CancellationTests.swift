@@ -96,4 +96,16 @@ import Testing
             }
         }
     }
+
+    @Test func polygonConversionIsCancellableAndAgreesWithContours() async throws {
+        let result = try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration, control: .none)
+        let flag = CancellationFlag()
+        flag.cancel()
+        #expect(throws: CancellationError.self) { try result.polygons(control: ComputeControl(cancellation: flag)) }
+        // A cancelled conversion leaves nothing behind: the next one starts again.
+        let made = try await result.polygons()
+        #expect(made.map(\.id) == result.contours.map(\.id))
+        #expect(made.map(\.coordinates) == result.contours.map(\.coordinates))
+        #expect(!made.isEmpty)
+    }
 }
