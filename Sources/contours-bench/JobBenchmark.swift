@@ -95,6 +95,8 @@ enum JobBenchmark {
         do {
             _ = try await task.value
             watcher.cancel()
+            // Ended before the moment came: nothing to measure.
+            if issued.load(ordering: .relaxed) == 0 { return Cancel(at: place() + ", ended first", latency: 0, cpu: 0) }
             return Cancel(at: place(), latency: nil, cpu: nil)
         } catch is CancellationError {
             let end = DispatchTime.now().uptimeNanoseconds

@@ -115,7 +115,7 @@ public struct HeatMapContours: Sendable, Equatable {
         /// Unprojects every band, levels on every core, polling `control`
         /// every ``pollInterval`` vertices (within long rings too).
         private func makePolygons(control: ComputeControl) throws -> [HeatMapPolygon] {
-            let projection = grid.projection
+            let projection = grid.projection, unprojection = Unprojection(grid.projection)
             let bands = contourSet.bands, thresholds = contourSet.thresholds
             let perLevel = try ParallelLevels.map(count: bands.count, control: control) { level in
                 var out: [HeatMapPolygon] = []
@@ -126,8 +126,8 @@ public struct HeatMapContours: Sendable, Equatable {
                         id: StableID.make(level: level, index: k, polygon: polygon),
                         level: level,
                         threshold: thresholds[level],
-                        coordinates: try Derived.unprojected(polygon.exterior, projection, control, &budget),
-                        interiorPolygons: try polygon.holes.map { try Derived.unprojected($0, projection, control, &budget) },
+                        coordinates: try Derived.unprojected(polygon.exterior, unprojection, control, &budget),
+                        interiorPolygons: try polygon.holes.map { try Derived.unprojected($0, unprojection, control, &budget) },
                         isGeographic: projection.isGeographic))
                 }
                 return out
@@ -142,7 +142,7 @@ public struct HeatMapContours: Sendable, Equatable {
         static let pollInterval = 1 << 15
 
         /// `ring` unprojected; `budget` counts down the vertices left before the next poll.
-        private static func unprojected(_ ring: [PlanePoint], _ projection: PlaneProjection, _ control: ComputeControl,
+        private static func unprojected(_ ring: [PlanePoint], _ projection: Unprojection, _ control: ComputeControl,
                                         _ budget: inout Int) throws -> [LocationCoordinate2D] {
             var out: [LocationCoordinate2D] = []
             out.reserveCapacity(ring.count)
@@ -153,7 +153,9 @@ public struct HeatMapContours: Sendable, Equatable {
                     budget = pollInterval
                 }
                 let end = min(ring.count, start + budget)
-                for i in start..<end { out.append(projection.unproject(ring[i])) }
+                ring.withUnsafeBufferPointer { points in
+                    for i in start..<end { out.append(projection.coordinate(points[i])) }
+                }
                 budget -= end - start
                 start = end
             }
