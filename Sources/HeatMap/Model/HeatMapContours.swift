@@ -241,8 +241,15 @@ extension HeatMapContours {
         let thresholds = try ThresholdResolver.thresholds(for: configuration.levelSpacing,
                                                           levelCount: configuration.contourLevels, grid: grid,
                                                           control: control)
-        let set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
+        var set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
                                            smoother: configuration.smoother, control: control)
+        if configuration.simplification > 0 {
+            // Segments of at most 8 cells keep unprojected lines close to the plane's.
+            let cell = max(grid.geometry.dx, grid.geometry.dy)
+            set = try set.simplified(tolerance: configuration.simplification,
+                                     maximumSegment: grid.projection.isGeographic ? 8 * cell : .infinity,
+                                     projection: grid.projection, control: control)
+        }
         try control.checkCancellation()
         return HeatMapContours(grid: grid, contourSet: set, configuration: configuration, summary: summary)
     }
