@@ -34,13 +34,17 @@ enum JobBenchmark {
             let latencies = cancels.compactMap(\.latency).sorted()
             fields.append(("cancels", "\(cancels.count)"))
             fields.append(("not_honoured", "\(cancels.filter { $0.latency == nil }.count)"))
-            if let worst = latencies.last {
+            let runs = cancels.compactMap(\.cpu).sorted()
+            if let worst = latencies.last, let most = runs.last {
                 fields.append(("cancel_worst_ms", String(format: "%.1f", worst * 1000)))
                 fields.append(("cancel_median_ms", String(format: "%.1f", latencies[latencies.count / 2] * 1000)))
+                fields.append(("cancel_worst_cpu_ms", String(format: "%.1f", most * 1000)))
+                fields.append(("cancel_median_cpu_ms", String(format: "%.1f", runs[runs.count / 2] * 1000)))
             }
             for c in cancels {
                 let ms = c.latency.map { String(format: "%.1f ms", $0 * 1000) } ?? "finished"
-                FileHandle.standardError.write(Data("cancel at \(c.at): \(ms)\n".utf8))
+                let cpu = c.cpu.map { String(format: " (one thread ran %.1f ms)", $0 * 1000) } ?? ""
+                FileHandle.standardError.write(Data("cancel at \(c.at): \(ms)\(cpu)\n".utf8))
             }
         }
         fields.append(("peak_mb", String(format: "%.0f", PeakMemory.megabytes)))
@@ -62,6 +66,8 @@ enum JobBenchmark {
         var at: String
         /// Seconds from cancel to the throw; nil when the job finished instead.
         var latency: Double?
+        /// The most CPU time one thread ran in that while (seconds).
+        var cpu: Double?
     }
 
     /// Starts a run, cancels it when `trigger` fires, and measures.
@@ -71,11 +77,13 @@ enum JobBenchmark {
         let clock = StageClock()
         let flag = CancellationFlag()
         let issued = Atomic<UInt64>(0)
+        let clocks = Mutex<[Int: UInt64]>([:])
         let task = Task {
             try await JobRun.run(o, readings: readings, csv: o.csv, clock: clock, flag: flag)
         }
         let fire: @Sendable () -> Void = {
             if issued.load(ordering: .relaxed) != 0 { return }
+            clocks.withLock { $0 = ThreadClock.snapshot() }
             issued.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
             flag.cancel()
             task.cancel()
@@ -87,12 +95,15 @@ enum JobBenchmark {
         do {
             _ = try await task.value
             watcher.cancel()
-            return Cancel(at: place(), latency: nil)
+            // Ended before the moment came: nothing to measure.
+            if issued.load(ordering: .relaxed) == 0 { return Cancel(at: place() + ", ended first", latency: 0, cpu: 0) }
+            return Cancel(at: place(), latency: nil, cpu: nil)
         } catch is CancellationError {
             let end = DispatchTime.now().uptimeNanoseconds
+            let cpu = ThreadClock.largestRun(from: clocks.withLock { $0 }, to: ThreadClock.snapshot())
             watcher.cancel()
             let start = issued.load(ordering: .relaxed)
-            return Cancel(at: place(), latency: start == 0 ? nil : Double(end - start) / 1e9)
+            return Cancel(at: place(), latency: start == 0 ? nil : Double(end - start) / 1e9, cpu: start == 0 ? nil : cpu)
         }
     }
 
@@ -105,7 +116,7 @@ enum JobBenchmark {
                 try? await Task.sleep(nanoseconds: UInt64(moment * 1e9))
                 if !Task.isCancelled { fire() }
             }
-            out.append(Cancel(at: String(format: "%.2f s (%@)", moment, c.at), latency: c.latency))
+            out.append(Cancel(at: String(format: "%.2f s (%@)", moment, c.at), latency: c.latency, cpu: c.cpu))
         }
         return out
     }
@@ -122,7 +133,7 @@ enum JobBenchmark {
                         try? await Task.sleep(nanoseconds: 200_000)
                     }
                 }
-                out.append(Cancel(at: "\(stage) ≥ \(fraction) (\(c.at))", latency: c.latency))
+                out.append(Cancel(at: "\(stage) ≥ \(fraction) (\(c.at))", latency: c.latency, cpu: c.cpu))
             }
         }
         return out

@@ -34,7 +34,9 @@ struct JobOptions {
     seconds and the peak resident memory (getrusage). --input csv writes the readings to a CSV
     first (or reads --csv FILE) and streams it as the tool does. --cancel-moments M cancels M
     runs at moments spread over the job and reports each latency; --cancel-at-reports cancels
-    from progress reports at fractions of every stage. --write-csv writes the readings (lat,
+    from progress reports at fractions of every stage; each cancel reports its wall latency and
+    the most CPU time one thread ran before the throw (Linux schedstat: the part a busy machine
+    cannot inflate). --write-csv writes the readings (lat,
     long, wind) for --csv and stops.
     example: contours-bench job --count 3000000 --smooth 2 -o /tmp/job.geojson
     """

@@ -37,8 +37,7 @@ enum JobRun {
         var figures = Figures(levels: contours.levelCount)
         if o.polygons {
             clock.mark("polygons")
-            let polygons = contours.contours
-            try control.checkCancellation()
+            let polygons = csv == nil ? try await contours.polygons() : try contours.polygons(control: control)
             figures.polygons = polygons.count
             figures.vertices = polygons.reduce(0) { $0 + $1.coordinates.count + $1.interiorPolygons.reduce(0) { $0 + $1.count } }
         } else {

@@ -60,7 +60,7 @@ public enum ContourBuilder {
         let frame = GridFrame(columns: geometry.columns, rows: geometry.rows)
 
         // 1. Trace.
-        control.report(.contour, 0)
+        try control.begin(.contour)
         let done = Atomic<Int>(0)
         var traces = try values.withUnsafeBufferPointer { buffer in
             let shared = SharedBuffer(buffer)
@@ -81,7 +81,7 @@ public enum ContourBuilder {
         for l in traces.indices { traces[l].dropVertices() }
 
         // 3. Assemble: tasks 0..<L are levels, L..<2L bands.
-        control.report(.assemble, 0)
+        try control.begin(.assemble)
         let assembled = Atomic<Int>(0)
         let finalTraces = traces
         let results = try values.withUnsafeBufferPointer { buffer in

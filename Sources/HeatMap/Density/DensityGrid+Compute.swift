@@ -20,7 +20,7 @@ extension DensityGrid {
     public static func compute(points: PlanePoints, projection: PlaneProjection,
                                configuration: HeatMapConfiguration,
                                control: ComputeControl = .none) throws -> DensityGrid {
-        control.report(.density, 0)
+        try control.begin(.density)
         var radius = configuration.radius
         if configuration.bandwidth != .fixed {
             var estimator = BandwidthEstimator()

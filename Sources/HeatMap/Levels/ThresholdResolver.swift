@@ -13,8 +13,17 @@ public enum ThresholdResolver {
     /// noise of the fast paths, so the range of a density grid starts at 0
     /// at the lowest (and a "nice" 0 never becomes a threshold).
     public static func thresholds(for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid) -> [Double] {
-        thresholds(for: spacing, levelCount: levelCount, values: grid.values,
-                   floor: grid.estimator == .density ? 0 : nil)
+        // Only cancellation can fail, and this control never cancels.
+        (try? thresholds(for: spacing, levelCount: levelCount, grid: grid, control: .none)) ?? []
+    }
+
+    /// The thresholds of ``thresholds(for:levelCount:grid:)``, polling
+    /// `control` between blocks of nodes.
+    /// - Throws: `CancellationError`.
+    public static func thresholds(for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid,
+                                  control: ComputeControl) throws -> [Double] {
+        try thresholds(for: spacing, levelCount: levelCount, values: grid.values,
+                       floor: grid.estimator == .density ? 0 : nil, control: control)
     }
 
     /// The thresholds of `spacing` with `levelCount` levels for raw values
@@ -22,10 +31,24 @@ public enum ThresholdResolver {
     /// the minimum to at least that value.
     public static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double],
                                   floor: Double? = nil) -> [Double] {
-        var lo = Double.infinity, hi = -Double.infinity
-        for v in values where !v.isNaN {
-            lo = min(lo, v); hi = max(hi, v)
+        (try? thresholds(for: spacing, levelCount: levelCount, values: values, floor: floor, control: .none)) ?? []
+    }
+
+    /// The thresholds of ``thresholds(for:levelCount:values:floor:)``,
+    /// polling `control` between blocks of values. Quantiles and the auto
+    /// rule select order statistics (O(n), no sort of all values); the
+    /// probability rule sorts by radix.
+    /// - Throws: `CancellationError`.
+    public static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double],
+                                  floor: Double? = nil, control: ComputeControl) throws -> [Double] {
+        try values.withUnsafeBufferPointer { buffer in
+            try thresholds(for: spacing, levelCount: levelCount, values: buffer, floor: floor, control: control)
         }
+    }
+
+    private static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: UnsafeBufferPointer<Double>,
+                                   floor: Double?, control: ComputeControl) throws -> [Double] {
+        var (lo, hi) = try OrderStatistics.extremes(values, control: control)
         if let floor, lo < floor { lo = floor }
         guard lo.isFinite, hi.isFinite, hi > lo else { return [] }
         let levels = max(levelCount, 1)
@@ -33,8 +56,8 @@ public enum ThresholdResolver {
         let result: [Double]
         switch spacing {
         case .auto:
-            let chosen = autoSpacing(values: values, minimum: lo, range: range)
-            return thresholds(for: chosen, levelCount: levelCount, values: values, floor: floor)
+            let chosen = try autoSpacing(values: values, minimum: lo, range: range, control: control)
+            return try thresholds(for: chosen, levelCount: levelCount, values: values, floor: floor, control: control)
         case .linear:
             result = (0..<levels).map { lo + range * Double($0 + 1) / Double(levels + 1) }
         case .logarithmic:
@@ -44,18 +67,19 @@ public enum ThresholdResolver {
                 return lo + range * (pow(base, f) - 1) / (base - 1)
             }
         case .quantile:
-            let nonZero = nonZeroSorted(values, minimum: lo, range: range)
-            guard !nonZero.isEmpty else { return [] }
-            result = (0..<levels).map { l in
-                let f = Double(l + 1) / Double(levels + 1)
-                return nonZero[min(Int(f * Double(nonZero.count)), nonZero.count - 1)]
-            }
+            let (count, picks) = try OrderStatistics.select(values, above: nonZeroFloor(minimum: lo, range: range),
+                                                            ranks: { m in
+                (0..<levels).map { l in min(Int(Double(l + 1) / Double(levels + 1) * Double(m)), m - 1) }
+            }, control: control)
+            guard count > 0 else { return [] }
+            result = picks
         case .custom(let given):
             result = given.filter { $0 > lo && $0 < hi }
         case .nice:
             result = niceSteps(from: lo, to: hi, about: levels)
         case .probability(let shares):
-            result = probabilityThresholds(values: values, shares: shares)
+            let sorted = try OrderStatistics.sortedDescending(values, above: 0, control: control)
+            result = probabilityThresholds(sortedDescending: sorted, shares: shares)
         }
         return ascendingUnique(result.filter { $0.isFinite && $0 > lo && $0 < hi || isQuantileEdge($0, lo, hi, spacing) })
     }
@@ -69,21 +93,26 @@ public enum ThresholdResolver {
         return false
     }
 
-    /// `.quantile` when mean / median of the non-zero cells exceeds 2, else `.linear`.
-    static func autoSpacing(values: [Double], minimum: Double, range: Double) -> LevelSpacing {
-        let nonZero = nonZeroSorted(values, minimum: minimum, range: range)
-        guard nonZero.count >= 2 else { return .linear }
-        let mean = nonZero.reduce(0, +) / Double(nonZero.count)
-        let median = nonZero[nonZero.count / 2]
+    /// `.quantile` when mean / median of the non-zero cells exceeds 2, else
+    /// `.linear` (the mean summed in grid order).
+    static func autoSpacing(values: UnsafeBufferPointer<Double>, minimum: Double, range: Double,
+                            control: ComputeControl) throws -> LevelSpacing {
+        let floor = nonZeroFloor(minimum: minimum, range: range)
+        let (count, median) = try OrderStatistics.select(values, above: floor, ranks: { $0 >= 2 ? [$0 / 2] : [] },
+                                                         control: control)
+        guard count >= 2, let median = median.first else { return .linear }
+        let mean = try OrderStatistics.sum(values, above: floor, control: control) / Double(count)
         guard median > 0 else { return .linear }
         return mean / median > 2 ? .quantile : .linear
     }
 
-    /// Values above min + 1e-10 × range, sorted (the Apple package's "non-zero").
-    static func nonZeroSorted(_ values: [Double], minimum: Double, range: Double) -> [Double] {
-        let floor = minimum + range * 1e-10
-        return values.filter { !$0.isNaN && $0 > floor }.sorted()
+    /// ``autoSpacing(values:minimum:range:control:)`` of an array.
+    static func autoSpacing(values: [Double], minimum: Double, range: Double) -> LevelSpacing {
+        values.withUnsafeBufferPointer { (try? autoSpacing(values: $0, minimum: minimum, range: range, control: .none)) ?? .linear }
     }
+
+    /// Where the Apple package's "non-zero" values begin: above min + 1e-10 × range.
+    static func nonZeroFloor(minimum: Double, range: Double) -> Double { minimum + range * 1e-10 }
 
     /// Multiples of a 1, 2 or 5 × 10ᵏ step strictly between lo and hi, the
     /// step chosen so their count is as close to `count` as possible.
@@ -112,9 +141,9 @@ public enum ThresholdResolver {
     }
 
     /// For each share p, the largest threshold t such that the cells with
-    /// value ≥ t hold at least share p of the total (cell-summed) mass.
-    static func probabilityThresholds(values: [Double], shares: [Double]) -> [Double] {
-        let sorted = values.filter { !$0.isNaN && $0 > 0 }.sorted(by: >)
+    /// value ≥ t hold at least share p of the total (cell-summed) mass;
+    /// `sorted` holds the positive values, largest first.
+    static func probabilityThresholds(sortedDescending sorted: [Double], shares: [Double]) -> [Double] {
         let total = sorted.reduce(0, +)
         guard total > 0 else { return [] }
         var out: [Double] = []

@@ -34,6 +34,21 @@ public struct HeatMapContours: Sendable, Equatable {
     private let derived: Derived
     var index: PolygonIndex { derived.index }
 
+    /// The band polygons of ``contours``, made on first use with every core
+    /// and polling `control` as they are unprojected. O(vertices).
+    /// - Throws: `CancellationError`; a later call starts again.
+    public func polygons(control: ComputeControl) throws -> [HeatMapPolygon] {
+        try derived.polygons(control: control)
+    }
+
+    /// The band polygons of ``contours``, made off the caller's actor:
+    /// cancelling the calling task throws `CancellationError` within
+    /// milliseconds.
+    public func polygons() async throws -> [HeatMapPolygon] {
+        let derived = self.derived
+        return try await BackgroundWork.run { control in try derived.polygons(control: control) }
+    }
+
     /// The number of band polygons.
     public var contourCount: Int { contours.count }
     /// The number of thresholds actually used.
@@ -75,9 +90,14 @@ public struct HeatMapContours: Sendable, Equatable {
         }
 
         var polygons: [HeatMapPolygon] {
-            lock.withLock {
+            // Only cancellation can fail, and this control never cancels.
+            (try? polygons(control: .none)) ?? []
+        }
+
+        func polygons(control: ComputeControl) throws -> [HeatMapPolygon] {
+            try lock.withLock {
                 if let cachedPolygons { return cachedPolygons }
-                let made = makePolygons()
+                let made = try makePolygons(control: control)
                 cachedPolygons = made
                 return made
             }
@@ -92,21 +112,54 @@ public struct HeatMapContours: Sendable, Equatable {
             }
         }
 
-        private func makePolygons() -> [HeatMapPolygon] {
-            var polygons: [HeatMapPolygon] = []
-            let projection = grid.projection
-            for (level, band) in contourSet.bands.enumerated() {
-                for (k, polygon) in band.enumerated() {
-                    polygons.append(HeatMapPolygon(
+        /// Unprojects every band, levels on every core, polling `control`
+        /// every ``pollInterval`` vertices (within long rings too).
+        private func makePolygons(control: ComputeControl) throws -> [HeatMapPolygon] {
+            let projection = grid.projection, unprojection = Unprojection(grid.projection)
+            let bands = contourSet.bands, thresholds = contourSet.thresholds
+            let perLevel = try ParallelLevels.map(count: bands.count, control: control) { level in
+                var out: [HeatMapPolygon] = []
+                out.reserveCapacity(bands[level].count)
+                var budget = Derived.pollInterval
+                for (k, polygon) in bands[level].enumerated() {
+                    out.append(HeatMapPolygon(
                         id: StableID.make(level: level, index: k, polygon: polygon),
                         level: level,
-                        threshold: contourSet.thresholds[level],
-                        coordinates: polygon.exterior.map(projection.unproject),
-                        interiorPolygons: polygon.holes.map { $0.map(projection.unproject) },
+                        threshold: thresholds[level],
+                        coordinates: try Derived.unprojected(polygon.exterior, unprojection, control, &budget),
+                        interiorPolygons: try polygon.holes.map { try Derived.unprojected($0, unprojection, control, &budget) },
                         isGeographic: projection.isGeographic))
                 }
+                return out
             }
+            var polygons: [HeatMapPolygon] = []
+            polygons.reserveCapacity(perLevel.reduce(0) { $0 + $1.count })
+            for level in perLevel { polygons.append(contentsOf: level) }
             return polygons
+        }
+
+        /// Vertices unprojected between cancellation polls.
+        static let pollInterval = 1 << 15
+
+        /// `ring` unprojected; `budget` counts down the vertices left before the next poll.
+        private static func unprojected(_ ring: [PlanePoint], _ projection: Unprojection, _ control: ComputeControl,
+                                        _ budget: inout Int) throws -> [LocationCoordinate2D] {
+            var out: [LocationCoordinate2D] = []
+            out.reserveCapacity(ring.count)
+            var start = 0
+            while start < ring.count {
+                if budget <= 0 {
+                    try control.checkCancellation()
+                    budget = pollInterval
+                }
+                let end = min(ring.count, start + budget)
+                ring.withUnsafeBufferPointer { points in
+                    for i in start..<end { out.append(projection.coordinate(points[i])) }
+                }
+                budget -= end - start
+                start = end
+            }
+            return out
         }
     }
 }
@@ -184,10 +237,10 @@ extension HeatMapContours {
         control: ComputeControl = .none,
         summary: InputSummary = InputSummary()
     ) throws -> HeatMapContours {
-        control.report(.levels, 0)
-        let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
-                                                      levelCount: configuration.contourLevels, grid: grid)
-        try control.checkCancellation()
+        try control.begin(.levels)
+        let thresholds = try ThresholdResolver.thresholds(for: configuration.levelSpacing,
+                                                          levelCount: configuration.contourLevels, grid: grid,
+                                                          control: control)
         var set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
                                            smoother: configuration.smoother, control: control)
         if configuration.simplification > 0 {

@@ -57,7 +57,7 @@ enum PointPreparation {
     /// them all. Memory: the four columns of the result, nothing more.
     static func prepare<P: HeatMapable>(_ points: [P], configuration: HeatMapConfiguration,
                                         strict: Bool, control: ComputeControl = .none) throws -> Prepared {
-        control.report(.project, 0)
+        try control.begin(.project)
         let geographic = configuration.projection != .planar
         let mean = configuration.estimator == .mean
         let n = points.count

@@ -89,24 +89,47 @@ public struct PlaneProjection: Sendable, Hashable, Codable {
     /// centre ± 180°, not wrapped: callers that need [-180, 180] wrap (and
     /// split geometry at the antimeridian) themselves.
     public func unproject(_ p: PlanePoint) -> LocationCoordinate2D {
+        Unprojection(self).coordinate(p)
+    }
+}
+
+/// ``PlaneProjection/unproject(_:)`` with the centre's sines and cosines
+/// worked out once, for unprojecting many points (the same values, bit for
+/// bit: each is computed by the same expression, only not again per point).
+struct Unprojection: Sendable {
+    let kind: MapProjection
+    let centreLatitude: Double, centreLongitude: Double
+    let sinPhi0: Double, cosPhi0: Double, cosLatitude: Double
+
+    init(_ projection: PlaneProjection) {
+        let deg = 180 / Double.pi
+        kind = projection.kind
+        centreLatitude = projection.centreLatitude
+        centreLongitude = projection.centreLongitude
+        let phi0 = projection.centreLatitude / deg
+        sinPhi0 = sin(phi0)
+        cosPhi0 = cos(phi0)
+        cosLatitude = max(cos(projection.centreLatitude / deg), 1e-12)
+    }
+
+    @inline(__always) func coordinate(_ p: PlanePoint) -> LocationCoordinate2D {
         let deg = 180 / Double.pi
         switch kind {
         case .planar:
             return LocationCoordinate2D(latitude: p.y, longitude: p.x)
         case .equalArea:
             let r = PlaneProjection.authalicRadius
-            let phi0 = centreLatitude / deg
             let rho = (p.x * p.x + p.y * p.y).squareRoot()
             if rho < 1e-9 { return LocationCoordinate2D(latitude: centreLatitude, longitude: centreLongitude) }
             let c = 2 * asin(min(rho / (2 * r), 1))
-            let lat = asin(min(max(cos(c) * sin(phi0) + p.y * sin(c) * cos(phi0) / rho, -1), 1))
-            let dl = atan2(p.x * sin(c), rho * cos(phi0) * cos(c) - p.y * sin(phi0) * sin(c))
+            let sinC = sin(c), cosC = cos(c)
+            let lat = asin(min(max(cosC * sinPhi0 + p.y * sinC * cosPhi0 / rho, -1), 1))
+            let dl = atan2(p.x * sinC, rho * cosPhi0 * cosC - p.y * sinPhi0 * sinC)
             return LocationCoordinate2D(latitude: lat * deg, longitude: centreLongitude + dl * deg)
         case .equirectangular:
             let r = PlaneProjection.authalicRadius
-            let cosl = max(cos(centreLatitude / deg), 1e-12)
             return LocationCoordinate2D(latitude: centreLatitude + p.y / r * deg,
-                                        longitude: centreLongitude + p.x / (r * cosl) * deg)
+                                        longitude: centreLongitude + p.x / (r * cosLatitude) * deg)
         case .webMercator:
             let r = PlaneProjection.mercatorRadius
             let lat = (2 * atan(exp(p.y / r)) - .pi / 2) * deg

@@ -37,7 +37,7 @@ enum SmoothingGuard {
                 try SmoothedLevel(unsmoothed: traces[l], control: control)
             }
         }
-        control.report(.smooth, 0)
+        try control.begin(.smooth)
         var passes = traces.map { trace in
             trace.isRemoved.map { $0 ? UInt8(0) : UInt8(iterations) }
         }
@@ -146,11 +146,18 @@ private struct ConflictChecker {
     let control: ComputeControl
 
     /// One occupant resolved: its level, piece, and the smoothed segments
-    /// (by first vertex index) that meet the hot cell.
+    /// that meet the hot cell, sorted by their smallest x.
     private struct Window {
         var level: Int
         var piece: Int
-        var segments: [Int32]
+        var segments: [Segment]
+
+        /// Whether both windows hold the same segments of the same piece.
+        func isSame(as other: Window) -> Bool {
+            guard level == other.level, piece == other.piece, segments.count == other.segments.count else { return false }
+            for i in segments.indices where segments[i].index != other.segments[i].index { return false }
+            return true
+        }
     }
 
     func conflicts(level l: Int, hot: HotCells) throws -> [Conflict] {
@@ -168,8 +175,9 @@ private struct ConflictChecker {
         var resolved: [(level: Int, piece: Int, segment: Int)] = []
         var hulls: [Quad] = []
         var windows: [Window?] = []
+        var activeA: [Segment] = [], activeB: [Segment] = []
         for h in 0..<hot.cells.count {
-            if h & 1023 == 0 { try control.checkCancellation() }
+            if h & 255 == 0 { try control.checkCancellation() }
             let occ = Int(hot.start[h])..<Int(hot.start[h + 1])
             // Resolve occupants lazily: skip the cell when nothing in it changed.
             if let changed {
@@ -200,7 +208,7 @@ private struct ConflictChecker {
                     if hulls[a].isApart(from: hulls[b]) { continue }
                     if windows[a] == nil { windows[a] = window(resolved[a], box: box) }
                     if windows[b] == nil { windows[b] = window(resolved[b], box: box) }
-                    if meet(windows[a]!, windows[b]!) {
+                    if meet(windows[a]!, windows[b]!, activeA: &activeA, activeB: &activeB) {
                         out.append(Conflict(level: ra.level, piece: Int32(ra.piece)))
                         if rb.level != ra.level || rb.piece != ra.piece {
                             out.append(Conflict(level: rb.level, piece: Int32(rb.piece)))
@@ -235,8 +243,9 @@ private struct ConflictChecker {
         // Element chains, not a copy of the whole trace (a dozen arrays to retain).
         let lower = Int(traces[lv].pieceStart[p]), n = Int(traces[lv].pieceStart[p + 1]) - lower
         let closed = !traces[lv].isChain[p]
+        // i lies in j − 1 ... j + 2 with 0 ≤ j < n: one wrap at most.
         @inline(__always) func index(_ i: Int) -> Int {
-            lower + (closed ? ((i % n) + n) % n : min(max(i, 0), n - 1))
+            lower + (closed ? (i < 0 ? i + n : (i >= n ? i - n : i)) : min(max(i, 0), n - 1))
         }
         let a = index(j - 1), b = index(j), c = index(j + 1), d = index(j + 2)
         let xa = traces[lv].xs[a], xb = traces[lv].xs[b], xc = traces[lv].xs[c], xd = traces[lv].xs[d]
@@ -251,7 +260,7 @@ private struct ConflictChecker {
         let piece = smoothed[lv].pieces[p]
         let n = piece.count
         let segmentCount = closed ? n : n - 1
-        var segments: [Int32] = []
+        var segments: [Segment] = []
         guard segmentCount > 0 else { return Window(level: lv, piece: p, segments: segments) }
         let originalCount = trace.range(p).count
         let k = Int(smoothed[lv].iterations[p])
@@ -264,14 +273,16 @@ private struct ConflictChecker {
             first = max(first, 0); last = min(last, segmentCount)
         }
         for raw in first..<last {
-            let s = closed ? ((raw % segmentCount) + segmentCount) % segmentCount : raw
+            // raw lies in −scale ..< 2 · segmentCount: one wrap at most.
+            let s = closed ? (raw < 0 ? raw + segmentCount : (raw >= segmentCount ? raw - segmentCount : raw)) : raw
             let a = piece[s], b = piece[s + 1 == n ? 0 : s + 1]
             let ax = a.x, ay = a.y, bx = b.x, by = b.y
             if max(ax, bx) < box.minX || min(ax, bx) > box.maxX || max(ay, by) < box.minY || min(ay, by) > box.maxY {
                 continue
             }
-            segments.append(Int32(s))
+            segments.append(Segment(minX: min(ax, bx), maxX: max(ax, bx), index: Int32(s), ax: ax, ay: ay, bx: bx, by: by))
         }
+        segments.sort { $0.minX < $1.minX }
         return Window(level: lv, piece: p, segments: segments)
     }
 
@@ -282,26 +293,11 @@ private struct ConflictChecker {
         var ax: Double, ay: Double, bx: Double, by: Double
     }
 
-    /// The segments of a window, sorted by their smallest x.
-    private func segments(of w: Window) -> [Segment] {
-        let piece = smoothed[w.level].pieces[w.piece]
-        let n = piece.count
-        var out: [Segment] = []
-        out.reserveCapacity(w.segments.count)
-        for s in w.segments {
-            let a = piece[Int(s)], b = piece[Int(s) + 1 == n ? 0 : Int(s) + 1]
-            let ax = a.x, ay = a.y, bx = b.x, by = b.y
-            out.append(Segment(minX: min(ax, bx), maxX: max(ax, bx), index: s, ax: ax, ay: ay, bx: bx, by: by))
-        }
-        out.sort { $0.minX < $1.minX }
-        return out
-    }
-
     /// Whether two windows have segments that meet (adjacent segments of
     /// one piece share their vertex by design and are not compared). A
     /// sweep along x keeps only the segments whose x-extent is open, so a
     /// window pair costs O(n log n) rather than O(n²).
-    private func meet(_ a: Window, _ b: Window) -> Bool {
+    private func meet(_ a: Window, _ b: Window, activeA: inout [Segment], activeB: inout [Segment]) -> Bool {
         let samePiece = a.level == b.level && a.piece == b.piece
         let closed = !traces[a.level].isChain[a.piece]
         let n = smoothed[a.level].count(a.piece)
@@ -313,10 +309,10 @@ private struct ConflictChecker {
         @inline(__always) func cross(_ s: Segment, _ t: Segment) -> Bool {
             !excluded(s, t) && SegmentIntersection.mayMeet(s.ax, s.ay, s.bx, s.by, t.ax, t.ay, t.bx, t.by)
         }
-        let sa = segments(of: a)
-        let sb = samePiece && a.segments == b.segments ? sa : segments(of: b)
-        let single = samePiece && a.segments == b.segments
-        var activeA: [Segment] = [], activeB: [Segment] = []
+        let single = a.isSame(as: b)
+        let sa = a.segments, sb = b.segments
+        activeA.removeAll(keepingCapacity: true)
+        activeB.removeAll(keepingCapacity: true)
         var i = 0, j = 0
         while i < sa.count || (!single && j < sb.count) {
             let fromA = single || j >= sb.count || (i < sa.count && sa[i].minX <= sb[j].minX)
@@ -393,10 +389,10 @@ struct Quad {
             let tolerance = 1e-12 * scale * length
             return maxA < minB - tolerance || maxB < minA - tolerance
         }
-        for i in 0..<4 {
-            for j in (i + 1)..<4 {
-                if apart(self[i], self[j]) || apart(other[i], other[j]) { return true }
-            }
+        // Every pair of points is an axis to try; the segment's own
+        // direction (points 1 and 2) first, as it parts parallel isolines.
+        for (i, j) in [(1, 2), (0, 1), (2, 3), (0, 2), (1, 3), (0, 3)] {
+            if apart(self[i], self[j]) || apart(other[i], other[j]) { return true }
         }
         return false
     }

@@ -1,0 +1,27 @@
+import Foundation
+
+/// How long each thread of the process has run on a CPU (Linux schedstat,
+/// nanoseconds), so a cancel's cost can be told apart from waiting for a
+/// core on a busy machine: the most any one thread ran between the cancel
+/// and the throw bounds the gap between its cancellation polls.
+enum ThreadClock {
+    /// Thread id → nanoseconds on a CPU so far (empty where unsupported).
+    static func snapshot() -> [Int: UInt64] {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return [:] }
+        var out: [Int: UInt64] = [:]
+        for task in tasks {
+            guard let id = Int(task),
+                  let text = try? String(contentsOfFile: "/proc/self/task/\(task)/schedstat", encoding: .utf8),
+                  let first = text.split(separator: " ").first, let ns = UInt64(first) else { continue }
+            out[id] = ns
+        }
+        return out
+    }
+
+    /// The most CPU time any thread ran from `before` to `after`, in seconds.
+    static func largestRun(from before: [Int: UInt64], to after: [Int: UInt64]) -> Double {
+        var most: UInt64 = 0
+        for (id, ns) in after { most = max(most, ns - min(ns, before[id] ?? ns)) }
+        return Double(most) / 1e9
+    }
+}

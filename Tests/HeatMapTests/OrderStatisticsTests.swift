@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+/// Order statistics by histogram and refinement agree with sorting.
+@Suite struct OrderStatisticsTests {
+    /// Values of three kinds: spread over decades (many top-level buckets),
+    /// packed into one narrow range (one bucket, refined twice), and ties.
+    static func values(_ kind: Int, count: Int, seed: UInt64) -> [Double] {
+        var rng = SplitMix(seed: seed)
+        return (0..<count).map { i in
+            if i % 97 == 0 { return .nan }
+            switch kind {
+            case 0: return rng.uniform(-1, 1) * pow(10, rng.uniform(-8, 6))
+            case 1: return 1.5 + rng.uniform(0, 1e-9)
+            default: return Double(Int(rng.uniform(0, 7)))
+            }
+        }
+    }
+
+    @Test(arguments: [0, 1, 2])
+    func selectedRanksAreTheSortedOnes(kind: Int) throws {
+        for (count, seed) in [(1, 1), (1000, 2), (150_000, 3)] as [(Int, UInt64)] {
+            let values = Self.values(kind, count: count, seed: seed)
+            for floor in [-Double.infinity, 0.5, 1.5 + 5e-10] {
+                let sorted = values.filter { $0 > floor }.sorted()
+                let (m, picks) = try values.withUnsafeBufferPointer { buffer in
+                    try OrderStatistics.select(buffer, above: floor, ranks: { m in
+                        m == 0 ? [] : [m - 1, 0, m / 2, m / 3, (m * 9) / 10, m / 2]
+                    }, control: .none)
+                }
+                #expect(m == sorted.count)
+                if m > 0 {
+                    #expect(picks == [m - 1, 0, m / 2, m / 3, (m * 9) / 10, m / 2].map { sorted[$0] })
+                } else {
+                    #expect(picks.isEmpty)
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [0, 1, 2])
+    func radixSortAgreesWithSort(kind: Int) throws {
+        let values = Self.values(kind, count: 100_000, seed: 9)
+        let sorted = try values.withUnsafeBufferPointer {
+            try OrderStatistics.sortedDescending($0, above: 0, control: .none)
+        }
+        #expect(sorted == values.filter { $0 > 0 }.sorted(by: >))
+    }
+
+    @Test func keysKeepTheOrderOfValues() {
+        let values: [Double] = [-.infinity, -1e300, -2, -1, -1e-300, 0, 1e-300, 1, 2, 1e300, .infinity]
+        let keys = values.map(OrderStatistics.key)
+        #expect(keys == keys.sorted())
+        #expect(keys.map(OrderStatistics.value) == values)
+    }
+
+    @Test func aCancelledSelectionThrows() {
+        let values = [Double](repeating: 1, count: 1 << 20)
+        let flag = CancellationFlag()
+        flag.cancel()
+        #expect(throws: CancellationError.self) {
+            try values.withUnsafeBufferPointer {
+                try OrderStatistics.select($0, above: 0, ranks: { [$0 / 2] }, control: ComputeControl(cancellation: flag))
+            }
+        }
+    }
+}
