@@ -38,11 +38,7 @@ enum CellsInput {
             throw ToolError.input(InputError(file: name, line: 0, column: "", reason: "unreadable",
                                              message: "cannot read: \(error.localizedDescription)"))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ToolError.input(InputError(file: name, line: 0, column: "", reason: "not UTF-8",
-                                             message: "a cells table is UTF-8 text"))
-        }
-        let table = try CellTable.parse(text, name: name)
+        let table = try CellTable.parse([UInt8](data), name: name)
         if table.rejected.values.reduce(0, +) > 0 {
             let parts = table.rejected.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }
             Console.note("\(name): the engine left out \(parts.joined(separator: ", "))")
