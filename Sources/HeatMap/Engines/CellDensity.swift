@@ -43,9 +43,10 @@ extension CellTable {
                                                          scale: scale)
             }
         case .taylor(let order):
-            // The reach of the exact method asked for by name (5σ).
+            // The automatic method's reach, as the points' own binned or
+            // splatted grid has it: the same nodes are left at zero.
             let (xAxis, yAxis) = DensityAccumulator.axes(geometry: geometry, radius: radius,
-                                                         reachInSigmas: DensityPlan.reachInSigmas)
+                                                         reachInSigmas: DensityPlan.automaticReachInSigmas)
             let planeCount = MomentBinning.planeCount(order: order)
             let (total, overflow) = cells.multipliedReportingOverflow(by: planeCount * channels)
             guard !overflow, total <= Int.max / 16 else {
@@ -79,8 +80,47 @@ extension CellTable {
             }
             withExtendedLifetime(storage) {}
         }
+        // Nodes no point's kernel reaches are zero (undefined for a mean)
+        // as in the points' own grid, whose lowest thresholds count them.
+        let reached = self.reached(channels: channels)
+        for i in 0..<cells where !reached[i] { values[i] = mean ? .nan : 0 }
         control.report(.density, 1)
         return DensityGrid(geometry: geometry, values: values, projection: projection, radius: radius,
                            estimator: estimator, units: mean ? units : projection.densityUnits)
+    }
+
+    /// The nodes the points' own grid would reach: the footprints of the
+    /// scheme ``DensityPlan`` picks for as many points on this grid (the
+    /// square of taps around each occupied node, or the exact splat's disc
+    /// chords where its tabulated splat uses them; a splat without tables
+    /// is taken as the chords too).
+    func reached(channels: Int) -> [Bool] {
+        let columns = geometry.columns, rows = geometry.rows
+        let (x5, y5) = DensityAccumulator.axes(geometry: geometry, radius: radius, reachInSigmas: DensityPlan.reachInSigmas)
+        let scheme = DensityPlan.scheme(method: .automatic, xAxis: x5, yAxis: y5, channels: channels, pointCount: points)
+        let (x, y) = DensityAccumulator.axes(geometry: geometry, radius: radius,
+                                             reachInSigmas: DensityPlan.reach(of: scheme, method: .automatic))
+        let hx = min(GaussianTable.half(of: x), columns), hy = min(GaussianTable.half(of: y), rows)
+        let stride = (2 * hx + 1 + 3) / 4 * 4
+        var chord = [Int](repeating: hx, count: 2 * hy + 1)
+        if scheme == .direct {
+            for j in 0..<chord.count {
+                let dy = max(0, Double(abs(j - hy)) - 0.5) * y.step
+                let left = x.reach * x.reach - dy * dy
+                chord[j] = left < 0 ? -1 : min(hx, Int((left.squareRoot() / x.step + 0.5).rounded(.down)))
+            }
+        }
+        var reached = [Bool](repeating: false, count: columns * rows)
+        for node in nodes {
+            let c = node % columns, r = node / columns
+            let square = scheme != .direct || (stride <= 8 && c - hx >= 0 && c - hx + stride <= columns)
+            for j in 0..<chord.count where (0..<rows).contains(r + j - hy) {
+                let half = square ? hx : chord[j]
+                guard half >= 0 else { continue }
+                let row = (r + j - hy) * columns
+                for k in max(0, c - half)...min(columns - 1, c + half) { reached[row + k] = true }
+            }
+        }
+        return reached
     }
 }

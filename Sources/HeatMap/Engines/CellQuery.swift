@@ -253,7 +253,7 @@ public struct CellQuery: Sendable {
         // else per row of offset a the disc's chord.
         var chords: [String] = []
         for a in 0...CellScheme.splatHalf {
-            let dyA = "GREATEST(0, \(number(Double(a) - 0.5))) * dy"
+            let dyA = "(GREATEST(0, \(number(Double(a) - 0.5))) * dy)"
             let left = "(rch * rch - \(dyA) * \(dyA))"
             chords.append("CASE WHEN \(left) < 0 THEN -1 ELSE LEAST(hx, FLOOR(SQRT(GREATEST(\(left), 0)) / dx + 0.5)) END AS ch\(a)")
         }
