@@ -6,6 +6,7 @@
 #
 #   Scripts/check-engines.sh [ENGINE...]     engines: duckdb postgres spark (default: all three)
 #   N=500000 Scripts/check-engines.sh duckdb  fewer generated points (default 5,000,000)
+#   ONLY="geo_auto storms_auto" Scripts/check-engines.sh spark   some cases only
 #
 # Needs: python3 with numpy and duckdb (pip), pyspark (pip) and a Java 17
 # runtime (Debian openjdk-17-jre-headless) for spark, PostgreSQL's initdb,
@@ -70,6 +71,7 @@ declare -A RAWTIME
 for case in "${CASES[@]}"; do
     IFS='|' read -r -a parts <<< "$case"
     name=${parts[0]} file=$W/${parts[1]} rule=${parts[2]}
+    if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then continue; fi
     options=("${parts[@]:3}")
     start=$(date +%s.%N)
     (ulimit -v 6000000; "$B" grid "$file" "${options[@]}" --skip-invalid -o "$W/$name.raw.json" 2>/dev/null)
