@@ -190,4 +190,34 @@ import Testing
         #expect(indices == Array(0..<45))
         #expect(indices.count <= CellScheme.sumCount)
     }
+
+    @Test func toolFinishesFromCellsAndRefusesGridOptions() throws {
+        let path = Self.root.appendingPathComponent("Tests/Fixtures/cells/quakes-mag.cells.csv").path
+        let info = try Tool.run(["info", path])
+        #expect(info.status == 0)
+        #expect(info.stdout.contains("cells table"))
+        #expect(info.stdout.contains("32 × 40 nodes"))
+        let export = try Tool.run(["export", path])
+        #expect(export.status == 0)
+        #expect(export.stdout.contains("\"threshold\""))
+        let piped = try Tool.run(["grid", "-", "--input-format", "cells"], stdin: path)
+        #expect(piped.status == 0)
+        #expect(piped.stdout == (try Tool.run(["grid", path])).stdout)
+        for option in [["--radius", "5km"], ["--resolution", "80"], ["--weight", "mag"], ["--planar"]] {
+            let refused = try Tool.run(["grid", path] + option)
+            #expect(refused.status == 2)
+            #expect(refused.stderrLines.count == 1)
+            #expect(refused.stderr.contains("\(option[0]) cannot apply"))
+        }
+    }
+
+    @Test func toolPrintsTheStatement() throws {
+        let run = try Tool.run(["sql", "--dialect", "spark", "--table", "stops", "--lat", "Lat (°)", "--lon", "lon`x"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("`Lat (°)`") && run.stdout.contains("`lon``x`"))
+        #expect(run.stdout.contains("FROM stops"))
+        #expect(!run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix(";"))
+        #expect(try Tool.run(["sql"]).status == 2)
+        #expect(try Tool.run(["sql", "--table", "t", "--dialect", "oracle"]).status == 2)
+    }
 }

@@ -88,7 +88,8 @@ public struct CellQuery: Sendable {
 
     private func finite(_ x: String) -> String { "(\(x) - \(x) = 0)" }
 
-    /// The statement.
+    /// The statement, without a closing semicolon so that it can be
+    /// wrapped, e.g. in `COPY (…) TO …`.
     public func sql() -> String {
         let geographic = projection != .planar
         let mean = value != nil
@@ -348,7 +349,7 @@ public struct CellQuery: Sendable {
             LEFT JOIN cells s ON 1 = 1
             ORDER BY s.j, s.i
             """
-        return "WITH\n" + ctes.map { "\($0.0) AS (\n\(indent($0.1))\n)" }.joined(separator: ",\n") + "\n" + select + ";\n"
+        return "WITH\n" + ctes.map { "\($0.0) AS (\n\(indent($0.1))\n)" }.joined(separator: ",\n") + "\n" + select + "\n"
     }
 
     private func indent(_ text: String) -> String {
