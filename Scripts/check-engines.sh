@@ -50,6 +50,7 @@ CASES=(
     "planar_auto|planar.csv|auto|--planar|--weight|w"
     "storms_mean|storms.csv|auto|${STORMS[0]}|${STORMS[1]}|${STORMS[2]}|${STORMS[3]}|--weight|wind kt|--value|pressure"
     "storms_scott|storms.csv|scott|${STORMS[0]}|${STORMS[1]}|${STORMS[2]}|${STORMS[3]}|--radius|scott"
+    "storms_silverman|storms.csv|silverman|${STORMS[0]}|${STORMS[1]}|${STORMS[2]}|${STORMS[3]}|--weight|wind kt|--radius|silverman"
     "storms_300km|storms.csv|fixed|${STORMS[0]}|${STORMS[1]}|${STORMS[2]}|${STORMS[3]}|--radius|300km|--resolution|200"
     "storms_mercator|storms.csv|auto|${STORMS[0]}|${STORMS[1]}|${STORMS[2]}|${STORMS[3]}|--projection|web-mercator"
     "fiji_0_360|fiji.csv|fixed|--lon|long|--radius|50km"

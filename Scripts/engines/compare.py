@@ -5,8 +5,8 @@ cells table with the ones `contours` computes from the raw rows.
   compare.py CELLS.json RAW.json [CELLS.geojson RAW.geojson] [--rule scott]
 
 Geometry: columns and rows equal, origin and spacing equal bit for bit
-(within 1e-12 relative for --rule scott, whose variance an engine sums in
-another order than the tool's running one). Values: every node within
+(within 1e-12 relative for --rule scott or silverman, whose variance an
+engine sums in another order than the tool's running one). Values: every node within
 1e-3 x the grid maximum, NaN (undefined mean) at the same nodes.
 Thresholds: as many, each within 1e-3 x the grid maximum; the largest
 difference is printed relative to the maximum and to the thresholds (the
@@ -26,7 +26,7 @@ for k in ["columns", "rows"]:
     if a[k] != b[k]:
         ok = False; notes.append(f"{k} {a[k]} != {b[k]}")
 for k in ["x0", "y0", "dx", "dy"]:
-    tolerance = 1e-12 * max(abs(b[k]), abs(b["dx"]), abs(b["dy"])) if rule == "scott" else 0
+    tolerance = 1e-12 * max(abs(b[k]), abs(b["dx"]), abs(b["dy"])) if rule in ("scott", "silverman") else 0
     if abs(a[k] - b[k]) > tolerance:
         ok = False; notes.append(f"{k} {a[k]!r} != {b[k]!r}")
 geometry = "identical" if all(a[k] == b[k] for k in ["columns", "rows", "x0", "y0", "dx", "dy"]) else \

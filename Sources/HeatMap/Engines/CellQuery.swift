@@ -203,6 +203,23 @@ public struct CellQuery: Sendable {
                    SUM(w * (x - \(shiftX)) * (x - \(shiftX))) AS swxx, SUM(w * (y - \(shiftY)) * (y - \(shiftY))) AS swyy
             FROM plane CROSS JOIN first f
             """))
+        if bandwidth == .silverman {
+            // BandwidthEstimator's weighted quartiles: the first value whose
+            // running weight, in ascending order, reaches q · Σw.
+            for axis in ["x", "y"] {
+                ctes.append(("q\(axis)", """
+                    SELECT \(axis) AS q, SUM(w) OVER (ORDER BY \(axis) ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cw
+                    FROM plane WHERE w > 0
+                    """))
+            }
+            func quartile(_ axis: String, _ share: Double) -> String {
+                "COALESCE((SELECT MIN(q) FROM q\(axis) CROSS JOIN box WHERE cw >= \(number(share)) * sw), (SELECT MAX(q) FROM q\(axis)))"
+            }
+            ctes.append(("quartiles", """
+                SELECT \(quartile("x", 0.25)) AS qx1, \(quartile("x", 0.75)) AS qx3,
+                       \(quartile("y", 0.25)) AS qy1, \(quartile("y", 0.75)) AS qy3
+                """))
+        }
         ctes.append(("rule", radiusRule(geographic: geographic)))
         ctes.append(("floored", floorRule()))
         ctes.append(("fit0", """
@@ -363,7 +380,7 @@ public struct CellQuery: Sendable {
         let magnitude = "GREATEST(ABS(wx0), ABS(wx1), ABS(wy0), ABS(wy1))"
         let candidate: String
         switch bandwidth {
-        case .fixed, .silverman:
+        case .fixed:
             candidate = "CAST(NULL AS \(double))"
         case .auto:
             let longer = "GREATEST(wx1 - wx0, wy1 - wy0)"
@@ -371,14 +388,21 @@ public struct CellQuery: Sendable {
             let spacing = "SQRT((wx1 - wx0) * (wy1 - wy0) / NULLIF(CAST(wn AS \(double)), 0))"
             let guardLonger = geographic ? "" : " AND \(longer) > 0"
             candidate = "CASE WHEN wn >= 2\(guardLonger) THEN LEAST(GREATEST(COALESCE(\(spacing), \(lo)), \(lo)), \(hi)) END"
-        case .scott:
+        case .scott, .silverman:
             let den = "(sw - sww / GREATEST(sw, \(number(Double.leastNormalMagnitude))))"
             let ok = "(sw > 0 AND \(den) > sw * \(number(1e-12)))"
             func sd(_ s: String, _ ss: String) -> String {
                 "CASE WHEN \(ok) THEN SQRT(GREATEST((\(ss) - \(s) * \(s) / NULLIF(sw, 0)) / NULLIF(\(den), 0), 0)) ELSE 0 END"
             }
             let neff = "(sw * sw / NULLIF(sww, 0))"
-            let spread = "SQRT((\(sd("swx", "swxx")) * \(sd("swx", "swxx")) + \(sd("swy", "swyy")) * \(sd("swy", "swyy"))) / 2)"
+            var spread = "SQRT((\(sd("swx", "swxx")) * \(sd("swx", "swxx")) + \(sd("swy", "swyy")) * \(sd("swy", "swyy"))) / 2)"
+            if bandwidth == .silverman {
+                // a = min(s, IQR / 1.349) per axis, just s when the IQR is 0.
+                func robust(_ s: String, _ low: String, _ high: String) -> String {
+                    "CASE WHEN \(high) - \(low) > 0 THEN LEAST(\(s), (\(high) - \(low)) / \(number(1.349))) ELSE \(s) END"
+                }
+                spread = "(\(robust(sd("swx", "swxx"), "qx1", "qx3")) + \(robust(sd("swy", "swyy"), "qy1", "qy3"))) / 2"
+            }
             candidate = "CASE WHEN wn >= 2 AND \(neff) > 1 THEN 3 * POWER(\(neff), \(number(-1.0 / 6))) * \(spread) END"
         }
         let fromData = bandwidth == .auto && resolution == nil
@@ -388,7 +412,7 @@ public struct CellQuery: Sendable {
         return """
             SELECT t.*, \(res) AS res FROM (
               SELECT b.*, CASE WHEN cand > 0 AND cand > \(magnitude) * \(number(1e-9)) THEN cand ELSE \(fixed) END AS rradius
-              FROM (SELECT box.*, \(candidate) AS cand FROM box) b
+              FROM (SELECT box.*, \(candidate) AS cand FROM \(bandwidth == .silverman ? "box CROSS JOIN quartiles" : "box")) b
             ) t
             """
     }

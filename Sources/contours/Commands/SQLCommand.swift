@@ -12,10 +12,6 @@ enum SQLCommand {
         let (configuration, resolutionFromData) = try Settings.configuration(args)
         let reader = try Settings.reader(args)
         let planar = configuration.projection == .planar
-        if configuration.bandwidth == .silverman {
-            throw args.bad(Options.radius, "silverman",
-                           "the silverman rule needs weighted quartiles, which the statement does not compute yet; use auto, scott or a length")
-        }
         let query = CellQuery(dialect: dialect, table: table, latitude: reader.columns.latitude ?? (planar ? "y" : "lat"),
                               longitude: reader.columns.longitude ?? (planar ? "x" : "lon"), weight: reader.columns.weight,
                               value: reader.columns.value, projection: configuration.projection,
