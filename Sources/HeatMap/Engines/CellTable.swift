@@ -123,8 +123,20 @@ public struct CellTable: Sendable {
             throw fail(line2, "bandwidth", "unknown bandwidth rule '\(meta["bandwidth"]!)'")
         }
         let points = try integer("points")
-        guard points > 0 else {
-            throw fail(line2, "points", "the engine found no usable points (every row was rejected or the table is empty)")
+        var rejected: [String: Int] = [:]
+        for (c, reason) in rejectionReasons {
+            let v = try integer(c)
+            if v > 0 { rejected[reason] = v }
+        }
+        if points == 0 {
+            // No usable point: the empty grid the tool makes of no points.
+            let radius = try number("radius"), resolution = try integer("resolution"), padding = try number("padding")
+            let geometry = GridGeometry.fitting(box: .empty, radius: radius, paddingFactor: padding, resolution: resolution)
+            return CellTable(geometry: geometry, projection: PlaneProjection(kind: kind), radius: radius,
+                             bandwidth: bandwidth, radiusRaised: false, resolution: resolution, padding: padding,
+                             estimator: estimator, units: meta["units"]!, scheme: .splat, points: 0,
+                             weightedPoints: 0, totalWeight: 0, rejected: rejected, box: .empty, latitudeRange: nil,
+                             longitudeEnds: nil, nodes: [], sums: [])
         }
         let scheme: CellScheme
         switch meta["scheme"]!.lowercased() {
@@ -156,11 +168,6 @@ public struct CellTable: Sendable {
         let sigmaInCells = radius / 3 / max(geometry.dx, geometry.dy)
         guard CellScheme.choose(sigmaInCells: sigmaInCells) == scheme else {
             throw fail(line2, "scheme", "scheme \(meta["scheme"]!) does not suit a kernel of \(sigmaInCells) cells")
-        }
-        var rejected: [String: Int] = [:]
-        for (c, reason) in rejectionReasons {
-            let v = try integer(c)
-            if v > 0 { rejected[reason] = v }
         }
         let mean = estimator == .mean
         let valueColumns = mean ? (0..<CellScheme.sumCount).map { "v\($0)" } : []

@@ -43,6 +43,9 @@ enum CellsInput {
             let parts = table.rejected.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }
             Console.note("\(name): the engine left out \(parts.joined(separator: ", "))")
         }
+        if table.points == 0 {
+            Console.note("\(name): the engine found no usable points; the result is empty")
+        }
         return table
     }
 }
