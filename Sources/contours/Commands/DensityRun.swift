@@ -12,8 +12,12 @@ struct DensityRun {
     let configuration: HeatMapConfiguration
 
     /// Reads INPUT and computes its grid under the command's options.
-    static func run(_ args: ParsedArguments, operands: ArraySlice<String>, control: ComputeControl) throws -> DensityRun {
-        let (configuration, resolutionFromData) = try Settings.configuration(args)
+    /// With `forPicture`, an automatic radius (no --radius) follows the
+    /// picture rule (``PictureRadius``) instead of the point-spacing rule.
+    /// A cells table (see ``CellsInput``) brings its own grid.
+    static func run(_ args: ParsedArguments, operands: ArraySlice<String>, control: ComputeControl,
+                    forPicture: Bool = false) throws -> DensityRun {
+        var (configuration, resolutionFromData) = try Settings.configuration(args)
         let path = try Settings.input(args, operands: operands)
         if try CellsInput.wanted(args, path: path) {
             let cells = try CellsInput.read(args, path: path)
@@ -24,7 +28,8 @@ struct DensityRun {
             used.paddingFactor = cells.padding
             used.projection = cells.projection.kind
             used.estimator = cells.estimator
-            let grid = try cells.densityGrid(control: control)
+            var grid = try cells.densityGrid(control: control)
+            if forPicture, let units = Settings.units(args, areaUnits: grid.projection.densityUnits) { grid.units = units }
             let density = StreamedDensity.Result(grid: grid, configuration: used, bandwidth: cells.bandwidth,
                                                  radiusRaised: cells.radiusRaised,
                                                  summary: InputSummary(used: cells.points, rejected: cells.rejected))
@@ -33,6 +38,13 @@ struct DensityRun {
         let options = try Settings.reader(args)
         let points = try StreamedPoints.read(path: path, options: options, control: control)
         Console.report(points.rejections, rows: points.rowsRead)
+        if forPicture, args.string(Options.radius) == nil,
+           let rule = PictureRadius(points.statistics, geographic: configuration.projection != .planar) {
+            configuration.radius = rule.radius
+            configuration.bandwidth = .fixed
+            if args.string(Options.resolution) == nil { configuration.gridResolution = PictureRadius.resolution }
+            resolutionFromData = false
+        }
         describeOddities(points, estimator: configuration.estimator)
         var density = try StreamedDensity.compute(from: points, configuration: configuration,
                                                   resolutionFromData: resolutionFromData, control: control)
@@ -40,6 +52,9 @@ struct DensityRun {
         // and GeoJSON read "400,000 Sale_Price", not a bare number.
         if configuration.estimator == .mean, let column = options.columns.value {
             density.grid.units = column
+        }
+        if forPicture, let units = Settings.units(args, areaUnits: density.grid.projection.densityUnits) {
+            density.grid.units = units
         }
         return DensityRun(points: points, cells: nil, density: density, configuration: density.configuration)
     }
