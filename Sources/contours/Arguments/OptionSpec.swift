@@ -93,6 +93,9 @@ enum Options {
     static let feature = OptionSpec("--feature", value: "level|polygon",
         help: "One Feature per band or level (a Polygon or MultiPolygon), or one per polygon. Default: level.",
         example: "--feature polygon")
+    static let simplify = OptionSpec("--simplify", value: "TOLERANCE|auto",
+        help: "Drop vertices within TOLERANCE of the simplified line, in metres (or planar units; 2km and 500m are read too), keeping shared band boundaries shared and every polygon valid; auto: half a pixel for pictures, a quarter of a grid cell for GeoJSON. Default: no simplification.",
+        example: "--simplify 200m")
     static let precision = OptionSpec("--precision", value: "D",
         help: "Decimals of output coordinates (0...15). Default: 6 (about 0.1 m); for planar export, enough to keep rounding under a millionth of a grid cell (at least 6).",
         example: "--precision 5")
@@ -161,8 +164,8 @@ enum Options {
         example: "--at -20.5,178.2")
 
     // Bin
-    static let shape = OptionSpec("--shape", value: "hex|square",
-        help: "Cell shape. Default: hex.",
+    static let shape = OptionSpec("--shape", value: "hex|square|h3",
+        help: "Cell shape: our hexagons, squares, or Uber's H3 cells (ids as the h3 library's). Default: hex.",
         example: "--shape square")
     static let size = OptionSpec("--size", value: "R",
         help: "Hexagon centre-to-corner radius, or square side: kilometres for geographic input (800m reads too), data units with --planar. Default: a fortieth of the data's longer side.",
@@ -173,6 +176,12 @@ enum Options {
     static let aggregate = OptionSpec("--aggregate", value: "count|sum|mean|min|max",
         help: "Per-cell aggregate of the --value column (or of the weights). Default: count.",
         example: "--aggregate mean")
+    static let h3Resolution = OptionSpec("--h3-resolution", value: "R",
+        help: "H3 resolution 0 (~1,100 km edges) to 15 (~0.5 m) for --shape h3. Default: from the data (the hexagon size bin would pick), or the coarsest --h3 input cell.",
+        example: "--h3-resolution 7")
+    static let h3Column = OptionSpec("--h3", value: "COLUMN",
+        help: "Read pre-aggregated H3 cells: COLUMN holds the cell id (hex, or the 64-bit integer); --weight names the count column (default: count, weight or n if present, else 1 per row).",
+        example: "--h3 h3_cell --weight n")
     static let includeEmpty = OptionSpec("--include-empty",
         help: "Also output every empty cell covering the data's box (a honeycomb with zeros).",
         example: "--include-empty")
