@@ -54,6 +54,7 @@ func runTool(_ arguments: [String]) -> Int32 {
         case "grid": try GridCommand.run(args, control: control)
         case "bin": try BinCommand.run(args, control: control)
         case "hit": try HitCommand.run(args, control: control)
+        case "sql": try SQLCommand.run(args)
         default: try InfoCommand.run(args, control: control)
         }
         progress?.finish()

@@ -105,15 +105,8 @@ public struct DensityAccumulator: Sendable {
         self.estimator = estimator
         self.requestedMethod = method
         self.expectedCount = expectedCount
-        let sigma = radius / 3
-        // The scheme's reach in σ, widened by half a cell diagonal: a
-        // dropped node then holds at most e^(−reach²/2) of the point's
-        // largest node value, even for a kernel narrower than a cell.
         func axes(reachInSigmas: Double) -> (GaussianAxis, GaussianAxis) {
-            let r = reachInSigmas * sigma
-            let reach = (r * r + (geometry.dx * geometry.dx + geometry.dy * geometry.dy) / 4).squareRoot()
-            return (GaussianAxis(origin: geometry.x0, step: geometry.dx, count: geometry.columns, sigma: sigma, reach: reach),
-                    GaussianAxis(origin: geometry.y0, step: geometry.dy, count: geometry.rows, sigma: sigma, reach: reach))
+            DensityAccumulator.axes(geometry: geometry, radius: radius, reachInSigmas: reachInSigmas)
         }
         let channels = estimator == .mean ? 2 : 1
         let (x, y) = axes(reachInSigmas: DensityPlan.reachInSigmas)
@@ -138,6 +131,18 @@ public struct DensityAccumulator: Sendable {
     }
 
     private var channels: Int { estimator == .mean ? 2 : 1 }
+
+    /// The kernel's axes on `geometry`: σ = radius / 3 and a reach of
+    /// `reachInSigmas` σ widened by half a cell diagonal, so a dropped node
+    /// holds at most e^(−reach²/2) of the point's largest node value, even
+    /// for a kernel narrower than a cell.
+    static func axes(geometry: GridGeometry, radius: Double, reachInSigmas: Double) -> (GaussianAxis, GaussianAxis) {
+        let sigma = radius / 3
+        let r = reachInSigmas * sigma
+        let reach = (r * r + (geometry.dx * geometry.dx + geometry.dy * geometry.dy) / 4).squareRoot()
+        return (GaussianAxis(origin: geometry.x0, step: geometry.dx, count: geometry.columns, sigma: sigma, reach: reach),
+                GaussianAxis(origin: geometry.y0, step: geometry.dy, count: geometry.rows, sigma: sigma, reach: reach))
+    }
 
     /// Adds a batch of points. O(batch · work per point), on all cores:
     /// about (reach/δ)² multiply-adds per point for the exact method, a few
@@ -257,6 +262,16 @@ public struct DensityAccumulator: Sendable {
         }
     }
 
+    /// A node's value from its unnormalised sums Σ w e^(−d²/2σ²) and
+    /// Σ v w e^(−d²/2σ²): the density `sum × scale` (scale = area unit /
+    /// 2πσ²), or the mean, NaN where the support Σ w K · 2πσ² (the sum
+    /// itself) is below 0.05.
+    @inline(__always)
+    static func nodeValue(sum: Double, valueSum: Double, mean: Bool, scale: Double) -> Double {
+        guard mean else { return sum * scale }
+        return sum < 0.05 ? .nan : valueSum / sum
+    }
+
     /// Where the row-moment scheme of this order keeps its moments.
     private func rowMomentLayout(order: Int) -> RowMomentLayout {
         RowMomentLayout(xAxis: xAxis, rows: geometry.rows, order: order, channels: channels)
@@ -294,14 +309,12 @@ public struct DensityAccumulator: Sendable {
                 for c in 0..<columns {
                     var den = sums?[c] ?? 0
                     if let direct { den += direct[base + c] }
+                    var num = 0.0
                     if mean {
-                        var num = sums?[columns + c] ?? 0
+                        num = sums?[columns + c] ?? 0
                         if let directValue { num += directValue[base + c] }
-                        // Σ w K · 2πσ² is den itself: the support test of §4.
-                        out[base + c] = den < 0.05 ? .nan : num / den
-                    } else {
-                        out[base + c] = den * scale
                     }
+                    out[base + c] = DensityAccumulator.nodeValue(sum: den, valueSum: num, mean: mean, scale: scale)
                 }
             }
             switch scheme {

@@ -20,6 +20,16 @@ public enum StreamedDensity {
         public var radiusRaised: Bool
         /// Points used and rows rejected.
         public var summary: InputSummary
+
+        /// Creates a result from its parts.
+        public init(grid: DensityGrid, configuration: HeatMapConfiguration, bandwidth: Bandwidth, radiusRaised: Bool,
+                    summary: InputSummary) {
+            self.grid = grid
+            self.configuration = configuration
+            self.bandwidth = bandwidth
+            self.radiusRaised = radiusRaised
+            self.summary = summary
+        }
     }
 
     /// The smallest radius whose σ (radius / 3) spans half a grid cell at

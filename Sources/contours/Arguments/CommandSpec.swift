@@ -118,7 +118,27 @@ enum Commands {
             "contours info quakes.csv --spacing nice --format json",
         ])
 
-    static let all = [export, grid, bin, hit, info]
+    static let sql = CommandSpec(
+        name: "sql",
+        synopsis: "contours sql --table NAME [--dialect duckdb|spark|postgres] [options]",
+        summary: "Print one SQL statement that computes the grid's cells inside DuckDB, Spark or PostgreSQL.",
+        details: """
+            The statement does all the per-point work in the engine, from the table itself: rows the tool
+            would reject are left out and counted, the projection is centred on the smallest longitude arc,
+            the radius rule and the grid geometry are the tool's, and each point is summed into its grid
+            node. Save its result as CSV with a header (COPY … TO, df.write.csv, \\copy) and give that file
+            to grid, export or info, which finish the job without repeating any option. --lat and --lon
+            default to lat and lon.
+            """,
+        options: [Options.dialect, Options.table, Options.lat, Options.lon, Options.weight, Options.value,
+                  Options.planar] + densityOptions + [Options.output, Options.help],
+        examples: [
+            "contours sql --table \"read_parquet('points.parquet')\" --weight w > cells.sql",
+            "duckdb -csv -c \"$(contours sql --table \"read_csv('points.csv')\")\" > cells.csv && contours export cells.csv",
+            "contours sql --dialect postgres --table public.stops --lat latitude --lon longitude",
+        ])
+
+    static let all = [export, grid, bin, hit, info, sql]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 }

@@ -45,12 +45,20 @@ enum Options {
     static let planar = OptionSpec("--planar",
         help: "Coordinates are planar x/y, not degrees (same as --projection planar); radius in the same units.",
         example: "--planar")
-    static let inputFormat = OptionSpec("--input-format", value: "csv|geojson",
-        help: "Read INPUT as this format. Default: GeoJSON when the text starts with { or [, else by the file's extension, else CSV.",
+    static let inputFormat = OptionSpec("--input-format", value: "csv|geojson|cells",
+        help: "Read INPUT as this format (cells: a table made by 'contours sql'; grid, export and info only). Default: GeoJSON when the text starts with { or [, a cells table when the CSV header has a contours_cells column, else by the file's extension, else CSV.",
         example: "--input-format geojson")
     static let skipInvalid = OptionSpec("--skip-invalid",
         help: "Skip bad rows (non-numbers, NaN, out-of-range coordinates, negative weights) and report how many and why, instead of stopping at the first.",
         example: "--skip-invalid")
+
+    // Engines
+    static let dialect = OptionSpec("--dialect", value: "duckdb|spark|postgres",
+        help: "SQL dialect of the statement. Default: duckdb.",
+        example: "--dialect postgres")
+    static let table = OptionSpec("--table", value: "NAME",
+        help: "Table of points the statement reads: a name (schema.table), or a table expression such as read_parquet('points.parquet') (DuckDB). Required.",
+        example: "--table \"read_csv('points.csv')\"")
 
     // Density
     static let radius = OptionSpec("--radius", value: "R|auto|scott|silverman",

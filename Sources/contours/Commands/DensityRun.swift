@@ -4,18 +4,38 @@ import HeatMap
 /// The part every density command shares: read the points (streaming),
 /// say what was skipped and what is odd about them, compute the grid.
 struct DensityRun {
-    let points: StreamedPoints
+    /// The points read; nil when INPUT was a cells table.
+    let points: StreamedPoints?
+    /// The cells table read instead of points.
+    let cells: CellTable?
     let density: StreamedDensity.Result
     let configuration: HeatMapConfiguration
 
     /// Reads INPUT and computes its grid under the command's options.
     /// With `forPicture`, an automatic radius (no --radius) follows the
     /// picture rule (``PictureRadius``) instead of the point-spacing rule.
+    /// A cells table (see ``CellsInput``) brings its own grid.
     static func run(_ args: ParsedArguments, operands: ArraySlice<String>, control: ComputeControl,
                     forPicture: Bool = false) throws -> DensityRun {
         var (configuration, resolutionFromData) = try Settings.configuration(args)
-        let options = try Settings.reader(args)
         let path = try Settings.input(args, operands: operands)
+        if try CellsInput.wanted(args, path: path) {
+            let cells = try CellsInput.read(args, path: path)
+            var used = configuration
+            used.radius = cells.radius
+            used.bandwidth = .fixed
+            used.gridResolution = cells.resolution
+            used.paddingFactor = cells.padding
+            used.projection = cells.projection.kind
+            used.estimator = cells.estimator
+            var grid = try cells.densityGrid(control: control)
+            if forPicture, let units = Settings.units(args, areaUnits: grid.projection.densityUnits) { grid.units = units }
+            let density = StreamedDensity.Result(grid: grid, configuration: used, bandwidth: cells.bandwidth,
+                                                 radiusRaised: cells.radiusRaised,
+                                                 summary: InputSummary(used: cells.points, rejected: cells.rejected))
+            return DensityRun(points: nil, cells: cells, density: density, configuration: used)
+        }
+        let options = try Settings.reader(args)
         var points: StreamedPoints
         var h3Resolution: Int?
         if let column = args.string(Options.h3Column) {
@@ -43,7 +63,7 @@ struct DensityRun {
         if forPicture, let units = Settings.units(args, areaUnits: density.grid.projection.densityUnits) {
             density.grid.units = units
         }
-        return DensityRun(points: points, density: density, configuration: density.configuration)
+        return DensityRun(points: points, cells: nil, density: density, configuration: density.configuration)
     }
 
     /// Says why a map will be empty or a single blob (§12): no points, one
@@ -67,6 +87,10 @@ struct DensityRun {
 
     /// Says why there are no contours when the input looked fine.
     func describeEmptyLevels(_ thresholds: [Double]) {
+        guard let points else {
+            if thresholds.isEmpty { Console.note("the grid is flat (no value above its minimum); there are no contours") }
+            return
+        }
         let s = points.statistics
         guard thresholds.isEmpty, s.count > 0, s.weightedCount > 0 else { return }
         if configuration.estimator == .mean && s.minValue == s.maxValue {

@@ -13,16 +13,22 @@ enum InfoCommand {
         let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
                                                       levelCount: configuration.contourLevels, grid: grid)
         control.report(.levels, 1)
-        let report = Report(run: run, thresholds: thresholds)
+        guard let points = run.points else {
+            let report = CellsReport(run: run, cells: run.cells!, thresholds: thresholds)
+            try OutputFile.write(json ? report.json() : report.text(), to: nil)
+            return
+        }
+        let report = Report(run: run, points: points, thresholds: thresholds)
         try OutputFile.write(json ? report.json() : report.text(), to: nil)
     }
 
     /// The facts, gathered once and printed as text or JSON.
     struct Report {
         let run: DensityRun
+        let points: StreamedPoints
         let thresholds: [Double]
 
-        var statistics: InputStatistics { run.points.statistics }
+        var statistics: InputStatistics { points.statistics }
         var geographic: Bool { run.configuration.projection != .planar }
 
         /// [west, south, east, north]; west > east when the box crosses ±180°.
@@ -52,11 +58,11 @@ enum InfoCommand {
             let g = run.density.grid.geometry
             let unit = geographic ? "m" : "units"
             var lines: [(String, String)] = []
-            var input = "\(run.points.name) (\(run.points.format.rawValue.uppercased())"
-            if let columns = run.points.columnsDescription { input += ": \(columns)" }
+            var input = "\(points.name) (\(points.format.rawValue.uppercased())"
+            if let columns = points.columnsDescription { input += ": \(columns)" }
             lines.append(("input", input + ")"))
-            lines.append(("points", "\(s.count) used of \(run.points.rowsRead) read, \(run.points.rejections.count) rejected"))
-            for tally in run.points.rejections.tallies {
+            lines.append(("points", "\(s.count) used of \(points.rowsRead) read, \(points.rejections.count) rejected"))
+            for tally in points.rejections.tallies {
                 lines.append(("rejected", "\(tally.count) × \(tally.first.reason) (first at \(tally.first.location))"))
             }
             if let b = bbox {
@@ -99,11 +105,11 @@ enum InfoCommand {
             let grid = run.density.grid
             let g = grid.geometry
             var fields: [String] = []
-            fields.append("\"input\":\(quote(run.points.name))")
-            fields.append("\"format\":\(quote(run.points.format.rawValue))")
-            fields.append("\"rows\":\(run.points.rowsRead)")
+            fields.append("\"input\":\(quote(points.name))")
+            fields.append("\"format\":\(quote(points.format.rawValue))")
+            fields.append("\"rows\":\(points.rowsRead)")
             fields.append("\"points\":\(s.count)")
-            let rejected = run.points.rejections.tallies.map { "\(quote($0.first.reason)):\($0.count)" }
+            let rejected = points.rejections.tallies.map { "\(quote($0.first.reason)):\($0.count)" }
             fields.append("\"rejected\":{\(rejected.joined(separator: ","))}")
             fields.append("\"bbox\":" + (bbox.map { "[" + $0.map(n).joined(separator: ",") + "]" } ?? "null"))
             fields.append("\"total_weight\":\(n(s.totalWeight))")
