@@ -38,14 +38,17 @@ enum Settings {
             throw ToolError.usage("unexpected operand '\(operands[operands.startIndex + 1])' (one INPUT at a time)",
                                   command: args.command.name)
         }
-        guard let path = operands.first else {
-            if isatty(STDIN_FILENO) == 1 {
+        guard let path = operands.first, path != "-" else {
+            if StandardStreams.inputClosed {
+                throw ToolError.failure("cannot read standard input: it is closed (give INPUT as a file)")
+            }
+            if operands.isEmpty, isatty(STDIN_FILENO) == 1 {
                 throw ToolError.usage("no INPUT given (a CSV or GeoJSON file, or '-' for standard input)",
                                       command: args.command.name)
             }
             return nil
         }
-        return path == "-" ? nil : path
+        return path
     }
 
     /// The density and contour configuration, and whether the resolution

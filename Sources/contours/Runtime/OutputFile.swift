@@ -29,6 +29,9 @@ final class OutputFile {
         buffer.reserveCapacity(1 << 16)
         name = path ?? "standard output"
         guard let path else {
+            if StandardStreams.outputClosed {
+                throw ToolError.failure("cannot write standard output: it is closed (give -o FILE)")
+            }
             fd = STDOUT_FILENO
             target = nil
             temporary = nil
