@@ -10,6 +10,7 @@ import HeatMap
 // Exit status: 0 done, 1 bad data or failure, 2 usage, 130 interrupted.
 
 StandardStreams.secure()
+MemoryPolicy.oneArenaUnderAddressLimit()
 Interruption.install()
 
 func runTool(_ arguments: [String]) -> Int32 {
@@ -60,7 +61,12 @@ func runTool(_ arguments: [String]) -> Int32 {
         switch error {
         case let e as ToolError: failure = e
         case let e as InputError: failure = .input(e)
-        case let e as HeatMapError: failure = .failure("\(e)")
+        case let e as HeatMapError:
+            if case .outOfMemory = e, command.option(named: "--resolution") != nil {
+                failure = .failure("\(e); try a smaller --resolution")
+            } else {
+                failure = .failure("\(e)")
+            }
         default: failure = .failure("\(error)")
         }
         Console.line(failure.line)

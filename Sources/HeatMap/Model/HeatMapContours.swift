@@ -186,6 +186,9 @@ extension HeatMapContours {
         summary: InputSummary = InputSummary()
     ) throws -> HeatMapContours {
         control.report(.levels, 0)
+        let g = grid.geometry
+        try MemoryBudget.reserve(ContourBuilder.bytesNeeded(cells: grid.values.count),
+                                 for: "contouring the grid of \(g.columns) × \(g.rows) nodes")
         let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
                                                       levelCount: configuration.contourLevels, grid: grid)
         try control.checkCancellation()

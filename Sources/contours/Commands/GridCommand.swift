@@ -11,6 +11,9 @@ enum GridCommand {
         let run = try DensityRun.run(args, operands: args.operands[...], control: control)
         control.report(.export, 0)
         let grid = run.density.grid
+        // The text is built whole: up to 24 bytes a value.
+        try MemoryBudget.reserve(grid.values.count.multipliedReportingOverflow(by: 24).partialValue,
+                                 for: "the text of the \(grid.geometry.columns) × \(grid.geometry.rows) grid")
         try OutputFile.write(asc ? GridEncoding.asc(grid) : GridEncoding.json(grid), to: output)
         control.report(.export, 1)
     }
