@@ -91,7 +91,7 @@ enum Options {
 
     // Output
     static let output = OptionSpec("--output", short: "-o", value: "FILE",
-        help: "Write to FILE (whole or not at all: via a temporary file that is renamed). Default: standard output.",
+        help: "Write to FILE (whole or not at all: via a temporary file that is renamed). A symbolic link is written through (the file it points to is replaced; the link stays). FILE may not be an input. Default: standard output.",
         example: "-o storms.geojson")
     static let exportFormat = OptionSpec("--format", value: "geojson|svg|html",
         help: "Output format. Default: geojson.",

@@ -206,9 +206,19 @@ enum Settings {
     }
 
     /// --output / -o: a path, or nil for standard output.
+    ///
+    /// An output that is one of the command's input files (the same file
+    /// through any link or `..`) is refused before anything is read.
     static func output(_ args: ParsedArguments) throws -> String? {
         guard let path = args.string(Options.output) else { return nil }
         if path.isEmpty { throw args.bad(Options.output, path, "expected a file name") }
-        return path == "-" ? nil : path
+        if path == "-" { return nil }
+        let inputs = args.operands.filter { $0 != "-" } + [args.string(Options.basemap)].compactMap { $0 }
+        if let input = inputs.first(where: { OutputFile.sameFile($0, path) }) {
+            let same = input == path ? "" : " (the same file as \(input))"
+            throw ToolError.usage("-o \(path) is an input\(same); it would be overwritten: write elsewhere",
+                                  command: args.command.name)
+        }
+        return path
     }
 }
