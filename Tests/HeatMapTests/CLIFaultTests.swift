@@ -68,6 +68,19 @@ import Testing
              "contours: bad value '\\x1b[2J' for --resolution"),
         Case("newline in a value", "$C export p.csv --lat \"$(printf 'a\\nb')\"", 1, "a\\nb"),
         Case("newline in --at", "$C hit old.geojson --at \"$(printf '1\\n2')\"", 2, "bad value '1\\n2' for --at"),
+        Case("planar points beyond any bin size", "printf 'x,y\\n-1.7e308,-1.7e308\\n1.7e308,1.7e308\\n' | $C bin --planar -", 1,
+             "contours: 2 of 2 points have x or y beyond ±4.49e+307, too large to bin at any size"),
+        Case("planar cells too small to draw", "printf 'x,y\\n0,0\\n1e-300,1e-300\\n' | $C bin --planar -", 1,
+             "is too small to draw as geojson with 6 decimals (the cells would vanish); use a larger --size or --format csv"),
+        Case("planar cells too small to draw, CSV keeps them",
+             "test $(printf 'x,y\\n0,0\\n1e-300,1e-300\\n' | $C bin --planar - --format csv 2>/dev/null | wc -l) = 3", 0, ""),
+        Case("bin size below exact cell numbers", "printf 'lat,lon\\n-40,-100\\n40,100\\n' | $C bin - --size 1e-6 --format csv", 2,
+             "bad value '1e-6' for --size: 2 of 2 points lie too far from the origin to number cells this small exactly; the smallest size the data allows is"),
+        Case("include-empty beyond the limit", "printf 'lat,lon\\n-40,-100\\n40,100\\n' | $C bin - --size 1 --include-empty", 1,
+             "contours: --include-empty: including empty cells would make about"),
+        Case("include-empty with --max-cells", "printf 'lat,lon\\n-40,-100\\n40,100\\n' | $C bin - --size 1 --include-empty --max-cells 10", 1,
+             "(limit 10); use a larger bin size, or raise --max-cells"),
+        Case("bin size note and a failure", "$C bin p.csv -o /dev/full", 1, "contours: cannot write /dev/full: No space left on device"),
     ]
 
     @Test(arguments: cases)

@@ -157,8 +157,11 @@ enum Options {
         help: "Per-cell aggregate of the --value column (or of the weights). Default: count.",
         example: "--aggregate mean")
     static let includeEmpty = OptionSpec("--include-empty",
-        help: "Also output every empty cell covering the data's box (a honeycomb with zeros).",
+        help: "Also output every empty cell covering the data's box (a honeycomb with zeros). Refused when that makes more than --max-cells cells.",
         example: "--include-empty")
+    static let maxCells = OptionSpec("--max-cells", value: "N",
+        help: "With --include-empty, the most cells to output before refusing. Default: 1000000.",
+        example: "--max-cells 5000000")
 
     // General
     static let help = OptionSpec("--help", short: "-h",
