@@ -85,3 +85,52 @@ import Testing
         #expect("\(e)" == "the density grid of 8043 × 10000 nodes needs about 1.9 GB of memory, but only 808 MB is available")
     }
 }
+
+/// `contours hit` answers from a contour file only when the file is fit to
+/// answer: finite, in-range positions, rings with area, ordered levels.
+@Suite struct ContourFileCheckTests {
+    static func feature(level: Int, threshold: Double, upper: Double?, ring: String) -> String {
+        "{\"type\":\"Feature\",\"properties\":{\"level\":\(level),\"threshold\":\(threshold),\"upper\":\(upper.map { "\($0)" } ?? "null")},"
+            + "\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[\(ring)]}}"
+    }
+
+    static let square = "[[0,0],[1,0],[1,1],[0,1],[0,0]]"
+
+    static func error(_ features: [String], geographic: Bool?) throws -> String {
+        let folder = try ScratchFolder()
+        let path = try folder.write("c.geojson", "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}")
+        do {
+            _ = try GeoJSONContourReader.read(path: path, geographic: geographic)
+        } catch let e as InputError {
+            return "\(e.line):\(e.column): \(e.message)"
+        }
+        return "no error"
+    }
+
+    @Test func anIntactFileReads() throws {
+        let ok = [Self.feature(level: 0, threshold: 1, upper: 2, ring: Self.square),
+                  Self.feature(level: 1, threshold: 2, upper: nil, ring: Self.square)]
+        #expect(try Self.error(ok, geographic: true) == "no error")
+    }
+
+    @Test func hugeCoordinatesAreRefusedWithTheFeaturesPosition() throws {
+        let huge = "[[1e308,1e308],[-1e308,1e308],[0,-1e308],[1e308,1e308]]"
+        let features = [Self.feature(level: 0, threshold: 1, upper: 2, ring: Self.square),
+                        Self.feature(level: 1, threshold: 2, upper: nil, ring: huge)]
+        #expect(try Self.error(features, geographic: true)
+                == "3:1: contour feature (level 1) has position [1e+308, 1e+308] outside longitude [-180, 180] or latitude [-90, 90]")
+        #expect(try Self.error(features, geographic: false)
+                == "3:1: contour feature (level 1) has position [1e+308, 1e+308] beyond ±1e150, too large to test points against")
+    }
+
+    @Test func levelsOutOfOrderAndFlatRingsAreRefused() throws {
+        let disorder = [Self.feature(level: 0, threshold: 5, upper: 6, ring: Self.square),
+                        Self.feature(level: 1, threshold: 2, upper: nil, ring: Self.square)]
+        #expect(try Self.error(disorder, geographic: nil)
+                == "3:1: contour levels out of order: level 1 has threshold 2.0, not above level 0's 5.0")
+        let upside = [Self.feature(level: 0, threshold: 5, upper: 1, ring: Self.square)]
+        #expect(try Self.error(upside, geographic: nil) == "2:1: contour feature (level 0) has threshold 5.0 not below its upper 1.0")
+        let flat = [Self.feature(level: 0, threshold: 1, upper: nil, ring: "[[0,0],[1,1],[2,2],[0,0]]")]
+        #expect(try Self.error(flat, geographic: nil) == "2:1: contour feature (level 0) has a ring without area")
+    }
+}
