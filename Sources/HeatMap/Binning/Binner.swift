@@ -386,6 +386,10 @@ public struct Binner: Sendable {
                     "including empty cells would make about \(Int(min(estimate, 1e18))) cells over the data's box "
                         + "(limit \(configuration.maximumCells)); use a larger bin size")
             }
+            // The cover's ids, and a bin each (the corners are computed later, per cell).
+            let each = MemoryLayout<Bin>.stride + 2 * MemoryLayout<BinCellID>.stride
+            try MemoryBudget.reserve(MemoryBudget.product(Int(estimate), each),
+                                     for: "listing \(Int(estimate)) cells, the empty ones included,")
             let cover = grid.cells(covering: bounds)
             try control.checkCancellation()
             // Both lists are row-major: merge them.

@@ -42,7 +42,7 @@ public enum MemoryBudget {
     }
 
     /// `count` × `each`, saturating at `Int.max` (a size no machine has).
-    static func product(_ count: Int, _ each: Int) -> Int {
+    public static func product(_ count: Int, _ each: Int) -> Int {
         let (p, overflow) = count.multipliedReportingOverflow(by: each)
         return overflow ? Int.max : p
     }

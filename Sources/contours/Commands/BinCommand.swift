@@ -76,6 +76,9 @@ enum BinCommand {
         }
 
         control.report(.export, 0)
+        // The text is built whole: up to some 400 bytes a cell (GeoJSON, SVG).
+        try MemoryBudget.reserve(MemoryBudget.product(result.bins.count, format == .csv ? 120 : 400),
+                                 for: "the \(format.rawValue) text of \(result.bins.count) cells")
         let text: String
         switch format {
         case .geojson:

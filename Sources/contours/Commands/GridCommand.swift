@@ -12,7 +12,7 @@ enum GridCommand {
         control.report(.export, 0)
         let grid = run.density.grid
         // The text is built whole: up to 24 bytes a value.
-        try MemoryBudget.reserve(grid.values.count.multipliedReportingOverflow(by: 24).partialValue,
+        try MemoryBudget.reserve(MemoryBudget.product(grid.values.count, 24),
                                  for: "the text of the \(grid.geometry.columns) × \(grid.geometry.rows) grid")
         try OutputFile.write(asc ? GridEncoding.asc(grid) : GridEncoding.json(grid), to: output)
         control.report(.export, 1)
