@@ -81,6 +81,16 @@ import Testing
         Case("include-empty with --max-cells", "printf 'lat,lon\\n-40,-100\\n40,100\\n' | $C bin - --size 1 --include-empty --max-cells 10", 1,
              "(limit 10); use a larger bin size, or raise --max-cells"),
         Case("bin size note and a failure", "$C bin p.csv -o /dev/full", 1, "contours: cannot write /dev/full: No space left on device"),
+        Case("radius beyond any grid", "$C export p.csv --radius 1e308 -o old.geojson", 1,
+             "radius 1e+308 with padding 1.5 makes the grid wider than the largest number (about 1.8e308): the radius must be at most 5.99e+307"),
+        Case("padding beyond any grid", "$C export p.csv --radius 1000 --padding 1e308 -o old.geojson", 1,
+             "radius 1000 with padding 1e+308 makes the grid wider than the largest number (about 1.8e308): the radius must be at most"),
+        Case("custom levels outside the grid's range", "$C export p.csv --spacing custom:3,2,1 -o new.geojson; s=$?; rm -f new.geojson; exit $s", 0,
+             "contours: no custom level (3, 2, 1) lies inside the grid's range 0 … "),
+        Case("cut-off last row through a pipe", "printf 'lat,lon,depth\\n1,2,3\\n2,2.' | $C export - -o old.geojson", 1,
+             "contours: stdin:3:depth: last row has 2 fields but the header has 3, and no line end: the input looks cut off"),
+        Case("concatenated GeoJSON", "printf '{\"type\":\"Point\",\"coordinates\":[1,2]}{\"type\":\"Point\",\"coordinates\":[1,2]}' | $C export - -o old.geojson", 1,
+             "contours: stdin:1:37: a second JSON value on the line where the previous one ended"),
     ]
 
     @Test(arguments: cases)
