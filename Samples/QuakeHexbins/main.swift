@@ -55,7 +55,8 @@ do {
     let layer = HeatMapBinLayer(binning, aggregate: .count, valueName: "earthquakes", showsStatistics: true)
     var options = HeatMapRenderOptions(width: 800, height: 820, title: "Earthquakes near Fiji since 1964 (M ≥ 4), 40 km hexagons",
                                        attribution: "Quakes: R datasets (Harvard PRIM-H). Coast: © Toitū Te Whenua LINZ, CC BY 4.0")
-    options.basemap = try HeatMapBasemap(contentsOf: URL(fileURLWithPath: coastPath))
+    // The built-in world map, with the finer LINZ coast of New Zealand on top.
+    options.basemap = .world + (try HeatMapBasemap(contentsOf: URL(fileURLWithPath: coastPath)))
     options.frame = .dataAndBasemap
     options.basemapPlacement = .over   // the coast stays visible over the empty hexagons
     options.legendTitle = "earthquakes per hexagon"

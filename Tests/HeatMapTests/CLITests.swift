@@ -395,4 +395,22 @@ import Testing
         let none = try Tool.run(["hit", "empty.geojson", "--at", "1,2"], directory: folder.path)
         #expect(none.stdout == "{\"lat\":1,\"lon\":2,\"level\":null,\"threshold\":null,\"upper\":null}\n")
     }
+
+    @Test func columnNamesAndUnitsReachThePageEscaped() throws {
+        // A weight column and units that try to become markup or script.
+        let hostile = "</script><script>alert(1)</script><b>"
+        let folder = try ScratchFolder()
+        var csv = "lat,lon,\"\(hostile.replacingOccurrences(of: "\"", with: "\"\""))\"\n"
+        for k in 0..<40 { csv += "\(40 + Double(k % 7) * 0.3),\(-30 + Double(k % 5) * 0.4),\(1 + k % 3)\n" }
+        try folder.write("p.csv", csv)
+        for extra in [[], ["--units", hostile]] {
+            let run = try Tool.run(["export", "p.csv", "--weight", hostile, "--format", "html", "--title", hostile,
+                                    "-o", "p.html"] + extra, directory: folder.path)
+            #expect(run.status == 0, "\(run.stderr)")
+            let html = try #require(folder.read("p.html"))
+            #expect(!html.contains("<script>alert") && !html.contains("<b>"))
+            #expect(html.components(separatedBy: "<script").count - 1 == 2)
+            #expect(html.contains("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;b&gt;"))
+        }
+    }
 }

@@ -47,7 +47,7 @@ import Testing
         let html = HeatMapRenderer.html(layer)
         let object = try JSONSerialization.jsonObject(with: Data(try #require(dataBlock(html)).utf8)) as? [String: Any]
         let tips = try #require(object?["bins"] as? [[String]])
-        #expect(tips == [["q 0, r 0", "count: 4", "mean Sale_Price: 215,000 USD", "max: 390,000"]])
+        #expect(tips == [["q 0, r 0", "centre x 0, y 0", "count: 4", "mean Sale_Price: 215,000 USD", "max: 390,000"]])
         let svg = try ParsedSVG(try #require(svgBlock(html)))
         let shape = try #require(svg.elements("path", class: "bin").first)
         #expect(shape.attr("data-count") == "4" && shape.attr("data-value") == "215000.5" && shape.attr("data-i") == "0")

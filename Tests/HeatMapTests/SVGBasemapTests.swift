@@ -68,12 +68,13 @@ import Testing
         for p in lines[0] {
             #expect(p.x >= 20 - 2.01 && p.x <= 580 + 2.01 && p.y >= 20 - 2.01 && p.y <= 580 + 2.01)
         }
-        // Drawn under the data by default, over it on request.
-        let order = svg.elements("path").compactMap { $0.attr("class") }
-        #expect(order.first == "basemap")
-        options.basemapPlacement = .over
-        let over = try ParsedSVG(HeatMapRenderer.svg(layer, options: options)).elements("path").compactMap { $0.attr("class") }
-        #expect(over.last == "basemap")
+        // Lines are drawn over the data by default, under it on request.
+        func order(_ svg: ParsedSVG) -> [String] {
+            svg.elements("path").compactMap { $0.attr("class") }.filter { $0 == "basemap" || $0 == "bin" }
+        }
+        #expect(order(svg).last == "basemap")
+        options.basemapPlacement = .under
+        #expect(order(try ParsedSVG(HeatMapRenderer.svg(layer, options: options))).first == "basemap")
     }
 
     @Test func dataAcrossTheAntimeridianIsOneCompactMap() throws {
@@ -95,7 +96,7 @@ import Testing
         let map = HeatMapBasemap(lines: [[LocationCoordinate2D(latitude: 0, longitude: 179),
                                           LocationCoordinate2D(latitude: 0, longitude: -179),
                                           LocationCoordinate2D(latitude: 0, longitude: -178)]])
-        let lines = map.planeLines(projection)
+        let lines = BasemapProjection.lines(map.lines, projection)
         #expect(lines.count == 1 && lines[0].count == 2)   // the seam-crossing segment is dropped
     }
 
@@ -117,7 +118,7 @@ import Testing
         let coast = try HeatMapBasemap(contentsOf: url)
         let projection = PlaneProjection.fitted(.equalArea, to: coast.lines.flatMap { $0 })
         var box = PlaneBox.empty
-        for line in coast.planeLines(projection) { for p in line { box.formUnion(p) } }
+        for line in BasemapProjection.lines(coast.lines, projection) { for p in line { box.formUnion(p) } }
         // New Zealand with the Chathams and sub-Antarctic islands spans about 2,000 km, not the globe.
         #expect(box.width < 3_000_000 && box.height < 3_000_000)
     }

@@ -4,7 +4,7 @@ import Foundation
 /// polygons as subpaths, holes included, filled even-odd), then isolines.
 enum ContourScene {
     static func make(set: ContourSet, fallbackBox: PlaneBox, projection: PlaneProjection, units: String,
-                     style: HeatMapStyle, options: HeatMapRenderOptions) -> PictureScene {
+                     style: HeatMapStyle, options: HeatMapRenderOptions, grid: DensityGrid? = nil) -> PictureScene {
         let thresholds = set.thresholds
         let count = thresholds.count
         let mode = options.contourMode
@@ -32,13 +32,14 @@ enum ContourScene {
         }
 
         let gradient = style.gradient
+        let reducer = PictureComposer.dataReducer
         let draw: (inout SVGWriter, ViewTransform) -> Void = { w, t in
             if fills {
                 for level in 0..<min(count, polygons.count) {
                     var d = SVGPathData()
                     for polygon in polygons[level] {
-                        d.add(polygon.exterior.map(t.pixel), closed: true)
-                        for hole in polygon.holes { d.add(hole.map(t.pixel), closed: true) }
+                        d.add(reducer.reduce(polygon.exterior.map(t.pixel), closed: true), closed: true)
+                        for hole in polygon.holes { d.add(reducer.reduce(hole.map(t.pixel), closed: true), closed: true) }
                     }
                     guard !d.isEmpty else { continue }
                     var a: [(String, String)] = [("class", mode == .levels ? "level" : "band")]
@@ -54,7 +55,7 @@ enum ContourScene {
             if let (width, color) = stroke {
                 for level in 0..<min(count, lines.count) {
                     var d = SVGPathData()
-                    for ring in lines[level] { d.add(ring.map(t.pixel), closed: true) }
+                    for ring in lines[level] { d.add(reducer.reduce(ring.map(t.pixel), closed: true), closed: true) }
                     guard !d.isEmpty else { continue }
                     let c = color ?? gradient.color(forLevel: level, of: count).withAlpha(1)
                     w.path(d, [("class", "isoline"), ("fill", "none"),
@@ -70,7 +71,8 @@ enum ContourScene {
         let summary = "Contours: \(count) levels" + (units.isEmpty ? "" : " (\(units))")
             + (texts.isEmpty ? "" : ", thresholds " + texts.joined(separator: ", "))
         return PictureScene(dataBox: box, projection: projection, legend: count > 0 ? legend : nil,
-                            opacity: style.fillOpacity, drawData: draw, tooltips: tips, summary: summary)
+                            opacity: style.fillOpacity, drawData: draw, tooltips: tips, summary: summary,
+                            field: grid.flatMap(ValueField.init), valueUnits: units)
     }
 
     /// The set's isolines, or, where a level has none, the rings of its
@@ -94,6 +96,19 @@ enum BinScene {
         return HeatMapNumberFormat.string(v, significantDigits: min(6, max(exponent + 4, 1)))
     }
 
+    /// The mean of a cell's corners (its centre for a regular cell),
+    /// rounded to a millionth of the cell's width so that a centre at 0
+    /// reads 0, not 1e-17.
+    static func centre(_ corners: [PlanePoint]) -> PlanePoint {
+        guard !corners.isEmpty else { return PlanePoint(x: 0, y: 0) }
+        let n = Double(corners.count)
+        var box = PlaneBox.empty
+        for p in corners { box.formUnion(p) }
+        let quantum = max(box.width, box.height) * 1e-6
+        func round(_ v: Double) -> Double { quantum > 0 && quantum.isFinite ? (v / quantum).rounded() * quantum : v }
+        return PlanePoint(x: round(corners.reduce(0) { $0 + $1.x } / n), y: round(corners.reduce(0) { $0 + $1.y } / n))
+    }
+
     static func make(layer: HeatMapBinLayer, style: HeatMapStyle, scale type: HeatMapScaleType,
                      options: HeatMapRenderOptions) -> PictureScene {
         let bins = layer.bins
@@ -106,6 +121,7 @@ enum BinScene {
         for b in bins {
             var lines: [String] = []
             if !b.id.isEmpty { lines.append(b.id) }
+            lines.append("centre " + PlaceText.text(layer.projection, centre(b.corners)))
             lines.append("count: " + HeatMapNumberFormat.string(Double(b.count), significantDigits: 15))
             if showValue {
                 let v = b.count > 0 || b.value != 0

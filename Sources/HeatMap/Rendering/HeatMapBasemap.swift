@@ -1,27 +1,52 @@
 import Foundation
 
-/// Lines to draw under or over a picture for orientation: coastlines,
-/// borders, roads. Read from GeoJSON; polygons contribute their rings as
-/// lines (they are drawn unfilled).
+/// What to draw under or over a picture for orientation: the built-in
+/// world map (Natural Earth 1:50m land, country borders and coastlines),
+/// and lines and areas of your own read from GeoJSON (coastlines,
+/// borders, roads). Lines are stroked; areas are filled in the land
+/// colour, and their rings are stroked too (as lines).
 ///
-/// The renderer projects the lines with the data's own ``PlaneProjection``,
-/// so they register with the contours or bins exactly, and data around
-/// ±180° (New Zealand with the Chatham Islands, Fiji) is one continuous map.
+/// The renderer projects everything with the data's own
+/// ``PlaneProjection``, so the map registers with the contours or bins
+/// exactly, and data around ±180° (New Zealand with the Chatham Islands,
+/// Fiji) is one continuous map. The world map is drawn only on
+/// geographic pictures; your own lines are drawn on planar ones too
+/// (x in `longitude`, y in `latitude`).
 ///
 /// ```swift
+/// var options = HeatMapRenderOptions()          // options.basemap is .world
 /// let coast = try HeatMapBasemap(contentsOf: URL(fileURLWithPath: "nz_coastline.geojson"))
-/// var options = HeatMapRenderOptions()
-/// options.basemap = coast
+/// options.basemap = .world + coast              // the world, and a finer coast on top
+/// options.basemap = nil                         // no basemap
 /// ```
 public struct HeatMapBasemap: Sendable {
     /// Polylines of coordinates (longitude/latitude in degrees; for planar
     /// pictures x in `longitude`, y in `latitude`). Rings are closed by
     /// repeating their first position, as in GeoJSON.
     public var lines: [[LocationCoordinate2D]]
+    /// Rings filled as land (even-odd, so holes stay open), each closed.
+    public var areas: [[LocationCoordinate2D]]
+    /// Whether the built-in Natural Earth world map is drawn too (on
+    /// geographic pictures only).
+    public var includesWorld: Bool
 
-    /// A basemap of the given lines.
-    public init(lines: [[LocationCoordinate2D]]) {
+    /// A basemap of the given lines and areas.
+    public init(lines: [[LocationCoordinate2D]], areas: [[LocationCoordinate2D]] = [], includesWorld: Bool = false) {
         self.lines = lines
+        self.areas = areas
+        self.includesWorld = includesWorld
+    }
+
+    /// The built-in world map: Natural Earth 1:50m countries (land and
+    /// borders) and coastlines, public domain ("Made with Natural Earth"),
+    /// compiled into the library (about 160,000 points at 1e-4°).
+    public static let world = HeatMapBasemap(lines: [], includesWorld: true)
+
+    /// Both basemaps: the lines and areas of each, and the world map if
+    /// either includes it. Later lines are drawn over earlier ones.
+    public static func + (a: HeatMapBasemap, b: HeatMapBasemap) -> HeatMapBasemap {
+        HeatMapBasemap(lines: a.lines + b.lines, areas: a.areas + b.areas,
+                       includesWorld: a.includesWorld || b.includesWorld)
     }
 
     /// Reads a GeoJSON file (see ``init(geoJSON:)``).
@@ -41,7 +66,8 @@ public struct HeatMapBasemap: Sendable {
 
     /// Reads the LineString, MultiLineString, Polygon and MultiPolygon
     /// geometries of GeoJSON text: a FeatureCollection, a Feature, a
-    /// GeometryCollection or a bare geometry. Points are ignored; a
+    /// GeometryCollection or a bare geometry. Polygon rings become
+    /// ``areas`` and, for their outlines, ``lines`` too. Points are ignored; a
     /// feature with a null geometry is skipped. O(positions).
     ///
     /// - Throws: ``HeatMapRenderError/invalidBasemap(_:)`` naming the
@@ -57,12 +83,15 @@ public struct HeatMapBasemap: Sendable {
         var reader = GeoJSONLineReader()
         try reader.read(root, path: "root")
         lines = reader.lines
+        areas = reader.areas
+        includesWorld = false
     }
 }
 
 /// Collects lines from parsed GeoJSON, naming the place of any fault.
 private struct GeoJSONLineReader {
     var lines: [[LocationCoordinate2D]] = []
+    var areas: [[LocationCoordinate2D]] = []
 
     mutating func read(_ object: Any, path: String) throws {
         guard let dict = object as? [String: Any], let type = dict["type"] as? String else {
@@ -85,14 +114,22 @@ private struct GeoJSONLineReader {
             break
         case "LineString":
             lines.append(try positions(dict["coordinates"], path: path))
-        case "MultiLineString", "Polygon":
+        case "MultiLineString":
             for (i, line) in try array(dict["coordinates"], path: path).enumerated() {
-                lines.append(try positions(line, path: "\(path), \(type == "Polygon" ? "ring" : "line") \(i)"))
+                lines.append(try positions(line, path: "\(path), line \(i)"))
+            }
+        case "Polygon":
+            for (i, ring) in try array(dict["coordinates"], path: path).enumerated() {
+                let r = try positions(ring, path: "\(path), ring \(i)")
+                lines.append(r)
+                areas.append(r)
             }
         case "MultiPolygon":
             for (i, polygon) in try array(dict["coordinates"], path: path).enumerated() {
                 for (j, ring) in try array(polygon, path: "\(path), polygon \(i)").enumerated() {
-                    lines.append(try positions(ring, path: "\(path), polygon \(i), ring \(j)"))
+                    let r = try positions(ring, path: "\(path), polygon \(i), ring \(j)")
+                    lines.append(r)
+                    areas.append(r)
                 }
             }
         default:
@@ -121,96 +158,5 @@ private struct GeoJSONLineReader {
             out.append(LocationCoordinate2D(latitude: lat, longitude: lon))
         }
         return out
-    }
-}
-
-extension HeatMapBasemap {
-    /// The lines in `projection`'s plane, cut where the projection tears:
-    /// at the far hemisphere for the azimuthal equal-area projection, and
-    /// at the seam opposite the centre meridian for the cylindrical ones.
-    /// Planar projections take x = longitude, y = latitude as given. O(positions).
-    func planeLines(_ projection: PlaneProjection) -> [[PlanePoint]] {
-        var out: [[PlanePoint]] = []
-        let rad = Double.pi / 180
-        let sinPhi0 = sin(projection.centreLatitude * rad), cosPhi0 = cos(projection.centreLatitude * rad)
-        for line in lines {
-            var current: [PlanePoint] = []
-            var previousOffset: Double?
-            for c in line {
-                let offset = LongitudeArc.normalized(c.longitude - projection.centreLongitude)
-                var tear = false
-                switch projection.kind {
-                case .planar:
-                    break
-                case .equalArea:
-                    let cosc = sinPhi0 * sin(c.latitude * rad) + cosPhi0 * cos(c.latitude * rad) * cos(offset * rad)
-                    if cosc < 0 {
-                        // Beyond the horizon: leave this vertex out and break the line.
-                        if current.count > 1 { out.append(current) }
-                        current = []
-                        previousOffset = nil
-                        continue
-                    }
-                case .equirectangular, .webMercator:
-                    if let p = previousOffset, abs(offset - p) > 180 { tear = true }
-                }
-                if tear {
-                    if current.count > 1 { out.append(current) }
-                    current = []
-                }
-                current.append(projection.project(c))
-                previousOffset = offset
-            }
-            if current.count > 1 { out.append(current) }
-        }
-        return out
-    }
-}
-
-/// Cuts polylines to a box (Liang–Barsky per segment), keeping the parts inside.
-enum LineClipper {
-    /// The pieces of `line` inside `box`; consecutive inside segments stay
-    /// one polyline. O(points).
-    static func clip(_ line: [PlanePoint], to box: PlaneBox) -> [[PlanePoint]] {
-        var pieces: [[PlanePoint]] = []
-        var current: [PlanePoint] = []
-        for (a, b) in zip(line, line.dropFirst()) {
-            guard let (p, q) = clipSegment(a, b, box) else {
-                if current.count > 1 { pieces.append(current) }
-                current = []
-                continue
-            }
-            if let last = current.last, last == p {
-                current.append(q)
-            } else {
-                if current.count > 1 { pieces.append(current) }
-                current = [p, q]
-            }
-            // A segment that leaves the box ends the piece.
-            if q != b {
-                pieces.append(current)
-                current = []
-            }
-        }
-        if current.count > 1 { pieces.append(current) }
-        return pieces
-    }
-
-    /// The part of segment a–b inside the box, or nil.
-    static func clipSegment(_ a: PlanePoint, _ b: PlanePoint, _ box: PlaneBox) -> (PlanePoint, PlanePoint)? {
-        let dx = b.x - a.x, dy = b.y - a.y
-        var t0 = 0.0, t1 = 1.0
-        for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
-            if p == 0 {
-                if q < 0 { return nil }
-            } else {
-                let r = q / p
-                if p < 0 { if r > t1 { return nil }; if r > t0 { t0 = r } }
-                else { if r < t0 { return nil }; if r < t1 { t1 = r } }
-            }
-        }
-        let start = t0 == 0 ? a : PlanePoint(x: a.x + t0 * dx, y: a.y + t0 * dy)
-        let end = t1 == 1 ? b : PlanePoint(x: a.x + t1 * dx, y: a.y + t1 * dy)
-        return (start, end)
     }
 }

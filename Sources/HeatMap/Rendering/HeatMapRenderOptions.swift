@@ -47,13 +47,24 @@ public struct HeatMapRenderOptions: Sendable {
     /// Contour geometry: bands (default), levels (nested superlevel sets,
     /// drawn lowest first) or isolines (lines only, whatever the render mode).
     public var contourMode: ContourMode
-    /// Lines drawn unfilled for orientation, or nil.
+    /// The map under the data, or nil for none. Default ``HeatMapBasemap/world``
+    /// (drawn on geographic pictures only).
     public var basemap: HeatMapBasemap?
-    /// Basemap under (default) or over the data.
+    /// Basemap lines (coastlines, borders, your lines) under or over
+    /// (default) the data; land is always filled under it.
     public var basemapPlacement: BasemapPlacement
+    /// Fill of the basemap's land. Default a quiet warm grey.
+    public var landColor: HeatMapColor
+    /// A graticule (labelled lines of latitude and longitude): true, false,
+    /// or nil (the default) for geographic pictures whose view spans a
+    /// degree or more.
+    public var graticule: Bool?
+    /// A scale bar in metres or kilometres: true, false, or nil (the
+    /// default) for every geographic picture.
+    public var scaleBar: Bool?
     /// Basemap line colour. Default a mid grey.
     public var basemapColor: HeatMapColor
-    /// Basemap line width in pixels. Default 0.75.
+    /// Basemap line width in pixels. Default 0.6.
     public var basemapLineWidth: Double
     /// The region shown. Default ``Frame/data``.
     public var frame: Frame
@@ -65,7 +76,7 @@ public struct HeatMapRenderOptions: Sendable {
     /// Creates options; every setting has a default.
     public init(width: Double = 800, height: Double = 600, title: String? = nil, attribution: String? = nil,
                 legend: HeatMapLegend.Axis? = .vertical, legendLabels: HeatMapLegend.LabelVisibility = .thresholds,
-                basemap: HeatMapBasemap? = nil, contourMode: ContourMode = .bands) {
+                basemap: HeatMapBasemap? = .world, contourMode: ContourMode = .bands) {
         self.width = width
         self.height = height
         self.margin = 16
@@ -76,9 +87,12 @@ public struct HeatMapRenderOptions: Sendable {
         self.legendTitle = nil
         self.contourMode = contourMode
         self.basemap = basemap
-        self.basemapPlacement = .under
+        self.basemapPlacement = .over
+        self.landColor = HeatMapColor(red8: 236, green8: 234, blue8: 226)
+        self.graticule = nil
+        self.scaleBar = nil
         self.basemapColor = HeatMapColor(red8: 110, green8: 110, blue8: 115)
-        self.basemapLineWidth = 0.75
+        self.basemapLineWidth = 0.6
         self.frame = .data
         self.background = .white
         self.binStroke = nil

@@ -73,6 +73,7 @@ public enum HeatMapRenderer {
     private static func scene(_ c: HeatMapContours, _ style: HeatMapStyle?,
                               _ options: HeatMapRenderOptions) -> PictureScene {
         ContourScene.make(set: c.contourSet, fallbackBox: c.grid.geometry.cellBox, projection: c.projection,
-                          units: c.units, style: style ?? HeatMapStyle(c.configuration), options: options)
+                          units: c.units, style: style ?? HeatMapStyle(c.configuration), options: options,
+                          grid: c.grid)
     }
 }

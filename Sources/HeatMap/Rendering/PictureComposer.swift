@@ -17,6 +17,10 @@ struct PictureScene {
     var tooltips: TooltipData
     /// A short description for the SVG's `<desc>`.
     var summary: String
+    /// The values under the shapes, for the page's tooltip (contours of a grid).
+    var field: ValueField? = nil
+    /// The units of the field's values.
+    var valueUnits: String = ""
 }
 
 /// Tooltip texts that the HTML page looks up by a shape's data attributes.
@@ -42,6 +46,10 @@ enum PictureComposer {
         var attributionBaseline: Double
     }
 
+    /// Data shapes snap to a quarter pixel: finer than the eye sees at
+    /// 1×, still smooth at the page's first few zoom steps.
+    static let dataReducer = PixelPathReducer(step: 0.25)
+
     static let titleSize = 16.0
     static let attributionSize = 10.0
 
@@ -52,14 +60,22 @@ enum PictureComposer {
         return max(8, (size * room / width * 10).rounded(.down) / 10)
     }
 
-    static func layout(_ scene: PictureScene, _ options: HeatMapRenderOptions) -> Layout {
+    /// The layout; `mapOnly` gives the whole picture to the plot (a page
+    /// sets the title, legend and credits beside it).
+    static func layout(_ scene: PictureScene, _ options: HeatMapRenderOptions, mapOnly: Bool = false) -> Layout {
+        if mapOnly {
+            let (width, height) = options.size
+            return Layout(width: width, height: height, margin: 0,
+                          plot: PixelRect(x: 0, y: 0, width: width, height: height), legend: nil,
+                          legendOrigin: (0, 0), titleBaseline: 0, attributionBaseline: height)
+        }
         let (width, height) = options.size
         let m = options.margin.isFinite ? min(max(options.margin, 0), min(width, height) / 4) : 16
         var top = m, bottom = height - m
         let titleBaseline = m + titleSize
         if options.title?.isEmpty == false { top += titleSize + 10 }
         let attributionBaseline = height - m
-        if options.attribution?.isEmpty == false { bottom -= attributionSize + 8 }
+        if options.attribution?.isEmpty == false || drawsWorld(scene, options) { bottom -= attributionSize + 8 }
         var plot = PixelRect(x: m, y: top, width: max(width - 2 * m, 1), height: max(bottom - top, 1))
         var legend: HeatMapLegend?
         var origin = (x: 0.0, y: 0.0)
@@ -106,12 +122,32 @@ enum PictureComposer {
         }
     }
 
-    /// The whole SVG document.
-    static func svg(_ scene: PictureScene, _ options: HeatMapRenderOptions, standalone: Bool = true) -> String {
-        let layout = layout(scene, options)
-        let projectedBasemap = options.basemap?.planeLines(scene.projection) ?? []
-        let transform = ViewTransform(fitting: frameBox(scene, options, basemapLines: projectedBasemap),
-                                      into: layout.plot)
+    /// The layout and the plane-to-pixel transform of the plot.
+    static func placement(_ scene: PictureScene, _ options: HeatMapRenderOptions,
+                          mapOnly: Bool = false) -> (Layout, ViewTransform) {
+        let layout = layout(scene, options, mapOnly: mapOnly)
+        var framing: [[PlanePoint]] = []
+        if case .dataAndBasemap = options.frame {
+            framing = BasemapLayer.ownLines(options.basemap, projection: scene.projection)
+        }
+        return (layout, ViewTransform(fitting: frameBox(scene, options, basemapLines: framing), into: layout.plot))
+    }
+
+    /// Whether the picture gets a graticule: on request, else when the view
+    /// spans a degree or more, where lines of latitude and longitude help.
+    static func showsGraticule(_ scene: PictureScene, _ options: HeatMapRenderOptions, _ t: ViewTransform) -> Bool {
+        guard scene.projection.isGeographic else { return false }
+        if let asked = options.graticule { return asked }
+        return min(t.planeBox.width, t.planeBox.height) >= 111_000
+    }
+
+    /// The whole SVG document. `reach` grows the region the basemap is
+    /// drawn in, in views on each side, for a page that can be panned;
+    /// `mapOnly` leaves out the title, legend, scale bar and credits.
+    static func svg(_ scene: PictureScene, _ options: HeatMapRenderOptions, standalone: Bool = true,
+                    reach: Double = 0, mapOnly: Bool = false) -> String {
+        let (layout, transform) = placement(scene, options, mapOnly: mapOnly)
+        let basemap = BasemapLayer(options.basemap, projection: scene.projection)
         var w = SVGWriter()
         if standalone { w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") }
         let size = "0 0 \(SVGWriter.px(layout.width)) \(SVGWriter.px(layout.height))"
@@ -134,25 +170,51 @@ enum PictureComposer {
             w.element("rect", [("class", "background"), ("x", "0"), ("y", "0"), ("width", "100%"), ("height", "100%")]
                               + SVGWriter.fill(bg))
         }
-        if options.basemapPlacement == .under { writeBasemap(&w, projectedBasemap, transform, options) }
-        var dataAttributes: [(String, String)] = [("class", "data"), ("clip-path", "url(#hm-plot)")]
+        // Clip the basemap a little outside the plot so line ends are not visibly cut short.
+        let view = transform.planeBox
+        let slackX = 2 / transform.scale + view.width * reach, slackY = 2 / transform.scale + view.height * reach
+        let clip = PlaneBox(minX: view.minX - slackX, minY: view.minY - slackY,
+                            maxX: view.maxX + slackX, maxY: view.maxY + slackY)
+        let lineWidth = options.basemapLineWidth.isFinite ? max(options.basemapLineWidth, 0) : 0.75
+        let graticule = showsGraticule(scene, options, transform)
+            ? Graticule(projection: scene.projection, view: transform) : Graticule()
+
+        w.open("g", [("class", "plot"), ("clip-path", "url(#hm-plot)")])
+        w.raw("\n")
+        w.open("g", [("class", "view"), ("id", "hm-view")])
+        w.raw("\n")
+        basemap.writeLand(into: &w, transform, clip: clip, color: options.landColor)
+        writeGraticuleLines(&w, graticule, transform, clip)
+        if options.basemapPlacement == .under {
+            basemap.writeLines(into: &w, transform, clip: clip, color: options.basemapColor, width: lineWidth)
+        }
+        var dataAttributes: [(String, String)] = [("class", "data")]
         if scene.opacity < 1 { dataAttributes.append(("opacity", NumberText.fixed(scene.opacity, decimals: 3))) }
         w.open("g", dataAttributes)
         w.raw("\n")
         scene.drawData(&w, transform)
         w.close("g")
-        if options.basemapPlacement == .over { writeBasemap(&w, projectedBasemap, transform, options) }
+        if options.basemapPlacement == .over {
+            basemap.writeLines(into: &w, transform, clip: clip, color: options.basemapColor, width: lineWidth)
+        }
+        w.close("g")
+        w.close("g")
+        writeGraticuleLabels(&w, graticule)
+        let showsScaleBar = !mapOnly && (options.scaleBar ?? scene.projection.isGeographic)
+        if showsScaleBar, let bar = ScaleBar(projection: scene.projection, view: transform) {
+            writeScaleBar(&w, bar, plot)
+        }
         if let legend = layout.legend {
             legend.write(into: &w, x: layout.legendOrigin.x, y: layout.legendOrigin.y)
         }
         let room = layout.width - 2 * layout.margin
-        if let title = options.title, !title.isEmpty {
+        if !mapOnly, let title = options.title, !title.isEmpty {
             w.textElement(title, [("class", "title"), ("x", SVGWriter.px(layout.margin)),
                                   ("y", SVGWriter.px(layout.titleBaseline)),
                                   ("font-size", SVGWriter.px(fittedSize(title, titleSize, room, bold: true))),
                                   ("font-weight", "600"), ("fill", "#222222")])
         }
-        if let credit = options.attribution, !credit.isEmpty {
+        if !mapOnly, let credit = credit(options, showsWorld: basemap.showsWorld) {
             w.textElement(credit, [("class", "attribution"), ("x", SVGWriter.px(layout.width - layout.margin)),
                                    ("y", SVGWriter.px(layout.attributionBaseline)), ("text-anchor", "end"),
                                    ("font-size", SVGWriter.px(fittedSize(credit, attributionSize, room, bold: false))),
@@ -162,26 +224,64 @@ enum PictureComposer {
         return w.text
     }
 
-    /// Basemap lines clipped to the plot, unfilled, ignoring the pointer.
-    private static func writeBasemap(_ w: inout SVGWriter, _ lines: [[PlanePoint]], _ t: ViewTransform,
-                                     _ options: HeatMapRenderOptions) {
-        guard !lines.isEmpty else { return }
-        // Clip a little outside the plot so line ends are not visibly cut short.
-        var box = t.planeBox
-        let slack = 2 / t.scale
-        box = PlaneBox(minX: box.minX - slack, minY: box.minY - slack, maxX: box.maxX + slack, maxY: box.maxY + slack)
+    /// Whether the built-in world map is drawn (it credits Natural Earth).
+    static func drawsWorld(_ scene: PictureScene, _ options: HeatMapRenderOptions) -> Bool {
+        scene.projection.isGeographic && options.basemap?.includesWorld == true
+    }
+
+    /// The credit line: the caller's, and Natural Earth's when the world map is drawn.
+    static func credit(_ options: HeatMapRenderOptions, showsWorld: Bool) -> String? {
+        var parts: [String] = []
+        if let a = options.attribution, !a.isEmpty { parts.append(a) }
+        if showsWorld { parts.append("Basemap: Natural Earth") }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    private static func writeGraticuleLines(_ w: inout SVGWriter, _ g: Graticule, _ t: ViewTransform,
+                                            _ clip: PlaneBox) {
         var path = SVGPathData()
-        for line in lines {
-            for piece in LineClipper.clip(line, to: box) {
-                path.add(piece.map(t.pixel), closed: false)
+        for line in g.lines {
+            for piece in LineClipper.clip(line, to: clip) {
+                path.add(BasemapLayer.reducer.reduce(piece.map(t.pixel), closed: false), closed: false)
             }
         }
         guard !path.isEmpty else { return }
-        let width = options.basemapLineWidth.isFinite ? max(options.basemapLineWidth, 0) : 0.75
-        w.path(path, [("class", "basemap"), ("fill", "none"),
-                           ("stroke-linejoin", "round"), ("stroke-linecap", "round"), ("pointer-events", "none"),
-                           ("clip-path", "url(#hm-plot)")]
-                          + SVGWriter.stroke(options.basemapColor, width: width))
+        w.path(path, [("class", "graticule"), ("fill", "none"), ("vector-effect", "non-scaling-stroke"),
+                      ("pointer-events", "none"), ("stroke", "#8c96a0"), ("stroke-opacity", "0.35"),
+                      ("stroke-width", "0.5")])
+    }
+
+    private static func writeGraticuleLabels(_ w: inout SVGWriter, _ g: Graticule) {
+        guard !g.labels.isEmpty else { return }
+        w.open("g", [("class", "graticule-labels"), ("id", "hm-graticule-labels"), ("font-size", "9"),
+                     ("fill", "#5f6870"), ("stroke", "#ffffff"), ("stroke-width", "2.5"),
+                     ("stroke-opacity", "0.8"), ("paint-order", "stroke"), ("pointer-events", "none")])
+        for label in g.labels {
+            var a: [(String, String)] = [("x", SVGWriter.px(label.x)), ("y", SVGWriter.px(label.y))]
+            if !label.parallel { a.append(("text-anchor", "middle")) }
+            // Labels along the top edge: the page moves them down when it enlarges the text.
+            if !label.parallel, label.y < g.topEdge + 20 { a.append(("data-edge", "top")) }
+            w.textElement(label.text, a)
+        }
+        w.close("g")
+    }
+
+    /// The bar sits at the plot's bottom left, above the meridian labels.
+    private static func writeScaleBar(_ w: inout SVGWriter, _ bar: ScaleBar, _ plot: PixelRect) {
+        let x = plot.x + 10, y = plot.maxY - 18
+        w.open("g", [("class", "scalebar"), ("id", "hm-scale"), ("pointer-events", "none"),
+                     ("data-metres-per-pixel", NumberText.data(bar.metresPerPixel)),
+                     ("data-x", SVGWriter.px(x)), ("data-y", SVGWriter.px(y)),
+                     ("data-max", SVGWriter.px(plot.width / 5))])
+        let d = "M\(SVGWriter.px(x)) \(SVGWriter.px(y - 4))V\(SVGWriter.px(y))H\(SVGWriter.px(x + bar.pixels))"
+            + "V\(SVGWriter.px(y - 4))"
+        w.element("path", [("d", d), ("fill", "none"), ("stroke", "#ffffff"), ("stroke-width", "3"),
+                           ("stroke-opacity", "0.8")])
+        w.element("path", [("d", d), ("fill", "none"), ("stroke", "#333333"), ("stroke-width", "1.2")])
+        w.textElement(bar.label, [("x", SVGWriter.px(x + bar.pixels + 5)), ("y", SVGWriter.px(y + 1)),
+                                  ("font-size", "10"), ("fill", "#333333"), ("stroke", "#ffffff"),
+                                  ("stroke-width", "2.5"), ("stroke-opacity", "0.8"), ("paint-order", "stroke")])
+        w.close("g")
     }
 }
 

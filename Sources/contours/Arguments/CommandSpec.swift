@@ -18,8 +18,8 @@ enum Commands {
                                Options.inputFormat, Options.skipInvalid]
     static let densityOptions = [Options.radius, Options.resolution, Options.padding, Options.projection]
     static let levelOptions = [Options.levels, Options.spacing]
-    static let pictureOptions = [Options.gradient, Options.opacity, Options.legend, Options.basemap, Options.width,
-                                 Options.height, Options.title]
+    static let pictureOptions = [Options.gradient, Options.opacity, Options.legend, Options.basemap, Options.graticule,
+                                 Options.scaleBar, Options.units, Options.width, Options.height, Options.title]
 
     static let export = CommandSpec(
         name: "export",

@@ -54,7 +54,7 @@ enum Options {
 
     // Density
     static let radius = OptionSpec("--radius", value: "R|auto|scott|silverman",
-        help: "Kernel radius (sigma = R/3) in metres (or planar units; 25km and 800m are read too), or a rule: auto (mean point spacing, the Apple package's rule, raised when needed so that sigma spans half a grid cell; also picks the resolution), scott, silverman. Default: auto.",
+        help: "Kernel radius (sigma = R/3) in metres (or planar units; 25km and 800m are read too), or a rule: auto (mean point spacing, the Apple package's rule, raised when needed so that sigma spans half a grid cell; also picks the resolution), scott, silverman. Default: auto; SVG and HTML pictures: a fiftieth of the data's longer side, at least auto's spacing.",
         example: "--radius 25km")
     static let resolution = OptionSpec("--resolution", value: "N",
         help: "Grid cells along the longer side of the padded box (2...10000). Default: from the data with --radius auto, else 100.",
@@ -122,9 +122,18 @@ enum Options {
     static let legend = OptionSpec("--legend", value: "vertical|horizontal|none",
         help: "Pictures: the colour legend, labelled at the thresholds with units. Default: vertical.",
         example: "--legend horizontal")
-    static let basemap = OptionSpec("--basemap", value: "FILE.geojson",
-        help: "Pictures: lines (coastlines, borders) drawn unfilled under the data, in the data's projection.",
-        example: "--basemap nz_coastline.geojson")
+    static let basemap = OptionSpec("--basemap", value: "none|world|FILE.geojson", repeatable: true,
+        help: "Pictures: the map under the data, in the data's projection: world (Natural Earth 1:50m land, borders and coastlines, built in), none, or a GeoJSON file of lines and polygons; repeat to stack several. Default: world.",
+        example: "--basemap world --basemap nz_coastline.geojson")
+    static let graticule = OptionSpec("--graticule", value: "auto|on|off",
+        help: "Pictures: labelled lines of latitude and longitude. Default: auto (when the view spans a degree or more).",
+        example: "--graticule on")
+    static let scaleBar = OptionSpec("--scale-bar", value: "auto|on|off",
+        help: "Pictures: a scale bar in m or km. Default: auto (on geographic pictures).",
+        example: "--scale-bar off")
+    static let units = OptionSpec("--units", value: "TEXT",
+        help: "The units of the values, for legends and tooltips. Default: from the columns (\"per km²\", \"wind × points per km²\" with --weight wind, \"mean Sale_Price\" with --value Sale_Price).",
+        example: "--units 'kn × fixes per km²'")
     static let width = OptionSpec("--width", value: "PX",
         help: "Pictures: width in pixels (50...20000). Default: 800.",
         example: "--width 1200")

@@ -175,14 +175,45 @@ enum Settings {
         if let w = try args.integer(Options.width, in: 50...20_000) { options.width = Double(w) }
         if let h = try args.integer(Options.height, in: 50...20_000) { options.height = Double(h) }
         options.title = args.string(Options.title)
-        if let path = args.string(Options.basemap) {
-            do {
-                options.basemap = try HeatMapBasemap(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw ToolError.failure("\(error)")
-            }
-        }
+        options.basemap = try basemap(args)
+        let switches: [(String, Bool?)] = [("auto", nil), ("on", true), ("off", false)]
+        options.graticule = try args.choice(Options.graticule, switches) ?? nil
+        options.scaleBar = try args.choice(Options.scaleBar, switches) ?? nil
         return options
+    }
+
+    /// --basemap, repeatable: the default world, none, or the named layers stacked in order.
+    static func basemap(_ args: ParsedArguments) throws -> HeatMapBasemap? {
+        let given = args.strings(Options.basemap)
+        guard !given.isEmpty else { return .world }
+        var result: HeatMapBasemap?
+        for item in given {
+            let layer: HeatMapBasemap
+            switch item.lowercased() {
+            case "none":
+                guard given.count == 1 else { throw args.bad(Options.basemap, item, "none cannot be combined with other basemaps") }
+                return nil
+            case "world":
+                layer = .world
+            default:
+                do {
+                    layer = try HeatMapBasemap(contentsOf: URL(fileURLWithPath: item))
+                } catch {
+                    throw ToolError.failure("\(error)")
+                }
+            }
+            result = result.map { $0 + layer } ?? layer
+        }
+        return result
+    }
+
+    /// --units, or the units named from the columns: a weighted density
+    /// counts the weight column per area, a mean is in its column's unit.
+    static func units(_ args: ParsedArguments, areaUnits: String) -> String? {
+        if let text = args.string(Options.units) { return text }
+        if args.string(Options.value) != nil { return nil }
+        guard let weight = args.string(Options.weight) else { return nil }
+        return "\(weight) × points \(areaUnits)"
     }
 
     /// --scale (bins).
@@ -213,7 +244,7 @@ enum Settings {
         guard let path = args.string(Options.output) else { return nil }
         if path.isEmpty { throw args.bad(Options.output, path, "expected a file name") }
         if path == "-" { return nil }
-        let inputs = args.operands.filter { $0 != "-" } + [args.string(Options.basemap)].compactMap { $0 }
+        let inputs = args.operands.filter { $0 != "-" } + args.strings(Options.basemap)
         if let input = inputs.first(where: { OutputFile.sameFile($0, path) }) {
             let same = input == path ? "" : " (the same file as \(input))"
             throw ToolError.usage("-o \(path) is an input\(same); it would be overwritten: write elsewhere",

@@ -92,7 +92,8 @@ enum BinCommand {
         case .svg, .html:
             let name = aggregate == .count ? "count"
                 : "\(aggregate.rawValue) \(options.columns.value ?? options.columns.weight ?? "weight")"
-            let layer = HeatMapBinLayer(result, aggregate: aggregate, valueName: name)
+            var layer = HeatMapBinLayer(result, aggregate: aggregate, valueName: name)
+            if aggregate != .count, let units = args.string(Options.units) { layer.units = units }
             let style = HeatMapStyle(gradient: gradient ?? .thermal, fillOpacity: opacity ?? 1)
             text = format == .svg
                 ? HeatMapRenderer.svg(layer, style: style, scale: scale, options: picture)

@@ -9,12 +9,22 @@ struct DensityRun {
     let configuration: HeatMapConfiguration
 
     /// Reads INPUT and computes its grid under the command's options.
-    static func run(_ args: ParsedArguments, operands: ArraySlice<String>, control: ComputeControl) throws -> DensityRun {
-        let (configuration, resolutionFromData) = try Settings.configuration(args)
+    /// With `forPicture`, an automatic radius (no --radius) follows the
+    /// picture rule (``PictureRadius``) instead of the point-spacing rule.
+    static func run(_ args: ParsedArguments, operands: ArraySlice<String>, control: ComputeControl,
+                    forPicture: Bool = false) throws -> DensityRun {
+        var (configuration, resolutionFromData) = try Settings.configuration(args)
         let options = try Settings.reader(args)
         let path = try Settings.input(args, operands: operands)
         let points = try StreamedPoints.read(path: path, options: options, control: control)
         Console.report(points.rejections, rows: points.rowsRead)
+        if forPicture, args.string(Options.radius) == nil,
+           let rule = PictureRadius(points.statistics, geographic: configuration.projection != .planar) {
+            configuration.radius = rule.radius
+            configuration.bandwidth = .fixed
+            if args.string(Options.resolution) == nil { configuration.gridResolution = PictureRadius.resolution }
+            resolutionFromData = false
+        }
         describeOddities(points, estimator: configuration.estimator)
         var density = try StreamedDensity.compute(from: points, configuration: configuration,
                                                   resolutionFromData: resolutionFromData, control: control)
@@ -22,6 +32,9 @@ struct DensityRun {
         // and GeoJSON read "400,000 Sale_Price", not a bare number.
         if configuration.estimator == .mean, let column = options.columns.value {
             density.grid.units = column
+        }
+        if forPicture, let units = Settings.units(args, areaUnits: density.grid.projection.densityUnits) {
+            density.grid.units = units
         }
         return DensityRun(points: points, density: density, configuration: density.configuration)
     }

@@ -18,7 +18,7 @@ enum ExportCommand {
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
         picture.contourMode = mode
 
-        let run = try DensityRun.run(args, operands: args.operands[...], control: control)
+        let run = try DensityRun.run(args, operands: args.operands[...], control: control, forPicture: format != .geojson)
         let contours = try HeatMapContours.compute(from: run.density.grid, configuration: run.configuration,
                                                    control: control, summary: run.density.summary)
         run.describeEmptyLevels(contours.thresholds)
