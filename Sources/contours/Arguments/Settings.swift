@@ -75,6 +75,22 @@ enum Settings {
         }
         let resolution = try args.integer(Options.resolution, in: 2...10_000)
         let padding = try args.number(Options.padding, minimum: 0) ?? 1.5
+        if bandwidth == .fixed {
+            // The grid spans the points plus padding × radius on each side:
+            // keep that a quarter of the largest Double, whatever the points.
+            let room = Double.greatestFiniteMagnitude / 4
+            if radius * max(padding, 1) > room {
+                func short(_ v: Double) -> String {
+                    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3g", v)
+                }
+                if let text = args.string(Options.padding), padding * radius > room, radius <= room {
+                    throw args.bad(Options.padding, text, "with --radius \(short(radius)) the padding may be at most \(short(room / radius))")
+                }
+                throw args.bad(Options.radius, args.string(Options.radius) ?? "",
+                               "with --padding \(short(padding)) the radius may be at most \(short(room / max(padding, 1)))"
+                                + (kind == .planar ? "" : " m"))
+            }
+        }
         let levels = try args.integer(Options.levels, in: 1...1000) ?? 10
         let spacing = try self.spacing(args) ?? .auto
         let smoother = try self.smoother(args) ?? .chaikin(iterations: 2)
