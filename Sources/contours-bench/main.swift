@@ -35,6 +35,15 @@ func readPoints(_ path: String) throws -> PlanePoints {
 
 // Repeated stages in one process: keep freed pages (see MemoryPolicy).
 MemoryPolicy.keepFreedMemory()
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "h3" {
+    do {
+        try H3Check.run(Array(CommandLine.arguments.dropFirst(2)))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("contours-bench: \(error)\n".utf8))
+        exit(2)
+    }
+}
 do {
     let options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
     let totalStart = DispatchTime.now().uptimeNanoseconds

@@ -77,6 +77,10 @@ public enum BinShape: String, Sendable, Hashable, CaseIterable, Codable {
     case hexagon = "hex"
     /// Squares.
     case square
+    /// Uber's H3 cells at ``BinningConfiguration/h3Resolution`` (binned on
+    /// the sphere by ``HeatMapBinning/binH3(_:configuration:strict:control:)``,
+    /// not in a plane).
+    case h3
 }
 
 /// A hexagon or square grid behind one API.

@@ -14,6 +14,8 @@ public struct BinningConfiguration: Sendable, Hashable {
     public var projection: MapProjection
     /// Also emit every empty cell covering the data's box (a honeycomb with zeros).
     public var includeEmpty: Bool
+    /// The H3 resolution (0...15) for `shape` `.h3`; ignored otherwise.
+    public var h3Resolution: Int = 7
     /// The most cells ``includeEmpty`` may produce before binning refuses
     /// (a tiny size over a big box would otherwise exhaust memory).
     public var maximumCells: Int
@@ -36,7 +38,7 @@ public struct BinningConfiguration: Sendable, Hashable {
 
     /// The grid in the binning plane.
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for a size that
-    ///   is not a finite number > 0.
+    ///   is not a finite number > 0, or for `.h3` (cells on the sphere).
     public func grid() throws -> BinGrid {
         guard size.isFinite, size > 0 else {
             throw HeatMapError.invalidConfiguration("bin size must be a finite number > 0 (got \(size))")
@@ -44,6 +46,8 @@ public struct BinningConfiguration: Sendable, Hashable {
         switch shape {
         case .hexagon: return .hexagon(try HexGrid(radius: planeSize, orientation: orientation))
         case .square: return .square(try SquareGrid(side: planeSize))
+        case .h3:
+            throw HeatMapError.invalidConfiguration("H3 cells are not a plane grid: bin them with HeatMapBinning.binH3")
         }
     }
 }

@@ -115,8 +115,11 @@ public enum GeoJSONExport {
     }
 
     /// One Feature per bin: the cell's closed counter-clockwise polygon
-    /// (unprojected to longitude/latitude for geographic input, split at
-    /// ±180°) with properties `q`, `r` (or `i`, `j`), `count`, `value` (the
+    /// (unprojected to longitude/latitude for geographic input with its
+    /// edges densified, so a point-in-polygon join in longitude/latitude
+    /// gives the tool's counts; split at ±180°) with properties `id`
+    /// ("q,r" or "i,j"), `q`, `r` (or `i`, `j`), `lat`, `lon` (the centre;
+    /// `y`, `x` for planar input), `count`, `value` (the
     /// `aggregate`, null where undefined), `sum`, `mean`, `min`, `max`, and
     /// `fill`, `fill-opacity`, `stroke` from the options' gradient (thermal
     /// by default) and colour scale. A gradient's transparent lowest stop is
@@ -139,7 +142,10 @@ public enum GeoJSONExport {
         let (firstName, secondName) = result.grid.idNames
         // Cells are rounded together so that neighbours share their corners
         // exactly, repairs included. Their pieces are cheap to recompute.
-        let pieces = { (k: Int) in outputPolygons(PlanePolygon(exterior: result.bins[k].corners), geometry: geometry) }
+        let pieces = { (k: Int) in
+            outputPolygons(PlanePolygon(exterior: BinOutline.densified(result.bins[k].corners, projection: result.projection)),
+                           geometry: geometry)
+        }
         let rounded = try PrecisionRounding.roundFeatures(count: result.bins.count, pieces: pieces,
                                                           precision: &precision, control: control)
         var document = GeoJSONDocument(geographic: result.projection.isGeographic)
@@ -157,8 +163,12 @@ public enum GeoJSONExport {
                 alpha = opacity * color.alpha
             }
             var p = JSONProperties()
+            p.add("id", "\(bin.id.first),\(bin.id.second)")
             p.add(firstName, bin.id.first)
             p.add(secondName, bin.id.second)
+            let centre = result.outputCenter(of: bin)
+            p.add(result.projection.isGeographic ? "lat" : "y", centre.latitude)
+            p.add(result.projection.isGeographic ? "lon" : "x", centre.longitude)
             p.add("count", stats.count)
             p.add("value", finite(value))
             p.add("sum", finite(stats.sum))

@@ -16,7 +16,7 @@ struct CommandSpec: Sendable {
 enum Commands {
     static let inputOptions = [Options.lat, Options.lon, Options.weight, Options.value, Options.planar,
                                Options.inputFormat, Options.skipInvalid]
-    static let densityOptions = [Options.radius, Options.resolution, Options.padding, Options.projection]
+    static let densityOptions = [Options.radius, Options.resolution, Options.padding, Options.projection, Options.h3Column]
     static let levelOptions = [Options.levels, Options.spacing]
     static let pictureOptions = [Options.gradient, Options.opacity, Options.legend, Options.basemap, Options.graticule,
                                  Options.scaleBar, Options.units, Options.width, Options.height, Options.title]
@@ -69,13 +69,15 @@ enum Commands {
             coordinates as given. Each cell has an id, a centre, its polygon and the aggregates.
             """,
         options: inputOptions + [Options.projection, Options.shape, Options.size, Options.orientation,
-                                 Options.aggregate, Options.includeEmpty, Options.maxCells, Options.precision, Options.binFormat,
+                                 Options.h3Resolution, Options.h3Column, Options.aggregate, Options.includeEmpty, Options.maxCells, Options.precision, Options.binFormat,
                                  Options.output]
             + pictureOptions + [Options.scale, Options.progress, Options.help],
         examples: [
             "contours bin airports.csv --size 100 -o airports-hex.geojson",
             "contours bin ames.csv --value Sale_Price --aggregate mean --shape square --size 0.5 --format csv",
             "contours bin snow_deaths.csv --planar --size 0.5 --format svg -o snow-hex.svg",
+            "contours bin quakes.csv --shape h3 --h3-resolution 4 -o quakes-h3.geojson",
+            "contours bin warehouse_counts.csv --h3 h3_cell --weight n --h3-resolution 5 --format html -o map.html",
         ])
 
     static let hit = CommandSpec(

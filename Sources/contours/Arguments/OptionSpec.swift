@@ -153,8 +153,8 @@ enum Options {
         example: "--at -20.5,178.2")
 
     // Bin
-    static let shape = OptionSpec("--shape", value: "hex|square",
-        help: "Cell shape. Default: hex.",
+    static let shape = OptionSpec("--shape", value: "hex|square|h3",
+        help: "Cell shape: our hexagons, squares, or Uber's H3 cells (ids as the h3 library's). Default: hex.",
         example: "--shape square")
     static let size = OptionSpec("--size", value: "R",
         help: "Hexagon centre-to-corner radius, or square side: kilometres for geographic input (800m reads too), data units with --planar. Default: a fortieth of the data's longer side.",
@@ -165,6 +165,12 @@ enum Options {
     static let aggregate = OptionSpec("--aggregate", value: "count|sum|mean|min|max",
         help: "Per-cell aggregate of the --value column (or of the weights). Default: count.",
         example: "--aggregate mean")
+    static let h3Resolution = OptionSpec("--h3-resolution", value: "R",
+        help: "H3 resolution 0 (~1,100 km edges) to 15 (~0.5 m) for --shape h3. Default: from the data (the hexagon size bin would pick), or the coarsest --h3 input cell.",
+        example: "--h3-resolution 7")
+    static let h3Column = OptionSpec("--h3", value: "COLUMN",
+        help: "Read pre-aggregated H3 cells: COLUMN holds the cell id (hex, or the 64-bit integer); --weight names the count column (default: count, weight or n if present, else 1 per row).",
+        example: "--h3 h3_cell --weight n")
     static let includeEmpty = OptionSpec("--include-empty",
         help: "Also output every empty cell covering the data's box (a honeycomb with zeros). Refused when that makes more than --max-cells cells.",
         example: "--include-empty")

@@ -8,6 +8,9 @@ enum BinCommand {
     enum Format: String { case geojson, csv, svg, html }
 
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
+        if args.string(Options.shape)?.lowercased() == "h3" || args.string(Options.h3Column) != nil {
+            return try H3BinCommand.run(args, control: control)
+        }
         let shape = try args.choice(Options.shape, [("hex", BinShape.hexagon), ("hexagon", .hexagon),
                                                     ("square", .square)]) ?? .hexagon
         let orientation = try args.choice(Options.orientation, HexOrientation.allCases.map { ($0.rawValue, $0) }) ?? .pointy
@@ -39,7 +42,16 @@ enum BinCommand {
         Console.report(points.rejections, rows: points.rowsRead)
         if points.count == 0 { DensityRun.describeOddities(points, estimator: .density) }
         let statistics = points.statistics
-        let projection = statistics.projection(kind)
+        var projection = statistics.projection(kind)
+        if kind != .planar {
+            // The plane's x = 0 is the centre meridian, an edge of squares and
+            // of every other row of pointy hexagons. Data on a lattice of round
+            // longitudes (0.1° storm fixes) would put points exactly on it,
+            // where a GIS join of the output polygons cannot tell which cell
+            // they belong to. A third of 10⁻⁵° (0.4 m) off, it stays off every
+            // lattice of up to 5 decimals even after 6-decimal output rounding.
+            projection.centreLongitude += 1.0 / 300_000
+        }
         var chosen = size ?? defaultSize(statistics, projection: kind)
         if size == nil, kind == .planar, statistics.count > 0 {
             let reach = [statistics.minLongitude, statistics.maxLongitude, statistics.minLatitude,

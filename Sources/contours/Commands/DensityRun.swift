@@ -16,7 +16,13 @@ struct DensityRun {
         var (configuration, resolutionFromData) = try Settings.configuration(args)
         let options = try Settings.reader(args)
         let path = try Settings.input(args, operands: operands)
-        let points = try StreamedPoints.read(path: path, options: options, control: control)
+        var points: StreamedPoints
+        var h3Resolution: Int?
+        if let column = args.string(Options.h3Column) {
+            (points, h3Resolution) = try H3Input.points(path: path, column: column, options: options, control: control)
+        } else {
+            points = try StreamedPoints.read(path: path, options: options, control: control)
+        }
         Console.report(points.rejections, rows: points.rowsRead)
         if forPicture, args.string(Options.radius) == nil,
            let rule = PictureRadius(points.statistics, geographic: configuration.projection != .planar) {
@@ -28,6 +34,7 @@ struct DensityRun {
         describeOddities(points, estimator: configuration.estimator)
         var density = try StreamedDensity.compute(from: points, configuration: configuration,
                                                   resolutionFromData: resolutionFromData, control: control)
+        if let h3Resolution { try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius) }
         // A mean is in the unit of the measured column: name it, so legends
         // and GeoJSON read "400,000 Sale_Price", not a bare number.
         if configuration.estimator == .mean, let column = options.columns.value {

@@ -1,0 +1,61 @@
+import Foundation
+
+extension GeoJSONExport {
+    /// One Feature per H3 bin: the cell's polygon in longitude/latitude
+    /// (edges densified along their great circles, split at ±180°, closed
+    /// along the pole's parallel for the two polar cells), with properties
+    /// `h3` (15 hex digits, as the reference prints it), `id` (the same),
+    /// `lat`, `lon` (the centre), `count`, `value` (the `aggregate`, null
+    /// where undefined), `sum`, `mean`, `min`, `max`, `area_km2` (exact),
+    /// `density` (Σ value per km²) and `fill`, `fill-opacity`, `stroke` as
+    /// for ``bins(_:aggregate:options:control:)``. O(bins).
+    /// - Throws: `CancellationError` when `control` is cancelled.
+    public static func h3Bins(_ result: H3BinningResult, aggregate: BinAggregate = .count,
+                              options: GeoJSONOptions = GeoJSONOptions(),
+                              control: ComputeControl = .none) throws -> String {
+        var precision = VertexPrecision(decimals: options.precision, limit: FixedRing.decimalsLimit(forMagnitude: 180))
+        let gradient = visibleGradient(options.gradient ?? .thermal)
+        let opacity = options.fillOpacity.map { $0.isFinite ? min(max($0, 0), 1) : 1 } ?? 1
+        let range = result.valueRange(aggregate)
+        let pieces = { (k: Int) in AntimeridianSplitter.split(PlanePolygon(exterior: H3CellOutline.ring(result.bins[k].cell))) }
+        let rounded = try PrecisionRounding.roundFeatures(count: result.bins.count, pieces: pieces,
+                                                          precision: &precision, control: control)
+        var document = GeoJSONDocument(geographic: true)
+        let decimals = min(max(options.precision, 0), 15)
+        let scale = pow(10, Double(decimals))
+        for (k, bin) in result.bins.enumerated() {
+            if k % 1024 == 0 {
+                try control.checkCancellation()
+                control.report(.export, Double(k) / Double(result.bins.count))
+            }
+            let stats = bin.statistics
+            let value = stats.value(aggregate)
+            var color = gradient.color(at: 0)
+            var alpha = 0.0
+            if let value, let range, stats.count > 0 {
+                color = gradient.color(at: options.colorScale.fraction(of: value, in: range))
+                alpha = opacity * color.alpha
+            }
+            let c = bin.cell.center
+            var p = JSONProperties()
+            p.add("h3", bin.cell.description)
+            p.add("id", bin.cell.description)
+            p.add("lat", (c.latitude * scale).rounded() / scale)
+            p.add("lon", (c.longitude * scale).rounded() / scale)
+            p.add("count", stats.count)
+            p.add("value", finite(value))
+            p.add("sum", finite(stats.sum))
+            p.add("mean", finite(stats.mean))
+            p.add("min", finite(stats.minimum))
+            p.add("max", finite(stats.maximum))
+            p.add("area_km2", finite(bin.areaKm2))
+            p.add("density", finite(bin.density))
+            p.add("fill", color.hex)
+            p.add("fill-opacity", roundedOpacity(alpha))
+            p.add("stroke", (options.stroke ?? color).hex)
+            document.add(.polygons(rounded[k]), properties: p.json)
+        }
+        control.report(.export, 1)
+        return try document.text(control: control)
+    }
+}

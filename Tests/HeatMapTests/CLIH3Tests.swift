@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+@Suite struct CLIH3Tests {
+    @Test func binShapeH3WritesReferenceIdsAndAggregates() throws {
+        let folder = try ScratchFolder()
+        // Three points in one resolution-4 cell (their ids are the reference's:
+        // H3ReferenceFixtures has the San Francisco cell), one far away.
+        try folder.write("p.csv", "lat,lon,w\n37.7759,-122.418,1\n37.776,-122.417,2\n37.7758,-122.4181,3\n-17,179.99,4\n")
+        let run = try Tool.run(["bin", "p.csv", "--shape", "h3", "--h3-resolution", "4", "--weight", "w",
+                                "--aggregate", "sum"], directory: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let features = try #require(try run.json()["features"] as? [[String: Any]])
+        let props = features.compactMap { $0["properties"] as? [String: Any] }
+        let sf = try #require(props.first { $0["h3"] as? String == H3Cell(latitude: 37.7759, longitude: -122.418, resolution: 4)?.description })
+        #expect(sf["count"] as? Int == 3 && sf["value"] as? Double == 6 && sf["id"] as? String == sf["h3"] as? String)
+        #expect((sf["area_km2"] as? Double ?? 0) > 1000)
+        // The Fiji cell straddles ±180°: a MultiPolygon.
+        let fiji = try #require(features.first { ($0["properties"] as? [String: Any])?["count"] as? Int == 1 })
+        #expect((fiji["geometry"] as? [String: Any])?["type"] as? String == "MultiPolygon")
+
+        let csv = try Tool.run(["bin", "p.csv", "--shape", "h3", "--format", "csv"], directory: folder.path)
+        #expect(csv.stdout.hasPrefix("h3,lat,lon,count,value,area_km2,density\n"))
+        #expect(csv.stderr.contains("H3 resolution"))
+    }
+
+    @Test func preAggregatedCellsAreReaggregatedToACoarserResolution() throws {
+        let folder = try ScratchFolder()
+        let fine = try #require(H3Cell(latitude: 37.7759, longitude: -122.418, resolution: 9))
+        let sibling = try #require(fine.parent(at: 8)?.children(at: 9).last)
+        try folder.write("cells.csv", "h3_cell,n\n\(fine),5\n\(sibling.rawValue),7\n")
+        let run = try Tool.run(["bin", "cells.csv", "--h3", "h3_cell", "--h3-resolution", "7", "--format", "csv",
+                                "--aggregate", "sum"], directory: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = run.stdout.split(separator: "\n")
+        #expect(rows.count == 2)
+        #expect(rows[1].hasPrefix("\(fine.parent(at: 7)!),") && rows[1].contains(",2,12,"))
+        let finer = try Tool.run(["bin", "cells.csv", "--h3", "h3_cell", "--h3-resolution", "10"], directory: folder.path)
+        #expect(finer.status == 2 && finer.stderr.contains("finer"))
+        try folder.write("bad.csv", "h3_cell,n\nnot-a-cell,1\n")
+        let bad = try Tool.run(["bin", "bad.csv", "--h3", "h3_cell"], directory: folder.path)
+        #expect(bad.status == 1 && bad.stderr.contains("bad.csv:2") && bad.stderr.contains("not a valid H3 cell"))
+    }
+
+    @Test func hexagonFeaturesCarryAnIdAndTheirCentre() throws {
+        let folder = try ScratchFolder()
+        try folder.write("p.csv", "lat,lon\n60,10\n60.5,11\n61,12\n")
+        let run = try Tool.run(["bin", "p.csv", "--size", "30"], directory: folder.path)
+        let features = try #require(try run.json()["features"] as? [[String: Any]])
+        for f in features {
+            let p = try #require(f["properties"] as? [String: Any])
+            #expect(p["id"] as? String == "\(p["q"] as? Int ?? 0),\(p["r"] as? Int ?? 0)")
+            #expect(p["lat"] is Double && p["lon"] is Double)
+            // densified: far more than 7 positions on a 30 km hexagon at 60° N
+            let ring = ((f["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first ?? []
+            #expect(ring.count > 7)
+        }
+    }
+}
