@@ -154,6 +154,7 @@ PY
   cp "$DATA/quakes_fiji.csv" "$IN/quakes.csv"
   "$C" export "$IN/small.csv" --planar --levels 2 --smooth none --precision 3 -o "$IN/contours.geojson" 2>/dev/null
   "$C" export "$IN/quakes.csv" -o "$IN/quakes.geojson" 2>/dev/null
+  "$C" bin "$IN/quakes.csv" --shape h3 --h3-resolution 3 --format csv -o "$IN/cells.csv" 2>/dev/null
 }
 
 # ---- kinds of cases -----------------------------------------------------------
@@ -328,8 +329,24 @@ kind_options() {
   case_run "planar 1e-300 export" o.out "printf 'x,y\\n0,0\\n1e-300,1e-300\\n' | \$C export --planar - -o o.out"
 }
 
+kind_h3() {
+  # H3 cells as a shape and as pre-aggregated input (--h3 COLUMN).
+  local q="$IN/quakes.csv" r
+  for r in -1 16 1e308 nan '' $'1\n2' 3.5 99999999999999999999; do
+    printf '%s' "$r" > "$WORK/value"
+    case_run "bin --shape h3 --h3-resolution $(printf '%q' "$r")" o.out "\$C bin $q --shape h3 --h3-resolution \"\$(cat $WORK/value)\" -o o.out"
+  done
+  [ -s "$IN/cells.csv" ] || return 0
+  truncations "$IN/cells.csv" 80 '$C export INPUT --h3 h3 --weight count'
+  flips "$IN/cells.csv" 20 6 '$C bin INPUT --h3 h3 --weight count'
+  for id in 0 ffffffffffffffff 8f2830828052d25 zz 839a04fffffffff0 -1 ''; do
+    printf 'h3,count\n%s,1\n' "$id" > "$WORK/cell.csv"
+    case_run "--h3 id '$id'" o.out "\$C export $WORK/cell.csv --h3 h3 --weight count -o o.out"
+  done
+}
+
 # CHECK_KINDS="paths streams" runs only those kinds.
-KINDS=(${CHECK_KINDS:-csv geojson contours streams signals memory paths options})
+KINDS=(${CHECK_KINDS:-csv geojson contours h3 streams signals memory paths options})
 
 # ---- run --------------------------------------------------------------------
 
