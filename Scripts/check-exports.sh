@@ -49,12 +49,37 @@ PY
     [ "$g" = ok ] || fail=1
   done
 }
+# --simplify: bands, levels and isolines at auto and at a coarse tolerance
+# (5 km, or 5 units planar) must pass the same checks.
+simplified() { # name file options...
+  local name=$1 file=$2; shift 2
+  local planar=(); [[ " $* " == *" --planar "* ]] && planar=(--planar)
+  for tol in auto coarse; do
+    local t=$tol; [ $tol = coarse ] && { [ ${#planar[@]} -gt 0 ] && t=5 || t=5000; }
+    for m in bands levels isolines; do
+      local kind=contours mm=$m; [ $m = isolines ] && { kind=isolines; mm=bands; }
+      local f="$OUT/$name-simplify-$tol-$m.geojson"
+      if ! "$BIN" export "$DATA/$file" "$@" --simplify $t --mode $m -o "$f" 2>"$OUT/$name-s.err"; then
+        echo "FAIL $name [--simplify $t --mode $m]: $(head -1 "$OUT/$name-s.err")"; fail=1; continue
+      fi
+      local v; v=$("$PY" ../shared/check/validate_geojson.py "$f" "${planar[@]}" --kind $kind --mode $mm | tail -1)
+      echo "$name [--simplify $t --mode $m]: $v; $(stat -c %s "$f") bytes"
+      [[ "$v" == *" 0 failed" ]] || fail=1
+    done
+  done
+}
 run quakes quakes_fiji.csv
 run quakes360 quakes_fiji_0_360.csv
 run airports airports.csv
 run storms storms.csv --weight wind
 run ames ames.csv --value Sale_Price
 run snow snow_deaths.csv --planar
+simplified quakes quakes_fiji.csv
+simplified quakes360 quakes_fiji_0_360.csv
+simplified airports airports.csv
+simplified storms storms.csv --weight wind
+simplified ames ames.csv --value Sale_Price
+simplified snow snow_deaths.csv --planar
 # hit: random points over each band file, compared with shapely's answer.
 for name in quakes airports storms; do
   f="$OUT/$name-default.geojson"

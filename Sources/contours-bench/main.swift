@@ -33,6 +33,28 @@ func readPoints(_ path: String) throws -> PlanePoints {
     return PlanePoints(x: x, y: y, weight: w)
 }
 
+func reportFailure(_ error: any Error, usage: String) -> Never {
+    if let error = error as? BenchOptions.UsageError {
+        if !error.description.isEmpty {
+            FileHandle.standardError.write(Data("contours-bench: \(error.description)\n".utf8))
+        }
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        exit(error.description.isEmpty ? 0 : 2)
+    }
+    FileHandle.standardError.write(Data("contours-bench: \(error)\n".utf8))
+    exit(1)
+}
+
+// The end-to-end job runs as a client would: default allocator policy.
+if CommandLine.arguments.dropFirst().first == "job" {
+    do {
+        try await JobBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
+    } catch {
+        reportFailure(error, usage: JobOptions.usage)
+    }
+    exit(0)
+}
+
 // Repeated stages in one process: keep freed pages (see MemoryPolicy).
 MemoryPolicy.keepFreedMemory()
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "h3" {
@@ -104,13 +126,6 @@ do {
     if let hexbin { fields += [("hexbin_s", "\(hexbin.seconds)"), ("hex_cells", "\(hexbin.result)")] }
     fields.append(("total_s", "\(total)"))
     print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
-} catch let error as BenchOptions.UsageError {
-    if !error.description.isEmpty {
-        FileHandle.standardError.write(Data("contours-bench: \(error.description)\n".utf8))
-    }
-    FileHandle.standardError.write(Data((BenchOptions.usage + "\n").utf8))
-    exit(error.description.isEmpty ? 0 : 2)
 } catch {
-    FileHandle.standardError.write(Data("contours-bench: \(error)\n".utf8))
-    exit(1)
+    reportFailure(error, usage: BenchOptions.usage)
 }

@@ -168,41 +168,30 @@ struct BandAssembler {
     }
 
     /// The vertices of a ring source, oriented so the band lies on the left.
+    /// A lower closed piece is the smoothed piece itself (shared, not copied).
     private func points(of source: Source, walk: FrameWalk) -> [PlanePoint] {
-        var out: [PlanePoint] = []
         switch source {
         case .wholeFrame:
             let (a, b, c, d) = frame.corners
-            out = [a, b, c, d].map { walk.position(ofPerimeterNode: $0) }
+            return Self.removingRepeats([a, b, c, d].map { walk.position(ofPerimeterNode: $0) })
         case .lowerPiece(let p):
-            out = Self.points(lowerSmooth, lowerSmooth.range(p), reversed: false)
+            return Self.removingRepeats(lowerSmooth.pieces[p])
         case .upperPiece(let p):
-            let level = upperSmooth!
-            out = Self.points(level, level.range(p), reversed: true)
+            return Self.removingRepeats(Array(upperSmooth!.pieces[p].reversed()))
         case .frame(let parts):
+            var count = 0
+            for part in parts { count += (part.upper ? upperSmooth! : lowerSmooth).count(Int(part.piece)) + 4 }
+            var out: [PlanePoint] = []
+            out.reserveCapacity(count)
             for (i, part) in parts.enumerated() {
-                let level = part.upper ? upperSmooth! : lowerSmooth
-                let range = level.range(Int(part.piece))
-                if part.upper {
-                    for v in range.reversed() { out.append(level.point(v)) }
-                } else {
-                    for v in range { out.append(level.point(v)) }
-                }
+                let piece = (part.upper ? upperSmooth! : lowerSmooth).pieces[Int(part.piece)]
+                if part.upper { out.append(contentsOf: piece.reversed()) } else { out.append(contentsOf: piece) }
                 let end = FrameWalk.keys(of: part, lower: lower, upper: upper).end
                 let next = FrameWalk.keys(of: parts[(i + 1) % parts.count], lower: lower, upper: upper).start
                 for j in walk.cornersPassed(from: end, to: next) { out.append(walk.position(ofPerimeterNode: j)) }
             }
+            return Self.removingRepeats(out)
         }
-        return Self.removingRepeats(out)
-    }
-
-    /// The vertices `range` of `level`, possibly reversed.
-    private static func points(_ level: SmoothedLevel, _ range: Range<Int>, reversed: Bool) -> [PlanePoint] {
-        let xs = level.xs, ys = level.ys
-        if reversed {
-            return range.reversed().map { PlanePoint(x: xs[$0], y: ys[$0]) }
-        }
-        return range.map { PlanePoint(x: xs[$0], y: ys[$0]) }
     }
 
     /// `ring` without consecutive repeated vertices (last against first too).

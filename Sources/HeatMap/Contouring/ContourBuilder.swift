@@ -70,7 +70,7 @@ public enum ContourBuilder {
         // 1. Trace.
         control.report(.contour, 0)
         let done = Atomic<Int>(0)
-        let traces = try values.withUnsafeBufferPointer { buffer in
+        var traces = try values.withUnsafeBufferPointer { buffer in
             let shared = SharedBuffer(buffer)
             return try ParallelLevels.map(count: levelCount, control: control) { l in
                 try control.checkCancellation()
@@ -86,9 +86,12 @@ public enum ContourBuilder {
         let smoothed = try SmoothingGuard.smooth(traces: traces, iterations: smoother.iterations,
                                                  geometry: geometry, control: control)
 
+        for l in traces.indices { traces[l].dropVertices() }
+
         // 3. Assemble: tasks 0..<L are levels, L..<2L bands.
         control.report(.assemble, 0)
         let assembled = Atomic<Int>(0)
+        let finalTraces = traces
         let results = try values.withUnsafeBufferPointer { buffer in
             let shared = SharedBuffer(buffer)
             return try ParallelLevels.map(count: 2 * levelCount, control: control) { task in
@@ -97,8 +100,8 @@ public enum ContourBuilder {
                 let isBand = task >= levelCount
                 let hasUpper = isBand && l + 1 < levelCount
                 let assembler = BandAssembler(geometry: geometry, frame: frame, values: shared.buffer,
-                                              lower: traces[l], lowerSmooth: smoothed[l],
-                                              upper: hasUpper ? traces[l + 1] : nil,
+                                              lower: finalTraces[l], lowerSmooth: smoothed[l],
+                                              upper: hasUpper ? finalTraces[l + 1] : nil,
                                               upperSmooth: hasUpper ? smoothed[l + 1] : nil, control: control)
                 let result = try assembler.assemble()
                 let n = assembled.add(1, ordering: .relaxed).newValue

@@ -41,6 +41,15 @@ struct LevelTrace: Sendable {
     /// The number of pieces (removed ones included).
     var pieceCount: Int { isChain.count }
 
+    /// Frees the traced vertices once smoothing has its own copies: what
+    /// assembly needs is the pieces' topology (kinds, areas, frame keys,
+    /// row crossings).
+    mutating func dropVertices() {
+        xs = []
+        ys = []
+        cells = []
+    }
+
     /// The vertex range of piece `p`.
     @inline(__always) func range(_ p: Int) -> Range<Int> { Int(pieceStart[p])..<Int(pieceStart[p + 1]) }
 }

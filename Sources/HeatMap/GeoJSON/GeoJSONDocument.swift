@@ -83,8 +83,21 @@ struct GeoJSONDocument {
         return box
     }
 
-    /// The whole FeatureCollection.
+    /// The whole FeatureCollection as one text.
     func text(control: ComputeControl = .none) throws -> String {
+        let collector = ByteCollector()
+        try write(to: collector, control: control)
+        return collector.takeString()
+    }
+
+    /// Positions per piece of geometry text made on one thread.
+    static let batchPositions = 1 << 16
+
+    /// Writes the FeatureCollection to `sink` feature by feature: at most a
+    /// few batches of each feature's geometry are text at any time, made on
+    /// every core and written in order, so the bytes are the same as one
+    /// thread's.
+    func write(to sink: ByteSink, control: ComputeControl = .none) throws {
         var out = JSONText(reserving: 1 << 20)
         out.append("{\"type\":\"FeatureCollection\"")
         if let bbox {
@@ -97,52 +110,95 @@ struct GeoJSONDocument {
         }
         out.append(",\"features\":[")
         for (k, feature) in features.enumerated() {
-            if k % 64 == 0 { try control.checkCancellation() }
+            try control.checkCancellation()
             out.append(k == 0 ? "\n" : ",\n")
             out.append("{\"type\":\"Feature\",\"properties\":")
             out.append(feature.properties)
             out.append(",\"geometry\":")
-            write(feature.geometry, to: &out)
+            try write(feature.geometry, to: &out, sink: sink, control: control)
             out.append("}")
+            if out.bytes.count >= 1 << 20 { try out.flush(to: sink) }
         }
         out.append("\n]}\n")
-        return out.string
+        try out.flush(to: sink)
     }
 
-    private func write(_ geometry: Geometry, to out: inout JSONText) {
+    private func write(_ geometry: Geometry, to out: inout JSONText, sink: ByteSink,
+                       control: ComputeControl) throws {
         switch geometry {
         case .polygons(let polygons):
             out.append(polygons.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
-            for (k, polygon) in polygons.enumerated() {
-                if k > 0 { out.append(byte: UInt8(ascii: ",")) }
-                out.append(byte: UInt8(ascii: "["))
-                for (r, ring) in polygon.enumerated() {
-                    if r > 0 { out.append(byte: UInt8(ascii: ",")) }
+            try writeBatches(polygons.count, size: { polygons[$0].reduce(0) { $0 + $1.points.count + 1 } },
+                             to: &out, sink: sink, control: control) { k, text in
+                text.append(byte: UInt8(ascii: "["))
+                for (r, ring) in polygons[k].enumerated() {
+                    if r > 0 { text.append(byte: UInt8(ascii: ",")) }
                     // Closed in the file: the first position again at the end.
-                    writePositions(ring.points + [ring.points[0]], decimals: ring.decimals, to: &out)
+                    GeoJSONDocument.writePositions(ring.points, closing: true, decimals: ring.decimals, to: &text)
                 }
-                out.append(byte: UInt8(ascii: "]"))
+                text.append(byte: UInt8(ascii: "]"))
             }
             out.append(polygons.count == 1 ? "}" : "]}")
         case .lines(let lines):
             out.append(lines.count == 1 ? "{\"type\":\"LineString\",\"coordinates\":" : "{\"type\":\"MultiLineString\",\"coordinates\":[")
-            for (k, line) in lines.enumerated() {
-                if k > 0 { out.append(byte: UInt8(ascii: ",")) }
-                writePositions(line.points, decimals: line.decimals, to: &out)
+            try writeBatches(lines.count, size: { lines[$0].points.count }, to: &out, sink: sink,
+                             control: control) { k, text in
+                GeoJSONDocument.writePositions(lines[k].points, closing: false, decimals: lines[k].decimals, to: &text)
             }
             out.append(lines.count == 1 ? "}" : "]}")
         }
     }
 
-    private func writePositions(_ points: [FixedPoint], decimals: Int, to out: inout JSONText) {
+    /// Writes `count` comma-separated parts: batches of about
+    /// ``batchPositions`` positions are formatted on every core, a window of
+    /// them at a time, and appended in order.
+    private func writeBatches(_ count: Int, size: (Int) -> Int, to out: inout JSONText, sink: ByteSink,
+                              control: ComputeControl, part: (Int, inout JSONText) -> Void) throws {
+        var batches: [Range<Int>] = []
+        var start = 0, positions = 0
+        for k in 0..<count {
+            positions += size(k)
+            if positions >= GeoJSONDocument.batchPositions || k == count - 1 {
+                batches.append(start..<(k + 1))
+                start = k + 1
+                positions = 0
+            }
+        }
+        let window = max(2, 2 * Parallel.workerCount)
+        var first = true
+        for w in stride(from: 0, to: batches.count, by: window) {
+            let here = Array(batches[w..<min(w + window, batches.count)])
+            var texts = [JSONText](repeating: JSONText(reserving: 0), count: here.count)
+            try texts.withUnsafeMutableBufferPointer { slots in
+                let slots = UncheckedSendable(slots)
+                try Parallel.forEach(here.count) { b in
+                    try control.checkCancellation()
+                    var text = JSONText(reserving: 24 * GeoJSONDocument.batchPositions)
+                    for k in here[b] {
+                        if k > here[b].lowerBound { text.append(byte: UInt8(ascii: ",")) }
+                        part(k, &text)
+                    }
+                    slots.value[b] = text
+                }
+            }
+            for text in texts {
+                if !first { out.append(byte: UInt8(ascii: ",")) }
+                first = false
+                out.append(text)
+                if out.bytes.count >= 1 << 20 { try out.flush(to: sink) }
+            }
+        }
+    }
+
+    static func writePositions(_ points: [FixedPoint], closing: Bool, decimals: Int, to out: inout JSONText) {
         out.append(byte: UInt8(ascii: "["))
         for (k, p) in points.enumerated() {
             if k > 0 { out.append(byte: UInt8(ascii: ",")) }
-            out.append(byte: UInt8(ascii: "["))
-            out.append(fixed: p.x, decimals: decimals)
+            out.append(x: p.x, y: p.y, decimals: decimals)
+        }
+        if closing, let p = points.first {
             out.append(byte: UInt8(ascii: ","))
-            out.append(fixed: p.y, decimals: decimals)
-            out.append(byte: UInt8(ascii: "]"))
+            out.append(x: p.x, y: p.y, decimals: decimals)
         }
         out.append(byte: UInt8(ascii: "]"))
     }

@@ -24,10 +24,23 @@ public enum GeoJSONExport {
     public static func contours(_ contours: HeatMapContours, mode: ContourMode = .bands,
                                 options: GeoJSONOptions = GeoJSONOptions(),
                                 control: ComputeControl = .none) throws -> String {
-        try self.contours(contours.contourSet, projection: contours.projection, units: contours.units, mode: mode,
-                          gradient: options.gradient ?? contours.gradient,
-                          fillOpacity: options.fillOpacity ?? contours.fillOpacity,
-                          options: options, control: control)
+        let collector = ByteCollector()
+        try write(contours, mode: mode, options: options, to: collector, control: control)
+        return collector.takeString()
+    }
+
+    /// The same text as ``contours(_:mode:options:control:)``, written to
+    /// `sink` feature by feature instead of returned: memory holds the
+    /// rounded geometry and a few batches of text, never the whole file.
+    /// - Throws: `CancellationError` when `control` is cancelled, and what
+    ///   the sink throws.
+    public static func write(_ contours: HeatMapContours, mode: ContourMode = .bands,
+                             options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
+                             control: ComputeControl = .none) throws {
+        try write(contours.contourSet, projection: contours.projection, units: contours.units, mode: mode,
+                  gradient: options.gradient ?? contours.gradient,
+                  fillOpacity: options.fillOpacity ?? contours.fillOpacity,
+                  options: options, to: sink, control: control)
     }
 
     /// Contours from their parts: plane geometry, the projection that
@@ -43,6 +56,19 @@ public enum GeoJSONExport {
                                 mode: ContourMode = .bands, gradient: HeatMapGradient = .thermal,
                                 fillOpacity: Double = 1, options: GeoJSONOptions = GeoJSONOptions(),
                                 control: ComputeControl = .none) throws -> String {
+        let collector = ByteCollector()
+        try write(set, projection: projection, units: units, mode: mode, gradient: gradient,
+                  fillOpacity: fillOpacity, options: options, to: collector, control: control)
+        return collector.takeString()
+    }
+
+    /// The same text as
+    /// ``contours(_:projection:units:mode:gradient:fillOpacity:options:control:)``,
+    /// written to `sink` feature by feature.
+    public static func write(_ set: ContourSet, projection: PlaneProjection, units: String,
+                             mode: ContourMode = .bands, gradient: HeatMapGradient = .thermal,
+                             fillOpacity: Double = 1, options: GeoJSONOptions = GeoJSONOptions(),
+                             to sink: ByteSink, control: ComputeControl = .none) throws {
         let geometry = LonLatGeometry(projection: projection)
         let limit = decimalsLimit(projection: projection) {
             var m = Magnitude()
@@ -60,7 +86,10 @@ public enum GeoJSONExport {
         var document = GeoJSONDocument(geographic: projection.isGeographic)
         // Polygon features are gathered first and rounded together, so that
         // neighbouring bands round their shared boundaries alike.
-        var polygonFeatures: [(pieces: [PlanePolygon], properties: String)] = []
+        // Each is rounded from its source polygons (one, or all of the level's),
+        // unprojected and split on the way, so no second copy is kept.
+        var polygonFeatures: [(level: Int, polygon: Int?, properties: String)] = []
+        let polygons = set.polygons(mode)
         for level in 0..<levelCount {
             try control.checkCancellation()
             control.report(.export, 0.5 * Double(level) / Double(max(levelCount, 1)))
@@ -91,27 +120,30 @@ public enum GeoJSONExport {
             base.add("fill", color.hex)
             base.add("fill-opacity", roundedOpacity(opacity * color.alpha))
             base.add("stroke", stroke)
-            let polygons = set.polygons(mode)
-            let source = level < polygons.count ? polygons[level] : []
-            let pieces = source.map { outputPolygons($0, geometry: geometry) }
+            let count = level < polygons.count ? polygons[level].count : 0
             if options.grouping == .polygon {
-                for (k, parts) in pieces.enumerated() {
+                for k in 0..<count {
                     var p = base
                     p.add("index", k)
-                    polygonFeatures.append((parts, p.json))
+                    polygonFeatures.append((level, k, p.json))
                 }
             } else {
-                polygonFeatures.append((pieces.flatMap { $0 }, base.json))
+                polygonFeatures.append((level, nil, base.json))
             }
         }
-        let rounded = try PrecisionRounding.roundFeatures(count: polygonFeatures.count,
-                                                          pieces: { polygonFeatures[$0].pieces },
+        let pieces = { (f: Int) -> [PlanePolygon] in
+            let feature = polygonFeatures[f]
+            if let k = feature.polygon { return outputPolygons(polygons[feature.level][k], geometry: geometry) }
+            return polygons[feature.level].flatMap { outputPolygons($0, geometry: geometry) }
+        }
+        let rounded = try PrecisionRounding.roundFeatures(count: polygonFeatures.count, pieces: pieces,
                                                           precision: &precision, control: control)
         for (k, feature) in polygonFeatures.enumerated() {
             document.add(.polygons(rounded[k]), properties: feature.properties)
         }
+        control.report(.export, 0.75)
+        try document.write(to: sink, control: control)
         control.report(.export, 1)
-        return try document.text(control: control)
     }
 
     /// One Feature per bin: the cell's closed counter-clockwise polygon
@@ -129,6 +161,16 @@ public enum GeoJSONExport {
     public static func bins(_ result: BinningResult, aggregate: BinAggregate = .count,
                             options: GeoJSONOptions = GeoJSONOptions(),
                             control: ComputeControl = .none) throws -> String {
+        let collector = ByteCollector()
+        try write(result, aggregate: aggregate, options: options, to: collector, control: control)
+        return collector.takeString()
+    }
+
+    /// The same text as ``bins(_:aggregate:options:control:)``, written to
+    /// `sink` feature by feature.
+    public static func write(_ result: BinningResult, aggregate: BinAggregate = .count,
+                             options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
+                             control: ComputeControl = .none) throws {
         let geometry = LonLatGeometry(projection: result.projection)
         let limit = decimalsLimit(projection: result.projection) {
             var m = Magnitude()
@@ -180,8 +222,8 @@ public enum GeoJSONExport {
             p.add("stroke", (options.stroke ?? color).hex)
             document.add(.polygons(rounded[k]), properties: p.json)
         }
+        try document.write(to: sink, control: control)
         control.report(.export, 1)
-        return try document.text(control: control)
     }
 
     // MARK: Helpers

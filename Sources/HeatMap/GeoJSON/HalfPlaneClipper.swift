@@ -172,11 +172,21 @@ enum HalfPlaneClipper {
             return polygons
         }
         let boxes = polygons.map(\.bounds)
+        // Large exteriors get a slab index once many holes look them up
+        // (it answers as PlaneRing.locate does, in O(√n) per point).
+        var locators = [RingLocator?](repeating: nil, count: polygons.count)
+        let indexed = holes.count >= 8
         for hole in holes {
             var owner: Int?
             for p in hole {
                 for (k, polygon) in polygons.enumerated() where boxes[k].contains(p) {
-                    let where_ = PlaneRing.locate(p, in: polygon.exterior)
+                    let where_: Int
+                    if indexed, polygon.exterior.count >= 256 {
+                        if locators[k] == nil { locators[k] = RingLocator(polygon.exterior) }
+                        where_ = locators[k]!.locate(p)
+                    } else {
+                        where_ = PlaneRing.locate(p, in: polygon.exterior)
+                    }
                     if where_ == 1 { owner = k; break }
                 }
                 if owner != nil { break }

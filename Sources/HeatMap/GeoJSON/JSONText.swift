@@ -53,33 +53,52 @@ struct JSONText {
 
     /// n / 10^decimals written as a plain decimal with trailing zeros dropped.
     mutating func append(fixed n: Int64, decimals: Int) {
-        if n == 0 { bytes.append(UInt8(ascii: "0")); return }
         if decimals < 0 {
+            if n == 0 { bytes.append(UInt8(ascii: "0")); return }
             // A coarse grid for huge planar coordinates: n followed by zeros.
             append(String(n))
             bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -decimals))
             return
         }
-        if n < 0 { bytes.append(UInt8(ascii: "-")) }
-        var m = n.magnitude
-        // Drop trailing zeros first (most positions carry fewer decimals than the grid).
-        var d = decimals
-        while d >= 4, m % 10_000 == 0 { m /= 10_000; d -= 4 }
-        while d > 0, m % 10 == 0 { m /= 10; d -= 1 }
-        // Digits least significant first, into a small stack buffer (no allocation per number).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { digits in
-            var count = 0
-            while m > 0 || count <= d {
-                digits[count] = UInt8(ascii: "0") + UInt8(m % 10)
-                m /= 10
-                count += 1
-            }
-            for k in stride(from: count - 1, through: d, by: -1) { bytes.append(digits[k]) }
-            if d > 0 {
-                bytes.append(UInt8(ascii: "."))
-                for k in stride(from: d - 1, through: 0, by: -1) { bytes.append(digits[k]) }
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixedDecimal.maximumLength) { buffer in
+            let end = buffer.baseAddress! + FixedDecimal.maximumLength
+            let start = FixedDecimal.write(n, decimals: decimals, endingAt: end)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
         }
+    }
+
+    /// A position `[x,y]` of two fixed decimals.
+    mutating func append(x: Int64, y: Int64, decimals: Int) {
+        guard decimals >= 0 else {
+            append(byte: UInt8(ascii: "["))
+            append(fixed: x, decimals: decimals)
+            append(byte: UInt8(ascii: ","))
+            append(fixed: y, decimals: decimals)
+            append(byte: UInt8(ascii: "]"))
+            return
+        }
+        let capacity = 2 * FixedDecimal.maximumLength + 3
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let end = buffer.baseAddress! + capacity
+            (end - 1).pointee = UInt8(ascii: "]")
+            var start = FixedDecimal.write(y, decimals: decimals, endingAt: end - 1)
+            start -= 1; start.pointee = UInt8(ascii: ",")
+            start = FixedDecimal.write(x, decimals: decimals, endingAt: start)
+            start -= 1; start.pointee = UInt8(ascii: "[")
+            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
+        }
+    }
+
+    /// Hands the bytes written so far to `sink` and starts again empty.
+    mutating func flush(to sink: ByteSink) throws {
+        guard !bytes.isEmpty else { return }
+        try bytes.withUnsafeBytes { try sink.write($0) }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends the bytes of another text.
+    mutating func append(_ other: JSONText) {
+        bytes.append(contentsOf: other.bytes)
     }
 
     /// The shortest decimal that reads back as `v`, without an exponent

@@ -13,10 +13,8 @@ enum PrecisionRounding {
 
     /// Rounds `polygons` (open rings, x/y or lon/lat) with `precision`,
     /// giving the positions of offending rings more decimals (recorded in
-    /// `precision`, and in `changed`). O(n log n) per round, at most
-    /// `limit − base + 1` rounds.
-    static func round(_ polygons: [PlanePolygon], precision: inout VertexPrecision,
-                      changed: inout Set<PlanePoint>) -> [Polygon] {
+    /// `precision`). About O(n) per round, at most `limit − base + 1` rounds.
+    static func round(_ polygons: [PlanePolygon], precision: inout VertexPrecision) -> [Polygon] {
         // The common case of bins: one convex ring.
         if polygons.count == 1, polygons[0].holes.isEmpty {
             guard var ring = FixedRing.rounded(polygons[0].exterior, precision: precision) else { return [] }
@@ -49,7 +47,7 @@ enum PrecisionRounding {
             for k in bad.sorted() {
                 let ref = refs[k]
                 let ring = ref[1] == 0 ? polygons[ref[0]].exterior : polygons[ref[0]].holes[ref[1] - 1]
-                if precision.raise(ring, changed: &changed) { raised = true }
+                if precision.raise(ring) { raised = true }
             }
             if raised { continue }
             // Every offender already carries all the decimals there are: the
@@ -63,25 +61,99 @@ enum PrecisionRounding {
     /// Rounds the polygons of many features so that each is valid and
     /// positions they share are rounded alike: features are rounded again
     /// whenever another feature gave one of their positions more decimals,
-    /// until nothing changes. `pieces(f)` gives feature f's polygons (it may
-    /// be called more than once per feature). O(rounds × vertices).
+    /// until nothing changes. `pieces(f)` gives feature f's polygons; it is
+    /// called from several threads at once, and again for the features a
+    /// repair may concern. Each pass rounds its features on every core from
+    /// the same precision and merges their repairs in feature order, so the
+    /// result does not depend on the thread timing. O(rounds × vertices).
     static func roundFeatures(count: Int, pieces: (Int) -> [PlanePolygon], precision: inout VertexPrecision,
                               control: ComputeControl = .none) throws -> [[Polygon]] {
         var out = [[Polygon]](repeating: [], count: count)
+        // Each feature's positions as sorted hashes, for finding the
+        // features a repair may touch without making their pieces again.
+        var hashes = [[UInt32]](repeating: [], count: count)
         var todo = Array(0..<count)
+        var first = true
         while !todo.isEmpty {
-            var changed = Set<PlanePoint>()
-            for (k, f) in todo.enumerated() {
-                if k % 256 == 0 { try control.checkCancellation() }
-                out[f] = round(pieces(f), precision: &precision, changed: &changed)
+            let start = precision.shared
+            let chunks = chunked(todo.count)
+            var results = [[(polygons: [Polygon], precision: VertexPrecision?, hashes: [UInt32])]](
+                repeating: [], count: chunks.count)
+            try results.withUnsafeMutableBufferPointer { slots in
+                let slots = UncheckedSendable(slots)
+                try Parallel.forEach(chunks.count) { c in
+                    var mine: [(polygons: [Polygon], precision: VertexPrecision?, hashes: [UInt32])] = []
+                    for k in chunks[c] {
+                        try control.checkCancellation()
+                        let polygons = pieces(todo[k])
+                        var keys: [UInt32] = []
+                        if first {
+                            for p in polygons {
+                                for q in p.exterior { keys.append(positionHash(q)) }
+                                for h in p.holes { for q in h { keys.append(positionHash(q)) } }
+                            }
+                            keys.sort()
+                        }
+                        var local = start
+                        let rounded = round(polygons, precision: &local)
+                        mine.append((rounded, local.local.isEmpty ? nil : local, keys))
+                    }
+                    slots.value[c] = mine
+                }
             }
+            var changed: [PlanePoint] = []
+            var setters: [PlanePoint: Int] = [:]     // changed position → the feature whose raise won
+            var k = 0
+            for chunk in results {
+                for r in chunk {
+                    let f = todo[k]
+                    k += 1
+                    out[f] = r.polygons
+                    if first { hashes[f] = r.hashes }
+                    guard let local = r.precision else { continue }
+                    for p in precision.merge(local) {
+                        if setters[p] == nil { changed.append(p) }
+                        setters[p] = f
+                    }
+                }
+            }
+            first = false
             guard !changed.isEmpty else { break }
+            // Features to round again: those that may hold a changed position
+            // at decimals other than the ones they were rounded with (a hash
+            // collision only costs a rounding that gives the same result).
+            let changedHashes = changed.map { (positionHash($0), setters[$0]!) }
             todo = (0..<count).filter { f in
-                pieces(f).contains { p in p.exterior.contains(where: changed.contains)
-                    || p.holes.contains { $0.contains(where: changed.contains) } }
+                changedHashes.contains { hash, setter in setter != f && sortedContains(hashes[f], hash) }
             }
         }
         return out
+    }
+
+    /// A 32-bit mix of a position's bits (−0 and 0, equal positions, alike).
+    @inline(__always) static func positionHash(_ p: PlanePoint) -> UInt32 {
+        let x = (p.x + 0).bitPattern, y = (p.y + 0).bitPattern
+        var h = x &* 0x9E37_79B9_7F4A_7C15 ^ (y &+ 0x632B_E59B_D9B4_E019)
+        h ^= h >> 29
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return UInt32(truncatingIfNeeded: h ^ (h >> 32))
+    }
+
+    private static func sortedContains(_ keys: [UInt32], _ key: UInt32) -> Bool {
+        var lo = 0, hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < keys.count && keys[lo] == key
+    }
+
+    /// Splits 0..<count into runs for the workers: a few per worker so that
+    /// uneven features still share out.
+    private static func chunked(_ count: Int) -> [Range<Int>] {
+        let parts = min(count, 8 * Parallel.workerCount)
+        guard parts > 0 else { return [] }
+        return (0..<parts).map { p in (count * p / parts)..<(count * (p + 1) / parts) }
     }
 
     /// Single convex rings with boxes apart (bins, and their pieces at

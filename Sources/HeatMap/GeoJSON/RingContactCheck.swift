@@ -8,8 +8,8 @@ import Foundation
 /// a position lies inside another ring's edge (exact in decimal, but not in
 /// the binary doubles a reader parses).
 ///
-/// Segments are swept in x order, so the cost is O(n log n + pairs whose x
-/// ranges overlap), about O(n √n) for contour rings, not O(n²).
+/// Candidate segment pairs come from a uniform grid (``BoxPairs``), so the
+/// cost is about linear in the segments for contour rings, not O(n²).
 struct RingContactCheck {
     /// One ring to check, all at the same decimals.
     struct Ring {
@@ -21,7 +21,6 @@ struct RingContactCheck {
     private struct Segment {
         var ring: Int32
         var index: Int32
-        var minX: Int64, maxX: Int64, minY: Int64, maxY: Int64
     }
 
     private struct Touch: Hashable {
@@ -31,54 +30,50 @@ struct RingContactCheck {
 
     /// The indices of the rings at fault (empty when the geometry is valid).
     static func offenders(_ rings: [Ring], control: ComputeControl = .none) -> Set<Int> {
+        let total = rings.reduce(0) { $0 + $1.points.count }
         var segments: [Segment] = []
-        segments.reserveCapacity(rings.reduce(0) { $0 + $1.points.count })
+        var boxes: [FixedBox] = []
+        segments.reserveCapacity(total)
+        boxes.reserveCapacity(total)
         for (r, ring) in rings.enumerated() {
             let n = ring.points.count
             for i in 0..<n {
                 let a = ring.points[i], b = ring.points[(i + 1) % n]
-                segments.append(Segment(ring: Int32(r), index: Int32(i), minX: min(a.x, b.x), maxX: max(a.x, b.x),
-                                        minY: min(a.y, b.y), maxY: max(a.y, b.y)))
+                segments.append(Segment(ring: Int32(r), index: Int32(i)))
+                boxes.append(FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y)))
             }
         }
-        segments.sort { $0.minX != $1.minX ? $0.minX < $1.minX : ($0.ring, $0.index) < ($1.ring, $1.index) }
 
         var bad = Set<Int>()
         // Touch point → the segment of each ring found there (first one wins).
         var touches: [Touch: (Int, Int)] = [:]
-        for i in 0..<segments.count {
-            let s = segments[i]
-            var j = i + 1
-            while j < segments.count, segments[j].minX <= s.maxX {
-                let t = segments[j]
-                j += 1
-                guard t.minY <= s.maxY, s.minY <= t.maxY else { continue }
-                let ra = Int(s.ring), rb = Int(t.ring)
-                let ringA = rings[ra].points, ringB = rings[rb].points
-                let ia = Int(s.index), ib = Int(t.index)
-                let p1 = ringA[ia], p2 = ringA[(ia + 1) % ringA.count]
-                let p3 = ringB[ib], p4 = ringB[(ib + 1) % ringB.count]
-                if ra == rb {
-                    let n = ringA.count
-                    let gap = abs(ia - ib)
-                    if gap == 1 || gap == n - 1 {
-                        // Neighbours share a vertex; they may only not fold back.
-                        if n == 3 { continue }
-                        let (a, v, c) = ib == (ia + 1) % n ? (p1, p2, p4) : (p2, p1, p3)
-                        if ExactPredicates.isSpike(a, v, c) { bad.insert(ra) }
-                        continue
-                    }
-                    if ExactPredicates.contact(p1, p2, p3, p4) != .none { bad.insert(ra) }
-                    continue
+        BoxPairs.forEach(boxes) { i, j in
+            let s = segments[i], t = segments[j]
+            let ra = Int(s.ring), rb = Int(t.ring)
+            let ringA = rings[ra].points, ringB = rings[rb].points
+            let ia = Int(s.index), ib = Int(t.index)
+            let p1 = ringA[ia], p2 = ringA[(ia + 1) % ringA.count]
+            let p3 = ringB[ib], p4 = ringB[(ib + 1) % ringB.count]
+            if ra == rb {
+                let n = ringA.count
+                let gap = abs(ia - ib)
+                if gap == 1 || gap == n - 1 {
+                    // Neighbours share a vertex; they may only not fold back.
+                    if n == 3 { return }
+                    let (a, v, c) = ib == (ia + 1) % n ? (p1, p2, p4) : (p2, p1, p3)
+                    if ExactPredicates.isSpike(a, v, c) { bad.insert(ra) }
+                    return
                 }
-                switch ExactPredicates.contact(p1, p2, p3, p4) {
-                case .none: break
-                case .cross, .overlap:
-                    bad.insert(ra); bad.insert(rb)
-                case .point(let p):
-                    let key = ra < rb ? Touch(ringA: ra, ringB: rb, point: p) : Touch(ringA: rb, ringB: ra, point: p)
-                    if touches[key] == nil { touches[key] = ra < rb ? (ia, ib) : (ib, ia) }
-                }
+                if ExactPredicates.contact(p1, p2, p3, p4) != .none { bad.insert(ra) }
+                return
+            }
+            switch ExactPredicates.contact(p1, p2, p3, p4) {
+            case .none: break
+            case .cross, .overlap:
+                bad.insert(ra); bad.insert(rb)
+            case .point(let p):
+                let key = ra < rb ? Touch(ringA: ra, ringB: rb, point: p) : Touch(ringA: rb, ringB: ra, point: p)
+                if touches[key] == nil { touches[key] = ra < rb ? (ia, ib) : (ib, ia) }
             }
         }
 

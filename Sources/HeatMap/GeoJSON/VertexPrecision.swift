@@ -19,6 +19,9 @@ struct VertexPrecision {
     let limit: Int
     /// Positions that carry more than `base` decimals.
     private(set) var raised: [PlanePoint: Int] = [:]
+    /// Positions this copy raised since it was taken (kept apart, so that
+    /// copies handed to several threads can be merged back in a fixed order).
+    private(set) var local: [PlanePoint: Int] = [:]
     private let spread: Int64
 
     init(decimals: Int, limit: Int) {
@@ -29,7 +32,8 @@ struct VertexPrecision {
 
     /// The decimals of a position.
     @inline(__always) func decimals(of p: PlanePoint) -> Int {
-        raised.isEmpty ? base : (raised[p] ?? base)
+        if raised.isEmpty, local.isEmpty { return base }
+        return local[p] ?? raised[p] ?? base
     }
 
     /// The position rounded to its decimals, on the 10^limit grid; nil for
@@ -43,16 +47,34 @@ struct VertexPrecision {
     }
 
     /// Gives every position of `ring` one more decimal (up to the limit).
-    /// Returns whether any changed; adds the changed ones to `changed`.
-    mutating func raise(_ ring: [PlanePoint], changed: inout Set<PlanePoint>) -> Bool {
+    /// Returns whether any changed.
+    mutating func raise(_ ring: [PlanePoint]) -> Bool {
         var any = false
         for p in ring {
             let d = decimals(of: p)
             guard d < limit else { continue }
-            raised[p] = d + 1
-            changed.insert(p)
+            local[p] = d + 1
             any = true
         }
         return any
+    }
+
+    /// Takes in the positions another copy raised (the higher decimals win)
+    /// and returns those whose decimals changed here.
+    mutating func merge(_ other: VertexPrecision) -> [PlanePoint] {
+        var changed: [PlanePoint] = []
+        for (p, d) in other.local where d > (local[p] ?? raised[p] ?? base) {
+            raised[p] = d
+            changed.append(p)
+        }
+        return changed
+    }
+
+    /// This copy without its own raises (a starting point for threads).
+    var shared: VertexPrecision {
+        var copy = self
+        for (p, d) in copy.local { copy.raised[p] = d }
+        copy.local = [:]
+        return copy
     }
 }

@@ -34,6 +34,11 @@ public struct HeatMapConfiguration: Sendable, Hashable {
     public var bandwidth: Bandwidth
     /// Which algorithm computes the grid (all meet the same accuracy bound).
     public var densityMethod: DensityMethod
+    /// Tolerance of the topology-keeping simplification of the contours
+    /// (``ContourSet/simplified(tolerance:maximumSegment:projection:modes:control:)``),
+    /// in plane units: metres for geographic input. 0 (the default) keeps
+    /// every vertex.
+    public var simplification: Double = 0
 
     /// Creates a configuration. As in the Apple package, `radius` is clamped
     /// to at least 1 (for `.planar` only non-positive or non-finite radii

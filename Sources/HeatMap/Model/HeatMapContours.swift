@@ -169,9 +169,8 @@ extension HeatMapContours {
         control: ComputeControl,
         strict: Bool = false
     ) throws -> HeatMapContours {
-        control.report(.project, 0)
-        let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: strict)
-        try control.checkCancellation()
+        let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: strict,
+                                                    control: control)
         let grid = try DensityGrid.compute(points: prepared.points, projection: prepared.projection,
                                            configuration: configuration, control: control)
         return try compute(from: grid, configuration: configuration, control: control, summary: prepared.summary)
@@ -192,8 +191,15 @@ extension HeatMapContours {
         let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
                                                       levelCount: configuration.contourLevels, grid: grid)
         try control.checkCancellation()
-        let set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
+        var set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
                                            smoother: configuration.smoother, control: control)
+        if configuration.simplification > 0 {
+            // Segments of at most 8 cells keep unprojected lines close to the plane's.
+            let cell = max(grid.geometry.dx, grid.geometry.dy)
+            set = try set.simplified(tolerance: configuration.simplification,
+                                     maximumSegment: grid.projection.isGeographic ? 8 * cell : .infinity,
+                                     projection: grid.projection, control: control)
+        }
         try control.checkCancellation()
         return HeatMapContours(grid: grid, contourSet: set, configuration: configuration, summary: summary)
     }

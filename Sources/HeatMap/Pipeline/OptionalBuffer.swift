@@ -12,3 +12,10 @@ func withOptionalSlice<R>(_ slice: ArraySlice<Double>?,
 func withOptionalBuffer<R>(_ array: [Double]?, _ body: (UnsafePointer<Double>?) throws -> R) rethrows -> R {
     try withOptionalSlice(array?[...]) { try body($0?.baseAddress) }
 }
+
+/// Calls `body` with the mutable buffer of `array`, or nil.
+func withOptionalMutable<R>(_ array: inout [Double]?,
+                            _ body: (UnsafeMutableBufferPointer<Double>?) throws -> R) rethrows -> R {
+    guard array != nil else { return try body(nil) }
+    return try array!.withUnsafeMutableBufferPointer { try body($0) }
+}

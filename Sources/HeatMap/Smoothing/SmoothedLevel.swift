@@ -1,58 +1,65 @@
-/// The pieces of one level after smoothing, laid out like ``LevelTrace``:
-/// piece p's vertices are `pieceStart[p] ..< pieceStart[p + 1]`.
+/// The pieces of one level after smoothing, each in its own array: a
+/// closed piece's array is the very ring that the level's polygon, its
+/// isoline and the band below use, shared rather than copied.
 struct SmoothedLevel: Sendable {
-    var xs: [Double]
-    var ys: [Double]
-    var pieceStart: [Int32]
+    /// Piece p's vertices (empty for removed pieces; nothing uses them).
+    var pieces: [[PlanePoint]]
     /// Chaikin passes applied to each piece.
     var iterations: [UInt8]
 
-    /// The unsmoothed pieces of `trace`.
-    init(unsmoothed trace: LevelTrace) {
-        xs = trace.xs
-        ys = trace.ys
-        pieceStart = trace.pieceStart
-        iterations = [UInt8](repeating: 0, count: trace.pieceCount)
+    /// The pieces of `trace` as traced.
+    init(unsmoothed trace: LevelTrace, control: ComputeControl = .none) throws {
+        try self.init(trace: trace, iterations: [UInt8](repeating: 0, count: trace.pieceCount), control: control)
     }
 
-    /// The pieces of `trace` smoothed `iterations[p]` times each (removed
-    /// pieces are kept unsmoothed; nothing uses them).
-    ///
-    /// With `previous` and `changed`, pieces not changed are copied from
-    /// `previous` instead of being smoothed again.
-    init(trace: LevelTrace, iterations: [UInt8], previous: SmoothedLevel? = nil, changed: [Bool]? = nil,
-         control: ComputeControl = .none) throws {
-        var xs: [Double] = [], ys: [Double] = []
-        var starts: [Int32] = [0]
-        starts.reserveCapacity(trace.pieceCount + 1)
+    /// The pieces of `trace` smoothed `iterations[p]` times each.
+    init(trace: LevelTrace, iterations: [UInt8], control: ComputeControl = .none) throws {
+        self.iterations = iterations
+        pieces = []
+        pieces.reserveCapacity(trace.pieceCount)
+        var scratch = Chaikin.Scratch()
+        var source: [PlanePoint] = []
         var sinceCheck = 0
         for p in 0..<trace.pieceCount {
+            pieces.append(trace.isRemoved[p] ? [] : Self.smooth(trace, piece: p, iterations: Int(iterations[p]),
+                                                                 source: &source, scratch: &scratch))
             sinceCheck += trace.range(p).count << Int(iterations[p])
-            if sinceCheck > 65_536 {
+            if sinceCheck > 1 << 16 {
                 sinceCheck = 0
                 try control.checkCancellation()
             }
-            if let previous, let changed, !changed[p] {
-                let range = previous.range(p)
-                xs.append(contentsOf: previous.xs[range])
-                ys.append(contentsOf: previous.ys[range])
-            } else {
-                let range = trace.range(p)
-                let k = trace.isRemoved[p] ? 0 : Int(iterations[p])
-                Chaikin.smooth(xs: trace.xs, ys: trace.ys, range: range, closed: !trace.isChain[p], iterations: k,
-                               intoX: &xs, intoY: &ys)
-            }
-            starts.append(Int32(xs.count))
         }
-        self.xs = xs
-        self.ys = ys
-        self.pieceStart = starts
-        self.iterations = iterations
     }
 
-    /// The vertex range of piece `p`.
-    @inline(__always) func range(_ p: Int) -> Range<Int> { Int(pieceStart[p])..<Int(pieceStart[p + 1]) }
+    /// Smooths again, to `iterations`, the pieces marked in `changed`; the
+    /// others are kept as they are.
+    mutating func resmooth(_ trace: LevelTrace, changed: [Bool], iterations: [UInt8],
+                           control: ComputeControl = .none) throws {
+        var scratch = Chaikin.Scratch()
+        var source: [PlanePoint] = []
+        var sinceCheck = 0
+        for p in 0..<trace.pieceCount where changed[p] {
+            self.iterations[p] = iterations[p]
+            pieces[p] = trace.isRemoved[p] ? [] : Self.smooth(trace, piece: p, iterations: Int(iterations[p]),
+                                                               source: &source, scratch: &scratch)
+            sinceCheck += trace.range(p).count << Int(iterations[p])
+            if sinceCheck > 1 << 16 {
+                sinceCheck = 0
+                try control.checkCancellation()
+            }
+        }
+    }
 
-    /// The point at vertex index `i`.
-    @inline(__always) func point(_ i: Int) -> PlanePoint { PlanePoint(x: xs[i], y: ys[i]) }
+    /// The vertex count of piece `p`.
+    @inline(__always) func count(_ p: Int) -> Int { pieces[p].count }
+
+    private static func smooth(_ trace: LevelTrace, piece p: Int, iterations: Int, source: inout [PlanePoint],
+                               scratch: inout Chaikin.Scratch) -> [PlanePoint] {
+        let range = trace.range(p)
+        source.removeAll(keepingCapacity: true)
+        for i in range { source.append(PlanePoint(x: trace.xs[i], y: trace.ys[i])) }
+        return source.withUnsafeBufferPointer {
+            Chaikin.smoothed($0, closed: !trace.isChain[p], iterations: iterations, scratch: &scratch)
+        }
+    }
 }

@@ -32,7 +32,11 @@ enum SmoothingGuard {
     static func smooth(traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
                        control: ComputeControl) throws -> [SmoothedLevel] {
         let levelCount = traces.count
-        guard iterations > 0, levelCount > 0 else { return traces.map(SmoothedLevel.init(unsmoothed:)) }
+        guard iterations > 0, levelCount > 0 else {
+            return try ParallelLevels.map(count: levelCount, control: control) { l in
+                try SmoothedLevel(unsmoothed: traces[l], control: control)
+            }
+        }
         control.report(.smooth, 0)
         var passes = traces.map { trace in
             trace.isRemoved.map { $0 ? UInt8(0) : UInt8(iterations) }
@@ -71,8 +75,9 @@ enum SmoothingGuard {
             let previous = levels
             let rebuilt = try ParallelLevels.map(count: levelCount, control: control) { l -> SmoothedLevel? in
                 guard reducedNow[l].contains(true) else { return nil }
-                return try SmoothedLevel(trace: traces[l], iterations: passesNow[l], previous: previous[l],
-                                         changed: reducedNow[l], control: control)
+                var level = previous[l]
+                try level.resmooth(traces[l], changed: reducedNow[l], iterations: passesNow[l], control: control)
+                return level
             }
             for l in 0..<levelCount { if let level = rebuilt[l] { levels[l] = level } }
             changed = reduced
@@ -154,7 +159,7 @@ private struct ConflictChecker {
         if changed == nil || changed![l].contains(true) {
             let trace = traces[l], level = smoothed[l]
             for p in 0..<trace.pieceCount where !trace.isRemoved[p] && (changed == nil || changed![l][p]) {
-                if hasRepeatedVertex(level, range: level.range(p), closed: !trace.isChain[p]) {
+                if hasRepeatedVertex(level.pieces[p], closed: !trace.isChain[p]) {
                     out.append(Conflict(level: l, piece: Int32(p)))
                 }
             }
@@ -241,15 +246,15 @@ private struct ConflictChecker {
 
     private func window(_ occupant: (level: Int, piece: Int, segment: Int), box: PlaneBox) -> Window {
         let (lv, p, j) = occupant
-        let trace = traces[lv], level = smoothed[lv]
+        let trace = traces[lv]
         let closed = !trace.isChain[p]
-        let range = level.range(p)
-        let n = range.count
+        let piece = smoothed[lv].pieces[p]
+        let n = piece.count
         let segmentCount = closed ? n : n - 1
         var segments: [Int32] = []
         guard segmentCount > 0 else { return Window(level: lv, piece: p, segments: segments) }
         let originalCount = trace.range(p).count
-        let k = Int(level.iterations[p])
+        let k = Int(smoothed[lv].iterations[p])
         // Passes are skipped on paths too short to cut (see Chaikin).
         let scale = (originalCount >= 3 && k > 0) ? 1 << k : 1
         var first = (j - 1) * scale, last = (j + 2) * scale
@@ -260,9 +265,8 @@ private struct ConflictChecker {
         }
         for raw in first..<last {
             let s = closed ? ((raw % segmentCount) + segmentCount) % segmentCount : raw
-            let i = range.lowerBound + s
-            let i2 = s + 1 == n ? range.lowerBound : i + 1
-            let ax = level.xs[i], ay = level.ys[i], bx = level.xs[i2], by = level.ys[i2]
+            let a = piece[s], b = piece[s + 1 == n ? 0 : s + 1]
+            let ax = a.x, ay = a.y, bx = b.x, by = b.y
             if max(ax, bx) < box.minX || min(ax, bx) > box.maxX || max(ay, by) < box.minY || min(ay, by) > box.maxY {
                 continue
             }
@@ -280,15 +284,13 @@ private struct ConflictChecker {
 
     /// The segments of a window, sorted by their smallest x.
     private func segments(of w: Window) -> [Segment] {
-        let level = smoothed[w.level]
-        let range = level.range(w.piece)
-        let n = range.count
+        let piece = smoothed[w.level].pieces[w.piece]
+        let n = piece.count
         var out: [Segment] = []
         out.reserveCapacity(w.segments.count)
         for s in w.segments {
-            let i = range.lowerBound + Int(s)
-            let i2 = Int(s) + 1 == n ? range.lowerBound : i + 1
-            let ax = level.xs[i], ay = level.ys[i], bx = level.xs[i2], by = level.ys[i2]
+            let a = piece[Int(s)], b = piece[Int(s) + 1 == n ? 0 : Int(s) + 1]
+            let ax = a.x, ay = a.y, bx = b.x, by = b.y
             out.append(Segment(minX: min(ax, bx), maxX: max(ax, bx), index: s, ax: ax, ay: ay, bx: bx, by: by))
         }
         out.sort { $0.minX < $1.minX }
@@ -302,7 +304,7 @@ private struct ConflictChecker {
     private func meet(_ a: Window, _ b: Window) -> Bool {
         let samePiece = a.level == b.level && a.piece == b.piece
         let closed = !traces[a.level].isChain[a.piece]
-        let n = smoothed[a.level].range(a.piece).count
+        let n = smoothed[a.level].count(a.piece)
         @inline(__always) func excluded(_ s: Segment, _ t: Segment) -> Bool {
             guard samePiece else { return false }
             let d = abs(Int(s.index) - Int(t.index))
@@ -337,14 +339,10 @@ private struct ConflictChecker {
         return false
     }
 
-    private func hasRepeatedVertex(_ level: SmoothedLevel, range: Range<Int>, closed: Bool) -> Bool {
-        guard range.count >= 2 else { return false }
-        for i in range.lowerBound..<(range.upperBound - 1)
-        where level.xs[i] == level.xs[i + 1] && level.ys[i] == level.ys[i + 1] {
-            return true
-        }
-        let a = range.lowerBound, b = range.upperBound - 1
-        return closed && level.xs[a] == level.xs[b] && level.ys[a] == level.ys[b]
+    private func hasRepeatedVertex(_ piece: [PlanePoint], closed: Bool) -> Bool {
+        guard piece.count >= 2 else { return false }
+        for i in 0..<(piece.count - 1) where piece[i] == piece[i + 1] { return true }
+        return closed && piece[0] == piece[piece.count - 1]
     }
 
     /// The cell's box, grown by a millionth of a cell so that points on its

@@ -33,7 +33,7 @@ enum Commands {
             simplestyle keys fill, fill-opacity and stroke.
             """,
         options: inputOptions + densityOptions + levelOptions
-            + [Options.smooth, Options.mode, Options.feature, Options.precision, Options.exportFormat,
+            + [Options.smooth, Options.simplify, Options.mode, Options.feature, Options.precision, Options.exportFormat,
                Options.output]
             + pictureOptions + [Options.render, Options.progress, Options.help],
         examples: [

@@ -85,6 +85,9 @@ enum Options {
     static let feature = OptionSpec("--feature", value: "level|polygon",
         help: "One Feature per band or level (a Polygon or MultiPolygon), or one per polygon. Default: level.",
         example: "--feature polygon")
+    static let simplify = OptionSpec("--simplify", value: "TOLERANCE|auto",
+        help: "Drop vertices within TOLERANCE of the simplified line, in metres (or planar units; 2km and 500m are read too), keeping shared band boundaries shared and every polygon valid; auto: half a pixel for pictures, a quarter of a grid cell for GeoJSON. Default: no simplification.",
+        example: "--simplify 200m")
     static let precision = OptionSpec("--precision", value: "D",
         help: "Decimals of output coordinates (0...15). Default: 6 (about 0.1 m); for planar export, enough to keep rounding under a millionth of a grid cell (at least 6).",
         example: "--precision 5")

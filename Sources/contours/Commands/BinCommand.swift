@@ -98,7 +98,11 @@ enum BinCommand {
             geo.gradient = gradient
             geo.fillOpacity = opacity
             geo.colorScale = colorScale
-            text = try GeoJSONExport.bins(result, aggregate: aggregate, options: geo, control: control)
+            try OutputFile.streaming(to: output) { out in
+                try GeoJSONExport.write(result, aggregate: aggregate, options: geo, to: out, control: control)
+            }
+            control.report(.export, 1)
+            return
         case .csv:
             text = BinCSV.text(result, aggregate: aggregate, precision: precision)
         case .svg, .html:

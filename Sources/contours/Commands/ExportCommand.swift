@@ -13,6 +13,7 @@ enum ExportCommand {
         let grouping = try args.choice(Options.feature, [("level", GeoJSONFeatureGrouping.level), ("band", .level),
                                                          ("polygon", .polygon)]) ?? .level
         let requestedPrecision = try args.integer(Options.precision, in: 0...15)
+        let simplify = try simplification(args)
         let output = try Settings.output(args)
         _ = try Settings.configuration(args)
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
@@ -24,19 +25,74 @@ enum ExportCommand {
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
         let precision = requestedPrecision ?? defaultPrecision(for: contours.grid)
-        let text: String
+        if let simplify {
+            let tolerance = simplify ?? autoTolerance(for: contours.grid, format: format, picture: picture)
+            let cell = max(contours.grid.geometry.dx, contours.grid.geometry.dy)
+            let set = try contours.contourSet.simplified(
+                tolerance: tolerance, maximumSegment: contours.projection.isGeographic ? 8 * cell : .infinity,
+                projection: contours.projection,
+                modes: [mode], control: control)
+            try write(set, contours, format: format, mode: mode, picture: picture,
+                      options: GeoJSONOptions(precision: precision, grouping: grouping), to: output, control: control)
+            control.report(.export, 1)
+            return
+        }
         switch format {
         case .geojson:
-            text = try GeoJSONExport.contours(contours, mode: mode,
-                                              options: GeoJSONOptions(precision: precision, grouping: grouping),
-                                              control: control)
+            try OutputFile.streaming(to: output) { out in
+                try GeoJSONExport.write(contours, mode: mode,
+                                        options: GeoJSONOptions(precision: precision, grouping: grouping),
+                                        to: out, control: control)
+            }
         case .svg:
-            text = HeatMapRenderer.svg(contours, options: picture)
+            try OutputFile.write(HeatMapRenderer.svg(contours, options: picture), to: output)
         case .html:
-            text = HeatMapRenderer.html(contours, options: picture)
+            try OutputFile.write(HeatMapRenderer.html(contours, options: picture), to: output)
         }
-        try OutputFile.write(text, to: output)
         control.report(.export, 1)
+    }
+
+    /// --simplify: nil when not asked for, .some(nil) for auto.
+    static func simplification(_ args: ParsedArguments) throws -> Double?? {
+        guard let v = args.string(Options.simplify) else { return nil }
+        if v.lowercased() == "auto" { return .some(nil) }
+        guard let t = ArgumentValues.length(v), t.isFinite, t >= 0 else {
+            throw args.bad(Options.simplify, v, "expected a length >= 0 (metres, or planar units) or auto")
+        }
+        return .some(t)
+    }
+
+    /// Half a pixel of a picture of the whole grid, or a quarter of a grid
+    /// cell for GeoJSON (the grid holds no finer detail), in plane units.
+    static func autoTolerance(for grid: DensityGrid, format: Format, picture: HeatMapRenderOptions) -> Double {
+        let box = grid.geometry.cellBox
+        guard format != .geojson else { return min(grid.geometry.dx, grid.geometry.dy) / 4 }
+        let pixel = max((box.maxX - box.minX) / picture.width, (box.maxY - box.minY) / picture.height)
+        return pixel.isFinite ? pixel / 2 : 0
+    }
+
+    /// Writes a contour set made from `contours` (simplified) in `format`.
+    static func write(_ set: ContourSet, _ contours: HeatMapContours, format: Format, mode: ContourMode,
+                      picture: HeatMapRenderOptions, options: GeoJSONOptions, to output: String?,
+                      control: ComputeControl) throws {
+        var options = options
+        options.gradient = options.gradient ?? contours.gradient
+        options.fillOpacity = options.fillOpacity ?? contours.fillOpacity
+        let style = HeatMapStyle(contours.configuration)
+        switch format {
+        case .geojson:
+            try OutputFile.streaming(to: output) { out in
+                try GeoJSONExport.write(set, projection: contours.projection, units: contours.units, mode: mode,
+                                        gradient: options.gradient ?? .thermal, fillOpacity: options.fillOpacity ?? 1,
+                                        options: options, to: out, control: control)
+            }
+        case .svg:
+            try OutputFile.write(HeatMapRenderer.svg(contourSet: set, projection: contours.projection,
+                                                     units: contours.units, style: style, options: picture), to: output)
+        case .html:
+            try OutputFile.write(HeatMapRenderer.html(contourSet: set, projection: contours.projection,
+                                                      units: contours.units, style: style, options: picture), to: output)
+        }
     }
 
     /// Degrees keep GeoJSON's customary 6 decimals (about 0.1 m). Planar
