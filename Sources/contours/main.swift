@@ -9,27 +9,25 @@ import HeatMap
 // contours <command> [INPUT] [options]: parse, read, call the library, write.
 // Exit status: 0 done, 1 bad data or failure, 2 usage, 130 interrupted.
 
+StandardStreams.secure()
+MemoryPolicy.oneArenaUnderAddressLimit()
 Interruption.install()
 
 func runTool(_ arguments: [String]) -> Int32 {
     guard let first = arguments.first else {
-        FileHandle.standardError.write(Data("contours: no command given; see 'contours --help'\n".utf8))
+        Console.line("contours: no command given; see 'contours --help'")
         return 2
     }
     switch first {
     case "-h", "--help":
-        print(Help.tool, terminator: "")
-        return 0
+        return show(Help.tool)
     case "--version", "-V":
-        print(Help.version)
-        return 0
+        return show(Help.version + "\n")
     case "help":
         if arguments.count > 1, let c = Commands.named(arguments[1]) {
-            print(Help.command(c), terminator: "")
-        } else {
-            print(Help.tool, terminator: "")
+            return show(Help.command(c))
         }
-        return 0
+        return show(Help.tool)
     default:
         break
     }
@@ -37,15 +35,14 @@ func runTool(_ arguments: [String]) -> Int32 {
         let what = first.hasPrefix("-") ? "option \(first) before a command" : "command '\(first)'"
         var message = "unknown \(what)"
         if let guess = suggestion(for: first, among: Commands.all.map(\.name)) { message += " (did you mean '\(guess)'?)" }
-        FileHandle.standardError.write(Data((ToolError.usage(message, command: nil).line + "\n").utf8))
+        Console.line(ToolError.usage(message, command: nil).line)
         return 2
     }
     var progress: ProgressReporter?
     do {
         let args = try ParsedArguments(Array(arguments.dropFirst()), for: command)
         if args.wantsHelp {
-            print(Help.command(command), terminator: "")
-            return 0
+            return show(Help.command(command))
         }
         progress = ProgressReporter.make(forced: command.option(named: "--progress") != nil && args.flag(Options.progress))
         let control = ComputeControl(cancellation: nil, progress: progress?.callback)
@@ -65,11 +62,27 @@ func runTool(_ arguments: [String]) -> Int32 {
         switch error {
         case let e as ToolError: failure = e
         case let e as InputError: failure = .input(e)
-        case let e as HeatMapError: failure = .failure("\(e)")
+        case let e as HeatMapError:
+            if case .outOfMemory = e, command.option(named: "--resolution") != nil {
+                failure = .failure("\(e); try a smaller --resolution")
+            } else {
+                failure = .failure("\(e)")
+            }
         default: failure = .failure("\(error)")
         }
-        FileHandle.standardError.write(Data((failure.line + "\n").utf8))
+        Console.line(failure.line)
         return failure.exitCode
+    }
+}
+
+/// Writes a help text to standard output; a failure to write it is a failure.
+func show(_ text: String) -> Int32 {
+    do {
+        try OutputFile.write(text, to: nil)
+        return 0
+    } catch {
+        Console.line((error as? ToolError)?.line ?? "contours: \(error)")
+        return 1
     }
 }
 

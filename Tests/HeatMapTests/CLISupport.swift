@@ -85,10 +85,13 @@ enum Tool {
     /// `temporary` when given, in `directory` when given. A run longer than `timeout` seconds is
     /// killed and reported as a failure: the tool must never hang.
     static func run(_ arguments: [String], stdin: String? = nil, input: [UInt8]? = nil,
-                    temporary: String? = nil, directory: String? = nil, timeout: Double = 120) throws -> ToolRun {
+                    temporary: String? = nil, directory: String? = nil, timeout: Double = 120,
+                    shell: Bool = false) throws -> ToolRun {
         let executable = try #require(executable, "build the tool first: swift build --product contours")
         let process = Process()
-        process.executableURL = executable
+        // With `shell`, the arguments go to bash (-c SCRIPT), for runs that
+        // close or redirect streams or limit memory.
+        process.executableURL = shell ? URL(fileURLWithPath: "/bin/bash") : executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var environment = ProcessInfo.processInfo.environment

@@ -33,6 +33,35 @@ public struct Binner: Sendable {
     public private(set) var summary = InputSummary()
     /// The box of the binned points in the binning plane.
     public private(set) var bounds = PlaneBox.empty
+    /// The largest |x| or |y| of any point with finite plane coordinates,
+    /// binned or left out as too far out (see ``smallestExactSize``).
+    public private(set) var reach = 0.0
+
+    /// The largest |x| or |y| a cell can be computed for at any size (the
+    /// cell arithmetic doubles coordinates, which must stay finite).
+    public static let largestReach = Double.greatestFiniteMagnitude / 4
+
+    /// Why a point whose cell number would not be exact is left out.
+    public static let tooFarReason = "point is too far from the grid origin for the cell size"
+
+    /// The smallest size (the configuration's units: km, or plane units
+    /// for `.planar`) whose cell numbers stay exact for every point added
+    /// so far, with two significant digits, rounded up.
+    public var smallestExactSize: Double {
+        Binner.smallestExactSize(reach: reach, planar: configuration.projection == .planar)
+    }
+
+    /// The smallest size whose cell numbers stay exact for points whose
+    /// |x| and |y| in the binning plane are at most `reach` (km, or plane
+    /// units when `planar`), two significant digits rounded up.
+    public static func smallestExactSize(reach: Double, planar: Bool) -> Double {
+        // A hexagon's q takes |x| and |y| together: half the limit each.
+        let plane = reach / Double(HexGrid.indexLimit / 2 - 4)
+        let size = planar ? plane : plane / 1000
+        guard size > 0, size.isFinite else { return size }
+        let step = pow(10, floor(log10(size)) - 1)
+        return (size / step).rounded(.up) * step
+    }
 
     // The running table: packed id → slot, and the slots' aggregates.
     private var slots: [Int: Int] = [:]
@@ -177,6 +206,7 @@ public struct Binner: Sendable {
         var (aLo, aHi, bLo, bHi) = (Int.max, Int.min, Int.max, Int.min)
         var failed = 0
         for outcome in partial {
+            reach = max(reach, outcome.reach)
             box.formUnion(outcome.box)
             aLo = min(aLo, outcome.aLo); aHi = max(aHi, outcome.aHi)
             bLo = min(bLo, outcome.bLo); bHi = max(bHi, outcome.bHi)
@@ -188,7 +218,7 @@ public struct Binner: Sendable {
                 case 1: try reject(reasons[k] ?? "bad point", at: k)
                 case 2: try reject(projection.isGeographic ? "coordinate is not a finite number" : "x or y is not a finite number", at: k)
                 case 3: try reject("value is not a finite number", at: k)
-                default: try reject("point is too far from the grid origin for the cell size", at: k)
+                default: try reject(Binner.tooFarReason, at: k)
                 }
             }
         }
@@ -221,6 +251,7 @@ public struct Binner: Sendable {
             var box = PlaneBox.empty
             var aLo = Int.max, aHi = Int.min, bLo = Int.max, bHi = Int.min
             var failed = 0
+            var reach = 0.0
         }
     }
 
@@ -233,6 +264,7 @@ public struct Binner: Sendable {
         var failed = 0
         var aLo = Int.max, aHi = Int.min, bLo = Int.max, bHi = Int.min
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        var reach = 0.0
         let hasReasons = !pass.reasons.isEmpty
         var start = range.lowerBound
         while start < range.upperBound {
@@ -243,6 +275,7 @@ public struct Binner: Sendable {
             for l in 0..<count {
                 let k = start + l, x = xs[l], y = ys[l]
                 let valueIsFinite = pass.values.map { $0[k].isFinite } ?? true
+                if x.isFinite && y.isFinite { reach = max(reach, abs(x), abs(y)) }
                 if hasReasons, pass.reasons[k] != nil {
                     pass.failures[k] = 1
                 } else if !cells.valid[l] {
@@ -261,7 +294,7 @@ public struct Binner: Sendable {
             start += count
         }
         let box = minX <= maxX ? PlaneBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY) : .empty
-        return KeyPass.Outcome(box: box, aLo: aLo, aHi: aHi, bLo: bLo, bHi: bHi, failed: failed)
+        return KeyPass.Outcome(box: box, aLo: aLo, aHi: aHi, bLo: bLo, bHi: bHi, failed: failed, reach: reach)
     }
 
     /// Dense batch: aggregates in flat arrays over the batch's cell range.
@@ -353,6 +386,10 @@ public struct Binner: Sendable {
                     "including empty cells would make about \(Int(min(estimate, 1e18))) cells over the data's box "
                         + "(limit \(configuration.maximumCells)); use a larger bin size")
             }
+            // The cover's ids, and a bin each (the corners are computed later, per cell).
+            let each = MemoryLayout<Bin>.stride + 2 * MemoryLayout<BinCellID>.stride
+            try MemoryBudget.reserve(MemoryBudget.product(Int(estimate), each),
+                                     for: "listing \(Int(estimate)) cells, the empty ones included,")
             let cover = grid.cells(covering: bounds)
             try control.checkCancellation()
             // Both lists are row-major: merge them.

@@ -33,6 +33,14 @@ public enum ContourBuilder {
     ///   too large to index.
     /// - Complexity: O(levels × cells) to classify, O(vertices · 2^iterations)
     ///   for the rest; levels run on every core.
+    /// The bytes contouring a grid of `cells` nodes takes at its peak:
+    /// the sanitised copy of the values, the cell cases and crossings of
+    /// the levels traced at once, and the rings (measured on real data,
+    /// with room to spare).
+    static func bytesNeeded(cells: Int) -> Int {
+        MemoryBudget.product(cells, 48)
+    }
+
     public static func build(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
                              control: ComputeControl = .none) throws -> ContourSet {
         for (i, t) in thresholds.enumerated() {

@@ -113,6 +113,8 @@ public struct DensityAccumulator: Sendable {
         scheme = forced ?? DensityPlan.scheme(method: method, xAxis: x, yAxis: y, channels: channels,
                                               pointCount: expectedCount)
         (xAxis, yAxis) = axes(reachInSigmas: DensityPlan.reach(of: scheme, method: method))
+        try MemoryBudget.reserve(DensityAccumulator.bytesNeeded(scheme: scheme, cells: cells, channels: channels),
+                                 for: "the density grid of \(geometry.columns) × \(geometry.rows) nodes")
         switch scheme {
         case .direct:
             storage = try DensityStorage(planeCount: nil, cells: cells, channels: channels)
@@ -142,6 +144,19 @@ public struct DensityAccumulator: Sendable {
         let reach = (r * r + (geometry.dx * geometry.dx + geometry.dy * geometry.dy) / 4).squareRoot()
         return (GaussianAxis(origin: geometry.x0, step: geometry.dx, count: geometry.columns, sigma: sigma, reach: reach),
                 GaussianAxis(origin: geometry.y0, step: geometry.dy, count: geometry.rows, sigma: sigma, reach: reach))
+    }
+
+    /// The bytes a grid of `cells` nodes takes from start to finish: the
+    /// scheme's planes (or exact-splat sums), and the finished values with
+    /// one working copy.
+    static func bytesNeeded(scheme: DensityScheme, cells: Int, channels: Int) -> Int {
+        let perNode: Int
+        switch scheme {
+        case .direct: perNode = channels
+        case .rowMoments: perNode = 2 * channels
+        case .linearBinning, .taylorBinning: perNode = scheme.valuesPerNode * channels
+        }
+        return MemoryBudget.product(cells, 8 * (perNode + 2))
     }
 
     /// Adds a batch of points. O(batch · work per point), on all cores:

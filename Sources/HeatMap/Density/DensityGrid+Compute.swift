@@ -30,7 +30,9 @@ extension DensityGrid {
             }
             radius = estimator.radius(for: configuration.bandwidth, fixed: radius, projection: projection)
         }
-        let geometry = GridGeometry.fitting(box: try bounds(of: points, control: control), radius: radius,
+        let box = try bounds(of: points, control: control)
+        try GridGeometry.checkSpan(box: box, radius: radius, paddingFactor: configuration.paddingFactor)
+        let geometry = GridGeometry.fitting(box: box, radius: radius,
                                             paddingFactor: configuration.paddingFactor,
                                             resolution: configuration.gridResolution)
         var accumulator = try DensityAccumulator(geometry: geometry, radius: radius, projection: projection,

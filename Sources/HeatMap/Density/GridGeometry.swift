@@ -29,6 +29,35 @@ public struct GridGeometry: Sendable, Hashable, Codable {
         self.dy = dy
     }
 
+    /// Checks that the grid ``fitting(box:radius:paddingFactor:resolution:)``
+    /// would make spans a finite width: the points' box, and that box
+    /// padded by `paddingFactor × radius` on each side.
+    ///
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` naming the points
+    ///   or the radius and padding, whichever is too large.
+    public static func checkSpan(box: PlaneBox, radius: Double, paddingFactor: Double) throws {
+        let pad = max(paddingFactor * radius, radius)
+        guard box.isEmpty || (box.width.isFinite && box.height.isFinite) else {
+            throw HeatMapError.invalidConfiguration(
+                "the points span more than the largest number (about 1.8e308) across: no grid can cover them")
+        }
+        let width = box.isEmpty ? 0 : max(box.width, box.height)
+        guard (width + 2 * pad).isFinite, (2 * pad).isFinite else {
+            // The largest radius this padding allows, and the largest padding for this radius.
+            let room = (Double.greatestFiniteMagnitude - width) / 2
+            let radiusLimit = room / max(paddingFactor, 1), paddingLimit = room / radius
+            let limits = paddingLimit >= 1 ? "at most \(short(radiusLimit)) with this padding, or the padding at most \(short(paddingLimit)) with this radius"
+                : "at most \(short(radiusLimit))"
+            throw HeatMapError.invalidConfiguration(
+                "radius \(short(radius)) with padding \(short(paddingFactor)) makes the grid wider than the largest"
+                    + " number (about 1.8e308): the radius must be \(limits)")
+        }
+    }
+
+    private static func short(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3g", v)
+    }
+
     /// The geometry of §4: `box` padded by `paddingFactor × radius` on every
     /// side, `resolution` cells along the longer axis and
     /// max(2, Int(resolution × shorter / longer)) along the other.

@@ -83,13 +83,9 @@ public final class ByteSource {
         }
         buffer = .allocate(capacity: ByteSource.chunkSize)
         pendingCount = 0
-        do {
-            pendingCount = try fill()
-        } catch {
-            buffer.deallocate()
-            if ownsDescriptor { close(fd) }
-            throw error
-        }
+        // Every stored property is set, so a throw from here on runs
+        // deinit, which frees the buffer and closes the descriptor.
+        pendingCount = try fill()
     }
 
     deinit {
@@ -126,8 +122,14 @@ public final class ByteSource {
             let n = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
             if n < 0 {
                 if errno == EINTR { continue }
+                let code = errno
+                // A descriptor closed by the caller (`<&-`) or opened for
+                // writing only reads as EBADF: say what that means.
+                let why = code == EBADF ? (fd == STDIN_FILENO ? "standard input is closed or not open for reading"
+                                                               : "not open for reading")
+                    : String(cString: strerror(code))
                 throw InputError(file: name, line: 0, column: "", reason: "read error",
-                                 message: "read error: \(String(cString: strerror(errno)))")
+                                 message: "read error: \(why)")
             }
             if n == 0 {
                 reachedEnd = true

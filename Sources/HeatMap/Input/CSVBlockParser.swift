@@ -116,8 +116,9 @@ struct CSVBlockParser: Sendable {
                 points.append(InputPoint(latitude: latitude, longitude: longitude, weight: weight, value: value))
                 rows += 1
                 if i == n {
-                    // A last row without a line end ends only the file.
-                    guard isLast else { return nil }
+                    // A last row without a line end ends only the file, and
+                    // only whole: a short one is cut off (the serial reader says so).
+                    guard isLast, field + 1 >= fieldLimit else { return nil }
                     break
                 }
                 if p[i] == cr {

@@ -185,8 +185,15 @@ public final class CSVPointReader {
         }
         guard more else { return .end }
         rowsRead += 1
-        if let point = quickRow() { return .point(point) }
-        switch row() {
+        let outcome: Result<InputPoint, InputError>
+        if tokenizer.endedWithoutLineEnd, tokenizer.fieldCount < header.count {
+            outcome = .failure(truncatedLastRow())
+        } else if let point = quickRow() {
+            return .point(point)
+        } else {
+            outcome = row()
+        }
+        switch outcome {
         case .success(let point):
             return .point(point)
         case .failure(let error):
@@ -220,6 +227,17 @@ public final class CSVPointReader {
             value = v
         }
         return InputPoint(latitude: lat, longitude: lon, weight: weight, value: value)
+    }
+
+    /// A last row cut short: fewer fields than the header and no line end,
+    /// as when a pipe or a copy stops mid-row. Even if the columns used are
+    /// there, the value in the last one may have been cut.
+    private func truncatedLastRow() -> InputError {
+        let count = tokenizer.fieldCount
+        return InputError(
+            file: fileName, line: tokenizer.line, column: columnName(count), reason: "truncated last row",
+            message: "last row has \(count) field\(count == 1 ? "" : "s") but the header has \(header.count),"
+                + " and no line end: the input looks cut off")
     }
 
     /// The point of a row, or the error that names what is wrong with it.

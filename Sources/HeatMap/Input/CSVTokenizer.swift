@@ -88,6 +88,10 @@ public final class CSVTokenizer {
     /// The number of fields in the current record.
     public var fieldCount: Int { ends.count }
 
+    /// Whether the current record ended at the end of the input with no
+    /// line end after it (the last line of a file, or a cut-off one).
+    public private(set) var endedWithoutLineEnd = false
+
     /// The bytes of field `k` (0-based) of the current record, unquoted.
     public func field(_ k: Int) -> UnsafeBufferPointer<UInt8> {
         let start = k == 0 ? 0 : ends[k - 1]
@@ -257,6 +261,7 @@ public final class CSVTokenizer {
             }
         }
         finished = true
+        endedWithoutLineEnd = true
         if state == .quoted {
             throw SyntaxError.unterminatedQuote(line: quoteLine, field: ends.count + 1)
         }

@@ -3,7 +3,9 @@ import Foundation
 /// Walks GeoJSON text and hands out its features one at a time: the
 /// members of a FeatureCollection's `features`, the elements of a
 /// top-level array, or a top-level Feature or geometry itself; several
-/// top-level values in a row are read as newline-delimited GeoJSON.
+/// top-level values in a row are read as newline-delimited GeoJSON (each
+/// a Feature or geometry starting on a line of its own; a FeatureCollection
+/// must be the only value, so concatenated files are refused).
 ///
 /// Only one feature is held in memory at a time, however long the file.
 /// Members of a top-level object other than those a Feature or geometry
@@ -23,6 +25,10 @@ final class GeoJSONFeatureStream {
     private var sawFeatures = false
     private var objectLine = 1, objectColumn = 1
     private var valuesRead = 0
+    /// The line on which the last top-level value ended, and whether it was
+    /// a collection (a FeatureCollection or a top-level array).
+    private var lastEndLine = 0
+    private var lastWasCollection = false
 
     init(source: ByteSource) {
         parser = JSONStreamParser(source: source)
@@ -64,6 +70,16 @@ final class GeoJSONFeatureStream {
             valuesRead += 1
             objectLine = parser.line
             objectColumn = parser.column
+            if valuesRead > 1 {
+                if lastWasCollection {
+                    throw located("a second JSON value after a FeatureCollection (concatenated files?);"
+                                  + " a file holds one FeatureCollection, or one Feature per line")
+                }
+                if objectLine == lastEndLine {
+                    throw located("a second JSON value on the line where the previous one ended (concatenated objects?);"
+                                  + " newline-delimited GeoJSON has one value per line")
+                }
+            }
             if b == UInt8(ascii: "{") {
                 try parser.expect(b, context: "")
                 members.removeAll()
@@ -71,7 +87,13 @@ final class GeoJSONFeatureStream {
                 state = .members(first: true)
             } else if b == UInt8(ascii: "[") {
                 try parser.expect(b, context: "")
-                state = try parser.consume(UInt8(ascii: "]")) ? .start : .features(topLevelArray: true)
+                lastWasCollection = true
+                if try parser.consume(UInt8(ascii: "]")) {
+                    lastEndLine = parser.line
+                    state = .start
+                } else {
+                    state = .features(topLevelArray: true)
+                }
             } else {
                 throw parser.unexpected(b, wanted: "'{' (a GeoJSON object)", context: "at the top level")
             }
@@ -83,6 +105,10 @@ final class GeoJSONFeatureStream {
             let key = try parser.parseKey(context: "in an object")
             try parser.expect(UInt8(ascii: ":"), context: "after an object key")
             if key == "features", try parser.skipSpace() == UInt8(ascii: "[") {
+                if valuesRead > 1 {
+                    throw located("a FeatureCollection after another top-level value (concatenated files?);"
+                                  + " a file holds one FeatureCollection, or one Feature per line")
+                }
                 sawFeatures = true
                 try parser.expect(UInt8(ascii: "["), context: "")
                 if try parser.consume(UInt8(ascii: "]")) {
@@ -100,6 +126,7 @@ final class GeoJSONFeatureStream {
             let feature = try parser.parseValue(depth: 2)
             if try !parser.separator(close: UInt8(ascii: "]"), context: "in the features array") {
                 if topLevelArray {
+                    lastEndLine = parser.line
                     state = .start
                 } else {
                     // An object with features is not itself a feature: this yields nil.
@@ -122,13 +149,33 @@ final class GeoJSONFeatureStream {
     /// Feature or a geometry.
     private func endObject() throws -> JSONNode? {
         state = .start
+        lastEndLine = parser.line
+        lastWasCollection = sawFeatures
         let node = JSONNode(.object(members), line: objectLine, column: objectColumn)
         members.removeAll()
-        if sawFeatures { return nil }
-        if node["type"]?.string == "FeatureCollection" {
-            throw InputError(file: fileName, line: objectLine, column: String(objectColumn),
-                             reason: "invalid GeoJSON", message: "FeatureCollection without a 'features' array")
+        guard let type = node["type"]?.string else {
+            throw located("GeoJSON object without a 'type' (expected FeatureCollection, Feature or a geometry)")
+        }
+        if sawFeatures {
+            guard type == "FeatureCollection" else {
+                throw located("an object with 'features' has type '\(type)', not FeatureCollection")
+            }
+            return nil
+        }
+        if type == "FeatureCollection" { throw located("FeatureCollection without a 'features' array") }
+        guard GeoJSONFeatureStream.objectTypes.contains(type) else {
+            throw located("unknown GeoJSON type '\(type)' (expected FeatureCollection, Feature or a geometry)")
         }
         return node
+    }
+
+    /// The types a top-level object may have besides FeatureCollection.
+    static let objectTypes: Set<String> = ["Feature", "Point", "MultiPoint", "LineString", "MultiLineString",
+                                           "Polygon", "MultiPolygon", "GeometryCollection"]
+
+    /// An error at the current top-level value's position.
+    private func located(_ message: String) -> InputError {
+        InputError(file: fileName, line: objectLine, column: String(objectColumn), reason: "invalid GeoJSON",
+                   message: message)
     }
 }

@@ -135,6 +135,7 @@ public enum StreamedDensity {
         used.bandwidth = .fixed
 
         // Pass 3: fill the grid.
+        try GridGeometry.checkSpan(box: box, radius: used.radius, paddingFactor: used.paddingFactor)
         let geometry = GridGeometry.fitting(box: box, radius: used.radius, paddingFactor: used.paddingFactor,
                                             resolution: used.gridResolution)
         var accumulator = try DensityAccumulator(geometry: geometry, radius: used.radius, projection: projection,

@@ -238,6 +238,9 @@ extension HeatMapContours {
         summary: InputSummary = InputSummary()
     ) throws -> HeatMapContours {
         try control.begin(.levels)
+        let g = grid.geometry
+        try MemoryBudget.reserve(ContourBuilder.bytesNeeded(cells: grid.values.count),
+                                 for: "contouring the grid of \(g.columns) × \(g.rows) nodes")
         let thresholds = try ThresholdResolver.thresholds(for: configuration.levelSpacing,
                                                           levelCount: configuration.contourLevels, grid: grid,
                                                           control: control)

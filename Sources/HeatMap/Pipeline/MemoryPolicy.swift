@@ -30,4 +30,26 @@ public enum MemoryPolicy {
         return false
         #endif
     }
+
+    /// Under an address-space limit (`ulimit -v`), serves every thread
+    /// from one allocator arena (glibc's `mallopt(M_ARENA_MAX, 1)`): each
+    /// further arena reserves 64 MB of address space that the limit
+    /// counts, so without this a small job can fail under a limit that its
+    /// data would fit in many times over, and ``MemoryBudget`` could not
+    /// tell ahead. Does nothing without a limit or where the C library is
+    /// not glibc. Call once, early, before threads start. Returns whether
+    /// the policy was applied.
+    @discardableResult
+    public static func oneArenaUnderAddressLimit() -> Bool {
+        #if canImport(Glibc)
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
+              let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "mallopt") else { return false }
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        let arenaMax: Int32 = -8
+        return unsafeBitCast(symbol, to: Mallopt.self)(arenaMax, 1) == 1
+        #else
+        return false
+        #endif
+    }
 }

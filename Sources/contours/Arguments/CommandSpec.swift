@@ -76,7 +76,7 @@ enum Commands {
             coordinates as given. Each cell has an id, a centre, its polygon and the aggregates.
             """,
         options: inputOptions + [Options.projection, Options.shape, Options.size, Options.orientation,
-                                 Options.h3Resolution, Options.h3Column, Options.aggregate, Options.includeEmpty, Options.precision, Options.binFormat,
+                                 Options.h3Resolution, Options.h3Column, Options.aggregate, Options.includeEmpty, Options.maxCells, Options.precision, Options.binFormat,
                                  Options.output]
             + pictureOptions + [Options.scale, Options.progress, Options.help],
         examples: [

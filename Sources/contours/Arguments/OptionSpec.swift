@@ -102,7 +102,7 @@ enum Options {
 
     // Output
     static let output = OptionSpec("--output", short: "-o", value: "FILE",
-        help: "Write to FILE (whole or not at all: via a temporary file that is renamed). Default: standard output.",
+        help: "Write to FILE (whole or not at all: via a temporary file that is renamed). A symbolic link is written through (the file it points to is replaced; the link stays). FILE may not be an input. Default: standard output.",
         example: "-o storms.geojson")
     static let exportFormat = OptionSpec("--format", value: "geojson|svg|html",
         help: "Output format. Default: geojson.",
@@ -204,8 +204,11 @@ enum Options {
         help: "Read pre-aggregated H3 cells: COLUMN holds the cell id (hex, or the 64-bit integer); --weight names the count column (default: count, weight or n if present, else 1 per row).",
         example: "--h3 h3_cell --weight n")
     static let includeEmpty = OptionSpec("--include-empty",
-        help: "Also output every empty cell covering the data's box (a honeycomb with zeros).",
+        help: "Also output every empty cell covering the data's box (a honeycomb with zeros). Refused when that makes more than --max-cells cells.",
         example: "--include-empty")
+    static let maxCells = OptionSpec("--max-cells", value: "N",
+        help: "With --include-empty, the most cells to output before refusing. Default: 1000000.",
+        example: "--max-cells 5000000")
 
     // General
     static let help = OptionSpec("--help", short: "-h",

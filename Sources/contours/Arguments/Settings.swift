@@ -38,14 +38,17 @@ enum Settings {
             throw ToolError.usage("unexpected operand '\(operands[operands.startIndex + 1])' (one INPUT at a time)",
                                   command: args.command.name)
         }
-        guard let path = operands.first else {
-            if isatty(STDIN_FILENO) == 1 {
+        guard let path = operands.first, path != "-" else {
+            if StandardStreams.inputClosed {
+                throw ToolError.failure("cannot read standard input: it is closed (give INPUT as a file)")
+            }
+            if operands.isEmpty, isatty(STDIN_FILENO) == 1 {
                 throw ToolError.usage("no INPUT given (a CSV or GeoJSON file, or '-' for standard input)",
                                       command: args.command.name)
             }
             return nil
         }
-        return path == "-" ? nil : path
+        return path
     }
 
     /// The density and contour configuration, and whether the resolution
@@ -72,6 +75,22 @@ enum Settings {
         }
         let resolution = try args.integer(Options.resolution, in: 2...10_000)
         let padding = try args.number(Options.padding, minimum: 0) ?? 1.5
+        if bandwidth == .fixed {
+            // The grid spans the points plus padding × radius on each side:
+            // keep that a quarter of the largest Double, whatever the points.
+            let room = Double.greatestFiniteMagnitude / 4
+            if radius * max(padding, 1) > room {
+                func short(_ v: Double) -> String {
+                    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3g", v)
+                }
+                if let text = args.string(Options.padding), padding * radius > room, radius <= room {
+                    throw args.bad(Options.padding, text, "with --radius \(short(radius)) the padding may be at most \(short(room / radius))")
+                }
+                throw args.bad(Options.radius, args.string(Options.radius) ?? "",
+                               "with --padding \(short(padding)) the radius may be at most \(short(room / max(padding, 1)))"
+                                + (kind == .planar ? "" : " m"))
+            }
+        }
         let levels = try args.integer(Options.levels, in: 1...1000) ?? 10
         let spacing = try self.spacing(args) ?? .auto
         let smoother = try self.smoother(args) ?? .chaikin(iterations: 2)
@@ -234,9 +253,19 @@ enum Settings {
     }
 
     /// --output / -o: a path, or nil for standard output.
+    ///
+    /// An output that is one of the command's input files (the same file
+    /// through any link or `..`) is refused before anything is read.
     static func output(_ args: ParsedArguments) throws -> String? {
         guard let path = args.string(Options.output) else { return nil }
         if path.isEmpty { throw args.bad(Options.output, path, "expected a file name") }
-        return path == "-" ? nil : path
+        if path == "-" { return nil }
+        let inputs = args.operands.filter { $0 != "-" } + args.strings(Options.basemap)
+        if let input = inputs.first(where: { OutputFile.sameFile($0, path) }) {
+            let same = input == path ? "" : " (the same file as \(input))"
+            throw ToolError.usage("-o \(path) is an input\(same); it would be overwritten: write elsewhere",
+                                  command: args.command.name)
+        }
+        return path
     }
 }

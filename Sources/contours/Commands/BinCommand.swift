@@ -28,6 +28,7 @@ enum BinCommand {
             guard let v = value, v.isFinite, v > 0 else { throw args.bad(Options.size, text, "expected a size > 0") }
             size = v
         }
+        let maxCells = try args.integer(Options.maxCells, in: 1...Int(Int32.max)) ?? 1_000_000
         let precision = try Settings.precision(args)
         let output = try Settings.output(args)
         let options = try Settings.reader(args)
@@ -51,9 +52,15 @@ enum BinCommand {
             // lattice of up to 5 decimals even after 6-decimal output rounding.
             projection.centreLongitude += 1.0 / 300_000
         }
-        let chosen = size ?? defaultSize(statistics, projection: kind)
+        var chosen = size ?? defaultSize(statistics, projection: kind)
+        if size == nil, kind == .planar, statistics.count > 0 {
+            let reach = [statistics.minLongitude, statistics.maxLongitude, statistics.minLatitude,
+                         statistics.maxLatitude].map(abs).max() ?? 0
+            chosen = max(chosen, Binner.smallestExactSize(reach: reach, planar: true))
+        }
         let configuration = BinningConfiguration(shape: shape, size: chosen, orientation: orientation,
-                                                 projection: kind, includeEmpty: args.flag(Options.includeEmpty))
+                                                 projection: kind, includeEmpty: args.flag(Options.includeEmpty),
+                                                 maximumCells: maxCells)
         var binner = try Binner(configuration: configuration, projection: projection)
         let useValues = options.columns.value != nil || options.columns.weight != nil
         control.report(.bin, 0)
@@ -68,12 +75,22 @@ enum BinCommand {
             done += batch.count
             control.report(.bin, Double(done) / Double(max(points.count, 1)))
         }
-        let result = try binner.result(control: control)
-        if size == nil, points.count > 0 {
-            Console.note("bin size \(ArgumentValues.text(rounded(chosen))) \(kind == .planar ? "units" : "km") (from the data; set it with --size)")
+        let unit = kind == .planar ? "units" : "km"
+        try checkNothingLost(binner, size: size, chosen: chosen, unit: unit, args: args)
+        let result: BinningResult
+        do {
+            result = try binner.result(control: control)
+        } catch HeatMapError.invalidConfiguration(let why) where configuration.includeEmpty {
+            throw ToolError.failure("--include-empty: \(why), or raise --max-cells")
+        }
+        if format != .csv {
+            try checkDrawable(chosen, unit: unit, precision: precision, format: format.rawValue)
         }
 
         control.report(.export, 0)
+        // The text is built whole: up to some 400 bytes a cell (GeoJSON, SVG).
+        try MemoryBudget.reserve(MemoryBudget.product(result.bins.count, format == .csv ? 120 : 400),
+                                 for: "the \(format.rawValue) text of \(result.bins.count) cells")
         let text: String
         switch format {
         case .geojson:
@@ -100,6 +117,51 @@ enum BinCommand {
         }
         try OutputFile.write(text, to: output)
         control.report(.export, 1)
+        // Said after the output is written, so a failure stays one line.
+        if size == nil, points.count > 0 {
+            Console.note("bin size \(short(rounded(chosen))) \(unit) (from the data; set it with --size)")
+        }
+    }
+
+    /// Refuses a run in which the binner left points out: cells so small
+    /// that their numbers are not exact over the data.
+    static func checkNothingLost(_ binner: Binner, size: Double?, chosen: Double, unit: String,
+                                 args: ParsedArguments) throws {
+        let lost = binner.summary.rejected
+        guard !lost.isEmpty else { return }
+        let count = lost.values.reduce(0, +)
+        let total = count + binner.summary.used
+        if let far = lost[Binner.tooFarReason], binner.reach > Binner.largestReach {
+            throw ToolError.failure("\(far) of \(total) points have x or y beyond ±\(short(Binner.largestReach)), "
+                                    + "too large to bin at any size")
+        }
+        if let far = lost[Binner.tooFarReason] {
+            let why = "\(far) of \(total) points lie too far from the origin to number cells this small exactly; "
+                + "the smallest size the data allows is \(short(binner.smallestExactSize)) \(unit)"
+            if let text = args.string(Options.size), size != nil { throw args.bad(Options.size, text, why) }
+            throw ToolError.failure("bin size \(short(chosen)) \(unit): \(why)")
+        }
+        let reasons = lost.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", ")
+        throw ToolError.failure("\(count) of \(total) points could not be binned: \(reasons)")
+    }
+
+    /// Refuses cells too small to survive rounding to `precision` decimals
+    /// in a drawn format (GeoJSON, SVG, HTML), where they would vanish.
+    static func checkDrawable(_ size: Double, unit: String, precision: Int, format: String) throws {
+        // A cell must span at least ten steps of the last decimal (output
+        // degrees for km: one degree is at most about 111 km).
+        let span = unit == "km" ? size / 111.32 : size
+        guard span < 10 * pow(10, -Double(precision)) else { return }
+        let fits = (1...15).first { span >= 10 * pow(10, -Double($0)) }
+        let advice = fits.map { "use --precision \($0) or a larger --size" } ?? "use a larger --size or --format csv"
+        throw ToolError.failure("bin size \(short(size)) \(unit) is too small to draw as \(format) "
+                                + "with \(precision) decimals (the cells would vanish); \(advice)")
+    }
+
+    /// A size for messages: whole numbers as they are, else three significant digits.
+    static func short(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return String(format: "%.3g", v)
     }
 
     /// A fortieth of the data's longer side (km for geographic data), so a

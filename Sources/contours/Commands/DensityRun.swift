@@ -93,7 +93,13 @@ struct DensityRun {
         }
         let s = points.statistics
         guard thresholds.isEmpty, s.count > 0, s.weightedCount > 0 else { return }
-        if configuration.estimator == .mean && s.minValue == s.maxValue {
+        let grid = density.grid
+        if case .custom(let values) = configuration.levelSpacing, grid.maximum > grid.minimum {
+            let shown = values.prefix(5).map(ArgumentValues.text).joined(separator: ", ") + (values.count > 5 ? ", …" : "")
+            Console.note("no custom level (\(shown)) lies inside the grid's range \(String(format: "%.4g", grid.minimum))"
+                         + " … \(String(format: "%.4g", grid.maximum)) \(grid.units) (levels must be above the minimum"
+                         + " and at most the maximum); there are no contours")
+        } else if configuration.estimator == .mean && s.minValue == s.maxValue {
             Console.note("every value is \(ArgumentValues.text(s.minValue)); the mean is flat and there are no contours")
         } else {
             Console.note("the grid is flat (no value above its minimum); there are no contours")

@@ -21,11 +21,12 @@ enum GridCommand {
         let grid = run.density.grid
         let crs = userCRS ?? RasterCRS.of(grid.projection)
         switch format {
-        case .json:
-            try OutputFile.write(GridEncoding.json(grid, crs: crs), to: output)
-        case .asc:
-            try OutputFile.write(GridEncoding.asc(grid), to: output)
-            try writeProjection(crs, besides: output)
+        case .json, .asc:
+            // The text is built whole: up to 24 bytes a value.
+            try MemoryBudget.reserve(MemoryBudget.product(grid.values.count, 24),
+                                     for: "the text of the \(grid.geometry.columns) × \(grid.geometry.rows) grid")
+            try OutputFile.write(format == .asc ? GridEncoding.asc(grid) : GridEncoding.json(grid, crs: crs), to: output)
+            if format == .asc { try writeProjection(crs, besides: output) }
         case .tiff:
             let options = GeoTIFFWriter.Options(sampleType: args.flag(Options.float64) ? .float64 : .float32,
                                                 crs: crs, software: Help.version)

@@ -5,7 +5,7 @@ import Musl
 #endif
 import Synchronization
 
-/// Stops the tool at once on Ctrl-C (and SIGTERM, SIGHUP, SIGPIPE),
+/// Stops the tool at once on Ctrl-C (and SIGTERM, SIGHUP),
 /// removing the temporary output file if one is being written.
 ///
 /// The handler does only what is async-signal-safe: `unlink` of a path
@@ -31,7 +31,7 @@ enum Interruption {
         _ = path  // allocate before any signal can arrive
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
             var current = sigaction()
             sigaction(sig, nil, &current)
             // SIG_IGN is the handler address 1.

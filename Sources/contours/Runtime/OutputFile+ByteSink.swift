@@ -4,19 +4,12 @@ import HeatMap
 /// buffered, all-or-nothing write (the file appears only at ``OutputFile/commit()``).
 extension OutputFile: ByteSink {
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        try write(String(decoding: bytes, as: UTF8.self))
+        try write(bytes: bytes)
     }
 
     /// Opens `path` (nil: standard output), lets `body` write into it, and
     /// commits; on an error the target is left untouched.
     static func streaming(to path: String?, _ body: (OutputFile) throws -> Void) throws {
-        let out = try OutputFile(path: path)
-        do {
-            try body(out)
-            try out.commit()
-        } catch {
-            out.abandon()
-            throw error
-        }
+        try writing(to: path, body)
     }
 }

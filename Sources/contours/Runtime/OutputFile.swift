@@ -5,13 +5,26 @@ import Musl
 #endif
 import Foundation
 
-/// Output written whole or not at all (§12).
+/// Output written whole or not at all.
 ///
-/// A file is written to a temporary file in the same folder (so the
+/// A file is written to a temporary file in the target's folder (so the
 /// rename cannot cross file systems), flushed to disk, and renamed over
 /// the target by ``commit()``; a failure, a signal, or dropping the sink
-/// without committing removes the temporary file. Standard output is
-/// written directly. Writes are buffered (64 KiB).
+/// without committing removes the temporary file and leaves any old
+/// target untouched. Standard output, devices and pipes are written
+/// directly. Writes are buffered (64 KiB).
+///
+/// Streaming use, for writers that produce their text piece by piece:
+///
+///     try OutputFile.writing(to: path) { out in
+///         for feature in features { try out.write(feature.json) }
+///     }
+///
+/// `writing` commits when the body returns and abandons when it throws;
+/// with ``init(path:)`` the caller calls ``commit()`` itself.
+///
+/// A symbolic link given as the path is written through: the file it
+/// points to is replaced and the link stays. A link to nothing is refused.
 final class OutputFile {
     private let fd: Int32
     private let target: String?
@@ -19,36 +32,43 @@ final class OutputFile {
     private let protected: Bool
     private var buffer: [UInt8] = []
     private var done = false
+    private var descriptorOpen = true
 
     /// The name used in messages.
     let name: String
 
+    /// The temporary file's name in the target's folder: short, so any
+    /// target name that fits in the folder gives one that fits too.
+    static let temporaryTemplate = ".contours-XXXXXX"
+
     /// Opens `path` for writing through a temporary file, or standard
     /// output when `path` is nil.
+    ///
+    /// - Throws: ``ToolError/failure(_:)`` naming the path when its folder
+    ///   is missing or not writable, it is a folder, or it is a link to nothing.
     init(path: String?) throws {
         buffer.reserveCapacity(1 << 16)
         name = path ?? "standard output"
         guard let path else {
+            if StandardStreams.outputClosed {
+                throw ToolError.failure("cannot write standard output: it is closed (give -o FILE)")
+            }
             fd = STDOUT_FILENO
             target = nil
             temporary = nil
             protected = false
             return
         }
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
-            throw ToolError.failure("cannot write \(path): there is no folder \(folder)")
-        }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        let resolved = try OutputFile.resolve(path)
+        var info = stat()
+        let exists = stat(resolved, &info) == 0
+        if exists, (info.st_mode & S_IFMT) == S_IFDIR {
             throw ToolError.failure("cannot write \(path): it is a folder")
         }
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+        if exists, (info.st_mode & S_IFMT) != S_IFREG {
             // A device or pipe (-o /dev/null, a FIFO) is written in place:
             // renaming a file over it would replace the device itself.
-            let opened = open(path, O_WRONLY | O_CLOEXEC)
+            let opened = open(resolved, O_WRONLY | O_CLOEXEC)
             guard opened >= 0 else { throw ToolError.failure("cannot write \(path): \(OutputFile.systemError())") }
             fd = opened
             target = nil
@@ -56,28 +76,81 @@ final class OutputFile {
             protected = false
             return
         }
-        var template = Array((folder + "/." + url.lastPathComponent + ".tmp-XXXXXX").utf8CString)
+        let folder = OutputFile.folder(of: resolved)
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
+            throw ToolError.failure("cannot write \(path): there is no folder \(folder)")
+        }
+        var template = Array((folder + "/" + OutputFile.temporaryTemplate).utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard made >= 0 else {
             throw ToolError.failure("cannot write \(path): \(OutputFile.systemError())")
         }
         let name = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         fd = made
-        target = path
+        target = resolved
         temporary = name
         protected = Interruption.protect(name)
-        // mkstemp makes the file 0600; output gets the usual 0666 less the umask.
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        // mkstemp makes the file 0600: a file replaced keeps its mode, a
+        // new one gets the usual 0666 less the umask.
+        if exists {
+            fchmod(fd, info.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
     }
 
     deinit {
         if !done { abandon() }
     }
 
+    /// Writes a whole output: opens `path`, runs `body`, commits when it
+    /// returns and abandons (the old file untouched) when it throws.
+    static func writing(to path: String?, _ body: (OutputFile) throws -> Void) throws {
+        let out = try OutputFile(path: path)
+        do {
+            try body(out)
+            try out.commit()
+        } catch {
+            out.abandon()
+            throw error
+        }
+    }
+
+    /// Writes `text` whole to `path` (or standard output).
+    static func write(_ text: String, to path: String?) throws {
+        try writing(to: path) { try $0.write(text) }
+    }
+
+    /// Whether the two paths name one file (same device and inode, through
+    /// any links and `..`); false when either does not exist.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
     static func systemError() -> String {
         String(cString: strerror(errno))
+    }
+
+    /// The path to write: `path` itself, or what a symbolic link at
+    /// `path` finally points to.
+    private static func resolve(_ path: String) throws -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
+        guard let real = realpath(path, nil) else {
+            throw ToolError.failure("cannot write \(path): it is a symbolic link to a missing file")
+        }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Appends text.
@@ -94,9 +167,14 @@ final class OutputFile {
     }
 
     /// Appends bytes.
-    func write(bytes: [UInt8]) throws {
-        try flush()
-        try bytes.withUnsafeBytes { try writeAll($0) }
+    func write(bytes: UnsafeRawBufferPointer) throws {
+        if bytes.count >= 1 << 16 {
+            try flush()
+            try writeAll(bytes)
+            return
+        }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { try flush() }
     }
 
     /// Writes out what is buffered.
@@ -122,20 +200,22 @@ final class OutputFile {
         do {
             try flush()
             guard let temporary, let target else {
-                if fd != STDOUT_FILENO { close(fd) }
+                if fd != STDOUT_FILENO { closeDescriptor() }
                 done = true
                 return
             }
             guard fsync(fd) == 0 || errno == EINVAL else {
-                throw ToolError.failure("cannot write \(target): \(OutputFile.systemError())")
+                throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())")
             }
-            close(fd)
+            guard closeDescriptor() else {
+                throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())")
+            }
             done = true
             guard rename(temporary, target) == 0 else {
                 let why = OutputFile.systemError()
                 unlink(temporary)
                 if protected { Interruption.release() }
-                throw ToolError.failure("cannot write \(target): \(why)")
+                throw ToolError.failure("cannot write \(name): \(why)")
             }
             if protected { Interruption.release() }
         } catch {
@@ -144,27 +224,25 @@ final class OutputFile {
         }
     }
 
+    @discardableResult
+    private func closeDescriptor() -> Bool {
+        guard descriptorOpen else { return true }
+        descriptorOpen = false
+        return close(fd) == 0
+    }
+
     /// Gives the output up: the temporary file is removed, the target untouched.
     func abandon() {
         guard !done else { return }
         done = true
         guard let temporary else { return }
-        close(fd)
+        closeDescriptor()
         unlink(temporary)
         if protected { Interruption.release() }
     }
 
     /// Writes `bytes` whole to `path` (or standard output).
     static func write(bytes: [UInt8], to path: String?) throws {
-        let out = try OutputFile(path: path)
-        try out.write(bytes: bytes)
-        try out.commit()
-    }
-
-    /// Writes `text` whole to `path` (or standard output).
-    static func write(_ text: String, to path: String?) throws {
-        let out = try OutputFile(path: path)
-        try out.write(text)
-        try out.commit()
+        try writing(to: path) { out in try bytes.withUnsafeBytes { try out.write(bytes: $0) } }
     }
 }

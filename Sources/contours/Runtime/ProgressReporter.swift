@@ -72,7 +72,7 @@ final class ProgressReporter: Sendable {
             s.quarter = quarter
             return "contours: \(p.stage.rawValue) \(percent)%\n"
         }
-        if let line { FileHandle.standardError.write(Data(line.utf8)) }
+        if let line { StandardStreams.writeError(line) }
     }
 
     /// Ends the progress line (on a terminal), so later messages start clean.
@@ -81,6 +81,6 @@ final class ProgressReporter: Sendable {
             defer { s.drewLine = false }
             return s.drewLine
         }
-        if terminal && clear { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if terminal && clear { StandardStreams.writeError("\r\u{1B}[K") }
     }
 }
