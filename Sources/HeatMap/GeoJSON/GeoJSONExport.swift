@@ -1,7 +1,7 @@
 import Foundation
 
 /// GeoJSON (RFC 7946) text of contours and bins, ready for QGIS, GDAL,
-/// geopandas, Leaflet or Mapbox (§9).
+/// geopandas, Leaflet or Mapbox (docs/formats.md).
 ///
 /// Every export is a FeatureCollection with a `bbox`; positions are
 /// [longitude, latitude] (x, y for planar data) rounded to
