@@ -209,6 +209,10 @@ import Testing
             #expect(refused.stderrLines.count == 1)
             #expect(refused.stderr.contains("\(option[0]) cannot apply"))
         }
+        let h3 = try Tool.run(["grid", path, "--h3", "h3"])
+        #expect(h3.status == 2)
+        #expect(h3.stderrLines.count == 1)
+        #expect(h3.stderr.contains("--h3 reads H3 cell ids"))
     }
 
     @Test func toolPrintsTheStatement() throws {

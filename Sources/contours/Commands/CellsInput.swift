@@ -23,6 +23,10 @@ enum CellsInput {
     /// Reads the table, refusing options that would change its grid.
     static func read(_ args: ParsedArguments, path: String?) throws -> CellTable {
         let name = path ?? "stdin"
+        if args.string(Options.h3Column) != nil {
+            throw ToolError.usage("\(Options.h3Column.name) reads H3 cell ids from rows of counts, but \(name) is a cells table of 'contours sql'",
+                                  command: args.command.name)
+        }
         for spec in fixed where args.string(spec) != nil || args.flag(spec) {
             throw ToolError.usage("\(spec.name) cannot apply to \(name): a cells table's grid is fixed by the SQL that made it (give \(spec.name) to 'contours sql' instead)",
                                   command: args.command.name)
