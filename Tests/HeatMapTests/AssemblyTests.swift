@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HeatMap
 
-/// Rings to polygons: the frame walk, nesting by row intervals, holes (§5.2).
+/// Rings to polygons: the frame walk, nesting by row intervals, holes (docs/contour-rules.md).
 @Suite struct AssemblyTests {
     @Test func unionFindJoinsSets() {
         var sets = UnionFind(count: 6)

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import HeatMap
 
-/// The async API (§3, §12): same answer as the synchronous one, progress,
+/// The async API (docs/README.md, docs/faults.md): same answer as the synchronous one, progress,
 /// cancellation, determinism.
 @Suite struct AsyncComputeTests {
     /// Two clusters near Wellington, a few hundred points.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HeatMap
 
-/// Bands tile the levels: no overlap, no gap, shared boundaries (§5.3).
+/// Bands tile the levels: no overlap, no gap, shared boundaries (docs/contour-rules.md).
 @Suite struct BandTests {
     static let cases: [(seed: UInt64, spacing: LevelSpacing, smoother: PolygonSmoother)] = [
         (11, .linear, .none), (12, .quantile, .none), (13, .linear, .chaikin(iterations: 2)),

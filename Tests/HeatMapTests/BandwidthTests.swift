@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HeatMap
 
-/// Bandwidth rules (§4): Scott, Silverman, the Apple package's adaptive
+/// Bandwidth rules (docs/density-model.md): Scott, Silverman, the Apple package's adaptive
 /// rule, weighted statistics, the quartile sample, degenerate input.
 @Suite struct BandwidthTests {
     static let planar = PlaneProjection(kind: .planar)

@@ -112,7 +112,7 @@ import Testing
         #expect(throws: HeatMapError.invalidPoint(index: 3, reason: "x or y is not a finite number")) {
             try strict.add(x: [0, .nan], y: [0, 0])
         }
-        // Geographic input outside the ranges of §4.
+        // Geographic input outside the ranges of docs/density-model.md.
         let fitted = PlaneProjection(kind: .equalArea, centreLatitude: 0, centreLongitude: 0)
         var geo = try Binner(configuration: BinningConfiguration(size: 10), projection: fitted)
         try geo.add(latitudes: [0, 95, 10], longitudes: [0, 0, 400])

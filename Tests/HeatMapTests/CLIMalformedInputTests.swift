@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A table of malformed inputs and command lines (§12): each gets its exit
+/// A table of malformed inputs and command lines (docs/faults.md): each gets its exit
 /// status and a one-line message naming what and where, never a crash,
 /// and leaves no output file behind.
 @Suite struct CLIMalformedInputTests {

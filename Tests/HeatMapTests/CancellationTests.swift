@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import HeatMap
 
-/// Cancellation at every stage (§12): a job cancelled at any of its progress
+/// Cancellation at every stage (docs/faults.md): a job cancelled at any of its progress
 /// reports — early, midway or at the very last one — throws
 /// `CancellationError` instead of finishing, and starts no further stage.
 /// Driven by the reports themselves, not by clocks, so the test holds on a

@@ -3,7 +3,7 @@ import Testing
 @testable import HeatMap
 
 /// Properties over seeded random grids: validity, orientation, no repeats,
-/// nesting and determinism (§5.2, §5.5).
+/// nesting and determinism (docs/contour-rules.md).
 @Suite struct ContourPropertyTests {
     /// Smooth random fields and rough integer fields whose quantile
     /// thresholds are node values, so nodes sit exactly on thresholds.

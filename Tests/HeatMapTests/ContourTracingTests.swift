@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HeatMap
 
-/// Marching squares on hand-built grids with known answers (§5.1, §5.2).
+/// Marching squares on hand-built grids with known answers (docs/contour-rules.md).
 @Suite struct ContourTracingTests {
     @Test func singlePeakIsOneCounterClockwiseRing() throws {
         // exp(−d²/18) ≥ ½ inside the circle of radius 3·√(2 ln 2) ≈ 3.532.

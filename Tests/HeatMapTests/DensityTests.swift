@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import HeatMap
 
-/// The density engine (§4): exact sums, mass, the methods against a brute
+/// The density engine (docs/density-model.md): exact sums, mass, the methods against a brute
 /// force sum, the mean estimator, degenerate input, determinism, streaming.
 /// Serialized: the cancellation-latency test must not share the cores with
 /// the brute-force sums of its neighbours.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HeatMap
 
-/// The grid JSON of §9 and the ESRI ASCII grid, both ways.
+/// The grid JSON of docs/formats.md and the ESRI ASCII grid, both ways.
 @Suite struct GridEncodingTests {
     static func grid() -> DensityGrid {
         let g = GridGeometry(columns: 3, rows: 2, x0: 10, y0: 20, dx: 0.5, dy: 0.25)

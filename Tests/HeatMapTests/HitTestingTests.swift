@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HeatMap
 
-/// Hit tests through the polygon index (§7), on hand-built bands.
+/// Hit tests through the polygon index (docs/contour-rules.md), on hand-built bands.
 @Suite struct HitTestingTests {
     static func square(_ a: Double, _ b: Double) -> [PlanePoint] {
         [PlanePoint(x: a, y: a), PlanePoint(x: b, y: a), PlanePoint(x: b, y: b), PlanePoint(x: a, y: b)]

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HeatMap
 
-/// The streaming CSV tokenizer and point reader (§9, §12): dialects,
+/// The streaming CSV tokenizer and point reader (docs/formats.md, docs/faults.md): dialects,
 /// quoting, line ends, byte-order marks, and errors that name file, line
 /// and column.
 @Suite struct InputCSVTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HeatMap
 
-/// Known answers for every spacing strategy of §6.
+/// Known answers for every spacing strategy of docs/level-spacing.md.
 @Suite struct LevelSpacingTests {
     /// 0, 1, …, 100.
     let ramp = (0...100).map(Double.init)

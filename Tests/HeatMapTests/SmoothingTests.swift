@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HeatMap
 
-/// Chaikin corner cutting and the guard that keeps smoothed polygons valid (§5.6).
+/// Chaikin corner cutting and the guard that keeps smoothed polygons valid (docs/contour-rules.md).
 @Suite struct SmoothingTests {
     private func points(_ xy: [(Double, Double)]) -> [PlanePoint] { xy.map { PlanePoint(x: $0.0, y: $0.1) } }
 

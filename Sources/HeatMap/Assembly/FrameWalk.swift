@@ -7,7 +7,7 @@ struct FramePart: Sendable, Hashable {
     var piece: Int32
 }
 
-/// Closes chains into rings along the frame (§5.1: nodes outside the grid
+/// Closes chains into rings along the frame (docs/contour-rules.md: nodes outside the grid
 /// count as below every threshold).
 ///
 /// For a band t_lo ≤ v < t_hi, walking the frame counter-clockwise, the

@@ -1,6 +1,6 @@
 import Foundation
 
-/// CSV text of bins (§9): a header `q,r,x,y,count,value` for hexagons or
+/// CSV text of bins (docs/formats.md): a header `q,r,x,y,count,value` for hexagons or
 /// `i,j,x,y,count,value` for squares, then one row per bin in the result's
 /// row-major order. x, y is the cell centre in output coordinates
 /// (longitude, latitude wrapped into [-180, 180) for geographic input;

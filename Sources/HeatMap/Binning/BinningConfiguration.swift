@@ -1,6 +1,6 @@
 import Foundation
 
-/// How points are binned (§8, `contours bin`).
+/// How points are binned (docs/binning.md, `contours bin`).
 public struct BinningConfiguration: Sendable, Hashable {
     /// Hexagons or squares.
     public var shape: BinShape

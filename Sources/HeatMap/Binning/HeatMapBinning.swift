@@ -1,6 +1,6 @@
 import Foundation
 
-/// One-call binning of points into hexagons or squares (§8).
+/// One-call binning of points into hexagons or squares (docs/binning.md).
 ///
 /// ```swift
 /// let bins = try HeatMapBinning.bin(quakes, configuration: BinningConfiguration(size: 20))  // 20 km hexagons

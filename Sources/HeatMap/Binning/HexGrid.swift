@@ -1,7 +1,7 @@
 import Foundation
 
 /// A grid of regular hexagons with centre-to-corner radius R, in axial
-/// coordinates (q, r) about the origin (0, 0) of the binning plane (§8).
+/// coordinates (q, r) about the origin (0, 0) of the binning plane (docs/binning.md).
 ///
 /// Positions are computed on an integer lattice (multiples of R√3/2 and
 /// R/2), so a corner shared by three cells has bit-identical coordinates
@@ -48,7 +48,7 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
         return PlanePoint(x: Double(a) * unitX, y: Double(b) * unitY)
     }
 
-    /// The fractional axial coordinates of a plane point (§8's inverse).
+    /// The fractional axial coordinates of a plane point (docs/binning.md's inverse).
     public func fractionalAxial(_ p: PlanePoint) -> (q: Double, r: Double) {
         switch orientation {
         case .pointy: return ((HexGrid.sqrt3over3 * p.x - p.y / 3) / radius, (2 * p.y / 3) / radius)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A grid of squares of side S, cell (i, j) = (floor(x / S), floor(y / S))
-/// about the origin (0, 0) of the binning plane (§8).
+/// about the origin (0, 0) of the binning plane (docs/binning.md).
 public struct SquareGrid: Sendable, Hashable, CellIndexing {
     /// The side S of a cell (plane units), > 0.
     public let side: Double

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Builds every kind of contour geometry from a grid (§5).
+/// Builds every kind of contour geometry from a grid (docs/contour-rules.md).
 ///
 /// Stages, each reporting progress and polling cancellation:
 /// 1. `.contour` — marching squares per level (``LevelTracer``), levels in

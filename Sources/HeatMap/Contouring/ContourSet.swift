@@ -23,7 +23,7 @@ public struct ContourSet: Sendable {
     public var bands: [[PlanePolygon]]
     /// Closed boundary rings of each level (open arrays, last joins first):
     /// the exteriors and holes of ``levels``, so a ring that reaches the
-    /// grid's edge follows the frame back (§5.1).
+    /// grid's edge follows the frame back (docs/contour-rules.md).
     public var isolines: [[[PlanePoint]]]
 
     /// Creates a contour set from its parts.

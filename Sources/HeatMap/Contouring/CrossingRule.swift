@@ -1,6 +1,6 @@
 /// Where an isoline crosses a grid edge, and what counts as inside.
 ///
-/// Rule (§5.1, degenerate cases): a node is inside a level when its value
+/// Rule (docs/contour-rules.md, degenerate cases): a node is inside a level when its value
 /// is ≥ the threshold, so a node exactly at the threshold is inside. The
 /// crossing on an edge between an inside node h and an outside node l sits
 /// at the linear-interpolation fraction f = (v_h − t)/(v_h − v_l) from h,

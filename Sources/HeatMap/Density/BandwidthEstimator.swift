@@ -1,7 +1,7 @@
 import Foundation
 
 /// Learns the spread of points streamed through it and turns it into a
-/// kernel radius for a ``Bandwidth`` rule (§4). Memory O(1) plus a bounded
+/// kernel radius for a ``Bandwidth`` rule (docs/density-model.md). Memory O(1) plus a bounded
 /// sample for the quartiles.
 ///
 /// Statistics are weighted: Welford's running weighted means and variances

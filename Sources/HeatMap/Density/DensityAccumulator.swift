@@ -1,7 +1,7 @@
 import Foundation
 
 /// Builds a density grid from points that arrive in batches, in memory
-/// O(grid) whatever the number of points (§4, §12).
+/// O(grid) whatever the number of points (docs/density-model.md, docs/faults.md).
 ///
 /// ```swift
 /// var estimator = BandwidthEstimator()               // pass 1: bounds and spread

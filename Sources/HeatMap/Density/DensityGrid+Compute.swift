@@ -1,7 +1,7 @@
 import Foundation
 
 extension DensityGrid {
-    /// The density grid of §4 for points already in the plane: chooses the
+    /// The density grid of docs/density-model.md for points already in the plane: chooses the
     /// radius (``Bandwidth``), fits the grid to the points and fills it.
     ///
     /// The same code as streamed input: a ``BandwidthEstimator`` (for rules

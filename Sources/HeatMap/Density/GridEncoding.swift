@@ -1,8 +1,8 @@
 import Foundation
 
-/// Text encodings of a density grid (`contours grid`, §9).
+/// Text encodings of a density grid (`contours grid`, docs/formats.md).
 public enum GridEncoding {
-    /// The JSON of §9: columns, rows, x0, y0, dx, dy (node positions in
+    /// The JSON of docs/formats.md: columns, rows, x0, y0, dx, dy (node positions in
     /// the plane), projection, units and the row-major values (row 0 the
     /// lowest y); undefined values are written as null. `crs` (a PROJ
     /// string or `EPSG:N`) is the given one, else the projection's

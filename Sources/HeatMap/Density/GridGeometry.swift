@@ -58,7 +58,7 @@ public struct GridGeometry: Sendable, Hashable, Codable {
         v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3g", v)
     }
 
-    /// The geometry of §4: `box` padded by `paddingFactor × radius` on every
+    /// The geometry of docs/density-model.md: `box` padded by `paddingFactor × radius` on every
     /// side, `resolution` cells along the longer axis and
     /// max(2, Int(resolution × shorter / longer)) along the other.
     ///

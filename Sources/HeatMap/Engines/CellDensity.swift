@@ -1,7 +1,7 @@
 import Foundation
 
 extension CellTable {
-    /// The density grid the table's sums give (§4): the Taylor scheme's
+    /// The density grid the table's sums give (docs/density-model.md): the Taylor scheme's
     /// moments through the same ``SeparableConvolution`` as points binned
     /// here, or the splat's kernel factors added at their nodes.
     /// O(cells · planes · kernel width in cells); all cores for the

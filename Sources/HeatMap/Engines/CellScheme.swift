@@ -2,7 +2,7 @@ import Foundation
 
 /// What the per-node sums of a cells table (see ``CellTable``) hold, chosen
 /// from σ in cells so that the grid finished from them is within the
-/// accuracy bound of §4 wherever the sums were taken (an engine, another
+/// accuracy bound of docs/density-model.md wherever the sums were taken (an engine, another
 /// machine).
 ///
 /// Every point goes to its nearest node; u = (p − node) / δ per axis

@@ -14,9 +14,7 @@ extension GeoJSONExport {
                               options: GeoJSONOptions = GeoJSONOptions(),
                               control: ComputeControl = .none) throws -> String {
         var precision = VertexPrecision(decimals: options.precision, limit: FixedRing.decimalsLimit(forMagnitude: 180))
-        let gradient = visibleGradient(options.gradient ?? .thermal)
-        let opacity = options.fillOpacity.map { $0.isFinite ? min(max($0, 0), 1) : 1 } ?? 1
-        let range = result.valueRange(aggregate)
+        let fill = BinFill(options: options, range: result.valueRange(aggregate))
         let pieces = { (k: Int) in AntimeridianSplitter.split(PlanePolygon(exterior: H3CellOutline.ring(result.bins[k].cell))) }
         let rounded = try PrecisionRounding.roundFeatures(count: result.bins.count, pieces: pieces,
                                                           precision: &precision, control: control)
@@ -30,12 +28,7 @@ extension GeoJSONExport {
             }
             let stats = bin.statistics
             let value = stats.value(aggregate)
-            var color = gradient.color(at: 0)
-            var alpha = 0.0
-            if let value, let range, stats.count > 0 {
-                color = gradient.color(at: options.colorScale.fraction(of: value, in: range))
-                alpha = opacity * color.alpha
-            }
+            let (color, alpha) = fill.style(of: stats, aggregate: aggregate)
             let c = bin.cell.center
             var p = JSONProperties()
             p.add("h3", bin.cell.description)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// GeoJSON (RFC 7946) text of contours and bins, ready for QGIS, GDAL,
-/// geopandas, Leaflet or Mapbox (§9).
+/// geopandas, Leaflet or Mapbox (docs/formats.md).
 ///
 /// Every export is a FeatureCollection with a `bbox`; positions are
 /// [longitude, latitude] (x, y for planar data) rounded to
@@ -184,9 +184,7 @@ public enum GeoJSONExport {
             return m.value
         }
         var precision = VertexPrecision(decimals: options.precision, limit: limit)
-        let gradient = visibleGradient(options.gradient ?? .thermal)
-        let opacity = options.fillOpacity.map { $0.isFinite ? min(max($0, 0), 1) : 1 } ?? 1
-        let range = result.valueRange(aggregate)
+        let fill = BinFill(options: options, range: result.valueRange(aggregate))
         let (firstName, secondName) = result.grid.idNames
         // Cells are rounded together so that neighbours share their corners
         // exactly, repairs included. Their pieces are cheap to recompute.
@@ -205,12 +203,7 @@ public enum GeoJSONExport {
             }
             let stats = bin.statistics
             let value = stats.value(aggregate)
-            var color = gradient.color(at: 0)
-            var alpha = 0.0
-            if let value, let range, stats.count > 0 {
-                color = gradient.color(at: options.colorScale.fraction(of: value, in: range))
-                alpha = opacity * color.alpha
-            }
+            let (color, alpha) = fill.style(of: stats, aggregate: aggregate)
             var p = JSONProperties()
             p.add("id", "\(bin.id.first),\(bin.id.second)")
             p.add(firstName, bin.id.first)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Rounds the polygons of one feature to the output's decimals so that
-/// they stay valid (§5.5, §9): after rounding, repeated positions and
+/// they stay valid (docs/contour-rules.md, docs/formats.md): after rounding, repeated positions and
 /// spikes are removed, rings that collapse are dropped, orientation is
 /// fixed (exteriors counter-clockwise, holes clockwise), and every ring
 /// that rounding made touch or cross itself or another ring is rounded

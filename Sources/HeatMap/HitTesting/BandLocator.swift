@@ -1,7 +1,7 @@
 import Foundation
 
 /// Finds which band (or level) polygon holds a plane point, through a
-/// spatial index (§7): O(1) to find the candidates plus O(√vertices) per
+/// spatial index (docs/contour-rules.md): O(1) to find the candidates plus O(√vertices) per
 /// candidate ring, instead of a scan of every polygon.
 ///
 /// A point on the ring shared by two bands belongs to the upper band; a

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A spatial index over contour polygons for point queries (§7): the
+/// A spatial index over contour polygons for point queries (docs/contour-rules.md): the
 /// polygons are split into parts of about equal vertex counts, each a
 /// ``RasterIndex`` built on its own core; a query asks every part.
 struct PolygonIndex: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns parsed fields into a checked point, or says what is wrong (§4, §12).
+/// Turns parsed fields into a checked point, or says what is wrong (docs/density-model.md, docs/faults.md).
 ///
 /// Shared by the CSV and GeoJSON readers, so both word their messages the
 /// same way: the role ("latitude", "weight"…), the offending text, and a

@@ -51,7 +51,7 @@ public enum StreamedDensity {
         return 1.5 * longer / cells
     }
 
-    /// Computes the grid of §4 for `points` under `configuration`, in
+    /// Computes the grid of docs/density-model.md for `points` under `configuration`, in
     /// memory O(grid + batch) whatever the number of points.
     ///
     /// Pass 2 projects the points into a ``BandwidthEstimator`` (the plane

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns a ``LevelSpacing`` into ascending thresholds for a grid (§6).
+/// Turns a ``LevelSpacing`` into ascending thresholds for a grid (docs/level-spacing.md).
 ///
 /// Every strategy returns strictly ascending values inside (min, max) of
 /// the grid's defined values; the count may be below the asked level count

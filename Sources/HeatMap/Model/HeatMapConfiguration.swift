@@ -145,7 +145,7 @@ public enum Bandwidth: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// The algorithm that fills the density grid. All keep every node within
-/// 1e−3 × (grid maximum) of the exact untruncated sum (§4); they differ in
+/// 1e−3 × (grid maximum) of the exact untruncated sum (docs/density-model.md); they differ in
 /// speed only.
 public enum DensityMethod: String, Sendable, Hashable, CaseIterable, Codable {
     /// The fastest accurate method for σ in cells, the number of points and

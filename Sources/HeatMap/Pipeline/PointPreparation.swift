@@ -8,7 +8,7 @@ enum PointPreparation {
         var summary: InputSummary
     }
 
-    /// Why a coordinate/weight/value is bad, or nil when it is fine (§4, §12).
+    /// Why a coordinate/weight/value is bad, or nil when it is fine (docs/density-model.md, docs/faults.md).
     static func problem(latitude: Double, longitude: Double, weight: Double, value: Double?,
                         geographic: Bool) -> String? {
         if !latitude.isFinite { return geographic ? "latitude is not a finite number" : "y is not a finite number" }
@@ -22,7 +22,7 @@ enum PointPreparation {
         return nil
     }
 
-    /// The range rules of §4 for finite fields, each answering with its
+    /// The range rules of docs/density-model.md for finite fields, each answering with its
     /// counting reason or nil; the in-memory API and the file readers both
     /// ask these, so the bounds live in one place.
     enum RangeRule {

@@ -1,4 +1,4 @@
-/// Chaikin corner cutting (§5.6): every edge is replaced by its points at
+/// Chaikin corner cutting (docs/contour-rules.md): every edge is replaced by its points at
 /// ¼ and ¾, `iterations` times; each pass doubles the vertex count and the
 /// curve tends to the quadratic B-spline of the original vertices.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Smooths every level's pieces and keeps the result valid (§5.5, §5.6).
+/// Smooths every level's pieces and keeps the result valid (docs/contour-rules.md).
 ///
 /// Chaikin can make rings cross or touch where isolines run close: two
 /// levels squeezed into one cell, or one ring passing a saddle cell twice.

@@ -2,7 +2,7 @@ import Foundation
 import HeatMap
 
 /// Turns parsed options into the library's settings: reader options and a
-/// ``HeatMapConfiguration`` (§9).
+/// ``HeatMapConfiguration`` (docs/formats.md).
 enum Settings {
     /// The projection chosen by --projection / --planar.
     static func projection(_ args: ParsedArguments) throws -> MapProjection {

@@ -66,7 +66,7 @@ struct DensityRun {
         return DensityRun(points: points, cells: nil, density: density, configuration: density.configuration)
     }
 
-    /// Says why a map will be empty or a single blob (§12): no points, one
+    /// Says why a map will be empty or a single blob (docs/faults.md): no points, one
     /// point, all at one place, all weights zero.
     /// Returns whether it said anything.
     @discardableResult

@@ -7,7 +7,7 @@ import Foundation
 import HeatMap
 import Synchronization
 
-/// Shows progress on standard error (§9): on a terminal one line redrawn
+/// Shows progress on standard error (docs/formats.md): on a terminal one line redrawn
 /// in place, e.g. `contours: density ███████░░░░░  58%`; otherwise (with
 /// --progress) a line when a stage starts and at each quarter.
 final class ProgressReporter: Sendable {

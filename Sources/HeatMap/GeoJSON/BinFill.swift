@@ -1,0 +1,26 @@
+import Foundation
+
+/// The simplestyle fill of a bin feature: its aggregate's place on the
+/// colour scale, and the export's opacity. Empty cells (and cells without
+/// a value) are transparent in the gradient's first colour.
+struct BinFill {
+    let gradient: HeatMapGradient
+    let opacity: Double
+    let range: ClosedRange<Double>?
+    let colorScale: BinColorScale
+
+    /// The fill for bins whose values span `range`, styled by `options`.
+    init(options: GeoJSONOptions, range: ClosedRange<Double>?) {
+        gradient = GeoJSONExport.visibleGradient(options.gradient ?? .thermal)
+        opacity = options.fillOpacity.map { $0.isFinite ? min(max($0, 0), 1) : 1 } ?? 1
+        self.range = range
+        colorScale = options.colorScale
+    }
+
+    /// The colour and the fill opacity of a bin. O(1).
+    func style(of stats: BinStatistics, aggregate: BinAggregate) -> (color: HeatMapColor, alpha: Double) {
+        guard let value = stats.value(aggregate), let range, stats.count > 0 else { return (gradient.color(at: 0), 0) }
+        let color = gradient.color(at: colorScale.fraction(of: value, in: range))
+        return (color, opacity * color.alpha)
+    }
+}
