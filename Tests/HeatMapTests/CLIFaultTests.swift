@@ -93,6 +93,13 @@ import Testing
              "contours: stdin:3:depth: last row has 2 fields but the header has 3, and no line end: the input looks cut off"),
         Case("concatenated GeoJSON", "printf '{\"type\":\"Point\",\"coordinates\":[1,2]}{\"type\":\"Point\",\"coordinates\":[1,2]}' | $C export - -o old.geojson", 1,
              "contours: stdin:1:37: a second JSON value on the line where the previous one ended"),
+        Case("one H3 cell of resolution 15",
+             "printf 'h3,count\\n8f283082aa20c00,1\\n' > c.csv; $C export c.csv --h3 h3 -o new.geojson; s=$?; rm -f c.csv new.geojson; exit $s", 0,
+             "contours: c.csv: only one point; the map is a single kernel around it"),
+        Case("info names the H3 input",
+             "printf 'h3,count\\n8f283082aa20c00,1\\n' > c.csv; $C info c.csv --h3 h3 2>/dev/null | grep -qx 'input *c.csv (CSV: h3: h3, weight: count)'; s=$?; rm -f c.csv; exit $s", 0, ""),
+        Case("bad H3 row names the input", "printf 'h3,count\\nzz,1\\n' > c.csv; $C export c.csv --h3 h3 -o old.geojson; s=$?; rm -f c.csv; exit $s", 1,
+             "contours: c.csv:2:h3:"),
     ]
 
     @Test(arguments: cases)

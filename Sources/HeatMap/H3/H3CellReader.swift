@@ -3,6 +3,8 @@ import Foundation
 /// Rows of pre-aggregated H3 cells, as a warehouse exports them (a cell id
 /// column and a count or weight column).
 public struct H3CellRows: Sendable {
+    /// The input's name for messages: the path, or "stdin".
+    public var name = ""
     /// The cells, one per accepted row.
     public var cells: [H3Cell] = []
     /// Each row's count or weight (1 where no weight column is read).
@@ -50,6 +52,7 @@ public enum H3CellReader {
             weightColumn = ["count", "weight", "n"].lazy.compactMap(find).first
         }
         var rows = H3CellRows()
+        rows.name = name
         rows.weightColumn = weightColumn.map { header[$0] }
         while try csv.next() {
             rows.rowsRead += 1

@@ -5,8 +5,12 @@ import Foundation
 /// or newline-delimited GeoJSON (one value per line, RFC 8142 separators
 /// allowed).
 ///
-/// A FeatureCollection's `features` are parsed one at a time, so memory is
-/// one feature however long the file; other values are parsed whole.
+/// A FeatureCollection's `features` are parsed one at a time, and the
+/// positions of a Point or MultiPoint are handed out in batches as they
+/// are parsed (when the feature's `type` and the properties read come
+/// before its geometry, and the geometry's `type` before its
+/// `coordinates`, as writers put them), so memory is one batch however
+/// long the file or the MultiPoint; other values are parsed whole.
 /// Positions are [longitude, latitude] (x, y for planar input); weight
 /// and value come from the feature's properties (numbers, or numeric
 /// strings). Bad positions and properties throw an ``InputError`` with the
@@ -26,13 +30,31 @@ public final class GeoJSONPointReader {
     private let validator: PointValidator
     private var pending: [InputPoint] = []
     private var pendingIndex = 0
+    /// Streamed positions gathered before they are handed out.
+    private let batchSize: Int
+    /// The weight and value of the feature whose positions are streamed.
+    private var streamWeight = 1.0, streamValue = Double.nan
+    /// The first bad position of the feature being streamed: thrown when
+    /// the feature ends, as a feature read whole would (bad JSON later in
+    /// it is reported first).
+    private var streamError: InputError?
+
+    /// Positions gathered per batch by default.
+    static let defaultBatchSize = 1 << 16
 
     /// Opens the reader; nothing is read until ``next()``.
-    public init(source: ByteSource, options: PointReaderOptions) {
+    public convenience init(source: ByteSource, options: PointReaderOptions) {
+        self.init(source: source, options: options, batchSize: GeoJSONPointReader.defaultBatchSize)
+    }
+
+    /// Opens the reader, gathering streamed positions `batchSize` at a time.
+    init(source: ByteSource, options: PointReaderOptions, batchSize: Int) {
         features = GeoJSONFeatureStream(source: source)
         fileName = source.name
         self.options = options
+        self.batchSize = max(1, batchSize)
         validator = PointValidator(geographic: options.geographic)
+        features.positionsWanted = { [unowned self] feature, _ in self.streams(feature) }
     }
 
     /// The next good point, or nil at the end of the input.
@@ -47,8 +69,64 @@ public final class GeoJSONPointReader {
             }
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
-            guard let feature = try features.next() else { return nil }
-            try collect(feature)
+            guard let item = try features.nextItem() else { return nil }
+            switch item {
+            case .feature(let node, let streamed):
+                if streamed {
+                    if let error = streamError {
+                        streamError = nil
+                        throw error
+                    }
+                } else {
+                    try collect(node)
+                }
+            case .position(let node):
+                take(node)
+                while pending.count < batchSize, features.isStreamingPositions,
+                      case .position(let more)? = try features.nextItem() {
+                    take(more)
+                }
+            }
+        }
+    }
+
+    // MARK: Streamed positions
+
+    /// Whether the positions of `feature` (nil: a bare geometry) can be
+    /// streamed: everything a whole feature would be checked for before
+    /// its positions is known and good. Otherwise the feature is read
+    /// whole and checked as ever.
+    private func streams(_ feature: JSONNode?) -> Bool {
+        let weightName = options.columns.weight, valueName = options.columns.value
+        guard let feature else {
+            streamWeight = 1
+            streamValue = .nan
+            return weightName == nil && valueName == nil
+        }
+        guard feature["type"]?.string == "Feature" else { return false }
+        let properties = feature["properties"]
+        // The properties may still come after the geometry.
+        if weightName != nil || valueName != nil, properties == nil { return false }
+        do {
+            streamWeight = try weightName.map { try property($0, of: properties, feature: feature, role: .weight) } ?? 1
+            streamValue = try valueName.map { try property($0, of: properties, feature: feature, role: .value) } ?? .nan
+        } catch {
+            return false
+        }
+        return true
+    }
+
+    /// One streamed position: a good point joins `pending`; the first bad
+    /// one waits for the feature's end (unless skipping).
+    private func take(_ node: JSONNode) {
+        var errors: [InputError] = []
+        position(node, weight: streamWeight, value: streamValue, into: &pending, errors: &errors)
+        for error in errors {
+            if options.skipInvalid {
+                rejections.record(error)
+            } else if streamError == nil {
+                streamError = error
+            }
         }
     }
 

@@ -155,6 +155,17 @@ public final class StreamedPoints {
                               planarSpread: spread, path: path, options: options, spool: spool)
     }
 
+    /// The same points told as the input they were converted from: a tool
+    /// that turns a user's file into a temporary one before reading it
+    /// (e.g. H3 cells into their centres) names the user's file, its
+    /// columns, rows and rejections in messages. O(1); the replay is shared.
+    public func relabeled(name: String, columnsDescription: String?, rowsRead: Int,
+                          rejections: InputRejections) -> StreamedPoints {
+        StreamedPoints(name: name, format: format, statistics: statistics, rejections: rejections,
+                       rowsRead: rowsRead, columnsDescription: columnsDescription, replay: replay,
+                       planarSpread: planarSpread, path: path, options: options, spool: spool)
+    }
+
     /// The number of good points.
     public var count: Int { statistics.count }
 

@@ -51,10 +51,10 @@ struct DensityRun {
             if args.string(Options.resolution) == nil { configuration.gridResolution = PictureRadius.resolution }
             resolutionFromData = false
         }
-        describeOddities(points, estimator: configuration.estimator)
+        let odd = describeOddities(points, estimator: configuration.estimator)
         var density = try StreamedDensity.compute(from: points, configuration: configuration,
                                                   resolutionFromData: resolutionFromData, control: control)
-        if let h3Resolution { try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius) }
+        if let h3Resolution { try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius, quiet: odd) }
         // A mean is in the unit of the measured column: name it, so legends
         // and GeoJSON read "400,000 Sale_Price", not a bare number.
         if configuration.estimator == .mean, let column = options.columns.value {
@@ -68,7 +68,9 @@ struct DensityRun {
 
     /// Says why a map will be empty or a single blob (docs/faults.md): no points, one
     /// point, all at one place, all weights zero.
-    static func describeOddities(_ points: StreamedPoints, estimator: DensityEstimator) {
+    /// Returns whether it said anything.
+    @discardableResult
+    static func describeOddities(_ points: StreamedPoints, estimator: DensityEstimator) -> Bool {
         let s = points.statistics
         if s.count == 0 {
             if points.rowsRead == 0 {
@@ -82,7 +84,10 @@ struct DensityRun {
             Console.note("\(points.name): only one point; the map is a single kernel around it")
         } else if s.allIdentical {
             Console.note("\(points.name): all \(s.count) points are at the same place; the map is a single kernel around it")
+        } else {
+            return false
         }
+        return true
     }
 
     /// Says why there are no contours when the input looked fine.

@@ -10,7 +10,6 @@ enum H3Input {
         let rows = try H3CellReader.read(path: path, column: column,
                                          weight: options.columns.weight ?? options.columns.value,
                                          skipInvalid: options.skipInvalid)
-        Console.report(rows.rejections, rows: rows.rowsRead)
         // Through a temporary CSV, so that the points are checked, counted
         // and spooled exactly as any input is.
         var text = "lat,lon,weight\n"
@@ -26,14 +25,19 @@ enum H3Input {
         reader.columns = PointColumns(latitude: "lat", longitude: "lon", weight: "weight")
         reader.format = .csv
         let points = try StreamedPoints.read(path: url.path, options: reader, replay: .spool, control: control)
-        return (points, rows.cells.map(\.resolution).min())
+        let columns = "h3: \(column)" + (rows.weightColumn.map { ", weight: \($0)" } ?? "")
+        return (points.relabeled(name: rows.name, columnsDescription: columns, rowsRead: rows.rowsRead,
+                                 rejections: rows.rejections),
+                rows.cells.map(\.resolution).min())
     }
 
     /// Refuses cells too coarse for the kernel (a cell's corner lies up to
     /// its edge length from the centre that stands for it; beyond σ = R/3
     /// that moves mass by more than the kernel's own width) and otherwise
-    /// says how far the centres may be from the rows' true places.
-    static func check(coarsest resolution: Int, radiusMetres: Double) throws {
+    /// says how far the centres may be from the rows' true places — unless
+    /// `quiet` (another note already said what the map is) or the shift is
+    /// under 1% of σ, when it changes nothing one could see.
+    static func check(coarsest resolution: Int, radiusMetres: Double, quiet: Bool = false) throws {
         let edge = H3Cell.averageEdgeKm[resolution]
         let sigma = radiusMetres / 3000
         let share = edge / sigma
@@ -43,6 +47,7 @@ enum H3Input {
                                   + "(σ \(ArgumentValues.text(BinCommand.rounded(sigma))) km): use finer cells or --radius of at least "
                                   + "\(ArgumentValues.text(BinCommand.rounded(3 * edge))) km")
         }
+        guard !quiet, share >= 0.01 else { return }
         Console.note("each H3 cell (resolution \(resolution), edge ~\(ArgumentValues.text(BinCommand.rounded(edge))) km) "
                      + "counts at its centre: rows move by up to ~\(ArgumentValues.text(BinCommand.rounded(edge))) km, "
                      + "\(Int((share * 100).rounded()))% of the kernel's σ")
