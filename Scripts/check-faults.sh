@@ -2,7 +2,8 @@
 # The fault and fuzz suite of the `contours` tool (issue 19).
 #
 # Generates hostile inputs and surroundings and runs the tool on each:
-# truncation at every byte of a small CSV and GeoJSON, seeded random byte
+# truncation at every byte of a small CSV and GeoJSON (and every few bytes
+# of a GeoTIFF, an ESRI grid and a cells table), seeded random byte
 # flips, huge fields, deep nesting, closed and full standard streams,
 # SIGINT/SIGTERM in the middle of a write, `ulimit -v` memory limits,
 # outputs that are inputs (also through links and ..), hostile option
@@ -16,7 +17,7 @@
 # Env:   CONTOURS=path/to/contours (default: a release build of this package),
 #        CHECK_KINDS="csv paths" to run some kinds only
 #
-# To add an input kind (GeoTIFF, cells, ...): write a function
+# To add an input kind: write a function
 # `kind_NAME` that calls `case_run` (or `case_file`) per generated case,
 # and add NAME to KINDS below. Helpers: `truncations FILE MOST CMD...` and
 # `flips FILE COUNT SEED CMD...` run CMD on every prefix / every flipped
@@ -155,6 +156,9 @@ PY
   "$C" export "$IN/small.csv" --planar --levels 2 --smooth none --precision 3 -o "$IN/contours.geojson" 2>/dev/null
   "$C" export "$IN/quakes.csv" -o "$IN/quakes.geojson" 2>/dev/null
   "$C" bin "$IN/quakes.csv" --shape h3 --h3-resolution 3 --format csv -o "$IN/cells.csv" 2>/dev/null
+  "$C" grid "$IN/quakes.csv" --resolution 48 --format tiff -o "$IN/small.tif" 2>/dev/null
+  "$C" grid "$IN/quakes.csv" --resolution 24 --format asc -o "$IN/small.asc" 2>/dev/null
+  cp Tests/Fixtures/cells/quakes-mag.cells.csv "$IN/table.cells.csv"
 }
 
 # ---- kinds of cases -----------------------------------------------------------
@@ -345,8 +349,28 @@ kind_h3() {
   done
 }
 
+kind_tiff() {
+  # Rasters as INPUT: a GeoTIFF of ours cut at every few bytes and with bytes
+  # changed (header, directories, compressed tiles), an ESRI grid, and the
+  # committed refusals (truncated, ZSTD, rotated, not a TIFF).
+  truncations "$IN/small.tif" 150 '$C export INPUT --smooth none'
+  flips "$IN/small.tif" 80 7 '$C export INPUT --smooth none'
+  truncations "$IN/small.asc" 40 '$C export INPUT'
+  flips "$IN/small.asc" 20 8 '$C export INPUT'
+  local f
+  for f in bad truncated zstd rotated uint16_packbits_nocrs bng_27700; do
+    case_run "raster $f" o.out "\$C export $PWD/Tests/Fixtures/Rasters/$f.tif -o o.out"
+  done
+}
+
+kind_cells() {
+  # Cells tables of 'contours sql' as INPUT: cut and flipped.
+  truncations "$IN/table.cells.csv" 100 '$C grid INPUT --input-format cells'
+  flips "$IN/table.cells.csv" 40 9 '$C export INPUT'
+}
+
 # CHECK_KINDS="paths streams" runs only those kinds.
-KINDS=(${CHECK_KINDS:-csv geojson contours h3 streams signals memory paths options})
+KINDS=(${CHECK_KINDS:-csv geojson contours h3 tiff cells streams signals memory paths options})
 
 # ---- run --------------------------------------------------------------------
 
