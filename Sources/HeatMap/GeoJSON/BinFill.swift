@@ -8,6 +8,7 @@ struct BinFill {
     let opacity: Double
     let range: ClosedRange<Double>?
     let colorScale: BinColorScale
+    let stroke: HeatMapColor?
 
     /// The fill for bins whose values span `range`, styled by `options`.
     init(options: GeoJSONOptions, range: ClosedRange<Double>?) {
@@ -15,6 +16,7 @@ struct BinFill {
         opacity = options.fillOpacity.map { $0.isFinite ? min(max($0, 0), 1) : 1 } ?? 1
         self.range = range
         colorScale = options.colorScale
+        stroke = options.stroke
     }
 
     /// The colour and the fill opacity of a bin. O(1).
@@ -22,5 +24,24 @@ struct BinFill {
         guard let value = stats.value(aggregate), let range, stats.count > 0 else { return (gradient.color(at: 0), 0) }
         let color = gradient.color(at: colorScale.fraction(of: value, in: range))
         return (color, opacity * color.alpha)
+    }
+
+    /// The aggregate properties every bin feature carries: `count`, the
+    /// chosen aggregate as `value`, and `sum`, `mean`, `min`, `max`.
+    func addAggregates(of stats: BinStatistics, value: Double?, to p: inout JSONProperties) {
+        p.add("count", stats.count)
+        p.add("value", GeoJSONExport.finite(value))
+        p.add("sum", GeoJSONExport.finite(stats.sum))
+        p.add("mean", GeoJSONExport.finite(stats.mean))
+        p.add("min", GeoJSONExport.finite(stats.minimum))
+        p.add("max", GeoJSONExport.finite(stats.maximum))
+    }
+
+    /// The simplestyle keys `fill`, `fill-opacity` and `stroke` (the fill
+    /// colour unless the export sets one).
+    func addStyle(color: HeatMapColor, alpha: Double, to p: inout JSONProperties) {
+        p.add("fill", color.hex)
+        p.add("fill-opacity", GeoJSONExport.roundedOpacity(alpha))
+        p.add("stroke", (stroke ?? color).hex)
     }
 }
