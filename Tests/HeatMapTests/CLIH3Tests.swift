@@ -25,6 +25,17 @@ import Testing
         #expect(csv.stderr.contains("H3 resolution"))
     }
 
+    /// Pictures of H3 cells name the aggregate's units as `--units` says,
+    /// like every other bin picture.
+    @Test func h3PicturesTakeTheUnitsOption() throws {
+        let folder = try ScratchFolder()
+        try folder.write("p.csv", "lat,lon,w\n37.7759,-122.418,1\n37.776,-122.417,2\n-17,179.99,4\n")
+        let run = try Tool.run(["bin", "p.csv", "--shape", "h3", "--h3-resolution", "4", "--value", "w",
+                                "--aggregate", "mean", "--units", "knots of wind", "--format", "svg"], directory: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("knots of wind"))
+    }
+
     @Test func preAggregatedCellsAreReaggregatedToACoarserResolution() throws {
         let folder = try ScratchFolder()
         let fine = try #require(H3Cell(latitude: 37.7759, longitude: -122.418, resolution: 9))

@@ -29,14 +29,8 @@ enum BinCommand {
             size = v
         }
         let maxCells = try args.integer(Options.maxCells, in: 1...Int(Int32.max)) ?? 1_000_000
-        let precision = try Settings.precision(args)
-        let output = try Settings.output(args)
-        let options = try Settings.reader(args)
-        let gradient = try Settings.gradient(args)
-        let opacity = try Settings.opacity(args)
-        let (scale, colorScale) = try Settings.scale(args)
-        let picture = format == .svg || format == .html ? try Settings.picture(args) : HeatMapRenderOptions()
-        let path = try Settings.input(args, operands: args.operands[...])
+        let settings = try BinSettings(args, format: format)
+        let (precision, output, options, path) = (settings.precision, settings.output, settings.reader, settings.input)
 
         let points = try StreamedPoints.read(path: path, options: options, control: control)
         Console.report(points.rejections, rows: points.rowsRead)
@@ -94,10 +88,7 @@ enum BinCommand {
         let text: String
         switch format {
         case .geojson:
-            var geo = GeoJSONOptions(precision: precision)
-            geo.gradient = gradient
-            geo.fillOpacity = opacity
-            geo.colorScale = colorScale
+            let geo = settings.geoJSON
             try OutputFile.streaming(to: output) { out in
                 try GeoJSONExport.write(result, aggregate: aggregate, options: geo, to: out, control: control)
             }
@@ -106,14 +97,8 @@ enum BinCommand {
         case .csv:
             text = BinCSV.text(result, aggregate: aggregate, precision: precision)
         case .svg, .html:
-            let name = aggregate == .count ? "count"
-                : "\(aggregate.rawValue) \(options.columns.value ?? options.columns.weight ?? "weight")"
-            var layer = HeatMapBinLayer(result, aggregate: aggregate, valueName: name)
-            if aggregate != .count, let units = args.string(Options.units) { layer.units = units }
-            let style = HeatMapStyle(gradient: gradient ?? .thermal, fillOpacity: opacity ?? 1)
-            text = format == .svg
-                ? HeatMapRenderer.svg(layer, style: style, scale: scale, options: picture)
-                : HeatMapRenderer.html(layer, style: style, scale: scale, options: picture)
+            let name = BinSettings.valueLabel(aggregate, of: options.columns.value ?? options.columns.weight ?? "weight")
+            text = settings.picture(HeatMapBinLayer(result, aggregate: aggregate, valueName: name), aggregate: aggregate)
         }
         try OutputFile.write(text, to: output)
         control.report(.export, 1)

@@ -12,14 +12,8 @@ enum H3BinCommand {
             throw ToolError.usage("--shape h3 bins longitude/latitude; it does not take --planar", command: "bin")
         }
         let asked = try args.integer(Options.h3Resolution, in: 0...15)
-        let precision = try Settings.precision(args)
-        let output = try Settings.output(args)
-        let options = try Settings.reader(args)
-        let gradient = try Settings.gradient(args)
-        let opacity = try Settings.opacity(args)
-        let (scale, colorScale) = try Settings.scale(args)
-        let picture = format == .svg || format == .html ? try Settings.picture(args) : HeatMapRenderOptions()
-        let path = try Settings.input(args, operands: args.operands[...])
+        let settings = try BinSettings(args, format: format)
+        let (precision, output, options, path) = (settings.precision, settings.output, settings.reader, settings.input)
         let includeEmpty = args.flag(Options.includeEmpty)
 
         var binner: H3Binner
@@ -67,20 +61,13 @@ enum H3BinCommand {
         let text: String
         switch format {
         case .geojson:
-            var geo = GeoJSONOptions(precision: precision)
-            geo.gradient = gradient
-            geo.fillOpacity = opacity
-            geo.colorScale = colorScale
+            let geo = settings.geoJSON
             text = try GeoJSONExport.h3Bins(result, aggregate: aggregate, options: geo, control: control)
         case .csv:
             text = H3CSV.text(result, aggregate: aggregate, precision: precision)
         case .svg, .html:
-            let name = aggregate == .count ? "count" : "\(aggregate.rawValue) \(valueName)"
-            let layer = HeatMapBinLayer(result, aggregate: aggregate, valueName: name)
-            let style = HeatMapStyle(gradient: gradient ?? .thermal, fillOpacity: opacity ?? 1)
-            text = format == .svg
-                ? HeatMapRenderer.svg(layer, style: style, scale: scale, options: picture)
-                : HeatMapRenderer.html(layer, style: style, scale: scale, options: picture)
+            let name = BinSettings.valueLabel(aggregate, of: valueName)
+            text = settings.picture(HeatMapBinLayer(result, aggregate: aggregate, valueName: name), aggregate: aggregate)
         }
         try OutputFile.write(text, to: output)
         control.report(.export, 1)
