@@ -204,8 +204,8 @@ def check(root):
                                         f"and {b} reaches {a} back: a cycle within "
                                         f"layer {title}")
         if not cyclic:
-            order = sorted(present, key=lambda f: (len(reach[f]), folders.index(f)))
-            orders.append(" < ".join(order))
+            orders += [f"{f} uses {', '.join(g for g in present if (f, g) in uses)}"
+                       for f in present if any((f, g) in uses for g in present)]
     return problems, count, sum(len(v) for v in tree.values()), orders, uses
 
 
@@ -263,5 +263,5 @@ if problems:
           "(layers in Scripts/check-layers.sh, README's Development section)")
     sys.exit(1)
 print(f"layers hold: {files} files, {count} uses across folders, all downward; "
-      "within layers: " + "; ".join(o for o in orders if "<" in o))
+      "within layers (no cycles): " + "; ".join(orders))
 PY
