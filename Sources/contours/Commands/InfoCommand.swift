@@ -142,18 +142,4 @@ enum InfoCommand {
 }
 
 /// A JSON string literal.
-func quote(_ s: String) -> String {
-    var out = "\""
-    for c in s.unicodeScalars {
-        switch c {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if c.value < 0x20 { out += String(format: "\\u%04x", c.value) } else { out.unicodeScalars.append(c) }
-        }
-    }
-    return out + "\""
-}
+func quote(_ s: String) -> String { JSONEscaping.quoted(s) }
