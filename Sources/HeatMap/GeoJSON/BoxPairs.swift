@@ -29,11 +29,20 @@ enum BoxPairs {
 
     /// Calls `body(i, j)`, i < j, for every pair of overlapping boxes.
     static func forEach(_ boxes: [FixedBox], _ body: (Int, Int) -> Void) {
-        let n = boxes.count
+        forEach(boxes, box: { $0 }) { i, _, j, _ in body(i, j) }
+    }
+
+    /// Calls `body(i, items[i], j, items[j])`, i < j, for every pair of
+    /// items whose boxes overlap; the items of a cell are copied side by
+    /// side first, so `body` reads them without further trips to memory.
+    static func forEach<Item>(_ items: [Item], box: (Item) -> FixedBox,
+                              _ body: (Int, Item, Int, Item) -> Void) {
+        let n = items.count
         guard n >= 2 else { return }
         var lowX = Int64.max, lowY = Int64.max, highX = Int64.min, highY = Int64.min
         var extent = 0.0
-        for b in boxes {
+        for item in items {
+            let b = box(item)
             lowX = min(lowX, b.minX); lowY = min(lowY, b.minY)
             highX = max(highX, b.maxX); highY = max(highY, b.maxY)
             extent += Double(max(b.maxX - b.minX, b.maxY - b.minY))
@@ -60,16 +69,19 @@ enum BoxPairs {
         var entries: [UInt64] = []
         entries.reserveCapacity(2 * n)
         var long: [Int] = []
-        for (i, b) in boxes.enumerated() {
+        for (i, item) in items.enumerated() {
+            let b = box(item)
             let c0 = column(b.minX), c1 = column(b.maxX), r0 = row(b.minY), r1 = row(b.maxY)
             if (c1 - c0 + 1) * (r1 - r0 + 1) > longBoxCells { long.append(i); continue }
             for c in c0...c1 {
                 for r in r0...r1 { entries.append(UInt64(c * rows + r) << indexBits | UInt64(i)) }
             }
         }
-        RadixSort.sort(&entries, bits: keyBits + indexBits)
+        // Entries were made in box order, so sorting stably by the cell
+        // alone leaves each cell's boxes in index order.
+        RadixSort.sort(&entries, bits: indexBits..<(indexBits + keyBits))
         let indexMask = indexBits == 0 ? 0 : (UInt64.max >> (64 - indexBits))
-        var run: [FixedBox] = []
+        var run: [(box: FixedBox, item: Item)] = []
         var runIndex: [Int] = []
         var start = 0
         while start < entries.count {
@@ -83,16 +95,17 @@ enum BoxPairs {
                 for e in start..<end {
                     let i = Int(entries[e] & indexMask)
                     runIndex.append(i)
-                    run.append(boxes[i])
+                    let item = items[i]
+                    run.append((box(item), item))
                 }
                 for a in 0..<(run.count - 1) {
-                    let bi = run[a]
+                    let bi = run[a].box
                     for b in (a + 1)..<run.count {
-                        let bj = run[b]
+                        let bj = run[b].box
                         guard bi.overlaps(bj),
                               column(max(bi.minX, bj.minX)) == c, row(max(bi.minY, bj.minY)) == r
                         else { continue }
-                        body(runIndex[a], runIndex[b])
+                        body(runIndex[a], run[a].item, runIndex[b], run[b].item)
                     }
                 }
             }
@@ -101,9 +114,10 @@ enum BoxPairs {
         var isLong = [Bool](repeating: false, count: long.isEmpty ? 0 : n)
         for l in long { isLong[l] = true }
         for l in long {
-            let bl = boxes[l]
-            for j in 0..<n where j != l && (!isLong[j] || j > l) && bl.overlaps(boxes[j]) {
-                body(min(l, j), max(l, j))
+            let bl = box(items[l])
+            for j in 0..<n where j != l && (!isLong[j] || j > l) && bl.overlaps(box(items[j])) {
+                let (i, k) = (min(l, j), max(l, j))
+                body(i, items[i], k, items[k])
             }
         }
     }

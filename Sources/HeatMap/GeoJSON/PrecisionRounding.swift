@@ -25,8 +25,8 @@ enum PrecisionRounding {
         -> (polygons: [Polygon], dropped: Set<[Int]>) {
         // The common case of bins: one convex ring.
         if polygons.count == 1, polygons[0].holes.isEmpty {
-            guard var ring = FixedRing.rounded(polygons[0].exterior, precision: precision) else { return ([], []) }
-            orient(&ring, counterClockwise: true)
+            guard let ring = FixedRing.rounded(polygons[0].exterior, precision: precision, counterClockwise: true)
+            else { return ([], []) }
             if isConvexSimple(ring.points) { return ([[ring]], []) }
         }
         var dropped = Set<[Int]>()
@@ -70,13 +70,12 @@ enum PrecisionRounding {
                                 refs: inout [[Int]]) -> [Polygon] {
         var out: [Polygon] = []
         for (pi, polygon) in polygons.enumerated() {
-            guard var exterior = FixedRing.rounded(polygon.exterior, precision: precision) else { continue }
-            orient(&exterior, counterClockwise: true)
+            guard let exterior = FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true)
+            else { continue }
             var rings = [exterior]
             refs.append([pi, 0])
             for (hi, hole) in polygon.holes.enumerated() where dropped.isEmpty || !dropped.contains([pi, hi + 1]) {
-                guard var h = FixedRing.rounded(hole, precision: precision) else { continue }
-                orient(&h, counterClockwise: false)
+                guard let h = FixedRing.rounded(hole, precision: precision, counterClockwise: false) else { continue }
                 rings.append(h)
                 refs.append([pi, hi + 1])
             }
