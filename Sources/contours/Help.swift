@@ -40,7 +40,7 @@ enum Help {
             if let v = o.value { head += " \(v)" }
             if o.repeatable { head += " (repeatable)" }
             s += head + "\n"
-            s += wrap(o.help, indent: 6) + "\n"
+            s += wrap(o.helpText, indent: 6) + "\n"
             if o.name != "--help" { s += "      e.g. \(o.example)\n" }
         }
         s += "\nExamples:\n" + c.examples.map { "  \($0)\n" }.joined()
