@@ -142,7 +142,7 @@ enum Commands {
             the radius rule and the grid geometry are the tool's, and each point is summed into its grid
             node. Save its result as CSV with a header (COPY … TO, df.write.csv, \\copy) and give that file
             to grid, export or info, which finish the job without repeating any option. --lat and --lon
-            default to lat and lon.
+            default to lat and lon (y and x with --planar).
             """,
         options: [Options.dialect, Options.table, Options.lat, Options.lon, Options.weight, Options.value,
                   Options.planar] + densityOptions + [Options.output, Options.help],

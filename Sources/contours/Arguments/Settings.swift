@@ -19,9 +19,9 @@ enum Settings {
     static func reader(_ args: ParsedArguments) throws -> PointReaderOptions {
         let columns = PointColumns(latitude: args[Options.lat], longitude: args[Options.lon],
                                    weight: args[Options.weight], value: args[Options.value])
-        // Either declaration of --input-format gives the value; a cells
-        // table is read before points are (``CellsInput``), so here it is
-        // a command that reads points only.
+        // Either declaration of --input-format gives the value. Only the
+        // density commands take cells, and they read a cells table
+        // before ever asking for points (``CellsInput``).
         let format: InputFormat?
         switch args[Options.inputFormat] {
         case nil: format = nil
