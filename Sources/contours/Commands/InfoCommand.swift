@@ -4,9 +4,9 @@ import HeatMap
 /// `contours info`: what the input holds and what map it gives.
 enum InfoCommand {
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
-        let json = try args.choice(Options.infoFormat, [("text", false), ("json", true)]) ?? false
-        _ = try Settings.configuration(args)
-        let run = try DensityRun.run(args, operands: args.operands[...], control: control)
+        let json = args[Options.infoFormat]
+        let run = try DensityRun.run(args, try Settings.configuration(args), operands: args.operands[...],
+                                     control: control)
         let configuration = run.configuration
         let grid = run.density.grid
         control.report(.levels, 0)
