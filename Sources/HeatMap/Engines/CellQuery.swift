@@ -230,12 +230,17 @@ public struct CellQuery: Sendable {
                     FROM plane WHERE w > 0
                     """))
             }
-            func quartile(_ axis: String, _ share: Double) -> String {
-                "COALESCE((SELECT MIN(q) FROM q\(axis) CROSS JOIN box WHERE cw >= \(number(share)) * sw), (SELECT MAX(q) FROM q\(axis)))"
+            // Aggregates over a join rather than scalar subqueries, which
+            // Spark 4's planner fails on here (an unresolved attribute).
+            func quartiles(_ axis: String) -> String {
+                func quartile(_ share: Double) -> String {
+                    "COALESCE(MIN(CASE WHEN cw >= \(number(share)) * sw THEN q END), MAX(q))"
+                }
+                return "(SELECT \(quartile(0.25)) AS q\(axis)1, \(quartile(0.75)) AS q\(axis)3 FROM q\(axis) CROSS JOIN box) \(axis)q"
             }
             ctes.append(("quartiles", """
-                SELECT \(quartile("x", 0.25)) AS qx1, \(quartile("x", 0.75)) AS qx3,
-                       \(quartile("y", 0.25)) AS qy1, \(quartile("y", 0.75)) AS qy3
+                SELECT xq.qx1, xq.qx3, yq.qy1, yq.qy3
+                FROM \(quartiles("x")) CROSS JOIN \(quartiles("y"))
                 """))
         }
         ctes.append(("rule", radiusRule(geographic: geographic)))
