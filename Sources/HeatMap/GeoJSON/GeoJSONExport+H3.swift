@@ -13,20 +13,15 @@ extension GeoJSONExport {
     public static func h3Bins(_ result: H3BinningResult, aggregate: BinAggregate = .count,
                               options: GeoJSONOptions = GeoJSONOptions(),
                               control: ComputeControl = .none) throws -> String {
-        var precision = VertexPrecision(decimals: options.precision, limit: FixedRing.decimalsLimit(forMagnitude: 180))
+        let precision = VertexPrecision(decimals: options.precision, limit: FixedRing.decimalsLimit(forMagnitude: 180))
         let fill = BinFill(options: options, range: result.valueRange(aggregate))
         let pieces = { (k: Int) in AntimeridianSplitter.split(PlanePolygon(exterior: H3CellOutline.ring(result.bins[k].cell))) }
-        let plans = try PrecisionRounding.planFeatures(count: result.bins.count, pieces: pieces,
-                                                       precision: &precision, control: control)
-        let settled = precision
-        var document = GeoJSONDocument(geographic: true)
         let decimals = min(max(options.precision, 0), 15)
         let scale = pow(10, Double(decimals))
-        for (k, bin) in result.bins.enumerated() {
-            if k % 1024 == 0 {
-                try control.checkCancellation()
-                control.report(.export, Double(k) / Double(result.bins.count))
-            }
+        let collector = ByteCollector()
+        try writeBins(count: result.bins.count, pieces: pieces, precision: precision, geographic: true,
+                      crsName: nil, to: collector, control: control) { k in
+            let bin = result.bins[k]
             let stats = bin.statistics
             let value = stats.value(aggregate)
             let (color, alpha) = fill.style(of: stats, aggregate: aggregate)
@@ -40,13 +35,7 @@ extension GeoJSONExport {
             p.add("area_km2", finite(bin.areaKm2))
             p.add("density", finite(bin.density))
             fill.addStyle(color: color, alpha: alpha, to: &p)
-            document.addDeferred(key: k, extent: plans[k].extent, positions: plans[k].positions,
-                                 properties: p.json)
-        }
-        control.report(.export, 1)
-        let collector = ByteCollector()
-        try document.write(to: collector, control: control) { k in
-            PrecisionRounding.rounded(pieces(k), precision: settled, dropped: plans[k].dropped)
+            return p.json
         }
         return collector.takeString()
     }

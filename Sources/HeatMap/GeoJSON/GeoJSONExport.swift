@@ -187,25 +187,17 @@ public enum GeoJSONExport {
             for bin in result.bins { for p in bin.corners { m.add(p) } }
             return m.value
         }
-        var precision = VertexPrecision(decimals: options.precision, limit: limit)
+        let precision = VertexPrecision(decimals: options.precision, limit: limit)
         let fill = BinFill(options: options, range: result.valueRange(aggregate))
         let (firstName, secondName) = result.grid.idNames
-        // Cells are rounded together so that neighbours share their corners
-        // exactly, repairs included. Their pieces are cheap to recompute.
         let pieces = { (k: Int) in
             outputPolygons(PlanePolygon(exterior: BinOutline.densified(result.bins[k].corners, projection: result.projection)),
                            geometry: geometry)
         }
-        let plans = try PrecisionRounding.planFeatures(count: result.bins.count, pieces: pieces,
-                                                       precision: &precision, control: control)
-        let settled = precision
-        var document = GeoJSONDocument(geographic: result.projection.isGeographic)
-        document.crsName = options.crsName
-        for (k, bin) in result.bins.enumerated() {
-            if k % 1024 == 0 {
-                try control.checkCancellation()
-                control.report(.export, Double(k) / Double(result.bins.count))
-            }
+        try writeBins(count: result.bins.count, pieces: pieces, precision: precision,
+                      geographic: result.projection.isGeographic, crsName: options.crsName, to: sink,
+                      control: control) { k in
+            let bin = result.bins[k]
             let stats = bin.statistics
             let value = stats.value(aggregate)
             let (color, alpha) = fill.style(of: stats, aggregate: aggregate)
@@ -218,8 +210,31 @@ public enum GeoJSONExport {
             p.add(result.projection.isGeographic ? "lon" : "x", centre.longitude)
             fill.addAggregates(of: stats, value: value, to: &p)
             fill.addStyle(color: color, alpha: alpha, to: &p)
+            return p.json
+        }
+    }
+
+    /// Writes one Feature per bin, `count` of them, with the properties
+    /// `properties(k)` and bin k's polygons `pieces(k)`: all rounded
+    /// together first, so that neighbours share their corners exactly,
+    /// repairs included (their pieces are cheap to make again), then
+    /// written in order. O(bins).
+    static func writeBins(count: Int, pieces: @escaping (Int) -> [PlanePolygon], precision: VertexPrecision,
+                          geographic: Bool, crsName: String?, to sink: ByteSink, control: ComputeControl,
+                          properties: (Int) -> String) throws {
+        var precision = precision
+        let plans = try PrecisionRounding.planFeatures(count: count, pieces: pieces, precision: &precision,
+                                                       control: control)
+        let settled = precision
+        var document = GeoJSONDocument(geographic: geographic)
+        document.crsName = crsName
+        for k in 0..<count {
+            if k % 1024 == 0 {
+                try control.checkCancellation()
+                control.report(.export, Double(k) / Double(count))
+            }
             document.addDeferred(key: k, extent: plans[k].extent, positions: plans[k].positions,
-                                 properties: p.json)
+                                 properties: properties(k))
         }
         try document.write(to: sink, control: control) { k in
             PrecisionRounding.rounded(pieces(k), precision: settled, dropped: plans[k].dropped)

@@ -174,15 +174,6 @@ enum PrecisionRounding {
         return plans
     }
 
-    /// ``planFeatures(count:pieces:precision:control:)`` with every
-    /// feature's rings made again and kept (for small sets, and tests).
-    static func roundFeatures(count: Int, pieces: (Int) -> [PlanePolygon], precision: inout VertexPrecision,
-                              control: ComputeControl = .none) throws -> [[Polygon]] {
-        let plans = try planFeatures(count: count, pieces: pieces, precision: &precision, control: control)
-        let settled = precision
-        return plans.indices.map { rounded(pieces($0), precision: settled, dropped: plans[$0].dropped) }
-    }
-
     /// A 32-bit mix of a position's bits (−0 and 0, equal positions, alike).
     @inline(__always) static func positionHash(_ p: PlanePoint) -> UInt32 {
         let x = (p.x + 0).bitPattern, y = (p.y + 0).bitPattern
@@ -233,12 +224,6 @@ enum PrecisionRounding {
             }
         }
         return true
-    }
-
-    /// Reverses the ring if its orientation is not the one asked for.
-    static func orient(_ ring: inout FixedRing, counterClockwise: Bool) {
-        let area = FixedRing.twiceArea(ring.points)
-        if (area > 0) != counterClockwise { ring.points.reverse() }
     }
 }
 
