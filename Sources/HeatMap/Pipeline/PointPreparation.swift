@@ -180,10 +180,9 @@ enum PointPreparation {
         guard kind != .planar else { return PlaneProjection(kind: .planar) }
         let lo = tallies.reduce(Double.infinity) { min($0, $1.minLatitude) }
         let hi = tallies.reduce(-Double.infinity) { max($0, $1.maxLatitude) }
-        guard lo <= hi, let arc = longitudes.withUnsafeBufferPointer({ LongitudeArc.smallest(finite: $0) }) else {
-            return PlaneProjection(kind: kind)
-        }
-        return PlaneProjection(kind: kind, centreLatitude: (lo + hi) / 2, centreLongitude: arc.centre)
+        var bins = LongitudeBins()
+        longitudes.withUnsafeBufferPointer { for l in $0 { bins.add(l) } }
+        return PlaneProjection.centred(kind, latitudes: lo, hi, arc: bins.smallestArc())
     }
 
     /// Projects every point in place: x over the longitude, y over the latitude.
