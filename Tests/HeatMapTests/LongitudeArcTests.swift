@@ -30,7 +30,10 @@ import Testing
             statistics.add(InputPoint(latitude: Double(i % 10), longitude: l))
             fitter.add(latitude: Double(i % 10), longitude: l)
         }
-        return [LongitudeArc.smallest(containing: longitudes), statistics.longitudeArc, fitter.longitudeArc]
+        var bulk = LongitudeBins()
+        longitudes.filter(\.isFinite).withUnsafeBufferPointer { bulk.add(contentsOf: $0) }
+        return [LongitudeArc.smallest(containing: longitudes), statistics.longitudeArc, fitter.longitudeArc,
+                bulk.smallestArc()]
     }
 
     /// Clusters somewhere on the globe (some across ±180°, some given in

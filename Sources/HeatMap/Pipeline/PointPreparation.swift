@@ -155,7 +155,7 @@ enum PointPreparation {
         let lo = tallies.reduce(Double.infinity) { min($0, $1.minLatitude) }
         let hi = tallies.reduce(-Double.infinity) { max($0, $1.maxLatitude) }
         var bins = LongitudeBins()
-        longitudes.withUnsafeBufferPointer { for l in $0 { bins.add(l) } }
+        longitudes.withUnsafeBufferPointer { bins.add(contentsOf: $0) }
         return PlaneProjection.centred(kind, latitudes: lo, hi, arc: bins.smallestArc())
     }
 

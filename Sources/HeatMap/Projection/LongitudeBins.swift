@@ -27,9 +27,30 @@ struct LongitudeBins: Sendable, Hashable {
             high = Array(repeating: -.infinity, count: LongitudeBins.count)
         }
         let l = LongitudeArc.normalized(longitude)
-        let k = min(max(Int((l + 180) * 10), 0), LongitudeBins.count - 1)
+        let k = LongitudeBins.bin(of: l)
         if l < low[k] { low[k] = l }
         if l > high[k] { high[k] = l }
+    }
+
+    /// The bin of a longitude in [-180, 180).
+    @inline(__always)
+    private static func bin(of l: Double) -> Int { min(max(Int((l + 180) * 10), 0), count - 1) }
+
+    /// Takes many finite longitudes at once: ``add(_:)`` for each, in one
+    /// loop over the two tables. O(n).
+    mutating func add(contentsOf longitudes: UnsafeBufferPointer<Double>) {
+        guard let first = longitudes.first else { return }
+        add(first)
+        low.withUnsafeMutableBufferPointer { low in
+            high.withUnsafeMutableBufferPointer { high in
+                for l in longitudes.dropFirst() {
+                    let l = LongitudeArc.normalized(l)
+                    let k = LongitudeBins.bin(of: l)
+                    if l < low[k] { low[k] = l }
+                    if l > high[k] { high[k] = l }
+                }
+            }
+        }
     }
 
     /// The smallest arc holding every longitude added (see the type's
