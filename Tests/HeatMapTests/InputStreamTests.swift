@@ -33,7 +33,7 @@ import Testing
         let points = Self.randomPoints(seed: seed, count: 200 + Int(seed) * 37)
         var statistics = InputStatistics()
         for p in points { statistics.add(p) }
-        let exact = LongitudeArc.smallest(containing: points.map(\.longitude))
+        let exact = LongitudeArcTests.sortedArc(points.map(\.longitude))?.arc
         #expect(statistics.longitudeArc == exact)
         let coordinates = points.map { LocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) }
         #expect(statistics.projection(.equalArea) == PlaneProjection.fitted(.equalArea, to: coordinates))

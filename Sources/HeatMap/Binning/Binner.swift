@@ -115,7 +115,7 @@ public struct Binner: Sendable {
             var badness: [Int: String] = [:]
             for k in start..<end {
                 let lat = latitudes[k], lon = longitudes[k]
-                if let why = PointPreparation.problem(latitude: lat, longitude: lon, weight: 0, value: nil,
+                if let why = PointRule.problem(latitude: lat, longitude: lon, weight: 0, value: nil,
                                                       geographic: projection.isGeographic) {
                     badness[k - start] = why
                     xs.append(.nan); ys.append(.nan)
@@ -217,7 +217,7 @@ public struct Binner: Sendable {
                 switch failures[k] {
                 case 1: try reject(reasons[k] ?? "bad point", at: k)
                 case 2: try reject(projection.isGeographic ? "coordinate is not a finite number" : "x or y is not a finite number", at: k)
-                case 3: try reject("value is not a finite number", at: k)
+                case 3: try reject(PointRule.notFinite(.value, geographic: projection.isGeographic), at: k)
                 default: try reject(Binner.tooFarReason, at: k)
                 }
             }

@@ -27,7 +27,7 @@ public enum HeatMapBinning {
             let c = p.coordinate
             latitudes.append(c.latitude); longitudes.append(c.longitude)
             values.append((p as? any HeatMapMeasurable)?.value ?? p.weight)
-            if geographic, PointPreparation.problem(latitude: c.latitude, longitude: c.longitude, weight: 0,
+            if geographic, PointRule.problem(latitude: c.latitude, longitude: c.longitude, weight: 0,
                                                     value: nil, geographic: true) == nil {
                 fitter.add(latitude: c.latitude, longitude: c.longitude)
             }

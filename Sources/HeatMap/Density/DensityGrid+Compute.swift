@@ -2,15 +2,16 @@ import Foundation
 
 extension DensityGrid {
     /// The density grid of docs/density-model.md for points already in the plane: chooses the
-    /// radius (``Bandwidth``), fits the grid to the points and fills it.
+    /// radius (``Bandwidth``) and, with ``HeatMapConfiguration/resolutionFromData``, the
+    /// resolution, fits the grid to the points and fills it.
     ///
-    /// The same code as streamed input: a ``BandwidthEstimator`` (for rules
-    /// other than `.fixed`) and one ``DensityAccumulator`` batch, so the
-    /// grid is the same bit for bit as a streamed run over the same points.
-    /// `configuration.densityMethod` picks the algorithm (`.automatic`: the
-    /// fastest one within the accuracy bound); all cores are used and
-    /// `control` is polled throughout. The radius used is reported in
-    /// ``DensityGrid/radius``.
+    /// The planner of streamed input plans it (``StreamedDensity``): an
+    /// `.auto` radius too narrow for the grid's cells is raised to σ = half
+    /// a cell, as there, and the grid is the same bit for bit as a streamed
+    /// run over the same points in one batch. `configuration.densityMethod`
+    /// picks the algorithm (`.automatic`: the fastest one within the
+    /// accuracy bound); all cores are used and `control` is polled
+    /// throughout. The radius used is reported in ``DensityGrid/radius``.
     ///
     /// Zero points give an all-zero grid (all NaN for the mean estimator)
     /// around the origin; all-zero weights likewise, on the points' box.
@@ -21,26 +22,8 @@ extension DensityGrid {
                                configuration: HeatMapConfiguration,
                                control: ComputeControl = .none) throws -> DensityGrid {
         try control.begin(.density)
-        var radius = configuration.radius
-        if configuration.bandwidth != .fixed {
-            var estimator = BandwidthEstimator()
-            for i in 0..<points.count {
-                if i & 0xfff == 0 { try control.checkCancellation() }
-                estimator.add(x: points.x[i], y: points.y[i], weight: points.weight[i])
-            }
-            radius = estimator.radius(for: configuration.bandwidth, fixed: radius, projection: projection)
-        }
-        let box = try bounds(of: points, control: control)
-        try GridGeometry.checkSpan(box: box, radius: radius, paddingFactor: configuration.paddingFactor)
-        let geometry = GridGeometry.fitting(box: box, radius: radius,
-                                            paddingFactor: configuration.paddingFactor,
-                                            resolution: configuration.gridResolution)
-        var accumulator = try DensityAccumulator(geometry: geometry, radius: radius, projection: projection,
-                                                 estimator: configuration.estimator,
-                                                 method: configuration.densityMethod,
-                                                 expectedCount: points.count)
-        try accumulator.add(points, control: control)
-        return try (consume accumulator).finish(control: control)
+        return try DensityPlanner.compute(MemoryPointSource(points: points, projection: projection),
+                                          configuration: configuration, control: control).grid
     }
 
     /// The box of the finite points (non-finite ones are refused later by

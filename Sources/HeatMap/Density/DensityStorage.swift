@@ -150,12 +150,13 @@ struct BatchCheck {
         return part
     }
 
+    /// ``PointRule``'s reasons for a plane point, x first.
     @inline(__always) static func problem(_ x: Double, _ y: Double, _ w: Double, _ v: Double?) -> String? {
-        if !x.isFinite { return "x is not a finite number" }
-        if !y.isFinite { return "y is not a finite number" }
-        if !w.isFinite { return "weight is not a finite number" }
-        if w < 0 { return "weight is negative" }
-        if let v, !v.isFinite { return "value is not a finite number" }
+        if !x.isFinite { return PointRule.notFinite(.longitude, geographic: false) }
+        if !y.isFinite { return PointRule.notFinite(.latitude, geographic: false) }
+        if !w.isFinite { return PointRule.notFinite(.weight, geographic: false) }
+        if let why = PointRule.outside(w, .weight, geographic: false) { return why }
+        if let v, !v.isFinite { return PointRule.notFinite(.value, geographic: false) }
         return nil
     }
 }

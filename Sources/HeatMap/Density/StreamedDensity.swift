@@ -32,119 +32,113 @@ public enum StreamedDensity {
         }
     }
 
-    /// The smallest radius whose σ (radius / 3) spans half a grid cell at
-    /// `resolution` for points whose plane box is `box`: 1.5 L / (resolution
-    /// − 3 × padding), L the box's longer side (the padded box is
-    /// L + 2 × padding × radius, cut into `resolution` cells).
-    ///
-    /// The `auto` rule gives the mean point spacing, which for many points
-    /// over a wide area is far below the cell size of a 300-cell grid;
-    /// kernels narrower than a cell fall between the nodes, and the grid
-    /// neither keeps the mass nor shows the density. With σ ≥ δ / 2 the
-    /// sampled mass is within 1 % (the error of summing a Gaussian at
-    /// spacing δ is about exp(−2π²σ²/δ²)). 0 when no floor applies.
+    /// The smallest radius the `auto` rule may give on this grid: σ spans
+    /// half a cell (``DensityPlanner/radiusFloor(box:resolution:padding:)``).
     public static func radiusFloor(box: PlaneBox, resolution: Int, padding: Double) -> Double {
-        guard !box.isEmpty else { return 0 }
-        let longer = max(box.width, box.height)
-        let cells = Double(resolution) - 3 * padding
-        guard longer > 0, longer.isFinite, cells > 0 else { return 0 }
-        return 1.5 * longer / cells
+        DensityPlanner.radiusFloor(box: box, resolution: resolution, padding: padding)
     }
 
     /// Computes the grid of docs/density-model.md for `points` under `configuration`, in
     /// memory O(grid + batch) whatever the number of points.
     ///
-    /// Pass 2 projects the points into a ``BandwidthEstimator`` (the plane
-    /// box, and the spread for the `scott` and `silverman` rules); pass 3
-    /// projects them again into a ``DensityAccumulator``. Planar data with
-    /// a fixed radius skips pass 2: its box is known from pass 1. The grid
-    /// equals ``DensityGrid/compute(points:projection:configuration:control:)``
-    /// on the same points up to the rounding of summing batches in another
-    /// order (bit for bit when the input fits in one batch); the `auto`
-    /// rule is the estimator's, raised by ``radiusFloor(box:resolution:padding:)``.
+    /// The ``DensityPlanner`` plans it, as it plans
+    /// ``DensityGrid/compute(points:projection:configuration:control:)``:
+    /// pass 2 projects the points into a ``BandwidthEstimator`` (the plane
+    /// box, and the spread for the rules), pass 3 projects them again into
+    /// a ``DensityAccumulator``. Planar data skips pass 2: its box and
+    /// spread are known from pass 1. The grid equals the in-memory one on
+    /// the same points up to the rounding of summing batches in another
+    /// order (bit for bit when the input fits in one batch).
     ///
     /// - Parameter resolutionFromData: with `Bandwidth.auto`, also take the
     ///   grid resolution from the rule (the tool's default when no
-    ///   `--resolution` is given).
+    ///   `--resolution` is given), as ``HeatMapConfiguration/resolutionFromData`` does.
     /// - Throws: `CancellationError`; ``InputError`` when a re-read file
     ///   changed; ``HeatMapError`` when the grid does not fit in memory.
     public static func compute(from points: StreamedPoints, configuration: HeatMapConfiguration,
                                resolutionFromData: Bool = false,
                                control: ComputeControl = .none) throws -> Result {
+        try compute(from: points, configuration: configuration, resolutionFromData: resolutionFromData,
+                    batchSize: StreamedPoints.batchSize, control: control)
+    }
+
+    /// ``compute(from:configuration:resolutionFromData:control:)`` with
+    /// batches of `batchSize` points (tests of the summation order).
+    static func compute(from points: StreamedPoints, configuration: HeatMapConfiguration,
+                        resolutionFromData: Bool, batchSize: Int, control: ComputeControl) throws -> Result {
+        var asked = configuration
+        if resolutionFromData { asked.resolutionFromData = true }
+        let source = StreamedPointSource(points: points, configuration: configuration, batchSize: batchSize)
+        let (grid, plan) = try DensityPlanner.compute(source, configuration: asked, control: control)
         var used = configuration
-        let statistics = points.statistics
-        let projection = statistics.projection(configuration.projection)
-        let mean = configuration.estimator == .mean
-
-        func plane(_ batch: PointBatch) -> PlanePoints {
-            var out = PlanePoints()
-            if mean { out.value = [] }
-            out.reserveCapacity(batch.count)
-            for i in 0..<batch.count {
-                let q = projection.project(latitude: batch.latitude[i], longitude: batch.longitude[i])
-                out.append(x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil)
-            }
-            return out
-        }
-        // Replays the points as plane batches: reading and projecting the
-        // next batch overlaps `consume` on this one.
-        func forEachPlaneBatch(_ consume: (PlanePoints) throws -> Void) throws {
-            try BatchPipeline.run(produce: { yield in
-                try points.forEachBatch(control: control) { try yield(plane($0)) }
-            }, consume: consume)
-        }
-
-        // Pass 2: the plane box and the spread (known from the first pass
-        // for planar input).
-        let box: PlaneBox
-        if configuration.projection == .planar && configuration.bandwidth == .fixed {
-            box = statistics.count == 0 ? .empty
-                : PlaneBox(minX: statistics.minLongitude, minY: statistics.minLatitude,
-                           maxX: statistics.maxLongitude, maxY: statistics.maxLatitude)
-        } else {
-            var estimator: BandwidthEstimator
-            if configuration.projection == .planar, let spread = points.planarSpread {
-                estimator = spread
-            } else {
-                estimator = BandwidthEstimator()
-                control.report(.project, 0)
-                var done = 0
-                try forEachPlaneBatch { planes in
-                    estimator.add(planes)
-                    done += planes.count
-                    control.report(.project, Double(done) / Double(max(points.count, 1)))
-                }
-            }
-            box = estimator.bounds
-            used.radius = estimator.radius(for: configuration.bandwidth, fixed: configuration.radius,
-                                           projection: projection)
-            if configuration.bandwidth == .auto, resolutionFromData, estimator.weightedCount >= 2 {
-                let b = estimator.weightedBounds
-                used.gridResolution = AdaptiveRule(width: b.width, height: b.height, count: estimator.weightedCount,
-                                                   radiusRange: used.radius...used.radius).resolution
-            }
-        }
-        var raised = false
-        if configuration.bandwidth == .auto {
-            let floor = radiusFloor(box: box, resolution: used.gridResolution, padding: used.paddingFactor)
-            if floor > used.radius {
-                used.radius = floor
-                raised = true
-            }
-        }
+        used.radius = plan.radius
+        used.gridResolution = plan.resolution
         used.bandwidth = .fixed
-
-        // Pass 3: fill the grid.
-        try GridGeometry.checkSpan(box: box, radius: used.radius, paddingFactor: used.paddingFactor)
-        let geometry = GridGeometry.fitting(box: box, radius: used.radius, paddingFactor: used.paddingFactor,
-                                            resolution: used.gridResolution)
-        var accumulator = try DensityAccumulator(geometry: geometry, radius: used.radius, projection: projection,
-                                                 estimator: configuration.estimator,
-                                                 method: configuration.densityMethod, expectedCount: points.count)
-        try forEachPlaneBatch { try accumulator.add($0, control: control) }
-        let grid = try accumulator.finish(control: control)
+        used.resolutionFromData = false
         let summary = InputSummary(used: points.count, rejected: points.rejections.byReason)
         return Result(grid: grid, configuration: used, bandwidth: configuration.bandwidth,
-                      radiusRaised: raised, summary: summary)
+                      radiusRaised: plan.radiusRaised, summary: summary)
+    }
+}
+
+/// Streamed points as the planner passes over them: each pass reads the
+/// points again (from the spool or the file) and projects them, reading
+/// the next batch while the last one is used.
+struct StreamedPointSource: PlanePointSource {
+    let points: StreamedPoints
+    let projection: PlaneProjection
+    let batchSize: Int
+    private let mean: Bool
+
+    /// The points in the plane of `configuration.projection`, with their
+    /// values when the estimator is the mean.
+    init(points: StreamedPoints, configuration: HeatMapConfiguration, batchSize: Int) {
+        self.points = points
+        self.batchSize = batchSize
+        projection = points.statistics.projection(configuration.projection)
+        mean = configuration.estimator == .mean
+    }
+
+    var count: Int { points.count }
+
+    /// Pass 2, unless planar: the first pass measured planar points as read.
+    func spread(control: ComputeControl) throws -> BandwidthEstimator {
+        if projection.kind == .planar, let spread = points.planarSpread { return spread }
+        var estimator = BandwidthEstimator()
+        control.report(.project, 0)
+        var done = 0
+        try forEachBatch(control: control) { planes in
+            estimator.add(planes)
+            done += planes.count
+            control.report(.project, Double(done) / Double(max(points.count, 1)))
+        }
+        return estimator
+    }
+
+    func box(spread: BandwidthEstimator?, control: ComputeControl) throws -> PlaneBox {
+        if let spread { return spread.bounds }
+        let s = points.statistics
+        if projection.kind == .planar {
+            return s.count == 0 ? .empty
+                : PlaneBox(minX: s.minLongitude, minY: s.minLatitude, maxX: s.maxLongitude, maxY: s.maxLatitude)
+        }
+        return try self.spread(control: control).bounds
+    }
+
+    func forEachBatch(control: ComputeControl, _ body: (PlanePoints) throws -> Void) throws {
+        try BatchPipeline.run(produce: { yield in
+            try points.forEachBatch(size: batchSize, control: control) { try yield(plane($0)) }
+        }, consume: body)
+    }
+
+    private func plane(_ batch: PointBatch) -> PlanePoints {
+        var out = PlanePoints()
+        if mean { out.value = [] }
+        out.reserveCapacity(batch.count)
+        for i in 0..<batch.count {
+            let q = projection.project(latitude: batch.latitude[i], longitude: batch.longitude[i])
+            out.append(x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil)
+        }
+        return out
     }
 }

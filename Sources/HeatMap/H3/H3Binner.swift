@@ -44,8 +44,8 @@ public struct H3Binner: Sendable {
         let ids = H3Cell.indexes(latitudes: latitudes, longitudes: longitudes, resolution: resolution)
         for k in ids.indices {
             let value = values?[k] ?? 1
-            if let why = PointPreparation.problem(latitude: latitudes[k], longitude: longitudes[k], weight: 0,
-                                                  value: value, geographic: true) ?? (value.isFinite ? nil : "value is not a finite number") {
+            if let why = PointRule.problem(latitude: latitudes[k], longitude: longitudes[k], weight: 0,
+                                           value: value, geographic: true) {
                 if strict { throw HeatMapError.invalidPoint(index: k, reason: why) }
                 summary.rejected[why, default: 0] += 1
                 continue
@@ -66,7 +66,7 @@ public struct H3Binner: Sendable {
         for (k, cell) in cells.enumerated() {
             let w = weights?[k] ?? 1
             var why: String?
-            if !w.isFinite { why = "weight is not a finite number" }
+            if !w.isFinite { why = PointRule.notFinite(.weight, geographic: true) }
             else if cell.resolution < resolution {
                 why = "H3 cell of resolution \(cell.resolution) is coarser than the binning resolution \(resolution)"
             }

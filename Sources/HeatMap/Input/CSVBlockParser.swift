@@ -110,8 +110,8 @@ struct CSVBlockParser: Sendable {
                 }
                 // The serial reader's quick path, test for test.
                 guard field + 1 >= neededFields, i - rowStart <= CSVBlockParser.longestRow else { return nil }
-                if geographic, PointPreparation.RangeRule.isOutside(latitude: latitude)
-                    || PointPreparation.RangeRule.isOutside(longitude: longitude) { return nil }
+                if geographic, PointRule.isOutside(latitude: latitude)
+                    || PointRule.isOutside(longitude: longitude) { return nil }
                 guard weight >= 0 else { return nil }
                 points.append(InputPoint(latitude: latitude, longitude: longitude, weight: weight, value: value))
                 rows += 1

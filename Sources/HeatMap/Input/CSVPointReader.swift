@@ -214,8 +214,8 @@ public final class CSVPointReader {
             return nil
         }
         guard let lat = number(latitudeColumn), let lon = number(longitudeColumn) else { return nil }
-        if geographic, PointPreparation.RangeRule.isOutside(latitude: lat)
-            || PointPreparation.RangeRule.isOutside(longitude: lon) { return nil }
+        if geographic, PointRule.isOutside(latitude: lat)
+            || PointRule.isOutside(longitude: lon) { return nil }
         var weight = 1.0
         if let w = weightColumn {
             guard let v = number(w), v >= 0 else { return nil }

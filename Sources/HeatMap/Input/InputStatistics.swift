@@ -44,64 +44,13 @@ public struct InputStatistics: Sendable {
         bins.add(p.longitude)
     }
 
-    /// The smallest longitude arc holding every point (the same arc as
-    /// ``LongitudeArc/smallest(containing:)`` whenever the widest gap
-    /// between neighbouring longitudes is at least 0.1°, which is all
-    /// data not spread round the whole globe); nil when empty.
+    /// The smallest longitude arc holding every point (``LongitudeArc/smallest(containing:)``);
+    /// nil when empty.
     public var longitudeArc: LongitudeArc? { bins.smallestArc() }
 
     /// The projection of `kind` centred as ``PlaneProjection/fitted(_:to:)``
     /// centres it: the middle of the latitudes and of the smallest arc.
     public func projection(_ kind: MapProjection) -> PlaneProjection {
-        guard kind != .planar else { return PlaneProjection(kind: .planar) }
-        guard count > 0, let arc = longitudeArc else { return PlaneProjection(kind: kind) }
-        return PlaneProjection(kind: kind, centreLatitude: (minLatitude + maxLatitude) / 2,
-                               centreLongitude: arc.centre)
-    }
-}
-
-/// Per 0.1° of longitude, the smallest and largest longitude seen, so the
-/// widest empty gap round the circle can be found without keeping the points.
-struct LongitudeBins: Sendable, Hashable {
-    static let count = 3600
-    private var low: [Double] = []
-    private var high: [Double] = []
-
-    @inline(__always)
-    mutating func add(_ longitude: Double) {
-        if low.isEmpty {
-            low = Array(repeating: .infinity, count: LongitudeBins.count)
-            high = Array(repeating: -.infinity, count: LongitudeBins.count)
-        }
-        let l = LongitudeArc.normalized(longitude)
-        let k = min(max(Int((l + 180) * 10), 0), LongitudeBins.count - 1)
-        if l < low[k] { low[k] = l }
-        if l > high[k] { high[k] = l }
-    }
-
-    /// The complement of the widest gap between neighbouring longitudes,
-    /// with the tie-breaking of ``LongitudeArc/smallest(containing:)``
-    /// (the wrap-round gap first, then gaps in ascending order).
-    func smallestArc() -> LongitudeArc? {
-        guard let firstBin = low.firstIndex(where: { $0.isFinite }),
-              let lastBin = high.lastIndex(where: { $0.isFinite }) else { return nil }
-        let first = low[firstBin], last = high[lastBin]
-        var widestGap = first + 360 - last
-        var west = first
-        var previous = high[firstBin]
-        for k in (firstBin + 1)..<max(lastBin + 1, firstBin + 1) where low[k].isFinite {
-            let gap = low[k] - previous
-            if gap > widestGap {
-                widestGap = gap
-                west = low[k]
-            }
-            previous = high[k]
-        }
-        if widestGap < 0.1 {
-            // Longitudes all round the globe: gaps inside bins are unknown,
-            // and the arc is (within 0.1°) the whole circle.
-            return LongitudeArc(west: -180, width: 360)
-        }
-        return LongitudeArc(west: west, width: 360 - widestGap)
+        PlaneProjection.centred(kind, latitudes: minLatitude, maxLatitude, arc: longitudeArc)
     }
 }

@@ -4,22 +4,15 @@ import Foundation
 ///
 /// Shared by the CSV and GeoJSON readers, so both word their messages the
 /// same way: the role ("latitude", "weight"…), the offending text, and a
-/// fixed ``InputError/reason`` for counting.
+/// fixed ``InputError/reason`` for counting. The ranges and their reasons
+/// are ``PointRule``'s; the reasons here are the text's own (empty,
+/// missing, not a number).
 struct PointValidator: Sendable {
-    enum Role: Sendable {
-        case latitude, longitude, weight, value
-    }
+    typealias Role = PointRule.Field
 
     let geographic: Bool
 
-    func name(_ role: Role) -> String {
-        switch role {
-        case .latitude: return geographic ? "latitude" : "y"
-        case .longitude: return geographic ? "longitude" : "x"
-        case .weight: return "weight"
-        case .value: return "value"
-        }
-    }
+    func name(_ role: Role) -> String { role.name(geographic: geographic) }
 
     /// A problem found in one field: the reason (fixed) and the message.
     struct Problem: Error, Sendable {
@@ -50,26 +43,17 @@ struct PointValidator: Sendable {
         }
     }
 
-    /// Range checks on a finite number (the rules of
-    /// ``PointPreparation/RangeRule``, worded with the field's text).
+    /// Range checks on a finite number (``PointRule/outside(_:_:geographic:)``,
+    /// worded with the field's text).
     func check(_ v: Double, role: Role, text: () -> String) -> Result<Double, Problem> {
+        guard let reason = PointRule.outside(v, role, geographic: geographic) else { return .success(v) }
+        let message: String
         switch role {
-        case .latitude where geographic:
-            if let reason = PointPreparation.RangeRule.latitude(v) {
-                return .failure(Problem(reason: reason, message: "latitude \(text()) is outside [-90, 90]"))
-            }
-        case .longitude where geographic:
-            if let reason = PointPreparation.RangeRule.longitude(v) {
-                return .failure(Problem(reason: reason, message: "longitude \(text()) is outside [-180, 360)"))
-            }
-        case .weight:
-            if let reason = PointPreparation.RangeRule.weight(v) {
-                return .failure(Problem(reason: reason, message: "weight \(text()) is negative"))
-            }
-        default:
-            break
+        case .latitude: message = "latitude \(text()) is outside \(PointRule.latitudeRange)"
+        case .longitude: message = "longitude \(text()) is outside \(PointRule.longitudeRange)"
+        case .weight, .value: message = "\(name(role)) \(text()) is negative"
         }
-        return .success(v)
+        return .failure(Problem(reason: reason, message: message))
     }
 
     /// `text` in double quotes, shortened to 40 characters, control

@@ -39,6 +39,11 @@ public struct HeatMapConfiguration: Sendable, Hashable {
     /// in plane units: metres for geographic input. 0 (the default) keeps
     /// every vertex.
     public var simplification: Double = 0
+    /// With ``Bandwidth/auto``, take ``gridResolution`` from the data too:
+    /// the longer side of the weighted points' box over σ, clamped to
+    /// 20…300 (what `contours` does when no `--resolution` is given).
+    /// Ignored by the other rules. false (the default) keeps ``gridResolution``.
+    public var resolutionFromData = false
 
     /// Creates a configuration. As in the Apple package, `radius` is clamped
     /// to at least 1 (for `.planar` only non-positive or non-finite radii

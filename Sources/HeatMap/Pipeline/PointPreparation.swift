@@ -8,32 +8,6 @@ enum PointPreparation {
         var summary: InputSummary
     }
 
-    /// Why a coordinate/weight/value is bad, or nil when it is fine (docs/density-model.md, docs/faults.md).
-    static func problem(latitude: Double, longitude: Double, weight: Double, value: Double?,
-                        geographic: Bool) -> String? {
-        if !latitude.isFinite { return geographic ? "latitude is not a finite number" : "y is not a finite number" }
-        if !longitude.isFinite { return geographic ? "longitude is not a finite number" : "x is not a finite number" }
-        if geographic {
-            if let why = RangeRule.latitude(latitude) ?? RangeRule.longitude(longitude) { return why }
-        }
-        if !weight.isFinite { return "weight is not a finite number" }
-        if let why = RangeRule.weight(weight) { return why }
-        if let value, !value.isFinite { return "value is not a finite number" }
-        return nil
-    }
-
-    /// The range rules of docs/density-model.md for finite fields, each answering with its
-    /// counting reason or nil; the in-memory API and the file readers both
-    /// ask these, so the bounds live in one place.
-    enum RangeRule {
-        /// The bounds themselves, for the readers' quick paths.
-        @inline(__always) static func isOutside(latitude v: Double) -> Bool { v < -90 || v > 90 }
-        @inline(__always) static func isOutside(longitude v: Double) -> Bool { v < -180 || v >= 360 }
-        static func latitude(_ v: Double) -> String? { isOutside(latitude: v) ? "latitude outside [-90, 90]" : nil }
-        static func longitude(_ v: Double) -> String? { isOutside(longitude: v) ? "longitude outside [-180, 360)" : nil }
-        static func weight(_ v: Double) -> String? { v < 0 ? "weight is negative" : nil }
-    }
-
     /// Points per chunk of the parallel passes: a millisecond or so of
     /// work between cancellation polls.
     static let chunkSize = 1 << 15
@@ -143,7 +117,7 @@ enum PointPreparation {
             // Plain points under the mean estimator map the mean of their weights.
             let w = mean && reading == nil ? 1 : given
             let v = mean ? (reading ?? given) : 0
-            if let why = problem(latitude: coordinate.latitude, longitude: coordinate.longitude, weight: given,
+            if let why = PointRule.problem(latitude: coordinate.latitude, longitude: coordinate.longitude, weight: given,
                                  value: mean ? v : nil, geographic: geographic) {
                 if strict {
                     tally.firstBad = (i, why)
@@ -180,10 +154,9 @@ enum PointPreparation {
         guard kind != .planar else { return PlaneProjection(kind: .planar) }
         let lo = tallies.reduce(Double.infinity) { min($0, $1.minLatitude) }
         let hi = tallies.reduce(-Double.infinity) { max($0, $1.maxLatitude) }
-        guard lo <= hi, let arc = longitudes.withUnsafeBufferPointer({ LongitudeArc.smallest(finite: $0) }) else {
-            return PlaneProjection(kind: kind)
-        }
-        return PlaneProjection(kind: kind, centreLatitude: (lo + hi) / 2, centreLongitude: arc.centre)
+        var bins = LongitudeBins()
+        longitudes.withUnsafeBufferPointer { bins.add(contentsOf: $0) }
+        return PlaneProjection.centred(kind, latitudes: lo, hi, arc: bins.smallestArc())
     }
 
     /// Projects every point in place: x over the longitude, y over the latitude.

@@ -26,19 +26,26 @@ public struct PlaneProjection: Sendable, Hashable, Codable {
     }
 
     /// A projection of `kind` centred on the coordinates: the middle of the
-    /// smallest longitude arc holding them and the middle of their latitudes.
+    /// smallest longitude arc holding them (``LongitudeArc/smallest(containing:)``)
+    /// and the middle of their latitudes. Non-finite coordinates are passed over. O(n).
     public static func fitted<S: Sequence>(_ kind: MapProjection, to coordinates: S) -> PlaneProjection
     where S.Element == LocationCoordinate2D {
         guard kind != .planar else { return PlaneProjection(kind: .planar) }
         var lo = Double.infinity, hi = -Double.infinity
-        var longitudes: [Double] = []
-        for c in coordinates {
+        var bins = LongitudeBins()
+        for c in coordinates where c.latitude.isFinite && c.longitude.isFinite {
             lo = min(lo, c.latitude); hi = max(hi, c.latitude)
-            longitudes.append(c.longitude)
+            bins.add(c.longitude)
         }
-        guard let arc = LongitudeArc.smallest(containing: longitudes), lo <= hi else {
-            return PlaneProjection(kind: kind)
-        }
+        return centred(kind, latitudes: lo, hi, arc: bins.smallestArc())
+    }
+
+    /// The projection of `kind` about the middle of the latitudes `lo`…`hi`
+    /// and of `arc`: how every fitted projection is centred. Centred on
+    /// (0, 0) when there are no points (no arc, `lo` > `hi`).
+    static func centred(_ kind: MapProjection, latitudes lo: Double, _ hi: Double, arc: LongitudeArc?) -> PlaneProjection {
+        guard kind != .planar else { return PlaneProjection(kind: .planar) }
+        guard let arc, lo <= hi else { return PlaneProjection(kind: kind) }
         return PlaneProjection(kind: kind, centreLatitude: (lo + hi) / 2, centreLongitude: arc.centre)
     }
 
