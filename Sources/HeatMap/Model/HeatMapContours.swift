@@ -231,11 +231,17 @@ extension HeatMapContours {
 
     /// Contours of a grid computed elsewhere (streamed input, a grid file,
     /// aggregates from a database).
+    ///
+    /// - Parameter kinds: the kinds of ``contourSet`` to build; the others
+    ///   are left empty. ``contours`` and the hit tests read the bands, so
+    ///   they are empty without `.bands`. An export of one kind builds only
+    ///   that one, in less time and memory.
     public static func compute(
         from grid: DensityGrid,
         configuration: HeatMapConfiguration,
         control: ComputeControl = .none,
-        summary: InputSummary = InputSummary()
+        summary: InputSummary = InputSummary(),
+        kinds: ContourKinds = .all
     ) throws -> HeatMapContours {
         try control.begin(.levels)
         let g = grid.geometry
@@ -245,7 +251,7 @@ extension HeatMapContours {
                                                           levelCount: configuration.contourLevels, grid: grid,
                                                           control: control)
         var set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
-                                           smoother: configuration.smoother, control: control)
+                                           smoother: configuration.smoother, kinds: kinds, control: control)
         if configuration.simplification > 0 {
             // Segments of at most 8 cells keep unprojected lines close to the plane's.
             let cell = max(grid.geometry.dx, grid.geometry.dy)

@@ -29,7 +29,8 @@ enum ExportCommand {
         let run = try DensityRun.run(args, operands: args.operands[...], control: control, forPicture: format != .geojson)
         let configuration = try RasterExport.levels(args, run.configuration, grid: run.density.grid)
         let contours = try HeatMapContours.compute(from: run.density.grid, configuration: configuration,
-                                                   control: control, summary: run.density.summary)
+                                                   control: control, summary: run.density.summary,
+                                                   kinds: kinds(format: format, mode: mode, configuration: configuration))
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
         let precision = requestedPrecision ?? defaultPrecision(for: contours.grid)
@@ -55,6 +56,14 @@ enum ExportCommand {
             try OutputFile.write(HeatMapRenderer.html(contours, options: picture), to: output)
         }
         control.report(.export, 1)
+    }
+
+    /// The kinds an export draws or writes: the mode's, and for a picture
+    /// whose style strokes contour lines, the isolines as well.
+    static func kinds(format: Format, mode: ContourMode, configuration: HeatMapConfiguration) -> ContourKinds {
+        var kinds = ContourKinds(mode)
+        if format != .geojson && configuration.renderMode.isolineStroke != nil { kinds.insert(.isolines) }
+        return kinds
     }
 
     /// --simplify: nil when not asked for, .some(nil) for auto.

@@ -86,7 +86,9 @@ extension RasterExport {
         }
         let (configured, _) = try Settings.configuration(args)
         let configuration = try levels(args, configured, grid: raster.grid)
-        let contours = try HeatMapContours.compute(from: raster.grid, configuration: configuration, control: control)
+        let contours = try HeatMapContours.compute(
+            from: raster.grid, configuration: configuration, control: control,
+            kinds: ExportCommand.kinds(format: format, mode: mode, configuration: configuration))
         if contours.thresholds.isEmpty {
             Console.note("\(name): no levels inside the raster's range \(ArgumentValues.text(raster.grid.minimum)) … \(ArgumentValues.text(raster.grid.maximum)); the result is empty")
         }
