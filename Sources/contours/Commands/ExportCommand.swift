@@ -30,7 +30,8 @@ enum ExportCommand {
         let configuration = try RasterExport.levels(args, run.configuration, grid: run.density.grid)
         let contours = try HeatMapContours.compute(from: run.density.grid, configuration: configuration,
                                                    control: control, summary: run.density.summary,
-                                                   kinds: kinds(format: format, mode: mode, configuration: configuration))
+                                                   kinds: kinds(format: format, mode: mode,
+                                                                configuration: configuration, simplify: simplify))
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
         let precision = requestedPrecision ?? defaultPrecision(for: contours.grid)
@@ -59,10 +60,14 @@ enum ExportCommand {
     }
 
     /// The kinds an export draws or writes: the mode's, and for a picture
-    /// whose style strokes contour lines, the isolines as well.
-    static func kinds(format: Format, mode: ContourMode, configuration: HeatMapConfiguration) -> ContourKinds {
+    /// whose style strokes contour lines, the isolines as well. A picture
+    /// of simplified isolines is framed by the bands as they were.
+    static func kinds(format: Format, mode: ContourMode, configuration: HeatMapConfiguration,
+                      simplify: Double??) -> ContourKinds {
         var kinds = ContourKinds(mode)
-        if format != .geojson && configuration.renderMode.isolineStroke != nil { kinds.insert(.isolines) }
+        guard format != .geojson else { return kinds }
+        if configuration.renderMode.isolineStroke != nil { kinds.insert(.isolines) }
+        if mode == .isolines && simplify != nil { kinds.insert(.bands) }
         return kinds
     }
 

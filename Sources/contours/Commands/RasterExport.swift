@@ -88,7 +88,8 @@ extension RasterExport {
         let configuration = try levels(args, configured, grid: raster.grid)
         let contours = try HeatMapContours.compute(
             from: raster.grid, configuration: configuration, control: control,
-            kinds: ExportCommand.kinds(format: format, mode: mode, configuration: configuration))
+            kinds: ExportCommand.kinds(format: format, mode: mode, configuration: configuration,
+                                       simplify: simplify))
         if contours.thresholds.isEmpty {
             Console.note("\(name): no levels inside the raster's range \(ArgumentValues.text(raster.grid.minimum)) … \(ArgumentValues.text(raster.grid.maximum)); the result is empty")
         }
