@@ -121,14 +121,21 @@ public struct HeatMapContours: Sendable, Equatable {
                 var out: [HeatMapPolygon] = []
                 out.reserveCapacity(bands[level].count)
                 var budget = Derived.pollInterval
-                for (k, polygon) in bands[level].enumerated() {
-                    out.append(HeatMapPolygon(
-                        id: StableID.make(level: level, index: k, polygon: polygon),
-                        level: level,
-                        threshold: thresholds[level],
-                        coordinates: try Derived.unprojected(polygon.exterior, unprojection, control, &budget),
-                        interiorPolygons: try polygon.holes.map { try Derived.unprojected($0, unprojection, control, &budget) },
-                        isGeographic: projection.isGeographic))
+                do {
+                    for (k, polygon) in bands[level].enumerated() {
+                        out.append(HeatMapPolygon(
+                            id: StableID.make(level: level, index: k, polygon: polygon),
+                            level: level,
+                            threshold: thresholds[level],
+                            coordinates: try Derived.unprojected(polygon.exterior, unprojection, control, &budget),
+                            interiorPolygons: try polygon.holes.map {
+                                try Derived.unprojected($0, unprojection, control, &budget)
+                            },
+                            isGeographic: projection.isGeographic))
+                    }
+                } catch {
+                    DeferredRelease.release(out)
+                    throw error
                 }
                 return out
             }
