@@ -70,51 +70,64 @@ public enum ContourBuilder {
         let values = try sanitized(grid, thresholds: thresholds, control: control)
         let frame = GridFrame(columns: geometry.columns, rows: geometry.rows)
 
-        // 1. Trace.
-        try control.begin(.contour)
-        let done = Atomic<Int>(0)
-        var traces = try values.withUnsafeBufferPointer { buffer in
-            let shared = SharedBuffer(buffer)
-            return try ParallelLevels.map(count: levelCount, control: control) { l in
-                try control.checkCancellation()
-                let trace = try LevelTracer(values: shared.buffer, geometry: geometry, frame: frame,
-                                            threshold: thresholds[l], control: control).trace()
-                let n = done.add(1, ordering: .relaxed).newValue
-                control.report(.contour, Double(n) / Double(levelCount))
-                return trace
+        // A level task gives the level's polygons and rings (its isolines),
+        // a band task one band; the top band is the top level itself.
+        let tasks = AssemblyTask.list(levelCount: levelCount, kinds: kinds)
+        var traces: [LevelTrace] = []
+        var smoothed: [SmoothedLevel] = []
+        let results: [(polygons: [PlanePolygon], rings: [[PlanePoint]])]
+        // A cancel mid-way frees the traces and pieces off the caller's path.
+        do {
+            // 1. Trace.
+            try control.begin(.contour)
+            let done = Atomic<Int>(0)
+            traces = try values.withUnsafeBufferPointer { buffer in
+                let shared = SharedBuffer(buffer)
+                return try ParallelLevels.map(count: levelCount, control: control) { l in
+                    try control.checkCancellation()
+                    let trace = try LevelTracer(values: shared.buffer, geometry: geometry, frame: frame,
+                                                threshold: thresholds[l], control: control).trace()
+                    let n = done.add(1, ordering: .relaxed).newValue
+                    control.report(.contour, Double(n) / Double(levelCount))
+                    return trace
+                }
             }
-        }
 
-        // 2. Smooth.
-        let smoothed = try SmoothingGuard.smooth(traces: traces, iterations: smoother.iterations,
+            // 2. Smooth.
+            smoothed = try SmoothingGuard.smooth(traces: traces, iterations: smoother.iterations,
                                                  geometry: geometry, control: control)
 
-        for l in traces.indices { traces[l].dropVertices() }
+            for l in traces.indices { traces[l].dropVertices() }
 
-        // 3. Assemble only what `kinds` asks for: a level task gives the
-        // level's polygons and rings (its isolines), a band task one band.
-        // The top band has no upper level, so it is the top level itself.
-        let tasks = AssemblyTask.list(levelCount: levelCount, kinds: kinds)
-        try control.begin(.assemble)
-        let assembled = Atomic<Int>(0)
-        let finalTraces = traces
-        let results = try values.withUnsafeBufferPointer { buffer in
-            let shared = SharedBuffer(buffer)
-            return try ParallelLevels.map(count: tasks.count, control: control) { t in
-                try control.checkCancellation()
-                let task = tasks[t], l = task.level
-                let hasUpper = task.isBand && l + 1 < levelCount
-                let assembler = BandAssembler(geometry: geometry, frame: frame, values: shared.buffer,
-                                              lower: finalTraces[l], lowerSmooth: smoothed[l],
-                                              upper: hasUpper ? finalTraces[l + 1] : nil,
-                                              upperSmooth: hasUpper ? smoothed[l + 1] : nil, control: control)
-                let result = try assembler.assemble(polygons: task.needsPolygons)
-                let n = assembled.add(1, ordering: .relaxed).newValue
-                control.report(.assemble, Double(n) / Double(tasks.count))
-                return result
+            // 3. Assemble only what `kinds` asks for (see ``AssemblyTask``).
+            try control.begin(.assemble)
+            let assembled = Atomic<Int>(0)
+            let finalTraces = traces, finalSmoothed = smoothed
+            results = try values.withUnsafeBufferPointer { buffer in
+                let shared = SharedBuffer(buffer)
+                return try ParallelLevels.map(count: tasks.count, control: control) { t in
+                    try control.checkCancellation()
+                    let task = tasks[t], l = task.level
+                    let hasUpper = task.isBand && l + 1 < levelCount
+                    let assembler = BandAssembler(geometry: geometry, frame: frame, values: shared.buffer,
+                                                  lower: finalTraces[l], lowerSmooth: finalSmoothed[l],
+                                                  upper: hasUpper ? finalTraces[l + 1] : nil,
+                                                  upperSmooth: hasUpper ? finalSmoothed[l + 1] : nil,
+                                                  control: control)
+                    let result = try assembler.assemble(polygons: task.needsPolygons)
+                    let n = assembled.add(1, ordering: .relaxed).newValue
+                    control.report(.assemble, Double(n) / Double(tasks.count))
+                    return result
+                }
             }
+        } catch {
+            DeferredRelease.release((traces, smoothed))
+            throw error
         }
-        try control.checkCancellation()
+        if control.isCancelled {
+            DeferredRelease.release((traces, smoothed, results))
+            throw CancellationError()
+        }
         var set = empty
         for (task, result) in zip(tasks, results) {
             if task.isBand {

@@ -26,9 +26,9 @@ public struct HeatMapContours: Sendable, Equatable {
     /// The configuration the contours were computed with.
     public let configuration: HeatMapConfiguration
     /// The density grid behind the contours.
-    public let grid: DensityGrid
+    public var grid: DensityGrid { derived.grid }
     /// Every kind of contour geometry, in the plane.
-    public let contourSet: ContourSet
+    public var contourSet: ContourSet { derived.contourSet }
     /// What the input held: points used, and why others were left out.
     public let summary: InputSummary
     private let derived: Derived
@@ -67,26 +67,31 @@ public struct HeatMapContours: Sendable, Equatable {
     public var renderMode: HeatMapRenderMode { configuration.renderMode }
 
     init(grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration, summary: InputSummary) {
-        self.grid = grid
-        self.contourSet = contourSet
         self.thresholds = contourSet.thresholds
         self.configuration = configuration
         self.summary = summary
         self.derived = Derived(grid: grid, contourSet: contourSet)
     }
 
-    /// What is derived from the contour set on first use, once, under a
-    /// lock: the geographic polygons and the hit-test index.
+    /// The grid and the contour set, and what is derived from them on
+    /// first use, once, under a lock: the geographic polygons and the
+    /// hit-test index. The only holder of them, so that the last copy of a
+    /// result let go (a cancelled client task unwinding, say) frees its
+    /// gigabyte of arrays on a background thread, not the caller's.
     private final class Derived: @unchecked Sendable {
         private let lock = NSLock()
-        private let grid: DensityGrid
-        private let contourSet: ContourSet
+        let grid: DensityGrid
+        let contourSet: ContourSet
         private var cachedPolygons: [HeatMapPolygon]?
         private var cachedIndex: PolygonIndex?
 
         init(grid: DensityGrid, contourSet: ContourSet) {
             self.grid = grid
             self.contourSet = contourSet
+        }
+
+        deinit {
+            DeferredRelease.release((grid, contourSet, cachedPolygons, cachedIndex))
         }
 
         var polygons: [HeatMapPolygon] {
@@ -266,7 +271,10 @@ extension HeatMapContours {
                                      maximumSegment: grid.projection.isGeographic ? 8 * cell : .infinity,
                                      projection: grid.projection, control: control)
         }
-        try control.checkCancellation()
+        if control.isCancelled {
+            DeferredRelease.release(set)
+            throw CancellationError()
+        }
         return HeatMapContours(grid: grid, contourSet: set, configuration: configuration, summary: summary)
     }
 
