@@ -16,7 +16,7 @@ let package = Package(
         .executableTarget(name: "sample-storms", dependencies: ["HeatMap"], path: "Samples/StormContours"),
         .executableTarget(name: "sample-hexbins", dependencies: ["HeatMap"], path: "Samples/QuakeHexbins"),
         .executableTarget(name: "sample-ames", dependencies: ["HeatMap"], path: "Samples/AmesPrices"),
-        .testTarget(name: "HeatMapTests", dependencies: ["HeatMap"], path: "Tests/HeatMapTests"),
+        .testTarget(name: "HeatMapTests", dependencies: ["HeatMap", "contours"], path: "Tests/HeatMapTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -90,10 +90,12 @@ for case in "${CASES[@]}"; do
         esac
         "$B" sql --dialect "$engine" --table "$table" "${options[@]}" > "$W/$name.$engine.sql"
         cells=$W/$name.$engine.cells.csv
-        timing=$( { (ulimit -v 12000000; $RUN "$engine" "$W/$name.$engine.sql" "$file" "$cells" $PG) 2>&1 >/dev/null \
-            | grep "^$engine load" ; } || echo "$engine FAILED")
+        log=$W/$name.$engine.log
+        (ulimit -v 12000000; $RUN "$engine" "$W/$name.$engine.sql" "$file" "$cells" $PG) >/dev/null 2>"$log" || true
+        timing=$(grep "^$engine load" "$log" || echo "$engine FAILED")
         if [[ $timing == *FAILED* ]]; then
-            echo "FAIL  $engine $name: the engine failed"; failures=$((failures + 1)); continue
+            why=$(grep -E "Error|Exception|ERROR" "$log" | tail -1 | cut -c1-300)
+            echo "FAIL  $engine $name: the engine failed: ${why:-see its log}"; failures=$((failures + 1)); continue
         fi
         "$B" grid "$cells" -o "$W/$name.$engine.json" 2>/dev/null
         "$B" export "$cells" -o "$W/$name.$engine.geojson" 2>/dev/null

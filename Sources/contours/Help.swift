@@ -1,9 +1,13 @@
+import HeatMap
+
 /// The texts of `--help` and `--version`.
 enum Help {
     static let version = "contours 0.1.0 (HeatMap for Linux)"
 
     static var tool: String {
         let commands = Commands.all.map { "  " + $0.name.padding(toLength: 8, withPad: " ", startingAt: 0) + $0.summary }
+        let latitudes = PointColumns.latitudeNames.joined(separator: "/")
+        let longitudes = PointColumns.longitudeNames.joined(separator: "/")
         return """
             contours: kernel-density contour heat maps and hexagon bins from points.
 
@@ -14,7 +18,7 @@ enum Help {
 
             INPUT is a CSV file with a header row (comma, semicolon or tab separated; quoted fields)
             or GeoJSON with Point or MultiPoint features, chosen by extension or content; '-' or no
-            INPUT reads standard input. Columns: lat/latitude/y and lon/lng/long/longitude/x by
+            INPUT reads standard input. Columns: \(latitudes) and \(longitudes) by
             default (--lat, --lon), --weight for weights, --value to map a measured value's mean.
 
             Options:
@@ -40,7 +44,7 @@ enum Help {
             if let v = o.value { head += " \(v)" }
             if o.repeatable { head += " (repeatable)" }
             s += head + "\n"
-            s += wrap(o.help, indent: 6) + "\n"
+            s += wrap(o.helpText, indent: 6) + "\n"
             if o.name != "--help" { s += "      e.g. \(o.example)\n" }
         }
         s += "\nExamples:\n" + c.examples.map { "  \($0)\n" }.joined()

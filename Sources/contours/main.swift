@@ -44,7 +44,7 @@ func runTool(_ arguments: [String]) -> Int32 {
         if args.wantsHelp {
             return show(Help.command(command))
         }
-        progress = ProgressReporter.make(forced: command.option(named: "--progress") != nil && args.flag(Options.progress))
+        progress = ProgressReporter.make(forced: command.option(named: "--progress") != nil && args[Options.progress])
         let control = ComputeControl(cancellation: nil, progress: progress?.callback)
         switch command.name {
         case "export": try ExportCommand.run(args, control: control)

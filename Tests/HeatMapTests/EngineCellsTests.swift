@@ -163,6 +163,29 @@ import Testing
         #expect(duck.sql().contains("FROM read_parquet('p.parquet')"))
     }
 
+    /// PostgreSQL inlines what it may and re-evaluates substituted
+    /// expressions in every reader: its statement keeps the one-row steps
+    /// materialised and each per-point subquery fenced; the other dialects'
+    /// statements have neither.
+    @Test(arguments: [Bandwidth.auto, .silverman])
+    func postgresStepsAreNotInlined(rule: Bandwidth) {
+        var q = CellQuery(dialect: .postgres, table: "t", latitude: "lat", longitude: "lon", weight: "w",
+                          bandwidth: rule, radius: 500)
+        let steps = q.sql().split(separator: "\n").filter { $0.hasSuffix(" (") && !$0.hasPrefix(" ") }
+        #expect(steps.count > 20)
+        for step in steps {
+            let name = step.split(separator: " ")[0]
+            let inlined = ["src", "binned", "cells"].contains(name)
+            #expect(step.contains("AS MATERIALIZED") != inlined, "\(step)")
+        }
+        // binned, its five nested subqueries and the plane's three.
+        #expect(q.sql().components(separatedBy: " OFFSET 0").count - 1 == 9)
+        for dialect in [CellQuery.Dialect.duckdb, .spark] {
+            q.dialect = dialect
+            #expect(!q.sql().contains("MATERIALIZED") && !q.sql().contains("OFFSET"))
+        }
+    }
+
     @Test func sqlConstantsAreExactDoubles() {
         let q = CellQuery(dialect: .duckdb, table: "t", latitude: "lat", longitude: "lon", radius: 500)
         for x in [Double.pi / 180, PlaneProjection.authalicRadius, 1e-15, 0.85, -1.0 / 6] {

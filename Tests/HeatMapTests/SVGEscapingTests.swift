@@ -37,8 +37,8 @@ import Testing
         #expect(MarkupEscaping.attribute("\"'\n") == "&quot;&#39;&#10;")
         // Characters XML forbids become U+FFFD rather than breaking the document.
         #expect(MarkupEscaping.text("a\u{0}b\u{1B}c") == "a\u{FFFD}b\u{FFFD}c")
-        #expect(MarkupEscaping.jsonString("</script><!--\u{2028}\"\\") == #""\u003c/script\u003e\u003c!--\u2028\"\\""#)
-        #expect(MarkupEscaping.jsonString("tab\there\u{1}") == #""tab\there\u0001""#)
+        #expect(JSONEscaping.quoted("</script><!--\u{2028}\"\\", for: .script) == #""\u003c/script\u003e\u003c!--\u2028\"\\""#)
+        #expect(JSONEscaping.quoted("tab\there\u{1}", for: .script) == #""tab\there\u0001""#)
     }
 
     @Test func controlCharactersStillParse() throws {

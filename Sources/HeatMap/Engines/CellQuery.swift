@@ -69,6 +69,24 @@ public struct CellQuery: Sendable {
 
     private var double: String { dialect == .postgres ? "DOUBLE PRECISION" : "DOUBLE" }
 
+    /// PostgreSQL pulls a plain subquery up into its reader and substitutes
+    /// its expressions wherever a column is named, without sharing them: a
+    /// point's taps and powers were recomputed in each of the sums that read
+    /// them. `OFFSET 0` keeps a subquery a step of its own, each value
+    /// computed once per row.
+    private var fence: String { dialect == .postgres ? " OFFSET 0" : "" }
+
+    /// The steps PostgreSQL may inline: those read row by row, once. Every
+    /// other step (one row, or a few thousand) it keeps as computed once
+    /// (`MATERIALIZED`); inlined, the chain of one-row steps from the box to
+    /// the geometry would grow into an expression tree exponential in its
+    /// length, re-evaluated for every point.
+    private static let streamed: Set<String> = ["src", "binned", "cells"]
+
+    private func header(_ name: String) -> String {
+        dialect == .postgres && !Self.streamed.contains(name) ? "\(name) AS MATERIALIZED" : "\(name) AS"
+    }
+
     /// `x` as the exact double it is (a decimal literal may be read as a
     /// DECIMAL and rounded otherwise).
     func number(_ x: Double) -> String {
@@ -171,9 +189,9 @@ public struct CellQuery: Sendable {
                            COS(dl) AS cd, SIN(dl) AS sd
                     FROM (SELECT w, v, lat * \(rad) AS phi, c.clat * \(rad) AS phi0,
                                  \(normalized("(lon - c.clon)")) * \(rad) AS dl
-                          FROM good CROSS JOIN centre c) a
-                  ) b
-                ) t
+                          FROM good CROSS JOIN centre c\(fence)) a
+                  \(fence)) b
+                \(fence)) t
                 """
         case .equirectangular:
             plane = """
@@ -212,12 +230,17 @@ public struct CellQuery: Sendable {
                     FROM plane WHERE w > 0
                     """))
             }
-            func quartile(_ axis: String, _ share: Double) -> String {
-                "COALESCE((SELECT MIN(q) FROM q\(axis) CROSS JOIN box WHERE cw >= \(number(share)) * sw), (SELECT MAX(q) FROM q\(axis)))"
+            // Aggregates over a join rather than scalar subqueries, which
+            // Spark 4's planner fails on here (an unresolved attribute).
+            func quartiles(_ axis: String) -> String {
+                func quartile(_ share: Double) -> String {
+                    "COALESCE(MIN(CASE WHEN cw >= \(number(share)) * sw THEN q END), MAX(q))"
+                }
+                return "(SELECT \(quartile(0.25)) AS q\(axis)1, \(quartile(0.75)) AS q\(axis)3 FROM q\(axis) CROSS JOIN box) \(axis)q"
             }
             ctes.append(("quartiles", """
-                SELECT \(quartile("x", 0.25)) AS qx1, \(quartile("x", 0.75)) AS qx3,
-                       \(quartile("y", 0.25)) AS qy1, \(quartile("y", 0.75)) AS qy3
+                SELECT xq.qx1, xq.qx3, yq.qy1, yq.qy3
+                FROM \(quartiles("x")) CROSS JOIN \(quartiles("y"))
                 """))
         }
         ctes.append(("rule", radiusRule(geographic: geographic)))
@@ -319,11 +342,11 @@ public struct CellQuery: Sendable {
                            CAST(LEAST(GREATEST(FLOOR(fy + 0.5), 0), nrows - 1) AS INTEGER) AS j
                     FROM (SELECT p.w, p.v, g.torder, g.hx, g.hy, g.stride, \((0...CellScheme.splatHalf).map { "g.ch\($0)" }.joined(separator: ", ")), g.ncols, g.nrows, (p.x - g.x0) / g.dx AS fx, (p.y - g.y0) / g.dy AS fy,
                                  g.dx / g.sigma AS ax, g.dy / g.sigma AS ay
-                          FROM plane p CROSS JOIN reach g WHERE p.w > 0) a
-                  ) b
-                ) c
-              ) d
-            ) e
+                          FROM plane p CROSS JOIN reach g WHERE p.w > 0\(fence)) a
+                  \(fence)) b
+                \(fence)) c
+              \(fence)) d
+            \(fence)) e\(fence)
             """
         ctes.append(("binned", binned))
         var sums: [String] = ["COUNT(*) AS n"]
@@ -366,7 +389,7 @@ public struct CellQuery: Sendable {
             LEFT JOIN cells s ON 1 = 1
             ORDER BY s.j, s.i
             """
-        return "WITH\n" + ctes.map { "\($0.0) AS (\n\(indent($0.1))\n)" }.joined(separator: ",\n") + "\n" + select + "\n"
+        return "WITH\n" + ctes.map { "\(header($0.0)) (\n\(indent($0.1))\n)" }.joined(separator: ",\n") + "\n" + select + "\n"
     }
 
     private func indent(_ text: String) -> String {

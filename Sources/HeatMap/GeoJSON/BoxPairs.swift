@@ -13,72 +13,99 @@ struct FixedBox {
 /// Every pair of overlapping boxes, found through a uniform grid of cells
 /// about twice the mean box size, so the cost grows with the boxes and the
 /// pairs, not with their square: each box is listed in the cells it covers
-/// (a counting sort by row, then by column), pairs are compared within a
-/// cell, and a pair is reported once, by the cell holding the low corner of
-/// the two boxes' overlap. The rare box covering many cells (a long edge
-/// along a cut or a pole) is compared with every box instead.
+/// as one 64-bit entry (cell, then box index) and the entries are radix
+/// sorted, so a cell's boxes lie together in index order; pairs are compared
+/// within a cell (its boxes first copied side by side, so the comparisons
+/// read memory in order), and a pair is reported once, by the cell holding
+/// the low corner of the two boxes' overlap. The rare box covering many
+/// cells (a long edge along a cut or a pole) is compared with every box
+/// instead.
 ///
-/// Pairs come in a fixed order for the same boxes. O(n + cells' pairs + long
-/// boxes × n).
+/// Pairs come in a fixed order for the same boxes: by cell (column, then
+/// row), then by box index. O(n + cells' pairs + long boxes × n).
 enum BoxPairs {
     /// A box is compared with all others when it covers more cells than this.
     static let longBoxCells = 64
 
     /// Calls `body(i, j)`, i < j, for every pair of overlapping boxes.
     static func forEach(_ boxes: [FixedBox], _ body: (Int, Int) -> Void) {
-        let n = boxes.count
+        forEach(boxes, box: { $0 }) { i, _, j, _ in body(i, j) }
+    }
+
+    /// Calls `body(i, items[i], j, items[j])`, i < j, for every pair of
+    /// items whose boxes overlap; the items of a cell are copied side by
+    /// side first, so `body` reads them without further trips to memory.
+    static func forEach<Item>(_ items: [Item], box: (Item) -> FixedBox,
+                              _ body: (Int, Item, Int, Item) -> Void) {
+        let n = items.count
         guard n >= 2 else { return }
         var lowX = Int64.max, lowY = Int64.max, highX = Int64.min, highY = Int64.min
         var extent = 0.0
-        for b in boxes {
+        for item in items {
+            let b = box(item)
             lowX = min(lowX, b.minX); lowY = min(lowY, b.minY)
             highX = max(highX, b.maxX); highY = max(highY, b.maxY)
             extent += Double(max(b.maxX - b.minX, b.maxY - b.minY))
         }
-        // Cells of twice the mean extent, but never so many that a column or
-        // row index passes 2^20.
-        let side = Double(max(highX - lowX, highY - lowY))
-        // A power of two, so a cell index is a shift, not a division.
-        let wanted = max(1, (2 * extent / Double(n)).rounded(.up), (side / Double(1 << 20)).rounded(.up))
+        let indexBits = bitWidth(n - 1)
+        // Cells of twice the mean extent, a power of two so that a cell index
+        // is a shift; coarser where the cell numbers and box indices would not
+        // share one 64-bit entry.
+        let wanted = max(1, (2 * extent / Double(n)).rounded(.up))
         var shift: Int64 = 0
         while Double(Int64(1) << shift) < wanted { shift += 1 }
-        let columns = Int((highX - lowX) >> shift) + 1, rows = Int((highY - lowY) >> shift) + 1
+        var columns = 0, rows = 0
+        while true {
+            columns = Int((highX - lowX) >> shift) + 1
+            rows = Int((highY - lowY) >> shift) + 1
+            if bitWidth(columns * rows - 1) + indexBits <= 64 { break }
+            shift += 1
+        }
+        let keyBits = bitWidth(columns * rows - 1)
         @inline(__always) func column(_ x: Int64) -> Int { Int((x - lowX) >> shift) }
         @inline(__always) func row(_ y: Int64) -> Int { Int((y - lowY) >> shift) }
 
-        // Entries (cell, box) of the short boxes, and the long boxes apart.
-        var entryRow: [Int32] = [], entryColumn: [Int32] = [], entryBox: [Int32] = []
-        entryRow.reserveCapacity(2 * n); entryColumn.reserveCapacity(2 * n); entryBox.reserveCapacity(2 * n)
+        // Entries cell << indexBits | box of the short boxes; long boxes apart.
+        var entries: [UInt64] = []
+        entries.reserveCapacity(2 * n)
         var long: [Int] = []
-        for (i, b) in boxes.enumerated() {
+        for (i, item) in items.enumerated() {
+            let b = box(item)
             let c0 = column(b.minX), c1 = column(b.maxX), r0 = row(b.minY), r1 = row(b.maxY)
             if (c1 - c0 + 1) * (r1 - r0 + 1) > longBoxCells { long.append(i); continue }
             for c in c0...c1 {
-                for r in r0...r1 {
-                    entryRow.append(Int32(r)); entryColumn.append(Int32(c)); entryBox.append(Int32(i))
-                }
+                for r in r0...r1 { entries.append(UInt64(c * rows + r) << indexBits | UInt64(i)) }
             }
         }
-        // Stable counting sorts: by row, then by column; within a cell the
-        // boxes stay in index order.
-        let byRow = countingOrder(entryRow, buckets: rows, order: nil)
-        let order = countingOrder(entryColumn, buckets: columns, order: byRow)
+        // Entries were made in box order, so sorting stably by the cell
+        // alone leaves each cell's boxes in index order.
+        RadixSort.sort(&entries, bits: indexBits..<(indexBits + keyBits))
+        let indexMask = indexBits == 0 ? 0 : (UInt64.max >> (64 - indexBits))
+        var run: [(box: FixedBox, item: Item)] = []
+        var runIndex: [Int] = []
         var start = 0
-        while start < order.count {
-            let c = entryColumn[Int(order[start])], r = entryRow[Int(order[start])]
+        while start < entries.count {
+            let key = entries[start] >> indexBits
             var end = start + 1
-            while end < order.count, entryColumn[Int(order[end])] == c, entryRow[Int(order[end])] == r { end += 1 }
+            while end < entries.count, entries[end] >> indexBits == key { end += 1 }
             if end - start > 1 {
-                for a in start..<(end - 1) {
-                    let i = Int(entryBox[Int(order[a])])
-                    let bi = boxes[i]
-                    for b in (a + 1)..<end {
-                        let j = Int(entryBox[Int(order[b])])
-                        let bj = boxes[j]
+                let c = Int(key) / rows, r = Int(key) % rows
+                run.removeAll(keepingCapacity: true)
+                runIndex.removeAll(keepingCapacity: true)
+                for e in start..<end {
+                    let i = Int(entries[e] & indexMask)
+                    runIndex.append(i)
+                    let item = items[i]
+                    run.append((box(item), item))
+                }
+                for a in 0..<(run.count - 1) {
+                    let bi = run[a].box
+                    for b in (a + 1)..<run.count {
+                        let bj = run[b].box
                         guard bi.overlaps(bj),
-                              column(max(bi.minX, bj.minX)) == Int(c), row(max(bi.minY, bj.minY)) == Int(r)
+                              column(max(bi.minX, bj.minX)) == c, row(max(bi.minY, bj.minY)) == r
                         else { continue }
-                        body(i, j)
+                        body(runIndex[a], run[a].item, runIndex[b], run[b].item)
                     }
                 }
             }
@@ -87,25 +114,14 @@ enum BoxPairs {
         var isLong = [Bool](repeating: false, count: long.isEmpty ? 0 : n)
         for l in long { isLong[l] = true }
         for l in long {
-            let bl = boxes[l]
-            for j in 0..<n where j != l && (!isLong[j] || j > l) && bl.overlaps(boxes[j]) {
-                body(min(l, j), max(l, j))
+            let bl = box(items[l])
+            for j in 0..<n where j != l && (!isLong[j] || j > l) && bl.overlaps(box(items[j])) {
+                let (i, k) = (min(l, j), max(l, j))
+                body(i, items[i], k, items[k])
             }
         }
     }
 
-    /// The entries' positions ordered by `keys` (0..<buckets), stably, taking
-    /// them in `order` (nil: index order).
-    private static func countingOrder(_ keys: [Int32], buckets: Int, order: [Int32]?) -> [Int32] {
-        var counts = [Int](repeating: 0, count: buckets + 1)
-        for k in keys { counts[Int(k) + 1] += 1 }
-        for b in 0..<buckets { counts[b + 1] += counts[b] }
-        var out = [Int32](repeating: 0, count: keys.count)
-        if let order {
-            for e in order { let k = Int(keys[Int(e)]); out[counts[k]] = e; counts[k] += 1 }
-        } else {
-            for e in keys.indices { let k = Int(keys[e]); out[counts[k]] = Int32(e); counts[k] += 1 }
-        }
-        return out
-    }
+    /// Bits needed to write `v` ≥ 0 (0 for 0).
+    private static func bitWidth(_ v: Int) -> Int { v <= 0 ? 0 : Int.bitWidth - v.leadingZeroBitCount }
 }

@@ -52,14 +52,23 @@ struct FixedRing {
     /// and spikes (a vertex where the ring turns back on itself) removed.
     /// Nil when fewer than three positions or no area remain. O(n).
     static func rounded(_ ring: [PlanePoint], precision: VertexPrecision) -> FixedRing? {
+        rounded(ring, precision: precision, counterClockwise: nil)
+    }
+
+    /// ``rounded(_:precision:)``, turned to run counter-clockwise (true) or
+    /// clockwise (false) unless nil.
+    static func rounded(_ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool?) -> FixedRing? {
         var pts: [FixedPoint] = []
         pts.reserveCapacity(ring.count)
         for p in ring {
             guard let f = precision.fixed(p) else { return nil }
             pts.append(f)
         }
-        let cleaned = clean(pts)
-        guard cleaned.count >= 3, twiceArea(cleaned) != 0 else { return nil }
+        var cleaned = clean(pts)
+        guard cleaned.count >= 3 else { return nil }
+        let area = twiceArea(cleaned)
+        guard area != 0 else { return nil }
+        if let counterClockwise, (area > 0) != counterClockwise { cleaned.reverse() }
         return FixedRing(points: cleaned, decimals: precision.limit)
     }
 

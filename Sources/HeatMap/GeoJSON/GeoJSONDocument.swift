@@ -20,14 +20,41 @@ struct GeoJSONDocument {
         var properties: String
     }
 
+    /// Where a set of rings lies: the [west, east] longitude (or x) range
+    /// of each, and the y range of all.
+    struct Extent {
+        var xRanges: [(Double, Double)] = []
+        var yLow = Double.infinity, yHigh = -Double.infinity
+
+        mutating func add(_ ring: FixedRing) { add(ring.points, decimals: ring.decimals) }
+
+        mutating func add(_ points: [FixedPoint], decimals: Int) {
+            guard let first = points.first else { return }
+            var lo = first.x, hi = first.x, ylo = first.y, yhi = first.y
+            for p in points {
+                lo = min(lo, p.x); hi = max(hi, p.x); ylo = min(ylo, p.y); yhi = max(yhi, p.y)
+            }
+            xRanges.append((FixedRing.value(lo, decimals), FixedRing.value(hi, decimals)))
+            yLow = min(yLow, FixedRing.value(ylo, decimals))
+            yHigh = max(yHigh, FixedRing.value(yhi, decimals))
+        }
+
+        mutating func add(_ other: Extent) {
+            xRanges.append(contentsOf: other.xRanges)
+            yLow = min(yLow, other.yLow)
+            yHigh = max(yHigh, other.yHigh)
+        }
+    }
+
     /// Whether positions are longitude/latitude (bbox may cross ±180°).
     let geographic: Bool
     /// The `crs` member's name, for output not in longitude/latitude.
     var crsName: String?
     private(set) var features: [Feature] = []
-    /// The [west, east] longitude (or x) range of every part, and the y range.
-    private var xRanges: [(Double, Double)] = []
-    private var yLow = Double.infinity, yHigh = -Double.infinity
+    /// Features whose polygons are made as they are written: index into
+    /// `features` → the caller's key for ``write(to:control:deferred:)``.
+    private var deferredKeys: [Int: (key: Int, positions: Int)] = [:]
+    private var extent = Extent()
 
     init(geographic: Bool) {
         self.geographic = geographic
@@ -38,28 +65,30 @@ struct GeoJSONDocument {
         switch geometry {
         case .polygons(let polygons):
             guard !polygons.isEmpty else { return }
-            for polygon in polygons { if let ext = polygon.first { extend(ext.points, decimals: ext.decimals) } }
+            for polygon in polygons { if let ext = polygon.first { extent.add(ext) } }
         case .lines(let lines):
             guard !lines.isEmpty else { return }
-            for line in lines { extend(line.points, decimals: line.decimals) }
+            for line in lines { extent.add(line.points, decimals: line.decimals) }
         }
         features.append(Feature(geometry: geometry, properties: properties))
     }
 
-    private mutating func extend(_ points: [FixedPoint], decimals: Int) {
-        guard let first = points.first else { return }
-        var lo = first.x, hi = first.x, ylo = first.y, yhi = first.y
-        for p in points {
-            lo = min(lo, p.x); hi = max(hi, p.x); ylo = min(ylo, p.y); yhi = max(yhi, p.y)
-        }
-        xRanges.append((FixedRing.value(lo, decimals), FixedRing.value(hi, decimals)))
-        yLow = min(yLow, FixedRing.value(ylo, decimals))
-        yHigh = max(yHigh, FixedRing.value(yhi, decimals))
+    /// Adds a feature whose polygons are made only when it is written, by
+    /// the `deferred` function given to ``write(to:control:deferred:)``
+    /// with `key`; `extent` is where their exteriors lie, `positions`
+    /// about how many they hold. A feature with no extent has no geometry
+    /// and is left out.
+    mutating func addDeferred(key: Int, extent: Extent, positions: Int, properties: String) {
+        guard !extent.xRanges.isEmpty else { return }
+        self.extent.add(extent)
+        deferredKeys[features.count] = (key, positions)
+        features.append(Feature(geometry: .polygons([]), properties: properties))
     }
 
     /// [west, south, east, north]; for geographic data that crosses ±180°
     /// west > east (RFC 7946 §5.2). Nil without features.
     var bbox: [Double]? {
+        let xRanges = extent.xRanges, yLow = extent.yLow, yHigh = extent.yHigh
         guard !xRanges.isEmpty else { return nil }
         let sorted = xRanges.sorted { $0.0 < $1.0 }
         var merged: [(Double, Double)] = []
@@ -99,7 +128,12 @@ struct GeoJSONDocument {
     /// few batches of each feature's geometry are text at any time, made on
     /// every core and written in order, so the bytes are the same as one
     /// thread's.
-    func write(to sink: ByteSink, control: ComputeControl = .none) throws {
+    ///
+    /// Deferred features get their polygons from `deferred(key)`, made on
+    /// every core a few features ahead of the one being written, so only
+    /// those few are held at once.
+    func write(to sink: ByteSink, control: ComputeControl = .none,
+               deferred: ((Int) throws -> [PrecisionRounding.Polygon])? = nil) throws {
         var out = JSONText(reserving: 1 << 20)
         out.append("{\"type\":\"FeatureCollection\"")
         if let crsName {
@@ -116,18 +150,57 @@ struct GeoJSONDocument {
             out.append("]")
         }
         out.append(",\"features\":[")
+        var made: [Int: [PrecisionRounding.Polygon]] = [:]
         for (k, feature) in features.enumerated() {
             try control.checkCancellation()
+            var geometry = feature.geometry
+            if deferredKeys[k] != nil, let deferred {
+                if made[k] == nil { made = try make(from: k, deferred) }
+                geometry = .polygons(made.removeValue(forKey: k) ?? [])
+            }
             out.append(k == 0 ? "\n" : ",\n")
             out.append("{\"type\":\"Feature\",\"properties\":")
             out.append(feature.properties)
             out.append(",\"geometry\":")
-            try write(feature.geometry, to: &out, sink: sink, control: control)
+            try write(geometry, to: &out, sink: sink, control: control)
             out.append("}")
             if out.bytes.count >= 1 << 20 { try out.flush(to: sink) }
         }
         out.append("\n]}\n")
         try out.flush(to: sink)
+    }
+
+    /// Positions of deferred features made at once: enough to keep every
+    /// core busy, few enough to hold.
+    static let aheadPositions = 1 << 20
+
+    /// The polygons of the deferred features from feature `first` on, a
+    /// few at a time and at least one per core, made in parallel.
+    private func make(from first: Int, _ deferred: (Int) throws -> [PrecisionRounding.Polygon]) throws
+        -> [Int: [PrecisionRounding.Polygon]] {
+        var wanted: [(feature: Int, key: Int)] = []
+        var positions = 0
+        var k = first
+        while k < features.count, wanted.count < Parallel.workerCount || positions < GeoJSONDocument.aheadPositions {
+            if let d = deferredKeys[k] {
+                wanted.append((k, d.key))
+                positions += d.positions
+            }
+            k += 1
+        }
+        var slots = [[PrecisionRounding.Polygon]](repeating: [], count: wanted.count)
+        let chunks = max(1, min(wanted.count, 4 * Parallel.workerCount))
+        try slots.withUnsafeMutableBufferPointer { buffer in
+            let buffer = UncheckedSendable(buffer)
+            try Parallel.forEach(chunks) { c in
+                for i in (wanted.count * c / chunks)..<(wanted.count * (c + 1) / chunks) {
+                    buffer.value[i] = try deferred(wanted[i].key)
+                }
+            }
+        }
+        var out: [Int: [PrecisionRounding.Polygon]] = [:]
+        for (i, w) in wanted.enumerated() { out[w.feature] = slots[i] }
+        return out
     }
 
     private func write(_ geometry: Geometry, to out: inout JSONText, sink: ByteSink,

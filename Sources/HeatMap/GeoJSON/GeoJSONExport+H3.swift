@@ -16,8 +16,9 @@ extension GeoJSONExport {
         var precision = VertexPrecision(decimals: options.precision, limit: FixedRing.decimalsLimit(forMagnitude: 180))
         let fill = BinFill(options: options, range: result.valueRange(aggregate))
         let pieces = { (k: Int) in AntimeridianSplitter.split(PlanePolygon(exterior: H3CellOutline.ring(result.bins[k].cell))) }
-        let rounded = try PrecisionRounding.roundFeatures(count: result.bins.count, pieces: pieces,
-                                                          precision: &precision, control: control)
+        let plans = try PrecisionRounding.planFeatures(count: result.bins.count, pieces: pieces,
+                                                       precision: &precision, control: control)
+        let settled = precision
         var document = GeoJSONDocument(geographic: true)
         let decimals = min(max(options.precision, 0), 15)
         let scale = pow(10, Double(decimals))
@@ -39,9 +40,14 @@ extension GeoJSONExport {
             p.add("area_km2", finite(bin.areaKm2))
             p.add("density", finite(bin.density))
             fill.addStyle(color: color, alpha: alpha, to: &p)
-            document.add(.polygons(rounded[k]), properties: p.json)
+            document.addDeferred(key: k, extent: plans[k].extent, positions: plans[k].positions,
+                                 properties: p.json)
         }
         control.report(.export, 1)
-        return try document.text(control: control)
+        let collector = ByteCollector()
+        try document.write(to: collector, control: control) { k in
+            PrecisionRounding.rounded(pieces(k), precision: settled, dropped: plans[k].dropped)
+        }
+        return collector.takeString()
     }
 }

@@ -142,13 +142,17 @@ public enum GeoJSONExport {
             if let k = feature.polygon { return outputPolygons(polygons[feature.level][k], geometry: geometry) }
             return polygons[feature.level].flatMap { outputPolygons($0, geometry: geometry) }
         }
-        let rounded = try PrecisionRounding.roundFeatures(count: polygonFeatures.count, pieces: pieces,
-                                                          precision: &precision, control: control)
+        let plans = try PrecisionRounding.planFeatures(count: polygonFeatures.count, pieces: pieces,
+                                                       precision: &precision, control: control)
         for (k, feature) in polygonFeatures.enumerated() {
-            document.add(.polygons(rounded[k]), properties: feature.properties)
+            document.addDeferred(key: k, extent: plans[k].extent, positions: plans[k].positions,
+                                 properties: feature.properties)
         }
         control.report(.export, 0.75)
-        try document.write(to: sink, control: control)
+        let settled = precision
+        try document.write(to: sink, control: control) { k in
+            PrecisionRounding.rounded(pieces(k), precision: settled, dropped: plans[k].dropped)
+        }
         control.report(.export, 1)
     }
 
@@ -192,8 +196,9 @@ public enum GeoJSONExport {
             outputPolygons(PlanePolygon(exterior: BinOutline.densified(result.bins[k].corners, projection: result.projection)),
                            geometry: geometry)
         }
-        let rounded = try PrecisionRounding.roundFeatures(count: result.bins.count, pieces: pieces,
-                                                          precision: &precision, control: control)
+        let plans = try PrecisionRounding.planFeatures(count: result.bins.count, pieces: pieces,
+                                                       precision: &precision, control: control)
+        let settled = precision
         var document = GeoJSONDocument(geographic: result.projection.isGeographic)
         document.crsName = options.crsName
         for (k, bin) in result.bins.enumerated() {
@@ -213,9 +218,12 @@ public enum GeoJSONExport {
             p.add(result.projection.isGeographic ? "lon" : "x", centre.longitude)
             fill.addAggregates(of: stats, value: value, to: &p)
             fill.addStyle(color: color, alpha: alpha, to: &p)
-            document.add(.polygons(rounded[k]), properties: p.json)
+            document.addDeferred(key: k, extent: plans[k].extent, positions: plans[k].positions,
+                                 properties: p.json)
         }
-        try document.write(to: sink, control: control)
+        try document.write(to: sink, control: control) { k in
+            PrecisionRounding.rounded(pieces(k), precision: settled, dropped: plans[k].dropped)
+        }
         control.report(.export, 1)
     }
 

@@ -21,23 +21,9 @@ struct JSONText {
         bytes.append(byte)
     }
 
-    /// A JSON string literal with the needed escapes.
+    /// A JSON string literal with the needed escapes (``JSONEscaping``).
     mutating func append(quoted s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for u in s.utf8 {
-            switch u {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
-            case 0x0a: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0d: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(u >> 4)], hex[Int(u & 15)]])
-            default: bytes.append(u)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONEscaping.append(quoted: s, to: &bytes)
     }
 
     /// A number (shortest round-trip decimal, never an exponent), or null

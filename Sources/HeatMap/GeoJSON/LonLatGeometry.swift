@@ -7,11 +7,14 @@ import Foundation
 /// in output coordinates.
 struct LonLatGeometry {
     let projection: PlaneProjection
+    /// The projection's inverse with its centre's sines worked out once.
+    private let unprojection: Unprojection
     private let northPole: PlanePoint?
     private let southPole: PlanePoint?
 
     init(projection: PlaneProjection) {
         self.projection = projection
+        unprojection = Unprojection(projection)
         // Only the azimuthal projection can wrap a ring round a pole.
         if projection.kind == .equalArea {
             northPole = projection.project(latitude: 90, longitude: 0)
@@ -54,7 +57,7 @@ struct LonLatGeometry {
     /// longitude and closed round a pole if it circles one.
     func ring(_ plane: [PlanePoint]) -> [PlanePoint] {
         let raw = plane.map { p -> PlanePoint in
-            let c = projection.unproject(p)
+            let c = unprojection.coordinate(p)
             return PlanePoint(x: c.longitude, y: c.latitude)
         }
         guard projection.isGeographic, raw.count >= 2 else { return raw }
@@ -104,7 +107,7 @@ struct LonLatGeometry {
     /// the line circles one).
     func line(_ plane: [PlanePoint], closed: Bool) -> [PlanePoint] {
         var raw = plane.map { p -> PlanePoint in
-            let c = projection.unproject(p)
+            let c = unprojection.coordinate(p)
             return PlanePoint(x: c.longitude, y: c.latitude)
         }
         if closed, let first = raw.first, raw.count >= 2, raw.last != first { raw.append(first) }

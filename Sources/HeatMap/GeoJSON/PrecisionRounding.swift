@@ -15,34 +15,31 @@ enum PrecisionRounding {
     /// giving the positions of offending rings more decimals (recorded in
     /// `precision`). About O(n) per round, at most `limit − base + 1` rounds.
     static func round(_ polygons: [PlanePolygon], precision: inout VertexPrecision) -> [Polygon] {
+        repaired(polygons, precision: &precision).polygons
+    }
+
+    /// ``round(_:precision:)``, also naming the holes it gave up ([polygon,
+    /// ring] of `polygons`), so that ``rounded(_:precision:dropped:)`` can
+    /// make the same rings again from the repaired precision.
+    static func repaired(_ polygons: [PlanePolygon], precision: inout VertexPrecision)
+        -> (polygons: [Polygon], dropped: Set<[Int]>) {
         // The common case of bins: one convex ring.
         if polygons.count == 1, polygons[0].holes.isEmpty {
-            guard var ring = FixedRing.rounded(polygons[0].exterior, precision: precision) else { return [] }
-            orient(&ring, counterClockwise: true)
-            if isConvexSimple(ring.points) { return [[ring]] }
+            guard let ring = FixedRing.rounded(polygons[0].exterior, precision: precision, counterClockwise: true)
+            else { return ([], []) }
+            if isConvexSimple(ring.points) { return ([[ring]], []) }
         }
         var dropped = Set<[Int]>()
         while true {
-            var out: [Polygon] = []
             var refs: [[Int]] = []            // (polygon, ring) of each output ring
+            let out = rounded(polygons, precision: precision, dropped: dropped, refs: &refs)
+            if isPlainlyValid(out) { return (out, dropped) }
             var checkRings: [RingContactCheck.Ring] = []
-            for (pi, polygon) in polygons.enumerated() {
-                guard var exterior = FixedRing.rounded(polygon.exterior, precision: precision) else { continue }
-                orient(&exterior, counterClockwise: true)
-                var rings = [exterior]
-                refs.append([pi, 0])
-                for (hi, hole) in polygon.holes.enumerated() where !dropped.contains([pi, hi + 1]) {
-                    guard var h = FixedRing.rounded(hole, precision: precision) else { continue }
-                    orient(&h, counterClockwise: false)
-                    rings.append(h)
-                    refs.append([pi, hi + 1])
-                }
-                out.append(rings)
-                for r in rings { checkRings.append(RingContactCheck.Ring(points: r.points, polygon: out.count - 1)) }
+            for (k, rings) in out.enumerated() {
+                for r in rings { checkRings.append(RingContactCheck.Ring(points: r.points, polygon: k)) }
             }
-            if isPlainlyValid(out) { return out }
             let bad = RingContactCheck.offenders(checkRings)
-            if bad.isEmpty { return out }
+            if bad.isEmpty { return (out, dropped) }
             var raised = false
             for k in bad.sorted() {
                 let ref = refs[k]
@@ -53,22 +50,64 @@ enum PrecisionRounding {
             // Every offender already carries all the decimals there are: the
             // input itself is invalid there. Give up holes before exteriors.
             let holes = bad.map { refs[$0] }.filter { $0[1] > 0 }
-            if holes.isEmpty { return out }
+            if holes.isEmpty { return (out, dropped) }
             dropped.formUnion(holes)
         }
     }
 
-    /// Rounds the polygons of many features so that each is valid and
+    /// The rings of `polygons` rounded with `precision` and oriented
+    /// (exteriors counter-clockwise, holes clockwise), leaving out the
+    /// holes in `dropped` and the rings that collapse: what ``round(_:precision:)``
+    /// returns once `precision` holds its repairs, without checking again. O(n).
+    static func rounded(_ polygons: [PlanePolygon], precision: VertexPrecision,
+                        dropped: Set<[Int]> = []) -> [Polygon] {
+        var refs: [[Int]] = []
+        return rounded(polygons, precision: precision, dropped: dropped, refs: &refs)
+    }
+
+    /// `refs` gets the [polygon, ring] of `polygons` of each ring made.
+    private static func rounded(_ polygons: [PlanePolygon], precision: VertexPrecision, dropped: Set<[Int]>,
+                                refs: inout [[Int]]) -> [Polygon] {
+        var out: [Polygon] = []
+        for (pi, polygon) in polygons.enumerated() {
+            guard let exterior = FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true)
+            else { continue }
+            var rings = [exterior]
+            refs.append([pi, 0])
+            for (hi, hole) in polygon.holes.enumerated() where dropped.isEmpty || !dropped.contains([pi, hi + 1]) {
+                guard let h = FixedRing.rounded(hole, precision: precision, counterClockwise: false) else { continue }
+                rings.append(h)
+                refs.append([pi, hi + 1])
+            }
+            out.append(rings)
+        }
+        return out
+    }
+
+    /// What writing one feature needs once its rounding is settled: the
+    /// holes given up, and where its exteriors lie (for the collection's
+    /// bbox, which comes before any feature).
+    struct FeaturePlan {
+        var dropped: Set<[Int]> = []
+        var extent = GeoJSONDocument.Extent()
+        /// Positions of its rounded rings (the work of making them again).
+        var positions = 0
+    }
+
+    /// Settles the rounding of many features so that each is valid and
     /// positions they share are rounded alike: features are rounded again
     /// whenever another feature gave one of their positions more decimals,
     /// until nothing changes. `pieces(f)` gives feature f's polygons; it is
     /// called from several threads at once, and again for the features a
     /// repair may concern. Each pass rounds its features on every core from
     /// the same precision and merges their repairs in feature order, so the
-    /// result does not depend on the thread timing. O(rounds × vertices).
-    static func roundFeatures(count: Int, pieces: (Int) -> [PlanePolygon], precision: inout VertexPrecision,
-                              control: ComputeControl = .none) throws -> [[Polygon]] {
-        var out = [[Polygon]](repeating: [], count: count)
+    /// result does not depend on the thread timing. The rounded rings are not
+    /// kept: ``rounded(_:precision:dropped:)`` makes a feature's again, from
+    /// its pieces and the settled `precision`, when it is written.
+    /// O(rounds × vertices); memory O(one pass's features in flight).
+    static func planFeatures(count: Int, pieces: (Int) -> [PlanePolygon], precision: inout VertexPrecision,
+                             control: ComputeControl = .none) throws -> [FeaturePlan] {
+        var plans = [FeaturePlan](repeating: FeaturePlan(), count: count)
         // Each feature's positions as sorted hashes, for finding the
         // features a repair may touch without making their pieces again.
         var hashes = [[UInt32]](repeating: [], count: count)
@@ -77,12 +116,12 @@ enum PrecisionRounding {
         while !todo.isEmpty {
             let start = precision.shared
             let chunks = chunked(todo.count)
-            var results = [[(polygons: [Polygon], precision: VertexPrecision?, hashes: [UInt32])]](
+            var results = [[(plan: FeaturePlan, precision: VertexPrecision?, hashes: [UInt32])]](
                 repeating: [], count: chunks.count)
             try results.withUnsafeMutableBufferPointer { slots in
                 let slots = UncheckedSendable(slots)
                 try Parallel.forEach(chunks.count) { c in
-                    var mine: [(polygons: [Polygon], precision: VertexPrecision?, hashes: [UInt32])] = []
+                    var mine: [(plan: FeaturePlan, precision: VertexPrecision?, hashes: [UInt32])] = []
                     for k in chunks[c] {
                         try control.checkCancellation()
                         let polygons = pieces(todo[k])
@@ -92,11 +131,16 @@ enum PrecisionRounding {
                                 for q in p.exterior { keys.append(positionHash(q)) }
                                 for h in p.holes { for q in h { keys.append(positionHash(q)) } }
                             }
-                            keys.sort()
+                            RadixSort.sort(&keys)
                         }
                         var local = start
-                        let rounded = round(polygons, precision: &local)
-                        mine.append((rounded, local.local.isEmpty ? nil : local, keys))
+                        let (rounded, dropped) = repaired(polygons, precision: &local)
+                        var plan = FeaturePlan(dropped: dropped)
+                        for polygon in rounded {
+                            if let exterior = polygon.first { plan.extent.add(exterior) }
+                            for ring in polygon { plan.positions += ring.points.count }
+                        }
+                        mine.append((plan, local.local.isEmpty ? nil : local, keys))
                     }
                     slots.value[c] = mine
                 }
@@ -108,7 +152,7 @@ enum PrecisionRounding {
                 for r in chunk {
                     let f = todo[k]
                     k += 1
-                    out[f] = r.polygons
+                    plans[f] = r.plan
                     if first { hashes[f] = r.hashes }
                     guard let local = r.precision else { continue }
                     for p in precision.merge(local) {
@@ -127,7 +171,16 @@ enum PrecisionRounding {
                 changedHashes.contains { hash, setter in setter != f && sortedContains(hashes[f], hash) }
             }
         }
-        return out
+        return plans
+    }
+
+    /// ``planFeatures(count:pieces:precision:control:)`` with every
+    /// feature's rings made again and kept (for small sets, and tests).
+    static func roundFeatures(count: Int, pieces: (Int) -> [PlanePolygon], precision: inout VertexPrecision,
+                              control: ComputeControl = .none) throws -> [[Polygon]] {
+        let plans = try planFeatures(count: count, pieces: pieces, precision: &precision, control: control)
+        let settled = precision
+        return plans.indices.map { rounded(pieces($0), precision: settled, dropped: plans[$0].dropped) }
     }
 
     /// A 32-bit mix of a position's bits (−0 and 0, equal positions, alike).

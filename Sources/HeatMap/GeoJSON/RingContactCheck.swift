@@ -18,9 +18,15 @@ struct RingContactCheck {
         var polygon: Int
     }
 
-    private struct Segment {
-        var ring: Int32
-        var index: Int32
+    /// One segment with its ends copied, so that a candidate pair is
+    /// tested from the pair's own copies; `count` is its ring's vertex count.
+    private struct ContactSegment {
+        var a: FixedPoint, b: FixedPoint
+        var ring: Int32, index: Int32, count: Int32
+
+        var box: FixedBox {
+            FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y))
+        }
     }
 
     private struct Touch: Hashable {
@@ -31,39 +37,35 @@ struct RingContactCheck {
     /// The indices of the rings at fault (empty when the geometry is valid).
     static func offenders(_ rings: [Ring], control: ComputeControl = .none) -> Set<Int> {
         let total = rings.reduce(0) { $0 + $1.points.count }
-        var segments: [Segment] = []
-        var boxes: [FixedBox] = []
+        var segments: [ContactSegment] = []
         segments.reserveCapacity(total)
-        boxes.reserveCapacity(total)
+        var bad = Set<Int>()
         for (r, ring) in rings.enumerated() {
-            let n = ring.points.count
+            let points = ring.points, n = points.count
             for i in 0..<n {
-                let a = ring.points[i], b = ring.points[(i + 1) % n]
-                segments.append(Segment(ring: Int32(r), index: Int32(i)))
-                boxes.append(FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y)))
+                segments.append(ContactSegment(a: points[i], b: points[i + 1 == n ? 0 : i + 1], ring: Int32(r),
+                                               index: Int32(i), count: Int32(n)))
+            }
+            // Neighbouring segments share a vertex; they may only not fold
+            // back there (a triangle cannot).
+            if n >= 2, n != 3 {
+                for i in 0..<n where ExactPredicates.isSpike(points[i == 0 ? n - 1 : i - 1], points[i],
+                                                              points[i + 1 == n ? 0 : i + 1]) {
+                    bad.insert(r)
+                    break
+                }
             }
         }
 
-        var bad = Set<Int>()
         // Touch point → the segment of each ring found there (first one wins).
         var touches: [Touch: (Int, Int)] = [:]
-        BoxPairs.forEach(boxes) { i, j in
-            let s = segments[i], t = segments[j]
+        BoxPairs.forEach(segments, box: \.box) { _, s, _, t in
             let ra = Int(s.ring), rb = Int(t.ring)
-            let ringA = rings[ra].points, ringB = rings[rb].points
             let ia = Int(s.index), ib = Int(t.index)
-            let p1 = ringA[ia], p2 = ringA[(ia + 1) % ringA.count]
-            let p3 = ringB[ib], p4 = ringB[(ib + 1) % ringB.count]
+            let p1 = s.a, p2 = s.b, p3 = t.a, p4 = t.b
             if ra == rb {
-                let n = ringA.count
                 let gap = abs(ia - ib)
-                if gap == 1 || gap == n - 1 {
-                    // Neighbours share a vertex; they may only not fold back.
-                    if n == 3 { return }
-                    let (a, v, c) = ib == (ia + 1) % n ? (p1, p2, p4) : (p2, p1, p3)
-                    if ExactPredicates.isSpike(a, v, c) { bad.insert(ra) }
-                    return
-                }
+                if gap == 1 || gap == Int(s.count) - 1 { return }
                 if ExactPredicates.contact(p1, p2, p3, p4) != .none { bad.insert(ra) }
                 return
             }

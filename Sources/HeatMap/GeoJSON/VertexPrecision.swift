@@ -23,6 +23,21 @@ struct VertexPrecision {
     /// copies handed to several threads can be merged back in a fixed order).
     private(set) var local: [PlanePoint: Int] = [:]
     private let spread: Int64
+    /// One bit per hash of the raised positions (of `raised` and `local`):
+    /// a clear bit answers "base decimals" without a dictionary lookup,
+    /// which matters once a few positions anywhere are raised.
+    private var maybeRaised = [UInt64](repeating: 0, count: VertexPrecision.filterWords)
+    private static let filterWords = 1 << 10
+
+    @inline(__always) private static func bit(_ p: PlanePoint) -> (word: Int, mask: UInt64) {
+        let h = Int(PrecisionRounding.positionHash(p)) & (filterWords * 64 - 1)
+        return (h >> 6, 1 << UInt64(h & 63))
+    }
+
+    private mutating func mark(_ p: PlanePoint) {
+        let (w, m) = VertexPrecision.bit(p)
+        maybeRaised[w] |= m
+    }
 
     init(decimals: Int, limit: Int) {
         self.limit = limit
@@ -33,6 +48,8 @@ struct VertexPrecision {
     /// The decimals of a position.
     @inline(__always) func decimals(of p: PlanePoint) -> Int {
         if raised.isEmpty, local.isEmpty { return base }
+        let (w, m) = VertexPrecision.bit(p)
+        if maybeRaised[w] & m == 0 { return base }
         return local[p] ?? raised[p] ?? base
     }
 
@@ -54,6 +71,7 @@ struct VertexPrecision {
             let d = decimals(of: p)
             guard d < limit else { continue }
             local[p] = d + 1
+            mark(p)
             any = true
         }
         return any
@@ -65,6 +83,7 @@ struct VertexPrecision {
         var changed: [PlanePoint] = []
         for (p, d) in other.local where d > (local[p] ?? raised[p] ?? base) {
             raised[p] = d
+            mark(p)
             changed.append(p)
         }
         return changed

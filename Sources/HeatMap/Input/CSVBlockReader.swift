@@ -171,7 +171,7 @@ final class CSVBlockReader {
             rowsRead += reader.rowsRead - rowsBefore
             if reader.rejections.count > rejectionsBefore { rejections.merge(reader.rejections) }
         }
-        var batch = PointBatch(capacity: StreamedPoints.batchSize)
+        var batch = PointBatch(capacity: PointBatch.standardSize)
         while true {
             if let boundary = reader.tokenizer.resumption, boundary.offset >= end {
                 if batch.count > 0 { try body(batch) }
@@ -180,7 +180,7 @@ final class CSVBlockReader {
             switch try reader.nextRecord() {
             case .point(let p):
                 batch.append(p)
-                if batch.count == StreamedPoints.batchSize {
+                if batch.count == PointBatch.standardSize {
                     try body(batch)
                     batch.removeAll()
                 }

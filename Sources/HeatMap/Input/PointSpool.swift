@@ -142,6 +142,11 @@ public struct PointBatch: Sendable {
     /// Values (NaN when not read).
     public private(set) var value: [Double] = []
 
+    /// Points per batch when streaming: large enough that each batch's
+    /// parallel density passes outweigh their start-up (64k-point batches
+    /// cost a third more on 10M rows), small enough to stay a few MB.
+    static let standardSize = 1 << 18
+
     /// The number of points.
     public var count: Int { latitude.count }
 

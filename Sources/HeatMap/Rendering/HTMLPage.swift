@@ -102,7 +102,7 @@ enum HTMLPage {
     /// for JSON inside a script element.
     static func json(_ scene: PictureScene, _ t: ViewTransform, _ options: HeatMapRenderOptions) -> String {
         func list(_ rows: [[String]]) -> String {
-            "[" + rows.map { "[" + $0.map(MarkupEscaping.jsonString).joined(separator: ",") + "]" }
+            "[" + rows.map { "[" + $0.map { JSONEscaping.quoted($0, for: .script) }.joined(separator: ",") + "]" }
                 .joined(separator: ",\n") + "]"
         }
         let box = t.planeBox
@@ -120,7 +120,7 @@ enum HTMLPage {
         }
         text += ",\n\"projection\":{\"kind\":\"" + kind + "\""
             + ",\"lat0\":\(n(p.centreLatitude)),\"lon0\":\(n(p.centreLongitude))}"
-        text += ",\n\"units\":" + MarkupEscaping.jsonString(scene.valueUnits)
+        text += ",\n\"units\":" + JSONEscaping.quoted(scene.valueUnits, for: .script)
         if let f = scene.field {
             let g = f.geometry
             text += ",\n\"field\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"x0\":\(n(g.x0)),\"y0\":\(n(g.y0)),"

@@ -1,13 +1,18 @@
 import Foundation
+import HeatMap
 
 /// The options and operands given to one command, checked against its
-/// ``CommandSpec``: every option known, values present, nothing repeated
-/// that may not be.
+/// ``CommandSpec``: every option known, values present and readable,
+/// nothing repeated that may not be. Values are read once, here, by their
+/// declarations (``Options``) and handed out typed.
 struct ParsedArguments {
     let command: CommandSpec
     /// Operands in order (INPUT, or CONTOURS and INPUT for hit).
     private(set) var operands: [String] = []
-    private var values: [String: [String]] = [:]
+    /// The texts given, per option name, in order.
+    private var texts: [String: [String]] = [:]
+    /// The values read from them.
+    private var values: [String: [any Sendable]] = [:]
     private var flags: Set<String> = []
     /// Whether --help was asked for.
     private(set) var wantsHelp = false
@@ -16,9 +21,12 @@ struct ParsedArguments {
     ///
     /// - Throws: ``ToolError/usage(_:command:)`` for an unknown option
     ///   (with a "did you mean"), a missing value, a value given to a
-    ///   flag, or an option repeated that may not be.
+    ///   flag, or an option repeated that may not be (all found before any
+    ///   value is read); then for the first value, in command-line order,
+    ///   that its declaration refuses.
     init(_ arguments: [String], for command: CommandSpec) throws {
         self.command = command
+        var given: [(OptionSpec, String)] = []
         var k = 0
         var onlyOperands = false
         while k < arguments.count {
@@ -41,11 +49,11 @@ struct ParsedArguments {
             guard let spec = command.option(named: name) else {
                 throw unknownOption(name)
             }
-            if spec.name == "--help" {
+            if spec.name == Options.help.spec.name {
                 wantsHelp = true
                 continue
             }
-            if !spec.takesValue {
+            guard let placeholder = spec.value else {
                 if inline != nil {
                     throw ToolError.usage("option \(spec.name) takes no value", command: command.name)
                 }
@@ -59,13 +67,28 @@ struct ParsedArguments {
                 value = arguments[k]
                 k += 1
             } else {
-                throw ToolError.usage("option \(spec.name) needs a value (\(spec.value!)), e.g. \(spec.example)",
+                throw ToolError.usage("option \(spec.name) needs a value (\(placeholder)), e.g. \(spec.example)",
                                       command: command.name)
             }
-            if values[spec.name] != nil && !spec.repeatable {
+            if texts[spec.name] != nil && !spec.repeatable {
                 throw ToolError.usage("option \(spec.name) given more than once", command: command.name)
             }
-            values[spec.name, default: []].append(value)
+            texts[spec.name, default: []].append(value)
+            given.append((spec, value))
+        }
+        guard !wantsHelp else { return }
+        let projection = texts[Options.projection.spec.name]?.last?.lowercased()
+        let context = ValueContext(geographic: !flags.contains(Options.planar.spec.name)
+                                   && projection != MapProjection.planar.rawValue)
+        for (spec, text) in given {
+            guard let read = spec.read else { continue }
+            do {
+                values[spec.name, default: []].append(try read(text, context))
+            } catch ValueRefusal.because(let why) {
+                throw bad(spec, text, why)
+            } catch ValueRefusal.message(let message) {
+                throw ToolError.usage(message, command: command.name)
+            }
         }
     }
 
@@ -82,51 +105,42 @@ struct ParsedArguments {
 
     // MARK: Reading values
 
+    /// The option's value: the last one given, else its default.
+    subscript<Value>(_ option: Option<Value>) -> Value {
+        given(option) ?? option.defaultValue
+    }
+
     /// Whether the flag was given.
-    func flag(_ spec: OptionSpec) -> Bool { flags.contains(spec.name) }
+    subscript(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 
-    /// The option's value, if given.
-    func string(_ spec: OptionSpec) -> String? { values[spec.name]?.last }
+    /// The option's value if it was given, nil if not.
+    func given<Value>(_ option: Option<Value>) -> Value? {
+        values[option.spec.name]?.last.flatMap { $0 as? Value }
+    }
 
-    /// Every value of a repeatable option.
-    func strings(_ spec: OptionSpec) -> [String] { values[spec.name] ?? [] }
+    /// Every value given to a repeatable option, in order.
+    func all<Value>(_ option: Option<Value>) -> [Value] {
+        (values[option.spec.name] ?? []).compactMap { $0 as? Value }
+    }
+
+    /// Whether the option (or flag) was given.
+    func isGiven(_ option: any OptionDeclaration) -> Bool {
+        texts[option.spec.name] != nil || flags.contains(option.spec.name)
+    }
+
+    /// The text given to the option, as typed (for messages).
+    func text(_ option: any OptionDeclaration) -> String? { texts[option.spec.name]?.last }
+
+    /// Every text given to a repeatable option (for messages and checks).
+    func texts(_ option: any OptionDeclaration) -> [String] { texts[option.spec.name] ?? [] }
 
     /// A usage error about a bad value, with the option's example.
-    func bad(_ spec: OptionSpec, _ value: String, _ why: String) -> ToolError {
+    func bad(_ option: any OptionDeclaration, _ value: String, _ why: String) -> ToolError {
+        bad(option.spec, value, why)
+    }
+
+    private func bad(_ spec: OptionSpec, _ value: String, _ why: String) -> ToolError {
         ToolError.usage("bad value '\(value)' for \(spec.name): \(why) (e.g. \(spec.example))", command: command.name)
-    }
-
-    /// One of the given words.
-    func choice<T>(_ spec: OptionSpec, _ table: [(String, T)]) throws -> T? {
-        guard let v = string(spec) else { return nil }
-        if let hit = table.first(where: { $0.0 == v.lowercased() }) { return hit.1 }
-        let words = table.map(\.0)
-        var why = "expected one of \(words.joined(separator: ", "))"
-        if let guess = suggestion(for: v.lowercased(), among: words) { why += "; did you mean \(guess)?" }
-        throw bad(spec, v, why)
-    }
-
-    /// A whole number in `range`.
-    func integer(_ spec: OptionSpec, in range: ClosedRange<Int>) throws -> Int? {
-        guard let v = string(spec) else { return nil }
-        guard let n = Int(v.trimmingCharacters(in: .whitespaces)) else {
-            throw bad(spec, v, "expected a whole number")
-        }
-        guard range.contains(n) else {
-            throw bad(spec, v, "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return n
-    }
-
-    /// A finite number of at least `minimum` (strictly above when `open`).
-    func number(_ spec: OptionSpec, minimum: Double, open: Bool = false) throws -> Double? {
-        guard let v = string(spec) else { return nil }
-        guard let x = ArgumentValues.number(v) else { throw bad(spec, v, "expected a number") }
-        guard x.isFinite else { throw bad(spec, v, "expected a finite number") }
-        if open ? x <= minimum : x < minimum {
-            throw bad(spec, v, "expected a number \(open ? ">" : ">=") \(ArgumentValues.text(minimum))")
-        }
-        return x
     }
 }
 

@@ -8,18 +8,32 @@ struct CommandSpec: Sendable {
     let options: [OptionSpec]
     let examples: [String]
 
+    init(name: String, synopsis: String, summary: String, details: String, options: [any OptionDeclaration],
+         examples: [String]) {
+        self.name = name
+        self.synopsis = synopsis
+        self.summary = summary
+        self.details = details
+        self.options = options.map(\.spec)
+        self.examples = examples
+    }
+
     func option(named name: String) -> OptionSpec? {
         options.first { $0.name == name || $0.short == name }
     }
 }
 
 enum Commands {
-    static let inputOptions = [Options.lat, Options.lon, Options.weight, Options.value, Options.planar,
-                               Options.inputFormat, Options.skipInvalid]
-    static let densityOptions = [Options.radius, Options.resolution, Options.padding, Options.projection, Options.h3Column]
-    static let levelOptions = [Options.levels, Options.spacing]
-    static let pictureOptions = [Options.gradient, Options.opacity, Options.legend, Options.basemap, Options.graticule,
-                                 Options.scaleBar, Options.units, Options.width, Options.height, Options.title]
+    static let columnOptions: [any OptionDeclaration] = [Options.lat, Options.lon, Options.weight, Options.value,
+                                                         Options.planar]
+    /// How the density commands read INPUT: points, or a cells table.
+    static let inputOptions = columnOptions + [Options.inputFormatOrCells, Options.skipInvalid]
+    static let densityOptions: [any OptionDeclaration] = [Options.radius, Options.resolution, Options.padding,
+                                                          Options.projection, Options.h3Column]
+    static let levelOptions: [any OptionDeclaration] = [Options.levels, Options.spacing]
+    static let pictureOptions: [any OptionDeclaration] = [Options.gradient, Options.opacity, Options.legend,
+                                                          Options.basemap, Options.graticule, Options.scaleBar,
+                                                          Options.units, Options.width, Options.height, Options.title]
 
     static let export = CommandSpec(
         name: "export",
@@ -75,7 +89,7 @@ enum Commands {
             Geographic input is binned in the equal-area plane (sizes in kilometres); --planar bins the
             coordinates as given. Each cell has an id, a centre, its polygon and the aggregates.
             """,
-        options: inputOptions + [Options.projection, Options.shape, Options.size, Options.orientation,
+        options: columnOptions + [Options.inputFormat, Options.skipInvalid, Options.projection, Options.shape, Options.size, Options.orientation,
                                  Options.h3Resolution, Options.h3Column, Options.aggregate, Options.includeEmpty, Options.maxCells, Options.precision, Options.binFormat,
                                  Options.output]
             + pictureOptions + [Options.scale, Options.progress, Options.help],
@@ -128,7 +142,7 @@ enum Commands {
             the radius rule and the grid geometry are the tool's, and each point is summed into its grid
             node. Save its result as CSV with a header (COPY … TO, df.write.csv, \\copy) and give that file
             to grid, export or info, which finish the job without repeating any option. --lat and --lon
-            default to lat and lon.
+            default to lat and lon (y and x with --planar).
             """,
         options: [Options.dialect, Options.table, Options.lat, Options.lon, Options.weight, Options.value,
                   Options.planar] + densityOptions + [Options.output, Options.help],

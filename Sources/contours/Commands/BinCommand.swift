@@ -8,27 +8,16 @@ enum BinCommand {
     enum Format: String { case geojson, csv, svg, html }
 
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
-        if args.string(Options.shape)?.lowercased() == "h3" || args.string(Options.h3Column) != nil {
+        let shape = args[Options.shape]
+        if shape == .h3 || args.isGiven(Options.h3Column) {
             return try H3BinCommand.run(args, control: control)
         }
-        let shape = try args.choice(Options.shape, [("hex", BinShape.hexagon), ("hexagon", .hexagon),
-                                                    ("square", .square)]) ?? .hexagon
-        let orientation = try args.choice(Options.orientation, HexOrientation.allCases.map { ($0.rawValue, $0) }) ?? .pointy
-        let aggregate = try args.choice(Options.aggregate, BinAggregate.allCases.map { ($0.rawValue, $0) }) ?? .count
-        let format = try args.choice(Options.binFormat, [("geojson", Format.geojson), ("json", .geojson),
-                                                         ("csv", .csv), ("svg", .svg), ("html", .html)]) ?? .geojson
+        let orientation = args[Options.orientation]
+        let aggregate = args[Options.aggregate]
+        let format = args[Options.binFormat]
         let kind = try Settings.projection(args)
-        var size: Double?
-        if let text = args.string(Options.size) {
-            // Geographic sizes are kilometres; "800m" and "2km" read too.
-            let lower = text.lowercased()
-            let value = kind != .planar && lower.hasSuffix("m") && !lower.hasSuffix("km")
-                ? ArgumentValues.length(text).map { $0 / 1000 }
-                : ArgumentValues.number(lower.hasSuffix("km") ? String(lower.dropLast(2)) : text)
-            guard let v = value, v.isFinite, v > 0 else { throw args.bad(Options.size, text, "expected a size > 0") }
-            size = v
-        }
-        let maxCells = try args.integer(Options.maxCells, in: 1...Int(Int32.max)) ?? 1_000_000
+        let size = args[Options.size]
+        let maxCells = args[Options.maxCells]
         let settings = try BinSettings(args, format: format)
         let (precision, output, options, path) = (settings.precision, settings.output, settings.reader, settings.input)
 
@@ -53,7 +42,7 @@ enum BinCommand {
             chosen = max(chosen, Binner.smallestExactSize(reach: reach, planar: true))
         }
         let configuration = BinningConfiguration(shape: shape, size: chosen, orientation: orientation,
-                                                 projection: kind, includeEmpty: args.flag(Options.includeEmpty),
+                                                 projection: kind, includeEmpty: args[Options.includeEmpty],
                                                  maximumCells: maxCells)
         var binner = try Binner(configuration: configuration, projection: projection)
         let useValues = options.columns.value != nil || options.columns.weight != nil
@@ -123,7 +112,7 @@ enum BinCommand {
         if let far = lost[Binner.tooFarReason] {
             let why = "\(far) of \(total) points lie too far from the origin to number cells this small exactly; "
                 + "the smallest size the data allows is \(short(binner.smallestExactSize)) \(unit)"
-            if let text = args.string(Options.size), size != nil { throw args.bad(Options.size, text, why) }
+            if let text = args.text(Options.size), size != nil { throw args.bad(Options.size, text, why) }
             throw ToolError.failure("bin size \(short(chosen)) \(unit): \(why)")
         }
         let reasons = lost.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", ")

@@ -20,15 +20,16 @@ struct BinSettings {
     /// Reads the settings, in the order their errors are reported.
     init(_ args: ParsedArguments, format: BinCommand.Format) throws {
         self.format = format
-        precision = try Settings.precision(args)
+        precision = args[Options.precision]
         output = try Settings.output(args)
         reader = try Settings.reader(args)
-        gradient = try Settings.gradient(args)
-        opacity = try Settings.opacity(args)
-        (scale, colorScale) = try Settings.scale(args)
+        gradient = args.given(Options.gradient)
+        opacity = args.given(Options.opacity)
+        scale = args[Options.scale].type
+        colorScale = args[Options.scale].colors
         picture = format == .svg || format == .html ? try Settings.picture(args) : HeatMapRenderOptions()
         input = try Settings.input(args, operands: args.operands[...])
-        units = args.string(Options.units)
+        units = args[Options.units]
     }
 
     /// The styling of bin GeoJSON.
@@ -45,7 +46,8 @@ struct BinSettings {
     func picture(_ layer: HeatMapBinLayer, aggregate: BinAggregate) -> String {
         var layer = layer
         if aggregate != .count, let units { layer.units = units }
-        let style = HeatMapStyle(gradient: gradient ?? .thermal, fillOpacity: opacity ?? 1)
+        let style = HeatMapStyle(gradient: gradient ?? Options.gradient.defaultValue,
+                                 fillOpacity: opacity ?? Options.opacity.defaultValue)
         return format == .svg
             ? HeatMapRenderer.svg(layer, style: style, scale: scale, options: picture)
             : HeatMapRenderer.html(layer, style: style, scale: scale, options: picture)

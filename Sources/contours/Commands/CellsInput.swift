@@ -4,13 +4,13 @@ import HeatMap
 /// A cells table as INPUT of grid, export and info (made by `contours sql`).
 enum CellsInput {
     /// Options that would change the grid a cells table already fixes.
-    static let fixed = [Options.radius, Options.resolution, Options.padding, Options.projection, Options.planar,
+    static let fixed: [any OptionDeclaration] = [Options.radius, Options.resolution, Options.padding, Options.projection, Options.planar,
                         Options.lat, Options.lon, Options.weight, Options.value, Options.skipInvalid]
 
     /// Whether INPUT is a cells table: `--input-format cells`, or a CSV
     /// file whose header has the marker column.
     static func wanted(_ args: ParsedArguments, path: String?) throws -> Bool {
-        if let format = args.string(Options.inputFormat) { return format.lowercased() == "cells" }
+        if let format = args.given(Options.inputFormatOrCells) { return format == .cells }
         guard let path, let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 1 << 16)) ?? Data()
@@ -23,11 +23,12 @@ enum CellsInput {
     /// Reads the table, refusing options that would change its grid.
     static func read(_ args: ParsedArguments, path: String?) throws -> CellTable {
         let name = path ?? "stdin"
-        if args.string(Options.h3Column) != nil {
+        if args.isGiven(Options.h3Column) {
             throw ToolError.usage("\(Options.h3Column.name) reads H3 cell ids from rows of counts, but \(name) is a cells table of 'contours sql'",
                                   command: args.command.name)
         }
-        for spec in fixed where args.string(spec) != nil || args.flag(spec) {
+        for option in fixed where args.isGiven(option) {
+            let spec = option.spec
             throw ToolError.usage("\(spec.name) cannot apply to \(name): a cells table's grid is fixed by the SQL that made it (give \(spec.name) to 'contours sql' instead)",
                                   command: args.command.name)
         }

@@ -11,13 +11,15 @@ struct DensityRun {
     let density: StreamedDensity.Result
     let configuration: HeatMapConfiguration
 
-    /// Reads INPUT and computes its grid under the command's options.
+    /// Reads INPUT and computes its grid under the command's options and
+    /// their `density` settings (``Settings/configuration(_:)``).
     /// With `forPicture`, an automatic radius (no --radius) follows the
     /// picture rule (``PictureRadius``) instead of the point-spacing rule.
     /// A cells table (see ``CellsInput``) brings its own grid.
-    static func run(_ args: ParsedArguments, operands: ArraySlice<String>, control: ComputeControl,
-                    forPicture: Bool = false) throws -> DensityRun {
-        var (configuration, resolutionFromData) = try Settings.configuration(args)
+    static func run(_ args: ParsedArguments,
+                    _ density: (configuration: HeatMapConfiguration, resolutionFromData: Bool),
+                    operands: ArraySlice<String>, control: ComputeControl, forPicture: Bool = false) throws -> DensityRun {
+        var (configuration, resolutionFromData) = density
         let path = try Settings.input(args, operands: operands)
         if try CellsInput.wanted(args, path: path) {
             let cells = try CellsInput.read(args, path: path)
@@ -38,17 +40,17 @@ struct DensityRun {
         let options = try Settings.reader(args)
         var points: StreamedPoints
         var h3Resolution: Int?
-        if let column = args.string(Options.h3Column) {
+        if let column = args[Options.h3Column] {
             (points, h3Resolution) = try H3Input.points(path: path, column: column, options: options, control: control)
         } else {
             points = try StreamedPoints.read(path: path, options: options, control: control)
         }
         Console.report(points.rejections, rows: points.rowsRead)
-        if forPicture, args.string(Options.radius) == nil,
+        if forPicture, !args.isGiven(Options.radius),
            let rule = PictureRadius(points.statistics, geographic: configuration.projection != .planar) {
             configuration.radius = rule.radius
             configuration.bandwidth = .fixed
-            if args.string(Options.resolution) == nil { configuration.gridResolution = PictureRadius.resolution }
+            if !args.isGiven(Options.resolution) { configuration.gridResolution = PictureRadius.resolution }
             resolutionFromData = false
         }
         let odd = describeOddities(points, estimator: configuration.estimator)

@@ -7,27 +7,29 @@ enum ExportCommand {
 
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
         // Every option is checked (and a basemap read) before any input is.
-        let format = try args.choice(Options.exportFormat, [("geojson", Format.geojson), ("json", .geojson),
-                                                            ("svg", .svg), ("html", .html)]) ?? .geojson
-        let mode = try args.choice(Options.mode, ContourMode.allCases.map { ($0.rawValue, $0) }) ?? .bands
-        let grouping = try args.choice(Options.feature, [("level", GeoJSONFeatureGrouping.level), ("band", .level),
-                                                         ("polygon", .polygon)]) ?? .level
-        let requestedPrecision = try args.integer(Options.precision, in: 0...15)
-        let simplify = try simplification(args)
+        let format = args[Options.exportFormat]
+        let mode = args[Options.mode]
+        let grouping = args[Options.feature]
+        let requestedPrecision = args.given(Options.precision)
+        let simplify = args[Options.simplify]
         let output = try Settings.output(args)
-        let (configured, _) = try Settings.configuration(args)
-        let userCRS = try Settings.crs(args, projection: configured.projection)
+        let density = try Settings.configuration(args)
+        let levelRule = try ContourOptions.levelRule(args)
+        let userCRS = try Settings.crs(args, projection: density.configuration.projection)
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
         picture.contourMode = mode
 
         if let raster = try RasterExport.raster(args) {
-            try RasterExport.run(raster, args, format: format, mode: mode, grouping: grouping,
+            try RasterExport.run(raster, args, configuration: density.configuration, levels: levelRule,
+                                 format: format, mode: mode, grouping: grouping,
                                  precision: requestedPrecision, simplify: simplify, picture: picture, output: output,
                                  control: control)
             return
         }
-        let run = try DensityRun.run(args, operands: args.operands[...], control: control, forPicture: format != .geojson)
-        let configuration = try RasterExport.levels(args, run.configuration, grid: run.density.grid)
+        let run = try DensityRun.run(args, density, operands: args.operands[...], control: control,
+                                     forPicture: format != .geojson)
+        let configuration = try ContourOptions.levels(levelRule, run.configuration, grid: run.density.grid,
+                                                      command: args.command.name)
         let contours = try HeatMapContours.compute(from: run.density.grid, configuration: configuration,
                                                    control: control, summary: run.density.summary,
                                                    kinds: kinds(format: format, mode: mode,
@@ -35,8 +37,8 @@ enum ExportCommand {
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
         let precision = requestedPrecision ?? defaultPrecision(for: contours.grid)
-        var options = try RasterExport.attributes(args, GeoJSONOptions(precision: precision, grouping: grouping),
-                                                  grid: contours.grid)
+        var options = ContourOptions.attributes(args, GeoJSONOptions(precision: precision, grouping: grouping),
+                                                grid: contours.grid)
         options.crsName = userCRS.map(RasterExport.crsName)
         if let simplify {
             let set = try simplified(contours, tolerance: simplify, format: format, mode: mode, picture: picture,
@@ -69,16 +71,6 @@ enum ExportCommand {
         if configuration.renderMode.isolineStroke != nil { kinds.insert(.isolines) }
         if mode == .isolines && simplify != nil { kinds.insert(.bands) }
         return kinds
-    }
-
-    /// --simplify: nil when not asked for, .some(nil) for auto.
-    static func simplification(_ args: ParsedArguments) throws -> Double?? {
-        guard let v = args.string(Options.simplify) else { return nil }
-        if v.lowercased() == "auto" { return .some(nil) }
-        guard let t = ArgumentValues.length(v), t.isFinite, t >= 0 else {
-            throw args.bad(Options.simplify, v, "expected a length >= 0 (metres, or planar units) or auto")
-        }
-        return .some(t)
     }
 
     /// The contours' set simplified along shared arcs (`--simplify`);

@@ -7,16 +7,15 @@ enum GridCommand {
     enum Format { case json, asc, tiff }
 
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
-        let format = try args.choice(Options.gridFormat, [("json", Format.json), ("asc", .asc), ("tiff", .tiff),
-                                                          ("tif", .tiff), ("geotiff", .tiff)]) ?? .json
+        let format = args[Options.gridFormat]
         let output = try Settings.output(args)
-        let (configuration, _) = try Settings.configuration(args)
-        let userCRS = try Settings.crs(args, projection: configuration.projection)
-        if args.flag(Options.float64) && format != .tiff {
+        let density = try Settings.configuration(args)
+        let userCRS = try Settings.crs(args, projection: density.configuration.projection)
+        if args[Options.float64] && format != .tiff {
             throw ToolError.usage("--float64 is for --format tiff", command: "grid")
         }
 
-        let run = try DensityRun.run(args, operands: args.operands[...], control: control)
+        let run = try DensityRun.run(args, density, operands: args.operands[...], control: control)
         control.report(.export, 0)
         let grid = run.density.grid
         let crs = userCRS ?? RasterCRS.of(grid.projection)
@@ -28,7 +27,7 @@ enum GridCommand {
             try OutputFile.write(format == .asc ? GridEncoding.asc(grid) : GridEncoding.json(grid, crs: crs), to: output)
             if format == .asc { try writeProjection(crs, besides: output) }
         case .tiff:
-            let options = GeoTIFFWriter.Options(sampleType: args.flag(Options.float64) ? .float64 : .float32,
+            let options = GeoTIFFWriter.Options(sampleType: args[Options.float64] ? .float64 : .float32,
                                                 crs: crs, software: Help.version)
             try OutputFile.write(bytes: try GeoTIFFWriter.encode(grid, options: options), to: output)
         }

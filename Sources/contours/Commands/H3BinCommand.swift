@@ -5,21 +5,20 @@ import HeatMap
 /// COLUMN`) → H3 cells with aggregates, as GeoJSON, CSV, SVG or HTML.
 enum H3BinCommand {
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
-        let aggregate = try args.choice(Options.aggregate, BinAggregate.allCases.map { ($0.rawValue, $0) }) ?? .count
-        let format = try args.choice(Options.binFormat, [("geojson", BinCommand.Format.geojson), ("json", .geojson),
-                                                         ("csv", .csv), ("svg", .svg), ("html", .html)]) ?? .geojson
+        let aggregate = args[Options.aggregate]
+        let format = args[Options.binFormat]
         if try Settings.projection(args) == .planar {
             throw ToolError.usage("--shape h3 bins longitude/latitude; it does not take --planar", command: "bin")
         }
-        let asked = try args.integer(Options.h3Resolution, in: 0...15)
+        let asked = args[Options.h3Resolution]
         let settings = try BinSettings(args, format: format)
         let (precision, output, options, path) = (settings.precision, settings.output, settings.reader, settings.input)
-        let includeEmpty = args.flag(Options.includeEmpty)
+        let includeEmpty = args[Options.includeEmpty]
 
         var binner: H3Binner
         var valueName = options.columns.value ?? options.columns.weight ?? "weight"
         control.report(.bin, 0)
-        if let column = args.string(Options.h3Column) {
+        if let column = args[Options.h3Column] {
             let rows = try H3CellReader.read(path: path, column: column, weight: options.columns.weight ?? options.columns.value,
                                              skipInvalid: options.skipInvalid)
             Console.report(rows.rejections, rows: rows.rowsRead)

@@ -63,7 +63,7 @@ enum HitCommand {
                                   command: args.command.name)
         }
         let options = try Settings.reader(args)
-        let queries = try args.strings(Options.at).map { try parseAt($0, args: args, geographic: options.geographic) }
+        let queries = args.all(Options.at).compactMap { $0 }
         if !queries.isEmpty && operands.count > 1 {
             throw ToolError.usage("give query points with --at or as INPUT, not both", command: args.command.name)
         }
@@ -74,7 +74,7 @@ enum HitCommand {
         let bands = Bands(features, geographic: options.geographic)
         let out = try OutputFile(path: output)
         if !queries.isEmpty {
-            for (lat, lon) in queries { try out.write(bands.answer(latitude: lat, longitude: lon).json) }
+            for q in queries { try out.write(bands.answer(latitude: q.latitude, longitude: q.longitude).json) }
             try out.commit()
             return
         }
@@ -90,19 +90,5 @@ enum HitCommand {
         }
         try out.commit()
         Console.report(reader.rejections, rows: reader.rowsRead)
-    }
-
-    /// "LAT,LON" (Y,X with --planar).
-    static func parseAt(_ text: String, args: ParsedArguments, geographic: Bool) throws -> (Double, Double) {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, let lat = ArgumentValues.number(parts[0]), let lon = ArgumentValues.number(parts[1]),
-              lat.isFinite, lon.isFinite else {
-            throw args.bad(Options.at, text, geographic ? "expected LAT,LON in degrees" : "expected Y,X numbers")
-        }
-        if geographic {
-            guard (-90...90).contains(lat) else { throw args.bad(Options.at, text, "latitude outside [-90, 90]") }
-            guard lon >= -180 && lon < 360 else { throw args.bad(Options.at, text, "longitude outside [-180, 360)") }
-        }
-        return (lat, lon)
     }
 }

@@ -4,9 +4,9 @@ import HeatMap
 /// `contours info`: what the input holds and what map it gives.
 enum InfoCommand {
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
-        let json = try args.choice(Options.infoFormat, [("text", false), ("json", true)]) ?? false
-        _ = try Settings.configuration(args)
-        let run = try DensityRun.run(args, operands: args.operands[...], control: control)
+        let json = args[Options.infoFormat]
+        let run = try DensityRun.run(args, try Settings.configuration(args), operands: args.operands[...],
+                                     control: control)
         let configuration = run.configuration
         let grid = run.density.grid
         control.report(.levels, 0)
@@ -142,18 +142,4 @@ enum InfoCommand {
 }
 
 /// A JSON string literal.
-func quote(_ s: String) -> String {
-    var out = "\""
-    for c in s.unicodeScalars {
-        switch c {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if c.value < 0x20 { out += String(format: "\\u%04x", c.value) } else { out.unicodeScalars.append(c) }
-        }
-    }
-    return out + "\""
-}
+func quote(_ s: String) -> String { JSONEscaping.quoted(s) }

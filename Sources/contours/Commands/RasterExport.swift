@@ -2,8 +2,7 @@ import Foundation
 import HeatMap
 
 /// `contours export RASTER`: a GeoTIFF, ESRI ASCII grid or JSON grid
-/// contoured as it is, and the level and attribute options rasters share
-/// with points.
+/// contoured as it is.
 enum RasterExport {
     /// The raster named by the operand, nil when the input is points.
     static func raster(_ args: ParsedArguments) throws -> RasterGrid? {
@@ -19,44 +18,6 @@ enum RasterExport {
         }
     }
 
-    /// The configuration with `--interval`/`--offset` or `--exp-base` levels
-    /// turned into custom thresholds over the grid's range.
-    static func levels(_ args: ParsedArguments, _ configuration: HeatMapConfiguration,
-                       grid: DensityGrid) throws -> HeatMapConfiguration {
-        let interval = try args.number(Options.interval, minimum: 0, open: true)
-        let offset = try args.number(Options.offset, minimum: -Double.greatestFiniteMagnitude) ?? 0
-        let base = try args.number(Options.expBase, minimum: 1, open: true)
-        if args.string(Options.offset) != nil && interval == nil {
-            throw ToolError.usage("--offset goes with --interval", command: args.command.name)
-        }
-        if interval != nil && base != nil {
-            throw ToolError.usage("--interval and --exp-base are two ways to place levels; give one", command: args.command.name)
-        }
-        var c = configuration
-        do {
-            if let interval {
-                c.levelSpacing = .custom(try IntervalLevels.interval(interval, offset: offset, minimum: grid.minimum, maximum: grid.maximum))
-            } else if let base {
-                c.levelSpacing = .custom(try IntervalLevels.exponential(base: base, minimum: grid.minimum, maximum: grid.maximum))
-            } else {
-                return c
-            }
-        } catch let e as IntervalLevels.Failure {
-            throw ToolError.usage(e.description, command: args.command.name)
-        }
-        if case .custom(let t) = c.levelSpacing { c.contourLevels = max(1, min(t.count, 10_000)) }
-        return c
-    }
-
-    /// GeoJSON options with gdal_contour's fields when asked for.
-    static func attributes(_ args: ParsedArguments, _ options: GeoJSONOptions, grid: DensityGrid) throws -> GeoJSONOptions {
-        var o = options
-        if try args.choice(Options.attributes, [("ours", false), ("gdal", true)]) == true {
-            o.gdalAttributes = GDALContourAttributes(maximum: grid.maximum)
-        }
-        return o
-    }
-
     /// The CRS name for the `crs` member: `urn:ogc:def:crs:EPSG::N` for codes.
     static func crsName(_ crs: RasterCRS) -> String {
         if case .epsg(let code) = crs { return "urn:ogc:def:crs:EPSG::\(code)" }
@@ -66,26 +27,28 @@ enum RasterExport {
 
 extension RasterExport {
     /// Contours a raster and writes them.
-    static func run(_ raster: RasterGrid, _ args: ParsedArguments, format: ExportCommand.Format, mode: ContourMode,
+    static func run(_ raster: RasterGrid, _ args: ParsedArguments, configuration configured: HeatMapConfiguration,
+                    levels rule: ContourOptions.LevelRule?, format: ExportCommand.Format, mode: ContourMode,
                     grouping: GeoJSONFeatureGrouping, precision requested: Int?, simplify: Double??,
                     picture: HeatMapRenderOptions, output: String?, control: ComputeControl) throws {
-        for option in [Options.lat, Options.lon, Options.weight, Options.value, Options.radius, Options.resolution,
-                       Options.padding, Options.projection, Options.crs] where args.string(option) != nil {
+        let pointOptions: [any OptionDeclaration] = [Options.lat, Options.lon, Options.weight, Options.value,
+                                                     Options.radius, Options.resolution, Options.padding,
+                                                     Options.projection, Options.crs]
+        for option in pointOptions where args.text(option) != nil {
             throw ToolError.usage("\(option.name) is for point input; a raster is contoured as it is", command: "export")
         }
         let name = (args.operands.first.map { ($0 as NSString).lastPathComponent }) ?? "raster"
         var keptCRS: String?
         switch raster.reference {
         case .unsupported(let what):
-            guard args.flag(Options.keepCRS) else {
+            guard args[Options.keepCRS] else {
                 throw ToolError.failure("\(name): its CRS is \(what), which this tool cannot map to longitude/latitude (it knows EPSG:4326, EPSG:3857, UTM EPSG:326zz/327zz and its own); reproject it with gdalwarp -t_srs EPSG:4326, or add --keep-crs to write contours in its own coordinates")
             }
             keptCRS = what.hasPrefix("EPSG:") ? "urn:ogc:def:crs:EPSG::\(what.dropFirst(5).prefix { $0.isNumber })" : what
         default:
             break
         }
-        let (configured, _) = try Settings.configuration(args)
-        let configuration = try levels(args, configured, grid: raster.grid)
+        let configuration = try ContourOptions.levels(rule, configured, grid: raster.grid, command: args.command.name)
         let contours = try HeatMapContours.compute(
             from: raster.grid, configuration: configuration, control: control,
             kinds: ExportCommand.kinds(format: format, mode: mode, configuration: configuration,
@@ -102,7 +65,8 @@ extension RasterExport {
         case .geojson:
             let (lonLatSet, projection) = raster.lonLat(set)
             let precision = requested ?? (projection.isGeographic ? 6 : ExportCommand.defaultPrecision(for: raster.grid))
-            var options = try attributes(args, GeoJSONOptions(precision: precision, grouping: grouping), grid: raster.grid)
+            var options = ContourOptions.attributes(args, GeoJSONOptions(precision: precision, grouping: grouping),
+                                                    grid: raster.grid)
             options.crsName = keptCRS
             try OutputFile.streaming(to: output) { out in
                 try GeoJSONExport.write(lonLatSet, projection: projection, units: raster.units ?? "", mode: mode,

@@ -4,8 +4,8 @@ import HeatMap
 /// `contours sql`: the statement that makes an engine compute a cells table.
 enum SQLCommand {
     static func run(_ args: ParsedArguments) throws {
-        let dialect = try args.choice(Options.dialect, CellQuery.Dialect.allCases.map { ($0.rawValue, $0) }) ?? .duckdb
-        guard let table = args.string(Options.table), !table.trimmingCharacters(in: .whitespaces).isEmpty else {
+        let dialect = args[Options.dialect]
+        guard let table = args[Options.table], !table.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ToolError.usage("--table NAME is required (the table of points the statement reads)",
                                   command: args.command.name)
         }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Escaping of user and data text (titles, column names, units, values)
-/// for SVG, HTML and inline script data, so that no text can become
-/// markup or code: `<script>alert(1)</script>` shows as those characters.
+/// for SVG, HTML and XML metadata, so that no text can become markup:
+/// `<script>alert(1)</script>` shows as those characters. Data inside a
+/// `<script>` element is JSON: ``JSONEscaping`` with its `.script` context.
 enum MarkupEscaping {
     /// Character data for XML or HTML: `&`, `<`, `>` as entities; characters
     /// XML 1.0 forbids (most C0 controls, lone surrogates, U+FFFE/U+FFFF)
@@ -41,32 +42,6 @@ enum MarkupEscaping {
             }
         }
         return out
-    }
-
-    /// A JSON string literal (with its quotes) that is also safe inside an
-    /// HTML `<script>` element: `<`, `>`, `&`, U+2028 and U+2029 are written
-    /// as `\uXXXX`, so no `</script>` or `<!--` can appear. O(n).
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<", ">", "&", "\u{2028}", "\u{2029}":
-                out += "\\u" + String(u.value, radix: 16).leftPadded(to: 4)
-            default:
-                if u.value < 0x20 || u.value == 0x7f {
-                    out += "\\u" + String(u.value, radix: 16).leftPadded(to: 4)
-                } else {
-                    out.unicodeScalars.append(allowed(u) ? u : "\u{FFFD}")
-                }
-            }
-        }
-        return out + "\""
     }
 
     /// Whether XML 1.0 allows the character.

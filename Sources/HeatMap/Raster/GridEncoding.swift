@@ -18,10 +18,10 @@ public enum GridEncoding {
             s += ",\"sphere_radius_m\":\(number(p.kind == .webMercator ? PlaneProjection.mercatorRadius : PlaneProjection.authalicRadius))"
             s += ",\"plane_units\":\"m\""
         }
-        if let crs = crs ?? RasterCRS.of(p) { s += "},\"crs\":\(MarkupEscaping.jsonString(crs.proj))" } else { s += "}" }
+        if let crs = crs ?? RasterCRS.of(p) { s += "},\"crs\":\(JSONEscaping.quoted(crs.proj, for: .script))" } else { s += "}" }
         s += ",\"radius\":\(number(grid.radius)),\"estimator\":\"\(grid.estimator.rawValue)\","
         // Units may be a user's column name: escape it like any JSON string.
-        s += "\"units\":\(MarkupEscaping.jsonString(grid.units)),\"values\":["
+        s += "\"units\":\(JSONEscaping.quoted(grid.units, for: .script)),\"values\":["
         s.reserveCapacity(s.utf8.count + grid.values.count * 12)
         for (i, v) in grid.values.enumerated() {
             if i > 0 { s += "," }

@@ -21,10 +21,8 @@ public final class StreamedPoints {
         case spool
     }
 
-    /// Points handed out per batch: large enough that each batch's
-    /// parallel density passes outweigh their start-up (64k-point batches
-    /// cost a third more on 10M rows), small enough to stay a few MB.
-    public static let batchSize = 1 << 18
+    /// Points handed out per batch (``PointBatch``'s standard size).
+    public static let batchSize = PointBatch.standardSize
 
     /// The largest regular file spooled by default (bytes). Reading the
     /// spool back costs a fraction of parsing again; beyond this size the
