@@ -5,11 +5,18 @@ import Foundation
 /// core on a busy machine: the most any one thread ran between the cancel
 /// and the throw bounds the gap between its cancellation polls.
 enum ThreadClock {
+    /// The name the library gives its release thread (Linux keeps 15 characters).
+    static let releaseThread = "heatmap-release"
+
     /// Thread id → nanoseconds on a CPU so far (empty where unsupported).
     static func snapshot() -> [Int: UInt64] {
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return [:] }
         var out: [Int: UInt64] = [:]
         for task in tasks {
+            // The library's release thread frees a cancelled job's arrays
+            // while the throw goes on: it does not delay the cancel.
+            let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            if name.hasPrefix(releaseThread) { continue }
             guard let id = Int(task),
                   let text = try? String(contentsOfFile: "/proc/self/task/\(task)/schedstat", encoding: .utf8),
                   let first = text.split(separator: " ").first, let ns = UInt64(first) else { continue }

@@ -82,11 +82,13 @@ do {
     }
     let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
                                                   levelCount: configuration.contourLevels, grid: grid.result)
+    // Bands only, as the peer's filled contours.
     let contour = try bestOf(options.repeats) {
-        try ContourBuilder.build(grid: grid.result, thresholds: thresholds, smoother: .none)
+        try ContourBuilder.build(grid: grid.result, thresholds: thresholds, smoother: .none, kinds: .bands)
     }
     let smoothed = try options.skipped.contains("smooth") ? nil : bestOf(options.repeats) {
-        try ContourBuilder.build(grid: grid.result, thresholds: thresholds, smoother: .chaikin(iterations: 2))
+        try ContourBuilder.build(grid: grid.result, thresholds: thresholds, smoother: .chaikin(iterations: 2),
+                                 kinds: .bands)
     }
     let polygons = contour.result.bands.reduce(0) { $0 + $1.count }
 

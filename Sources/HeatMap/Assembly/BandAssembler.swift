@@ -35,7 +35,8 @@ struct BandAssembler {
     }
 
     /// The band's polygons, and all its rings (the isolines, for a level).
-    func assemble() throws -> (polygons: [PlanePolygon], rings: [[PlanePoint]]) {
+    /// With `polygons` false the rings are not nested and no polygon is made.
+    func assemble(polygons wanted: Bool = true) throws -> (polygons: [PlanePolygon], rings: [[PlanePoint]]) {
         let walk = FrameWalk(frame: frame, geometry: geometry, values: values)
         var sources: [Source] = []
         var lowerRing = [Int32](repeating: -1, count: lower.pieceCount)
@@ -83,6 +84,7 @@ struct BandAssembler {
                 try control.checkCancellation()
             }
         }
+        guard wanted else { return ([], rings.filter { $0.count >= 3 }) }
         let exterior = sources.map { source -> Bool in
             switch source {
             case .frame, .wholeFrame: return true

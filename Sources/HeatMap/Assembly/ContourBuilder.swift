@@ -9,7 +9,7 @@ import Synchronization
 ///    edge identity, crossings placed by ``CrossingRule``.
 /// 2. `.smooth` — Chaikin per piece, with the fallback that keeps every
 ///    polygon valid (``SmoothingGuard``).
-/// 3. `.assemble` — rings to polygons for every level and band
+/// 3. `.assemble` — rings to polygons for the levels and bands asked for
 ///    (``BandAssembler``), in parallel.
 ///
 /// Guarantees: rings are closed (frame included), have no repeated
@@ -20,19 +20,6 @@ import Synchronization
 /// i up equals level i's area. Same input, same output, whatever the
 /// thread timing.
 public enum ContourBuilder {
-    /// The contours of `grid` at `thresholds`, smoothed.
-    ///
-    /// - Parameters:
-    ///   - grid: node values; NaN nodes are below every threshold.
-    ///   - thresholds: finite and strictly ascending, in the grid's units.
-    ///   - smoother: Chaikin passes applied to every ring (fewer where more
-    ///     would break validity).
-    ///   - control: cancellation and progress.
-    /// - Throws: `CancellationError`, or ``HeatMapError/invalidConfiguration(_:)``
-    ///   for thresholds that are not finite and strictly ascending, or a grid
-    ///   too large to index.
-    /// - Complexity: O(levels × cells) to classify, O(vertices · 2^iterations)
-    ///   for the rest; levels run on every core.
     /// The bytes contouring a grid of `cells` nodes takes at its peak:
     /// the sanitised copy of the values, the cell cases and crossings of
     /// the levels traced at once, and the rings (measured on real data,
@@ -41,8 +28,24 @@ public enum ContourBuilder {
         MemoryBudget.product(cells, 48)
     }
 
+    /// The contours of `grid` at `thresholds`, smoothed.
+    ///
+    /// - Parameters:
+    ///   - grid: node values; NaN nodes are below every threshold.
+    ///   - thresholds: finite and strictly ascending, in the grid's units.
+    ///   - smoother: Chaikin passes applied to every ring (fewer where more
+    ///     would break validity).
+    ///   - kinds: the kinds assembled; the others are left empty (one per
+    ///     level, with no geometry). Each kind is the same whatever else is
+    ///     chosen with it.
+    ///   - control: cancellation and progress.
+    /// - Throws: `CancellationError`, or ``HeatMapError/invalidConfiguration(_:)``
+    ///   for thresholds that are not finite and strictly ascending, or a grid
+    ///   too large to index.
+    /// - Complexity: O(levels × cells) to classify, O(vertices · 2^iterations)
+    ///   for the rest; levels run on every core.
     public static func build(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
-                             control: ComputeControl = .none) throws -> ContourSet {
+                             kinds: ContourKinds = .all, control: ComputeControl = .none) throws -> ContourSet {
         for (i, t) in thresholds.enumerated() {
             guard t.isFinite else {
                 throw HeatMapError.invalidConfiguration("threshold \(i) is \(t); thresholds must be finite")
@@ -67,53 +70,75 @@ public enum ContourBuilder {
         let values = try sanitized(grid, thresholds: thresholds, control: control)
         let frame = GridFrame(columns: geometry.columns, rows: geometry.rows)
 
-        // 1. Trace.
-        try control.begin(.contour)
-        let done = Atomic<Int>(0)
-        var traces = try values.withUnsafeBufferPointer { buffer in
-            let shared = SharedBuffer(buffer)
-            return try ParallelLevels.map(count: levelCount, control: control) { l in
-                try control.checkCancellation()
-                let trace = try LevelTracer(values: shared.buffer, geometry: geometry, frame: frame,
-                                            threshold: thresholds[l], control: control).trace()
-                let n = done.add(1, ordering: .relaxed).newValue
-                control.report(.contour, Double(n) / Double(levelCount))
-                return trace
+        // A level task gives the level's polygons and rings (its isolines),
+        // a band task one band; the top band is the top level itself.
+        let tasks = AssemblyTask.list(levelCount: levelCount, kinds: kinds)
+        var traces: [LevelTrace] = []
+        var smoothed: [SmoothedLevel] = []
+        let results: [(polygons: [PlanePolygon], rings: [[PlanePoint]])]
+        // A cancel mid-way frees the traces and pieces off the caller's path.
+        do {
+            // 1. Trace.
+            try control.begin(.contour)
+            let done = Atomic<Int>(0)
+            traces = try values.withUnsafeBufferPointer { buffer in
+                let shared = SharedBuffer(buffer)
+                return try ParallelLevels.map(count: levelCount, control: control) { l in
+                    try control.checkCancellation()
+                    let trace = try LevelTracer(values: shared.buffer, geometry: geometry, frame: frame,
+                                                threshold: thresholds[l], control: control).trace()
+                    let n = done.add(1, ordering: .relaxed).newValue
+                    control.report(.contour, Double(n) / Double(levelCount))
+                    return trace
+                }
             }
-        }
 
-        // 2. Smooth.
-        let smoothed = try SmoothingGuard.smooth(traces: traces, iterations: smoother.iterations,
+            // 2. Smooth.
+            smoothed = try SmoothingGuard.smooth(traces: traces, iterations: smoother.iterations,
                                                  geometry: geometry, control: control)
 
-        for l in traces.indices { traces[l].dropVertices() }
+            for l in traces.indices { traces[l].dropVertices() }
 
-        // 3. Assemble: tasks 0..<L are levels, L..<2L bands.
-        try control.begin(.assemble)
-        let assembled = Atomic<Int>(0)
-        let finalTraces = traces
-        let results = try values.withUnsafeBufferPointer { buffer in
-            let shared = SharedBuffer(buffer)
-            return try ParallelLevels.map(count: 2 * levelCount, control: control) { task in
-                try control.checkCancellation()
-                let l = task % levelCount
-                let isBand = task >= levelCount
-                let hasUpper = isBand && l + 1 < levelCount
-                let assembler = BandAssembler(geometry: geometry, frame: frame, values: shared.buffer,
-                                              lower: finalTraces[l], lowerSmooth: smoothed[l],
-                                              upper: hasUpper ? finalTraces[l + 1] : nil,
-                                              upperSmooth: hasUpper ? smoothed[l + 1] : nil, control: control)
-                let result = try assembler.assemble()
-                let n = assembled.add(1, ordering: .relaxed).newValue
-                control.report(.assemble, Double(n) / Double(2 * levelCount))
-                return result
+            // 3. Assemble only what `kinds` asks for (see ``AssemblyTask``).
+            try control.begin(.assemble)
+            let assembled = Atomic<Int>(0)
+            let finalTraces = traces, finalSmoothed = smoothed
+            results = try values.withUnsafeBufferPointer { buffer in
+                let shared = SharedBuffer(buffer)
+                return try ParallelLevels.map(count: tasks.count, control: control) { t in
+                    try control.checkCancellation()
+                    let task = tasks[t], l = task.level
+                    let hasUpper = task.isBand && l + 1 < levelCount
+                    let assembler = BandAssembler(geometry: geometry, frame: frame, values: shared.buffer,
+                                                  lower: finalTraces[l], lowerSmooth: finalSmoothed[l],
+                                                  upper: hasUpper ? finalTraces[l + 1] : nil,
+                                                  upperSmooth: hasUpper ? finalSmoothed[l + 1] : nil,
+                                                  control: control)
+                    let result = try assembler.assemble(polygons: task.needsPolygons)
+                    let n = assembled.add(1, ordering: .relaxed).newValue
+                    control.report(.assemble, Double(n) / Double(tasks.count))
+                    return result
+                }
             }
+        } catch {
+            DeferredRelease.release((traces, smoothed))
+            throw error
         }
-        try control.checkCancellation()
-        return ContourSet(thresholds: thresholds,
-                          levels: (0..<levelCount).map { results[$0].polygons },
-                          bands: (0..<levelCount).map { results[levelCount + $0].polygons },
-                          isolines: (0..<levelCount).map { results[$0].rings })
+        if control.isCancelled {
+            DeferredRelease.release((traces, smoothed, results))
+            throw CancellationError()
+        }
+        var set = empty
+        for (task, result) in zip(tasks, results) {
+            if task.isBand {
+                set.bands[task.level] = result.polygons
+                continue
+            }
+            if kinds.contains(.levels) { set.levels[task.level] = result.polygons }
+            if kinds.contains(.isolines) { set.isolines[task.level] = result.rings }
+            if kinds.contains(.bands) && task.level == levelCount - 1 { set.bands[task.level] = result.polygons }
+        }
+        return set
     }
 
     /// The grid's values with NaN replaced by the floor of ``CrossingRule``.

@@ -8,7 +8,8 @@ enum ParallelLevels {
     ///
     /// Stops starting new work once the control is cancelled or a body has
     /// thrown, then rethrows the first error (cancellation as
-    /// `CancellationError`).
+    /// `CancellationError`) without waiting for the finished levels' results
+    /// to be freed.
     static func map<T: Sendable>(count: Int, control: ComputeControl,
                                  _ body: @Sendable (Int) throws -> T) throws -> [T] {
         guard count > 0 else { return [] }
@@ -24,13 +25,23 @@ enum ParallelLevels {
                 failure.withLock { if $0 == nil { $0 = error } }
             }
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        try control.checkCancellation()
-        return try results.withLock { slots in
-            try slots.map { slot in
-                guard let value = slot else { throw CancellationError() }
-                return value
+        do {
+            if let error = failure.withLock({ $0 }) { throw error }
+            try control.checkCancellation()
+            return try results.withLock { slots in
+                try slots.map { slot in
+                    guard let value = slot else { throw CancellationError() }
+                    return value
+                }
             }
+        } catch {
+            // The levels done so far are released off the caller's path.
+            DeferredRelease.release(results.withLock { slots in
+                let done = slots
+                slots = []
+                return done
+            })
+            throw error
         }
     }
 }

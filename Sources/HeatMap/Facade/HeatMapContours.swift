@@ -26,9 +26,9 @@ public struct HeatMapContours: Sendable, Equatable {
     /// The configuration the contours were computed with.
     public let configuration: HeatMapConfiguration
     /// The density grid behind the contours.
-    public let grid: DensityGrid
+    public var grid: DensityGrid { derived.grid }
     /// Every kind of contour geometry, in the plane.
-    public let contourSet: ContourSet
+    public var contourSet: ContourSet { derived.contourSet }
     /// What the input held: points used, and why others were left out.
     public let summary: InputSummary
     private let derived: Derived
@@ -67,26 +67,31 @@ public struct HeatMapContours: Sendable, Equatable {
     public var renderMode: HeatMapRenderMode { configuration.renderMode }
 
     init(grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration, summary: InputSummary) {
-        self.grid = grid
-        self.contourSet = contourSet
         self.thresholds = contourSet.thresholds
         self.configuration = configuration
         self.summary = summary
         self.derived = Derived(grid: grid, contourSet: contourSet)
     }
 
-    /// What is derived from the contour set on first use, once, under a
-    /// lock: the geographic polygons and the hit-test index.
+    /// The grid and the contour set, and what is derived from them on
+    /// first use, once, under a lock: the geographic polygons and the
+    /// hit-test index. The only holder of them, so that the last copy of a
+    /// result let go (a cancelled client task unwinding, say) frees its
+    /// gigabyte of arrays on a background thread, not the caller's.
     private final class Derived: @unchecked Sendable {
         private let lock = NSLock()
-        private let grid: DensityGrid
-        private let contourSet: ContourSet
+        let grid: DensityGrid
+        let contourSet: ContourSet
         private var cachedPolygons: [HeatMapPolygon]?
         private var cachedIndex: PolygonIndex?
 
         init(grid: DensityGrid, contourSet: ContourSet) {
             self.grid = grid
             self.contourSet = contourSet
+        }
+
+        deinit {
+            DeferredRelease.release((grid, contourSet, cachedPolygons, cachedIndex))
         }
 
         var polygons: [HeatMapPolygon] {
@@ -121,14 +126,21 @@ public struct HeatMapContours: Sendable, Equatable {
                 var out: [HeatMapPolygon] = []
                 out.reserveCapacity(bands[level].count)
                 var budget = Derived.pollInterval
-                for (k, polygon) in bands[level].enumerated() {
-                    out.append(HeatMapPolygon(
-                        id: StableID.make(level: level, index: k, polygon: polygon),
-                        level: level,
-                        threshold: thresholds[level],
-                        coordinates: try Derived.unprojected(polygon.exterior, unprojection, control, &budget),
-                        interiorPolygons: try polygon.holes.map { try Derived.unprojected($0, unprojection, control, &budget) },
-                        isGeographic: projection.isGeographic))
+                do {
+                    for (k, polygon) in bands[level].enumerated() {
+                        out.append(HeatMapPolygon(
+                            id: StableID.make(level: level, index: k, polygon: polygon),
+                            level: level,
+                            threshold: thresholds[level],
+                            coordinates: try Derived.unprojected(polygon.exterior, unprojection, control, &budget),
+                            interiorPolygons: try polygon.holes.map {
+                                try Derived.unprojected($0, unprojection, control, &budget)
+                            },
+                            isGeographic: projection.isGeographic))
+                    }
+                } catch {
+                    DeferredRelease.release(out)
+                    throw error
                 }
                 return out
             }
@@ -231,11 +243,17 @@ extension HeatMapContours {
 
     /// Contours of a grid computed elsewhere (streamed input, a grid file,
     /// aggregates from a database).
+    ///
+    /// - Parameter kinds: the kinds of ``contourSet`` to build; the others
+    ///   are left empty. ``contours`` and the hit tests read the bands, so
+    ///   they are empty without `.bands`. An export of one kind builds only
+    ///   that one, in less time and memory.
     public static func compute(
         from grid: DensityGrid,
         configuration: HeatMapConfiguration,
         control: ComputeControl = .none,
-        summary: InputSummary = InputSummary()
+        summary: InputSummary = InputSummary(),
+        kinds: ContourKinds = .all
     ) throws -> HeatMapContours {
         try control.begin(.levels)
         let g = grid.geometry
@@ -245,7 +263,7 @@ extension HeatMapContours {
                                                           levelCount: configuration.contourLevels, grid: grid,
                                                           control: control)
         var set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
-                                           smoother: configuration.smoother, control: control)
+                                           smoother: configuration.smoother, kinds: kinds, control: control)
         if configuration.simplification > 0 {
             // Segments of at most 8 cells keep unprojected lines close to the plane's.
             let cell = max(grid.geometry.dx, grid.geometry.dy)
@@ -253,7 +271,10 @@ extension HeatMapContours {
                                      maximumSegment: grid.projection.isGeographic ? 8 * cell : .infinity,
                                      projection: grid.projection, control: control)
         }
-        try control.checkCancellation()
+        if control.isCancelled {
+            DeferredRelease.release(set)
+            throw CancellationError()
+        }
         return HeatMapContours(grid: grid, contourSet: set, configuration: configuration, summary: summary)
     }
 

@@ -45,10 +45,29 @@ enum SmoothingGuard {
         var levels = try ParallelLevels.map(count: levelCount, control: control) { l in
             try SmoothedLevel(trace: traces[l], iterations: initial[l], control: control)
         }
-        let hot = try ParallelLevels.map(count: levelCount, control: control) { l in
-            try HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
-                         control: control)
+        var hot: [HotCells] = []
+        // A cancel frees the pieces and hot cells off the caller's path.
+        do {
+            hot = try ParallelLevels.map(count: levelCount, control: control) { l in
+                try HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
+                             control: control)
+            }
+            try resolveConflicts(levels: &levels, passes: &passes, traces: traces, hot: hot,
+                                 iterations: iterations, geometry: geometry, control: control)
+        } catch {
+            DeferredRelease.release((levels, hot))
+            throw error
         }
+        control.report(.smooth, 1)
+        return levels
+    }
+
+    /// Rounds of conflict checks, each taking one pass off the pieces in a
+    /// conflict, until none is left.
+    private static func resolveConflicts(levels: inout [SmoothedLevel], passes: inout [[UInt8]],
+                                         traces: [LevelTrace], hot: [HotCells], iterations: Int,
+                                         geometry: GridGeometry, control: ComputeControl) throws {
+        let levelCount = traces.count
         var changed: [[Bool]]? = nil
         for round in 0...iterations {
             try control.checkCancellation()
@@ -82,8 +101,6 @@ enum SmoothingGuard {
             for l in 0..<levelCount { if let level = rebuilt[l] { levels[l] = level } }
             changed = reduced
         }
-        control.report(.smooth, 1)
-        return levels
     }
 }
 

@@ -31,7 +31,9 @@ enum ExportCommand {
         let configuration = try ContourOptions.levels(levelRule, run.configuration, grid: run.density.grid,
                                                       command: args.command.name)
         let contours = try HeatMapContours.compute(from: run.density.grid, configuration: configuration,
-                                                   control: control, summary: run.density.summary)
+                                                   control: control, summary: run.density.summary,
+                                                   kinds: kinds(format: format, mode: mode,
+                                                                configuration: configuration, simplify: simplify))
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
         let precision = requestedPrecision ?? defaultPrecision(for: contours.grid)
@@ -57,6 +59,18 @@ enum ExportCommand {
             try OutputFile.write(HeatMapRenderer.html(contours, options: picture), to: output)
         }
         control.report(.export, 1)
+    }
+
+    /// The kinds an export draws or writes: the mode's, and for a picture
+    /// whose style strokes contour lines, the isolines as well. A picture
+    /// of simplified isolines is framed by the bands as they were.
+    static func kinds(format: Format, mode: ContourMode, configuration: HeatMapConfiguration,
+                      simplify: Double??) -> ContourKinds {
+        var kinds = ContourKinds(mode)
+        guard format != .geojson else { return kinds }
+        if configuration.renderMode.isolineStroke != nil { kinds.insert(.isolines) }
+        if mode == .isolines && simplify != nil { kinds.insert(.bands) }
+        return kinds
     }
 
     /// The contours' set simplified along shared arcs (`--simplify`);

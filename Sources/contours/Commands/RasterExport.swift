@@ -49,7 +49,10 @@ extension RasterExport {
             break
         }
         let configuration = try ContourOptions.levels(rule, configured, grid: raster.grid, command: args.command.name)
-        let contours = try HeatMapContours.compute(from: raster.grid, configuration: configuration, control: control)
+        let contours = try HeatMapContours.compute(
+            from: raster.grid, configuration: configuration, control: control,
+            kinds: ExportCommand.kinds(format: format, mode: mode, configuration: configuration,
+                                       simplify: simplify))
         if contours.thresholds.isEmpty {
             Console.note("\(name): no levels inside the raster's range \(ArgumentValues.text(raster.grid.minimum)) … \(ArgumentValues.text(raster.grid.maximum)); the result is empty")
         }
