@@ -19,7 +19,7 @@ import Synchronization
 /// boundary vertices exactly (the same pieces), so Σ band areas from level
 /// i up equals level i's area. Same input, same output, whatever the
 /// thread timing.
-public enum ContourBuilder {
+package enum ContourBuilder {
     /// The contours of `grid` at `thresholds`, smoothed.
     ///
     /// - Parameters:
@@ -41,7 +41,7 @@ public enum ContourBuilder {
         MemoryBudget.product(cells, 48)
     }
 
-    public static func build(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
+    package static func build(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
                              control: ComputeControl = .none) throws -> ContourSet {
         for (i, t) in thresholds.enumerated() {
             guard t.isFinite else {
@@ -72,7 +72,7 @@ public enum ContourBuilder {
         let done = Atomic<Int>(0)
         var traces = try values.withUnsafeBufferPointer { buffer in
             let shared = SharedBuffer(buffer)
-            return try ParallelLevels.map(count: levelCount, control: control) { l in
+            return try Parallel.map(levelCount, control: control) { l in
                 try control.checkCancellation()
                 let trace = try LevelTracer(values: shared.buffer, geometry: geometry, frame: frame,
                                             threshold: thresholds[l], control: control).trace()
@@ -94,7 +94,7 @@ public enum ContourBuilder {
         let finalTraces = traces
         let results = try values.withUnsafeBufferPointer { buffer in
             let shared = SharedBuffer(buffer)
-            return try ParallelLevels.map(count: 2 * levelCount, control: control) { task in
+            return try Parallel.map(2 * levelCount, control: control) { task in
                 try control.checkCancellation()
                 let l = task % levelCount
                 let isBand = task >= levelCount

@@ -9,20 +9,20 @@ import Foundation
 /// their smallest and largest longitude, which gives the exact arc whenever
 /// its widest gap is at least 0.1° (otherwise the data circles the globe and
 /// any centre longitude serves).
-public struct ProjectionFitter: Sendable {
+struct ProjectionFitter: Sendable {
     private var latitudeLow = Double.infinity
     private var latitudeHigh = -Double.infinity
     private var bucketLow = [Double](repeating: .infinity, count: 3600)
     private var bucketHigh = [Double](repeating: -.infinity, count: 3600)
 
     /// Creates an empty fitter.
-    public init() {}
+    init() {}
 
     /// Whether no coordinate has been added.
-    public var isEmpty: Bool { latitudeLow > latitudeHigh }
+    var isEmpty: Bool { latitudeLow > latitudeHigh }
 
     /// Takes one coordinate into account; non-finite ones are ignored. O(1).
-    public mutating func add(latitude: Double, longitude: Double) {
+    mutating func add(latitude: Double, longitude: Double) {
         guard latitude.isFinite, longitude.isFinite else { return }
         latitudeLow = min(latitudeLow, latitude)
         latitudeHigh = max(latitudeHigh, latitude)
@@ -33,7 +33,7 @@ public struct ProjectionFitter: Sendable {
     }
 
     /// The smallest longitude arc holding every longitude added, nil if none.
-    public var longitudeArc: LongitudeArc? {
+    var longitudeArc: LongitudeArc? {
         let occupied = (0..<3600).filter { bucketLow[$0] <= bucketHigh[$0] }
         guard let first = occupied.first, let last = occupied.last else { return nil }
         // As LongitudeArc.smallest: the wrap-around gap first, then the gaps
@@ -52,7 +52,7 @@ public struct ProjectionFitter: Sendable {
 
     /// A projection of `kind` centred on the coordinates added (centred on
     /// (0, 0) when there were none).
-    public func projection(_ kind: MapProjection) -> PlaneProjection {
+    func projection(_ kind: MapProjection) -> PlaneProjection {
         guard kind != .planar else { return PlaneProjection(kind: .planar) }
         guard let arc = longitudeArc, !isEmpty else { return PlaneProjection(kind: kind) }
         return PlaneProjection(kind: kind, centreLatitude: (latitudeLow + latitudeHigh) / 2,

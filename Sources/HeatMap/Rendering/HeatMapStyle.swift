@@ -23,9 +23,18 @@ public struct HeatMapStyle: Sendable, Hashable {
     public init(gradient: HeatMapGradient = .thermal, fillOpacity: Double = 1.0,
                 renderMode: HeatMapRenderMode = .filled) {
         self.gradient = gradient
-        self.fillOpacity = fillOpacity.isFinite ? min(max(fillOpacity, 0), 1) : 1
+        self.fillOpacity = HeatMapStyle.opacity(fillOpacity)
         self.renderMode = renderMode
     }
+
+    /// The opacity rule of every output (pictures, GeoJSON `fill-opacity`,
+    /// configurations): clamped to 0...1, anything non-finite is 1.
+    static func opacity(_ value: Double) -> Double {
+        value.isFinite ? min(max(value, 0), 1) : 1
+    }
+
+    /// The gradient of bins whose export names none (GeoJSON and pictures).
+    static let binGradient = HeatMapGradient.thermal
 
     /// The style a configuration carries (its gradient, opacity and mode),
     /// for code that sets them on ``HeatMapConfiguration`` as the Apple
