@@ -13,7 +13,7 @@ struct BinFill {
     /// The fill for bins whose values span `range`, styled by `options`.
     init(options: GeoJSONOptions, range: ClosedRange<Double>?) {
         gradient = (options.gradient ?? HeatMapStyle.binGradient).visibleForBins
-        opacity = options.fillOpacity.map(HeatMapStyle.opacity) ?? 1
+        opacity = options.fillOpacity.map(HeatMapColor.clampedOpacity) ?? 1
         self.range = range
         colorScale = options.colorScale
         stroke = options.stroke

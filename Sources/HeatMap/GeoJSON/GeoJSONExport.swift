@@ -82,7 +82,7 @@ public enum GeoJSONExport {
         }
         var precision = VertexPrecision(decimals: options.precision, limit: limit)
         let levelCount = set.thresholds.count
-        let opacity = HeatMapStyle.opacity(fillOpacity)
+        let opacity = HeatMapColor.clampedOpacity(fillOpacity)
         var document = GeoJSONDocument(geographic: projection.isGeographic)
         document.crsName = options.crsName
         // Polygon features are gathered first and rounded together, so that

@@ -76,7 +76,7 @@ public struct HeatMapConfiguration: Sendable, Hashable {
         self.gridResolution = max(gridResolution, 2)
         self.gradient = gradient
         self.paddingFactor = paddingFactor.isFinite ? max(paddingFactor, 0) : 1.5
-        self.fillOpacity = HeatMapStyle.opacity(fillOpacity)
+        self.fillOpacity = HeatMapColor.clampedOpacity(fillOpacity)
         self.renderMode = renderMode
         self.smoother = smoother
         self.projection = projection

@@ -23,14 +23,8 @@ public struct HeatMapStyle: Sendable, Hashable {
     public init(gradient: HeatMapGradient = .thermal, fillOpacity: Double = 1.0,
                 renderMode: HeatMapRenderMode = .filled) {
         self.gradient = gradient
-        self.fillOpacity = HeatMapStyle.opacity(fillOpacity)
+        self.fillOpacity = HeatMapColor.clampedOpacity(fillOpacity)
         self.renderMode = renderMode
-    }
-
-    /// The opacity rule of every output (pictures, GeoJSON `fill-opacity`,
-    /// configurations): clamped to 0...1, anything non-finite is 1.
-    static func opacity(_ value: Double) -> Double {
-        value.isFinite ? min(max(value, 0), 1) : 1
     }
 
     /// The gradient of bins whose export names none (GeoJSON and pictures).
