@@ -22,11 +22,11 @@ struct Sale: HeatMapMeasurable {
     let value: Double
 }
 
-/// Reads Longitude, Latitude and Sale_Price through the library's CSV reader.
+/// Reads Longitude, Latitude and Sale_Price through the library's point reader.
 func readSales(_ path: String) throws -> [Sale] {
     let options = PointReaderOptions(columns: PointColumns(latitude: "Latitude", longitude: "Longitude",
                                                            value: "Sale_Price"))
-    let reader = try CSVPointReader(source: try ByteSource(path: path), options: options)
+    let reader = try PointReader(path: path, options: options)
     var sales: [Sale] = []
     while let p = try reader.next() {
         sales.append(Sale(id: sales.count,

@@ -22,10 +22,10 @@ struct Quake: HeatMapMeasurable {
     let value: Double
 }
 
-/// Reads lat, long and mag through the library's streaming CSV reader.
+/// Reads lat, long and mag through the library's streaming point reader.
 func readQuakes(_ path: String) throws -> [Quake] {
     let options = PointReaderOptions(columns: PointColumns(latitude: "lat", longitude: "long", value: "mag"))
-    let reader = try CSVPointReader(source: try ByteSource(path: path), options: options)
+    let reader = try PointReader(path: path, options: options)
     var quakes: [Quake] = []
     while let p = try reader.next() {
         quakes.append(Quake(id: quakes.count,

@@ -17,10 +17,10 @@ struct StormFix: HeatMapable {
     let weight: Double
 }
 
-/// Reads lat, long and wind through the library's streaming CSV reader.
+/// Reads lat, long and wind through the library's streaming point reader.
 func readFixes(_ path: String) throws -> [StormFix] {
     let options = PointReaderOptions(columns: PointColumns(latitude: "lat", longitude: "long", weight: "wind"))
-    let reader = try CSVPointReader(source: try ByteSource(path: path), options: options)
+    let reader = try PointReader(path: path, options: options)
     var fixes: [StormFix] = []
     while let p = try reader.next() {
         fixes.append(StormFix(id: fixes.count,

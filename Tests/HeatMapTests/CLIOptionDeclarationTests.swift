@@ -76,7 +76,7 @@ import Testing
         #expect(Double(Options.height.defaultValue) == picture.height)
         #expect(Options.feature.defaultValue == geo.grouping)
         #expect(Options.precision.defaultValue == geo.precision)
-        #expect(Options.scale.defaultValue.colors == geo.colorScale)
+        #expect(Options.scale.defaultValue == geo.colorScale)
         #expect(Options.attributes.defaultValue == (geo.gdalAttributes != nil))
         #expect(Options.shape.defaultValue == bins.shape)
         #expect(Options.orientation.defaultValue == bins.orientation)

@@ -108,4 +108,35 @@ import Testing
         #expect(HeatMapScaleType(name: "sqrt") == nil)
         #expect(HeatMapScaleType.symmetricLog(slopeAtZero: 0.5).description == "symmetricLog(slopeAtZero: 0.5)")
     }
+
+    /// The GeoJSON bin rule: every value gets a place, 0...1.
+    @Test func fractionsOfBinFills() {
+        #expect(HeatMapScaleType.linear.fraction(of: 25, in: 0...100) == 0.25)
+        #expect(HeatMapScaleType.linear.fraction(of: 0, in: 0...100) == 0)      // zero is placed, not special
+        #expect(HeatMapScaleType.linear.fraction(of: 250, in: 0...100) == 1)
+        #expect(HeatMapScaleType.linear.fraction(of: 5, in: 5...5) == 0)        // degenerate range
+        #expect(HeatMapScaleType.log.fraction(of: 10, in: 1...100) == 0.5)
+        #expect(HeatMapScaleType.log.fraction(of: 0, in: 1...100) == 0)
+        #expect(HeatMapScaleType.log.fraction(of: -3, in: 1...100) == 0)
+        // A range down to 0 starts a billionth of its top (at most 1) up: 1e-9 ... 100.
+        let f = HeatMapScaleType.log.fraction(of: 1, in: 0...100)
+        #expect(abs(f - log(1 / 1e-9) / log(100 / 1e-9)) < 1e-12)
+        let s = HeatMapScaleType.symmetricLog(slopeAtZero: 2)
+        #expect(abs(s.fraction(of: 3, in: -3...3) - 1) < 1e-15)
+        #expect(abs(s.fraction(of: 0, in: -3...3) - 0.5) < 1e-15)
+        #expect(abs(s.fraction(of: 1, in: 0...3) - log1p(2) / log1p(6)) < 1e-15)
+        for v in [Double.nan, -.infinity] { #expect(HeatMapScaleType.linear.fraction(of: v, in: 0...1) == 0) }
+    }
+
+    /// Pictures and GeoJSON place a non-zero value inside a positive range
+    /// alike: one transform under both.
+    @Test(arguments: [HeatMapScaleType.linear, .log, .symmetricLog, .symmetricLog(slopeAtZero: 0.01)])
+    func picturesAndFillsAgree(type: HeatMapScaleType) {
+        var rng = SplitMix(seed: 5)
+        for _ in 0..<500 {
+            let lo = rng.uniform(0.5, 50), hi = lo + rng.uniform(1, 1000), v = rng.uniform(lo, hi)
+            let picture = HeatMapColorScale(type: type, domain: lo...hi).position(of: v)!
+            #expect(abs(picture - type.fraction(of: v, in: lo...hi)) < 1e-12)
+        }
+    }
 }

@@ -19,7 +19,7 @@ import Synchronization
 /// boundary vertices exactly (the same pieces), so Σ band areas from level
 /// i up equals level i's area. Same input, same output, whatever the
 /// thread timing.
-public enum ContourBuilder {
+package enum ContourBuilder {
     /// The bytes contouring a grid of `cells` nodes takes at its peak:
     /// the sanitised copy of the values, the cell cases and crossings of
     /// the levels traced at once, and the rings (measured on real data,
@@ -44,7 +44,7 @@ public enum ContourBuilder {
     ///   too large to index.
     /// - Complexity: O(levels × cells) to classify, O(vertices · 2^iterations)
     ///   for the rest; levels run on every core.
-    public static func build(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
+    package static func build(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
                              kinds: ContourKinds = .all, control: ComputeControl = .none) throws -> ContourSet {
         for (i, t) in thresholds.enumerated() {
             guard t.isFinite else {
@@ -83,7 +83,7 @@ public enum ContourBuilder {
             let done = Atomic<Int>(0)
             traces = try values.withUnsafeBufferPointer { buffer in
                 let shared = SharedBuffer(buffer)
-                return try ParallelLevels.map(count: levelCount, control: control) { l in
+                return try Parallel.map(levelCount, control: control) { l in
                     try control.checkCancellation()
                     let trace = try LevelTracer(values: shared.buffer, geometry: geometry, frame: frame,
                                                 threshold: thresholds[l], control: control).trace()
@@ -105,7 +105,7 @@ public enum ContourBuilder {
             let finalTraces = traces, finalSmoothed = smoothed
             results = try values.withUnsafeBufferPointer { buffer in
                 let shared = SharedBuffer(buffer)
-                return try ParallelLevels.map(count: tasks.count, control: control) { t in
+                return try Parallel.map(tasks.count, control: control) { t in
                     try control.checkCancellation()
                     let task = tasks[t], l = task.level
                     let hasUpper = task.isBand && l + 1 < levelCount

@@ -19,42 +19,42 @@ import Foundation
 /// Points with a non-finite coordinate or value, or too far from the origin
 /// for the cell size, are left out and counted in ``summary`` (or refused,
 /// when `strict`).
-public struct Binner: Sendable {
+package struct Binner: Sendable {
     /// The grid in the binning plane.
-    public let grid: BinGrid
+    package let grid: BinGrid
     /// The projection from coordinates to the binning plane (`.planar`
     /// for x/y data).
-    public let projection: PlaneProjection
+    package let projection: PlaneProjection
     /// The configuration, for ``result(control:)``.
-    public let configuration: BinningConfiguration
+    package let configuration: BinningConfiguration
     /// When true, the first bad point throws instead of being left out.
-    public let strict: Bool
+    package let strict: Bool
     /// Points binned and points left out (with why).
-    public private(set) var summary = InputSummary()
+    package private(set) var summary = InputSummary()
     /// The box of the binned points in the binning plane.
-    public private(set) var bounds = PlaneBox.empty
+    package private(set) var bounds = PlaneBox.empty
     /// The largest |x| or |y| of any point with finite plane coordinates,
     /// binned or left out as too far out (see ``smallestExactSize``).
-    public private(set) var reach = 0.0
+    package private(set) var reach = 0.0
 
     /// The largest |x| or |y| a cell can be computed for at any size (the
     /// cell arithmetic doubles coordinates, which must stay finite).
-    public static let largestReach = Double.greatestFiniteMagnitude / 4
+    package static let largestReach = Double.greatestFiniteMagnitude / 4
 
     /// Why a point whose cell number would not be exact is left out.
-    public static let tooFarReason = "point is too far from the grid origin for the cell size"
+    package static let tooFarReason = "point is too far from the grid origin for the cell size"
 
     /// The smallest size (the configuration's units: km, or plane units
     /// for `.planar`) whose cell numbers stay exact for every point added
     /// so far, with two significant digits, rounded up.
-    public var smallestExactSize: Double {
+    package var smallestExactSize: Double {
         Binner.smallestExactSize(reach: reach, planar: configuration.projection == .planar)
     }
 
     /// The smallest size whose cell numbers stay exact for points whose
     /// |x| and |y| in the binning plane are at most `reach` (km, or plane
     /// units when `planar`), two significant digits rounded up.
-    public static func smallestExactSize(reach: Double, planar: Bool) -> Double {
+    package static func smallestExactSize(reach: Double, planar: Bool) -> Double {
         // A hexagon's q takes |x| and |y| together: half the limit each.
         let plane = reach / Double(HexGrid.indexLimit / 2 - 4)
         let size = planar ? plane : plane / 1000
@@ -83,7 +83,7 @@ public struct Binner: Sendable {
     ///     must be `.planar` exactly when `configuration.projection` is.
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for a bad size or
     ///   a projection that disagrees with the configuration.
-    public init(configuration: BinningConfiguration, projection: PlaneProjection, strict: Bool = false) throws {
+    package init(configuration: BinningConfiguration, projection: PlaneProjection, strict: Bool = false) throws {
         guard (projection.kind == .planar) == (configuration.projection == .planar) else {
             throw HeatMapError.invalidConfiguration(
                 "binning projection \(projection.kind.rawValue) does not match configuration \(configuration.projection.rawValue)")
@@ -95,7 +95,7 @@ public struct Binner: Sendable {
     }
 
     /// The number of occupied cells so far.
-    public var occupiedCellCount: Int { keys.count }
+    package var occupiedCellCount: Int { keys.count }
 
     // MARK: Adding points
 
@@ -103,7 +103,7 @@ public struct Binner: Sendable {
     /// (a value column or the weights) may be nil: every value is then 1.
     /// A latitude outside [-90, 90] or a longitude outside [-180, 360) is
     /// bad input. O(n).
-    public mutating func add(latitudes: [Double], longitudes: [Double], values: [Double]? = nil,
+    package mutating func add(latitudes: [Double], longitudes: [Double], values: [Double]? = nil,
                              control: ComputeControl = .none) throws {
         try checkLengths(latitudes.count, longitudes.count, values?.count)
         var xs = [Double](), ys = [Double]()
@@ -131,7 +131,7 @@ public struct Binner: Sendable {
 
     /// Adds points already in the binning plane. `values` may be nil
     /// (every value 1). O(n).
-    public mutating func add(x: [Double], y: [Double], values: [Double]? = nil,
+    package mutating func add(x: [Double], y: [Double], values: [Double]? = nil,
                              control: ComputeControl = .none) throws {
         try checkLengths(x.count, y.count, values?.count)
         var start = 0
@@ -144,7 +144,7 @@ public struct Binner: Sendable {
     }
 
     /// Adds one point in the binning plane.
-    public mutating func add(_ point: PlanePoint, value: Double = 1) throws {
+    package mutating func add(_ point: PlanePoint, value: Double = 1) throws {
         try addChunk(xs: [point.x][...], ys: [point.y][...], values: [value][...], reasons: [:])
     }
 
@@ -180,16 +180,16 @@ public struct Binner: Sendable {
         // index range and failure count, combined below in part order.
         let parts = (n + Binner.part - 1) / Binner.part
         var partial = [KeyPass.Outcome](repeating: KeyPass.Outcome(), count: parts)
-        try xs.withUnsafeBufferPointer { xp in
-            try ys.withUnsafeBufferPointer { yp in
-                try withOptionalSlice(values) { vp in
-                    try keys.withUnsafeMutableBufferPointer { kp in
-                        try failures.withUnsafeMutableBufferPointer { fp in
-                            try partial.withUnsafeMutableBufferPointer { outcomes in
+        xs.withUnsafeBufferPointer { xp in
+            ys.withUnsafeBufferPointer { yp in
+                withOptionalSlice(values) { vp in
+                    keys.withUnsafeMutableBufferPointer { kp in
+                        failures.withUnsafeMutableBufferPointer { fp in
+                            partial.withUnsafeMutableBufferPointer { outcomes in
                                 let pass = KeyPass(xs: xp, ys: yp, values: vp, keys: kp, failures: fp, reasons: reasons)
                                 let outcomes = UncheckedSendable(outcomes.baseAddress!)
                                 let grid = self.grid
-                                try Parallel.forEach(parts) { k in
+                                Parallel.forEach(parts) { k in
                                     let range = k * Binner.part ..< min(n, (k + 1) * Binner.part)
                                     switch grid {
                                     case .hexagon(let g): outcomes.value[k] = Binner.computeKeys(g, pass, range)
@@ -315,8 +315,7 @@ public struct Binner: Sendable {
             keys.withUnsafeBufferPointer { keys in
                 withOptionalSlice(values) { values in
                     let tables = UncheckedSendable(tables.baseAddress!)
-                    // Cannot throw: the body does not.
-                    try? Parallel.forEach(groups) { g in
+                    Parallel.forEach(groups) { g in
                         let table = tables.value + g * cells
                         for k in keys.count * g / groups ..< keys.count * (g + 1) / groups {
                             let key = keys[k]
@@ -374,7 +373,7 @@ public struct Binner: Sendable {
     /// O(cells log cells).
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when the empty
     ///   cells would exceed `configuration.maximumCells`; `CancellationError`.
-    public func result(control: ComputeControl = .none) throws -> BinningResult {
+    package func result(control: ComputeControl = .none) throws -> BinningResult {
         var order = Array(keys.indices)
         order.sort { keys[$0] < keys[$1] }
         var bins: [Bin] = []

@@ -4,30 +4,30 @@ import Foundation
 /// s = −q − r.
 ///
 /// Cells order row by row: by r, then by q.
-public struct HexCell: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+struct HexCell: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// Axial q.
-    public var q: Int
+    var q: Int
     /// Axial r.
-    public var r: Int
+    var r: Int
 
     /// Creates a cell from its axial coordinates.
-    public init(q: Int, r: Int) {
+    init(q: Int, r: Int) {
         self.q = q
         self.r = r
     }
 
     /// The third cube coordinate, −q − r.
-    public var s: Int { -q - r }
+    var s: Int { -q - r }
 
     /// The number of steps between two cells. O(1).
-    public func distance(to other: HexCell) -> Int {
+    func distance(to other: HexCell) -> Int {
         (abs(q - other.q) + abs(r - other.r) + abs(s - other.s)) / 2
     }
 
     /// Row-major order: by r, then q.
-    public static func < (lhs: HexCell, rhs: HexCell) -> Bool {
+    static func < (lhs: HexCell, rhs: HexCell) -> Bool {
         lhs.r != rhs.r ? lhs.r < rhs.r : lhs.q < rhs.q
     }
 
-    public var description: String { "(\(q), \(r))" }
+    var description: String { "(\(q), \(r))" }
 }

@@ -43,7 +43,7 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
     }
 
     /// The centre of a cell. O(1).
-    public func center(of cell: HexCell) -> PlanePoint {
+    func center(of cell: HexCell) -> PlanePoint {
         let (a, b) = lattice(cell)
         return PlanePoint(x: Double(a) * unitX, y: Double(b) * unitY)
     }
@@ -65,7 +65,7 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
     /// coordinate fixed up is q before r before s. So a point on an edge or
     /// a corner always goes to one of the cells that share it, and the same
     /// point always to the same cell.
-    public func cell(containing p: PlanePoint) -> HexCell? {
+    func cell(containing p: PlanePoint) -> HexCell? {
         guard let (q, r) = index(x: p.x, y: p.y) else { return nil }
         return HexCell(q: q, r: r)
     }
@@ -121,7 +121,7 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
 
     /// The six corners of a cell, counter-clockwise, starting at 30° (pointy)
     /// or 0° (flat) from the centre. O(1).
-    public func corners(of cell: HexCell) -> [PlanePoint] {
+    func corners(of cell: HexCell) -> [PlanePoint] {
         let (a, b) = lattice(cell)
         let offsets = orientation == .pointy ? HexGrid.pointyCorners : HexGrid.flatCorners
         let ux = unitX, uy = unitY
@@ -133,7 +133,7 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
     public static let neighborOffsets = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
 
     /// The six cells sharing an edge with `cell`, counter-clockwise. O(1).
-    public func neighbors(of cell: HexCell) -> [HexCell] {
+    func neighbors(of cell: HexCell) -> [HexCell] {
         HexGrid.neighborOffsets.map { HexCell(q: cell.q + $0.0, r: cell.r + $0.1) }
     }
 
@@ -163,7 +163,7 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
     /// box's corners (so a degenerate box still gets its cell), in row-major
     /// order. O(cells); see ``candidateCount(covering:)`` before calling it
     /// on a box much larger than a cell.
-    public func cells(covering box: PlaneBox) -> [HexCell] {
+    func cells(covering box: PlaneBox) -> [HexCell] {
         guard let (qs, rs) = candidateRange(box) else { return [] }
         var out: [HexCell] = []
         for r in rs {

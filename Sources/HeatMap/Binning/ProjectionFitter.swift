@@ -7,19 +7,19 @@ import Foundation
 /// of the latitudes and the middle of the smallest longitude arc holding
 /// every longitude (``LongitudeArc/smallest(containing:)``, found from the
 /// same 0.1° bins).
-public struct ProjectionFitter: Sendable {
+struct ProjectionFitter: Sendable {
     private var latitudeLow = Double.infinity
     private var latitudeHigh = -Double.infinity
     private var bins = LongitudeBins()
 
     /// Creates an empty fitter.
-    public init() {}
+    init() {}
 
     /// Whether no coordinate has been added.
-    public var isEmpty: Bool { latitudeLow > latitudeHigh }
+    var isEmpty: Bool { latitudeLow > latitudeHigh }
 
     /// Takes one coordinate into account; non-finite ones are ignored. O(1).
-    public mutating func add(latitude: Double, longitude: Double) {
+    mutating func add(latitude: Double, longitude: Double) {
         guard latitude.isFinite, longitude.isFinite else { return }
         latitudeLow = min(latitudeLow, latitude)
         latitudeHigh = max(latitudeHigh, latitude)
@@ -27,11 +27,11 @@ public struct ProjectionFitter: Sendable {
     }
 
     /// The smallest longitude arc holding every longitude added, nil if none.
-    public var longitudeArc: LongitudeArc? { bins.smallestArc() }
+    var longitudeArc: LongitudeArc? { bins.smallestArc() }
 
     /// A projection of `kind` centred on the coordinates added (centred on
     /// (0, 0) when there were none).
-    public func projection(_ kind: MapProjection) -> PlaneProjection {
+    func projection(_ kind: MapProjection) -> PlaneProjection {
         PlaneProjection.centred(kind, latitudes: latitudeLow, latitudeHigh, arc: longitudeArc)
     }
 }

@@ -22,7 +22,7 @@ public struct SquareGrid: Sendable, Hashable, CellIndexing {
     /// The cell holding a plane point (a point on an edge goes to the cell
     /// above or to the right of it); nil for a non-finite point or one more
     /// than ``HexGrid/indexLimit`` cells from the origin. O(1).
-    public func cell(containing p: PlanePoint) -> SquareCell? {
+    func cell(containing p: PlanePoint) -> SquareCell? {
         guard let (i, j) = index(x: p.x, y: p.y) else { return nil }
         return SquareCell(i: i, j: j)
     }
@@ -36,19 +36,19 @@ public struct SquareGrid: Sendable, Hashable, CellIndexing {
     }
 
     /// The centre of a cell. O(1).
-    public func center(of cell: SquareCell) -> PlanePoint {
+    func center(of cell: SquareCell) -> PlanePoint {
         PlanePoint(x: (Double(cell.i) + 0.5) * side, y: (Double(cell.j) + 0.5) * side)
     }
 
     /// The four corners, counter-clockwise from the lower left. O(1).
-    public func corners(of cell: SquareCell) -> [PlanePoint] {
+    func corners(of cell: SquareCell) -> [PlanePoint] {
         let x0 = Double(cell.i) * side, x1 = Double(cell.i + 1) * side
         let y0 = Double(cell.j) * side, y1 = Double(cell.j + 1) * side
         return [PlanePoint(x: x0, y: y0), PlanePoint(x: x1, y: y0), PlanePoint(x: x1, y: y1), PlanePoint(x: x0, y: y1)]
     }
 
     /// The four cells sharing an edge, counter-clockwise from the east one. O(1).
-    public func neighbors(of cell: SquareCell) -> [SquareCell] {
+    func neighbors(of cell: SquareCell) -> [SquareCell] {
         [SquareCell(i: cell.i + 1, j: cell.j), SquareCell(i: cell.i, j: cell.j + 1),
          SquareCell(i: cell.i - 1, j: cell.j), SquareCell(i: cell.i, j: cell.j - 1)]
     }
@@ -67,7 +67,7 @@ public struct SquareGrid: Sendable, Hashable, CellIndexing {
     }
 
     /// Every cell holding a point of the box, row-major. O(cells).
-    public func cells(covering box: PlaneBox) -> [SquareCell] {
+    func cells(covering box: PlaneBox) -> [SquareCell] {
         guard let (iRange, jRange) = indexRange(box) else { return [] }
         var out: [SquareCell] = []
         for j in jRange { for i in iRange { out.append(SquareCell(i: i, j: j)) } }

@@ -24,17 +24,17 @@ import Foundation
 /// When a rule has nothing to measure (fewer than two weighted points, all
 /// of them identical, or a spread lost in the coordinates' rounding) the
 /// given fixed radius is used, so the radius is never 0 or NaN.
-public struct BandwidthEstimator: Sendable, Hashable {
+struct BandwidthEstimator: Sendable, Hashable {
     /// Box of every point added (for fitting the grid).
-    public private(set) var bounds = PlaneBox.empty
+    private(set) var bounds = PlaneBox.empty
     /// Box of the points of weight > 0.
-    public private(set) var weightedBounds = PlaneBox.empty
+    private(set) var weightedBounds = PlaneBox.empty
     /// Points added (all weights).
-    public private(set) var count = 0
+    private(set) var count = 0
     /// Points of weight > 0.
-    public private(set) var weightedCount = 0
+    private(set) var weightedCount = 0
     /// Σ w.
-    public private(set) var totalWeight = 0.0
+    private(set) var totalWeight = 0.0
     private var squaredWeight = 0.0
     private var meanX = 0.0, meanY = 0.0
     private var sumSquaresX = 0.0, sumSquaresY = 0.0
@@ -42,13 +42,13 @@ public struct BandwidthEstimator: Sendable, Hashable {
 
     /// Creates an empty estimator; the quartile sample holds at most
     /// `reservoirCapacity` points (x, y, w: 24 bytes each).
-    public init(reservoirCapacity: Int = 100_000) {
+    init(reservoirCapacity: Int = 100_000) {
         reservoir = PointReservoir(capacity: reservoirCapacity)
     }
 
     /// Adds one point. Non-finite coordinates and negative or non-finite
     /// weights are ignored (validate input before). O(1) amortised.
-    public mutating func add(x: Double, y: Double, weight: Double) {
+    mutating func add(x: Double, y: Double, weight: Double) {
         guard x.isFinite, y.isFinite, weight.isFinite, weight >= 0 else { return }
         let p = PlanePoint(x: x, y: y)
         bounds.formUnion(p)
@@ -68,21 +68,21 @@ public struct BandwidthEstimator: Sendable, Hashable {
     }
 
     /// Adds a batch. O(batch).
-    public mutating func add(_ batch: PlanePoints) {
+    mutating func add(_ batch: PlanePoints) {
         for i in 0..<batch.count { add(x: batch.x[i], y: batch.y[i], weight: batch.weight[i]) }
     }
 
     /// (Σw)² / Σw²: the number of equally weighted points with the same
     /// information (0 with no weight).
-    public var effectiveCount: Double {
+    var effectiveCount: Double {
         squaredWeight > 0 ? totalWeight * totalWeight / squaredWeight : 0
     }
 
     /// The weighted mean position (nil with no weight).
-    public var mean: PlanePoint? { totalWeight > 0 ? PlanePoint(x: meanX, y: meanY) : nil }
+    var mean: PlanePoint? { totalWeight > 0 ? PlanePoint(x: meanX, y: meanY) : nil }
 
     /// Weighted standard deviations along x and y (0 for n ≤ 1).
-    public var standardDeviation: (x: Double, y: Double) {
+    var standardDeviation: (x: Double, y: Double) {
         let denominator = totalWeight - squaredWeight / max(totalWeight, .leastNormalMagnitude)
         guard totalWeight > 0, denominator > totalWeight * 1e-12 else { return (0, 0) }
         return (max(sumSquaresX / denominator, 0).squareRoot(), max(sumSquaresY / denominator, 0).squareRoot())
@@ -90,7 +90,7 @@ public struct BandwidthEstimator: Sendable, Hashable {
 
     /// Weighted interquartile ranges along x and y (exact up to the sample
     /// capacity, estimated from the sample beyond). (0, 0) with no weight.
-    public var interquartileRange: (x: Double, y: Double) {
+    var interquartileRange: (x: Double, y: Double) {
         guard let x1 = reservoir.quantile(0.25, alongX: true), let x3 = reservoir.quantile(0.75, alongX: true),
               let y1 = reservoir.quantile(0.25, alongX: false), let y3 = reservoir.quantile(0.75, alongX: false)
         else { return (0, 0) }
@@ -100,7 +100,7 @@ public struct BandwidthEstimator: Sendable, Hashable {
     /// The kernel radius a rule gives for the points added, or `fixed` when
     /// the rule is `.fixed` or has nothing to measure (see the type's notes).
     /// Always finite and > 0 when `fixed` is.
-    public func radius(for bandwidth: Bandwidth, fixed: Double, projection: PlaneProjection) -> Double {
+    func radius(for bandwidth: Bandwidth, fixed: Double, projection: PlaneProjection) -> Double {
         rule(bandwidth, projection: projection) ?? fixed
     }
 

@@ -29,23 +29,23 @@ import Foundation
 /// fixed order. Other batch splits sum the same terms in another order
 /// (equal to rounding). A value type: copies made before ``finish(control:)`` are independent
 /// (the buffers are copied on the first write to a shared one).
-public struct DensityAccumulator: Sendable {
+struct DensityAccumulator: Sendable {
     /// Where the nodes are.
-    public let geometry: GridGeometry
+    let geometry: GridGeometry
     /// The kernel radius (plane units); σ = radius / 3.
-    public let radius: Double
+    let radius: Double
     /// The projection the points were mapped with (sets the area unit).
-    public let projection: PlaneProjection
+    let projection: PlaneProjection
     /// Density or kernel-weighted mean.
-    public let estimator: DensityEstimator
+    let estimator: DensityEstimator
     /// The method asked for.
-    public let requestedMethod: DensityMethod
+    let requestedMethod: DensityMethod
     /// The method that runs: `.exact` or `.binned` (never `.automatic`).
-    public var method: DensityMethod { scheme == .direct ? .exact : .binned }
+    var method: DensityMethod { scheme == .direct ? .exact : .binned }
     /// Points added so far.
-    public private(set) var count = 0
+    private(set) var count = 0
     /// Σ w of the points added so far.
-    public private(set) var totalWeight = 0.0
+    private(set) var totalWeight = 0.0
 
     let scheme: DensityScheme
     let xAxis: GaussianAxis
@@ -67,7 +67,7 @@ public struct DensityAccumulator: Sendable {
     ///     method choice and progress).
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for a bad radius or
     ///   geometry, or when the grid does not fit in memory.
-    public init(geometry: GridGeometry, radius: Double, projection: PlaneProjection,
+    init(geometry: GridGeometry, radius: Double, projection: PlaneProjection,
                 estimator: DensityEstimator = .density, method: DensityMethod = .automatic,
                 expectedCount: Int? = nil) throws {
         try self.init(geometry: geometry, radius: radius, projection: projection, estimator: estimator,
@@ -172,7 +172,7 @@ public struct DensityAccumulator: Sendable {
     ///   negative weight — nothing of the batch is added then;
     ///   `CancellationError` when `control` is cancelled (the accumulator is
     ///   then partly filled and should be dropped).
-    public mutating func add(_ batch: PlanePoints, control: ComputeControl = .none) throws {
+    mutating func add(_ batch: PlanePoints, control: ComputeControl = .none) throws {
         let n = batch.count
         guard n > 0 else { return }
         try control.checkCancellation()
@@ -298,7 +298,7 @@ public struct DensityAccumulator: Sendable {
     /// The grid of everything added. O(cells) for the exact method,
     /// O(cells · planes · kernel width in cells) for the binned ones, on
     /// all cores; cancellation is polled every few rows.
-    public consuming func finish(control: ComputeControl = .none) throws -> DensityGrid {
+    consuming func finish(control: ComputeControl = .none) throws -> DensityGrid {
         try control.checkCancellation()
         // Only the 2-D binned schemes convolve in place; the others read.
         if scheme.convolvesInPlace, !isKnownUniquelyReferenced(&storage) {

@@ -6,23 +6,23 @@ import Foundation
 /// Pass 1 (done by ``StreamedPoints/read(path:options:replay:control:)``)
 /// gives the projection's centre; later passes project the points to
 /// measure their box and spread, then fill the grid.
-public enum StreamedDensity {
+package enum StreamedDensity {
     /// A grid and how it was made.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The grid.
-        public var grid: DensityGrid
+        package var grid: DensityGrid
         /// The configuration as used: the chosen radius, and the resolution
         /// when it came from the data.
-        public var configuration: HeatMapConfiguration
+        package var configuration: HeatMapConfiguration
         /// How the radius was chosen.
-        public var bandwidth: Bandwidth
+        package var bandwidth: Bandwidth
         /// Whether the `auto` radius was raised to half a cell (see ``radiusFloor(box:resolution:padding:)``).
-        public var radiusRaised: Bool
+        package var radiusRaised: Bool
         /// Points used and rows rejected.
-        public var summary: InputSummary
+        package var summary: InputSummary
 
         /// Creates a result from its parts.
-        public init(grid: DensityGrid, configuration: HeatMapConfiguration, bandwidth: Bandwidth, radiusRaised: Bool,
+        package init(grid: DensityGrid, configuration: HeatMapConfiguration, bandwidth: Bandwidth, radiusRaised: Bool,
                     summary: InputSummary) {
             self.grid = grid
             self.configuration = configuration
@@ -34,7 +34,7 @@ public enum StreamedDensity {
 
     /// The smallest radius the `auto` rule may give on this grid: σ spans
     /// half a cell (``DensityPlanner/radiusFloor(box:resolution:padding:)``).
-    public static func radiusFloor(box: PlaneBox, resolution: Int, padding: Double) -> Double {
+    package static func radiusFloor(box: PlaneBox, resolution: Int, padding: Double) -> Double {
         DensityPlanner.radiusFloor(box: box, resolution: resolution, padding: padding)
     }
 
@@ -55,7 +55,7 @@ public enum StreamedDensity {
     ///   `--resolution` is given), as ``HeatMapConfiguration/resolutionFromData`` does.
     /// - Throws: `CancellationError`; ``InputError`` when a re-read file
     ///   changed; ``HeatMapError`` when the grid does not fit in memory.
-    public static func compute(from points: StreamedPoints, configuration: HeatMapConfiguration,
+    package static func compute(from points: StreamedPoints, configuration: HeatMapConfiguration,
                                resolutionFromData: Bool = false,
                                control: ComputeControl = .none) throws -> Result {
         try compute(from: points, configuration: configuration, resolutionFromData: resolutionFromData,

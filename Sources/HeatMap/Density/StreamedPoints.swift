@@ -12,9 +12,9 @@ import Foundation
 /// a point) written during the first pass, or — for regular files larger
 /// than ``spoolLimit`` — by parsing the file again. Memory: O(batch),
 /// never O(points); the spool lives in the page cache and on disk.
-public final class StreamedPoints {
+package final class StreamedPoints {
     /// How later passes get the points back.
-    public enum Replay: Sendable, Hashable {
+    package enum Replay: Sendable, Hashable {
         /// Parse the file again (regular files only).
         case reparse
         /// Keep the checked points in a temporary file.
@@ -22,28 +22,28 @@ public final class StreamedPoints {
     }
 
     /// Points handed out per batch (``PointBatch``'s standard size).
-    public static let batchSize = PointBatch.standardSize
+    package static let batchSize = PointBatch.standardSize
 
     /// The largest regular file spooled by default (bytes). Reading the
     /// spool back costs a fraction of parsing again; beyond this size the
     /// temporary file (nearly as large as the input) would crowd the disk,
     /// and the file is parsed again instead.
-    public static let spoolLimit = 4 << 30
+    package static let spoolLimit = 4 << 30
 
     /// The input's name for messages: the path, or "stdin".
-    public let name: String
+    package let name: String
     /// The format read.
-    public let format: InputFormat
+    package let format: InputFormat
     /// What the first pass learned.
-    public let statistics: InputStatistics
+    package let statistics: InputStatistics
     /// Rows left out under `skipInvalid`.
-    public let rejections: InputRejections
+    package let rejections: InputRejections
     /// Rows (CSV) or positions (GeoJSON) seen, good and bad.
-    public let rowsRead: Int
+    package let rowsRead: Int
     /// The columns used (CSV), e.g. "lat, long, weight: wind".
-    public let columnsDescription: String?
+    package let columnsDescription: String?
     /// How later passes read.
-    public let replay: Replay
+    package let replay: Replay
 
     /// For planar input (`options.geographic` false): the points' spread as
     /// read (x the longitude column, y the latitude one, as the planar
@@ -78,7 +78,7 @@ public final class StreamedPoints {
     ///   again (as is a regular file whose spool cannot be written).
     /// - Throws: ``InputError`` for the first bad row (unless skipping) or
     ///   bad structure; `CancellationError` when the control says stop.
-    public static func read(path: String?, options: PointReaderOptions, replay: Replay? = nil,
+    package static func read(path: String?, options: PointReaderOptions, replay: Replay? = nil,
                             control: ComputeControl = .none) throws -> StreamedPoints {
         let reader = try PointReader(path: path, options: options)
         // Standard input is spooled even when it is a file: it cannot be
@@ -157,7 +157,7 @@ public final class StreamedPoints {
     /// that turns a user's file into a temporary one before reading it
     /// (e.g. H3 cells into their centres) names the user's file, its
     /// columns, rows and rejections in messages. O(1); the replay is shared.
-    public func relabeled(name: String, columnsDescription: String?, rowsRead: Int,
+    package func relabeled(name: String, columnsDescription: String?, rowsRead: Int,
                           rejections: InputRejections) -> StreamedPoints {
         StreamedPoints(name: name, format: format, statistics: statistics, rejections: rejections,
                        rowsRead: rowsRead, columnsDescription: columnsDescription, replay: replay,
@@ -165,14 +165,14 @@ public final class StreamedPoints {
     }
 
     /// The number of good points.
-    public var count: Int { statistics.count }
+    package var count: Int { statistics.count }
 
     /// Hands out every good point again, in batches of `size` (default
     /// ``batchSize``) points, in file order.
     ///
     /// - Throws: ``InputError`` when the file changed since the first
     ///   pass; `CancellationError` when the control says stop.
-    public func forEachBatch(size: Int = StreamedPoints.batchSize, control: ComputeControl = .none,
+    package func forEachBatch(size: Int = StreamedPoints.batchSize, control: ComputeControl = .none,
                              _ body: (PointBatch) throws -> Void) throws {
         let size = max(size, 1)
         var batch = PointBatch(capacity: size)

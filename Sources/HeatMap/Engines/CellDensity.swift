@@ -8,7 +8,7 @@ extension CellTable {
     /// convolution; `control` polled throughout.
     /// - Throws: `CancellationError`; ``HeatMapError`` when the moment
     ///   planes do not fit in memory.
-    public func densityGrid(control: ComputeControl = .none) throws -> DensityGrid {
+    package func densityGrid(control: ComputeControl = .none) throws -> DensityGrid {
         try control.checkCancellation()
         control.report(.density, 0)
         let cells = geometry.count, columns = geometry.columns

@@ -13,30 +13,30 @@ import Foundation
 /// `sin`, `cos` and `sqrt` are the platform's (DuckDB, PostgreSQL) gives
 /// the tool's geometry bit for bit; ``CellTable`` checks that the
 /// geometry follows from the box.
-public struct CellQuery: Sendable {
+package struct CellQuery: Sendable {
     /// The SQL dialect to write.
-    public enum Dialect: String, Sendable, CaseIterable {
+    package enum Dialect: String, Sendable, CaseIterable {
         case duckdb, spark, postgres
     }
 
-    public var dialect: Dialect
+    package var dialect: Dialect
     /// The table: a name (quoted when it is not a plain, possibly dotted,
     /// identifier) or a table expression such as `read_parquet('p.parquet')`.
-    public var table: String
-    public var latitude: String
-    public var longitude: String
-    public var weight: String?
-    public var value: String?
-    public var projection: MapProjection
-    public var bandwidth: Bandwidth
+    package var table: String
+    package var latitude: String
+    package var longitude: String
+    package var weight: String?
+    package var value: String?
+    package var projection: MapProjection
+    package var bandwidth: Bandwidth
     /// The fixed radius, or the one a rule falls back on.
-    public var radius: Double
+    package var radius: Double
     /// The grid resolution; nil takes it from the data with `.auto` (else 100).
-    public var resolution: Int?
-    public var padding: Double
+    package var resolution: Int?
+    package var padding: Double
 
     /// Creates a query.
-    public init(dialect: Dialect, table: String, latitude: String, longitude: String, weight: String? = nil,
+    package init(dialect: Dialect, table: String, latitude: String, longitude: String, weight: String? = nil,
                 value: String? = nil, projection: MapProjection = .equalArea, bandwidth: Bandwidth = .auto,
                 radius: Double, resolution: Int? = nil, padding: Double = 1.5) {
         self.dialect = dialect
@@ -53,7 +53,7 @@ public struct CellQuery: Sendable {
     }
 
     /// A column name quoted for the dialect.
-    public func identifier(_ name: String) -> String {
+    package func identifier(_ name: String) -> String {
         switch dialect {
         case .spark: return "`" + name.replacingOccurrences(of: "`", with: "``") + "`"
         case .duckdb, .postgres: return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -108,7 +108,7 @@ public struct CellQuery: Sendable {
 
     /// The statement, without a closing semicolon so that it can be
     /// wrapped, e.g. in `COPY (…) TO …`.
-    public func sql() -> String {
+    package func sql() -> String {
         let geographic = projection != .planar
         let mean = value != nil
         let rad = number(Double.pi / 180)

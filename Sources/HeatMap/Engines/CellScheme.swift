@@ -16,24 +16,24 @@ import Foundation
 ///   Σ w e^(−|s|²/2) sₓᵐ s_yⁿ, for m + n ≤ 8, ordered by n then m; the
 ///   order used (the first planes kept) falls with σ. Measured worst error
 ///   of a lone point relative to its peak: ≤ 2.9e−4 at every threshold.
-public enum CellScheme: Sendable, Hashable {
+package enum CellScheme: Sendable, Hashable {
     case splat
     case taylor(order: Int)
 
     /// Sums per node and channel in a cells table.
-    public static let sumCount = 49
+    package static let sumCount = 49
     /// Half-width of the splat's block of nodes.
-    public static let splatHalf = 3
+    package static let splatHalf = 3
     /// The highest Taylor order a table carries.
-    public static let maximumOrder = 8
+    package static let maximumOrder = 8
     /// Below this σ in cells the sums are a splat.
-    public static let splatBelow = 0.85
+    package static let splatBelow = 0.85
     /// (σ in cells at least, Taylor order), widest kernels first.
-    public static let taylorOrders: [(sigmaInCells: Double, order: Int)] =
+    package static let taylorOrders: [(sigmaInCells: Double, order: Int)] =
         [(3, 3), (2, 4), (1.5, 5), (1.25, 6), (1, 7), (splatBelow, 8)]
 
     /// The scheme for a kernel of `sigmaInCells` (σ over the larger cell side).
-    public static func choose(sigmaInCells s: Double) -> CellScheme {
+    package static func choose(sigmaInCells s: Double) -> CellScheme {
         for (least, order) in taylorOrders where s >= least { return .taylor(order: order) }
         return .splat
     }
@@ -41,14 +41,14 @@ public enum CellScheme: Sendable, Hashable {
     /// The splat's half-widths in nodes (x, y): those of the accumulator's
     /// exact splat for the automatic method (4σ widened by half a cell
     /// diagonal), at most ``splatHalf``.
-    public static func splatReach(geometry: GridGeometry, radius: Double) -> (x: Int, y: Int) {
+    package static func splatReach(geometry: GridGeometry, radius: Double) -> (x: Int, y: Int) {
         let (x, y) = DensityAccumulator.axes(geometry: geometry, radius: radius,
                                              reachInSigmas: DensityPlan.automaticReachInSigmas)
         return (min(GaussianTable.half(of: x), splatHalf), min(GaussianTable.half(of: y), splatHalf))
     }
 
     /// Its name in a cells table.
-    public var name: String {
+    package var name: String {
         switch self {
         case .splat: return "splat"
         case .taylor: return "taylor"
@@ -56,7 +56,7 @@ public enum CellScheme: Sendable, Hashable {
     }
 
     /// The index among the 49 sums of moment (m, n) (m + n ≤ 8).
-    public static func momentIndex(m: Int, n: Int) -> Int {
+    package static func momentIndex(m: Int, n: Int) -> Int {
         var k = 0
         for i in 0..<n { k += maximumOrder - i + 1 }
         return k + m

@@ -8,41 +8,41 @@ import Foundation
 /// every node must lie inside it, and the geometry must follow from the
 /// table's box and radius by ``GridGeometry/fitting(box:radius:paddingFactor:resolution:)``,
 /// so a table from another tool or a hand-edited one is refused.
-public struct CellTable: Sendable {
+package struct CellTable: Sendable {
     /// Where the nodes are.
-    public var geometry: GridGeometry
+    package var geometry: GridGeometry
     /// The plane the sums were taken in.
-    public var projection: PlaneProjection
+    package var projection: PlaneProjection
     /// The kernel radius used (plane units).
-    public var radius: Double
+    package var radius: Double
     /// How the radius was chosen, and whether the `auto` floor raised it.
-    public var bandwidth: Bandwidth
-    public var radiusRaised: Bool
+    package var bandwidth: Bandwidth
+    package var radiusRaised: Bool
     /// The grid options the engine used.
-    public var resolution: Int
-    public var padding: Double
+    package var resolution: Int
+    package var padding: Double
     /// Density or kernel-weighted mean, and the mean's unit (the value column).
-    public var estimator: DensityEstimator
-    public var units: String
-    public var scheme: CellScheme
+    package var estimator: DensityEstimator
+    package var units: String
+    package var scheme: CellScheme
     /// Points used, points of weight > 0 and Σ w.
-    public var points: Int
-    public var weightedPoints: Int
-    public var totalWeight: Double
+    package var points: Int
+    package var weightedPoints: Int
+    package var totalWeight: Double
     /// Rows left out, by reason.
-    public var rejected: [String: Int]
+    package var rejected: [String: Int]
     /// The projected points' box (plane units).
-    public var box: PlaneBox
+    package var box: PlaneBox
     /// Latitude range and longitude arc ends of the points (planar y and x).
-    public var latitudeRange: ClosedRange<Double>?
-    public var longitudeEnds: (west: Double, east: Double)?
+    package var latitudeRange: ClosedRange<Double>?
+    package var longitudeEnds: (west: Double, east: Double)?
     /// Node index (row · columns + column) of each cell, ascending.
-    public var nodes: [Int]
+    package var nodes: [Int]
     /// ``CellScheme/sumCount`` weight sums per cell, then (mean) as many value sums.
-    public var sums: [Double]
+    package var sums: [Double]
 
     /// The marker column that makes a CSV a cells table.
-    public static let marker = "contours_cells"
+    package static let marker = "contours_cells"
 
     static let shared = ["scheme", "order", "columns", "rows", "x0", "y0", "dx", "dy", "radius", "bandwidth",
                          "radius_raised", "resolution", "padding", "projection", "centre_lat", "centre_lon",
@@ -58,7 +58,7 @@ public struct CellTable: Sendable {
                                    ("rejected_weight", "negative weight")]
 
     /// Whether a CSV header line names a cells table.
-    public static func isCellsHeader(_ line: Substring) -> Bool {
+    package static func isCellsHeader(_ line: Substring) -> Bool {
         let bytes = Array(line.utf8)
         return CSVFields(bytes, 0, bytes.count).texts(bytes).contains { $0.lowercased() == marker }
     }
@@ -66,7 +66,7 @@ public struct CellTable: Sendable {
     /// Reads a cells table from the bytes of a CSV file (`name` for messages).
     /// O(bytes + cells log cells).
     /// - Throws: ``InputError`` naming the line and column of the first problem.
-    public static func parse(_ bytes: [UInt8], name: String) throws -> CellTable {
+    package static func parse(_ bytes: [UInt8], name: String) throws -> CellTable {
         func fail(_ line: Int, _ column: String, _ message: String) -> InputError {
             InputError(file: name, line: line, column: column, reason: "bad cells table", message: message)
         }

@@ -122,7 +122,7 @@ public struct HeatMapContours: Sendable, Equatable {
         private func makePolygons(control: ComputeControl) throws -> [HeatMapPolygon] {
             let projection = grid.projection, unprojection = Unprojection(grid.projection)
             let bands = contourSet.bands, thresholds = contourSet.thresholds
-            let perLevel = try ParallelLevels.map(count: bands.count, control: control) { level in
+            let perLevel = try Parallel.map(bands.count, control: control) { level in
                 var out: [HeatMapPolygon] = []
                 out.reserveCapacity(bands[level].count)
                 var budget = Derived.pollInterval

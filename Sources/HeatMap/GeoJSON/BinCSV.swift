@@ -7,9 +7,9 @@ import Foundation
 /// plane x/y for planar input) rounded to `precision` decimals; `value` is
 /// the `aggregate`, empty where it is undefined (mean, min or max of an
 /// empty cell). Numbers are plain decimals without exponents.
-public enum BinCSV {
+package enum BinCSV {
     /// The whole CSV text. O(bins).
-    public static func text(_ result: BinningResult, aggregate: BinAggregate = .count, precision: Int = 6) -> String {
+    package static func text(_ result: BinningResult, aggregate: BinAggregate = .count, precision: Int = 6) -> String {
         var out = JSONText(reserving: 64 + result.bins.count * 48)
         let (a, b) = result.grid.idNames
         out.append("\(a),\(b),x,y,count,value\n")

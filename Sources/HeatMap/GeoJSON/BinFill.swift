@@ -7,13 +7,13 @@ struct BinFill {
     let gradient: HeatMapGradient
     let opacity: Double
     let range: ClosedRange<Double>?
-    let colorScale: BinColorScale
+    let colorScale: HeatMapScaleType
     let stroke: HeatMapColor?
 
     /// The fill for bins whose values span `range`, styled by `options`.
     init(options: GeoJSONOptions, range: ClosedRange<Double>?) {
-        gradient = GeoJSONExport.visibleGradient(options.gradient ?? .thermal)
-        opacity = options.fillOpacity.map { $0.isFinite ? min(max($0, 0), 1) : 1 } ?? 1
+        gradient = (options.gradient ?? HeatMapStyle.binGradient).visibleForBins
+        opacity = options.fillOpacity.map(HeatMapColor.clampedOpacity) ?? 1
         self.range = range
         colorScale = options.colorScale
         stroke = options.stroke

@@ -82,7 +82,7 @@ public enum GeoJSONExport {
         }
         var precision = VertexPrecision(decimals: options.precision, limit: limit)
         let levelCount = set.thresholds.count
-        let opacity = fillOpacity.isFinite ? min(max(fillOpacity, 0), 1) : 1
+        let opacity = HeatMapColor.clampedOpacity(fillOpacity)
         var document = GeoJSONDocument(geographic: projection.isGeographic)
         document.crsName = options.crsName
         // Polygon features are gathered first and rounded together, so that
@@ -284,13 +284,5 @@ public enum GeoJSONExport {
     static func roundedOpacity(_ v: Double) -> Double {
         guard v.isFinite else { return 0 }
         return (min(max(v, 0), 1) * 10_000).rounded() / 10_000
-    }
-
-    /// The gradient without a transparent lowest stop, so the emptiest
-    /// occupied bin still shows.
-    static func visibleGradient(_ gradient: HeatMapGradient) -> HeatMapGradient {
-        let colors = gradient.colors
-        guard colors.count > 2, colors[0].alpha == 0 else { return gradient }
-        return HeatMapGradient(colors: Array(colors.dropFirst())) ?? gradient
     }
 }

@@ -26,8 +26,8 @@ public struct GeoJSONOptions: Sendable, Hashable {
     public var fillOpacity: Double?
     /// The `stroke` colour; nil strokes each shape in its fill colour.
     public var stroke: HeatMapColor?
-    /// How bin values map to the gradient.
-    public var colorScale: BinColorScale
+    /// How bin values map to the gradient (``HeatMapScaleType/fraction(of:in:)``).
+    public var colorScale: HeatMapScaleType
     /// When set, contour features also carry `gdal_contour`'s fields, so
     /// pipelines built on it switch without changes (`--attributes gdal`).
     public var gdalAttributes: GDALContourAttributes?
@@ -38,7 +38,7 @@ public struct GeoJSONOptions: Sendable, Hashable {
 
     /// Creates options.
     public init(precision: Int = 6, grouping: GeoJSONFeatureGrouping = .level, gradient: HeatMapGradient? = nil,
-                fillOpacity: Double? = nil, stroke: HeatMapColor? = nil, colorScale: BinColorScale = .linear) {
+                fillOpacity: Double? = nil, stroke: HeatMapColor? = nil, colorScale: HeatMapScaleType = .linear) {
         self.precision = precision
         self.grouping = grouping
         self.gradient = gradient

@@ -5,9 +5,9 @@ import Foundation
 /// the reference prints it; lat/lon the cell centre rounded to `precision`
 /// decimals; `value` the `aggregate` (empty where undefined); `density`
 /// Σ value per km² of the cell's exact area.
-public enum H3CSV {
+package enum H3CSV {
     /// The whole CSV text. O(bins).
-    public static func text(_ result: H3BinningResult, aggregate: BinAggregate = .count, precision: Int = 6) -> String {
+    package static func text(_ result: H3BinningResult, aggregate: BinAggregate = .count, precision: Int = 6) -> String {
         var out = "h3,lat,lon,count,value,area_km2,density\n"
         out.reserveCapacity(64 + result.bins.count * 80)
         let decimals = min(max(precision, 0), 15)

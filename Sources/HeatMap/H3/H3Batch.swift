@@ -17,7 +17,7 @@ extension H3Cell {
             longitudes.withUnsafeBufferPointer { lon in
                 out.withUnsafeMutableBufferPointer { dst in
                     let target = UncheckedSendable((lat, lon, dst))
-                    try? Parallel.forEach(chunks) { c in
+                    Parallel.forEach(chunks) { c in
                         let (lat, lon, dst) = target.value
                         for i in (c * chunk)..<min(n, (c + 1) * chunk) {
                             let a = lat[i], b = lon[i]

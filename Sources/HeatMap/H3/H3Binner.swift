@@ -8,19 +8,19 @@ import Foundation
 /// try binner.add(latitudes: lats, longitudes: lons, values: nil)
 /// let result = try binner.result()
 /// ```
-public struct H3Binner: Sendable {
+package struct H3Binner: Sendable {
     /// The resolution cells are binned at.
-    public let resolution: Int
+    package let resolution: Int
     /// When true, the first bad point throws instead of being left out.
-    public let strict: Bool
+    package let strict: Bool
     /// Points binned and points left out (with why).
-    public private(set) var summary = InputSummary()
+    package private(set) var summary = InputSummary()
     private var table: [UInt64: BinStatistics] = [:]
     private var fitter = ProjectionFitter()
 
     /// Creates an empty binner.
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for a resolution outside 0...15.
-    public init(resolution: Int, strict: Bool = false) throws {
+    package init(resolution: Int, strict: Bool = false) throws {
         guard (0...H3Cell.maximumResolution).contains(resolution) else {
             throw HeatMapError.invalidConfiguration("H3 resolution must be 0...15 (got \(resolution))")
         }
@@ -29,13 +29,13 @@ public struct H3Binner: Sendable {
     }
 
     /// The number of occupied cells so far.
-    public var occupiedCellCount: Int { table.count }
+    package var occupiedCellCount: Int { table.count }
 
     /// Adds points (degrees). `values` (a value column or the weights) may
     /// be nil: every value is then 1. O(n · resolution), on all cores.
     /// - Throws: ``HeatMapError/invalidPoint(index:reason:)`` for a bad point
     ///   when `strict`; `CancellationError`.
-    public mutating func add(latitudes: [Double], longitudes: [Double], values: [Double]? = nil,
+    package mutating func add(latitudes: [Double], longitudes: [Double], values: [Double]? = nil,
                              control: ComputeControl = .none) throws {
         guard latitudes.count == longitudes.count, values.map({ $0.count == latitudes.count }) ?? true else {
             throw HeatMapError.invalidConfiguration("latitudes, longitudes and values differ in length")
@@ -62,7 +62,7 @@ public struct H3Binner: Sendable {
     /// may be nil (each row counts 1). O(n).
     /// - Throws: ``HeatMapError/invalidPoint(index:reason:)`` for a coarser
     ///   cell or a bad weight when `strict`.
-    public mutating func add(cells: [H3Cell], weights: [Double]? = nil) throws {
+    package mutating func add(cells: [H3Cell], weights: [Double]? = nil) throws {
         for (k, cell) in cells.enumerated() {
             let w = weights?[k] ?? 1
             var why: String?
@@ -91,7 +91,7 @@ public struct H3Binner: Sendable {
     /// longitude arc.
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when the covering
     ///   cells would exceed `maximumCells`; `CancellationError`.
-    public func result(includeEmpty: Bool = false, maximumCells: Int = 5_000_000,
+    package func result(includeEmpty: Bool = false, maximumCells: Int = 5_000_000,
                        control: ComputeControl = .none) throws -> H3BinningResult {
         var ids = Set(table.keys)
         if includeEmpty, !table.isEmpty {

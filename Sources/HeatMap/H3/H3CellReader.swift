@@ -2,19 +2,19 @@ import Foundation
 
 /// Rows of pre-aggregated H3 cells, as a warehouse exports them (a cell id
 /// column and a count or weight column).
-public struct H3CellRows: Sendable {
+package struct H3CellRows: Sendable {
     /// The input's name for messages: the path, or "stdin".
-    public var name = ""
+    package var name = ""
     /// The cells, one per accepted row.
-    public var cells: [H3Cell] = []
+    package var cells: [H3Cell] = []
     /// Each row's count or weight (1 where no weight column is read).
-    public var weights: [Double] = []
+    package var weights: [Double] = []
     /// Rows left out (with `skipInvalid`).
-    public var rejections = InputRejections()
+    package var rejections = InputRejections()
     /// Data rows read.
-    public var rowsRead = 0
+    package var rowsRead = 0
     /// The weight column read, nil for 1 per row.
-    public var weightColumn: String?
+    package var weightColumn: String?
 }
 
 /// Reads a CSV of H3 cell ids with counts or weights.
@@ -23,11 +23,11 @@ public struct H3CellRows: Sendable {
 /// or the same 64-bit index as a decimal integer (as SQL engines store it).
 /// The weight is the named column, else a column called `count`, `weight`
 /// or `n` (any case) if there is one, else 1 per row.
-public enum H3CellReader {
+package enum H3CellReader {
     /// Reads the whole file (`nil` or "-" for standard input). O(rows).
     /// - Throws: ``InputError`` naming the file, line and column of the first
     ///   bad row (unless `skipInvalid`), or of a missing column.
-    public static func read(path: String?, column: String, weight: String? = nil,
+    package static func read(path: String?, column: String, weight: String? = nil,
                             skipInvalid: Bool = false) throws -> H3CellRows {
         let source = try ByteSource(path: path == "-" ? nil : path)
         let name = source.name
@@ -82,7 +82,7 @@ public enum H3CellReader {
     }
 
     /// A cell from its hex form, or from its decimal 64-bit index.
-    public static func parse(_ text: String) -> H3Cell? {
+    package static func parse(_ text: String) -> H3Cell? {
         if text.count != 15, text.allSatisfy(\.isNumber), let v = UInt64(text), let c = H3Cell(rawValue: v) { return c }
         return H3Cell(text)
     }

@@ -36,8 +36,7 @@ public struct BandLocator: Sendable {
         return [Int?](unsafeUninitializedCapacity: points.count) { out, initialized in
             let out = UncheckedSendable(out.baseAddress!)
             points.withUnsafeBufferPointer { points in
-                // Cannot throw: the body does not.
-                try? Parallel.forEach(chunks) { c in
+                Parallel.forEach(chunks) { c in
                     for k in c * chunk ..< min(points.count, (c + 1) * chunk) {
                         let i = order.map { Int($0.indices[k]) } ?? k
                         (out.value + i).initialize(to: band(at: points[i]))

@@ -14,7 +14,7 @@ struct PolygonIndex: Sendable {
         let polygons = Array(bands.joined())
         let sizes = polygons.map { $0.holes.reduce($0.exterior.count) { $0 + $1.count } }
         let total = sizes.reduce(0, +)
-        let count = max(1, requested ?? (total < 200_000 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)))
+        let count = max(1, requested ?? (total < 200_000 ? 1 : min(Parallel.workerCount, 8)))
         // Contiguous ranges of polygons holding about total / count vertices each.
         var ranges: [Range<Int>] = []
         var start = 0, acc = 0
@@ -27,12 +27,7 @@ struct PolygonIndex: Sendable {
         }
         ranges.append(start..<polygons.count)
         let parts = ranges
-        let built = LockedBox(Array<RasterIndex?>(repeating: nil, count: ranges.count))
-        DispatchQueue.concurrentPerform(iterations: parts.count) { k in
-            let index = RasterIndex(polygons, range: parts[k])
-            built.lock.withLock { built.value[k] = index }
-        }
-        self.parts = built.value.map { $0! }
+        self.parts = Parallel.map(parts.count) { k in RasterIndex(polygons, range: parts[k]) }
     }
 
     /// Indices of the polygons containing `p`, ascending.
@@ -49,13 +44,6 @@ struct PolygonIndex: Sendable {
         for part in parts { part.visit(p) { best = max(best, $0) } }
         return best >= 0 ? Int(best) : nil
     }
-}
-
-/// A value shared by worker threads under a lock.
-final class LockedBox<T>: @unchecked Sendable {
-    var value: T
-    let lock = NSLock()
-    init(_ value: T) { self.value = value }
 }
 
 /// One part of a ``PolygonIndex``.

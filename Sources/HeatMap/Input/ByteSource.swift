@@ -12,18 +12,18 @@ import Foundation
 ///
 /// The first chunk is read on opening, so the caller can sniff the format
 /// (``prefix``) before reading; ``nextChunk()`` hands it out first.
-public final class ByteSource {
+package final class ByteSource {
     /// The size of every read, in bytes.
-    public static let chunkSize = 256 * 1024
+    package static let chunkSize = 256 * 1024
 
     /// The name used in messages: the path, or "stdin".
-    public let name: String
+    package let name: String
     /// The path, or nil for standard input.
-    public let path: String?
+    package let path: String?
     /// Whether the input is a regular file (which can be read again from the start).
-    public let isRegularFile: Bool
+    package let isRegularFile: Bool
     /// The file's size in bytes when it is a regular file, else nil.
-    public let fileSize: Int?
+    package let fileSize: Int?
 
     private let fd: Int32
     private let ownsDescriptor: Bool
@@ -31,18 +31,18 @@ public final class ByteSource {
     private var pendingCount: Int
     private var firstChunkPending = true
     /// Whether `read(2)` has returned 0.
-    public private(set) var reachedEnd = false
+    package private(set) var reachedEnd = false
     /// Bytes handed out so far.
-    public private(set) var bytesRead: Int = 0
+    package private(set) var bytesRead: Int = 0
 
     /// Where in the file the first byte handed out lies (0 unless opened
     /// with ``init(path:startingAt:)``).
-    public let startOffset: Int
+    package let startOffset: Int
 
     /// Opens a file, or standard input for the path `-` (or nil).
     ///
     /// - Throws: ``InputError`` naming the path when it cannot be opened or is a directory.
-    public convenience init(path: String?) throws {
+    package convenience init(path: String?) throws {
         try self.init(path: path, startingAt: 0)
     }
 
@@ -50,7 +50,7 @@ public final class ByteSource {
     /// which cannot seek, only from 0).
     ///
     /// - Throws: ``InputError`` naming the path when it cannot be opened or is a directory.
-    public init(path: String?, startingAt offset: Int) throws {
+    package init(path: String?, startingAt offset: Int) throws {
         let isStdin = path == nil || path == "-"
         self.path = isStdin ? nil : path
         self.name = isStdin ? "stdin" : path!
@@ -94,14 +94,14 @@ public final class ByteSource {
     }
 
     /// The first bytes of the input (up to one chunk), for format sniffing.
-    public var prefix: UnsafeBufferPointer<UInt8> {
+    package var prefix: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: buffer[0..<(firstChunkPending ? pendingCount : 0)])
     }
 
     /// The next chunk, valid until the following call; nil at the end.
     ///
     /// - Throws: ``InputError`` when `read(2)` fails.
-    public func nextChunk() throws -> UnsafeBufferPointer<UInt8>? {
+    package func nextChunk() throws -> UnsafeBufferPointer<UInt8>? {
         let count: Int
         if firstChunkPending {
             firstChunkPending = false

@@ -8,21 +8,21 @@ import Foundation
 /// counted in ``rejections`` and passed over. Structural problems (no
 /// header, a missing column, an unterminated quote, binary data) always
 /// throw. Memory: one chunk plus one record. O(bytes).
-public final class CSVPointReader {
+package final class CSVPointReader {
     /// The header's column names, trimmed.
-    public let header: [String]
+    package let header: [String]
     /// Index of the latitude (y) column.
-    public let latitudeColumn: Int
+    package let latitudeColumn: Int
     /// Index of the longitude (x) column.
-    public let longitudeColumn: Int
+    package let longitudeColumn: Int
     /// Index of the weight column, if any.
-    public let weightColumn: Int?
+    package let weightColumn: Int?
     /// Index of the value column, if any.
-    public let valueColumn: Int?
+    package let valueColumn: Int?
     /// Rows passed over under `skipInvalid`.
-    public private(set) var rejections = InputRejections()
+    package private(set) var rejections = InputRejections()
     /// Data rows seen (good and bad).
-    public private(set) var rowsRead = 0
+    package private(set) var rowsRead = 0
 
     let tokenizer: CSVTokenizer
     /// The name used in messages.
@@ -37,7 +37,7 @@ public final class CSVPointReader {
     ///
     /// - Throws: ``InputError`` for an empty file, binary data, or a column
     ///   that the header lacks.
-    public init(source: ByteSource, options: PointReaderOptions) throws {
+    package init(source: ByteSource, options: PointReaderOptions) throws {
         fileName = source.name
         tokenizer = CSVTokenizer(source: source)
         validator = PointValidator(geographic: options.geographic)
@@ -152,7 +152,7 @@ public final class CSVPointReader {
     ///
     /// - Throws: ``InputError`` for a bad row (unless skipping) or a
     ///   structural problem.
-    public func next() throws -> InputPoint? {
+    package func next() throws -> InputPoint? {
         while true {
             switch try nextRecord() {
             case .point(let point): return point

@@ -8,13 +8,13 @@ import Foundation
 /// Text after a closing quote is kept (`"a"b` reads as `ab`), as most
 /// readers do. Memory is one chunk plus one record (at most
 /// ``maximumRecordLength`` bytes). O(bytes).
-public final class CSVTokenizer {
+final class CSVTokenizer {
     /// The longest record accepted; longer ones are an error (usually an
     /// unterminated quote that swallowed the rest of the file).
-    public static let maximumRecordLength = 1 << 20
+    static let maximumRecordLength = 1 << 20
 
     /// A fatal problem with the file's structure (not with one value).
-    public enum SyntaxError: Error, Sendable, Hashable {
+    enum SyntaxError: Error, Sendable, Hashable {
         /// A quoted field opened on `line` (field `field`, 1-based) never closes.
         case unterminatedQuote(line: Int, field: Int)
         /// A NUL byte: binary data, not text.
@@ -27,7 +27,7 @@ public final class CSVTokenizer {
 
     private let source: ByteSource
     /// The field separator.
-    public let delimiter: UInt8
+    let delimiter: UInt8
     private var chunk: UnsafeBufferPointer<UInt8>?
     private var position = 0
     private var started = false
@@ -40,13 +40,13 @@ public final class CSVTokenizer {
     private var length = 0
     @exclusivity(unchecked) private var ends: [Int] = []
     /// 1-based line on which the current record starts.
-    public private(set) var line = 0
+    private(set) var line = 0
     private var nextLine = 1
     private var afterCR = false
 
     /// Reads records from `source`, which must not have been read from yet.
     /// The delimiter is `delimiter`, or sniffed from the header line.
-    public init(source: ByteSource, delimiter: UInt8? = nil) {
+    init(source: ByteSource, delimiter: UInt8? = nil) {
         self.source = source
         let prefix = source.prefix
         let bom = CSVTokenizer.hasBOM(prefix)
@@ -86,20 +86,20 @@ public final class CSVTokenizer {
     deinit { storage.deallocate() }
 
     /// The number of fields in the current record.
-    public var fieldCount: Int { ends.count }
+    var fieldCount: Int { ends.count }
 
     /// Whether the current record ended at the end of the input with no
     /// line end after it (the last line of a file, or a cut-off one).
-    public private(set) var endedWithoutLineEnd = false
+    private(set) var endedWithoutLineEnd = false
 
     /// The bytes of field `k` (0-based) of the current record, unquoted.
-    public func field(_ k: Int) -> UnsafeBufferPointer<UInt8> {
+    func field(_ k: Int) -> UnsafeBufferPointer<UInt8> {
         let start = k == 0 ? 0 : ends[k - 1]
         return UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[start..<ends[k]])
     }
 
     /// Field `k` as a String (invalid UTF-8 repaired).
-    public func string(_ k: Int) -> String {
+    func string(_ k: Int) -> String {
         String(decoding: field(k), as: UTF8.self)
     }
 
@@ -111,7 +111,7 @@ public final class CSVTokenizer {
     /// The delimiter of a header line: whichever of comma, semicolon and
     /// tab occurs most often outside quotes before the first line break
     /// (comma when none does, or on a tie with it).
-    public static func sniffDelimiter(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt8 {
+    static func sniffDelimiter(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt8 {
         var comma = 0, semicolon = 0, tab = 0
         var quoted = false
         for b in bytes {
@@ -134,7 +134,7 @@ public final class CSVTokenizer {
     ///
     /// - Throws: ``SyntaxError`` for an unterminated quote, binary data or
     ///   an over-long record; ``InputError`` when reading fails.
-    public func next() throws -> Bool {
+    func next() throws -> Bool {
         guard !finished else { return false }
         // The hot state lives in locals (stored back on every exit), so the
         // byte loop pays no exclusivity checks on class properties.

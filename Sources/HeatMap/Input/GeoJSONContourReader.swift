@@ -1,18 +1,18 @@
 import Foundation
 
 /// One contour feature read back from GeoJSON: its level, bounds and polygons.
-public struct ContourFeature: Sendable {
+package struct ContourFeature: Sendable {
     /// The `level` property (0-based).
-    public var level: Int
+    package var level: Int
     /// The `threshold` property (the band's lower bound), if present.
-    public var threshold: Double?
+    package var threshold: Double?
     /// The `upper` property (the band's upper bound; nil for the top band).
-    public var upper: Double?
+    package var upper: Double?
     /// The polygons, x = longitude and y = latitude (or planar x/y), rings
     /// open (the closing position dropped).
-    public var polygons: [PlanePolygon]
+    package var polygons: [PlanePolygon]
     /// Where the feature starts in its file (1-based line and column).
-    public var line = 0, column = 0
+    package var line = 0, column = 0
 }
 
 /// Reads the band or level polygons of a contour GeoJSON file (as
@@ -21,10 +21,10 @@ public struct ContourFeature: Sendable {
 /// Features are read one at a time (``GeoJSONFeatureStream``). Each needs
 /// Polygon or MultiPolygon geometry and an integer `level` property;
 /// `threshold` and `upper` are read when present. O(bytes).
-public enum GeoJSONContourReader {
+package enum GeoJSONContourReader {
     /// The largest |coordinate| of a planar contour file: beyond it, the
     /// products that ring areas and point tests take would overflow.
-    public static let largestPlanarCoordinate = 1e150
+    package static let largestPlanarCoordinate = 1e150
 
     /// Reads every contour feature of the file at `path` ("-" for standard
     /// input) and checks that the file is fit to answer queries: positions
@@ -37,7 +37,7 @@ public enum GeoJSONContourReader {
     ///   nil checks only what holds for both.
     /// - Throws: ``InputError`` naming the file, line and column of invalid
     ///   JSON or of the feature that breaks a rule, and which rule.
-    public static func read(path: String, geographic: Bool? = nil) throws -> [ContourFeature] {
+    package static func read(path: String, geographic: Bool? = nil) throws -> [ContourFeature] {
         let source = try ByteSource(path: path)
         let stream = GeoJSONFeatureStream(source: source)
         var out: [ContourFeature] = []

@@ -18,11 +18,11 @@ import Foundation
 /// ``rejections`` under ``PointReaderOptions/skipInvalid``. Invalid or
 /// truncated JSON and non-point geometry are reported the same way; the
 /// former always stops reading. O(bytes).
-public final class GeoJSONPointReader {
+final class GeoJSONPointReader {
     /// Points (positions) left out under `skipInvalid`.
-    public private(set) var rejections = InputRejections()
+    private(set) var rejections = InputRejections()
     /// Positions (and point-less features) seen, good and bad.
-    public private(set) var rowsRead = 0
+    private(set) var rowsRead = 0
 
     private let features: GeoJSONFeatureStream
     private let fileName: String
@@ -43,7 +43,7 @@ public final class GeoJSONPointReader {
     static let defaultBatchSize = 1 << 16
 
     /// Opens the reader; nothing is read until ``next()``.
-    public convenience init(source: ByteSource, options: PointReaderOptions) {
+    convenience init(source: ByteSource, options: PointReaderOptions) {
         self.init(source: source, options: options, batchSize: GeoJSONPointReader.defaultBatchSize)
     }
 
@@ -61,7 +61,7 @@ public final class GeoJSONPointReader {
     ///
     /// - Throws: ``InputError`` for bad JSON, non-point geometry or a bad
     ///   position or property (the last two only when not skipping).
-    public func next() throws -> InputPoint? {
+    func next() throws -> InputPoint? {
         while true {
             if pendingIndex < pending.count {
                 pendingIndex += 1

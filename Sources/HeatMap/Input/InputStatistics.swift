@@ -3,30 +3,30 @@ import Foundation
 /// What one pass over the points learns, in O(1) memory (plus a fixed
 /// 3600-bin longitude table): enough to fit the projection and the
 /// `auto` radius before a second pass projects and accumulates.
-public struct InputStatistics: Sendable {
+package struct InputStatistics: Sendable {
     /// Points counted.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// Smallest and largest latitude (planar y).
-    public private(set) var minLatitude = Double.infinity, maxLatitude = -Double.infinity
+    package private(set) var minLatitude = Double.infinity, maxLatitude = -Double.infinity
     /// Smallest and largest longitude as given (planar x).
-    public private(set) var minLongitude = Double.infinity, maxLongitude = -Double.infinity
+    package private(set) var minLongitude = Double.infinity, maxLongitude = -Double.infinity
     /// Σ weight.
-    public private(set) var totalWeight = 0.0
+    package private(set) var totalWeight = 0.0
     /// Points with a weight above zero.
-    public private(set) var weightedCount = 0
+    package private(set) var weightedCount = 0
     /// Smallest and largest value (mean estimator); ±infinity when none.
-    public private(set) var minValue = Double.infinity, maxValue = -Double.infinity
+    package private(set) var minValue = Double.infinity, maxValue = -Double.infinity
     private var firstLatitude = Double.nan, firstLongitude = Double.nan
     /// Whether every point has the same coordinate (true for 0 or 1 points).
-    public private(set) var allIdentical = true
+    package private(set) var allIdentical = true
     private var bins = LongitudeBins()
 
     /// Empty statistics.
-    public init() {}
+    package init() {}
 
     /// Counts one point.
     @inline(__always)
-    public mutating func add(_ p: InputPoint) {
+    package mutating func add(_ p: InputPoint) {
         count += 1
         minLatitude = min(minLatitude, p.latitude); maxLatitude = max(maxLatitude, p.latitude)
         minLongitude = min(minLongitude, p.longitude); maxLongitude = max(maxLongitude, p.longitude)
@@ -46,11 +46,11 @@ public struct InputStatistics: Sendable {
 
     /// The smallest longitude arc holding every point (``LongitudeArc/smallest(containing:)``);
     /// nil when empty.
-    public var longitudeArc: LongitudeArc? { bins.smallestArc() }
+    package var longitudeArc: LongitudeArc? { bins.smallestArc() }
 
     /// The projection of `kind` centred as ``PlaneProjection/fitted(_:to:)``
     /// centres it: the middle of the latitudes and of the smallest arc.
-    public func projection(_ kind: MapProjection) -> PlaneProjection {
+    package func projection(_ kind: MapProjection) -> PlaneProjection {
         PlaneProjection.centred(kind, latitudes: minLatitude, maxLatitude, arc: longitudeArc)
     }
 }

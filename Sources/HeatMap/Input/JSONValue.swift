@@ -2,53 +2,53 @@ import Foundation
 
 /// A parsed JSON value with the place it started in its file, so errors
 /// about GeoJSON content can point at a line and column.
-public struct JSONNode: Sendable {
+struct JSONNode: Sendable {
     /// The value.
-    public var value: JSONValue
+    var value: JSONValue
     /// 1-based line of the value's first character.
-    public var line: Int
+    var line: Int
     /// 1-based column (byte in the line) of the value's first character.
-    public var column: Int
+    var column: Int
 
     /// Creates a node.
-    public init(_ value: JSONValue, line: Int, column: Int) {
+    init(_ value: JSONValue, line: Int, column: Int) {
         self.value = value
         self.line = line
         self.column = column
     }
 
     /// The member `key` of an object (the first, if repeated); nil otherwise.
-    public subscript(key: String) -> JSONNode? {
+    subscript(key: String) -> JSONNode? {
         guard case .object(let members) = value else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The string, if this is one.
-    public var string: String? {
+    var string: String? {
         if case .string(let s) = value { return s }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var array: [JSONNode]? {
+    var array: [JSONNode]? {
         if case .array(let a) = value { return a }
         return nil
     }
 
     /// The number, if this is one.
-    public var number: Double? {
+    var number: Double? {
         if case .number(let v) = value { return v }
         return nil
     }
 
     /// Whether this is JSON null.
-    public var isNull: Bool {
+    var isNull: Bool {
         if case .null = value { return true }
         return false
     }
 
     /// A word for the kind of value, for messages ("an array", "a string").
-    public var kind: String {
+    var kind: String {
         switch value {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -63,7 +63,7 @@ public struct JSONNode: Sendable {
 /// A JSON value. Numbers keep full double precision; the non-standard
 /// literals NaN and ±Infinity some writers emit are read as numbers so that
 /// the point checks can name them.
-public enum JSONValue: Sendable {
+enum JSONValue: Sendable {
     /// null
     case null
     /// true or false

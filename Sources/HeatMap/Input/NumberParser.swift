@@ -8,7 +8,7 @@ import Darwin
 import Foundation
 
 /// What a text field holds, read as a number.
-public enum ParsedNumber: Sendable, Hashable {
+enum ParsedNumber: Sendable, Hashable {
     /// A finite number.
     case number(Double)
     /// "nan" in any case.
@@ -30,11 +30,11 @@ public enum ParsedNumber: Sendable, Hashable {
 /// numbers (≤ 19 significant digits with value < 2⁵³ and a power of ten
 /// ≤ 22) take Clinger's exact fast path; the rest go through `strtod`,
 /// which rounds correctly. O(length).
-public enum NumberParser {
+enum NumberParser {
     /// Parses `bytes`. With `decimalComma`, a single ',' is read as the
     /// decimal point (for semicolon- or tab-separated files from locales
     /// that write 3,5).
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, decimalComma: Bool = false) -> ParsedNumber {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, decimalComma: Bool = false) -> ParsedNumber {
         var lo = 0, hi = bytes.count
         while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
         while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }

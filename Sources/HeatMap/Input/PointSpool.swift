@@ -132,15 +132,15 @@ final class PointSpool {
 }
 
 /// A batch of points as parallel arrays (latitude, longitude, weight, value).
-public struct PointBatch: Sendable {
+package struct PointBatch: Sendable {
     /// Latitudes (planar y).
-    public private(set) var latitude: [Double] = []
+    package private(set) var latitude: [Double] = []
     /// Longitudes (planar x).
-    public private(set) var longitude: [Double] = []
+    package private(set) var longitude: [Double] = []
     /// Weights.
-    public private(set) var weight: [Double] = []
+    package private(set) var weight: [Double] = []
     /// Values (NaN when not read).
-    public private(set) var value: [Double] = []
+    package private(set) var value: [Double] = []
 
     /// Points per batch when streaming: large enough that each batch's
     /// parallel density passes outweigh their start-up (64k-point batches
@@ -148,10 +148,10 @@ public struct PointBatch: Sendable {
     static let standardSize = 1 << 18
 
     /// The number of points.
-    public var count: Int { latitude.count }
+    package var count: Int { latitude.count }
 
     /// An empty batch with room for `capacity` points.
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         latitude.reserveCapacity(capacity)
         longitude.reserveCapacity(capacity)
         weight.reserveCapacity(capacity)
@@ -160,7 +160,7 @@ public struct PointBatch: Sendable {
 
     /// Appends a point.
     @inline(__always)
-    public mutating func append(_ p: InputPoint) {
+    package mutating func append(_ p: InputPoint) {
         latitude.append(p.latitude)
         longitude.append(p.longitude)
         weight.append(p.weight)
@@ -168,7 +168,7 @@ public struct PointBatch: Sendable {
     }
 
     /// Empties the batch, keeping its capacity.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         latitude.removeAll(keepingCapacity: true)
         longitude.removeAll(keepingCapacity: true)
         weight.removeAll(keepingCapacity: true)
@@ -189,7 +189,7 @@ public struct PointBatch: Sendable {
     }
 
     /// The point at `i`.
-    public subscript(i: Int) -> InputPoint {
+    package subscript(i: Int) -> InputPoint {
         InputPoint(latitude: latitude[i], longitude: longitude[i], weight: weight[i], value: value[i])
     }
 }

@@ -2,18 +2,18 @@ import Foundation
 
 /// `gdal_contour`'s level forms, as thresholds inside a grid's range:
 /// `-i I -off O` (every O + k·I) and `-e B` (every Bᵏ, k an integer).
-public enum IntervalLevels {
+package enum IntervalLevels {
     /// Why levels could not be made.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong.
-        public var description: String
+        package var description: String
     }
 
     /// The most thresholds either form may give.
-    public static let limit = 10_000
+    package static let limit = 10_000
 
     /// O + k·I for every integer k with the value strictly inside (minimum, maximum). O(levels).
-    public static func interval(_ interval: Double, offset: Double = 0, minimum: Double, maximum: Double) throws -> [Double] {
+    package static func interval(_ interval: Double, offset: Double = 0, minimum: Double, maximum: Double) throws -> [Double] {
         guard interval > 0, interval.isFinite, offset.isFinite else {
             throw Failure(description: "the interval must be a positive number")
         }
@@ -34,7 +34,7 @@ public enum IntervalLevels {
 
     /// 0 and Bᵏ for every integer k ≥ 0 (1, B, B², …), those strictly inside
     /// (minimum, maximum): the levels `gdal_contour -e B` uses. O(levels).
-    public static func exponential(base: Double, minimum: Double, maximum: Double) throws -> [Double] {
+    package static func exponential(base: Double, minimum: Double, maximum: Double) throws -> [Double] {
         guard base > 1, base.isFinite else { throw Failure(description: "the exponential base must be a number above 1") }
         guard minimum < maximum else { return [] }
         var out: [Double] = minimum < 0 && maximum > 0 ? [0] : []

@@ -7,12 +7,12 @@ import Foundation
 /// (quantile ties, custom values out of range), never above it, and levels
 /// are never renumbered afterwards. Cost: O(cells) for linear, log and
 /// nice; O(cells log cells) for quantile, auto and probability.
-public enum ThresholdResolver {
+package enum ThresholdResolver {
     /// The thresholds of `spacing` with `levelCount` levels for `grid`.
     /// A density is never negative: values a hair below zero are rounding
     /// noise of the fast paths, so the range of a density grid starts at 0
     /// at the lowest (and a "nice" 0 never becomes a threshold).
-    public static func thresholds(for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid) -> [Double] {
+    package static func thresholds(for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid) -> [Double] {
         // Only cancellation can fail, and this control never cancels.
         (try? thresholds(for: spacing, levelCount: levelCount, grid: grid, control: .none)) ?? []
     }
@@ -20,7 +20,7 @@ public enum ThresholdResolver {
     /// The thresholds of ``thresholds(for:levelCount:grid:)``, polling
     /// `control` between blocks of nodes.
     /// - Throws: `CancellationError`.
-    public static func thresholds(for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid,
+    package static func thresholds(for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid,
                                   control: ComputeControl) throws -> [Double] {
         try thresholds(for: spacing, levelCount: levelCount, values: grid.values,
                        floor: grid.estimator == .density ? 0 : nil, control: control)
@@ -29,7 +29,7 @@ public enum ThresholdResolver {
     /// The thresholds of `spacing` with `levelCount` levels for raw values
     /// (NaN values are undefined and ignored); `floor`, when given, raises
     /// the minimum to at least that value.
-    public static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double],
+    package static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double],
                                   floor: Double? = nil) -> [Double] {
         (try? thresholds(for: spacing, levelCount: levelCount, values: values, floor: floor, control: .none)) ?? []
     }
@@ -39,7 +39,7 @@ public enum ThresholdResolver {
     /// rule select order statistics (O(n), no sort of all values); the
     /// probability rule sorts by radix.
     /// - Throws: `CancellationError`.
-    public static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double],
+    package static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double],
                                   floor: Double? = nil, control: ComputeControl) throws -> [Double] {
         try values.withUnsafeBufferPointer { buffer in
             try thresholds(for: spacing, levelCount: levelCount, values: buffer, floor: floor, control: control)

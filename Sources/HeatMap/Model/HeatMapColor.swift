@@ -122,6 +122,15 @@ public struct HeatMapColor: Sendable, Hashable, Codable {
     ]
 }
 
+extension HeatMapColor {
+    /// The opacity rule of every output (pictures, legends, GeoJSON
+    /// `fill-opacity`, configurations and styles): clamped to 0...1,
+    /// anything non-finite is 1.
+    static func clampedOpacity(_ value: Double) -> Double {
+        value.isFinite ? min(max(value, 0), 1) : 1
+    }
+}
+
 extension HeatMapColor: CustomStringConvertible {
     /// "#rrggbb", with "@alpha" when not opaque.
     public var description: String { alpha < 1 ? "\(hex)@\(opacityText)" : hex }

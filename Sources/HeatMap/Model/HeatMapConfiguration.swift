@@ -81,7 +81,7 @@ public struct HeatMapConfiguration: Sendable, Hashable {
         self.gridResolution = max(gridResolution, 2)
         self.gradient = gradient
         self.paddingFactor = paddingFactor.isFinite ? max(paddingFactor, 0) : 1.5
-        self.fillOpacity = fillOpacity.isFinite ? min(max(fillOpacity, 0), 1) : 1
+        self.fillOpacity = HeatMapColor.clampedOpacity(fillOpacity)
         self.renderMode = renderMode
         self.smoother = smoother
         self.projection = projection

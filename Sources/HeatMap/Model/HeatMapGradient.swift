@@ -82,6 +82,15 @@ public struct HeatMapGradient: Sendable, Hashable {
         return color(for: Double(l + 1) / Double(levelCount))
     }
 
+    /// The gradient that bin values run along: without a transparent
+    /// lowest stop (when three or more stops remain a gradient), so the
+    /// emptiest occupied bin still shows. Bin pictures and bin GeoJSON both
+    /// colour through it, so they agree.
+    var visibleForBins: HeatMapGradient {
+        guard colors.count > 2, colors[0].alpha == 0 else { return self }
+        return HeatMapGradient(validStops: Array(colors.dropFirst()))
+    }
+
     /// Premultiplied-alpha blend of two stops in OKLab, `t` of the way from `a` to `b`.
     static func blend(_ a: HeatMapColor, _ b: HeatMapColor, _ t: Double) -> HeatMapColor {
         if t <= 0 { return a }

@@ -12,13 +12,13 @@ import Foundation
 /// knows its size up front (a grid of C × R nodes, the planes of its
 /// scheme, the working arrays of contouring) asks here first and refuses
 /// with ``HeatMapError/outOfMemory(needed:available:what:)`` instead.
-public enum MemoryBudget {
+package enum MemoryBudget {
     /// The bytes the process may still allocate: the smaller of what its
     /// address-space limit (`RLIMIT_AS`, as `ulimit -v` sets) leaves above
     /// its current size and what the system has available (MemAvailable
     /// plus free swap, from /proc/meminfo). Nil when neither is known.
     /// O(1): reads two small files.
-    public static func available() -> Int? {
+    package static func available() -> Int? {
         var candidates: [Int] = []
         var limit = rlimit()
         if getrlimit(RLIMIT_AS_VALUE, &limit) == 0, limit.rlim_cur != rlim_t.max {
@@ -36,19 +36,19 @@ public enum MemoryBudget {
     ///
     /// - Parameter what: the stage, for the message ("the density grid of 10000 × 8040 nodes").
     /// - Throws: ``HeatMapError/outOfMemory(needed:available:what:)``.
-    public static func reserve(_ bytes: Int, for what: String) throws {
+    package static func reserve(_ bytes: Int, for what: String) throws {
         guard let free = available(), bytes > free else { return }
         throw HeatMapError.outOfMemory(needed: bytes, available: free, what: what)
     }
 
     /// `count` × `each`, saturating at `Int.max` (a size no machine has).
-    public static func product(_ count: Int, _ each: Int) -> Int {
+    package static func product(_ count: Int, _ each: Int) -> Int {
         let (p, overflow) = count.multipliedReportingOverflow(by: each)
         return overflow ? Int.max : p
     }
 
     /// Bytes as a short text: "643 MB", "2.9 GB".
-    public static func text(_ bytes: Int) -> String {
+    package static func text(_ bytes: Int) -> String {
         let b = Double(bytes)
         if b >= 1e12 { return String(format: "%.3g TB", b / 1e12) }
         if b >= 1e9 { return String(format: "%.2g GB", b / 1e9).replacingOccurrences(of: "e+", with: "e") }

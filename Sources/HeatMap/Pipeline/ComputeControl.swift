@@ -79,13 +79,13 @@ public struct ComputeControl: Sendable {
     /// Starts a stage: throws `CancellationError` if the work should stop
     /// (so a cancel during one stage's last report never lets the next one
     /// begin), then reports the stage at 0.
-    public func begin(_ stage: HeatMapStage) throws {
+    package func begin(_ stage: HeatMapStage) throws {
         try checkCancellation()
         report(stage, 0)
     }
 
     /// Reports progress of a stage.
-    public func report(_ stage: HeatMapStage, _ fraction: Double) {
+    package func report(_ stage: HeatMapStage, _ fraction: Double) {
         progress?(HeatMapProgress(stage: stage, fraction: min(max(fraction, 0), 1)))
     }
 }

@@ -13,13 +13,13 @@ import Glibc
 /// 100 MB, a third of a 1M-point grid. Keeping freed memory lets later
 /// runs reuse pages already mapped. The price: the process's resident
 /// size stays at its high-water mark.
-public enum MemoryPolicy {
+package enum MemoryPolicy {
     /// Serves every block from the heap and never trims it (glibc's
     /// `mallopt(M_MMAP_MAX, 0)` and `mallopt(M_TRIM_THRESHOLD, INT_MAX)`,
     /// looked up at run time). Call once, early. Does nothing where the C
     /// library is not glibc. Returns whether the policy was applied.
     @discardableResult
-    public static func keepFreedMemory() -> Bool {
+    package static func keepFreedMemory() -> Bool {
         #if canImport(Glibc)
         guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "mallopt") else { return false }
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
@@ -40,7 +40,7 @@ public enum MemoryPolicy {
     /// not glibc. Call once, early, before threads start. Returns whether
     /// the policy was applied.
     @discardableResult
-    public static func oneArenaUnderAddressLimit() -> Bool {
+    package static func oneArenaUnderAddressLimit() -> Bool {
         #if canImport(Glibc)
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,

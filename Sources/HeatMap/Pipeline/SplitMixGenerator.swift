@@ -3,14 +3,14 @@ import Foundation
 /// A small, fast, seedable random number generator (Steele et al.'s
 /// SplitMix64): the same seed gives the same numbers on every machine, for
 /// reproducible samples, tests and benchmarks. Not for cryptography.
-public struct SplitMixGenerator: RandomNumberGenerator, Sendable, Hashable {
+package struct SplitMixGenerator: RandomNumberGenerator, Sendable, Hashable {
     private var state: UInt64
 
     /// A generator starting from `seed`.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits. O(1).
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -5,17 +5,17 @@ import Foundation
 /// Data that straddles ±180° (Fiji, the Aleutians) gets an arc across the
 /// antimeridian instead of one spanning the whole world, so its centre lies
 /// inside the cluster.
-public struct LongitudeArc: Sendable, Hashable {
+package struct LongitudeArc: Sendable, Hashable {
     /// Western end, degrees in [-180, 180).
-    public var west: Double
+    package var west: Double
     /// Width in degrees, 0...360; `west + width` may exceed 180.
-    public var width: Double
+    package var width: Double
 
     /// The arc's middle, degrees in [-180, 180).
-    public var centre: Double { LongitudeArc.normalized(west + width / 2) }
+    package var centre: Double { LongitudeArc.normalized(west + width / 2) }
 
     /// Wraps any longitude into [-180, 180).
-    public static func normalized(_ longitude: Double) -> Double {
+    package static func normalized(_ longitude: Double) -> Double {
         // fmod's exact result, without fmod (it costs more than the rest of
         // a point when reading millions) for |x| < 3600: each step
         // subtracts 360 exactly (a multiple of the ulp of any |x| < 2^55),
@@ -40,7 +40,7 @@ public struct LongitudeArc: Sendable, Hashable {
     /// wider one), exact whenever that gap is at least 0.1°; longitudes all
     /// round the globe, with no gap that wide, give the whole circle from
     /// −180°. O(n) time, O(1) memory; nil for none.
-    public static func smallest<S: Sequence>(containing longitudes: S) -> LongitudeArc? where S.Element == Double {
+    package static func smallest<S: Sequence>(containing longitudes: S) -> LongitudeArc? where S.Element == Double {
         var bins = LongitudeBins()
         for l in longitudes where l.isFinite { bins.add(l) }
         return bins.smallestArc()

@@ -29,12 +29,12 @@ public struct PlanePolygon: Sendable, Hashable {
 }
 
 /// Small helpers on open rings of plane points.
-public enum PlaneRing {
+enum PlaneRing {
     /// Shoelace area: positive for counter-clockwise rings. O(n).
     ///
     /// Taken about the first vertex, so that rings far from the origin
     /// (projected metres) keep their precision.
-    public static func signedArea(_ ring: [PlanePoint]) -> Double {
+    static func signedArea(_ ring: [PlanePoint]) -> Double {
         guard ring.count >= 3 else { return 0 }
         let o = ring[0]
         var s = 0.0
@@ -49,7 +49,7 @@ public enum PlaneRing {
 
     /// Where `p` lies against the ring: 1 inside, 0 on the boundary, −1
     /// outside (crossing number with an exact on-edge test). O(n).
-    public static func locate(_ p: PlanePoint, in ring: [PlanePoint]) -> Int {
+    static func locate(_ p: PlanePoint, in ring: [PlanePoint]) -> Int {
         guard ring.count >= 3 else { return -1 }
         var inside = false
         var j = ring.count - 1

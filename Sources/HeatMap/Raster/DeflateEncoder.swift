@@ -8,9 +8,9 @@ import Foundation
 /// written with whichever of a dynamic Huffman code, the fixed code, or
 /// stored bytes is smallest. Deterministic: the same bytes give the same
 /// stream. O(n × maxChain) time, O(n) memory.
-public enum DeflateEncoder {
+enum DeflateEncoder {
     /// A zlib stream of `data`.
-    public static func zlib(_ data: [UInt8], maxChain: Int = 32) -> [UInt8] {
+    static func zlib(_ data: [UInt8], maxChain: Int = 32) -> [UInt8] {
         data.withUnsafeBufferPointer { zlib($0, maxChain: maxChain) }
     }
 

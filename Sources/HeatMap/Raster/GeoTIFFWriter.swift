@@ -61,9 +61,9 @@ public enum GeoTIFFWriter {
         }
         var compressed = [[UInt8]](repeating: [], count: jobs.count)
         let sample = options.sampleType
-        try compressed.withUnsafeMutableBufferPointer { out in
+        compressed.withUnsafeMutableBufferPointer { out in
             let results = UncheckedSendable(out)
-            try Parallel.forEach(jobs.count) { j in
+            Parallel.forEach(jobs.count) { j in
                 let job = jobs[j]
                 results.value[j] = levels[job.level].compressedTile(tx: job.tx, ty: job.ty, size: tile, sample: sample)
             }

@@ -4,10 +4,10 @@ import Foundation
 /// compression 8 stores them. Table-driven Huffman decoding; every length
 /// and distance is checked, so corrupt input throws instead of reading or
 /// writing out of bounds. O(output) time.
-public enum Inflater {
+enum Inflater {
     /// The bytes of a zlib stream. `expected` (when known) caps the output:
     /// more is an error, so a hostile stream cannot exhaust memory.
-    public static func zlib(_ data: [UInt8], expected: Int? = nil) throws -> [UInt8] {
+    static func zlib(_ data: [UInt8], expected: Int? = nil) throws -> [UInt8] {
         guard data.count >= 2 else { throw RasterCodecError("DEFLATE: stream too short for a zlib header") }
         let cmf = Int(data[0]), flg = Int(data[1])
         guard cmf & 0x0F == 8, (cmf << 8 | flg) % 31 == 0 else {

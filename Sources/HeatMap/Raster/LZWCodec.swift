@@ -4,11 +4,11 @@ import Foundation
 /// starting at 9 bits, Clear = 256, EndOfInformation = 257, the width
 /// growing one code early (at 511, 1023, 2047), and a Clear before the
 /// table would pass 4094 entries.
-public enum LZWCodec {
+enum LZWCodec {
     static let clear = 256, end = 257
 
     /// LZW-compressed bytes of `data`. O(n).
-    public static func encode(_ data: [UInt8]) -> [UInt8] {
+    static func encode(_ data: [UInt8]) -> [UInt8] {
         var writer = MSBBitWriter()
         // child[(code << 8) | byte] = code of string+byte, 0 when absent.
         var child = [UInt16](repeating: 0, count: 4096 * 256)
@@ -53,7 +53,7 @@ public enum LZWCodec {
     }
 
     /// The bytes of LZW data; `expected` caps the output.
-    public static func decode(_ data: [UInt8], expected: Int) throws -> [UInt8] {
+    static func decode(_ data: [UInt8], expected: Int) throws -> [UInt8] {
         guard data.count >= 2 else { throw RasterCodecError("LZW: stream too short") }
         // Old-style (pre-6.0, least-significant-first) LZW starts 0x00 0x01.
         guard !(data[0] == 0 && data[1] & 1 == 1) else {

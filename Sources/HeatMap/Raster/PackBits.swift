@@ -1,9 +1,9 @@
 import Foundation
 
 /// PackBits run-length decoding (TIFF compression 32773).
-public enum PackBits {
+enum PackBits {
     /// The bytes of PackBits data, at most `expected` of them.
-    public static func decode(_ data: [UInt8], expected: Int) throws -> [UInt8] {
+    static func decode(_ data: [UInt8], expected: Int) throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(expected)
         var i = 0

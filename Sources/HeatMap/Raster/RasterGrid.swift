@@ -34,7 +34,7 @@ public struct RasterGrid: Sendable {
     }
 
     /// The UTM zone of the grid's plane, if that is what it is.
-    public var utm: UTMProjection? {
+    var utm: UTMProjection? {
         if case .known(.epsg(let code)) = reference { return UTMProjection(epsg: code) }
         return nil
     }

@@ -3,11 +3,11 @@ import Foundation
 /// Universal Transverse Mercator on WGS 84 (EPSG:326zz north, 327zz
 /// south), by Krüger's series in n to the fourth order (Karney 2011),
 /// which is accurate to well under a millimetre within a zone.
-public struct UTMProjection: Sendable, Hashable {
+struct UTMProjection: Sendable, Hashable {
     /// Zone 1...60.
-    public let zone: Int
+    let zone: Int
     /// Whether the zone is the southern one (false northing 10,000 km).
-    public let south: Bool
+    let south: Bool
 
     static let a = 6_378_137.0, f = 1 / 298.257_223_563, k0 = 0.9996
     static let n = f / (2 - f)
@@ -38,7 +38,7 @@ public struct UTMProjection: Sendable, Hashable {
     }()
 
     /// The zone of an EPSG code, nil unless it is 32601–32660 or 32701–32760.
-    public init?(epsg: Int) {
+    init?(epsg: Int) {
         let z = epsg % 100
         guard (32601...32660).contains(epsg) || (32701...32760).contains(epsg), z >= 1 else { return nil }
         zone = z
@@ -46,10 +46,10 @@ public struct UTMProjection: Sendable, Hashable {
     }
 
     /// The central meridian in degrees.
-    public var centralMeridian: Double { Double(6 * zone - 183) }
+    var centralMeridian: Double { Double(6 * zone - 183) }
 
     /// Easting and northing (metres) of a WGS 84 latitude and longitude (degrees).
-    public func forward(latitude: Double, longitude: Double) -> PlanePoint {
+    func forward(latitude: Double, longitude: Double) -> PlanePoint {
         let rad = Double.pi / 180, n = UTMProjection.n
         let phi = latitude * rad, dl = (longitude - centralMeridian) * rad
         let e = 2 * n.squareRoot() / (1 + n)
@@ -66,7 +66,7 @@ public struct UTMProjection: Sendable, Hashable {
     }
 
     /// WGS 84 latitude and longitude (degrees) of an easting and northing.
-    public func inverse(_ p: PlanePoint) -> LocationCoordinate2D {
+    func inverse(_ p: PlanePoint) -> LocationCoordinate2D {
         let s = UTMProjection.k0 * UTMProjection.meridianRadius
         let xi = (p.y - (south ? 10_000_000 : 0)) / s, eta = (p.x - 500_000) / s
         var xi1 = xi, eta1 = eta

@@ -38,8 +38,7 @@ public struct HeatMapColorScale: Sendable, Hashable {
         self.domain = domain
         self.gradient = gradient
         self.zeroColor = zeroColor ?? HeatMapColorScale.faintColor(of: gradient)
-        let stops = gradient.colors
-        visible = stops.count > 2 && stops[0].alpha == 0 ? HeatMapGradient(validStops: Array(stops.dropFirst())) : gradient
+        visible = gradient.visibleForBins
         let automatic = visible.colors[0].alpha == 0 ? 0.1 : 0
         self.lowEnd = lowEnd.map { $0.isFinite ? min(max($0, 0), 1) : automatic } ?? automatic
     }

@@ -110,7 +110,7 @@ public struct HeatMapLegend: Sendable, Hashable {
     /// The same legend with swatches at `opacity` (match the style's fill opacity).
     public func opacity(_ opacity: Double) -> HeatMapLegend {
         var copy = self
-        copy.swatchOpacity = opacity.isFinite ? min(max(opacity, 0), 1) : 1
+        copy.swatchOpacity = HeatMapColor.clampedOpacity(opacity)
         return copy
     }
 

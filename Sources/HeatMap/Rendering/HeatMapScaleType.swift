@@ -54,13 +54,38 @@ public struct HeatMapScaleType: Sendable, Hashable {
     /// The transform f of the value; nil where it has none (log of x ≤ 0, NaN).
     public func transform(_ x: Double) -> Double? {
         guard x.isFinite else { return nil }
+        if kind == .log, x <= 0 { return nil }
+        return f(x)
+    }
+
+    /// f itself, without the checks: log of x ≤ 0 is −∞ or NaN here.
+    private func f(_ x: Double) -> Double {
         switch kind {
         case .linear: return x
-        case .log: return x > 0 ? Foundation.log(x) : nil
+        case .log: return Foundation.log(x)
         case .symmetricLog(let s):
             let m = Foundation.log1p(abs(x * s))
             return x < 0 ? -m : m
         }
+    }
+
+    /// Where `value` lies on a gradient for values spanning `range`, 0...1:
+    /// the `fill` of a GeoJSON bin feature. Unlike
+    /// ``HeatMapColorScale/position(of:)`` (pictures, where zero has its own
+    /// faint colour), every value gets a place: clamped to 0...1, 0 for a
+    /// degenerate range, and for `.log` values ≤ 0 sit at 0 while a range
+    /// reaching down to 0 starts a billionth of its top (at most 1) above it.
+    /// Never NaN. O(1).
+    public func fraction(of value: Double, in range: ClosedRange<Double>) -> Double {
+        var floor = -Double.infinity
+        if kind == .log {
+            guard range.upperBound > 0, value > 0 else { return 0 }
+            floor = range.lowerBound > 0 ? range.lowerBound : Swift.min(range.upperBound, 1) * 1e-9
+        }
+        let lo = f(Swift.max(range.lowerBound, floor)), hi = f(Swift.max(range.upperBound, floor))
+        let v = f(Swift.max(value, floor))
+        guard lo.isFinite, hi.isFinite, v.isFinite, hi > lo else { return value >= range.upperBound && hi > lo ? 1 : 0 }
+        return Swift.min(Swift.max((v - lo) / (hi - lo), 0), 1)
     }
 
     /// The inverse of ``transform(_:)`` (for placing legend ticks).
@@ -76,7 +101,15 @@ public struct HeatMapScaleType: Sendable, Hashable {
 
     /// Whether values must be positive (log).
     public var needsPositiveValues: Bool { kind == .log }
+
+    /// Symmetric log, as the bin scale's former spelling `.symlog(slopeAtZero:)`.
+    @available(*, deprecated, renamed: "symmetricLog(slopeAtZero:)")
+    public static func symlog(slopeAtZero: Double = 1) -> HeatMapScaleType { symmetricLog(slopeAtZero: slopeAtZero) }
 }
+
+/// The bin colour scale's former name: bins and pictures share one scale type.
+@available(*, deprecated, renamed: "HeatMapScaleType")
+public typealias BinColorScale = HeatMapScaleType
 
 extension HeatMapScaleType: CustomStringConvertible {
     /// "linear", "log", "symmetricLog(slopeAtZero: 1)".

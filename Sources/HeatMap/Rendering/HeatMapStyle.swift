@@ -23,9 +23,12 @@ public struct HeatMapStyle: Sendable, Hashable {
     public init(gradient: HeatMapGradient = .thermal, fillOpacity: Double = 1.0,
                 renderMode: HeatMapRenderMode = .filled) {
         self.gradient = gradient
-        self.fillOpacity = fillOpacity.isFinite ? min(max(fillOpacity, 0), 1) : 1
+        self.fillOpacity = HeatMapColor.clampedOpacity(fillOpacity)
         self.renderMode = renderMode
     }
+
+    /// The gradient of bins whose export names none (GeoJSON and pictures).
+    static let binGradient = HeatMapGradient.thermal
 
     /// The style a configuration carries (its gradient, opacity and mode),
     /// for code that sets them on ``HeatMapConfiguration`` as the Apple

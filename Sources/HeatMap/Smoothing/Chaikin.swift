@@ -6,14 +6,14 @@
 /// keep their two end points, so they still join the frame where they did.
 /// Every new point is a convex combination of two neighbouring vertices, so
 /// a smoothed path stays inside the cells its original crosses.
-public enum Chaikin {
+enum Chaikin {
     /// The ring or path `points` smoothed `iterations` times.
     ///
     /// - Parameters:
     ///   - points: vertices; a closed ring is open-ended (last joins first).
     ///   - closed: whether the last vertex joins the first.
     /// - Complexity: O(n · 2^iterations).
-    public static func smooth(_ points: [PlanePoint], iterations: Int, closed: Bool = true) -> [PlanePoint] {
+    static func smooth(_ points: [PlanePoint], iterations: Int, closed: Bool = true) -> [PlanePoint] {
         var scratch = Scratch()
         return points.withUnsafeBufferPointer { smoothed($0, closed: closed, iterations: iterations, scratch: &scratch) }
     }

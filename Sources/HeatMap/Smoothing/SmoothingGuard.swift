@@ -33,7 +33,7 @@ enum SmoothingGuard {
                        control: ComputeControl) throws -> [SmoothedLevel] {
         let levelCount = traces.count
         guard iterations > 0, levelCount > 0 else {
-            return try ParallelLevels.map(count: levelCount, control: control) { l in
+            return try Parallel.map(levelCount, control: control) { l in
                 try SmoothedLevel(unsmoothed: traces[l], control: control)
             }
         }
@@ -42,13 +42,13 @@ enum SmoothingGuard {
             trace.isRemoved.map { $0 ? UInt8(0) : UInt8(iterations) }
         }
         let initial = passes
-        var levels = try ParallelLevels.map(count: levelCount, control: control) { l in
+        var levels = try Parallel.map(levelCount, control: control) { l in
             try SmoothedLevel(trace: traces[l], iterations: initial[l], control: control)
         }
         var hot: [HotCells] = []
         // A cancel frees the pieces and hot cells off the caller's path.
         do {
-            hot = try ParallelLevels.map(count: levelCount, control: control) { l in
+            hot = try Parallel.map(levelCount, control: control) { l in
                 try HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
                              control: control)
             }
@@ -73,7 +73,7 @@ enum SmoothingGuard {
             try control.checkCancellation()
             let smoothedNow = levels
             let changedNow = changed
-            let found = try ParallelLevels.map(count: levelCount, control: control) { l -> [Conflict] in
+            let found = try Parallel.map(levelCount, control: control) { l -> [Conflict] in
                 let checker = ConflictChecker(geometry: geometry, traces: traces, smoothed: smoothedNow,
                                               changed: changedNow, control: control)
                 return try checker.conflicts(level: l, hot: hot[l])
@@ -92,7 +92,7 @@ enum SmoothingGuard {
             let passesNow = passes
             let reducedNow = reduced
             let previous = levels
-            let rebuilt = try ParallelLevels.map(count: levelCount, control: control) { l -> SmoothedLevel? in
+            let rebuilt = try Parallel.map(levelCount, control: control) { l -> SmoothedLevel? in
                 guard reducedNow[l].contains(true) else { return nil }
                 var level = previous[l]
                 try level.resmooth(traces[l], changed: reducedNow[l], iterations: passesNow[l], control: control)

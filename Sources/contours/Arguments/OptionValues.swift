@@ -37,27 +37,6 @@ enum BasemapLayer: Sendable, Equatable {
     }
 }
 
-/// `--scale`: how bin values map to colours, for pictures and GeoJSON.
-struct BinScale: Sendable, Equatable {
-    let type: HeatMapScaleType
-    let colors: BinColorScale
-
-    static let linear = BinScale(type: .linear, colors: .linear)
-
-    static func read(_ text: String) throws -> BinScale {
-        guard let scale = HeatMapScaleType(name: text) else {
-            throw ValueRefusal.because("expected linear, log, symlog or symlog:SLOPE")
-        }
-        let lower = text.lowercased()
-        if lower == "log" { return BinScale(type: scale, colors: .log) }
-        if lower.hasPrefix("symlog") || lower == "symmetriclog" {
-            let slope = lower.hasPrefix("symlog:") ? Double(lower.dropFirst(7)) ?? 1 : 1
-            return BinScale(type: scale, colors: .symlog(slopeAtZero: slope))
-        }
-        return BinScale(type: scale, colors: .linear)
-    }
-}
-
 /// Readers of the values with a grammar of their own.
 enum OptionValues {
     static let spacingWords: [(String, LevelSpacing)] = [
@@ -121,6 +100,14 @@ enum OptionValues {
     }
 
     /// `--gradient`, in the library's own words.
+    /// `--scale`: one scale for bin pictures and bin GeoJSON fills.
+    static func scale(_ text: String) throws -> HeatMapScaleType {
+        guard let scale = HeatMapScaleType(name: text) else {
+            throw ValueRefusal.because("expected linear, log, symlog or symlog:SLOPE")
+        }
+        return scale
+    }
+
     static func gradient(_ text: String) throws -> HeatMapGradient {
         do {
             return try HeatMapGradient(parsing: text)

@@ -206,10 +206,10 @@ enum Options {
     static let title = Option<String?>.text("--title",
         help: "Pictures: a title at the top (shown as text, never as markup).",
         example: "--title \"Atlantic storms 1975-2022\"")
-    static let scale = Option<BinScale>("--scale", value: "linear|log|symlog[:SLOPE]",
-        default: BinScale(type: .linear, colors: geoJSON.colorScale), defaultText: "linear",
+    static let scale = Option<HeatMapScaleType>("--scale", value: "linear|log|symlog[:SLOPE]",
+        default: geoJSON.colorScale, defaultText: "linear",
         help: "How bin values map to colours (symlog as Swift Charts' symmetricLog).",
-        example: "--scale log") { text, _ in try BinScale.read(text) }
+        example: "--scale log") { text, _ in try OptionValues.scale(text) }
 
     // Hit
     static let at = Option<HitQuery?>("--at", value: "LAT,LON", repeatable: true, default: nil, defaultText: nil,

@@ -11,7 +11,6 @@ struct BinSettings {
     let gradient: HeatMapGradient?
     let opacity: Double?
     let scale: HeatMapScaleType
-    let colorScale: BinColorScale
     let picture: HeatMapRenderOptions
     let input: String?
     /// `--units`: what a picture calls the aggregate's values.
@@ -25,8 +24,7 @@ struct BinSettings {
         reader = try Settings.reader(args)
         gradient = args.given(Options.gradient)
         opacity = args.given(Options.opacity)
-        scale = args[Options.scale].type
-        colorScale = args[Options.scale].colors
+        scale = args[Options.scale]
         picture = format == .svg || format == .html ? try Settings.picture(args) : HeatMapRenderOptions()
         input = try Settings.input(args, operands: args.operands[...])
         units = args[Options.units]
@@ -37,7 +35,7 @@ struct BinSettings {
         var geo = GeoJSONOptions(precision: precision)
         geo.gradient = gradient
         geo.fillOpacity = opacity
-        geo.colorScale = colorScale
+        geo.colorScale = scale
         return geo
     }
 
