@@ -8,24 +8,14 @@ enum MarkupEscaping {
     /// Character data for XML or HTML: `&`, `<`, `>` as entities; characters
     /// XML 1.0 forbids (most C0 controls, lone surrogates, U+FFFE/U+FFFF)
     /// become U+FFFD so the document always parses. O(n).
-    static func text(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(allowed(u) ? u : "\u{FFFD}")
-            }
-        }
-        return out
-    }
+    static func text(_ s: String) -> String { escaped(s, attribute: false) }
 
     /// An attribute value (to go between double quotes): as ``text(_:)``,
     /// plus both quote marks, and tab/newline/return as character
     /// references so attribute normalisation keeps them. O(n).
-    static func attribute(_ s: String) -> String {
+    static func attribute(_ s: String) -> String { escaped(s, attribute: true) }
+
+    private static func escaped(_ s: String, attribute: Bool) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for u in s.unicodeScalars {
@@ -33,11 +23,11 @@ enum MarkupEscaping {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t": out += "&#9;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
+            case "\"" where attribute: out += "&quot;"
+            case "'" where attribute: out += "&#39;"
+            case "\t" where attribute: out += "&#9;"
+            case "\n" where attribute: out += "&#10;"
+            case "\r" where attribute: out += "&#13;"
             default: out.unicodeScalars.append(allowed(u) ? u : "\u{FFFD}")
             }
         }
