@@ -155,7 +155,7 @@ struct GeoJSONDocument {
             try control.checkCancellation()
             var geometry = feature.geometry
             if deferredKeys[k] != nil, let deferred {
-                if made[k] == nil { made = try make(from: k, deferred) }
+                if made[k] == nil { made = try make(from: k, control: control, deferred) }
                 geometry = .polygons(made.removeValue(forKey: k) ?? [])
             }
             out.append(k == 0 ? "\n" : ",\n")
@@ -176,7 +176,7 @@ struct GeoJSONDocument {
 
     /// The polygons of the deferred features from feature `first` on, a
     /// few at a time and at least one per core, made in parallel.
-    private func make(from first: Int, _ deferred: (Int) throws -> [PrecisionRounding.Polygon]) throws
+    private func make(from first: Int, control: ComputeControl, _ deferred: (Int) throws -> [PrecisionRounding.Polygon]) throws
         -> [Int: [PrecisionRounding.Polygon]] {
         var wanted: [(feature: Int, key: Int)] = []
         var positions = 0
@@ -192,8 +192,9 @@ struct GeoJSONDocument {
         let chunks = max(1, min(wanted.count, 4 * Parallel.workerCount))
         try slots.withUnsafeMutableBufferPointer { buffer in
             let buffer = UncheckedSendable(buffer)
-            try Parallel.forEach(chunks) { c in
+            try Parallel.forEach(chunks, control: control) { c in
                 for i in (wanted.count * c / chunks)..<(wanted.count * (c + 1) / chunks) {
+                    try control.checkCancellation()
                     buffer.value[i] = try deferred(wanted[i].key)
                 }
             }
