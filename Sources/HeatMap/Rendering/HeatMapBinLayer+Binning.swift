@@ -21,12 +21,7 @@ extension HeatMapBinLayer {
         let statistics = showsStatistics ?? (aggregate != .count)
         let tiles = result.bins.map { bin -> BinTile in
             let s = bin.statistics
-            var extra: [BinTile.Aggregate] = []
-            if statistics, s.count > 0 {
-                for a in [BinAggregate.sum, .mean, .min, .max] where a != aggregate {
-                    if let v = s.value(a) { extra.append(BinTile.Aggregate(name: a.rawValue, value: v)) }
-                }
-            }
+            let extra = BinTile.otherAggregates(of: s, besides: aggregate, listed: statistics)
             let id = "\(firstName) \(bin.id.first), \(secondName) \(bin.id.second)"
             return BinTile(corners: bin.corners, count: s.count, value: s.value(aggregate) ?? 0, id: id,
                            aggregates: extra)

@@ -10,12 +10,7 @@ extension HeatMapBinLayer {
         let projection = result.projection
         let tiles = result.bins.map { bin -> BinTile in
             let s = bin.statistics
-            var extra: [BinTile.Aggregate] = []
-            if statistics, s.count > 0 {
-                for a in [BinAggregate.sum, .mean, .min, .max] where a != aggregate {
-                    if let v = s.value(a) { extra.append(BinTile.Aggregate(name: a.rawValue, value: v)) }
-                }
-            }
+            var extra = BinTile.otherAggregates(of: s, besides: aggregate, listed: statistics)
             extra.append(BinTile.Aggregate(name: "per km²", value: bin.density))
             let corners = H3CellOutline.ring(bin.cell).map { projection.project(latitude: $0.y, longitude: $0.x) }
             return BinTile(corners: corners, count: s.count, value: s.value(aggregate) ?? 0, id: "h3 \(bin.cell)",

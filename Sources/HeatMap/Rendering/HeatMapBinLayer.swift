@@ -31,6 +31,17 @@ public struct BinTile: Sendable, Hashable {
     /// Further figures for the tooltip.
     public var aggregates: [Aggregate]
 
+    /// The sum, mean, min and max of an occupied bin other than `shown`
+    /// (the figure that colours it), for its tooltip; none when
+    /// `listed` is false. O(1).
+    static func otherAggregates(of s: BinStatistics, besides shown: BinAggregate, listed: Bool) -> [Aggregate] {
+        guard listed, s.count > 0 else { return [] }
+        return [BinAggregate.sum, .mean, .min, .max].compactMap { a in
+            guard a != shown, let v = s.value(a) else { return nil }
+            return Aggregate(name: a.rawValue, value: v)
+        }
+    }
+
     /// Creates a bin.
     public init(corners: [PlanePoint], count: Int, value: Double, id: String = "", aggregates: [Aggregate] = []) {
         self.corners = corners
