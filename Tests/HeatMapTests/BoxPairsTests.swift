@@ -12,7 +12,12 @@ import Testing
             return FixedBox(minX: x, maxX: x + w, minY: y, maxY: y + h)
         }
         var found: [[Int]] = []
-        BoxPairs.forEach(boxes) { i, j in found.append([i, j]) }
+        BoxPairs.forEach(boxes, box: { $0 }) { i, bi, j, bj in
+            // The items handed over are the boxes at those indices.
+            #expect(bi.minX == boxes[i].minX && bi.maxY == boxes[i].maxY)
+            #expect(bj.minX == boxes[j].minX && bj.maxY == boxes[j].maxY)
+            found.append([i, j])
+        }
         var expected: [[Int]] = []
         for i in boxes.indices { for j in boxes.indices where j > i && boxes[i].overlaps(boxes[j]) { expected.append([i, j]) } }
         #expect(found.count == Set(found).count)

@@ -27,11 +27,6 @@ enum BoxPairs {
     /// A box is compared with all others when it covers more cells than this.
     static let longBoxCells = 64
 
-    /// Calls `body(i, j)`, i < j, for every pair of overlapping boxes.
-    static func forEach(_ boxes: [FixedBox], _ body: (Int, Int) -> Void) {
-        forEach(boxes, box: { $0 }) { i, _, j, _ in body(i, j) }
-    }
-
     /// Calls `body(i, items[i], j, items[j])`, i < j, for every pair of
     /// items whose boxes overlap; the items of a cell are copied side by
     /// side first, so `body` reads them without further trips to memory.

@@ -49,15 +49,10 @@ struct FixedRing {
     }
 
     /// The ring rounded with `precision` and cleaned: repeated positions
-    /// and spikes (a vertex where the ring turns back on itself) removed.
-    /// Nil when fewer than three positions or no area remain. O(n).
-    static func rounded(_ ring: [PlanePoint], precision: VertexPrecision) -> FixedRing? {
-        rounded(ring, precision: precision, counterClockwise: nil)
-    }
-
-    /// ``rounded(_:precision:)``, turned to run counter-clockwise (true) or
-    /// clockwise (false) unless nil.
-    static func rounded(_ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool?) -> FixedRing? {
+    /// and spikes (a vertex where the ring turns back on itself) removed,
+    /// turned to run counter-clockwise (true) or clockwise (false). Nil
+    /// when fewer than three positions or no area remain. O(n).
+    static func rounded(_ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool) -> FixedRing? {
         var pts: [FixedPoint] = []
         pts.reserveCapacity(ring.count)
         for p in ring {
@@ -68,7 +63,7 @@ struct FixedRing {
         guard cleaned.count >= 3 else { return nil }
         let area = twiceArea(cleaned)
         guard area != 0 else { return nil }
-        if let counterClockwise, (area > 0) != counterClockwise { cleaned.reverse() }
+        if (area > 0) != counterClockwise { cleaned.reverse() }
         return FixedRing(points: cleaned, decimals: precision.limit)
     }
 

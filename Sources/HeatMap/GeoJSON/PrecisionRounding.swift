@@ -13,14 +13,10 @@ enum PrecisionRounding {
 
     /// Rounds `polygons` (open rings, x/y or lon/lat) with `precision`,
     /// giving the positions of offending rings more decimals (recorded in
-    /// `precision`). About O(n) per round, at most `limit − base + 1` rounds.
-    static func round(_ polygons: [PlanePolygon], precision: inout VertexPrecision) -> [Polygon] {
-        repaired(polygons, precision: &precision).polygons
-    }
-
-    /// ``round(_:precision:)``, also naming the holes it gave up ([polygon,
-    /// ring] of `polygons`), so that ``rounded(_:precision:dropped:)`` can
-    /// make the same rings again from the repaired precision.
+    /// `precision`), and names the holes it gave up ([polygon, ring] of
+    /// `polygons`), so that ``rounded(_:precision:dropped:)`` can make the
+    /// same rings again from the repaired precision. About O(n) per round,
+    /// at most `limit − base + 1` rounds.
     static func repaired(_ polygons: [PlanePolygon], precision: inout VertexPrecision)
         -> (polygons: [Polygon], dropped: Set<[Int]>) {
         // The common case of bins: one convex ring.
@@ -57,7 +53,7 @@ enum PrecisionRounding {
 
     /// The rings of `polygons` rounded with `precision` and oriented
     /// (exteriors counter-clockwise, holes clockwise), leaving out the
-    /// holes in `dropped` and the rings that collapse: what ``round(_:precision:)``
+    /// holes in `dropped` and the rings that collapse: what ``repaired(_:precision:)``
     /// returns once `precision` holds its repairs, without checking again. O(n).
     static func rounded(_ polygons: [PlanePolygon], precision: VertexPrecision,
                         dropped: Set<[Int]> = []) -> [Polygon] {

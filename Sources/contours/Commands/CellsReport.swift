@@ -54,22 +54,12 @@ struct CellsReport {
     }
 
     func json() -> String {
-        let grid = run.density.grid, g = grid.geometry, p = grid.projection
+        let grid = run.density.grid
         var fields: [String] = ["\"input\":\"cells\"", "\"cells\":\(cells.nodes.count)", "\"points\":\(cells.points)"]
         let rejected = cells.rejected.sorted { $0.key < $1.key }.map { "\(quote($0.key)):\($0.value)" }
         fields.append("\"rejected\":{\(rejected.joined(separator: ","))}")
         fields.append("\"total_weight\":\(n(cells.totalWeight))")
-        var projection = "{\"name\":\(quote(p.kind.rawValue))"
-        if p.isGeographic {
-            projection += ",\"centre_latitude\":\(n(p.centreLatitude)),\"centre_longitude\":\(n(p.centreLongitude))"
-        }
-        fields.append("\"projection\":\(projection)}")
-        fields.append("\"radius\":\(n(grid.radius))")
-        fields.append("\"bandwidth\":\(quote(cells.bandwidth.rawValue))")
-        fields.append("\"grid\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"dx\":\(n(g.dx)),\"dy\":\(n(g.dy))}")
-        fields.append("\"estimator\":\(quote(grid.estimator.rawValue))")
-        fields.append("\"units\":\(quote(grid.units))")
-        fields.append("\"minimum\":\(n(grid.minimum)),\"maximum\":\(n(grid.maximum))")
+        fields += gridFields(grid, bandwidth: cells.bandwidth, number: n)
         fields.append("\"thresholds\":[\(thresholds.map(n).joined(separator: ","))]")
         return "{" + fields.joined(separator: ",") + "}\n"
     }

@@ -103,7 +103,6 @@ enum InfoCommand {
         func json() -> String {
             let s = statistics
             let grid = run.density.grid
-            let g = grid.geometry
             var fields: [String] = []
             fields.append("\"input\":\(quote(points.name))")
             fields.append("\"format\":\(quote(points.format.rawValue))")
@@ -113,18 +112,7 @@ enum InfoCommand {
             fields.append("\"rejected\":{\(rejected.joined(separator: ","))}")
             fields.append("\"bbox\":" + (bbox.map { "[" + $0.map(n).joined(separator: ",") + "]" } ?? "null"))
             fields.append("\"total_weight\":\(n(s.totalWeight))")
-            let p = grid.projection
-            var projection = "{\"name\":\(quote(p.kind.rawValue))"
-            if p.isGeographic {
-                projection += ",\"centre_latitude\":\(n(p.centreLatitude)),\"centre_longitude\":\(n(p.centreLongitude))"
-            }
-            fields.append("\"projection\":\(projection)}")
-            fields.append("\"radius\":\(n(grid.radius))")
-            fields.append("\"bandwidth\":\(quote(run.density.bandwidth.rawValue))")
-            fields.append("\"grid\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"dx\":\(n(g.dx)),\"dy\":\(n(g.dy))}")
-            fields.append("\"estimator\":\(quote(grid.estimator.rawValue))")
-            fields.append("\"units\":\(quote(grid.units))")
-            fields.append("\"minimum\":\(n(grid.minimum)),\"maximum\":\(n(grid.maximum))")
+            fields += gridFields(grid, bandwidth: run.density.bandwidth, number: n)
             fields.append("\"spacing\":\(quote("\(run.configuration.levelSpacing)"))")
             fields.append("\"thresholds\":[\(thresholds.map(n).joined(separator: ","))]")
             return "{" + fields.joined(separator: ",") + "}\n"
@@ -143,3 +131,20 @@ enum InfoCommand {
 
 /// A JSON string literal.
 func quote(_ s: String) -> String { JSONEscaping.quoted(s) }
+
+/// The members of `info --format json` that describe a density grid, from
+/// its projection to its range, with numbers written by `number`.
+func gridFields(_ grid: DensityGrid, bandwidth: Bandwidth, number n: (Double) -> String) -> [String] {
+    let g = grid.geometry, p = grid.projection
+    var projection = "{\"name\":\(quote(p.kind.rawValue))"
+    if p.isGeographic {
+        projection += ",\"centre_latitude\":\(n(p.centreLatitude)),\"centre_longitude\":\(n(p.centreLongitude))"
+    }
+    return ["\"projection\":\(projection)}",
+            "\"radius\":\(n(grid.radius))",
+            "\"bandwidth\":\(quote(bandwidth.rawValue))",
+            "\"grid\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"dx\":\(n(g.dx)),\"dy\":\(n(g.dy))}",
+            "\"estimator\":\(quote(grid.estimator.rawValue))",
+            "\"units\":\(quote(grid.units))",
+            "\"minimum\":\(n(grid.minimum)),\"maximum\":\(n(grid.maximum))"]
+}
