@@ -222,51 +222,36 @@ struct DensityAccumulator: Sendable {
         totalWeight += check.totalWeight
     }
 
-    /// Deposits one slice with the scheme's depositor; points a binned
-    /// scheme cannot bin (off its nodes) are then splatted exactly, in input
+    /// The chosen scheme's fill over the buffers as they are now (made per
+    /// call: a copy on write may have moved them). The one place a scheme
+    /// becomes code; the fills are concrete types, so only this call is
+    /// dynamic, never a point's deposit.
+    private func fill() -> any DensityFill {
+        switch scheme {
+        case .direct:
+            return DirectFill(xAxis: xAxis, yAxis: yAxis, density: storage.direct!.base,
+                              weightedValue: storage.directValue?.base)
+        case .rowMoments(let order):
+            return RowMomentFill(xAxis: xAxis, yAxis: yAxis, layout: rowMomentLayout(order: order),
+                                 moments: storage.planes!.base)
+        case .linearBinning, .taylorBinning:
+            return MomentPlaneFill(xAxis: xAxis, yAxis: yAxis, order: scheme.order, channels: channels,
+                                   planes: storage.planes!.base)
+        }
+    }
+
+    /// Deposits one slice with the scheme's fill; points a binned scheme
+    /// cannot bin (off its nodes) are then splatted exactly, in input
     /// order, when `offGrid` says there are any.
     private func deposit(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
                          value: UnsafePointer<Double>?, count n: Int, offGrid: Bool, control: ComputeControl,
                          progress: ProgressCounter) throws {
-        // The splat refers to its tables without owning them (see
-        // DirectSplat.tables): they live until this function returns.
-        let tables = scheme == .direct ? SplatTables(xAxis: xAxis, yAxis: yAxis) : nil
-        defer { withExtendedLifetime(tables) {} }
+        try fill().deposit(x: x, y: y, weight: weight, value: value, count: n, control: control,
+                           progress: { progress.add($0) })
+        guard scheme.isBinned, offGrid else { return }
         let direct = DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: geometry.columns,
                                  density: storage.direct?.base,
-                                 weightedValue: value == nil ? nil : storage.directValue?.base,
-                                 tables: tables?.view)
-        let report: @Sendable (Int) -> Void = { progress.add($0) }
-        func run<D: RowDepositor>(_ depositor: D) throws {
-            let bands = try RowBands<D.Entry>(x: x, y: y, weight: weight, value: value, count: n,
-                                              rows: geometry.rows, columns: geometry.columns, depositor: depositor,
-                                              control: control)
-            try bands.run(depositor, control: control, progress: report)
-        }
-        switch scheme {
-        case .direct where geometry.count * (value == nil ? 1 : 2) <= PrivateGridSplat.maximumNodes:
-            try PrivateGridSplat.run(direct, x: x, y: y, weight: weight, value: value, count: n,
-                                     nodes: geometry.count, control: control, progress: report)
-        case .direct:
-            try run(direct)
-        case .rowMoments(let order):
-            let moments = storage.planes!.base, columnTable = GaussianTable(axis: xAxis)
-            let table = columnTable.lookup
-            defer { withExtendedLifetime(columnTable) {} }
-            let layout = rowMomentLayout(order: order)
-            if value == nil {
-                try run(RowMomentBinning<RowMomentPoint>(xAxis: xAxis, yAxis: yAxis, layout: layout,
-                                                         moments: moments, table: table))
-            } else {
-                try run(RowMomentBinning<RowMomentValuePoint>(xAxis: xAxis, yAxis: yAxis, layout: layout,
-                                                              moments: moments, table: table))
-            }
-        case .linearBinning, .taylorBinning:
-            try run(MomentBinning(xAxis: xAxis, yAxis: yAxis, order: scheme.order, planes: storage.planes!.base,
-                                  planeCount: MomentBinning.planeCount(order: scheme.order),
-                                  hasValue: value != nil))
-        }
-        guard scheme.isBinned, offGrid else { return }
+                                 weightedValue: value == nil ? nil : storage.directValue?.base)
         let scratch = UnsafeMutablePointer<Double>.allocate(capacity: max(direct.scratchCount, 1))
         defer { scratch.deallocate() }
         let binnability = self.binnability
@@ -311,16 +296,34 @@ struct DensityAccumulator: Sendable {
         let scale = projection.areaUnitScale / (2 * Double.pi * sigma * sigma)
         let mean = estimator == .mean
         let share = scheme.isBinned ? 0.3 : 0.97
+        // The fill points into the buffers: they live until the end.
         let storage = self.storage
-        let scheme = self.scheme
-        let channels = self.channels
+        defer { withExtendedLifetime(storage) {} }
+        let fill = self.fill()
 
         let values = try [Double](unsafeUninitializedCapacity: cells) { out, initialized in
             let out = out.baseAddress!
             let direct = storage.direct?.base, directValue = storage.directValue?.base
-            // Writes output row r from its unnormalised sums Σ w e^(…) (and Σ v w e^(…)).
+            // Writes output row r from its unnormalised sums Σ w e^(…) (and
+            // Σ v w e^(…)): the fill's, plus the exact splat's where it has
+            // a grid. The density's two common cases get loops of their own
+            // (the fill calls this through a closure, so the optimiser
+            // cannot split the loop by case for us).
             func emit(_ r: Int, _ sums: UnsafePointer<Double>?) {
                 let base = r * columns
+                let row = out + base
+                if !mean {
+                    @inline(__always) func density(_ sum: Double) -> Double {
+                        DensityAccumulator.nodeValue(sum: sum, valueSum: 0, mean: false, scale: scale)
+                    }
+                    switch (sums, direct.map { $0 + base }) {
+                    case let (sums?, direct?): for c in 0..<columns { row[c] = density(sums[c] + direct[c]) }
+                    case let (sums?, nil): for c in 0..<columns { row[c] = density(sums[c]) }
+                    case let (nil, direct?): for c in 0..<columns { row[c] = density(0 + direct[c]) }
+                    case (nil, nil): for c in 0..<columns { row[c] = density(0) }
+                    }
+                    return
+                }
                 for c in 0..<columns {
                     var den = sums?[c] ?? 0
                     if let direct { den += direct[base + c] }
@@ -329,46 +332,11 @@ struct DensityAccumulator: Sendable {
                         num = sums?[columns + c] ?? 0
                         if let directValue { num += directValue[base + c] }
                     }
-                    out[base + c] = DensityAccumulator.nodeValue(sum: den, valueSum: num, mean: mean, scale: scale)
+                    row[c] = DensityAccumulator.nodeValue(sum: den, valueSum: num, mean: mean, scale: scale)
                 }
             }
-            switch scheme {
-            case .linearBinning, .taylorBinning:
-                let convolution = SeparableConvolution(order: scheme.order, xAxis: xAxis, yAxis: yAxis,
-                                                       channels: channels)
-                try convolution.run(planes: storage.planes!.base, control: control,
-                                    progress: { f in control.report(.density, share + (1 - share) * f) },
-                                    emit: { r, sums in emit(r, sums) })
-            case .rowMoments(let order):
-                let layout = rowMomentLayout(order: order)
-                let moments = UnsafePointer(storage.planes!.base)
-                let rows = geometry.rows, blockRows = 16
-                let blocks = (rows + blockRows - 1) / blockRows
-                let done = ProgressCounter(total: blocks) { f in control.report(.density, share + (1 - share) * f) }
-                try Parallel.forEach(blocks) { b in
-                    try control.checkCancellation()
-                    let pass = RowMomentPass(layout: layout, yAxis: yAxis, blockRows: blockRows)
-                    // Per row, both channels' sums, each with room for a last
-                    // vector past the row.
-                    let stride = 2 * columns + 8
-                    let sums = UnsafeMutablePointer<Double>.allocate(capacity: blockRows * stride)
-                    defer { pass.deallocate(); sums.deallocate() }
-                    let first = b * blockRows, count = min(rows, first + blockRows) - first
-                    pass.run(rows: first, count: count, channel: 0, moments: moments, into: sums, outStride: stride)
-                    if mean {
-                        pass.run(rows: first, count: count, channel: 1, moments: moments, into: sums + columns,
-                                 outStride: stride)
-                    }
-                    for i in 0..<count { emit(first + i, sums + i * stride) }
-                    done.add(1)
-                }
-            case .direct:
-                let blocks = (geometry.rows + 15) / 16
-                try Parallel.forEach(blocks) { b in
-                    try control.checkCancellation()
-                    for r in b * 16 ..< min(geometry.rows, (b + 1) * 16) { emit(r, nil) }
-                }
-            }
+            try fill.finish(control: control, progress: { f in control.report(.density, share + (1 - share) * f) },
+                            emit: emit)
             initialized = cells
         }
         control.report(.density, 1)

@@ -101,8 +101,29 @@ enum DensityPlan {
         return nil
     }
 
-    /// The scheme for a request. `pointCount` nil means unknown (streamed
-    /// input), costed as one point per node.
+    /// The scheme for a request: the one place the choice is made (the
+    /// accumulator runs what this returns, through its ``DensityFill``).
+    ///
+    /// 1. `.exact` asked for by name: the exact splat (``DirectFill``), to 5σ.
+    /// 2. Else the candidates, each only where its Taylor error stays inside
+    ///    the accuracy bound (the σ thresholds of the table on
+    ///    ``DensityScheme``): the cheapest 2-D binning for σ in cells of the
+    ///    narrower axis (``binning(sigmaInCells:)``, from 2 cells) and the row
+    ///    moments for σ in y cells (``rowMoments(sigmaInCells:xAxis:)``, from
+    ///    1 cell, while the x kernel is narrow enough to tabulate).
+    ///    Candidates whose planes would take more than
+    ///    ``planeMemoryLimit`` are dropped.
+    /// 3. The cheaper candidate by ``cost(_:points:sx:sy:cells:channels:)``
+    ///    (per point: taps or moments written; per node: the convolutions);
+    ///    none left means the exact splat.
+    /// 4. `.binned` takes that candidate; `.automatic` takes the exact splat
+    ///    instead when it costs no more (few points, or kernels of a cell or
+    ///    two), so a binned scheme runs only where it saves time. The
+    ///    automatic choices then truncate at 4σ (``reach(of:method:)``).
+    ///
+    /// `pointCount` nil means unknown (streamed input), costed as one point
+    /// per node. The choice depends on the request and the grid alone,
+    /// never on the machine, so the same input gives the same bits anywhere.
     static func scheme(method: DensityMethod, xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int,
                        pointCount: Int?) -> DensityScheme {
         guard method != .exact else { return .direct }
