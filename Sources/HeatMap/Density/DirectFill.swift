@@ -28,10 +28,8 @@ struct DirectFill: DensityFill {
             try PrivateGridSplat.run(splat, x: x, y: y, weight: weight, value: value, count: n, nodes: nodes,
                                      control: control, progress: progress)
         } else {
-            let bands = try RowBands<SIMD4<Double>>(x: x, y: y, weight: weight, value: value, count: n,
-                                                    rows: yAxis.count, columns: xAxis.count, depositor: splat,
-                                                    control: control)
-            try bands.run(splat, control: control, progress: progress)
+            try RowBands.deposit(splat, x: x, y: y, weight: weight, value: value, count: n, rows: yAxis.count,
+                                 columns: xAxis.count, control: control, progress: progress)
         }
     }
 

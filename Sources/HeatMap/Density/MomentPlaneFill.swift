@@ -19,10 +19,8 @@ struct MomentPlaneFill: DensityFill {
                  progress: @escaping @Sendable (Int) -> Void) throws {
         let binning = MomentBinning(xAxis: xAxis, yAxis: yAxis, order: order, planes: planes,
                                     planeCount: MomentBinning.planeCount(order: order), hasValue: value != nil)
-        let bands = try RowBands<SIMD4<Double>>(x: x, y: y, weight: weight, value: value, count: n,
-                                                rows: yAxis.count, columns: xAxis.count, depositor: binning,
-                                                control: control)
-        try bands.run(binning, control: control, progress: progress)
+        try RowBands.deposit(binning, x: x, y: y, weight: weight, value: value, count: n, rows: yAxis.count,
+                             columns: xAxis.count, control: control, progress: progress)
     }
 
     func finish(control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,

@@ -177,6 +177,17 @@ struct RowBands<Entry: BitwiseCopyable> {
         self.init(cuts: cuts, starts: starts, entries: sorted, overlap: !byRow)
     }
 
+    /// Sorts points 0..<n into bands for `depositor` and runs it over
+    /// them: what every fill that deposits by rows does with a slice.
+    static func deposit<D: RowDepositor>(_ depositor: D, x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+                                         weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
+                                         count n: Int, rows: Int, columns: Int, control: ComputeControl,
+                                         progress: (@Sendable (Int) -> Void)?) throws where D.Entry == Entry {
+        let bands = try RowBands(x: x, y: y, weight: weight, value: value, count: n, rows: rows, columns: columns,
+                                 depositor: depositor, control: control)
+        try bands.run(depositor, control: control, progress: progress)
+    }
+
     init(cuts: [Int], starts: [Int], entries: [Entry], overlap: Bool) {
         self.cuts = cuts
         self.starts = starts

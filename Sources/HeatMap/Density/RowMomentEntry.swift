@@ -18,25 +18,18 @@ protocol RowMomentEntry: BitwiseCopyable {
 /// a cell, and the entry fits in 24 bytes (the sort moves each entry once
 /// and the deposit reads it once).
 struct RowMomentPoint: RowMomentEntry {
+    /// The nearest row (may lie up to a table half-width off the grid) and
+    /// the nearest column.
+    let row, column: Int32
+    /// The offsets from that node: s, the row offset in σ (the moments'
+    /// variable); u, the column offset in cells (for the table of column
+    /// weights).
+    let s, u: Float
     /// w · e^(−s²/2).
     let weight: Double
-    /// The nearest row (may lie up to a table half-width off the grid).
-    let row: Int32
-    /// The nearest column.
-    let column: Int32
-    /// Column offset in σ: the moments' variable.
-    let s: Float
-    /// Row offset in cells, for the table of row weights.
-    let u: Float
+}
 
-    init(row: Int32, column: Int32, s: Float, u: Float, weight: Double) {
-        self.weight = weight
-        self.row = row
-        self.column = column
-        self.s = s
-        self.u = u
-    }
-
+extension RowMomentPoint {
     static var hasValue: Bool { false }
     init(_ point: RowMomentPoint, value: Double) { self = point }
     var point: RowMomentPoint { self }

@@ -24,9 +24,8 @@ struct RowMomentFill: DensityFill {
         func run<Entry: RowMomentEntry>(_: Entry.Type) throws {
             let binning = RowMomentBinning<Entry>(xAxis: xAxis, yAxis: yAxis, layout: layout, moments: moments,
                                                   table: columnTable.lookup)
-            let bands = try RowBands<Entry>(x: x, y: y, weight: weight, value: value, count: n, rows: yAxis.count,
-                                            columns: xAxis.count, depositor: binning, control: control)
-            try bands.run(binning, control: control, progress: progress)
+            try RowBands.deposit(binning, x: x, y: y, weight: weight, value: value, count: n, rows: yAxis.count,
+                                 columns: xAxis.count, control: control, progress: progress)
         }
         if value == nil { try run(RowMomentPoint.self) } else { try run(RowMomentValuePoint.self) }
     }

@@ -41,19 +41,16 @@ enum H3Bits {
     static let ccwDigit: [Int] = [0, 5, 3, 1, 6, 4, 2, 7]
     static let cwDigit: [Int] = [0, 3, 6, 2, 5, 1, 4, 7]
 
-    @inline(__always) static func rotated60ccw(_ h: UInt64) -> UInt64 {
-        var h = h
-        let res = resolution(h)
-        if res == 0 { return h }
-        for r in 1...res { h = settingDigit(h, r, ccwDigit[digit(h, r)]) }
-        return h
-    }
+    @inline(__always) static func rotated60ccw(_ h: UInt64) -> UInt64 { rotated(h, ccwDigit) }
 
-    @inline(__always) static func rotated60cw(_ h: UInt64) -> UInt64 {
+    @inline(__always) static func rotated60cw(_ h: UInt64) -> UInt64 { rotated(h, cwDigit) }
+
+    /// Every digit of `h` replaced by its image under `rotation`.
+    @inline(__always) private static func rotated(_ h: UInt64, _ rotation: [Int]) -> UInt64 {
         var h = h
         let res = resolution(h)
         if res == 0 { return h }
-        for r in 1...res { h = settingDigit(h, r, cwDigit[digit(h, r)]) }
+        for r in 1...res { h = settingDigit(h, r, rotation[digit(h, r)]) }
         return h
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The Adler-32 checksum of zlib streams (RFC 1950 §8).
+/// The Adler-32 checksum of zlib streams (RFC 1950; docs/formats.md).
 enum Adler32 {
     static func checksum(_ data: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var a: UInt32 = 1, b: UInt32 = 0

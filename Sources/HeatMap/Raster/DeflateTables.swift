@@ -1,6 +1,6 @@
 import Foundation
 
-/// The fixed tables of DEFLATE (RFC 1951 §3.2.5): base values and extra
+/// The fixed tables of DEFLATE (RFC 1951; docs/formats.md): base values and extra
 /// bits of the length and distance codes, and the fixed Huffman code.
 enum DeflateTables {
     static let lengthBase: [Int] = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,

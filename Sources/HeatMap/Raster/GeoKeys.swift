@@ -1,6 +1,6 @@
 import Foundation
 
-/// A GeoTIFF key directory (GeoTIFF 1.1 §7): keys with a short value, a
+/// A GeoTIFF key directory (GeoTIFF 1.1; docs/formats.md): keys with a short value, a
 /// double (in GeoDoubleParams) or text (in GeoAsciiParams, '|'-terminated).
 struct GeoKeys: Sendable, Hashable {
     enum Value: Sendable, Hashable {
@@ -54,32 +54,29 @@ struct GeoKeys: Sendable, Hashable {
             GeoKeys.semiMajor: .double(PlaneProjection.authalicRadius),
             GeoKeys.semiMinor: .double(PlaneProjection.authalicRadius),
         ]
+        // A user-defined projection on the authalic sphere, in metres,
+        // centred on (lat, lon).
+        func userProjected(_ citation: String, transform: UInt16, lat: Double, lon: Double) {
+            entries.merge(userSphere) { a, _ in a }
+            entries[GeoKeys.modelType] = .short(1)
+            entries[GeoKeys.citation] = .text(citation)
+            entries[GeoKeys.projectedType] = .short(GeoKeys.userDefined)
+            entries[GeoKeys.projection] = .short(GeoKeys.userDefined)
+            entries[GeoKeys.coordTransform] = .short(transform)
+            entries[GeoKeys.linearUnits] = .short(9001)
+            entries[GeoKeys.centerLat] = .double(lat)
+            entries[GeoKeys.centerLong] = .double(lon)
+            entries[GeoKeys.falseEasting] = .double(0)
+            entries[GeoKeys.falseNorthing] = .double(0)
+        }
         switch crs {
         case let .lambertAzimuthalEqualArea(lat, lon):
-            entries.merge(userSphere) { a, _ in a }
-            entries[GeoKeys.modelType] = .short(1)
-            entries[GeoKeys.citation] = .text("Lambert azimuthal equal-area on the authalic sphere (HeatMap)")
-            entries[GeoKeys.projectedType] = .short(GeoKeys.userDefined)
-            entries[GeoKeys.projection] = .short(GeoKeys.userDefined)
-            entries[GeoKeys.coordTransform] = .short(GeoKeys.lambertAzimEqualArea)
-            entries[GeoKeys.linearUnits] = .short(9001)
-            entries[GeoKeys.centerLat] = .double(lat)
-            entries[GeoKeys.centerLong] = .double(lon)
-            entries[GeoKeys.falseEasting] = .double(0)
-            entries[GeoKeys.falseNorthing] = .double(0)
+            userProjected("Lambert azimuthal equal-area on the authalic sphere (HeatMap)",
+                          transform: GeoKeys.lambertAzimEqualArea, lat: lat, lon: lon)
         case let .equirectangular(lat, lon):
-            entries.merge(userSphere) { a, _ in a }
-            entries[GeoKeys.modelType] = .short(1)
-            entries[GeoKeys.citation] = .text("Equirectangular on the authalic sphere (HeatMap)")
-            entries[GeoKeys.projectedType] = .short(GeoKeys.userDefined)
-            entries[GeoKeys.projection] = .short(GeoKeys.userDefined)
-            entries[GeoKeys.coordTransform] = .short(GeoKeys.equirectangularTransform)
-            entries[GeoKeys.linearUnits] = .short(9001)
+            userProjected("Equirectangular on the authalic sphere (HeatMap)",
+                          transform: GeoKeys.equirectangularTransform, lat: lat, lon: lon)
             entries[GeoKeys.stdParallel1] = .double(lat)
-            entries[GeoKeys.centerLat] = .double(lat)
-            entries[GeoKeys.centerLong] = .double(lon)
-            entries[GeoKeys.falseEasting] = .double(0)
-            entries[GeoKeys.falseNorthing] = .double(0)
         case .webMercator:
             entries = GeoKeys(crs: crs.withEPSGCode.crs).entries
         case let .epsg(code):

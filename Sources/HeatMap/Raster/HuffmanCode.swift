@@ -1,6 +1,6 @@
 import Foundation
 
-/// A canonical Huffman code (RFC 1951 §3.2.2): lengths per symbol, and the
+/// A canonical Huffman code (RFC 1951; docs/formats.md): lengths per symbol, and the
 /// codes they give, bit-reversed so a least-significant-first writer emits
 /// them most-significant bit first.
 struct HuffmanCode {

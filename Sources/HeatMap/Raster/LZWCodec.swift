@@ -1,6 +1,6 @@
 import Foundation
 
-/// TIFF's LZW (TIFF 6.0 §13): codes written most-significant bit first,
+/// TIFF's LZW (TIFF 6.0; docs/formats.md): codes written most-significant bit first,
 /// starting at 9 bits, Clear = 256, EndOfInformation = 257, the width
 /// growing one code early (at 511, 1023, 2047), and a Clear before the
 /// table would pass 4094 entries.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// TIFF predictors applied to one row of samples before compression:
-/// 2 (horizontal differencing of integers, TIFF 6.0 §14) and 3 (the
+/// 2 (horizontal differencing of integers, TIFF 6.0; docs/formats.md) and 3 (the
 /// floating-point predictor of Adobe's TIFF Technical Note 3: each row's
 /// bytes split into planes, most significant first, then differenced).
 enum TIFFPredictor {
@@ -59,18 +59,10 @@ enum TIFFPredictor {
     /// bytes comes back as little-endian values, whatever the file's order.
     static func undoFloatingPoint(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int) {
         let count = width * samples, rowBytes = count * bytes
-        var row = [UInt8](repeating: 0, count: rowBytes)
-        data.withUnsafeMutableBufferPointer { p in
-            row.withUnsafeMutableBufferPointer { tmp in
-                for r in 0..<rows {
-                    let base = r * rowBytes
-                    guard base + rowBytes <= p.count else { return }
-                    for i in samples..<rowBytes { p[base + i] = p[base + i] &+ p[base + i - samples] }
-                    for j in 0..<count {
-                        for k in 0..<bytes { tmp[j * bytes + k] = p[base + (bytes - 1 - k) * count + j] }
-                    }
-                    for i in 0..<rowBytes { p[base + i] = tmp[i] }
-                }
+        eachRow(&data, rows: rows, rowBytes: rowBytes) { p, base, tmp in
+            for i in samples..<rowBytes { p[base + i] = p[base + i] &+ p[base + i - samples] }
+            for j in 0..<count {
+                for k in 0..<bytes { tmp[j * bytes + k] = p[base + (bytes - 1 - k) * count + j] }
             }
         }
     }
@@ -78,16 +70,25 @@ enum TIFFPredictor {
     /// Applies predictor 3 to rows of little-endian values (the inverse of ``undoFloatingPoint``).
     static func applyFloatingPoint(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int) {
         let count = width * samples, rowBytes = count * bytes
+        eachRow(&data, rows: rows, rowBytes: rowBytes) { p, base, tmp in
+            for j in 0..<count {
+                for k in 0..<bytes { tmp[(bytes - 1 - k) * count + j] = p[base + j * bytes + k] }
+            }
+            for i in stride(from: rowBytes - 1, through: samples, by: -1) { tmp[i] = tmp[i] &- tmp[i - samples] }
+        }
+    }
+
+    /// Runs `body(data, rowStart, scratch)` on each whole row of `rowBytes`
+    /// bytes, then copies the scratch row over the row.
+    private static func eachRow(_ data: inout [UInt8], rows: Int, rowBytes: Int,
+                                _ body: (UnsafeMutableBufferPointer<UInt8>, Int, UnsafeMutableBufferPointer<UInt8>) -> Void) {
         var row = [UInt8](repeating: 0, count: rowBytes)
         data.withUnsafeMutableBufferPointer { p in
             row.withUnsafeMutableBufferPointer { tmp in
                 for r in 0..<rows {
                     let base = r * rowBytes
                     guard base + rowBytes <= p.count else { return }
-                    for j in 0..<count {
-                        for k in 0..<bytes { tmp[(bytes - 1 - k) * count + j] = p[base + j * bytes + k] }
-                    }
-                    for i in stride(from: rowBytes - 1, through: samples, by: -1) { tmp[i] = tmp[i] &- tmp[i - samples] }
+                    body(p, base, tmp)
                     for i in 0..<rowBytes { p[base + i] = tmp[i] }
                 }
             }
