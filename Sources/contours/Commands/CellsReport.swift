@@ -64,9 +64,5 @@ struct CellsReport {
         return "{" + fields.joined(separator: ",") + "}\n"
     }
 
-    private func n(_ v: Double) -> String {
-        guard v.isFinite else { return "null" }
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-        return String(format: "%.6g", v)
-    }
+    private func n(_ v: Double) -> String { reportNumber(v) }
 }

@@ -118,14 +118,7 @@ enum InfoCommand {
             return "{" + fields.joined(separator: ",") + "}\n"
         }
 
-        private func n(_ v: Double) -> String {
-            guard v.isFinite else { return "null" }
-            if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-            // Six significant digits read well and are enough for a report.
-            let short = Double(String(format: "%.6g", v)) ?? v
-            if short == short.rounded(), abs(short) < 1e15 { return String(Int64(short)) }
-            return abs(short) >= 1e-4 ? "\(short)" : String(format: "%.6g", v)
-        }
+        private func n(_ v: Double) -> String { reportNumber(v) }
     }
 }
 
