@@ -86,7 +86,7 @@ struct GeoJSONDocument {
     }
 
     /// [west, south, east, north]; for geographic data that crosses ±180°
-    /// west > east (RFC 7946 §5.2). Nil without features.
+    /// west > east (RFC 7946; docs/formats.md). Nil without features.
     var bbox: [Double]? {
         let xRanges = extent.xRanges, yLow = extent.yLow, yHigh = extent.yHigh
         guard !xRanges.isEmpty else { return nil }
