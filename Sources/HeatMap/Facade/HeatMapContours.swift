@@ -255,13 +255,7 @@ extension HeatMapContours {
         summary: InputSummary = InputSummary(),
         kinds: ContourKinds = .all
     ) throws -> HeatMapContours {
-        try control.begin(.levels)
-        let g = grid.geometry
-        try MemoryBudget.reserve(ContourBuilder.bytesNeeded(cells: grid.values.count),
-                                 for: "contouring the grid of \(g.columns) × \(g.rows) nodes")
-        let thresholds = try ThresholdResolver.thresholds(for: configuration.levelSpacing,
-                                                          levelCount: configuration.contourLevels, grid: grid,
-                                                          control: control)
+        let thresholds = try thresholds(for: grid, configuration: configuration, control: control)
         var set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
                                            smoother: configuration.smoother, kinds: kinds, control: control)
         if configuration.simplification > 0 {
@@ -276,6 +270,19 @@ extension HeatMapContours {
             throw CancellationError()
         }
         return HeatMapContours(grid: grid, contourSet: set, configuration: configuration, summary: summary)
+    }
+
+    /// The thresholds `configuration` gives on `grid` (stage `.levels`),
+    /// once the memory contouring it takes is known to be there.
+    static func thresholds(for grid: DensityGrid, configuration: HeatMapConfiguration,
+                           control: ComputeControl) throws -> [Double] {
+        try control.begin(.levels)
+        let g = grid.geometry
+        try MemoryBudget.reserve(ContourBuilder.bytesNeeded(cells: grid.values.count),
+                                 for: "contouring the grid of \(g.columns) × \(g.rows) nodes")
+        return try ThresholdResolver.thresholds(for: configuration.levelSpacing,
+                                                levelCount: configuration.contourLevels, grid: grid,
+                                                control: control)
     }
 
     static func empty(configuration: HeatMapConfiguration) -> HeatMapContours {

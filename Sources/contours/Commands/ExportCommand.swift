@@ -30,16 +30,28 @@ enum ExportCommand {
                                      forPicture: format != .geojson)
         let configuration = try ContourOptions.levels(levelRule, run.configuration, grid: run.density.grid,
                                                       command: args.command.name)
-        let contours = try HeatMapContours.compute(from: run.density.grid, configuration: configuration,
+        let grid = run.density.grid
+        var options = ContourOptions.attributes(
+            args, GeoJSONOptions(precision: requestedPrecision ?? defaultPrecision(for: grid), grouping: grouping),
+            grid: grid)
+        options.crsName = userCRS.map(RasterExport.crsName)
+        if format == .geojson, simplify == nil, configuration.simplification == 0 {
+            // Streamed: each feature's bands are assembled as it is written.
+            let contours = try StreamedContours(grid: grid, configuration: configuration, control: control)
+            run.describeEmptyLevels(contours.thresholds)
+            control.report(.export, 0)
+            try OutputFile.streaming(to: output) { out in
+                try contours.writeGeoJSON(mode: mode, options: options, to: out, control: control)
+            }
+            control.report(.export, 1)
+            return
+        }
+        let contours = try HeatMapContours.compute(from: grid, configuration: configuration,
                                                    control: control, summary: run.density.summary,
                                                    kinds: kinds(format: format, mode: mode,
                                                                 configuration: configuration, simplify: simplify))
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
-        let precision = requestedPrecision ?? defaultPrecision(for: contours.grid)
-        var options = ContourOptions.attributes(args, GeoJSONOptions(precision: precision, grouping: grouping),
-                                                grid: contours.grid)
-        options.crsName = userCRS.map(RasterExport.crsName)
         if let simplify {
             let set = try simplified(contours, tolerance: simplify, format: format, mode: mode, picture: picture,
                                      control: control)
