@@ -3,8 +3,8 @@ import Testing
 @testable import HeatMap
 
 /// Contours made on demand from their pieces are the very geometry the
-/// builder makes all at once, and the streamed export writes the very
-/// bytes of the export of computed contours.
+/// builder makes all at once: level by level, in an export written from the
+/// pieces, and in the polygons.
 @Suite struct ContourPiecesTests {
     /// Random fields whose levels reach the frame, one with a NaN node,
     /// smoothed and not (the same kinds of field as ContourKindsTests).
@@ -37,7 +37,7 @@ import Testing
     /// Storm-like clusters across ±180° (geographic: unprojected, split,
     /// rounded with repairs) and a planar field, in every mode and grouping.
     @Test(arguments: [false, true])
-    func theStreamedExportWritesTheSameBytes(planar: Bool) throws {
+    func anExportFromPiecesWritesTheSetsBytes(planar: Bool) throws {
         var rng = SplitMix(seed: planar ? 41 : 42)
         var points: [HeatMapPoint] = []
         for k in 0..<6 {
@@ -51,19 +51,28 @@ import Testing
         let configuration = HeatMapConfiguration(radius: planar ? 0.6 : 60_000, contourLevels: 9,
                                                  levelSpacing: .quantile, gridResolution: 90,
                                                  projection: planar ? .planar : .equalArea)
-        let computed = try HeatMapContours.compute(from: points, configuration: configuration, control: .none)
-        let streamed = try StreamedContours(grid: computed.grid, configuration: configuration)
-        #expect(streamed.thresholds == computed.thresholds)
+        let lazy = try HeatMapContours.compute(from: points, configuration: configuration, control: .none)
+        let set = try ContourBuilder.build(grid: lazy.grid, thresholds: lazy.thresholds,
+                                           smoother: configuration.smoother)
         for mode in ContourMode.allCases {
             for grouping in GeoJSONFeatureGrouping.allCases {
                 let options = GeoJSONOptions(precision: planar ? 4 : 5, grouping: grouping)
-                let expected = try GeoJSONExport.contours(computed, mode: mode, options: options)
-                let sink = ByteCollector()
-                try streamed.writeGeoJSON(mode: mode, options: options, to: sink)
-                let text = sink.takeString()
+                let expected = try GeoJSONExport.contours(set, projection: lazy.projection, units: lazy.units,
+                                                          mode: mode, gradient: configuration.gradient,
+                                                          fillOpacity: configuration.fillOpacity, options: options)
+                let text = try GeoJSONExport.contours(lazy, mode: mode, options: options)
                 #expect(text == expected, "\(mode) \(grouping) planar \(planar)")
                 #expect(text.contains("\"coordinates\""), "\(mode) \(grouping) has geometry")
             }
         }
+        // Once the set is made (here by reading it), exports read it instead, to the same bytes.
+        #expect(lazy.contourSet.bands == set.bands && lazy.contourSet.levels == set.levels)
+        #expect(try GeoJSONExport.contours(lazy) == GeoJSONExport.contours(set, projection: lazy.projection,
+                                                                          units: lazy.units,
+                                                                          gradient: configuration.gradient,
+                                                                          fillOpacity: configuration.fillOpacity))
+        // Polygons made from pieces and from the set are the same.
+        let early = try HeatMapContours.compute(from: points, configuration: configuration, control: .none)
+        #expect(early.contours == lazy.contours && early.contours.map(\.coordinates) == lazy.contours.map(\.coordinates))
     }
 }

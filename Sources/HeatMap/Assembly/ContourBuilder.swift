@@ -46,74 +46,15 @@ package enum ContourBuilder {
     ///   for the rest; levels run on every core.
     package static func build(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
                              kinds: ContourKinds = .all, control: ComputeControl = .none) throws -> ContourSet {
-        let levelCount = thresholds.count
-        let empty = ContourSet(thresholds: thresholds,
-                               levels: Array(repeating: [], count: levelCount),
-                               bands: Array(repeating: [], count: levelCount),
-                               isolines: Array(repeating: [], count: levelCount))
-        guard let prepared = try prepare(grid: grid, thresholds: thresholds, control: control) else { return empty }
-        let geometry = grid.geometry, values = prepared.values, frame = prepared.frame
-
-        // A level task gives the level's polygons and rings (its isolines),
-        // a band task one band; the top band is the top level itself.
-        let tasks = AssemblyTask.list(levelCount: levelCount, kinds: kinds)
-        var traces: [LevelTrace] = []
-        var smoothed: [SmoothedLevel] = []
-        let results: [(polygons: [PlanePolygon], rings: [[PlanePoint]])]
-        // A cancel mid-way frees the traces and pieces off the caller's path.
-        do {
-            traces = try trace(values: values, geometry: geometry, frame: frame, thresholds: thresholds,
-                               control: control)
-            smoothed = try SmoothingGuard.smooth(traces: traces, iterations: smoother.iterations,
-                                                 geometry: geometry, control: control)
-            for l in traces.indices { traces[l].dropVertices() }
-
-            // Assemble only what `kinds` asks for (see ``AssemblyTask``).
-            try control.begin(.assemble)
-            let assembled = Atomic<Int>(0)
-            let finalTraces = traces, finalSmoothed = smoothed
-            results = try values.withUnsafeBufferPointer { buffer in
-                let shared = SharedBuffer(buffer)
-                return try Parallel.map(tasks.count, control: control) { t in
-                    try control.checkCancellation()
-                    let task = tasks[t], l = task.level
-                    let hasUpper = task.isBand && l + 1 < levelCount
-                    let assembler = BandAssembler(geometry: geometry, frame: frame, values: shared.buffer,
-                                                  lower: finalTraces[l], lowerSmooth: finalSmoothed[l],
-                                                  upper: hasUpper ? finalTraces[l + 1] : nil,
-                                                  upperSmooth: hasUpper ? finalSmoothed[l + 1] : nil,
-                                                  control: control)
-                    let result = try assembler.assemble(polygons: task.needsPolygons)
-                    let n = assembled.add(1, ordering: .relaxed).newValue
-                    control.report(.assemble, Double(n) / Double(tasks.count))
-                    return result
-                }
-            }
-        } catch {
-            DeferredRelease.release((traces, smoothed))
-            throw error
-        }
-        if control.isCancelled {
-            DeferredRelease.release((traces, smoothed, results))
-            throw CancellationError()
-        }
-        var set = empty
-        for (task, result) in zip(tasks, results) {
-            if task.isBand {
-                set.bands[task.level] = result.polygons
-                continue
-            }
-            if kinds.contains(.levels) { set.levels[task.level] = result.polygons }
-            if kinds.contains(.isolines) { set.isolines[task.level] = result.rings }
-            if kinds.contains(.bands) && task.level == levelCount - 1 { set.bands[task.level] = result.polygons }
-        }
-        return set
+        try ContourPieces.contourSet(of: pieces(grid: grid, thresholds: thresholds, smoother: smoother,
+                                                control: control),
+                                     kinds: kinds, control: control)
     }
 
-    /// The contours of `grid` at `thresholds` as traced pieces and the
-    /// smoothing each keeps, from which ``ContourPieces`` makes any band,
-    /// level or isoline on demand — the same polygons as ``build(grid:thresholds:smoother:kinds:control:)``,
-    /// without holding them all. Throws as `build` does.
+    /// Stages 1 and 2: the contours of `grid` at `thresholds` as traced
+    /// pieces and the Chaikin passes each keeps, from which
+    /// ``ContourPieces`` makes any band, level or isoline on demand (stage 3,
+    /// one at a time or all at once). Throws as `build` does.
     /// - Complexity: as `build` up to smoothing; memory O(traced vertices).
     static func pieces(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
                        control: ComputeControl = .none) throws -> ContourPieces {
@@ -161,7 +102,7 @@ package enum ContourBuilder {
     }
 
     /// Marching squares on every level, levels in parallel (stage `.contour`).
-    private static func trace(values: [Double], geometry: GridGeometry, frame: GridFrame, thresholds: [Double],
+    static func trace(values: [Double], geometry: GridGeometry, frame: GridFrame, thresholds: [Double],
                               control: ComputeControl) throws -> [LevelTrace] {
         try control.begin(.contour)
         let done = Atomic<Int>(0)

@@ -23,6 +23,10 @@ final class ContourPieces: ContourSource {
     private struct Recent {
         var levels: [(level: Int, smoothed: SmoothedLevel)] = []
         var made: [(key: Key, polygons: [PlanePolygon], rings: [[PlanePoint]])] = []
+        /// The last results asked for: one asked for again while still here
+        /// is kept in `made` (a writer reading a level polygon by polygon),
+        /// one asked for once is not (a writer reading whole bands).
+        var asked: [Key] = []
     }
 
     private struct Key: Equatable {
@@ -61,6 +65,77 @@ final class ContourPieces: ContourSource {
         DeferredRelease.release((values, traces, passes))
     }
 
+    /// Stage 3 for every level at once: the contour set of `kinds` (the
+    /// others left empty), levels smoothed and assembled on every core.
+    /// `pieces` is consumed: once smoothed, the traced vertices are let go
+    /// (when nothing else holds the pieces), so the set does not sit beside
+    /// a second copy of its outline.
+    /// - Throws: `CancellationError`; what a cancel leaves is freed off the caller's path.
+    static func contourSet(of pieces: consuming ContourPieces, kinds: ContourKinds,
+                           control: ComputeControl) throws -> ContourSet {
+        let thresholds = pieces.thresholds, levelCount = thresholds.count
+        let empty = ContourSet(thresholds: thresholds,
+                               levels: Array(repeating: [], count: levelCount),
+                               bands: Array(repeating: [], count: levelCount),
+                               isolines: Array(repeating: [], count: levelCount))
+        guard !pieces.traces.isEmpty else { return empty }
+        var traces = pieces.traces
+        let passes = pieces.passes, values = pieces.values, geometry = pieces.geometry, frame = pieces.frame
+        _ = consume pieces
+
+        // A level task gives the level's polygons and rings (its isolines),
+        // a band task one band; the top band is the top level itself.
+        let tasks = AssemblyTask.list(levelCount: levelCount, kinds: kinds)
+        var smoothed: [SmoothedLevel] = []
+        let results: [(polygons: [PlanePolygon], rings: [[PlanePoint]])]
+        do {
+            smoothed = try Parallel.map(levelCount, control: control) { l in
+                try SmoothedLevel(trace: traces[l], iterations: passes[l], control: control)
+            }
+            for l in traces.indices { traces[l].dropVertices() }
+
+            // Assemble only what `kinds` asks for (see ``AssemblyTask``).
+            try control.begin(.assemble)
+            let assembled = Atomic<Int>(0)
+            let finalTraces = traces, finalSmoothed = smoothed
+            results = try values.withUnsafeBufferPointer { buffer in
+                let shared = SharedBuffer(buffer)
+                return try Parallel.map(tasks.count, control: control) { t in
+                    try control.checkCancellation()
+                    let task = tasks[t], l = task.level
+                    let hasUpper = task.isBand && l + 1 < levelCount
+                    let assembler = BandAssembler(geometry: geometry, frame: frame, values: shared.buffer,
+                                                  lower: finalTraces[l], lowerSmooth: finalSmoothed[l],
+                                                  upper: hasUpper ? finalTraces[l + 1] : nil,
+                                                  upperSmooth: hasUpper ? finalSmoothed[l + 1] : nil,
+                                                  control: control)
+                    let result = try assembler.assemble(polygons: task.needsPolygons)
+                    let n = assembled.add(1, ordering: .relaxed).newValue
+                    control.report(.assemble, Double(n) / Double(tasks.count))
+                    return result
+                }
+            }
+        } catch {
+            DeferredRelease.release((traces, smoothed))
+            throw error
+        }
+        if control.isCancelled {
+            DeferredRelease.release((traces, smoothed, results))
+            throw CancellationError()
+        }
+        var set = empty
+        for (task, result) in zip(tasks, results) {
+            if task.isBand {
+                set.bands[task.level] = result.polygons
+                continue
+            }
+            if kinds.contains(.levels) { set.levels[task.level] = result.polygons }
+            if kinds.contains(.isolines) { set.isolines[task.level] = result.rings }
+            if kinds.contains(.bands) && task.level == levelCount - 1 { set.bands[task.level] = result.polygons }
+        }
+        return set
+    }
+
     func polygons(_ mode: ContourMode, level l: Int, control: ComputeControl) throws -> [PlanePolygon] {
         guard l < traces.count, mode != .isolines else { return [] }
         // The top band is the top level itself.
@@ -85,9 +160,15 @@ final class ContourPieces: ContourSource {
                               control: control).assemble(polygons: true)
         }
         recent.withLock { r in
-            guard !r.made.contains(where: { $0.key == key }) else { return }
-            r.made.append((key, result.polygons, result.rings))
-            if r.made.count > Self.madeCapacity { r.made.removeFirst() }
+            if let seen = r.asked.firstIndex(of: key) {
+                r.asked.remove(at: seen)
+                guard !r.made.contains(where: { $0.key == key }) else { return }
+                r.made.append((key, result.polygons, result.rings))
+                if r.made.count > Self.madeCapacity { r.made.removeFirst() }
+            } else {
+                r.asked.append(key)
+                if r.asked.count > Self.madeCapacity { r.asked.removeFirst() }
+            }
         }
         return result
     }

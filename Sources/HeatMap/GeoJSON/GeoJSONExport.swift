@@ -37,7 +37,8 @@ public enum GeoJSONExport {
     public static func write(_ contours: HeatMapContours, mode: ContourMode = .bands,
                              options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
                              control: ComputeControl = .none) throws {
-        try write(contours.contourSet, projection: contours.projection, units: contours.units, mode: mode,
+        // Contours still held as pieces are assembled feature by feature.
+        try write(source: contours.source, projection: contours.projection, units: contours.units, mode: mode,
                   gradient: options.gradient ?? contours.gradient,
                   fillOpacity: options.fillOpacity ?? contours.fillOpacity,
                   options: options, to: sink, control: control)
@@ -73,18 +74,9 @@ public enum GeoJSONExport {
                   fillOpacity: fillOpacity, options: options, to: sink, control: control)
     }
 
-    /// The same text from contours made on demand (``ContourPieces``):
-    /// each feature's polygons are assembled when it is rounded or written,
-    /// so memory holds the pieces and the features in flight, not the set.
-    static func write(_ pieces: ContourPieces, projection: PlaneProjection, units: String,
-                      mode: ContourMode, gradient: HeatMapGradient, fillOpacity: Double,
-                      options: GeoJSONOptions, to sink: ByteSink, control: ComputeControl) throws {
-        try write(source: pieces, projection: projection, units: units, mode: mode, gradient: gradient,
-                  fillOpacity: fillOpacity, options: options, to: sink, control: control)
-    }
-
-    /// The writer behind both: levels are read from `source` one at a time.
-    private static func write(source: some ContourSource, projection: PlaneProjection, units: String,
+    /// The writer behind both: levels are read from `source` one at a
+    /// time, so contours kept as pieces are assembled as they are written.
+    private static func write(source: any ContourSource, projection: PlaneProjection, units: String,
                               mode: ContourMode, gradient: HeatMapGradient, fillOpacity: Double,
                               options: GeoJSONOptions, to sink: ByteSink, control: ComputeControl) throws {
         let geometry = LonLatGeometry(projection: projection)

@@ -35,17 +35,6 @@ enum ExportCommand {
             args, GeoJSONOptions(precision: requestedPrecision ?? defaultPrecision(for: grid), grouping: grouping),
             grid: grid)
         options.crsName = userCRS.map(RasterExport.crsName)
-        if format == .geojson, simplify == nil, configuration.simplification == 0 {
-            // Streamed: each feature's bands are assembled as it is written.
-            let contours = try StreamedContours(grid: grid, configuration: configuration, control: control)
-            run.describeEmptyLevels(contours.thresholds)
-            control.report(.export, 0)
-            try OutputFile.streaming(to: output) { out in
-                try contours.writeGeoJSON(mode: mode, options: options, to: out, control: control)
-            }
-            control.report(.export, 1)
-            return
-        }
         let contours = try HeatMapContours.compute(from: grid, configuration: configuration,
                                                    control: control, summary: run.density.summary,
                                                    kinds: kinds(format: format, mode: mode,
