@@ -32,11 +32,18 @@ import Testing
     static let configuration = HeatMapConfiguration(radius: 40_000, contourLevels: 10, levelSpacing: .quantile,
                                                     gridResolution: 300)
 
+    /// The whole job: contours computed, then their polygons (assembled
+    /// and unprojected band by band), under one control.
+    @discardableResult
+    static func job(_ control: ComputeControl) throws -> [HeatMapPolygon] {
+        try HeatMapContours.compute(from: readings, configuration: configuration, control: control)
+            .polygons(control: control)
+    }
+
     /// Every report of a whole run, in order.
     static func reports() throws -> [HeatMapProgress] {
         let seen = Mutex<[HeatMapProgress]>([])
-        _ = try HeatMapContours.compute(from: readings, configuration: configuration,
-                                        control: ComputeControl(progress: { r in seen.withLock { $0.append(r) } }))
+        try job(ComputeControl(progress: { r in seen.withLock { $0.append(r) } }))
         return seen.withLock { $0 }
     }
 
@@ -72,7 +79,7 @@ import Testing
                 }
             })
             #expect(throws: CancellationError.self, "cancelled at report \(k) of \(total)") {
-                try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration, control: control)
+                try Self.job(control)
             }
             let s = seen.withLock { $0 }
             #expect(s.stageAtCancel != nil)
@@ -81,7 +88,10 @@ import Testing
     }
 
     @Test func theAsyncAPIThrowsWhenItsTaskIsCancelledLate() async throws {
-        let total = try Self.reports().count
+        let seen = Mutex<Int>(0)
+        _ = try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration,
+                                        control: ComputeControl(progress: { _ in seen.withLock { $0 += 1 } }))
+        let total = seen.withLock { $0 }
         for k in [total / 3, (2 * total) / 3, total - 1] {
             let count = Atomic<Int>(0)
             let started = Mutex<Task<HeatMapContours, any Error>?>(nil)

@@ -46,6 +46,41 @@ package enum ContourBuilder {
     ///   for the rest; levels run on every core.
     package static func build(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
                              kinds: ContourKinds = .all, control: ComputeControl = .none) throws -> ContourSet {
+        try ContourPieces.contourSet(of: pieces(grid: grid, thresholds: thresholds, smoother: smoother,
+                                                control: control),
+                                     kinds: kinds, control: control)
+    }
+
+    /// Stages 1 and 2: the contours of `grid` at `thresholds` as traced
+    /// pieces and the Chaikin passes each keeps, from which
+    /// ``ContourPieces`` makes any band, level or isoline on demand (stage 3,
+    /// one at a time or all at once). Throws as `build` does.
+    /// - Complexity: as `build` up to smoothing; memory O(traced vertices).
+    static func pieces(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
+                       control: ComputeControl = .none) throws -> ContourPieces {
+        guard let prepared = try prepare(grid: grid, thresholds: thresholds, control: control) else {
+            return ContourPieces(thresholds: thresholds)
+        }
+        let geometry = grid.geometry
+        var traces: [LevelTrace] = []
+        do {
+            traces = try trace(values: prepared.values, geometry: geometry, frame: prepared.frame,
+                               thresholds: thresholds, control: control)
+            let passes = try SmoothingGuard.passes(traces: traces, iterations: smoother.iterations,
+                                                   geometry: geometry, control: control)
+            return ContourPieces(thresholds: thresholds, geometry: geometry, frame: prepared.frame,
+                                 values: prepared.values, traces: traces, passes: passes)
+        } catch {
+            DeferredRelease.release(traces)
+            throw error
+        }
+    }
+
+    /// Checks the thresholds and gives the values to contour with their
+    /// frame, or nil when there is nothing to contour (no levels, or a
+    /// grid of fewer than 2 × 2 nodes).
+    private static func prepare(grid: DensityGrid, thresholds: [Double],
+                                control: ComputeControl) throws -> (values: [Double], frame: GridFrame)? {
         for (i, t) in thresholds.enumerated() {
             guard t.isFinite else {
                 throw HeatMapError.invalidConfiguration("threshold \(i) is \(t); thresholds must be finite")
@@ -56,89 +91,32 @@ package enum ContourBuilder {
             }
         }
         let geometry = grid.geometry
-        let levelCount = thresholds.count
-        let empty = ContourSet(thresholds: thresholds,
-                               levels: Array(repeating: [], count: levelCount),
-                               bands: Array(repeating: [], count: levelCount),
-                               isolines: Array(repeating: [], count: levelCount))
-        guard levelCount > 0, geometry.columns >= 2, geometry.rows >= 2,
-              grid.values.count == geometry.count else { return empty }
+        guard !thresholds.isEmpty, geometry.columns >= 2, geometry.rows >= 2,
+              grid.values.count == geometry.count else { return nil }
         guard geometry.count < Int(Int32.max) / 2 else {
             throw HeatMapError.invalidConfiguration(
                 "grid of \(geometry.columns) × \(geometry.rows) nodes is too large to contour")
         }
-        let values = try sanitized(grid, thresholds: thresholds, control: control)
-        let frame = GridFrame(columns: geometry.columns, rows: geometry.rows)
+        return (try sanitized(grid, thresholds: thresholds, control: control),
+                GridFrame(columns: geometry.columns, rows: geometry.rows))
+    }
 
-        // A level task gives the level's polygons and rings (its isolines),
-        // a band task one band; the top band is the top level itself.
-        let tasks = AssemblyTask.list(levelCount: levelCount, kinds: kinds)
-        var traces: [LevelTrace] = []
-        var smoothed: [SmoothedLevel] = []
-        let results: [(polygons: [PlanePolygon], rings: [[PlanePoint]])]
-        // A cancel mid-way frees the traces and pieces off the caller's path.
-        do {
-            // 1. Trace.
-            try control.begin(.contour)
-            let done = Atomic<Int>(0)
-            traces = try values.withUnsafeBufferPointer { buffer in
-                let shared = SharedBuffer(buffer)
-                return try Parallel.map(levelCount, control: control) { l in
-                    try control.checkCancellation()
-                    let trace = try LevelTracer(values: shared.buffer, geometry: geometry, frame: frame,
-                                                threshold: thresholds[l], control: control).trace()
-                    let n = done.add(1, ordering: .relaxed).newValue
-                    control.report(.contour, Double(n) / Double(levelCount))
-                    return trace
-                }
+    /// Marching squares on every level, levels in parallel (stage `.contour`).
+    static func trace(values: [Double], geometry: GridGeometry, frame: GridFrame, thresholds: [Double],
+                              control: ComputeControl) throws -> [LevelTrace] {
+        try control.begin(.contour)
+        let done = Atomic<Int>(0)
+        return try values.withUnsafeBufferPointer { buffer in
+            let shared = SharedBuffer(buffer)
+            return try Parallel.map(thresholds.count, control: control) { l in
+                try control.checkCancellation()
+                let trace = try LevelTracer(values: shared.buffer, geometry: geometry, frame: frame,
+                                            threshold: thresholds[l], control: control).trace()
+                let n = done.add(1, ordering: .relaxed).newValue
+                control.report(.contour, Double(n) / Double(thresholds.count))
+                return trace
             }
-
-            // 2. Smooth.
-            smoothed = try SmoothingGuard.smooth(traces: traces, iterations: smoother.iterations,
-                                                 geometry: geometry, control: control)
-
-            for l in traces.indices { traces[l].dropVertices() }
-
-            // 3. Assemble only what `kinds` asks for (see ``AssemblyTask``).
-            try control.begin(.assemble)
-            let assembled = Atomic<Int>(0)
-            let finalTraces = traces, finalSmoothed = smoothed
-            results = try values.withUnsafeBufferPointer { buffer in
-                let shared = SharedBuffer(buffer)
-                return try Parallel.map(tasks.count, control: control) { t in
-                    try control.checkCancellation()
-                    let task = tasks[t], l = task.level
-                    let hasUpper = task.isBand && l + 1 < levelCount
-                    let assembler = BandAssembler(geometry: geometry, frame: frame, values: shared.buffer,
-                                                  lower: finalTraces[l], lowerSmooth: finalSmoothed[l],
-                                                  upper: hasUpper ? finalTraces[l + 1] : nil,
-                                                  upperSmooth: hasUpper ? finalSmoothed[l + 1] : nil,
-                                                  control: control)
-                    let result = try assembler.assemble(polygons: task.needsPolygons)
-                    let n = assembled.add(1, ordering: .relaxed).newValue
-                    control.report(.assemble, Double(n) / Double(tasks.count))
-                    return result
-                }
-            }
-        } catch {
-            DeferredRelease.release((traces, smoothed))
-            throw error
         }
-        if control.isCancelled {
-            DeferredRelease.release((traces, smoothed, results))
-            throw CancellationError()
-        }
-        var set = empty
-        for (task, result) in zip(tasks, results) {
-            if task.isBand {
-                set.bands[task.level] = result.polygons
-                continue
-            }
-            if kinds.contains(.levels) { set.levels[task.level] = result.polygons }
-            if kinds.contains(.isolines) { set.isolines[task.level] = result.rings }
-            if kinds.contains(.bands) && task.level == levelCount - 1 { set.bands[task.level] = result.polygons }
-        }
-        return set
     }
 
     /// The grid's values with NaN replaced by the floor of ``CrossingRule``.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Contours computed from weighted points: the bands of the density field,
 /// ready to draw, export, or hit-test.
@@ -27,7 +28,9 @@ public struct HeatMapContours: Sendable, Equatable {
     public let configuration: HeatMapConfiguration
     /// The density grid behind the contours.
     public var grid: DensityGrid { derived.grid }
-    /// Every kind of contour geometry, in the plane.
+    /// Every kind of contour geometry, in the plane (assembled on first
+    /// use: ``contours`` and a GeoJSON export assemble one band at a time
+    /// and never need it).
     public var contourSet: ContourSet { derived.contourSet }
     /// What the input held: points used, and why others were left out.
     public let summary: InputSummary
@@ -73,25 +76,79 @@ public struct HeatMapContours: Sendable, Equatable {
         self.derived = Derived(grid: grid, contourSet: contourSet)
     }
 
-    /// The grid and the contour set, and what is derived from them on
-    /// first use, once, under a lock: the geographic polygons and the
-    /// hit-test index. The only holder of them, so that the last copy of a
-    /// result let go (a cancelled client task unwinding, say) frees its
-    /// gigabyte of arrays on a background thread, not the caller's.
+    init(grid: DensityGrid, pieces: ContourPieces, kinds: ContourKinds, configuration: HeatMapConfiguration,
+         summary: InputSummary) {
+        self.thresholds = pieces.thresholds
+        self.configuration = configuration
+        self.summary = summary
+        self.derived = Derived(grid: grid, pieces: pieces, kinds: kinds)
+    }
+
+    /// The contours as a writer reads them, level by level (see ``ContourSource``).
+    var source: any ContourSource { derived.source }
+
+    /// The grid and the contours, and what is derived from them on first
+    /// use, once, under a lock: the contour set (when the contours were
+    /// kept as pieces), the geographic polygons and the hit-test index. The
+    /// only holder of them, so that the last copy of a result let go (a
+    /// cancelled client task unwinding, say) frees its gigabyte of arrays on
+    /// a background thread, not the caller's.
     private final class Derived: @unchecked Sendable {
         private let lock = NSLock()
         let grid: DensityGrid
-        let contourSet: ContourSet
+        let thresholds: [Double]
+        /// The kinds the contour set holds.
+        private let kinds: ContourKinds
+        /// The contours as pieces until the set is made from them.
+        private var pieces: ContourPieces?
+        private var set: ContourSet?
         private var cachedPolygons: [HeatMapPolygon]?
         private var cachedIndex: PolygonIndex?
 
         init(grid: DensityGrid, contourSet: ContourSet) {
             self.grid = grid
-            self.contourSet = contourSet
+            self.thresholds = contourSet.thresholds
+            self.kinds = .all
+            self.set = contourSet
+        }
+
+        init(grid: DensityGrid, pieces: ContourPieces, kinds: ContourKinds) {
+            self.grid = grid
+            self.thresholds = pieces.thresholds
+            self.kinds = kinds
+            self.pieces = pieces
         }
 
         deinit {
-            DeferredRelease.release((grid, contourSet, cachedPolygons, cachedIndex))
+            DeferredRelease.release((grid, pieces, set, cachedPolygons, cachedIndex))
+        }
+
+        /// The contour set, made from the pieces on first use (which lets them go).
+        var contourSet: ContourSet {
+            lock.withLock { madeSet() }
+        }
+
+        /// What a writer reads level by level: the set if it is made, else
+        /// the pieces, which make each level when it is read.
+        var source: any ContourSource {
+            lock.withLock {
+                if let set { return set }
+                return pieces!
+            }
+        }
+
+        /// Call with the lock held.
+        private func madeSet() -> ContourSet {
+            if let set { return set }
+            let made: ContourSet
+            do {
+                // Only cancellation can fail, and this control never cancels.
+                made = try ContourPieces.contourSet(of: pieces.take()!, kinds: kinds, control: .none)
+            } catch {
+                made = ContourSet(thresholds: thresholds, levels: [], bands: [], isolines: [])
+            }
+            set = made
+            return made
         }
 
         var polygons: [HeatMapPolygon] {
@@ -111,23 +168,34 @@ public struct HeatMapContours: Sendable, Equatable {
         var index: PolygonIndex {
             lock.withLock {
                 if let cachedIndex { return cachedIndex }
-                let made = PolygonIndex(bands: contourSet.bands)
+                let made = PolygonIndex(bands: madeSet().bands)
                 cachedIndex = made
                 return made
             }
         }
 
         /// Unprojects every band, levels on every core, polling `control`
-        /// every ``pollInterval`` vertices (within long rings too).
+        /// every ``pollInterval`` vertices (within long rings too). Bands
+        /// kept as pieces are assembled one at a time, and not kept.
         private func makePolygons(control: ComputeControl) throws -> [HeatMapPolygon] {
             let projection = grid.projection, unprojection = Unprojection(grid.projection)
-            let bands = contourSet.bands, thresholds = contourSet.thresholds
-            let perLevel = try Parallel.map(bands.count, control: control) { level in
+            let source: any ContourSource = set ?? pieces!
+            let thresholds = self.thresholds
+            let levelCount = kinds.contains(.bands) ? thresholds.count : 0
+            // Bands still held as pieces are assembled here.
+            let assembling = set == nil && levelCount > 0
+            if assembling { try control.begin(.assemble) }
+            let done = Atomic<Int>(0)
+            let perLevel = try Parallel.map(levelCount, control: control) { level in
+                let bands = try source.polygons(.bands, level: level, control: control)
+                if assembling {
+                    control.report(.assemble, Double(done.add(1, ordering: .relaxed).newValue) / Double(levelCount))
+                }
                 var out: [HeatMapPolygon] = []
-                out.reserveCapacity(bands[level].count)
+                out.reserveCapacity(bands.count)
                 var budget = Derived.pollInterval
                 do {
-                    for (k, polygon) in bands[level].enumerated() {
+                    for (k, polygon) in bands.enumerated() {
                         out.append(HeatMapPolygon(
                             id: StableID.make(level: level, index: k, polygon: polygon),
                             level: level,
@@ -247,7 +315,8 @@ extension HeatMapContours {
     /// - Parameter kinds: the kinds of ``contourSet`` to build; the others
     ///   are left empty. ``contours`` and the hit tests read the bands, so
     ///   they are empty without `.bands`. An export of one kind builds only
-    ///   that one, in less time and memory.
+    ///   that one, in less time and memory. Levels are traced and their
+    ///   smoothing settled here; polygons are assembled when first read.
     public static func compute(
         from grid: DensityGrid,
         configuration: HeatMapConfiguration,
@@ -255,27 +324,43 @@ extension HeatMapContours {
         summary: InputSummary = InputSummary(),
         kinds: ContourKinds = .all
     ) throws -> HeatMapContours {
-        try control.begin(.levels)
-        let g = grid.geometry
-        try MemoryBudget.reserve(ContourBuilder.bytesNeeded(cells: grid.values.count),
-                                 for: "contouring the grid of \(g.columns) × \(g.rows) nodes")
-        let thresholds = try ThresholdResolver.thresholds(for: configuration.levelSpacing,
-                                                          levelCount: configuration.contourLevels, grid: grid,
-                                                          control: control)
-        var set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
-                                           smoother: configuration.smoother, kinds: kinds, control: control)
-        if configuration.simplification > 0 {
-            // Segments of at most 8 cells keep unprojected lines close to the plane's.
-            let cell = max(grid.geometry.dx, grid.geometry.dy)
-            set = try set.simplified(tolerance: configuration.simplification,
-                                     maximumSegment: grid.projection.isGeographic ? 8 * cell : .infinity,
-                                     projection: grid.projection, control: control)
+        let thresholds = try thresholds(for: grid, configuration: configuration, control: control)
+        let pieces = try ContourBuilder.pieces(grid: grid, thresholds: thresholds,
+                                               smoother: configuration.smoother, control: control)
+        if control.isCancelled {
+            DeferredRelease.release(pieces)
+            throw CancellationError()
         }
+        guard configuration.simplification > 0 else {
+            // Bands are assembled when first read: the polygons, an export
+            // or the set itself, whichever comes first.
+            return HeatMapContours(grid: grid, pieces: pieces, kinds: kinds, configuration: configuration,
+                                   summary: summary)
+        }
+        var set = try ContourPieces.contourSet(of: pieces, kinds: kinds, control: control)
+        // Segments of at most 8 cells keep unprojected lines close to the plane's.
+        let cell = max(grid.geometry.dx, grid.geometry.dy)
+        set = try set.simplified(tolerance: configuration.simplification,
+                                 maximumSegment: grid.projection.isGeographic ? 8 * cell : .infinity,
+                                 projection: grid.projection, control: control)
         if control.isCancelled {
             DeferredRelease.release(set)
             throw CancellationError()
         }
         return HeatMapContours(grid: grid, contourSet: set, configuration: configuration, summary: summary)
+    }
+
+    /// The thresholds `configuration` gives on `grid` (stage `.levels`),
+    /// once the memory contouring it takes is known to be there.
+    static func thresholds(for grid: DensityGrid, configuration: HeatMapConfiguration,
+                           control: ComputeControl) throws -> [Double] {
+        try control.begin(.levels)
+        let g = grid.geometry
+        try MemoryBudget.reserve(ContourBuilder.bytesNeeded(cells: grid.values.count),
+                                 for: "contouring the grid of \(g.columns) × \(g.rows) nodes")
+        return try ThresholdResolver.thresholds(for: configuration.levelSpacing,
+                                                levelCount: configuration.contourLevels, grid: grid,
+                                                control: control)
     }
 
     static func empty(configuration: HeatMapConfiguration) -> HeatMapContours {

@@ -37,7 +37,8 @@ public enum GeoJSONExport {
     public static func write(_ contours: HeatMapContours, mode: ContourMode = .bands,
                              options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
                              control: ComputeControl = .none) throws {
-        try write(contours.contourSet, projection: contours.projection, units: contours.units, mode: mode,
+        // Contours still held as pieces are assembled feature by feature.
+        try write(source: contours.source, projection: contours.projection, units: contours.units, mode: mode,
                   gradient: options.gradient ?? contours.gradient,
                   fillOpacity: options.fillOpacity ?? contours.fillOpacity,
                   options: options, to: sink, control: control)
@@ -69,19 +70,34 @@ public enum GeoJSONExport {
                              mode: ContourMode = .bands, gradient: HeatMapGradient = .thermal,
                              fillOpacity: Double = 1, options: GeoJSONOptions = GeoJSONOptions(),
                              to sink: ByteSink, control: ComputeControl = .none) throws {
+        try write(source: set, projection: projection, units: units, mode: mode, gradient: gradient,
+                  fillOpacity: fillOpacity, options: options, to: sink, control: control)
+    }
+
+    /// The writer behind both: levels are read from `source` one at a
+    /// time, so contours kept as pieces are assembled as they are written.
+    private static func write(source: any ContourSource, projection: PlaneProjection, units: String,
+                              mode: ContourMode, gradient: HeatMapGradient, fillOpacity: Double,
+                              options: GeoJSONOptions, to sink: ByteSink, control: ComputeControl) throws {
         let geometry = LonLatGeometry(projection: projection)
-        let limit = decimalsLimit(projection: projection) {
+        let levelCount = source.thresholds.count
+        let thresholds = source.thresholds
+        var magnitude: Double?
+        if !projection.isGeographic {
             var m = Magnitude()
-            for level in set.polygons(mode == .isolines ? .bands : mode) {
-                for polygon in level { for p in polygon.exterior { m.add(p) } }
+            for level in 0..<levelCount {
+                if mode == .isolines {
+                    for line in try source.isolines(level: level, control: control) { for p in line { m.add(p) } }
+                } else {
+                    for polygon in try source.polygons(mode, level: level, control: control) {
+                        for p in polygon.exterior { m.add(p) }
+                    }
+                }
             }
-            for level in set.isolines where mode == .isolines {
-                for line in level { for p in line { m.add(p) } }
-            }
-            return m.value
+            magnitude = m.value
         }
+        let limit = decimalsLimit(projection: projection) { magnitude ?? 0 }
         var precision = VertexPrecision(decimals: options.precision, limit: limit)
-        let levelCount = set.thresholds.count
         let opacity = HeatMapColor.clampedOpacity(fillOpacity)
         var document = GeoJSONDocument(geographic: projection.isGeographic)
         document.crsName = options.crsName
@@ -90,7 +106,6 @@ public enum GeoJSONExport {
         // Each is rounded from its source polygons (one, or all of the level's),
         // unprojected and split on the way, so no second copy is kept.
         var polygonFeatures: [(level: Int, polygon: Int?, properties: String)] = []
-        let polygons = set.polygons(mode)
         for level in 0..<levelCount {
             try control.checkCancellation()
             control.report(.export, 0.5 * Double(level) / Double(max(levelCount, 1)))
@@ -98,12 +113,12 @@ public enum GeoJSONExport {
             let stroke = (options.stroke ?? color).hex
             var base = JSONProperties()
             base.add("level", level)
-            base.add("threshold", finite(set.thresholds[level]))
+            base.add("threshold", finite(thresholds[level]))
             if mode == .isolines {
-                if options.gdalAttributes != nil { base.add("elev", finite(set.thresholds[level])) }
+                if options.gdalAttributes != nil { base.add("elev", finite(thresholds[level])) }
                 base.add("units", units)
                 base.add("stroke", stroke)
-                let lines = level < set.isolines.count ? set.isolines[level] : []
+                let lines = try source.isolines(level: level, control: control)
                 let perLine = lines.map { outputLines($0, geometry: geometry, precision: precision) }
                 if options.grouping == .polygon {
                     for (k, pieces) in perLine.enumerated() where !pieces.isEmpty {
@@ -116,18 +131,18 @@ public enum GeoJSONExport {
                 }
                 continue
             }
-            let upper = mode == .bands && level + 1 < levelCount ? finite(set.thresholds[level + 1]) : nil
+            let upper = mode == .bands && level + 1 < levelCount ? finite(thresholds[level + 1]) : nil
             base.add("upper", upper)
             if let gdal = options.gdalAttributes {
-                base.add("amin", finite(set.thresholds[level]))
+                base.add("amin", finite(thresholds[level]))
                 base.add("amax", upper ?? finite(gdal.maximum))
             }
             base.add("units", units)
             base.add("fill", color.hex)
             base.add("fill-opacity", roundedOpacity(opacity * color.alpha))
             base.add("stroke", stroke)
-            let count = level < polygons.count ? polygons[level].count : 0
             if options.grouping == .polygon {
+                let count = try source.polygons(mode, level: level, control: control).count
                 for k in 0..<count {
                     var p = base
                     p.add("index", k)
@@ -137,10 +152,11 @@ public enum GeoJSONExport {
                 polygonFeatures.append((level, nil, base.json))
             }
         }
-        let pieces = { (f: Int) -> [PlanePolygon] in
+        let pieces = { (f: Int) throws -> [PlanePolygon] in
             let feature = polygonFeatures[f]
-            if let k = feature.polygon { return outputPolygons(polygons[feature.level][k], geometry: geometry) }
-            return polygons[feature.level].flatMap { outputPolygons($0, geometry: geometry) }
+            let polygons = try source.polygons(mode, level: feature.level, control: control)
+            if let k = feature.polygon { return outputPolygons(polygons[k], geometry: geometry) }
+            return polygons.flatMap { outputPolygons($0, geometry: geometry) }
         }
         let plans = try PrecisionRounding.planFeatures(count: polygonFeatures.count, pieces: pieces,
                                                        precision: &precision, control: control)
@@ -151,7 +167,7 @@ public enum GeoJSONExport {
         control.report(.export, 0.75)
         let settled = precision
         try document.write(to: sink, control: control) { k in
-            PrecisionRounding.rounded(pieces(k), precision: settled, dropped: plans[k].dropped)
+            PrecisionRounding.rounded(try pieces(k), precision: settled, dropped: plans[k].dropped)
         }
         control.report(.export, 1)
     }

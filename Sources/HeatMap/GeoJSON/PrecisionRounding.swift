@@ -88,6 +88,9 @@ enum PrecisionRounding {
         var extent = GeoJSONDocument.Extent()
         /// Positions of its rounded rings (the work of making them again).
         var positions = 0
+        /// The box of all its positions before rounding: a position outside
+        /// it cannot be one of them.
+        var box = PlaneBox.empty
     }
 
     /// Settles the rounding of many features so that each is valid and
@@ -101,73 +104,80 @@ enum PrecisionRounding {
     /// kept: ``rounded(_:precision:dropped:)`` makes a feature's again, from
     /// its pieces and the settled `precision`, when it is written.
     /// O(rounds × vertices); memory O(one pass's features in flight).
-    static func planFeatures(count: Int, pieces: (Int) -> [PlanePolygon], precision: inout VertexPrecision,
+    static func planFeatures(count: Int, pieces: (Int) throws -> [PlanePolygon], precision: inout VertexPrecision,
                              control: ComputeControl = .none) throws -> [FeaturePlan] {
         var plans = [FeaturePlan](repeating: FeaturePlan(), count: count)
-        // Each feature's positions as sorted hashes, for finding the
-        // features a repair may touch without making their pieces again.
-        var hashes = [[UInt32]](repeating: [], count: count)
         var todo = Array(0..<count)
-        var first = true
         while !todo.isEmpty {
             let start = precision.shared
-            let chunks = chunked(todo.count)
-            var results = [[(plan: FeaturePlan, precision: VertexPrecision?, hashes: [UInt32])]](
-                repeating: [], count: chunks.count)
-            try results.withUnsafeMutableBufferPointer { slots in
-                let slots = UncheckedSendable(slots)
-                try Parallel.forEach(chunks.count) { c in
-                    var mine: [(plan: FeaturePlan, precision: VertexPrecision?, hashes: [UInt32])] = []
-                    for k in chunks[c] {
-                        try control.checkCancellation()
-                        let polygons = pieces(todo[k])
-                        var keys: [UInt32] = []
-                        if first {
-                            for p in polygons {
-                                for q in p.exterior { keys.append(positionHash(q)) }
-                                for h in p.holes { for q in h { keys.append(positionHash(q)) } }
-                            }
-                            RadixSort.sort(&keys)
-                        }
-                        var local = start
-                        let (rounded, dropped) = repaired(polygons, precision: &local)
-                        var plan = FeaturePlan(dropped: dropped)
-                        for polygon in rounded {
-                            if let exterior = polygon.first { plan.extent.add(exterior) }
-                            for ring in polygon { plan.positions += ring.points.count }
-                        }
-                        mine.append((plan, local.local.isEmpty ? nil : local, keys))
-                    }
-                    slots.value[c] = mine
+            let round = todo
+            let results = try inParallel(round.count, control: control) { k -> (FeaturePlan, VertexPrecision?) in
+                let polygons = try pieces(round[k])
+                var local = start
+                let (rounded, dropped) = repaired(polygons, precision: &local)
+                var plan = FeaturePlan(dropped: dropped)
+                for polygon in rounded {
+                    if let exterior = polygon.first { plan.extent.add(exterior) }
+                    for ring in polygon { plan.positions += ring.points.count }
                 }
+                for p in polygons {
+                    for q in p.exterior { plan.box.formUnion(q) }
+                    for h in p.holes { for q in h { plan.box.formUnion(q) } }
+                }
+                return (plan, local.local.isEmpty ? nil : local)
             }
             var changed: [PlanePoint] = []
             var setters: [PlanePoint: Int] = [:]     // changed position → the feature whose raise won
-            var k = 0
-            for chunk in results {
-                for r in chunk {
-                    let f = todo[k]
-                    k += 1
-                    plans[f] = r.plan
-                    if first { hashes[f] = r.hashes }
-                    guard let local = r.precision else { continue }
-                    for p in precision.merge(local) {
-                        if setters[p] == nil { changed.append(p) }
-                        setters[p] = f
-                    }
+            for (k, r) in results.enumerated() {
+                let f = round[k]
+                plans[f] = r.0
+                guard let local = r.1 else { continue }
+                for p in precision.merge(local) {
+                    if setters[p] == nil { changed.append(p) }
+                    setters[p] = f
                 }
             }
-            first = false
             guard !changed.isEmpty else { break }
-            // Features to round again: those that may hold a changed position
-            // at decimals other than the ones they were rounded with (a hash
-            // collision only costs a rounding that gives the same result).
-            let changedHashes = changed.map { (positionHash($0), setters[$0]!) }
-            todo = (0..<count).filter { f in
-                changedHashes.contains { hash, setter in setter != f && sortedContains(hashes[f], hash) }
-            }
+            todo = try holders(of: changed, setters: setters, plans: plans, pieces: pieces, control: control)
         }
         return plans
+    }
+
+    /// The features to round again: those that may hold a changed position
+    /// at decimals other than the ones they were rounded with — a feature
+    /// whose box holds a changed position another feature set, with a
+    /// position of the same hash (a collision only costs a rounding that
+    /// gives the same result). Their positions are hashed again rather than
+    /// kept from the first pass, since repairs are rare. O(candidates' vertices).
+    private static func holders(of changed: [PlanePoint], setters: [PlanePoint: Int], plans: [FeaturePlan],
+                                pieces: (Int) throws -> [PlanePolygon], control: ComputeControl) throws -> [Int] {
+        var setterOfHash: [UInt32: [Int]] = [:]
+        for p in changed { setterOfHash[positionHash(p), default: []].append(setters[p]!) }
+        let candidates = plans.indices.filter { f in
+            changed.contains { p in setters[p]! != f && plans[f].box.contains(p) }
+        }
+        let holds = try inParallel(candidates.count, control: control) { k -> Bool in
+            let f = candidates[k]
+            func holds(_ ring: [PlanePoint]) -> Bool {
+                ring.contains { q in setterOfHash[positionHash(q)]?.contains { $0 != f } ?? false }
+            }
+            return try pieces(f).contains { p in holds(p.exterior) || p.holes.contains(where: holds) }
+        }
+        return candidates.indices.filter { holds[$0] }.map { candidates[$0] }
+    }
+
+    /// `body(k)` for k in 0..<count on every core, in runs of a few per
+    /// worker so that uneven features still share out; results in k order.
+    private static func inParallel<T>(_ count: Int, control: ComputeControl,
+                                      _ body: (Int) throws -> T) throws -> [T] {
+        let chunks = chunked(count)
+        let parts = try Parallel.map(chunks.count, control: control) { c in
+            try chunks[c].map { k in
+                try control.checkCancellation()
+                return try body(k)
+            }
+        }
+        return parts.flatMap { $0 }
     }
 
     /// A 32-bit mix of a position's bits (−0 and 0, equal positions, alike).
@@ -177,15 +187,6 @@ enum PrecisionRounding {
         h ^= h >> 29
         h = h &* 0xBF58_476D_1CE4_E5B9
         return UInt32(truncatingIfNeeded: h ^ (h >> 32))
-    }
-
-    private static func sortedContains(_ keys: [UInt32], _ key: UInt32) -> Bool {
-        var lo = 0, hi = keys.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < keys.count && keys[lo] == key
     }
 
     /// Splits 0..<count into runs for the workers: a few per worker so that

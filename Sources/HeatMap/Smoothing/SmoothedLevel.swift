@@ -12,8 +12,9 @@ struct SmoothedLevel: Sendable {
         try self.init(trace: trace, iterations: [UInt8](repeating: 0, count: trace.pieceCount), control: control)
     }
 
-    /// The pieces of `trace` smoothed `iterations[p]` times each.
-    init(trace: LevelTrace, iterations: [UInt8], control: ComputeControl = .none) throws {
+    /// The pieces of `trace` smoothed `iterations[p]` times each; with
+    /// `only`, just the pieces it marks (the others are left empty).
+    init(trace: LevelTrace, iterations: [UInt8], only: [Bool]? = nil, control: ComputeControl = .none) throws {
         self.iterations = iterations
         pieces = []
         pieces.reserveCapacity(trace.pieceCount)
@@ -21,27 +22,12 @@ struct SmoothedLevel: Sendable {
         var source: [PlanePoint] = []
         var sinceCheck = 0
         for p in 0..<trace.pieceCount {
-            pieces.append(trace.isRemoved[p] ? [] : Self.smooth(trace, piece: p, iterations: Int(iterations[p]),
-                                                                 source: &source, scratch: &scratch))
-            sinceCheck += trace.range(p).count << Int(iterations[p])
-            if sinceCheck > 1 << 16 {
-                sinceCheck = 0
-                try control.checkCancellation()
+            guard !trace.isRemoved[p], only?[p] ?? true else {
+                pieces.append([])
+                continue
             }
-        }
-    }
-
-    /// Smooths again, to `iterations`, the pieces marked in `changed`; the
-    /// others are kept as they are.
-    mutating func resmooth(_ trace: LevelTrace, changed: [Bool], iterations: [UInt8],
-                           control: ComputeControl = .none) throws {
-        var scratch = Chaikin.Scratch()
-        var source: [PlanePoint] = []
-        var sinceCheck = 0
-        for p in 0..<trace.pieceCount where changed[p] {
-            self.iterations[p] = iterations[p]
-            pieces[p] = trace.isRemoved[p] ? [] : Self.smooth(trace, piece: p, iterations: Int(iterations[p]),
-                                                               source: &source, scratch: &scratch)
+            pieces.append(Self.smooth(trace, piece: p, iterations: Int(iterations[p]), source: &source,
+                                      scratch: &scratch))
             sinceCheck += trace.range(p).count << Int(iterations[p])
             if sinceCheck > 1 << 16 {
                 sinceCheck = 0

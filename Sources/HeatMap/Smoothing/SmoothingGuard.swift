@@ -31,52 +31,72 @@ enum SmoothingGuard {
     /// The smoothed pieces of every level.
     static func smooth(traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
                        control: ComputeControl) throws -> [SmoothedLevel] {
+        let settled = try passes(traces: traces, iterations: iterations, geometry: geometry, control: control)
+        return try Parallel.map(traces.count, control: control) { l in
+            try SmoothedLevel(trace: traces[l], iterations: settled[l], control: control)
+        }
+    }
+
+    /// The Chaikin passes each piece of every level keeps, without holding
+    /// the smoothed levels: a round's check of level l smooths levels l and
+    /// l + 1 for itself (the upper one only in the pieces it meets in hot
+    /// cells) and lets them go, so memory holds a level or two per core,
+    /// never all of them. O(vertices · 2^iterations) per round.
+    static func passes(traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
+                       control: ComputeControl) throws -> [[UInt8]] {
         let levelCount = traces.count
-        guard iterations > 0, levelCount > 0 else {
-            return try Parallel.map(levelCount, control: control) { l in
-                try SmoothedLevel(unsmoothed: traces[l], control: control)
-            }
-        }
-        try control.begin(.smooth)
         var passes = traces.map { trace in
-            trace.isRemoved.map { $0 ? UInt8(0) : UInt8(iterations) }
+            trace.isRemoved.map { $0 || iterations <= 0 ? UInt8(0) : UInt8(iterations) }
         }
-        let initial = passes
-        var levels = try Parallel.map(levelCount, control: control) { l in
-            try SmoothedLevel(trace: traces[l], iterations: initial[l], control: control)
+        guard iterations > 0, levelCount > 0 else { return passes }
+        try control.begin(.smooth)
+        let hot = try Parallel.map(levelCount, control: control) { l in
+            try HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
+                         control: control)
         }
-        var hot: [HotCells] = []
-        // A cancel frees the pieces and hot cells off the caller's path.
+        // A cancel frees the hot cells off the caller's path.
         do {
-            hot = try Parallel.map(levelCount, control: control) { l in
-                try HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
-                             control: control)
-            }
-            try resolveConflicts(levels: &levels, passes: &passes, traces: traces, hot: hot,
-                                 iterations: iterations, geometry: geometry, control: control)
+            try resolveConflicts(passes: &passes, traces: traces, hot: hot, iterations: iterations,
+                                 geometry: geometry, control: control)
         } catch {
-            DeferredRelease.release((levels, hot))
+            DeferredRelease.release(hot)
             throw error
         }
         control.report(.smooth, 1)
-        return levels
+        return passes
     }
 
     /// Rounds of conflict checks, each taking one pass off the pieces in a
     /// conflict, until none is left.
-    private static func resolveConflicts(levels: inout [SmoothedLevel], passes: inout [[UInt8]],
-                                         traces: [LevelTrace], hot: [HotCells], iterations: Int,
-                                         geometry: GridGeometry, control: ComputeControl) throws {
+    private static func resolveConflicts(passes: inout [[UInt8]], traces: [LevelTrace], hot: [HotCells],
+                                         iterations: Int, geometry: GridGeometry,
+                                         control: ComputeControl) throws {
         let levelCount = traces.count
         var changed: [[Bool]]? = nil
         for round in 0...iterations {
             try control.checkCancellation()
-            let smoothedNow = levels
+            let passesNow = passes
             let changedNow = changed
             let found = try Parallel.map(levelCount, control: control) { l -> [Conflict] in
-                let checker = ConflictChecker(geometry: geometry, traces: traces, smoothed: smoothedNow,
-                                              changed: changedNow, control: control)
-                return try checker.conflicts(level: l, hot: hot[l])
+                let upper = l + 1 < levelCount ? l + 1 : nil
+                if let changedNow, !changedNow[l].contains(true), !(upper.map { changedNow[$0].contains(true) } ?? false) {
+                    return []
+                }
+                // What the check reads: every piece of level l (its own
+                // repeated vertices), and of level l + 1 the hot cells' occupants.
+                let lower = try SmoothedLevel(trace: traces[l], iterations: passesNow[l], control: control)
+                var occupied = upper.map { [Bool](repeating: false, count: traces[$0].pieceCount) }
+                if let u = upper {
+                    for occupant in hot[l].occupants where occupant & (1 << 31) != 0 {
+                        occupied![ConflictChecker.piece(holding: Int(occupant & 0x7fff_ffff), in: traces[u])] = true
+                    }
+                }
+                let upperLevel = try upper.map {
+                    try SmoothedLevel(trace: traces[$0], iterations: passesNow[$0], only: occupied!, control: control)
+                }
+                let checker = ConflictChecker(geometry: geometry, level: l, traces: traces, lower: lower,
+                                              upper: upperLevel, changed: changedNow, control: control)
+                return try checker.conflicts(hot: hot[l])
             }
             var reduced = traces.map { [Bool](repeating: false, count: $0.pieceCount) }
             var any = false
@@ -89,16 +109,6 @@ enum SmoothingGuard {
             }
             control.report(.smooth, Double(round + 1) / Double(iterations + 1))
             guard any else { break }
-            let passesNow = passes
-            let reducedNow = reduced
-            let previous = levels
-            let rebuilt = try Parallel.map(levelCount, control: control) { l -> SmoothedLevel? in
-                guard reducedNow[l].contains(true) else { return nil }
-                var level = previous[l]
-                try level.resmooth(traces[l], changed: reducedNow[l], iterations: passesNow[l], control: control)
-                return level
-            }
-            for l in 0..<levelCount { if let level = rebuilt[l] { levels[l] = level } }
             changed = reduced
         }
     }
@@ -156,8 +166,12 @@ struct HotCells: Sendable {
 /// Tests the smoothed segments of hot cells for meetings.
 private struct ConflictChecker {
     let geometry: GridGeometry
+    /// The level checked, against itself and the level above.
+    let level: Int
     let traces: [LevelTrace]
-    let smoothed: [SmoothedLevel]
+    /// Level `level` smoothed, and the level above in the pieces that occupy its hot cells.
+    let lower: SmoothedLevel
+    let upper: SmoothedLevel?
     /// Pieces changed in the last round (nil: first round, test everything).
     let changed: [[Bool]]?
     let control: ComputeControl
@@ -177,13 +191,17 @@ private struct ConflictChecker {
         }
     }
 
-    func conflicts(level l: Int, hot: HotCells) throws -> [Conflict] {
+    /// The smoothed pieces of level `lv` (`level` or the one above).
+    private func smoothed(_ lv: Int) -> SmoothedLevel { lv == level ? lower : upper! }
+
+    func conflicts(hot: HotCells) throws -> [Conflict] {
+        let l = level
         var out: [Conflict] = []
         // Repeated vertices make zero-length edges: a conflict of the piece alone.
         if changed == nil || changed![l].contains(true) {
-            let trace = traces[l], level = smoothed[l]
+            let trace = traces[l]
             for p in 0..<trace.pieceCount where !trace.isRemoved[p] && (changed == nil || changed![l][p]) {
-                if hasRepeatedVertex(level.pieces[p], closed: !trace.isChain[p]) {
+                if hasRepeatedVertex(lower.pieces[p], closed: !trace.isChain[p]) {
                     out.append(Conflict(level: l, piece: Int32(p)))
                 }
             }
@@ -241,14 +259,19 @@ private struct ConflictChecker {
     private func resolve(_ occupant: UInt32, level l: Int) -> (level: Int, piece: Int, segment: Int) {
         let lv = occupant & (1 << 31) != 0 ? l + 1 : l
         let v = Int(occupant & 0x7fff_ffff)
-        let starts = traces[lv].pieceStart
-        // The piece holding vertex v: last start ≤ v.
+        let p = Self.piece(holding: v, in: traces[lv])
+        return (lv, p, v - Int(traces[lv].pieceStart[p]))
+    }
+
+    /// The piece holding vertex v: the last start ≤ v.
+    static func piece(holding v: Int, in trace: LevelTrace) -> Int {
+        let starts = trace.pieceStart
         var lo = 0, hi = starts.count - 1
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
             if Int(starts[mid]) <= v { lo = mid } else { hi = mid }
         }
-        return (lv, lo, v - Int(starts[lo]))
+        return lo
     }
 
     /// Where smoothing can put an occupant's piece inside its cell: the
@@ -274,13 +297,13 @@ private struct ConflictChecker {
         let (lv, p, j) = occupant
         let trace = traces[lv]
         let closed = !trace.isChain[p]
-        let piece = smoothed[lv].pieces[p]
+        let piece = smoothed(lv).pieces[p]
         let n = piece.count
         let segmentCount = closed ? n : n - 1
         var segments: [Segment] = []
         guard segmentCount > 0 else { return Window(level: lv, piece: p, segments: segments) }
         let originalCount = trace.range(p).count
-        let k = Int(smoothed[lv].iterations[p])
+        let k = Int(smoothed(lv).iterations[p])
         // Passes are skipped on paths too short to cut (see Chaikin).
         let scale = (originalCount >= 3 && k > 0) ? 1 << k : 1
         var first = (j - 1) * scale, last = (j + 2) * scale
@@ -317,7 +340,7 @@ private struct ConflictChecker {
     private func meet(_ a: Window, _ b: Window, activeA: inout [Segment], activeB: inout [Segment]) -> Bool {
         let samePiece = a.level == b.level && a.piece == b.piece
         let closed = !traces[a.level].isChain[a.piece]
-        let n = smoothed[a.level].count(a.piece)
+        let n = smoothed(a.level).count(a.piece)
         @inline(__always) func excluded(_ s: Segment, _ t: Segment) -> Bool {
             guard samePiece else { return false }
             let d = abs(Int(s.index) - Int(t.index))

@@ -30,16 +30,17 @@ enum ExportCommand {
                                      forPicture: format != .geojson)
         let configuration = try ContourOptions.levels(levelRule, run.configuration, grid: run.density.grid,
                                                       command: args.command.name)
-        let contours = try HeatMapContours.compute(from: run.density.grid, configuration: configuration,
+        let grid = run.density.grid
+        var options = ContourOptions.attributes(
+            args, GeoJSONOptions(precision: requestedPrecision ?? defaultPrecision(for: grid), grouping: grouping),
+            grid: grid)
+        options.crsName = userCRS.map(RasterExport.crsName)
+        let contours = try HeatMapContours.compute(from: grid, configuration: configuration,
                                                    control: control, summary: run.density.summary,
                                                    kinds: kinds(format: format, mode: mode,
                                                                 configuration: configuration, simplify: simplify))
         run.describeEmptyLevels(contours.thresholds)
         control.report(.export, 0)
-        let precision = requestedPrecision ?? defaultPrecision(for: contours.grid)
-        var options = ContourOptions.attributes(args, GeoJSONOptions(precision: precision, grouping: grouping),
-                                                grid: contours.grid)
-        options.crsName = userCRS.map(RasterExport.crsName)
         if let simplify {
             let set = try simplified(contours, tolerance: simplify, format: format, mode: mode, picture: picture,
                                      control: control)

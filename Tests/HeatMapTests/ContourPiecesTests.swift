@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+/// Contours made on demand from their pieces are the very geometry the
+/// builder makes all at once: level by level, in an export written from the
+/// pieces, and in the polygons.
+@Suite struct ContourPiecesTests {
+    /// Random fields whose levels reach the frame, one with a NaN node,
+    /// smoothed and not (the same kinds of field as ContourKindsTests).
+    static let cases: [(seed: UInt64, smoother: PolygonSmoother, nan: Bool)] = [
+        (31, .none, false), (32, .chaikin(iterations: 2), false), (33, .chaikin(iterations: 3), true),
+        (34, .chaikin(iterations: 1), false),
+    ]
+
+    @Test(arguments: 0..<cases.count)
+    func everyLevelEqualsTheBuild(index: Int) throws {
+        let c = Self.cases[index]
+        var grid = ContourFixture.randomGrid(seed: c.seed, columns: 47, rows: 39, bumps: 18)
+        if c.nan { grid.values[grid.geometry.columns * 12 + 19] = .nan }
+        let thresholds = ThresholdResolver.thresholds(for: .quantile, levelCount: 8, grid: grid)
+        #expect(thresholds.count >= 5)
+        let set = try ContourBuilder.build(grid: grid, thresholds: thresholds, smoother: c.smoother)
+        let pieces = try ContourBuilder.pieces(grid: grid, thresholds: thresholds, smoother: c.smoother)
+        #expect(pieces.thresholds == set.thresholds)
+        #expect(set.bands.contains { $0.count > 1 }, "some band has several polygons")
+        // Read out of order and twice, as writers on several cores do.
+        for l in (0..<thresholds.count).reversed() + Array(0..<thresholds.count) {
+            #expect(try pieces.polygons(.bands, level: l, control: .none) == set.bands[l], "band \(l)")
+            #expect(try pieces.polygons(.levels, level: l, control: .none) == set.levels[l], "level \(l)")
+            #expect(try pieces.isolines(level: l, control: .none) == set.isolines[l], "isolines \(l)")
+            #expect(try pieces.polygons(.isolines, level: l, control: .none).isEmpty)
+        }
+        #expect(try pieces.polygons(.bands, level: thresholds.count, control: .none).isEmpty)
+    }
+
+    /// Storm-like clusters across ±180° (geographic: unprojected, split,
+    /// rounded with repairs) and a planar field, in every mode and grouping.
+    @Test(arguments: [false, true])
+    func anExportFromPiecesWritesTheSetsBytes(planar: Bool) throws {
+        var rng = SplitMix(seed: planar ? 41 : 42)
+        var points: [HeatMapPoint] = []
+        for k in 0..<6 {
+            let lat = -30 + 9 * Double(k), lon = planar ? 10 * Double(k) : 176 + 2.2 * Double(k)
+            for _ in 0..<160 {
+                points.append(HeatMapPoint(latitude: lat + 2 * (rng.unit() - 0.5) * (1 + rng.unit()),
+                                           longitude: lon + 2 * (rng.unit() - 0.5) * (1 + rng.unit()),
+                                           weight: 1 + 4 * rng.unit()))
+            }
+        }
+        let configuration = HeatMapConfiguration(radius: planar ? 0.6 : 60_000, contourLevels: 9,
+                                                 levelSpacing: .quantile, gridResolution: 90,
+                                                 projection: planar ? .planar : .equalArea)
+        let lazy = try HeatMapContours.compute(from: points, configuration: configuration, control: .none)
+        let set = try ContourBuilder.build(grid: lazy.grid, thresholds: lazy.thresholds,
+                                           smoother: configuration.smoother)
+        for mode in ContourMode.allCases {
+            for grouping in GeoJSONFeatureGrouping.allCases {
+                let options = GeoJSONOptions(precision: planar ? 4 : 5, grouping: grouping)
+                let expected = try GeoJSONExport.contours(set, projection: lazy.projection, units: lazy.units,
+                                                          mode: mode, gradient: configuration.gradient,
+                                                          fillOpacity: configuration.fillOpacity, options: options)
+                let text = try GeoJSONExport.contours(lazy, mode: mode, options: options)
+                #expect(text == expected, "\(mode) \(grouping) planar \(planar)")
+                #expect(text.contains("\"coordinates\""), "\(mode) \(grouping) has geometry")
+            }
+        }
+        // Once the set is made (here by reading it), exports read it instead, to the same bytes.
+        #expect(lazy.contourSet.bands == set.bands && lazy.contourSet.levels == set.levels)
+        #expect(try GeoJSONExport.contours(lazy) == GeoJSONExport.contours(set, projection: lazy.projection,
+                                                                          units: lazy.units,
+                                                                          gradient: configuration.gradient,
+                                                                          fillOpacity: configuration.fillOpacity))
+        // Polygons made from pieces and from the set are the same.
+        let early = try HeatMapContours.compute(from: points, configuration: configuration, control: .none)
+        #expect(early.contours == lazy.contours && early.contours.map(\.coordinates) == lazy.contours.map(\.coordinates))
+    }
+}
