@@ -8,37 +8,25 @@ enum TIFFPredictor {
     /// Undoes predictor 2 in place on `rows` rows of `width` pixels of
     /// `samples` samples of `bytes` bytes each, in the file's byte order.
     static func undoHorizontal(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int, bigEndian: Bool) {
-        let rowBytes = width * samples * bytes
-        data.withUnsafeMutableBytes { raw in
-            let p = raw.bindMemory(to: UInt8.self)
-            for r in 0..<rows {
-                let base = r * rowBytes
-                guard base + rowBytes <= p.count else { return }
-                if bytes == 1 {
-                    for i in samples..<(width * samples) { p[base + i] = p[base + i] &+ p[base + i - samples] }
-                    continue
-                }
-                for i in samples..<(width * samples) {
-                    let a = base + i * bytes, b = base + (i - samples) * bytes
-                    let sum = read(p, a, bytes, bigEndian) &+ read(p, b, bytes, bigEndian)
-                    write(p, a, bytes, bigEndian, sum)
-                }
+        forEachRow(&data, rows: rows, rowBytes: width * samples * bytes) { p, base in
+            if bytes == 1 {
+                for i in samples..<(width * samples) { p[base + i] = p[base + i] &+ p[base + i - samples] }
+                return
+            }
+            for i in samples..<(width * samples) {
+                let a = base + i * bytes, b = base + (i - samples) * bytes
+                let sum = read(p, a, bytes, bigEndian) &+ read(p, b, bytes, bigEndian)
+                write(p, a, bytes, bigEndian, sum)
             }
         }
     }
 
     /// Applies predictor 2 (the inverse of ``undoHorizontal``).
     static func applyHorizontal(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int, bigEndian: Bool) {
-        let rowBytes = width * samples * bytes
-        data.withUnsafeMutableBytes { raw in
-            let p = raw.bindMemory(to: UInt8.self)
-            for r in 0..<rows {
-                let base = r * rowBytes
-                guard base + rowBytes <= p.count else { return }
-                for i in stride(from: width * samples - 1, through: samples, by: -1) {
-                    let a = base + i * bytes, b = base + (i - samples) * bytes
-                    write(p, a, bytes, bigEndian, read(p, a, bytes, bigEndian) &- read(p, b, bytes, bigEndian))
-                }
+        forEachRow(&data, rows: rows, rowBytes: width * samples * bytes) { p, base in
+            for i in stride(from: width * samples - 1, through: samples, by: -1) {
+                let a = base + i * bytes, b = base + (i - samples) * bytes
+                write(p, a, bytes, bigEndian, read(p, a, bytes, bigEndian) &- read(p, b, bytes, bigEndian))
             }
         }
     }
@@ -78,19 +66,28 @@ enum TIFFPredictor {
         }
     }
 
-    /// Runs `body(data, rowStart, scratch)` on each whole row of `rowBytes`
-    /// bytes, then copies the scratch row over the row.
+    /// Runs `body(data, rowStart)` on each of the first `rows` rows of
+    /// `rowBytes` bytes that `data` holds whole.
+    private static func forEachRow(_ data: inout [UInt8], rows: Int, rowBytes: Int,
+                                   _ body: (UnsafeMutableBufferPointer<UInt8>, Int) -> Void) {
+        data.withUnsafeMutableBufferPointer { p in
+            for r in 0..<rows {
+                let base = r * rowBytes
+                guard base + rowBytes <= p.count else { return }
+                body(p, base)
+            }
+        }
+    }
+
+    /// Like ``forEachRow(_:rows:rowBytes:_:)`` with a scratch row, which is
+    /// then copied over the row.
     private static func eachRow(_ data: inout [UInt8], rows: Int, rowBytes: Int,
                                 _ body: (UnsafeMutableBufferPointer<UInt8>, Int, UnsafeMutableBufferPointer<UInt8>) -> Void) {
         var row = [UInt8](repeating: 0, count: rowBytes)
-        data.withUnsafeMutableBufferPointer { p in
-            row.withUnsafeMutableBufferPointer { tmp in
-                for r in 0..<rows {
-                    let base = r * rowBytes
-                    guard base + rowBytes <= p.count else { return }
-                    body(p, base, tmp)
-                    for i in 0..<rowBytes { p[base + i] = tmp[i] }
-                }
+        row.withUnsafeMutableBufferPointer { tmp in
+            forEachRow(&data, rows: rows, rowBytes: rowBytes) { p, base in
+                body(p, base, tmp)
+                for i in 0..<rowBytes { p[base + i] = tmp[i] }
             }
         }
     }
