@@ -148,6 +148,14 @@ final class ContourPieces: ContourSource {
         return try made(Key(level: l, band: false), control: control).rings
     }
 
+    func vertexEstimate(_ mode: ContourMode, level l: Int) -> Int {
+        guard l < traces.count, mode != .isolines else { return 0 }
+        func smoothed(_ l: Int) -> Int {
+            Int(traces[l].pieceStart.last ?? 0) << Int(passes[l].max() ?? 0)
+        }
+        return smoothed(l) + (mode == .bands && l + 1 < traces.count ? smoothed(l + 1) : 0)
+    }
+
     private func made(_ key: Key, control: ComputeControl) throws -> (polygons: [PlanePolygon], rings: [[PlanePoint]]) {
         if let hit = recent.withLock({ r in r.made.first { $0.key == key } }) { return (hit.polygons, hit.rings) }
         let l = key.level

@@ -8,6 +8,9 @@ protocol ContourSource: Sendable {
     func polygons(_ mode: ContourMode, level: Int, control: ComputeControl) throws -> [PlanePolygon]
     /// The boundary rings of level `level`.
     func isolines(level: Int, control: ComputeControl) throws -> [[PlanePoint]]
+    /// About how many vertices the polygons of level `level` of `mode`
+    /// hold, without making them (for sharing work out ahead).
+    func vertexEstimate(_ mode: ContourMode, level: Int) -> Int
 }
 
 extension ContourSet: ContourSource {
@@ -18,5 +21,11 @@ extension ContourSet: ContourSource {
 
     func isolines(level: Int, control: ComputeControl) throws -> [[PlanePoint]] {
         level < isolines.count ? isolines[level] : []
+    }
+
+    func vertexEstimate(_ mode: ContourMode, level: Int) -> Int {
+        let all = polygons(mode)
+        guard level < all.count else { return 0 }
+        return all[level].reduce(0) { $0 + $1.exterior.count + $1.holes.reduce(0) { $0 + $1.count } }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A FeatureCollection being assembled: geometry already rounded, so the
 /// `bbox` is known before anything is written.
@@ -50,6 +51,10 @@ struct GeoJSONDocument {
     let geographic: Bool
     /// The `crs` member's name, for output not in longitude/latitude.
     var crsName: String?
+    /// The bytes the `bbox` member takes, padded with spaces (nil: as long
+    /// as it is). A fixed width lets a writer fill the bbox in last (see
+    /// ``writeBBoxLast(to:start:control:deferred:)``), with the same bytes.
+    var bboxWidth: Int?
     private(set) var features: [Feature] = []
     /// Features whose polygons are made as they are written: index into
     /// `features` → the caller's key for ``write(to:control:deferred:)``.
@@ -75,12 +80,13 @@ struct GeoJSONDocument {
 
     /// Adds a feature whose polygons are made only when it is written, by
     /// the `deferred` function given to ``write(to:control:deferred:)``
-    /// with `key`; `extent` is where their exteriors lie, `positions`
-    /// about how many they hold. A feature with no extent has no geometry
-    /// and is left out.
-    mutating func addDeferred(key: Int, extent: Extent, positions: Int, properties: String) {
-        guard !extent.xRanges.isEmpty else { return }
-        self.extent.add(extent)
+    /// with `key`; `extent` is where their exteriors lie (nil: known once
+    /// made, for ``writeBBoxLast(to:start:control:deferred:)``), `positions`
+    /// about how many they hold. A feature with an empty extent has no
+    /// geometry and is left out.
+    mutating func addDeferred(key: Int, extent: Extent?, positions: Int, properties: String) {
+        if let extent, extent.xRanges.isEmpty { return }
+        if let extent { self.extent.add(extent) }
         deferredKeys[features.count] = (key, positions)
         features.append(Feature(geometry: .polygons([]), properties: properties))
     }
@@ -131,16 +137,53 @@ struct GeoJSONDocument {
     ///
     /// Deferred features get their polygons from `deferred(key)`, made on
     /// every core a few features ahead of the one being written, so only
-    /// those few are held at once.
+    /// those few are held at once; a deferred feature made without polygons
+    /// is left out.
     func write(to sink: ByteSink, control: ComputeControl = .none,
                deferred: ((Int) throws -> [PrecisionRounding.Polygon])? = nil) throws {
-        var out = JSONText(reserving: 1 << 20)
-        out.append("{\"type\":\"FeatureCollection\"")
-        if let crsName {
-            out.append(",\"crs\":{\"type\":\"name\",\"properties\":{\"name\":")
-            out.append(quoted: crsName)
-            out.append("}}")
+        _ = try write(to: sink, control: control, bboxSlot: nil, deferred: deferred)
+    }
+
+    /// The same, with the bbox written last: its slot (``bboxWidth`` bytes,
+    /// spaces until then) is filled in once every feature is written, from
+    /// the deferred features' polygons as they were made — for writers that
+    /// do not know where the geometry lies before they make it. The bytes
+    /// are those of ``write(to:control:deferred:)`` with the same extent.
+    /// Returns false when there is no bbox or it did not fit its slot (the
+    /// slot is then left blank: write again from `start`).
+    func writeBBoxLast(to sink: RewritableByteSink, start: Int, control: ComputeControl = .none,
+                       deferred: @escaping (Int) throws -> [PrecisionRounding.Polygon]) throws -> Bool {
+        precondition(bboxWidth != nil, "a bbox written last needs its slot's width")
+        let made = Mutex(Extent())
+        let slot = try write(to: sink, control: control, bboxSlot: start) { k in
+            let polygons = try deferred(k)
+            var extent = Extent()
+            for polygon in polygons { if let exterior = polygon.first { extent.add(exterior) } }
+            made.withLock { $0.add(extent) }
+            return polygons
         }
+        var document = self
+        document.extent.add(made.withLock { $0 })
+        var text = JSONText(reserving: 256)
+        document.appendBBox(to: &text)
+        // No geometry at all has no bbox, and nothing to pad.
+        guard let slot, document.bbox != nil, text.bytes.count == slot.count else { return false }
+        try text.bytes.withUnsafeBytes { try sink.overwrite(at: slot.lowerBound, with: $0) }
+        return true
+    }
+
+    /// The longest bbox member of positions up to `magnitude` with at
+    /// most `decimals` decimals: four numbers of sign, integer digits,
+    /// point and decimals, commas and brackets.
+    static func bboxWidth(decimals: Int, magnitude: Double) -> Int {
+        let digits = magnitude >= 10 && magnitude.isFinite ? Int(log10(magnitude).rounded(.down)) + 1 : 1
+        return ",\"bbox\":[]".utf8.count + 3 + 4 * (2 + max(digits, 1) + max(decimals, 0))
+    }
+
+    /// The `bbox` member (none without features), padded with spaces to
+    /// ``bboxWidth`` when set.
+    private func appendBBox(to out: inout JSONText) {
+        let start = out.bytes.count
         if let bbox {
             out.append(",\"bbox\":[")
             for (k, v) in bbox.enumerated() {
@@ -149,16 +192,46 @@ struct GeoJSONDocument {
             }
             out.append("]")
         }
+        if bbox != nil, let bboxWidth {
+            for _ in (out.bytes.count - start)..<max(bboxWidth, out.bytes.count - start) {
+                out.append(byte: UInt8(ascii: " "))
+            }
+        }
+    }
+
+    /// The writer behind both; with `bboxSlot` (the sink's offset at the
+    /// start) the bbox slot is left blank and its range in the sink returned.
+    private func write(to sink: ByteSink, control: ComputeControl, bboxSlot: Int?,
+                       deferred: ((Int) throws -> [PrecisionRounding.Polygon])?) throws -> Range<Int>? {
+        var out = JSONText(reserving: 1 << 20)
+        out.append("{\"type\":\"FeatureCollection\"")
+        if let crsName {
+            out.append(",\"crs\":{\"type\":\"name\",\"properties\":{\"name\":")
+            out.append(quoted: crsName)
+            out.append("}}")
+        }
+        var slot: Range<Int>?
+        if let start = bboxSlot, let bboxWidth {
+            let first = start + out.bytes.count
+            for _ in 0..<bboxWidth { out.append(byte: UInt8(ascii: " ")) }
+            slot = first..<(first + bboxWidth)
+        } else {
+            appendBBox(to: &out)
+        }
         out.append(",\"features\":[")
         var made: [Int: [PrecisionRounding.Polygon]] = [:]
+        var written = 0
         for (k, feature) in features.enumerated() {
             try control.checkCancellation()
             var geometry = feature.geometry
             if deferredKeys[k] != nil, let deferred {
                 if made[k] == nil { made = try make(from: k, control: control, deferred) }
-                geometry = .polygons(made.removeValue(forKey: k) ?? [])
+                let polygons = made.removeValue(forKey: k) ?? []
+                if polygons.isEmpty { continue }
+                geometry = .polygons(polygons)
             }
-            out.append(k == 0 ? "\n" : ",\n")
+            out.append(written == 0 ? "\n" : ",\n")
+            written += 1
             out.append("{\"type\":\"Feature\",\"properties\":")
             out.append(feature.properties)
             out.append(",\"geometry\":")
@@ -168,6 +241,7 @@ struct GeoJSONDocument {
         }
         out.append("\n]}\n")
         try out.flush(to: sink)
+        return slot
     }
 
     /// Positions of deferred features made at once: enough to keep every

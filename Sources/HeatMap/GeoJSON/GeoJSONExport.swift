@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// GeoJSON (RFC 7946) text of contours and bins, ready for QGIS, GDAL,
 /// geopandas, Leaflet or Mapbox (docs/formats.md).
@@ -105,7 +106,7 @@ public enum GeoJSONExport {
         // neighbouring bands round their shared boundaries alike.
         // Each is rounded from its source polygons (one, or all of the level's),
         // unprojected and split on the way, so no second copy is kept.
-        var polygonFeatures: [(level: Int, polygon: Int?, properties: String)] = []
+        var polygonFeatures: [(level: Int, polygon: Int?, properties: String, vertices: Int)] = []
         for level in 0..<levelCount {
             try control.checkCancellation()
             control.report(.export, 0.5 * Double(level) / Double(max(levelCount, 1)))
@@ -141,15 +142,16 @@ public enum GeoJSONExport {
             base.add("fill", color.hex)
             base.add("fill-opacity", roundedOpacity(opacity * color.alpha))
             base.add("stroke", stroke)
+            let vertices = source.vertexEstimate(mode, level: level)
             if options.grouping == .polygon {
                 let count = try source.polygons(mode, level: level, control: control).count
                 for k in 0..<count {
                     var p = base
                     p.add("index", k)
-                    polygonFeatures.append((level, k, p.json))
+                    polygonFeatures.append((level, k, p.json, vertices / max(count, 1)))
                 }
             } else {
-                polygonFeatures.append((level, nil, base.json))
+                polygonFeatures.append((level, nil, base.json, vertices))
             }
         }
         let pieces = { (f: Int) throws -> [PlanePolygon] in
@@ -158,8 +160,44 @@ public enum GeoJSONExport {
             if let k = feature.polygon { return outputPolygons(polygons[k], geometry: geometry) }
             return polygons.flatMap { outputPolygons($0, geometry: geometry) }
         }
+        document.bboxWidth = GeoJSONDocument.bboxWidth(decimals: precision.base,
+                                                       magnitude: projection.isGeographic ? 180 : magnitude ?? 0)
+        // One pass when the sink can go back: each feature is rounded and
+        // written at once, in the hope that no rounding needs a repair
+        // (repairs are rare); the bbox is filled in last. A repair may touch
+        // features already written, so from the first one on features are
+        // only rounded, not written; that round is the first of the
+        // planning that settles every feature's rounding before the export
+        // is written again from its start.
+        var firstRound: [PrecisionRounding.FeatureRound]?
+        if let rewritable = sink as? RewritableByteSink, let start = rewritable.offset {
+            var optimistic = document
+            for (k, feature) in polygonFeatures.enumerated() {
+                optimistic.addDeferred(key: k, extent: nil, positions: feature.vertices,
+                                       properties: feature.properties)
+            }
+            let base = precision
+            let rounds = Mutex([PrecisionRounding.FeatureRound?](repeating: nil, count: polygonFeatures.count))
+            let repairing = Atomic<Bool>(false)
+            let count = polygonFeatures.count, finished = Atomic<Int>(0)
+            let done = try optimistic.writeBBoxLast(to: rewritable, start: start, control: control) { k in
+                let (polygons, round) = PrecisionRounding.round(try pieces(k), from: base)
+                rounds.withLock { $0[k] = round }
+                control.report(.export, Double(finished.add(1, ordering: .relaxed).newValue) / Double(count))
+                if round.raised != nil { repairing.store(true, ordering: .relaxed) }
+                return repairing.load(ordering: .relaxed) ? [] : polygons
+            }
+            if done && !repairing.load(ordering: .relaxed) {
+                control.report(.export, 1)
+                return
+            }
+            try rewritable.truncate(to: start)
+            let made = rounds.withLock { $0 }
+            if made.allSatisfy({ $0 != nil }) { firstRound = made.map { $0! } }
+        }
         let plans = try PrecisionRounding.planFeatures(count: polygonFeatures.count, pieces: pieces,
-                                                       precision: &precision, control: control)
+                                                       precision: &precision, control: control,
+                                                       firstRound: firstRound)
         for (k, feature) in polygonFeatures.enumerated() {
             document.addDeferred(key: k, extent: plans[k].extent, positions: plans[k].positions,
                                  properties: feature.properties)
@@ -171,6 +209,7 @@ public enum GeoJSONExport {
         }
         control.report(.export, 1)
     }
+
 
     /// One Feature per bin: the cell's closed counter-clockwise polygon
     /// (unprojected to longitude/latitude for geographic input with its

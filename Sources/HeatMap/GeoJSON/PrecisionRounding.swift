@@ -103,35 +103,28 @@ enum PrecisionRounding {
     /// result does not depend on the thread timing. The rounded rings are not
     /// kept: ``rounded(_:precision:dropped:)`` makes a feature's again, from
     /// its pieces and the settled `precision`, when it is written.
+    /// `firstRound`, when given, is the first round already done (by a
+    /// writer that hoped no repair would be needed), one per feature.
     /// O(rounds × vertices); memory O(one pass's features in flight).
     static func planFeatures(count: Int, pieces: (Int) throws -> [PlanePolygon], precision: inout VertexPrecision,
-                             control: ComputeControl = .none) throws -> [FeaturePlan] {
+                             control: ComputeControl = .none,
+                             firstRound: [FeatureRound]? = nil) throws -> [FeaturePlan] {
         var plans = [FeaturePlan](repeating: FeaturePlan(), count: count)
         var todo = Array(0..<count)
+        var known = firstRound
         while !todo.isEmpty {
             let start = precision.shared
             let round = todo
-            let results = try inParallel(round.count, control: control) { k -> (FeaturePlan, VertexPrecision?) in
-                let polygons = try pieces(round[k])
-                var local = start
-                let (rounded, dropped) = repaired(polygons, precision: &local)
-                var plan = FeaturePlan(dropped: dropped)
-                for polygon in rounded {
-                    if let exterior = polygon.first { plan.extent.add(exterior) }
-                    for ring in polygon { plan.positions += ring.points.count }
-                }
-                for p in polygons {
-                    for q in p.exterior { plan.box.formUnion(q) }
-                    for h in p.holes { for q in h { plan.box.formUnion(q) } }
-                }
-                return (plan, local.local.isEmpty ? nil : local)
+            let results = try known ?? inParallel(round.count, control: control) { k in
+                try Self.round(pieces(round[k]), from: start).round
             }
+            known = nil
             var changed: [PlanePoint] = []
             var setters: [PlanePoint: Int] = [:]     // changed position → the feature whose raise won
             for (k, r) in results.enumerated() {
                 let f = round[k]
-                plans[f] = r.0
-                guard let local = r.1 else { continue }
+                plans[f] = r.plan
+                guard let local = r.raised else { continue }
                 for p in precision.merge(local) {
                     if setters[p] == nil { changed.append(p) }
                     setters[p] = f
@@ -141,6 +134,31 @@ enum PrecisionRounding {
             todo = try holders(of: changed, setters: setters, plans: plans, pieces: pieces, control: control)
         }
         return plans
+    }
+
+    /// One feature rounded in one round of ``planFeatures(count:pieces:precision:control:firstRound:)``:
+    /// its plan, and the precision with its raises (nil when it raised none).
+    struct FeatureRound {
+        var plan: FeaturePlan
+        var raised: VertexPrecision?
+    }
+
+    /// `polygons` rounded and repaired from `start`: the rings, and what a
+    /// round of planning keeps of them.
+    static func round(_ polygons: [PlanePolygon], from start: VertexPrecision)
+        -> (polygons: [Polygon], round: FeatureRound) {
+        var local = start
+        let (rounded, dropped) = repaired(polygons, precision: &local)
+        var plan = FeaturePlan(dropped: dropped)
+        for polygon in rounded {
+            if let exterior = polygon.first { plan.extent.add(exterior) }
+            for ring in polygon { plan.positions += ring.points.count }
+        }
+        for p in polygons {
+            for q in p.exterior { plan.box.formUnion(q) }
+            for h in p.holes { for q in h { plan.box.formUnion(q) } }
+        }
+        return (rounded, FeatureRound(plan: plan, raised: local.local.isEmpty ? nil : local))
     }
 
     /// The features to round again: those that may hold a changed position

@@ -31,6 +31,8 @@ final class OutputFile {
     private let temporary: String?
     private let protected: Bool
     private var buffer: [UInt8] = []
+    /// Bytes handed to the descriptor so far.
+    private var flushed = 0
     private var done = false
     private var descriptorOpen = true
 
@@ -177,6 +179,37 @@ final class OutputFile {
         if buffer.count >= 1 << 16 { try flush() }
     }
 
+    /// Bytes written so far, buffered ones included.
+    var writtenBytes: Int { flushed + buffer.count }
+
+    /// Whether written bytes can be rewritten or dropped: a temporary file.
+    var isRewritable: Bool { temporary != nil }
+
+    /// Writes `bytes` over those written from `offset` on (a temporary file only).
+    func rewrite(at offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
+        precondition(isRewritable && offset >= 0 && offset + bytes.count <= writtenBytes)
+        try flush()
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())")
+            }
+            done += n
+        }
+    }
+
+    /// Drops what was written from `offset` on (a temporary file only).
+    func cut(at offset: Int) throws {
+        precondition(isRewritable && offset >= 0 && offset <= writtenBytes)
+        try flush()
+        guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) >= 0 else {
+            throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())")
+        }
+        flushed = offset
+    }
+
     /// Writes out what is buffered.
     func flush() throws {
         try buffer.withUnsafeBytes { try writeAll($0) }
@@ -193,6 +226,7 @@ final class OutputFile {
             }
             offset += n
         }
+        flushed += raw.count
     }
 
     /// Finishes the output: flushes, and renames the temporary file into place.

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+/// A sink that can go back (a file, memory) gets the export in one pass,
+/// its bbox filled in last; one that cannot (a pipe) gets it in two passes,
+/// the bbox known first. Both write the same bytes — with repairs of the
+/// rounding or without, empty or not.
+@Suite struct GeoJSONOnePassTests {
+    /// Keeps what it is given and cannot go back, as a pipe.
+    final class PipeSink: ByteSink {
+        var bytes: [UInt8] = []
+        func write(_ chunk: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: chunk) }
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+    }
+
+    static let planar = PlaneProjection(kind: .planar)
+
+    /// Wiggly rings closer together than the rounding step at low
+    /// precision (repairs needed), and far apart at high precision (none).
+    static func bands(seed: UInt64) -> ContourSet {
+        var rng = SplitMix(seed: seed)
+        func wiggly(_ r: Double, _ n: Int, cx: Double) -> [PlanePoint] {
+            (0..<n).map { k in
+                let t = 2 * Double.pi * Double(k) / Double(n)
+                let rr = r * (1 + 0.02 * (rng.unit() - 0.5))
+                return PlanePoint(x: cx + rr * cos(t), y: rr * sin(t))
+            }
+        }
+        let lower = [PlanePolygon(exterior: wiggly(1, 250, cx: 0), holes: [Array(wiggly(0.95, 250, cx: 0).reversed())]),
+                     PlanePolygon(exterior: wiggly(0.5, 90, cx: 3))]
+        let upper = [PlanePolygon(exterior: wiggly(0.95, 250, cx: 0))]
+        return ContourSet(thresholds: [1, 2], levels: [lower, upper], bands: [lower, upper], isolines: [[], []])
+    }
+
+    @Test(arguments: [0, 1, 2, 3, 9])
+    func oneAndTwoPassesWriteTheSameBytes(precision: Int) throws {
+        for seed: UInt64 in [5, 6, 7] {
+            let set = Self.bands(seed: seed)
+            for grouping in GeoJSONFeatureGrouping.allCases {
+                let options = GeoJSONOptions(precision: precision, grouping: grouping)
+                let onePass = try GeoJSONExport.contours(set, projection: Self.planar, units: "u", options: options)
+                let pipe = PipeSink()
+                try GeoJSONExport.write(set, projection: Self.planar, units: "u", options: options, to: pipe)
+                #expect(onePass == pipe.text, "precision \(precision), seed \(seed), \(grouping)")
+                #expect(try GeoJSONRead.allProblems(onePass, geographic: false).isEmpty)
+                let header = String(onePass.prefix { $0 != "\n" })
+                #expect(header.range(of: #"^\{"type":"FeatureCollection","bbox":\[[-0-9.,]+\] *,"features":\[$"#,
+                                     options: .regularExpression) != nil, "the bbox is padded to its slot: \(header)")
+            }
+        }
+    }
+
+    @Test func lowPrecisionNeedsRepairsAndHighDoesNot() throws {
+        let set = Self.bands(seed: 5)
+        let low = try GeoJSONExport.contours(set, projection: Self.planar, units: "u",
+                                             options: GeoJSONOptions(precision: 1))
+        let high = try GeoJSONExport.contours(set, projection: Self.planar, units: "u",
+                                              options: GeoJSONOptions(precision: 9))
+        // A repair gives some positions more decimals than asked for.
+        #expect(low.range(of: #"[0-9]\.[0-9]{2,}"#, options: .regularExpression) != nil)
+        #expect(high.range(of: #"[0-9]\.[0-9]{10,}"#, options: .regularExpression) == nil, "\(high.prefix(200))")
+    }
+
+    @Test func anEmptyExportHasNoBBoxAndNoPadding() throws {
+        let empty = ContourSet(thresholds: [1], levels: [[]], bands: [[]], isolines: [[]])
+        let text = try GeoJSONExport.contours(empty, projection: Self.planar, units: "u")
+        #expect(text == "{\"type\":\"FeatureCollection\",\"features\":[\n]}\n")
+    }
+}
