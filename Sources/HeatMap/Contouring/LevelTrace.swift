@@ -17,7 +17,8 @@ struct LevelTrace: Sendable {
     /// Vertex coordinates of all pieces, concatenated.
     var xs: [Double] = []
     var ys: [Double] = []
-    /// Per vertex: the grid cell of the segment leaving it (−1 after a chain's last vertex).
+    /// Per vertex: the grid cell of the segment leaving it (−1 after a
+    /// chain's last vertex); the smoothing guard's, emptied after it.
     var cells: [Int32] = []
     /// Piece p's vertices are `pieceStart[p] ..< pieceStart[p + 1]`.
     var pieceStart: [Int32] = [0]

@@ -162,38 +162,19 @@ public enum GeoJSONExport {
         }
         document.bboxWidth = GeoJSONDocument.bboxWidth(decimals: precision.base,
                                                        magnitude: projection.isGeographic ? 180 : magnitude ?? 0)
-        // One pass when the sink can go back: each feature is rounded and
-        // written at once, in the hope that no rounding needs a repair
-        // (repairs are rare); the bbox is filled in last. A repair may touch
-        // features already written, so from the first one on features are
-        // only rounded, not written; that round is the first of the
-        // planning that settles every feature's rounding before the export
-        // is written again from its start.
         var firstRound: [PrecisionRounding.FeatureRound]?
         if let rewritable = sink as? RewritableByteSink, let start = rewritable.offset {
-            var optimistic = document
-            for (k, feature) in polygonFeatures.enumerated() {
-                optimistic.addDeferred(key: k, extent: nil, positions: feature.vertices,
-                                       properties: feature.properties)
-            }
-            let base = precision
-            let rounds = Mutex([PrecisionRounding.FeatureRound?](repeating: nil, count: polygonFeatures.count))
-            let repairing = Atomic<Bool>(false)
-            let count = polygonFeatures.count, finished = Atomic<Int>(0)
-            let done = try optimistic.writeBBoxLast(to: rewritable, start: start, control: control) { k in
-                let (polygons, round) = PrecisionRounding.round(try pieces(k), from: base)
-                rounds.withLock { $0[k] = round }
-                control.report(.export, Double(finished.add(1, ordering: .relaxed).newValue) / Double(count))
-                if round.raised != nil { repairing.store(true, ordering: .relaxed) }
-                return repairing.load(ordering: .relaxed) ? [] : polygons
-            }
-            if done && !repairing.load(ordering: .relaxed) {
+            let keys = polygonFeatures.indices.map { (key: $0, properties: polygonFeatures[$0].properties,
+                                                      vertices: polygonFeatures[$0].vertices) }
+            switch try writeHopingForNoRepair(document, features: keys, pieces: pieces, precision: precision,
+                                              to: rewritable, start: start, control: control) {
+            case .written:
                 control.report(.export, 1)
                 return
+            case .repairNeeded(let round):
+                try rewritable.truncate(to: start)
+                firstRound = round
             }
-            try rewritable.truncate(to: start)
-            let made = rounds.withLock { $0 }
-            if made.allSatisfy({ $0 != nil }) { firstRound = made.map { $0! } }
         }
         let plans = try PrecisionRounding.planFeatures(count: polygonFeatures.count, pieces: pieces,
                                                        precision: &precision, control: control,
@@ -295,6 +276,46 @@ public enum GeoJSONExport {
             PrecisionRounding.rounded(pieces(k), precision: settled, dropped: plans[k].dropped)
         }
         control.report(.export, 1)
+    }
+
+    /// What ``writeHopingForNoRepair(_:features:pieces:precision:to:start:control:)`` came to.
+    private enum OnePass {
+        case written
+        /// A rounding needed a repair (or the bbox did not fit its slot):
+        /// the output must be written again from its start; the first round
+        /// of planning, when every feature got that far.
+        case repairNeeded([PrecisionRounding.FeatureRound]?)
+    }
+
+    /// The export in one pass, for a sink that can go back: each feature is
+    /// rounded and written at once, in the hope that no rounding needs a
+    /// repair (repairs are rare), and the bbox is filled in last. A repair
+    /// may touch features already written, so from the first one on the
+    /// features are only rounded, not written: that round is the first of
+    /// the planning that settles every feature's rounding before the two
+    /// passes write the export again. Both give the same bytes.
+    private static func writeHopingForNoRepair(_ document: GeoJSONDocument,
+                                               features: [(key: Int, properties: String, vertices: Int)],
+                                               pieces: @escaping (Int) throws -> [PlanePolygon],
+                                               precision: VertexPrecision, to sink: RewritableByteSink,
+                                               start: Int, control: ComputeControl) throws -> OnePass {
+        var document = document
+        for feature in features {
+            document.addDeferred(key: feature.key, extent: nil, positions: feature.vertices,
+                                 properties: feature.properties)
+        }
+        let rounds = Mutex([PrecisionRounding.FeatureRound?](repeating: nil, count: features.count))
+        let repairing = Atomic<Bool>(false), finished = Atomic<Int>(0)
+        let written = try document.writeBBoxLast(to: sink, start: start, control: control) { k in
+            let (polygons, round) = PrecisionRounding.round(try pieces(k), from: precision)
+            rounds.withLock { $0[k] = round }
+            if round.raised != nil { repairing.store(true, ordering: .relaxed) }
+            control.report(.export, Double(finished.add(1, ordering: .relaxed).newValue) / Double(features.count))
+            return repairing.load(ordering: .relaxed) ? [] : polygons
+        }
+        if written && !repairing.load(ordering: .relaxed) { return .written }
+        let made = rounds.withLock { $0 }
+        return .repairNeeded(made.allSatisfy { $0 != nil } ? made.map { $0! } : nil)
     }
 
     // MARK: Helpers

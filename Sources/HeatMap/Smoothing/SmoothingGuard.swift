@@ -87,7 +87,8 @@ enum SmoothingGuard {
                 let lower = try SmoothedLevel(trace: traces[l], iterations: passesNow[l], control: control)
                 var occupied = upper.map { [Bool](repeating: false, count: traces[$0].pieceCount) }
                 if let u = upper {
-                    for occupant in hot[l].occupants where occupant & (1 << 31) != 0 {
+                    for (k, occupant) in hot[l].occupants.enumerated() where occupant & (1 << 31) != 0 {
+                        if k & 0xffff == 0 { try control.checkCancellation() }
                         occupied![ConflictChecker.piece(holding: Int(occupant & 0x7fff_ffff), in: traces[u])] = true
                     }
                 }
@@ -139,11 +140,13 @@ struct HotCells: Sendable {
             }
         }
         each(lower) { cell, _ in if count[cell] < 2 { count[cell] += 1 } }
+        try control.checkCancellation()
         if let upper { each(upper) { cell, _ in if count[cell] < 2 { count[cell] += 1 } } }
         try control.checkCancellation()
         // Fill pass: only the segments of shared cells, sorted by cell.
         var keys: [UInt64] = []
         each(lower) { cell, v in if count[cell] >= 2 { keys.append(UInt64(cell) << 32 | UInt64(v)) } }
+        try control.checkCancellation()
         if let upper {
             each(upper) { cell, v in if count[cell] >= 2 { keys.append(UInt64(cell) << 32 | UInt64(v) | 1 << 31) } }
         }
