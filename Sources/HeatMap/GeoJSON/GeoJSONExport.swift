@@ -176,9 +176,13 @@ public enum GeoJSONExport {
                 firstRound = round
             }
         }
+        // Levels share positions only with the levels next to them (a band
+        // with the band above: the isoline between them).
         let plans = try PrecisionRounding.planFeatures(count: polygonFeatures.count, pieces: pieces,
                                                        precision: &precision, control: control,
-                                                       firstRound: firstRound)
+                                                       firstRound: firstRound) { f, g in
+            abs(polygonFeatures[f].level - polygonFeatures[g].level) <= 1
+        }
         for (k, feature) in polygonFeatures.enumerated() {
             document.addDeferred(key: k, extent: plans[k].extent, positions: plans[k].positions,
                                  properties: feature.properties)

@@ -104,11 +104,13 @@ enum PrecisionRounding {
     /// kept: ``rounded(_:precision:dropped:)`` makes a feature's again, from
     /// its pieces and the settled `precision`, when it is written.
     /// `firstRound`, when given, is the first round already done (by a
-    /// writer that hoped no repair would be needed), one per feature.
+    /// writer that hoped no repair would be needed), one per feature;
+    /// `mayShare(f, g)` false says features f and g hold no position in
+    /// common (bands two levels apart), so a repair of one spares the other.
     /// O(rounds × vertices); memory O(one pass's features in flight).
     static func planFeatures(count: Int, pieces: (Int) throws -> [PlanePolygon], precision: inout VertexPrecision,
-                             control: ComputeControl = .none,
-                             firstRound: [FeatureRound]? = nil) throws -> [FeaturePlan] {
+                             control: ComputeControl = .none, firstRound: [FeatureRound]? = nil,
+                             mayShare: (Int, Int) -> Bool = { _, _ in true }) throws -> [FeaturePlan] {
         var plans = [FeaturePlan](repeating: FeaturePlan(), count: count)
         var todo = Array(0..<count)
         var known = firstRound
@@ -131,7 +133,8 @@ enum PrecisionRounding {
                 }
             }
             guard !changed.isEmpty else { break }
-            todo = try holders(of: changed, setters: setters, plans: plans, pieces: pieces, control: control)
+            todo = try holders(of: changed, setters: setters, plans: plans, pieces: pieces, mayShare: mayShare,
+                               control: control)
         }
         return plans
     }
@@ -163,16 +166,21 @@ enum PrecisionRounding {
 
     /// The features to round again: those that may hold a changed position
     /// at decimals other than the ones they were rounded with — a feature
-    /// whose box holds a changed position another feature set, with a
+    /// that may share positions with the feature that set it, whose box
+    /// holds the changed position, with a
     /// position of the same hash (a collision only costs a rounding that
     /// gives the same result). Their positions are hashed again rather than
     /// kept from the first pass, since repairs are rare. O(candidates' vertices).
     private static func holders(of changed: [PlanePoint], setters: [PlanePoint: Int], plans: [FeaturePlan],
-                                pieces: (Int) throws -> [PlanePolygon], control: ComputeControl) throws -> [Int] {
+                                pieces: (Int) throws -> [PlanePolygon], mayShare: (Int, Int) -> Bool,
+                                control: ComputeControl) throws -> [Int] {
         var setterOfHash: [UInt32: [Int]] = [:]
         for p in changed { setterOfHash[positionHash(p), default: []].append(setters[p]!) }
         let candidates = plans.indices.filter { f in
-            changed.contains { p in setters[p]! != f && plans[f].box.contains(p) }
+            changed.contains { p in
+                let setter = setters[p]!
+                return setter != f && mayShare(f, setter) && plans[f].box.contains(p)
+            }
         }
         let holds = try inParallel(candidates.count, control: control) { k -> Bool in
             let f = candidates[k]
