@@ -9,7 +9,10 @@ import Foundation
 /// the binary doubles a reader parses).
 ///
 /// Candidate segment pairs come from a uniform grid (``BoxPairs``), so the
-/// cost is about linear in the segments for contour rings, not O(n²).
+/// cost is about linear in the segments for contour rings, not O(n²); a
+/// ring's segments are cut into runs along which x and y never turn back
+/// (``MonotoneRun``), whose segments cannot meet, so the many cells that
+/// hold one piece of one run are never read.
 struct RingContactCheck {
     /// One ring to check, all at the same decimals.
     struct Ring {
@@ -18,14 +21,52 @@ struct RingContactCheck {
         var polygon: Int
     }
 
-    /// One segment with its ends copied, so that a candidate pair is
-    /// tested from the pair's own copies; `count` is its ring's vertex count.
-    private struct ContactSegment {
-        var a: FixedPoint, b: FixedPoint
-        var ring: Int32, index: Int32, count: Int32
+    /// The rings' segments end to end: segment k runs from `points[k]` to
+    /// the next position of its ring (`points[k + 1]`, or the ring's first
+    /// one for its last segment).
+    private struct Segments: BoxedItems {
+        static let joinsPrevious: UInt8 = 1, closesRing: UInt8 = 2
 
-        var box: FixedBox {
-            FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y))
+        var points: [FixedPoint] = []
+        /// The ring of each segment.
+        var ring: [Int32] = []
+        /// Per segment: `joinsPrevious` when it lies in one ``MonotoneRun``
+        /// with the segment before it, `closesRing` for a ring's last.
+        var flags: [UInt8] = []
+        /// The first segment of each ring, then the total.
+        var starts: [Int] = []
+
+        init(_ rings: [Ring]) {
+            let total = rings.reduce(0) { $0 + $1.points.count }
+            points.reserveCapacity(total)
+            ring.reserveCapacity(total)
+            flags.reserveCapacity(total)
+            starts.reserveCapacity(rings.count + 1)
+            for (r, source) in rings.enumerated() {
+                let p = source.points, n = p.count
+                starts.append(points.count)
+                points.append(contentsOf: p)
+                ring.append(contentsOf: repeatElement(Int32(r), count: n))
+                var run = MonotoneRun()
+                for i in 0..<n {
+                    let joins = run.extend(p[i], p[i + 1 == n ? 0 : i + 1])
+                    flags.append((joins ? Self.joinsPrevious : 0) | (i + 1 == n ? Self.closesRing : 0))
+                }
+            }
+            starts.append(points.count)
+        }
+
+        @inline(__always) func end(_ k: Int) -> FixedPoint {
+            flags[k] & Self.closesRing == 0 ? points[k + 1] : points[starts[Int(ring[k])]]
+        }
+
+        var count: Int { points.count }
+
+        @inline(__always) func joinsPrevious(_ k: Int) -> Bool { flags[k] & Self.joinsPrevious != 0 }
+
+        @inline(__always) func box(_ k: Int) -> FixedBox {
+            let a = points[k], b = end(k)
+            return FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y))
         }
     }
 
@@ -36,36 +77,29 @@ struct RingContactCheck {
 
     /// The indices of the rings at fault (empty when the geometry is valid).
     static func offenders(_ rings: [Ring], control: ComputeControl = .none) -> Set<Int> {
-        let total = rings.reduce(0) { $0 + $1.points.count }
-        var segments: [ContactSegment] = []
-        segments.reserveCapacity(total)
+        let segments = Segments(rings)
         var bad = Set<Int>()
+        // Neighbouring segments share a vertex; they may only not fold back
+        // there (a triangle cannot). Inside a monotone run they cannot.
         for (r, ring) in rings.enumerated() {
-            let points = ring.points, n = points.count
-            for i in 0..<n {
-                segments.append(ContactSegment(a: points[i], b: points[i + 1 == n ? 0 : i + 1], ring: Int32(r),
-                                               index: Int32(i), count: Int32(n)))
-            }
-            // Neighbouring segments share a vertex; they may only not fold
-            // back there (a triangle cannot).
-            if n >= 2, n != 3 {
-                for i in 0..<n where ExactPredicates.isSpike(points[i == 0 ? n - 1 : i - 1], points[i],
-                                                              points[i + 1 == n ? 0 : i + 1]) {
-                    bad.insert(r)
-                    break
-                }
+            let points = ring.points, n = points.count, first = segments.starts[r]
+            guard n >= 2, n != 3 else { continue }
+            for i in 0..<n where !segments.joinsPrevious(first + i)
+                && ExactPredicates.isSpike(points[i == 0 ? n - 1 : i - 1], points[i], points[i + 1 == n ? 0 : i + 1]) {
+                bad.insert(r)
+                break
             }
         }
 
         // Touch point → the segment of each ring found there (first one wins).
         var touches: [Touch: (Int, Int)] = [:]
-        BoxPairs.forEach(segments, box: \.box) { _, s, _, t in
-            let ra = Int(s.ring), rb = Int(t.ring)
-            let ia = Int(s.index), ib = Int(t.index)
-            let p1 = s.a, p2 = s.b, p3 = t.a, p4 = t.b
+        BoxPairs.forEach(segments) { i, j in
+            let ra = Int(segments.ring[i]), rb = Int(segments.ring[j])
+            let ia = i - segments.starts[ra], ib = j - segments.starts[rb]
+            let p1 = segments.points[i], p2 = segments.end(i), p3 = segments.points[j], p4 = segments.end(j)
             if ra == rb {
-                let gap = abs(ia - ib)
-                if gap == 1 || gap == Int(s.count) - 1 { return }
+                let gap = j - i
+                if gap == 1 || gap == segments.starts[ra + 1] - segments.starts[ra] - 1 { return }
                 if ExactPredicates.contact(p1, p2, p3, p4) != .none { bad.insert(ra) }
                 return
             }
@@ -154,6 +188,32 @@ struct RingContactCheck {
         if p == a { return (to(ring[(k + n - 1) % n]), to(b)) }
         if p == b { return (to(a), to(ring[(k + 2) % n])) }
         return (to(a), to(b))
+    }
+}
+
+/// Consecutive segments of a ring gathered while x and y each keep one
+/// direction (or stand still). Two segments of such a run that are not
+/// neighbours cannot meet: the segment between them has positive length and
+/// moves away in x or in y, so one of the two coordinates separates them.
+/// A segment of zero length stands alone.
+private struct MonotoneRun {
+    private var dx = 0, dy = 0
+    private var open = false
+
+    /// Adds segment a → b; whether it joined the run (false: a new run starts with it).
+    mutating func extend(_ a: FixedPoint, _ b: FixedPoint) -> Bool {
+        let sx = a.x < b.x ? 1 : (a.x > b.x ? -1 : 0), sy = a.y < b.y ? 1 : (a.y > b.y ? -1 : 0)
+        if sx == 0, sy == 0 {
+            open = false
+            return false
+        }
+        if open, sx == 0 || dx == 0 || sx == dx, sy == 0 || dy == 0 || sy == dy {
+            if dx == 0 { dx = sx }
+            if dy == 0 { dy = sy }
+            return true
+        }
+        (dx, dy, open) = (sx, sy, true)
+        return false
     }
 }
 

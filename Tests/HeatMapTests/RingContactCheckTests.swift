@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+/// The contact check against its former self (``ReferenceContactCheck``)
+/// over generated rings full of what it must find: crossings, touches at
+/// vertices and inside edges, shared edges, folds, spikes, repeated
+/// positions, holes in and out of their exteriors, near misses.
+@Suite struct RingContactCheckTests {
+    private typealias Ring = RingContactCheck.Ring
+
+    /// Compares both checks on every case; returns how many had offenders,
+    /// so that a generator can be seen to make both kinds.
+    private func compare(_ cases: [[Ring]], _ label: String) -> Int {
+        var faulty = 0
+        for (k, rings) in cases.enumerated() {
+            let got = RingContactCheck.offenders(rings), want = ReferenceContactCheck.offenders(rings)
+            #expect(got == want, "\(label) case \(k): \(got.sorted()) != \(want.sorted())")
+            if !want.isEmpty { faulty += 1 }
+        }
+        return faulty
+    }
+
+    /// A wobbly circle on the lattice after scaling by `scale`, counter-
+    /// clockwise (or clockwise), cleaned as rounding cleans it when `clean`.
+    private func circle(_ rng: inout SplitMix, cx: Double, cy: Double, r: Double, n: Int, wobble: Double,
+                        scale: Double, clockwise: Bool = false, clean: Bool = true) -> [FixedPoint] {
+        var pts = (0..<n).map { k -> FixedPoint in
+            let t = 2 * Double.pi * Double(k) / Double(n)
+            let rr = r * (1 + wobble * (rng.unit() - 0.5))
+            return FixedPoint(x: Int64(((cx + rr * cos(t)) * scale).rounded()),
+                              y: Int64(((cy + rr * sin(t)) * scale).rounded()))
+        }
+        if clockwise { pts.reverse() }
+        return clean ? FixedRing.clean(pts) : pts
+    }
+
+    /// Few vertices on a tiny lattice: rings that cross, touch, overlap,
+    /// repeat positions and turn back all the time, in one to three polygons.
+    @Test(arguments: [1, 2, 3, 4]) func scribblesOnATinyLattice(seed: UInt64) {
+        var rng = SplitMix(seed: seed)
+        var cases: [[Ring]] = []
+        for _ in 0..<1500 {
+            let ringCount = 1 + Int(rng.next() % 4), side = 3 + rng.next() % 30
+            var rings: [Ring] = []
+            for r in 0..<ringCount {
+                let n = 1 + Int(rng.next() % 9)
+                var points: [FixedPoint]
+                if rng.next() % 3 == 0 {
+                    points = (0..<n).map { _ in FixedPoint(x: Int64(rng.next() % side), y: Int64(rng.next() % side)) }
+                } else {
+                    // A star around a centre, a vertex per sector: simple unless the lattice pinches it.
+                    let cx = Double(rng.next() % side), cy = Double(rng.next() % side)
+                    points = (0..<(n + 2)).map { k in
+                        let t = 2 * Double.pi * (Double(k) + rng.unit()) / Double(n + 2), d = rng.uniform(1, Double(side) / 2)
+                        return FixedPoint(x: Int64((cx + d * cos(t)).rounded()), y: Int64((cy + d * sin(t)).rounded()))
+                    }
+                    if r > 0, rng.next() % 2 == 0 { points.reverse() }
+                }
+                rings.append(Ring(points: points, polygon: r == 0 ? 0 : Int(rng.next() % 3)))
+            }
+            cases.append(rings)
+        }
+        let faulty = compare(cases, "scribbles \(seed)")
+        #expect(faulty > 100 && faulty < cases.count - 100)
+    }
+
+    /// Contour-like rings: long wobbly circles rounded to a coarse lattice,
+    /// with holes, neighbours and islands placed to nearly touch, touch or
+    /// cross — most cells of the grid then hold one run of one ring.
+    @Test(arguments: [1, 2, 3]) func roundedCirclesThatNearlyMeet(seed: UInt64) {
+        var rng = SplitMix(seed: seed)
+        var cases: [[Ring]] = []
+        for _ in 0..<120 {
+            let scale = [4.0, 10, 30, 100][Int(rng.next() % 4)]
+            let n = 40 + Int(rng.next() % 600), wobble = [0.0, 0.01, 0.05, 0.3][Int(rng.next() % 4)]
+            let clean = rng.next() % 4 != 0
+            var rings = [Ring(points: circle(&rng, cx: 0, cy: 0, r: 10, n: n, wobble: wobble, scale: scale,
+                                             clean: clean), polygon: 0)]
+            // Holes near the exterior's edge and near one another.
+            for _ in 0..<Int(rng.next() % 4) {
+                let r = rng.uniform(0.5, 4), d = rng.uniform(0, 10 - r + 0.3), t = rng.uniform(0, 2 * .pi)
+                rings.append(Ring(points: circle(&rng, cx: d * cos(t), cy: d * sin(t), r: r, n: 8 + Int(rng.next() % 200),
+                                                 wobble: wobble, scale: scale, clockwise: true, clean: clean), polygon: 0))
+            }
+            // Other polygons beside it, just apart or just over.
+            for p in 1..<(1 + Int(rng.next() % 3)) {
+                let r = rng.uniform(1, 8), t = rng.uniform(0, 2 * .pi), d = 10 + r + rng.uniform(-0.3, 0.3)
+                rings.append(Ring(points: circle(&rng, cx: d * cos(t), cy: d * sin(t), r: r, n: 8 + Int(rng.next() % 300),
+                                                 wobble: wobble, scale: scale, clean: clean), polygon: p))
+            }
+            cases.append(rings.filter { !$0.points.isEmpty })
+        }
+        let faulty = compare(cases, "circles \(seed)")
+        #expect(faulty > 10 && faulty < cases.count - 10)
+    }
+
+    /// Rings that fold back on themselves: thin fingers whose two sides lie
+    /// a lattice step or two apart (or on each other), spikes, and a ring
+    /// drawn twice over; plus a long straight edge across everything, so
+    /// that long boxes meet runs.
+    @Test(arguments: [1, 2, 3]) func foldsFingersAndLongEdges(seed: UInt64) {
+        var rng = SplitMix(seed: seed)
+        var cases: [[Ring]] = []
+        for _ in 0..<150 {
+            var points: [FixedPoint] = []
+            let fingers = 2 + Int(rng.next() % 6), length = Int64(20 + rng.next() % 200)
+            var x: Int64 = 0
+            for _ in 0..<fingers {
+                let width = rng.next() % 8 == 0 ? 0 : Int64(1 + rng.next() % 4), steps = 2 + Int(rng.next() % 30)
+                let jitter = rng.next() % 6 == 0
+                // Up one side in small steps, down the other.
+                for s in 0...steps {
+                    let dx = jitter ? Int64(rng.next() % 2) : 0
+                    points.append(FixedPoint(x: x + dx, y: length * Int64(s) / Int64(steps)))
+                }
+                for s in stride(from: steps, through: 0, by: -1) {
+                    let dx = jitter ? Int64(rng.next() % 2) : 0
+                    points.append(FixedPoint(x: x + width + dx, y: length * Int64(s) / Int64(steps)))
+                }
+                x += width + 1 + Int64(rng.next() % 3)
+            }
+            points.append(FixedPoint(x: x, y: -5))
+            points.append(FixedPoint(x: 0, y: -5))
+            if rng.next() % 10 == 0 { points += points }
+            var rings = [Ring(points: rng.next() % 2 == 0 ? FixedRing.clean(points) : points, polygon: 0)]
+            if rng.next() % 2 == 0 {
+                let y = Int64(rng.next() % UInt64(length))
+                rings.append(Ring(points: [FixedPoint(x: -50, y: y), FixedPoint(x: x + 50, y: y + Int64(rng.next() % 3)),
+                                           FixedPoint(x: x + 50, y: y + 9), FixedPoint(x: -50, y: y + 9)],
+                                  polygon: Int(rng.next() % 2)))
+            }
+            cases.append(rings.filter { !$0.points.isEmpty })
+        }
+        let faulty = compare(cases, "folds \(seed)")
+        #expect(faulty > 10 && faulty < cases.count - 10)
+    }
+
+    /// Long valid rings (many thousands of vertices, mostly monotone runs)
+    /// next to one another, and the same with a few vertices moved onto a
+    /// neighbour: the check must find the few faults the skipped cells
+    /// could hide.
+    @Test func longRingsWithAFewFaults() {
+        var rng = SplitMix(seed: 11)
+        var cases: [[Ring]] = []
+        for trial in 0..<12 {
+            let scale = 1000.0
+            var rings = [Ring(points: circle(&rng, cx: 0, cy: 0, r: 10, n: 6000, wobble: 0.002, scale: scale), polygon: 0),
+                         Ring(points: circle(&rng, cx: 0, cy: 0, r: 9.9, n: 6000, wobble: 0.002, scale: scale,
+                                             clockwise: true), polygon: 0),
+                         Ring(points: circle(&rng, cx: 20.05, cy: 0, r: 10, n: 5000, wobble: 0.002, scale: scale), polygon: 1)]
+            for _ in 0..<(trial % 4) {
+                // Move a vertex of one ring onto a vertex or an edge of another, or across itself.
+                let from = Int(rng.next() % 3), to = Int(rng.next() % 3)
+                let i = Int(rng.next() % UInt64(rings[from].points.count)), j = Int(rng.next() % UInt64(rings[to].points.count))
+                let a = rings[to].points[j], b = rings[to].points[(j + 1) % rings[to].points.count]
+                rings[from].points[i] = rng.next() % 2 == 0 ? a : FixedPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+            }
+            cases.append(rings)
+        }
+        _ = compare(cases, "long rings")
+        #expect(RingContactCheck.offenders(cases[0]).isEmpty)
+    }
+}
