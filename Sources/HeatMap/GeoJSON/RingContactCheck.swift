@@ -150,17 +150,21 @@ struct RingContactCheck {
             }
         }
         // A hole must lie inside its exterior: with no crossing found, one of
-        // its positions off the exterior decides. Exteriors with holes get a
-        // strip index of their edges, so each test costs O(√n), not O(n).
+        // its positions off the exterior decides. Exteriors with more than
+        // a couple of holes get a strip index of their edges, so each test
+        // costs O(√n), not O(n).
         var exteriorOf: [Int: Int] = [:]
-        for (r, ring) in rings.enumerated() where exteriorOf[ring.polygon] == nil { exteriorOf[ring.polygon] = r }
+        var holes: [Int: Int] = [:]
+        for (r, ring) in rings.enumerated() {
+            if exteriorOf[ring.polygon] == nil { exteriorOf[ring.polygon] = r } else { holes[ring.polygon, default: 0] += 1 }
+        }
         var indexes: [Int: StripIndex] = [:]
         for (r, ring) in rings.enumerated() {
             guard let e = exteriorOf[ring.polygon], e != r, !bad.contains(r), !bad.contains(e) else { continue }
-            if indexes[e] == nil { indexes[e] = StripIndex(rings[e].points) }
-            guard let index = indexes[e] else { continue }
+            let indexed = holes[ring.polygon, default: 0] > 2
+            if indexed, indexes[e] == nil { indexes[e] = StripIndex(rings[e].points) }
             for p in ring.points {
-                let side = index.locate(p)
+                let side = indexed ? indexes[e]?.locate(p) ?? -1 : locate(p, in: rings[e].points)
                 if side == 0 { continue }
                 if side < 0 { bad.insert(r); bad.insert(e) }
                 break
@@ -171,7 +175,13 @@ struct RingContactCheck {
 
     /// 1 inside, 0 on the boundary, −1 outside; exact. O(n).
     static func locate(_ p: FixedPoint, in ring: [FixedPoint]) -> Int {
-        StripIndex(ring, strips: 1).locate(p)
+        guard ring.count >= 3 else { return -1 }
+        var inside = false
+        for i in ring.indices {
+            guard let toggles = StripIndex.crossing(p, ring[i], ring[i + 1 == ring.count ? 0 : i + 1]) else { return 0 }
+            if toggles { inside.toggle() }
+        }
+        return inside ? 1 : -1
     }
 
     private static func isVertex(_ p: FixedPoint, of ring: [FixedPoint], segment k: Int) -> Bool {
@@ -218,12 +228,17 @@ private struct MonotoneRun {
 }
 
 /// A ring's edges bucketed by horizontal strips, for exact point-in-ring
-/// tests that only look at the edges spanning the point's y.
+/// tests that only look at the edges spanning the point's y. The buckets
+/// lie end to end in one array (a count pass, then a fill pass).
 struct StripIndex {
     private let ring: [FixedPoint]
     private let low: Int64
-    private let height: Double
-    private var strips: [[Int32]]
+    /// Strips are 2^shift high.
+    private let shift: Int64
+    private let stripCount: Int
+    /// The edges of strip s are `edges[starts[s]..<starts[s + 1]]`, in ring order.
+    private var starts: [Int]
+    private var edges: [Int32]
 
     init(_ ring: [FixedPoint], strips count: Int? = nil) {
         self.ring = ring
@@ -231,38 +246,60 @@ struct StripIndex {
         var lo = Int64.max, hi = Int64.min
         for p in ring { lo = min(lo, p.y); hi = max(hi, p.y) }
         if lo > hi { lo = 0; hi = 0 }
-        let k = max(1, count ?? Int(Double(n).squareRoot()))
-        low = lo
-        height = max(Double(hi - lo) / Double(k), 1)
-        strips = Array(repeating: [], count: k)
-        for i in 0..<ring.count {
-            let a = ring[i], b = ring[(i + 1) % ring.count]
-            for s in strip(min(a.y, b.y))...strip(max(a.y, b.y)) { strips[s].append(Int32(i)) }
+        let wanted = max(1, count ?? Int(Double(n).squareRoot()))
+        var shift: Int64 = 0
+        while (hi - lo) >> shift >= wanted { shift += 1 }
+        let k = Int((hi - lo) >> shift) + 1
+        (low, self.shift, stripCount) = (lo, shift, k)
+        starts = [Int](repeating: 0, count: k + 1)
+        edges = []
+        let m = ring.count
+        guard m > 0 else { return }
+        for i in 0..<m {
+            let a = ring[i].y, b = ring[i + 1 == m ? 0 : i + 1].y
+            for s in strip(min(a, b))...strip(max(a, b)) { starts[s + 1] += 1 }
+        }
+        for s in 0..<k { starts[s + 1] += starts[s] }
+        var next = starts
+        edges = [Int32](repeating: 0, count: starts[k])
+        for i in 0..<m {
+            let a = ring[i].y, b = ring[i + 1 == m ? 0 : i + 1].y
+            for s in strip(min(a, b))...strip(max(a, b)) {
+                edges[next[s]] = Int32(i)
+                next[s] += 1
+            }
         }
     }
 
     /// The strip of a y; monotonic in y, so an edge spanning y is in y's strip.
-    private func strip(_ y: Int64) -> Int {
-        min(max(Int(Double(y - low) / height), 0), strips.count - 1)
+    @inline(__always) private func strip(_ y: Int64) -> Int {
+        y < low ? 0 : min(Int((y - low) >> shift), stripCount - 1)
     }
 
     /// 1 inside, 0 on the boundary, −1 outside (crossing number, exact).
     func locate(_ p: FixedPoint) -> Int {
         guard ring.count >= 3 else { return -1 }
         var inside = false
-        for i in strips[strip(p.y)] {
-            let a = ring[Int(i)], b = ring[(Int(i) + 1) % ring.count]
-            if (a.y > p.y) == (b.y > p.y) {
-                // Not straddling: p can still be one of its ends, or on it if it is horizontal.
-                if a == p || b == p { return 0 }
-                if a.y == p.y, b.y == p.y, ExactPredicates.between(p, a, b) { return 0 }
-                continue
-            }
-            let o = ExactPredicates.orient(a, b, p)
-            if o == 0 { return 0 }
-            // The crossing is east of p when p is left of an upward edge or right of a downward one.
-            if (b.y > a.y) == (o > 0) { inside.toggle() }
+        let s = strip(p.y)
+        for e in starts[s]..<starts[s + 1] {
+            let i = Int(edges[e])
+            guard let toggles = Self.crossing(p, ring[i], ring[i + 1 == ring.count ? 0 : i + 1]) else { return 0 }
+            if toggles { inside.toggle() }
         }
         return inside ? 1 : -1
+    }
+
+    /// Whether edge a → b crosses the ray east of p (nil: p lies on the edge).
+    @inline(__always) static func crossing(_ p: FixedPoint, _ a: FixedPoint, _ b: FixedPoint) -> Bool? {
+        if (a.y > p.y) == (b.y > p.y) {
+            // Not straddling: p can still be one of its ends, or on it if it is horizontal.
+            if a == p || b == p { return nil }
+            if a.y == p.y, b.y == p.y, ExactPredicates.between(p, a, b) { return nil }
+            return false
+        }
+        let o = ExactPredicates.orient(a, b, p)
+        if o == 0 { return nil }
+        // The crossing is east of p when p is left of an upward edge or right of a downward one.
+        return (b.y > a.y) == (o > 0)
     }
 }
