@@ -1,12 +1,19 @@
-/// Least-significant-digit radix sort of unsigned keys: stable passes of at
-/// most 13 bits through one scratch buffer, so the counts stay in the
-/// cache; O(passes × (n + 2^13)) — for the millions of position hashes and
-/// grid entries an export sorts, several times faster than a comparison
-/// sort.
+/// Radix sort of unsigned keys, stable: keys wider than one digit (13 bits)
+/// are first spread by their top 11 bits into buckets (one pass over memory),
+/// then each bucket — small enough to stay in the cache — is sorted by the
+/// remaining bits with least-significant-digit passes sized to the bucket.
+/// O(n × passes + 2^13); for the millions of position hashes and grid
+/// entries an export sorts, several times faster than a comparison sort,
+/// and about one trip through memory whatever the width.
 enum RadixSort {
     /// Below this many keys the standard sort wins.
     static let smallCount = 4096
     static let maximumDigitBits = 13
+    /// The top digit that spreads wide keys into buckets: narrower than a
+    /// full digit, so the spreading pass writes to fewer places at once.
+    static let topDigitBits = 11
+    /// Buckets up to this size are sorted by insertion.
+    static let insertionCount = 32
 
     /// Sorts `keys` ascending.
     static func sort(_ keys: inout [UInt32]) { sort(&keys, bits: 0..<32) }
@@ -15,11 +22,11 @@ enum RadixSort {
     /// looked at: keys equal there keep their order).
     static func sort<Key: FixedWidthInteger & UnsignedInteger>(_ keys: inout [Key], bits: Range<Int>) {
         let n = keys.count
-        let width = bits.clamped(to: 0..<Key.bitWidth).count
-        guard n > 1, width > 0 else { return }
-        let low = bits.lowerBound
+        let range = bits.clamped(to: 0..<Key.bitWidth)
+        guard n > 1, !range.isEmpty else { return }
         if n < smallCount {
-            let mask = width == Key.bitWidth ? Key.max : (Key(1) << width) - 1
+            let mask = digitMask(Key.self, range.count)
+            let low = range.lowerBound
             // A stable comparison sort on the digits: ties keep their order.
             let indexed = keys.enumerated().sorted { a, b in
                 let x = (a.element >> low) & mask, y = (b.element >> low) & mask
@@ -28,25 +35,68 @@ enum RadixSort {
             keys = indexed.map(\.element)
             return
         }
-        let passes = (width + maximumDigitBits - 1) / maximumDigitBits
-        let digit = (width + passes - 1) / passes
         var scratch = [Key](repeating: 0, count: n)
-        var counts = [Int](repeating: 0, count: 1 << digit)
+        var counts = [Int](repeating: 0, count: (1 << maximumDigitBits) + 1)
         keys.withUnsafeMutableBufferPointer { a in
             scratch.withUnsafeMutableBufferPointer { b in
                 counts.withUnsafeMutableBufferPointer { c in
-                    for p in 0..<passes {
-                        let shift = low + p * digit
-                        let bitsHere = min(digit, width - p * digit)
-                        if p % 2 == 0 { pass(from: a, to: b, shift: shift, bits: bitsHere, counts: c) }
-                        else { pass(from: b, to: a, shift: shift, bits: bitsHere, counts: c) }
+                    if range.count <= maximumDigitBits {
+                        pass(from: a, to: b, shift: range.lowerBound, bits: range.count, counts: c)
+                        _ = a.update(fromContentsOf: b)
+                        return
                     }
-                    if passes % 2 == 1 { _ = a.update(fromContentsOf: b) }
+                    // The top digit spreads the keys into buckets in the scratch
+                    // buffer; each bucket is sorted back into place.
+                    let top = topDigitBits, topShift = range.upperBound - top
+                    let buckets = 1 << top
+                    pass(from: a, to: b, shift: topShift, bits: top, counts: c)
+                    // After the pass, c[d] is where bucket d ends.
+                    var bounds = [Int](repeating: 0, count: buckets + 1)
+                    for d in 0..<buckets { bounds[d + 1] = c[d] }
+                    for d in 0..<buckets where bounds[d + 1] > bounds[d] {
+                        sortBucket(b, into: a, bounds[d]..<bounds[d + 1],
+                                   bits: range.lowerBound..<topShift, counts: c)
+                    }
                 }
             }
         }
     }
 
+    /// Sorts `source[slots]` stably by `bits` into `target[slots]`.
+    private static func sortBucket<Key: FixedWidthInteger & UnsignedInteger>(
+        _ source: UnsafeMutableBufferPointer<Key>, into target: UnsafeMutableBufferPointer<Key>,
+        _ slots: Range<Int>, bits: Range<Int>, counts: UnsafeMutableBufferPointer<Int>) {
+        let m = slots.count
+        let mask = digitMask(Key.self, bits.count), low = bits.lowerBound
+        if m <= insertionCount {
+            for i in slots {
+                let k = source[i], d = (k >> low) & mask
+                var j = i
+                while j > slots.lowerBound, (target[j - 1] >> low) & mask > d {
+                    target[j] = target[j - 1]
+                    j -= 1
+                }
+                target[j] = k
+            }
+            return
+        }
+        // Digits about as wide as the bucket is long, so the counts stay small.
+        let width = bits.count
+        let wanted = min(maximumDigitBits, max(4, Int.bitWidth - m.leadingZeroBitCount - 1))
+        let passes = (width + wanted - 1) / wanted
+        let digit = (width + passes - 1) / passes
+        let s = UnsafeMutableBufferPointer(rebasing: source[slots])
+        let t = UnsafeMutableBufferPointer(rebasing: target[slots])
+        for p in 0..<passes {
+            let shift = low + p * digit, bitsHere = min(digit, width - p * digit)
+            if p % 2 == 0 { pass(from: s, to: t, shift: shift, bits: bitsHere, counts: counts) }
+            else { pass(from: t, to: s, shift: shift, bits: bitsHere, counts: counts) }
+        }
+        if passes % 2 == 0 { _ = t.update(fromContentsOf: s) }
+    }
+
+    /// One stable counting pass by the digit at `shift`; afterwards
+    /// `counts[d]` is the end of digit d's keys in `target`.
     private static func pass<Key: FixedWidthInteger & UnsignedInteger>(
         from source: UnsafeMutableBufferPointer<Key>, to target: UnsafeMutableBufferPointer<Key>,
         shift: Int, bits: Int, counts: UnsafeMutableBufferPointer<Int>) {
@@ -65,5 +115,9 @@ enum RadixSort {
             target[counts[d]] = k
             counts[d] += 1
         }
+    }
+
+    private static func digitMask<Key: FixedWidthInteger & UnsignedInteger>(_: Key.Type, _ width: Int) -> Key {
+        width >= Key.bitWidth ? Key.max : (Key(1) << width) - 1
     }
 }
