@@ -34,9 +34,9 @@ final class ContourPieces: ContourSource {
         var band: Bool
     }
 
-    /// How many smoothed levels are kept: every core's band and the level
-    /// it shares with the next band.
-    private static var levelCapacity: Int { Parallel.workerCount + 2 }
+    /// How many smoothed levels are kept: one per core and one more, since
+    /// bands are read in level order and each shares a level with the next.
+    private static var levelCapacity: Int { Parallel.workerCount + 1 }
     /// How many assembled results are kept: one per core, for writers that
     /// read a level's polygons one by one.
     private static var madeCapacity: Int { Parallel.workerCount }
