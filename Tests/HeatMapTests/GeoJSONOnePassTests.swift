@@ -51,6 +51,36 @@ import Testing
         }
     }
 
+    /// Repairs in a later band only: the bands written before it stay as
+    /// written and the rest is written again, to the two passes' bytes.
+    @Test func aRepairLaterKeepsTheBandsBeforeIt() throws {
+        var rng = SplitMix(seed: 9)
+        func square(_ x: Double, _ y: Double, _ r: Double) -> [PlanePoint] {
+            [PlanePoint(x: x - r, y: y - r), PlanePoint(x: x + r, y: y - r), PlanePoint(x: x + r, y: y + r),
+             PlanePoint(x: x - r, y: y + r)]
+        }
+        func wiggly(_ r: Double, _ n: Int, cx: Double) -> [PlanePoint] {
+            (0..<n).map { k in
+                let t = 2 * Double.pi * Double(k) / Double(n)
+                let rr = r * (1 + 0.02 * (rng.unit() - 0.5))
+                return PlanePoint(x: cx + rr * cos(t), y: rr * sin(t))
+            }
+        }
+        var bands: [[PlanePolygon]] = (0..<6).map { l in [PlanePolygon(exterior: square(10 * Double(l), 20, 2))] }
+        bands[4] = [PlanePolygon(exterior: wiggly(1, 200, cx: 40), holes: [Array(wiggly(0.95, 200, cx: 40).reversed())])]
+        bands[2] = []                                  // a level without geometry on the way
+        let set = ContourSet(thresholds: (0..<6).map(Double.init), levels: bands, bands: bands,
+                             isolines: Array(repeating: [], count: 6))
+        for grouping in GeoJSONFeatureGrouping.allCases {
+            let options = GeoJSONOptions(precision: 1, grouping: grouping)
+            let onePass = try GeoJSONExport.contours(set, projection: Self.planar, units: "u", options: options)
+            let pipe = PipeSink()
+            try GeoJSONExport.write(set, projection: Self.planar, units: "u", options: options, to: pipe)
+            #expect(onePass == pipe.text, "\(grouping)")
+            #expect(onePass.range(of: #"[0-9]\.[0-9]{2,}"#, options: .regularExpression) != nil, "a repair was made")
+        }
+    }
+
     @Test func lowPrecisionNeedsRepairsAndHighDoesNot() throws {
         let set = Self.bands(seed: 5)
         let low = try GeoJSONExport.contours(set, projection: Self.planar, units: "u",

@@ -144,18 +144,29 @@ struct GeoJSONDocument {
         _ = try write(to: sink, control: control, bboxSlot: nil, deferred: deferred)
     }
 
+    /// Where a writing with the bbox last stands: the bbox slot, and where
+    /// each feature's text began in the sink with how many features were
+    /// written before it (a place to write again from; one more for the end).
+    struct Written {
+        var slot: Range<Int>?
+        /// Per deferred feature's key, and for the end (key nil).
+        var starts: [Int?: (offset: Int, written: Int)] = [:]
+        /// Whether the bbox is in its slot.
+        var bboxFilled = false
+    }
+
     /// The same, with the bbox written last: its slot (``bboxWidth`` bytes,
     /// spaces until then) is filled in once every feature is written, from
     /// the deferred features' polygons as they were made — for writers that
     /// do not know where the geometry lies before they make it. The bytes
     /// are those of ``write(to:control:deferred:)`` with the same extent.
-    /// Returns false when there is no bbox or it did not fit its slot (the
-    /// slot is then left blank: write again from `start`).
+    /// The bbox is not filled when there is none or it did not fit its slot
+    /// (then write again from `start`).
     func writeBBoxLast(to sink: RewritableByteSink, start: Int, control: ComputeControl = .none,
-                       deferred: @escaping (Int) throws -> [PrecisionRounding.Polygon]) throws -> Bool {
+                       deferred: @escaping (Int) throws -> [PrecisionRounding.Polygon]) throws -> Written {
         precondition(bboxWidth != nil, "a bbox written last needs its slot's width")
         let made = Mutex(Extent())
-        let slot = try write(to: sink, control: control, bboxSlot: start) { k in
+        var written = try write(to: sink, control: control, bboxSlot: start) { k in
             let polygons = try deferred(k)
             var extent = Extent()
             for polygon in polygons { if let exterior = polygon.first { extent.add(exterior) } }
@@ -164,10 +175,36 @@ struct GeoJSONDocument {
         }
         var document = self
         document.extent.add(made.withLock { $0 })
+        written.bboxFilled = try document.fillBBox(written.slot, in: sink)
+        return written
+    }
+
+    /// Writes the deferred features from the one of `key` on (nil: none,
+    /// only the end) over what `sink` holds from where `written` put it
+    /// (the features before stay as written), then the end, and fills the
+    /// bbox slot from this document's extent. Returns whether that worked
+    /// (the bbox fitted its slot; if not, write again from the start).
+    func writeAgain(fromKey key: Int?, of written: Written, to sink: RewritableByteSink,
+                    control: ComputeControl = .none,
+                    deferred: @escaping (Int) throws -> [PrecisionRounding.Polygon]) throws -> Bool {
+        guard let place = written.starts[key] else { return false }
+        // This document leaves out features without geometry, so its index
+        // of the key is found, not assumed.
+        let first = key.flatMap { key in features.indices.first { deferredKeys[$0].map { $0.key >= key } ?? false } }
+            ?? features.count
+        try sink.truncate(to: place.offset)
+        _ = try write(to: sink, control: control, bboxSlot: nil, deferred: deferred,
+                      resume: (first, place.written))
+        return try fillBBox(written.slot, in: sink)
+    }
+
+    /// Puts this document's bbox into `slot`; false when there is no bbox
+    /// or it does not fit.
+    private func fillBBox(_ slot: Range<Int>?, in sink: RewritableByteSink) throws -> Bool {
         var text = JSONText(reserving: 256)
-        document.appendBBox(to: &text)
+        appendBBox(to: &text)
         // No geometry at all has no bbox, and nothing to pad.
-        guard let slot, document.bbox != nil, text.bytes.count == slot.count else { return false }
+        guard let slot, bbox != nil, text.bytes.count == slot.count else { return false }
         try text.bytes.withUnsafeBytes { try sink.overwrite(at: slot.lowerBound, with: $0) }
         return true
     }
@@ -199,29 +236,40 @@ struct GeoJSONDocument {
         }
     }
 
-    /// The writer behind both; with `bboxSlot` (the sink's offset at the
-    /// start) the bbox slot is left blank and its range in the sink returned.
+    /// The writer behind them; with `bboxSlot` (the sink's offset at the
+    /// start) the bbox slot is left blank, and its range and each feature's
+    /// start are returned; with `resume` (a feature and how many were
+    /// written before it) the header and the features before it are not
+    /// written again.
     private func write(to sink: ByteSink, control: ComputeControl, bboxSlot: Int?,
-                       deferred: ((Int) throws -> [PrecisionRounding.Polygon])?) throws -> Range<Int>? {
+                       deferred: ((Int) throws -> [PrecisionRounding.Polygon])?,
+                       resume: (feature: Int, written: Int)? = nil) throws -> Written {
         var out = JSONText(reserving: 1 << 20)
-        out.append("{\"type\":\"FeatureCollection\"")
-        if let crsName {
-            out.append(",\"crs\":{\"type\":\"name\",\"properties\":{\"name\":")
-            out.append(quoted: crsName)
-            out.append("}}")
+        var result = Written()
+        let rewritable = bboxSlot == nil ? nil : sink as? RewritableByteSink
+        if resume == nil {
+            out.append("{\"type\":\"FeatureCollection\"")
+            if let crsName {
+                out.append(",\"crs\":{\"type\":\"name\",\"properties\":{\"name\":")
+                out.append(quoted: crsName)
+                out.append("}}")
+            }
+            if let start = bboxSlot, let bboxWidth {
+                let first = start + out.bytes.count
+                for _ in 0..<bboxWidth { out.append(byte: UInt8(ascii: " ")) }
+                result.slot = first..<(first + bboxWidth)
+            } else {
+                appendBBox(to: &out)
+            }
+            out.append(",\"features\":[")
         }
-        var slot: Range<Int>?
-        if let start = bboxSlot, let bboxWidth {
-            let first = start + out.bytes.count
-            for _ in 0..<bboxWidth { out.append(byte: UInt8(ascii: " ")) }
-            slot = first..<(first + bboxWidth)
-        } else {
-            appendBBox(to: &out)
-        }
-        out.append(",\"features\":[")
         var made: [Int: [PrecisionRounding.Polygon]] = [:]
-        var written = 0
-        for (k, feature) in features.enumerated() {
+        var written = resume?.written ?? 0
+        for k in (resume?.feature ?? 0)..<features.count {
+            let feature = features[k]
+            if let rewritable, let key = deferredKeys[k]?.key {
+                result.starts[key] = (rewritable.offset! + out.bytes.count, written)
+            }
             try control.checkCancellation()
             var geometry = feature.geometry
             if deferredKeys[k] != nil, let deferred {
@@ -239,9 +287,10 @@ struct GeoJSONDocument {
             out.append("}")
             if out.bytes.count >= 1 << 20 { try out.flush(to: sink) }
         }
+        if let rewritable { result.starts[nil as Int?] = (rewritable.offset! + out.bytes.count, written) }
         out.append("\n]}\n")
         try out.flush(to: sink)
-        return slot
+        return result
     }
 
     /// Positions of deferred features made at once: enough to keep every

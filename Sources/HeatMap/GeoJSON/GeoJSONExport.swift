@@ -163,6 +163,7 @@ public enum GeoJSONExport {
         document.bboxWidth = GeoJSONDocument.bboxWidth(decimals: precision.base,
                                                        magnitude: projection.isGeographic ? 180 : magnitude ?? 0)
         var firstRound: [PrecisionRounding.FeatureRound]?
+        var hoped: (sink: RewritableByteSink, start: Int, written: GeoJSONDocument.Written, kept: [Bool])?
         if let rewritable = sink as? RewritableByteSink, let start = rewritable.offset {
             let keys = polygonFeatures.indices.map { (key: $0, properties: polygonFeatures[$0].properties,
                                                       vertices: polygonFeatures[$0].vertices) }
@@ -171,16 +172,17 @@ public enum GeoJSONExport {
             case .written:
                 control.report(.export, 1)
                 return
-            case .repairNeeded(let round):
-                try rewritable.truncate(to: start)
+            case .repairNeeded(let round, let written, let kept):
                 firstRound = round
+                if round != nil { hoped = (rewritable, start, written, kept) }
             }
         }
         // Levels share positions only with the levels next to them (a band
         // with the band above: the isoline between them).
+        var roundedAgain = Set<Int>()
         let plans = try PrecisionRounding.planFeatures(count: polygonFeatures.count, pieces: pieces,
                                                        precision: &precision, control: control,
-                                                       firstRound: firstRound) { f, g in
+                                                       firstRound: firstRound, roundedAgain: &roundedAgain) { f, g in
             abs(polygonFeatures[f].level - polygonFeatures[g].level) <= 1
         }
         for (k, feature) in polygonFeatures.enumerated() {
@@ -189,12 +191,26 @@ public enum GeoJSONExport {
         }
         control.report(.export, 0.75)
         let settled = precision
-        try document.write(to: sink, control: control) { k in
+        let final = { (k: Int) throws -> [PrecisionRounding.Polygon] in
             PrecisionRounding.rounded(try pieces(k), precision: settled, dropped: plans[k].dropped)
         }
+        if let hoped {
+            // The features written in the hope pass that the repairs left
+            // as they were stay; the export is written again from the first
+            // that changed (or was not written).
+            let resume = polygonFeatures.indices.first { !hoped.kept[$0] || roundedAgain.contains($0) }
+            if try document.writeAgain(fromKey: resume, of: hoped.written, to: hoped.sink, control: control,
+                                       deferred: final) {
+                control.report(.export, 1)
+                return
+            }
+            try hoped.sink.truncate(to: hoped.start)
+        } else if let rewritable = sink as? RewritableByteSink, let start = rewritable.offset, firstRound != nil {
+            try rewritable.truncate(to: start)
+        }
+        try document.write(to: sink, control: control, deferred: final)
         control.report(.export, 1)
     }
-
 
     /// One Feature per bin: the cell's closed counter-clockwise polygon
     /// (unprojected to longitude/latitude for geographic input with its
@@ -286,9 +302,10 @@ public enum GeoJSONExport {
     private enum OnePass {
         case written
         /// A rounding needed a repair (or the bbox did not fit its slot):
-        /// the output must be written again from its start; the first round
-        /// of planning, when every feature got that far.
-        case repairNeeded([PrecisionRounding.FeatureRound]?)
+        /// the first round of planning, when every feature got that far;
+        /// where the features were written; which were written as that
+        /// round made them (the others were left out).
+        case repairNeeded([PrecisionRounding.FeatureRound]?, GeoJSONDocument.Written, [Bool])
     }
 
     /// The export in one pass, for a sink that can go back: each feature is
@@ -296,8 +313,9 @@ public enum GeoJSONExport {
     /// repair (repairs are rare), and the bbox is filled in last. A repair
     /// may touch features already written, so from the first one on the
     /// features are only rounded, not written: that round is the first of
-    /// the planning that settles every feature's rounding before the two
-    /// passes write the export again. Both give the same bytes.
+    /// the planning that settles every feature's rounding, after which the
+    /// export is written again from the first feature that changed. Both
+    /// give the bytes of the two passes.
     private static func writeHopingForNoRepair(_ document: GeoJSONDocument,
                                                features: [(key: Int, properties: String, vertices: Int)],
                                                pieces: @escaping (Int) throws -> [PlanePolygon],
@@ -309,17 +327,20 @@ public enum GeoJSONExport {
                                  properties: feature.properties)
         }
         let rounds = Mutex([PrecisionRounding.FeatureRound?](repeating: nil, count: features.count))
+        let kept = Mutex([Bool](repeating: false, count: features.count))
         let repairing = Atomic<Bool>(false), finished = Atomic<Int>(0)
         let written = try document.writeBBoxLast(to: sink, start: start, control: control) { k in
             let (polygons, round) = PrecisionRounding.round(try pieces(k), from: precision)
             rounds.withLock { $0[k] = round }
             if round.raised != nil { repairing.store(true, ordering: .relaxed) }
             control.report(.export, Double(finished.add(1, ordering: .relaxed).newValue) / Double(features.count))
-            return repairing.load(ordering: .relaxed) ? [] : polygons
+            if repairing.load(ordering: .relaxed) { return [] }
+            kept.withLock { $0[k] = true }
+            return polygons
         }
-        if written && !repairing.load(ordering: .relaxed) { return .written }
+        if written.bboxFilled && !repairing.load(ordering: .relaxed) { return .written }
         let made = rounds.withLock { $0 }
-        return .repairNeeded(made.allSatisfy { $0 != nil } ? made.map { $0! } : nil)
+        return .repairNeeded(made.allSatisfy { $0 != nil } ? made.map { $0! } : nil, written, kept.withLock { $0 })
     }
 
     // MARK: Helpers

@@ -106,15 +106,21 @@ enum PrecisionRounding {
     /// `firstRound`, when given, is the first round already done (by a
     /// writer that hoped no repair would be needed), one per feature;
     /// `mayShare(f, g)` false says features f and g hold no position in
-    /// common (bands two levels apart), so a repair of one spares the other.
+    /// common (bands two levels apart), so a repair of one spares the other;
+    /// `roundedAgain` gets the features rounded again after the first round
+    /// (the others are as the first round made them).
     /// O(rounds × vertices); memory O(one pass's features in flight).
     static func planFeatures(count: Int, pieces: (Int) throws -> [PlanePolygon], precision: inout VertexPrecision,
                              control: ComputeControl = .none, firstRound: [FeatureRound]? = nil,
+                             roundedAgain: UnsafeMutablePointer<Set<Int>>? = nil,
                              mayShare: (Int, Int) -> Bool = { _, _ in true }) throws -> [FeaturePlan] {
         var plans = [FeaturePlan](repeating: FeaturePlan(), count: count)
         var todo = Array(0..<count)
         var known = firstRound
+        var first = true
         while !todo.isEmpty {
+            if !first { roundedAgain?.pointee.formUnion(todo) }
+            first = false
             let start = precision.shared
             let round = todo
             let results = try known ?? inParallel(round.count, control: control) { k in
