@@ -104,7 +104,7 @@ package enum ContourBuilder {
     }
 
     /// Marching squares on every level, levels in parallel (stage `.contour`).
-    static func trace(values: [Double], geometry: GridGeometry, frame: GridFrame, thresholds: [Double],
+    private static func trace(values: [Double], geometry: GridGeometry, frame: GridFrame, thresholds: [Double],
                               control: ComputeControl) throws -> [LevelTrace] {
         try control.begin(.contour)
         let done = Atomic<Int>(0)

@@ -89,9 +89,7 @@ final class ContourPieces: ContourSource {
         var smoothed: [SmoothedLevel] = []
         let results: [(polygons: [PlanePolygon], rings: [[PlanePoint]])]
         do {
-            smoothed = try Parallel.map(levelCount, control: control) { l in
-                try SmoothedLevel(trace: traces[l], iterations: passes[l], control: control)
-            }
+            smoothed = try SmoothedLevel.all(traces, passes: passes, control: control)
             for l in traces.indices { traces[l].dropVertices() }
 
             // Assemble only what `kinds` asks for (see ``AssemblyTask``).

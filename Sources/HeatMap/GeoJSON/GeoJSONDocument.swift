@@ -148,9 +148,14 @@ struct GeoJSONDocument {
     /// each feature's text began in the sink with how many features were
     /// written before it (a place to write again from; one more for the end).
     struct Written {
+        /// Where in the sink a feature's text began, and how many features
+        /// were written before it.
+        typealias Place = (offset: Int, written: Int)
         var slot: Range<Int>?
-        /// Per deferred feature's key, and for the end (key nil).
-        var starts: [Int?: (offset: Int, written: Int)] = [:]
+        /// Per deferred feature's key.
+        var starts: [Int: Place] = [:]
+        /// Where the end of the collection began.
+        var end: Place?
         /// Whether the bbox is in its slot.
         var bboxFilled = false
     }
@@ -187,7 +192,7 @@ struct GeoJSONDocument {
     func writeAgain(fromKey key: Int?, of written: Written, to sink: RewritableByteSink,
                     control: ComputeControl = .none,
                     deferred: @escaping (Int) throws -> [PrecisionRounding.Polygon]) throws -> Bool {
-        guard let place = written.starts[key] else { return false }
+        guard let place = key.map({ written.starts[$0] }) ?? written.end else { return false }
         // This document leaves out features without geometry, so its index
         // of the key is found, not assumed.
         let first = key.flatMap { key in features.indices.first { deferredKeys[$0].map { $0.key >= key } ?? false } }
@@ -287,7 +292,7 @@ struct GeoJSONDocument {
             out.append("}")
             if out.bytes.count >= 1 << 20 { try out.flush(to: sink) }
         }
-        if let rewritable { result.starts[nil as Int?] = (rewritable.offset! + out.bytes.count, written) }
+        if let rewritable { result.end = (rewritable.offset! + out.bytes.count, written) }
         out.append("\n]}\n")
         try out.flush(to: sink)
         return result

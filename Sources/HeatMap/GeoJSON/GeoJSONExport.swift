@@ -165,24 +165,22 @@ public enum GeoJSONExport {
         var firstRound: [PrecisionRounding.FeatureRound]?
         var hoped: (sink: RewritableByteSink, start: Int, written: GeoJSONDocument.Written, kept: [Bool])?
         if let rewritable = sink as? RewritableByteSink, let start = rewritable.offset {
-            let keys = polygonFeatures.indices.map { (key: $0, properties: polygonFeatures[$0].properties,
-                                                      vertices: polygonFeatures[$0].vertices) }
-            switch try writeHopingForNoRepair(document, features: keys, pieces: pieces, precision: precision,
-                                              to: rewritable, start: start, control: control) {
+            switch try writeHopingForNoRepair(document, features: polygonFeatures.map { ($0.properties, $0.vertices) },
+                                              pieces: pieces, precision: precision, to: rewritable, start: start,
+                                              control: control) {
             case .written:
                 control.report(.export, 1)
                 return
             case .repairNeeded(let round, let written, let kept):
                 firstRound = round
-                if round != nil { hoped = (rewritable, start, written, kept) }
+                hoped = (rewritable, start, written, kept)
             }
         }
         // Levels share positions only with the levels next to them (a band
         // with the band above: the isoline between them).
-        var roundedAgain = Set<Int>()
         let plans = try PrecisionRounding.planFeatures(count: polygonFeatures.count, pieces: pieces,
                                                        precision: &precision, control: control,
-                                                       firstRound: firstRound, roundedAgain: &roundedAgain) { f, g in
+                                                       firstRound: firstRound) { f, g in
             abs(polygonFeatures[f].level - polygonFeatures[g].level) <= 1
         }
         for (k, feature) in polygonFeatures.enumerated() {
@@ -198,15 +196,13 @@ public enum GeoJSONExport {
             // The features written in the hope pass that the repairs left
             // as they were stay; the export is written again from the first
             // that changed (or was not written).
-            let resume = polygonFeatures.indices.first { !hoped.kept[$0] || roundedAgain.contains($0) }
+            let resume = polygonFeatures.indices.first { !hoped.kept[$0] || !plans[$0].isFirstRound }
             if try document.writeAgain(fromKey: resume, of: hoped.written, to: hoped.sink, control: control,
                                        deferred: final) {
                 control.report(.export, 1)
                 return
             }
             try hoped.sink.truncate(to: hoped.start)
-        } else if let rewritable = sink as? RewritableByteSink, let start = rewritable.offset, firstRound != nil {
-            try rewritable.truncate(to: start)
         }
         try document.write(to: sink, control: control, deferred: final)
         control.report(.export, 1)
@@ -316,15 +312,15 @@ public enum GeoJSONExport {
     /// the planning that settles every feature's rounding, after which the
     /// export is written again from the first feature that changed. Both
     /// give the bytes of the two passes.
+    /// `features[k]` is deferred feature k's properties and vertex estimate.
     private static func writeHopingForNoRepair(_ document: GeoJSONDocument,
-                                               features: [(key: Int, properties: String, vertices: Int)],
+                                               features: [(properties: String, vertices: Int)],
                                                pieces: @escaping (Int) throws -> [PlanePolygon],
                                                precision: VertexPrecision, to sink: RewritableByteSink,
                                                start: Int, control: ComputeControl) throws -> OnePass {
         var document = document
-        for feature in features {
-            document.addDeferred(key: feature.key, extent: nil, positions: feature.vertices,
-                                 properties: feature.properties)
+        for (k, feature) in features.enumerated() {
+            document.addDeferred(key: k, extent: nil, positions: feature.vertices, properties: feature.properties)
         }
         let rounds = Mutex([PrecisionRounding.FeatureRound?](repeating: nil, count: features.count))
         let kept = Mutex([Bool](repeating: false, count: features.count))

@@ -91,6 +91,9 @@ enum PrecisionRounding {
         /// The box of all its positions before rounding: a position outside
         /// it cannot be one of them.
         var box = PlaneBox.empty
+        /// Whether the first round of planning made it (no later round had
+        /// to round it again).
+        var isFirstRound = true
     }
 
     /// Settles the rounding of many features so that each is valid and
@@ -106,21 +109,16 @@ enum PrecisionRounding {
     /// `firstRound`, when given, is the first round already done (by a
     /// writer that hoped no repair would be needed), one per feature;
     /// `mayShare(f, g)` false says features f and g hold no position in
-    /// common (bands two levels apart), so a repair of one spares the other;
-    /// `roundedAgain` gets the features rounded again after the first round
-    /// (the others are as the first round made them).
+    /// common (bands two levels apart), so a repair of one spares the other.
     /// O(rounds × vertices); memory O(one pass's features in flight).
     static func planFeatures(count: Int, pieces: (Int) throws -> [PlanePolygon], precision: inout VertexPrecision,
                              control: ComputeControl = .none, firstRound: [FeatureRound]? = nil,
-                             roundedAgain: UnsafeMutablePointer<Set<Int>>? = nil,
                              mayShare: (Int, Int) -> Bool = { _, _ in true }) throws -> [FeaturePlan] {
         var plans = [FeaturePlan](repeating: FeaturePlan(), count: count)
         var todo = Array(0..<count)
         var known = firstRound
-        var first = true
+        var isFirstRound = true
         while !todo.isEmpty {
-            if !first { roundedAgain?.pointee.formUnion(todo) }
-            first = false
             let start = precision.shared
             let round = todo
             let results = try known ?? inParallel(round.count, control: control) { k in
@@ -132,12 +130,14 @@ enum PrecisionRounding {
             for (k, r) in results.enumerated() {
                 let f = round[k]
                 plans[f] = r.plan
+                plans[f].isFirstRound = isFirstRound
                 guard let local = r.raised else { continue }
                 for p in precision.merge(local) {
                     if setters[p] == nil { changed.append(p) }
                     setters[p] = f
                 }
             }
+            isFirstRound = false
             guard !changed.isEmpty else { break }
             todo = try holders(of: changed, setters: setters, plans: plans, pieces: pieces, mayShare: mayShare,
                                control: control)
@@ -173,10 +173,10 @@ enum PrecisionRounding {
     /// The features to round again: those that may hold a changed position
     /// at decimals other than the ones they were rounded with — a feature
     /// that may share positions with the feature that set it, whose box
-    /// holds the changed position, with a
-    /// position of the same hash (a collision only costs a rounding that
-    /// gives the same result). Their positions are hashed again rather than
-    /// kept from the first pass, since repairs are rare. O(candidates' vertices).
+    /// holds the changed position, with a position of the same hash (a
+    /// collision only costs a rounding that gives the same result). Their
+    /// positions are hashed again rather than kept from the first pass,
+    /// since repairs are rare. O(candidates' vertices).
     private static func holders(of changed: [PlanePoint], setters: [PlanePoint: Int], plans: [FeaturePlan],
                                 pieces: (Int) throws -> [PlanePolygon], mayShare: (Int, Int) -> Bool,
                                 control: ComputeControl) throws -> [Int] {

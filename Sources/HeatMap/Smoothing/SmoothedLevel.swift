@@ -7,11 +7,6 @@ struct SmoothedLevel: Sendable {
     /// Chaikin passes applied to each piece.
     var iterations: [UInt8]
 
-    /// The pieces of `trace` as traced.
-    init(unsmoothed trace: LevelTrace, control: ComputeControl = .none) throws {
-        try self.init(trace: trace, iterations: [UInt8](repeating: 0, count: trace.pieceCount), control: control)
-    }
-
     /// The pieces of `trace` smoothed `iterations[p]` times each; with
     /// `only`, just the pieces it marks (the others are left empty).
     init(trace: LevelTrace, iterations: [UInt8], only: [Bool]? = nil, control: ComputeControl = .none) throws {
@@ -33,6 +28,14 @@ struct SmoothedLevel: Sendable {
                 sinceCheck = 0
                 try control.checkCancellation()
             }
+        }
+    }
+
+    /// Every level of `traces` smoothed with its pieces' `passes`, levels
+    /// on every core.
+    static func all(_ traces: [LevelTrace], passes: [[UInt8]], control: ComputeControl) throws -> [SmoothedLevel] {
+        try Parallel.map(traces.count, control: control) { l in
+            try SmoothedLevel(trace: traces[l], iterations: passes[l], control: control)
         }
     }
 

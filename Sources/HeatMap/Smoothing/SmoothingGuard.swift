@@ -31,10 +31,9 @@ enum SmoothingGuard {
     /// The smoothed pieces of every level.
     static func smooth(traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
                        control: ComputeControl) throws -> [SmoothedLevel] {
-        let settled = try passes(traces: traces, iterations: iterations, geometry: geometry, control: control)
-        return try Parallel.map(traces.count, control: control) { l in
-            try SmoothedLevel(trace: traces[l], iterations: settled[l], control: control)
-        }
+        try SmoothedLevel.all(traces, passes: passes(traces: traces, iterations: iterations, geometry: geometry,
+                                                     control: control),
+                              control: control)
     }
 
     /// The Chaikin passes each piece of every level keeps, without holding
