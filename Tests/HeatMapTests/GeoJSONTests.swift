@@ -110,6 +110,51 @@ import Testing
         }
     }
 
+    /// The writer against plain decimal arithmetic on Strings, over random
+    /// numbers of every size and decimals 0–18, one by one and as positions.
+    @Test func fixedDecimalsMatchAReference() {
+        func reference(_ n: Int64, _ d: Int) -> String {
+            var digits = String(n.magnitude)
+            if d > 0 {
+                if digits.count <= d { digits = String(repeating: "0", count: d - digits.count + 1) + digits }
+                digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -d))
+                while digits.hasSuffix("0") { digits.removeLast() }
+                if digits.hasSuffix(".") { digits.removeLast() }
+            }
+            return (n < 0 ? "-" : "") + digits
+        }
+        var generator = SplitMix(seed: 11)
+        var points: [FixedPoint] = []
+        var expected = "["
+        for k in 0..<5000 {
+            let bits = Int64.random(in: 0...62, using: &generator)
+            let magnitude = Int64.random(in: 0...(Int64(1) << bits), using: &generator)
+            let n = k % 3 == 0 ? -magnitude : magnitude
+            let d = k % 19
+            var json = JSONText()
+            json.append(fixed: n, decimals: d)
+            #expect(json.string == reference(n, d), "\(n) at \(d) decimals")
+            let p = FixedPoint(x: n, y: (magnitude >> 30) * 10_000_000)
+            points.append(p)
+            expected += (k > 0 ? "," : "") + "[\(reference(p.x, 13)),\(reference(p.y, 13))]"
+        }
+        for extreme in [Int64.min, Int64.max, Int64.min + 1] {
+            var json = JSONText()
+            json.append(fixed: extreme, decimals: 18)
+            #expect(json.string == reference(extreme, 18))
+        }
+        // Blocks of positions, closed and open, past the scratch buffer's size.
+        var ring = JSONText()
+        ring.append(positions: points, closing: true, decimals: 13)
+        #expect(ring.string == expected + ",[\(reference(points[0].x, 13)),\(reference(points[0].y, 13))]]")
+        var line = JSONText()
+        line.append(positions: points, closing: false, decimals: 13)
+        #expect(line.string == expected + "]")
+        var empty = JSONText()
+        empty.append(positions: [], closing: true, decimals: 6)
+        #expect(empty.string == "[]")
+    }
+
     @Test func stringsAreEscaped() throws {
         let text = try GeoJSONExport.contours(Shapes.bands(scale: 1), projection: planar,
                                               units: "per \"km\"²\\\n<x>\u{1}", mode: .bands)

@@ -83,4 +83,66 @@ import Testing
         }
         #expect(started.load(ordering: .relaxed) == 0)
     }
+
+    /// The ordered loop: every item consumed once, in index order, on the
+    /// calling thread, with never more in flight than the rule allows
+    /// (one per core and one more, or more while within the budget).
+    @Test(arguments: [0, 1, 2, 5, 300])
+    func orderedConsumesInOrderWithinItsRoom(count: Int) throws {
+        // Items the consumer has begun: the one it holds has left the room.
+        let begun = Atomic<Int>(0), furthest = Atomic<Int>(Int.min)
+        var consumed: [Int] = []
+        let caller = Thread.current
+        try Parallel.ordered(count, cost: { $0 % 5 == 0 ? 1_000 : 1 }, budget: 0) { i -> Int in
+            furthest.max(i - begun.load(ordering: .relaxed), ordering: .relaxed)
+            if i % 7 == 0 { usleep(300) }    // uneven work, so makers finish out of order
+            return i * i
+        } consume: { i, square in
+            begun.add(1, ordering: .relaxed)
+            #expect(Thread.current == caller)
+            #expect(square == i * i)
+            consumed.append(i)
+        }
+        #expect(consumed == Array(0..<count))
+        // Claimed only while fewer than one per core and one more were in
+        // flight, counting the one taken and not yet begun.
+        #expect(furthest.load(ordering: .relaxed) <= Parallel.workerCount + 1)
+    }
+
+    /// The first failure in index order is thrown — a maker's or the
+    /// consumer's — after every item before it was consumed; a cancel
+    /// throws CancellationError.
+    @Test func orderedFailsAsASerialLoopWould() {
+        for failing in [[0], [3, 40], [40, 3], [299]] {
+            let lowest = failing.min()!
+            var consumed: [Int] = []
+            #expect(throws: Failure(index: lowest)) {
+                try Parallel.ordered(300, cost: { _ in 1 }, budget: 8) { i -> Int in
+                    if failing.contains(i) {
+                        if i == lowest { usleep(2000) }
+                        throw Failure(index: i)
+                    }
+                    return i
+                } consume: { i, _ in consumed.append(i) }
+            }
+            #expect(consumed == Array(0..<lowest))
+        }
+        var consumed: [Int] = []
+        #expect(throws: Failure(index: 17)) {
+            try Parallel.ordered(300, cost: { _ in 1 }, budget: 8) { $0 } consume: { i, _ in
+                if i == 17 { throw Failure(index: i) }
+                consumed.append(i)
+            }
+        }
+        #expect(consumed == Array(0..<17))
+        let flag = CancellationFlag()
+        let control = ComputeControl(cancellation: flag)
+        #expect(throws: CancellationError.self) {
+            try Parallel.ordered(300, cost: { _ in 1 }, budget: 8, control: control) { i -> Int in
+                if i == 50 { flag.cancel() }
+                if i > 50 { throw Failure(index: i) }
+                return i
+            } consume: { _, _ in }
+        }
+    }
 }

@@ -127,18 +127,17 @@ struct GeoJSONDocument {
         return collector.takeString()
     }
 
-    /// Positions per piece of geometry text made on one thread.
+    /// Positions per piece of geometry text.
     static let batchPositions = 1 << 16
 
-    /// Writes the FeatureCollection to `sink` feature by feature: at most a
-    /// few batches of each feature's geometry are text at any time, made on
-    /// every core and written in order, so the bytes are the same as one
-    /// thread's.
+    /// Writes the FeatureCollection to `sink` feature by feature: each
+    /// feature's geometry is formatted on a core of its own a few features
+    /// ahead of the one being written (``Parallel/ordered(_:cost:budget:control:make:consume:)``)
+    /// and written in order, so the bytes are the same as one thread's and
+    /// only those few features are held at once.
     ///
-    /// Deferred features get their polygons from `deferred(key)`, made on
-    /// every core a few features ahead of the one being written, so only
-    /// those few are held at once; a deferred feature made without polygons
-    /// is left out.
+    /// Deferred features get their polygons from `deferred(key)`, made
+    /// there too; a deferred feature made without polygons is left out.
     func write(to sink: ByteSink, control: ComputeControl = .none,
                deferred: ((Int) throws -> [PrecisionRounding.Polygon])? = nil) throws {
         _ = try write(to: sink, control: control, bboxSlot: nil, deferred: deferred)
@@ -268,27 +267,34 @@ struct GeoJSONDocument {
             }
             out.append(",\"features\":[")
         }
-        var made: [Int: [PrecisionRounding.Polygon]] = [:]
         var written = resume?.written ?? 0
-        for k in (resume?.feature ?? 0)..<features.count {
-            let feature = features[k]
+        let first = resume?.feature ?? 0
+        // Each feature's geometry is made and formatted on a maker thread, a
+        // few features ahead; this thread writes them in order.
+        try Parallel.ordered(features.count - first, cost: { self.positions(ofFeature: first + $0) },
+                             budget: GeoJSONDocument.aheadPositions, control: control) { i in
+            try geometryText(ofFeature: first + i, deferred: deferred)
+        } consume: { i, geometry in
+            let k = first + i
             if let rewritable, let key = deferredKeys[k]?.key {
                 result.starts[key] = (rewritable.offset! + out.bytes.count, written)
             }
             try control.checkCancellation()
-            var geometry = feature.geometry
-            if deferredKeys[k] != nil, let deferred {
-                if made[k] == nil { made = try make(from: k, control: control, deferred) }
-                let polygons = made.removeValue(forKey: k) ?? []
-                if polygons.isEmpty { continue }
-                geometry = .polygons(polygons)
-            }
+            guard let geometry else { return }
             out.append(written == 0 ? "\n" : ",\n")
             written += 1
             out.append("{\"type\":\"Feature\",\"properties\":")
-            out.append(feature.properties)
+            out.append(features[k].properties)
             out.append(",\"geometry\":")
-            try write(geometry, to: &out, sink: sink, control: control)
+            for piece in geometry {
+                if out.bytes.count + piece.bytes.count > 1 << 20 {
+                    // A large piece goes out as it is, not through a copy.
+                    try out.flush(to: sink)
+                    try piece.write(to: sink)
+                } else {
+                    out.append(piece)
+                }
+            }
             out.append("}")
             if out.bytes.count >= 1 << 20 { try out.flush(to: sink) }
         }
@@ -298,118 +304,70 @@ struct GeoJSONDocument {
         return result
     }
 
-    /// Positions of deferred features made at once: enough to keep every
-    /// core busy, few enough to hold.
+    /// Positions of deferred features (beyond one per core) made ahead of
+    /// the one being written, at most: enough to keep every core busy, few
+    /// enough to hold.
     static let aheadPositions = 1 << 20
 
-    /// The polygons of the deferred features from feature `first` on, a
-    /// few at a time and at least one per core, made in parallel.
-    private func make(from first: Int, control: ComputeControl, _ deferred: (Int) throws -> [PrecisionRounding.Polygon]) throws
-        -> [Int: [PrecisionRounding.Polygon]] {
-        var wanted: [(feature: Int, key: Int)] = []
-        var positions = 0
-        var k = first
-        while k < features.count, wanted.count < Parallel.workerCount || positions < GeoJSONDocument.aheadPositions {
-            if let d = deferredKeys[k] {
-                wanted.append((k, d.key))
-                positions += d.positions
-            }
-            k += 1
+    /// About how many positions feature k holds.
+    private func positions(ofFeature k: Int) -> Int {
+        if let d = deferredKeys[k] { return d.positions }
+        switch features[k].geometry {
+        case .polygons(let polygons): return polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.points.count } }
+        case .lines(let lines): return lines.reduce(0) { $0 + $1.points.count }
         }
-        var slots = [[PrecisionRounding.Polygon]](repeating: [], count: wanted.count)
-        let chunks = max(1, min(wanted.count, 4 * Parallel.workerCount))
-        try slots.withUnsafeMutableBufferPointer { buffer in
-            let buffer = UncheckedSendable(buffer)
-            try Parallel.forEach(chunks, control: control) { c in
-                for i in (wanted.count * c / chunks)..<(wanted.count * (c + 1) / chunks) {
-                    try control.checkCancellation()
-                    buffer.value[i] = try deferred(wanted[i].key)
-                }
-            }
-        }
-        var out: [Int: [PrecisionRounding.Polygon]] = [:]
-        for (i, w) in wanted.enumerated() { out[w.feature] = slots[i] }
-        return out
     }
 
-    private func write(_ geometry: Geometry, to out: inout JSONText, sink: ByteSink,
-                       control: ComputeControl) throws {
+    /// Feature k's geometry member as text, in pieces; nil when a deferred
+    /// feature was made without polygons (it is left out).
+    private func geometryText(ofFeature k: Int,
+                              deferred: ((Int) throws -> [PrecisionRounding.Polygon])?) throws -> [JSONText]? {
+        if let d = deferredKeys[k], let deferred {
+            let polygons = try deferred(d.key)
+            return polygons.isEmpty ? nil : GeoJSONDocument.text(of: .polygons(polygons))
+        }
+        return GeoJSONDocument.text(of: features[k].geometry)
+    }
+
+    /// The text of a geometry member, cut between rings (or lines) into
+    /// pieces of about ``batchPositions`` positions, so that no piece is
+    /// copied as it grows past a ring.
+    static func text(of geometry: Geometry) -> [JSONText] {
+        var pieces: [JSONText] = []
+        var text = JSONText(reserving: 1 << 12)
+        var positions = 0
+        func count(_ n: Int) {
+            positions += n
+            guard positions >= batchPositions else { return }
+            pieces.append(text)
+            text = JSONText(reserving: 1 << 12)
+            positions = 0
+        }
         switch geometry {
         case .polygons(let polygons):
-            out.append(polygons.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
-            try writeBatches(polygons.count, size: { polygons[$0].reduce(0) { $0 + $1.points.count + 1 } },
-                             to: &out, sink: sink, control: control) { k, text in
-                text.append(byte: UInt8(ascii: "["))
-                for (r, ring) in polygons[k].enumerated() {
+            text.append(polygons.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
+            for (k, polygon) in polygons.enumerated() {
+                text.append(k > 0 ? ",[" : "[")
+                for (r, ring) in polygon.enumerated() {
                     if r > 0 { text.append(byte: UInt8(ascii: ",")) }
                     // Closed in the file: the first position again at the end.
-                    GeoJSONDocument.writePositions(ring.points, closing: true, decimals: ring.decimals, to: &text)
+                    text.append(positions: ring.points, closing: true, decimals: ring.decimals)
+                    count(ring.points.count + 1)
                 }
                 text.append(byte: UInt8(ascii: "]"))
             }
-            out.append(polygons.count == 1 ? "}" : "]}")
+            text.append(polygons.count == 1 ? "}" : "]}")
         case .lines(let lines):
-            out.append(lines.count == 1 ? "{\"type\":\"LineString\",\"coordinates\":" : "{\"type\":\"MultiLineString\",\"coordinates\":[")
-            try writeBatches(lines.count, size: { lines[$0].points.count }, to: &out, sink: sink,
-                             control: control) { k, text in
-                GeoJSONDocument.writePositions(lines[k].points, closing: false, decimals: lines[k].decimals, to: &text)
+            text.append(lines.count == 1 ? "{\"type\":\"LineString\",\"coordinates\":" : "{\"type\":\"MultiLineString\",\"coordinates\":[")
+            for (k, line) in lines.enumerated() {
+                if k > 0 { text.append(byte: UInt8(ascii: ",")) }
+                text.append(positions: line.points, closing: false, decimals: line.decimals)
+                count(line.points.count)
             }
-            out.append(lines.count == 1 ? "}" : "]}")
+            text.append(lines.count == 1 ? "}" : "]}")
         }
-    }
-
-    /// Writes `count` comma-separated parts: batches of about
-    /// ``batchPositions`` positions are formatted on every core, a window of
-    /// them at a time, and appended in order.
-    private func writeBatches(_ count: Int, size: (Int) -> Int, to out: inout JSONText, sink: ByteSink,
-                              control: ComputeControl, part: (Int, inout JSONText) -> Void) throws {
-        var batches: [Range<Int>] = []
-        var start = 0, positions = 0
-        for k in 0..<count {
-            positions += size(k)
-            if positions >= GeoJSONDocument.batchPositions || k == count - 1 {
-                batches.append(start..<(k + 1))
-                start = k + 1
-                positions = 0
-            }
-        }
-        let window = max(2, 2 * Parallel.workerCount)
-        var first = true
-        for w in stride(from: 0, to: batches.count, by: window) {
-            let here = Array(batches[w..<min(w + window, batches.count)])
-            var texts = [JSONText](repeating: JSONText(reserving: 0), count: here.count)
-            try texts.withUnsafeMutableBufferPointer { slots in
-                let slots = UncheckedSendable(slots)
-                try Parallel.forEach(here.count) { b in
-                    try control.checkCancellation()
-                    var text = JSONText(reserving: 24 * GeoJSONDocument.batchPositions)
-                    for k in here[b] {
-                        if k > here[b].lowerBound { text.append(byte: UInt8(ascii: ",")) }
-                        part(k, &text)
-                    }
-                    slots.value[b] = text
-                }
-            }
-            for text in texts {
-                if !first { out.append(byte: UInt8(ascii: ",")) }
-                first = false
-                out.append(text)
-                if out.bytes.count >= 1 << 20 { try out.flush(to: sink) }
-            }
-        }
-    }
-
-    static func writePositions(_ points: [FixedPoint], closing: Bool, decimals: Int, to out: inout JSONText) {
-        out.append(byte: UInt8(ascii: "["))
-        for (k, p) in points.enumerated() {
-            if k > 0 { out.append(byte: UInt8(ascii: ",")) }
-            out.append(x: p.x, y: p.y, decimals: decimals)
-        }
-        if closing, let p = points.first {
-            out.append(byte: UInt8(ascii: ","))
-            out.append(x: p.x, y: p.y, decimals: decimals)
-        }
-        out.append(byte: UInt8(ascii: "]"))
+        pieces.append(text)
+        return pieces
     }
 }
 

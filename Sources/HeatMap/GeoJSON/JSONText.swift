@@ -63,16 +63,67 @@ struct JSONText {
             append(byte: UInt8(ascii: "]"))
             return
         }
-        let capacity = 2 * FixedDecimal.maximumLength + 3
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            let end = buffer.baseAddress! + capacity
-            (end - 1).pointee = UInt8(ascii: "]")
-            var start = FixedDecimal.write(y, decimals: decimals, endingAt: end - 1)
-            start -= 1; start.pointee = UInt8(ascii: ",")
-            start = FixedDecimal.write(x, decimals: decimals, endingAt: start)
-            start -= 1; start.pointee = UInt8(ascii: "[")
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONText.positionLength) { buffer in
+            let end = buffer.baseAddress! + JSONText.positionLength
+            let start = JSONText.write(x: x, y: y, decimals: decimals, endingAt: end)
             bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
         }
+    }
+
+    /// The positions `[[x,y],…]` of fixed decimals, the first again at the
+    /// end when `closing`. A block of positions is written backwards, last
+    /// one first, into the end of a scratch buffer — numbers come out of
+    /// their digits backwards — so it lies in one piece there, appended
+    /// with one copy.
+    mutating func append(positions points: [FixedPoint], closing: Bool, decimals: Int) {
+        guard decimals >= 0 else {
+            append(byte: UInt8(ascii: "["))
+            for (k, p) in points.enumerated() {
+                if k > 0 { append(byte: UInt8(ascii: ",")) }
+                append(x: p.x, y: p.y, decimals: decimals)
+            }
+            if closing, let p = points.first {
+                append(byte: UInt8(ascii: ","))
+                append(x: p.x, y: p.y, decimals: decimals)
+            }
+            append(byte: UInt8(ascii: "]"))
+            return
+        }
+        append(byte: UInt8(ascii: "["))
+        let n = points.count + (closing && !points.isEmpty ? 1 : 0)
+        let block = 1024
+        let capacity = block * (JSONText.positionLength + 1)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let end = buffer.baseAddress! + capacity
+            points.withUnsafeBufferPointer { points in
+                for first in stride(from: 0, to: n, by: block) {
+                    var p = end
+                    for k in (first..<min(first + block, n)).reversed() {
+                        let q = points[k == points.count ? 0 : k]
+                        p = JSONText.write(x: q.x, y: q.y, decimals: decimals, endingAt: p)
+                        if k > 0 { p -= 1; p.pointee = UInt8(ascii: ",") }
+                    }
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
+                }
+            }
+        }
+        append(byte: UInt8(ascii: "]"))
+    }
+
+    /// The most bytes one position `[x,y]` takes.
+    private static let positionLength = 2 * FixedDecimal.maximumLength + 3
+
+    /// Writes `[x,y]` ending just before `end`; returns where it starts.
+    @inline(__always)
+    private static func write(x: Int64, y: Int64, decimals: Int, endingAt end: UnsafeMutablePointer<UInt8>)
+        -> UnsafeMutablePointer<UInt8> {
+        var p = end - 1
+        p.pointee = UInt8(ascii: "]")
+        p = FixedDecimal.write(y, decimals: decimals, endingAt: p)
+        p -= 1; p.pointee = UInt8(ascii: ",")
+        p = FixedDecimal.write(x, decimals: decimals, endingAt: p)
+        p -= 1; p.pointee = UInt8(ascii: "[")
+        return p
     }
 
     /// Hands the bytes written so far to `sink` and starts again empty.
@@ -80,6 +131,12 @@ struct JSONText {
         guard !bytes.isEmpty else { return }
         try bytes.withUnsafeBytes { try sink.write($0) }
         bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands the bytes to `sink`, keeping them.
+    func write(to sink: ByteSink) throws {
+        guard !bytes.isEmpty else { return }
+        try bytes.withUnsafeBytes { try sink.write($0) }
     }
 
     /// Appends the bytes of another text.
@@ -121,3 +178,4 @@ struct JSONText {
         return sign + out
     }
 }
+
