@@ -53,13 +53,13 @@ struct FixedRing {
     /// turned to run counter-clockwise (true) or clockwise (false). Nil
     /// when fewer than three positions or no area remain. O(n).
     static func rounded(_ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool) -> FixedRing? {
-        var pts: [FixedPoint] = []
-        pts.reserveCapacity(ring.count)
+        // Rounded straight onto the cleaning stack: one array, one pass.
+        var stack = CleanStack(capacity: ring.count)
         for p in ring {
             guard let f = precision.fixed(p) else { return nil }
-            pts.append(f)
+            stack.push(f)
         }
-        var cleaned = clean(pts)
+        var cleaned = stack.finish()
         guard cleaned.count >= 3 else { return nil }
         let area = twiceArea(cleaned)
         guard area != 0 else { return nil }
@@ -70,28 +70,9 @@ struct FixedRing {
     /// Removes repeated consecutive positions and spikes, also across the
     /// ring's seam. O(n).
     static func clean(_ input: [FixedPoint]) -> [FixedPoint] {
-        var s: [FixedPoint] = []
-        s.reserveCapacity(input.count)
-        for p in input {
-            if s.last == p { continue }
-            s.append(p)
-            while s.count >= 3, ExactPredicates.isSpike(s[s.count - 3], s[s.count - 2], s[s.count - 1]) {
-                let c = s.removeLast()
-                s.removeLast()
-                if s.last != c { s.append(c) }
-            }
-        }
-        // The stack is clean inside; fix the seam where the last vertex meets the first.
-        var guardCount = s.count + 2
-        while s.count >= 3, guardCount > 0 {
-            guardCount -= 1
-            let n = s.count
-            if s[n - 1] == s[0] { s.removeLast(); continue }
-            if ExactPredicates.isSpike(s[n - 2], s[n - 1], s[0]) { s.removeLast(); continue }
-            if ExactPredicates.isSpike(s[n - 1], s[0], s[1]) { s.removeFirst(); continue }
-            break
-        }
-        return s.count >= 3 ? s : []
+        var stack = CleanStack(capacity: input.count)
+        for p in input { stack.push(p) }
+        return stack.finish()
     }
 
     /// Twice the signed area (positive counter-clockwise), exact. O(n).
@@ -113,5 +94,39 @@ struct FixedRing {
     /// The coordinates as doubles.
     func coordinate(_ p: FixedPoint) -> PlanePoint {
         PlanePoint(x: FixedRing.value(p.x, decimals), y: FixedRing.value(p.y, decimals))
+    }
+}
+
+/// Positions pushed one by one with repeats and spikes taken off as they
+/// come (``FixedRing/clean(_:)``): clean inside at every step, the seam
+/// fixed at the end.
+private struct CleanStack {
+    private var s: [FixedPoint] = []
+
+    init(capacity: Int) { s.reserveCapacity(capacity) }
+
+    @inline(__always) mutating func push(_ p: FixedPoint) {
+        if s.last == p { return }
+        s.append(p)
+        while s.count >= 3, ExactPredicates.isSpike(s[s.count - 3], s[s.count - 2], s[s.count - 1]) {
+            let c = s.removeLast()
+            s.removeLast()
+            if s.last != c { s.append(c) }
+        }
+    }
+
+    /// The clean ring, or no positions when fewer than three remain.
+    mutating func finish() -> [FixedPoint] {
+        // Fix the seam where the last vertex meets the first.
+        var guardCount = s.count + 2
+        while s.count >= 3, guardCount > 0 {
+            guardCount -= 1
+            let n = s.count
+            if s[n - 1] == s[0] { s.removeLast(); continue }
+            if ExactPredicates.isSpike(s[n - 2], s[n - 1], s[0]) { s.removeLast(); continue }
+            if ExactPredicates.isSpike(s[n - 1], s[0], s[1]) { s.removeFirst(); continue }
+            break
+        }
+        return s.count >= 3 ? s : []
     }
 }

@@ -56,16 +56,29 @@ struct LonLatGeometry {
     /// One ring (open) in output coordinates, unwrapped to be continuous in
     /// longitude and closed round a pole if it circles one.
     func ring(_ plane: [PlanePoint]) -> [PlanePoint] {
-        let raw = plane.map { p -> PlanePoint in
+        guard projection.isGeographic, plane.count >= 2 else {
+            return plane.map { p -> PlanePoint in
+                let c = unprojection.coordinate(p)
+                return PlanePoint(x: c.longitude, y: c.latitude)
+            }
+        }
+        // Unprojected and unwrapped in one pass, into one array: each
+        // longitude continues from the one before by the short way round.
+        var out: [PlanePoint] = []
+        out.reserveCapacity(plane.count)
+        var rawFirst = PlanePoint(x: 0, y: 0), rawLast = rawFirst
+        for (i, p) in plane.enumerated() {
             let c = unprojection.coordinate(p)
-            return PlanePoint(x: c.longitude, y: c.latitude)
+            let raw = PlanePoint(x: c.longitude, y: c.latitude)
+            if i == 0 {
+                rawFirst = raw
+                out.append(raw)
+            } else {
+                out.append(PlanePoint(x: out[i - 1].x + LonLatGeometry.step(raw.x - rawLast.x), y: raw.y))
+            }
+            rawLast = raw
         }
-        guard projection.isGeographic, raw.count >= 2 else { return raw }
-        var out = raw
-        for i in 1..<raw.count {
-            out[i].x = out[i - 1].x + LonLatGeometry.step(raw[i].x - raw[i - 1].x)
-        }
-        let closing = LonLatGeometry.step(raw[0].x - raw[raw.count - 1].x)
+        let closing = LonLatGeometry.step(rawFirst.x - rawLast.x)
         let turns = ((out[out.count - 1].x + closing - out[0].x) / 360).rounded()
         guard turns.isFinite, turns != 0 else { return out }
         // The ring circles a pole. Start it where it crosses ±180° and close
@@ -78,11 +91,11 @@ struct LonLatGeometry {
         } else if let s = southPole, PlaneRing.locate(s, in: plane) == 1 {
             pole = -90
         } else {
-            pole = raw.reduce(0) { $0 + $1.y } >= 0 ? 90 : -90
+            pole = out.reduce(0) { $0 + $1.y } >= 0 ? 90 : -90
         }
         let n = out.count
         var closed = out
-        closed.append(PlanePoint(x: out[n - 1].x + closing, y: raw[0].y))
+        closed.append(PlanePoint(x: out[n - 1].x + closing, y: rawFirst.y))
         func seam(_ x: Double) -> Double { ((x - 180) / 360).rounded(.down) }
         guard let i = (0..<n).first(where: { seam(closed[$0].x) != seam(closed[$0 + 1].x) }) else { return out }
         let a = closed[i], b = closed[i + 1]
@@ -120,7 +133,9 @@ struct LonLatGeometry {
     }
 
     /// A longitude difference taken the short way round, in (−180, 180].
-    static func step(_ d: Double) -> Double {
+    @inline(__always) static func step(_ d: Double) -> Double {
+        // Neighbouring vertices are almost always less than half a turn apart.
+        if d > -180, d <= 180 { return d }
         var d = d.truncatingRemainder(dividingBy: 360)
         if d > 180 { d -= 360 }
         if d <= -180 { d += 360 }
