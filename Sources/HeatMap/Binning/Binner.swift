@@ -107,6 +107,7 @@ package struct Binner: Sendable {
                              control: ComputeControl = .none) throws {
         try checkLengths(latitudes.count, longitudes.count, values?.count)
         var xs = [Double](), ys = [Double]()
+        let projector = PointProjector(projection)
         var start = 0
         while start < latitudes.count {
             try control.checkCancellation()
@@ -120,7 +121,7 @@ package struct Binner: Sendable {
                     badness[k - start] = why
                     xs.append(.nan); ys.append(.nan)
                 } else {
-                    let p = projection.project(latitude: lat, longitude: lon)
+                    let p = projector.plane(latitude: lat, longitude: lon)
                     xs.append(p.x); ys.append(p.y)
                 }
             }

@@ -135,8 +135,9 @@ struct StreamedPointSource: PlanePointSource {
         var out = PlanePoints()
         if mean { out.value = [] }
         out.reserveCapacity(batch.count)
+        let projector = PointProjector(projection)
         for i in 0..<batch.count {
-            let q = projection.project(latitude: batch.latitude[i], longitude: batch.longitude[i])
+            let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
             out.append(x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil)
         }
         return out

@@ -166,11 +166,12 @@ enum PointPreparation {
         try latitude.withUnsafeMutableBufferPointer { lat in
             try longitude.withUnsafeMutableBufferPointer { lon in
                 let columns = UncheckedSendable((lat, lon))
+                let projector = PointProjector(projection)
                 try Parallel.forEach((count + chunkSize - 1) / chunkSize) { c in
                     try control.checkCancellation()
                     let (lat, lon) = columns.value
                     for i in (c * chunkSize)..<min((c + 1) * chunkSize, count) {
-                        let q = projection.project(latitude: lat[i], longitude: lon[i])
+                        let q = projector.plane(latitude: lat[i], longitude: lon[i])
                         lon[i] = q.x
                         lat[i] = q.y
                     }

@@ -64,32 +64,10 @@ public struct PlaneProjection: Sendable, Hashable, Codable {
         project(latitude: c.latitude, longitude: c.longitude)
     }
 
-    /// Projects latitude/longitude in degrees to the plane.
+    /// Projects latitude/longitude in degrees to the plane. For many
+    /// points, ``PointProjector`` keeps the centre's sines. O(1).
     public func project(latitude: Double, longitude: Double) -> PlanePoint {
-        let rad = Double.pi / 180
-        switch kind {
-        case .planar:
-            return PlanePoint(x: longitude, y: latitude)
-        case .equalArea:
-            let phi = latitude * rad, phi0 = centreLatitude * rad
-            let dl = LongitudeArc.normalized(longitude - centreLongitude) * rad
-            let cosc = sin(phi0) * sin(phi) + cos(phi0) * cos(phi) * cos(dl)
-            // The antipode has no image; nudging keeps the map total.
-            let k = (2 / max(1 + cosc, 1e-15)).squareRoot()
-            let r = PlaneProjection.authalicRadius
-            return PlanePoint(x: r * k * cos(phi) * sin(dl),
-                              y: r * k * (cos(phi0) * sin(phi) - sin(phi0) * cos(phi) * cos(dl)))
-        case .equirectangular:
-            let r = PlaneProjection.authalicRadius
-            let dl = LongitudeArc.normalized(longitude - centreLongitude) * rad
-            return PlanePoint(x: r * dl * cos(centreLatitude * rad), y: r * (latitude - centreLatitude) * rad)
-        case .webMercator:
-            let r = PlaneProjection.mercatorRadius
-            let lim = PlaneProjection.mercatorLatitudeLimit
-            let phi = min(max(latitude, -lim), lim) * rad
-            let dl = LongitudeArc.normalized(longitude - centreLongitude) * rad
-            return PlanePoint(x: r * dl, y: r * log(tan(.pi / 4 + phi / 2)))
-        }
+        PointProjector(self).plane(latitude: latitude, longitude: longitude)
     }
 
     /// Maps a plane point back to a coordinate. Longitudes come back in
