@@ -10,7 +10,7 @@ import HeatMap
 // Exit status: 0 done, 1 bad data or failure, 2 usage, 130 interrupted.
 
 StandardStreams.secure()
-MemoryPolicy.oneArenaUnderAddressLimit()
+MemoryPolicy.fewArenas()
 Interruption.install()
 
 func runTool(_ arguments: [String]) -> Int32 {

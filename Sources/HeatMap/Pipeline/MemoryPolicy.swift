@@ -31,23 +31,29 @@ package enum MemoryPolicy {
         #endif
     }
 
-    /// Under an address-space limit (`ulimit -v`), serves every thread
-    /// from one allocator arena (glibc's `mallopt(M_ARENA_MAX, 1)`): each
-    /// further arena reserves 64 MB of address space that the limit
-    /// counts, so without this a small job can fail under a limit that its
-    /// data would fit in many times over, and ``MemoryBudget`` could not
-    /// tell ahead. Does nothing without a limit or where the C library is
-    /// not glibc. Call once, early, before threads start. Returns whether
-    /// the policy was applied.
+    /// Serves the threads from one allocator arena per core (glibc's
+    /// `mallopt(M_ARENA_MAX, cores)`), and from one arena under an
+    /// address-space limit (`ulimit -v`). glibc otherwise gives threads up
+    /// to eight arenas per core, and memory freed in one arena cannot
+    /// serve an allocation in another: a job whose threads hand arrays to
+    /// each other — the export's makers and writer, the stages' workers —
+    /// then holds its high-water mark in several arenas at once (measured:
+    /// a tenth to a fifth of the 1M export's peak). Under a limit each
+    /// further arena also reserves 64 MB of address space that the limit
+    /// counts, so a small job could fail under a limit its data fits in
+    /// many times over, and ``MemoryBudget`` could not tell ahead. Does
+    /// nothing where the C library is not glibc. Call once, early, before
+    /// threads start. Returns whether the policy was applied.
     @discardableResult
-    package static func oneArenaUnderAddressLimit() -> Bool {
+    package static func fewArenas() -> Bool {
         #if canImport(Glibc)
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
-              let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "mallopt") else { return false }
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "mallopt") else { return false }
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        var limit = rlimit()
+        let limited = getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
         let arenaMax: Int32 = -8
-        return unsafeBitCast(symbol, to: Mallopt.self)(arenaMax, 1) == 1
+        let arenas = limited ? 1 : Int32(clamping: Parallel.workerCount)
+        return unsafeBitCast(symbol, to: Mallopt.self)(arenaMax, arenas) == 1
         #else
         return false
         #endif
