@@ -4,13 +4,18 @@
 # bands disjoint), GDAL (ogrinfo reads it, ogr2ogr converts it to GPKG),
 # the ±180° span of every part, and `contours hit` against GEOS
 # point-in-polygon. Needs ../shared/bench/setup.sh and gdal-bin.
-# Usage: Scripts/check-exports.sh [OUTDIR]
+# Usage: [CONTOURS=/path/to/contours] Scripts/check-exports.sh [OUTDIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-/tmp/heatmap-exports}"; mkdir -p "$OUT"
 PY="$(../shared/bench/setup.sh)"
-swift build -c release --product contours >&2 || exit 1
-BIN="$(swift build -c release --show-bin-path)/contours"
+# CONTOURS: a binary to check instead of this tree's release build.
+if [ -n "${CONTOURS:-}" ]; then
+  BIN="$CONTOURS"
+else
+  swift build -c release --product contours >&2 || exit 1
+  BIN="$(swift build -c release --show-bin-path)/contours"
+fi
 DATA=../shared/data
 fail=0
 run() { # name file options...

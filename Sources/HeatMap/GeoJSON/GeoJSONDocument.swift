@@ -329,9 +329,9 @@ struct GeoJSONDocument {
         return GeoJSONDocument.text(of: features[k].geometry)
     }
 
-    /// The text of a geometry member, cut between rings (or lines) into
-    /// pieces of about ``batchPositions`` positions, so that no piece is
-    /// copied as it grows past a ring.
+    /// The text of a geometry member, cut between rings (or lines) once a
+    /// piece holds about ``batchPositions`` positions: the writer hands
+    /// large pieces to the sink as they are, without copying them.
     static func text(of geometry: Geometry) -> [JSONText] {
         var pieces: [JSONText] = []
         var text = JSONText(reserving: 1 << 12)
