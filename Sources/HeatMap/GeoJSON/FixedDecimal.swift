@@ -15,6 +15,9 @@ enum FixedDecimal {
         var m = n.magnitude
         // Most positions carry fewer decimals than the grid: drop the zeros first.
         var d = decimals
+        // Longitude/latitude sit on a grid of 13 decimals and are mostly
+        // rounded to 6: one test takes the usual seven zeros.
+        if d >= 7, m % 10_000_000 == 0 { m /= 10_000_000; d -= 7 }
         while d >= 4, m % 10_000 == 0 { m /= 10_000; d -= 4 }
         while d > 0, m % 10 == 0 { m /= 10; d -= 1 }
         if d > 0 {
