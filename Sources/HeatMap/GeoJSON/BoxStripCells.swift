@@ -58,7 +58,7 @@ struct BoxStripCells {
             [UInt64](unsafeUninitializedCapacity: entryCount) { entries, count in
                 for k in 0..<m {
                     let b = members[k].box
-                    let tail = UInt64(k) << runBit | (runBit == 1 && members[k].runStart != k ? 1 : 0)
+                    let tail = UInt64(k) &<< runBit | (runBit == 1 && members[k].runStart != k ? 1 : 0)
                     for c in max(grid.column(b.minX), first)...min(grid.column(b.maxX), last) {
                         let cell = (c - first) * grid.rows
                         for r in grid.row(b.minY)...grid.row(b.maxY) {
@@ -99,9 +99,9 @@ struct BoxStripCells {
             if end - start > 1, !oneRun {
                 let c = columns.lowerBound + Int(key) / grid.rows, r = Int(key) % grid.rows
                 for e in start..<(end - 1) {
-                    let a = members[Int((entries[e] >> runBit) & indexMask)]
+                    let a = members[Int((entries[e] &>> runBit) & indexMask)]
                     for f in (e + 1)..<end {
-                        let b = members[Int((entries[f] >> runBit) & indexMask)]
+                        let b = members[Int((entries[f] &>> runBit) & indexMask)]
                         if b.runStart == a.runStart || (b.follows && a.item + 1 == b.item) { continue }
                         guard a.box.overlaps(b.box),
                               grid.column(max(a.box.minX, b.box.minX)) == c, grid.row(max(a.box.minY, b.box.minY)) == r
