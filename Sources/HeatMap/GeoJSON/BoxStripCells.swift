@@ -4,8 +4,8 @@ import Foundation
 /// items it meets copied side by side (numbered from 0 in index order),
 /// each listed as one 64-bit entry (strip cell | box | run bit) in every
 /// cell of the strip it covers, and the entries radix sorted by the cell,
-/// so that a cell's boxes lie together in index order. The buffers are
-/// kept from strip to strip.
+/// so that a cell's boxes lie together in index order. The boxes' buffer
+/// is kept from strip to strip.
 struct BoxStripCells {
     /// A box of the strip with what pairing needs of its item.
     private struct Member {
@@ -18,9 +18,9 @@ struct BoxStripCells {
         var follows = false
     }
 
-    /// The strip's boxes are `members[0..<count]` (the array only grows).
+    /// The strip's boxes, then those left from a bigger strip before (the
+    /// array only grows).
     private var members: [Member] = []
-    private var count = 0
     private var entries: [UInt64] = []
     private var grid: BoxGrid?
     private var columns = 0..<0
@@ -72,7 +72,7 @@ struct BoxStripCells {
         // Entries were made in box order, so sorting stably by the cell
         // alone leaves each cell's boxes in index order.
         RadixSort.sort(&entries, bits: tailBits..<(tailBits + keyBits))
-        (self.count, self.grid, self.columns, self.indexBits, self.runBit) = (m, grid, columns, indexBits, runBit)
+        (self.grid, self.columns, self.indexBits, self.runBit) = (grid, columns, indexBits, runBit)
     }
 
     /// Calls `body(i, j)`, i < j items of the strip, for the overlapping

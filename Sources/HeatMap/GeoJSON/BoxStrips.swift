@@ -7,10 +7,13 @@ import Foundation
 /// is in a visit of every strip it meets; items covering more than
 /// `longBoxCells` cells are in no strip but listed apart.
 ///
-/// The cut is made from a sample of the items (every 16th), so the items
-/// are read once more in full: one pass that opens a visit where an item
-/// enters a strip and closes it where an item leaves, then the visits are
-/// sorted by strip (a count pass, then a fill pass).
+/// The cut is made from a sample of the items (every 16th: contour rings
+/// wander, so consecutive items lie together), and the items are then read
+/// once in full: one pass that opens a visit where an item enters a strip
+/// and closes it where an item leaves, after which the visits are sorted
+/// by strip (a count pass, then a fill pass). A visit runs over ~60
+/// segments of a contour band, so the strips' lists are small and a
+/// strip's boxes are read from memory a stretch at a time.
 struct BoxStrips {
     /// Strip s holds columns `firstColumns[s]..<firstColumns[s + 1]`.
     private(set) var firstColumns: [Int] = [0]
@@ -22,9 +25,11 @@ struct BoxStrips {
 
     var count: Int { firstColumns.count - 1 }
 
+    /// One item in this many is read for the cut.
     static let sampleStride = 16
 
-    /// O(n + n / 64 bins).
+    /// Reads every box once and one in ``sampleStride`` once more, in index
+    /// order. O(n + visits).
     init<Items: BoxedItems>(_ items: Items, grid: BoxGrid, target: Int, longBoxCells: Int) {
         let n = items.count
         // The sample is counted in bins of 2^k columns, at most one for 64 items (or 64).
@@ -55,7 +60,11 @@ struct BoxStrips {
         for i in 0..<n {
             let b = items.box(i)
             var now = 0..<0
-            if grid.cellCount(b) > longBoxCells { long.append(i) } else { now = stripOf[bin(b.minX)]..<(stripOf[bin(b.maxX)] + 1) }
+            if grid.cellCount(b) > longBoxCells {
+                long.append(i)
+            } else {
+                now = stripOf[bin(b.minX)]..<(stripOf[bin(b.maxX)] + 1)
+            }
             guard now != was else { continue }
             for s in was where !now.contains(s) { closed.append((s, open[s]..<i)) }
             for s in now where !was.contains(s) { open[s] = i }
