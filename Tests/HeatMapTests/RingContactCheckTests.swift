@@ -9,13 +9,20 @@ import Testing
 @Suite struct RingContactCheckTests {
     private typealias Ring = RingContactCheck.Ring
 
-    /// Compares both checks on every case; returns how many had offenders,
-    /// so that a generator can be seen to make both kinds.
-    private func compare(_ cases: [[Ring]], _ label: String) -> Int {
+    /// Compares both checks on every case, the fast one also with strips
+    /// of a few segments (so that rings cross many strips and most contacts
+    /// lie at strip edges); returns how many had offenders, so that a
+    /// generator can be seen to make both kinds.
+    private func compare(_ cases: [[Ring]], _ label: String, strips: [Int] = [3, 40]) -> Int {
         var faulty = 0
         for (k, rings) in cases.enumerated() {
-            let got = RingContactCheck.offenders(rings), want = ReferenceContactCheck.offenders(rings)
+            let want = ReferenceContactCheck.offenders(rings)
+            let got = RingContactCheck.offenders(rings)
             #expect(got == want, "\(label) case \(k): \(got.sorted()) != \(want.sorted())")
+            for strip in strips {
+                let tiled = RingContactCheck.offenders(rings, stripBoxes: strip)
+                #expect(tiled == want, "\(label) case \(k), strips of \(strip): \(tiled.sorted()) != \(want.sorted())")
+            }
             if !want.isEmpty { faulty += 1 }
         }
         return faulty

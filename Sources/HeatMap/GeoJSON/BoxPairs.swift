@@ -18,123 +18,62 @@ protocol BoxedItems {
     /// Whether items i − 1 and i (i > 0) lie in one run of items of which
     /// no two need comparing.
     func joinsPrevious(_ i: Int) -> Bool
+    /// Whether items i − 1 and i (i > 0) need no comparing with each other
+    /// (neighbours, such as consecutive segments of a ring); true where
+    /// ``joinsPrevious(_:)`` is.
+    func followsPrevious(_ i: Int) -> Bool
 }
 
 /// Every pair of overlapping boxes, found through a uniform grid of cells
-/// about twice the mean box size, so the cost grows with the boxes and the
-/// pairs, not with their square: each box is listed in the cells it covers
-/// as one 64-bit entry (cell, then box index) and the entries are radix
-/// sorted, so a cell's boxes lie together in index order; pairs are compared
-/// within a cell (its boxes first copied side by side, so the comparisons
-/// read memory in order), and a pair is reported once, by the cell holding
-/// the low corner of the two boxes' overlap. The rare box covering many
+/// about twice the mean box size (``BoxGrid``), so the cost grows with the
+/// boxes and the pairs, not with their square. The grid's columns are cut
+/// into strips of some thousands of boxes each (``BoxStrips``), and each
+/// strip is paired on its own (``BoxStripCells``): its boxes copied side by
+/// side, listed in the cells they cover as 64-bit entries (cell, then box)
+/// radix sorted so that a cell's boxes lie together in index order, and
+/// compared within each cell — a working set small enough to stay in the
+/// cache however big the whole. A pair is reported once, by the cell
+/// holding the low corner of the two boxes' overlap (which lies in one
+/// strip, and both boxes are listed there). The rare box covering many
 /// cells (a long edge along a cut or a pole) is compared with every box
 /// instead.
 ///
 /// The caller may name runs of consecutive items none of which it needs
 /// compared with one another (consecutive segments of a ring that cannot
-/// meet): a cell holding only consecutive items of one run — most cells,
-/// for contour rings — is then passed over from its entries alone, without
-/// reading its boxes.
+/// meet), and neighbours that need no comparing: a cell holding only
+/// consecutive items of one run — most cells, for contour rings — is passed
+/// over from its entries alone, and pairs inside a run or of neighbours are
+/// passed over without reading their boxes.
 ///
 /// Pairs come in a fixed order for the same boxes: by cell (column, then
-/// row), then by box index. O(n + cells' pairs + long boxes × n).
+/// row), then by box index; the long boxes' pairs last. O(n + cells' pairs
+/// + long boxes × n).
 enum BoxPairs {
     /// A box is compared with all others when it covers more cells than this.
     static let longBoxCells = 64
+    /// About how many boxes a strip holds: with their entries, about half a
+    /// megabyte.
+    static let stripBoxes = 8192
 
     /// Calls `body(i, j)`, i < j, for every pair of items whose boxes
-    /// overlap, except that pairs inside one run (``BoxedItems/joinsPrevious(_:)``)
-    /// may be left out: the caller must need none of them. Boxes are read
-    /// in index order while listing the items, then again for the items of
-    /// each cell compared.
-    static func forEach<Items: BoxedItems>(_ items: Items, _ body: (Int, Int) -> Void) {
+    /// overlap, except that pairs the items say need no comparing
+    /// (``BoxedItems/joinsPrevious(_:)``, ``BoxedItems/followsPrevious(_:)``)
+    /// may be left out; the pairs and their order do not depend on
+    /// `stripBoxes`. Boxes are read in index order: once for the grid, one
+    /// in 16 for the strips' cut, once for their visits, then once for each
+    /// strip an item meets (and for the long boxes' comparisons).
+    static func forEach<Items: BoxedItems>(_ items: Items, stripBoxes: Int = stripBoxes,
+                                           _ body: (Int, Int) -> Void) {
         let n = items.count
         guard n >= 2 else { return }
-        var lowX = Int64.max, lowY = Int64.max, highX = Int64.min, highY = Int64.min
-        var extent = 0.0
-        for i in 0..<n {
-            let b = items.box(i)
-            lowX = min(lowX, b.minX); lowY = min(lowY, b.minY)
-            highX = max(highX, b.maxX); highY = max(highY, b.maxY)
-            extent += Double(max(b.maxX - b.minX, b.maxY - b.minY))
+        let grid = BoxGrid(items)
+        let strips = BoxStrips(items, grid: grid, target: stripBoxes, longBoxCells: longBoxCells)
+        var cells = BoxStripCells()
+        for s in 0..<strips.count where strips.starts[s + 1] > strips.starts[s] {
+            cells.load(items, strips.visits(s), columns: strips.firstColumns[s]..<strips.firstColumns[s + 1], grid: grid)
+            cells.forEachPair(body)
         }
-        let indexBits = bitWidth(n - 1)
-        // Cells of twice the mean extent, a power of two so that a cell index
-        // is a shift; coarser where the cell numbers and box indices would not
-        // share one 64-bit entry.
-        let wanted = max(1, (2 * extent / Double(n)).rounded(.up))
-        var shift: Int64 = 0
-        while Double(Int64(1) << shift) < wanted { shift += 1 }
-        var columns = 0, rows = 0
-        while true {
-            columns = Int((highX - lowX) >> shift) + 1
-            rows = Int((highY - lowY) >> shift) + 1
-            if bitWidth(columns * rows - 1) + indexBits <= 64 { break }
-            shift += 1
-        }
-        let keyBits = bitWidth(columns * rows - 1)
-        @inline(__always) func column(_ x: Int64) -> Int { Int((x - lowX) >> shift) }
-        @inline(__always) func row(_ y: Int64) -> Int { Int((y - lowY) >> shift) }
-
-        // Entries cell | box index | joins-previous of the short boxes (long
-        // boxes apart); the run bit only where the 64 bits have room for it,
-        // so that the cells never depend on it.
-        let runBit = keyBits + indexBits < 64 ? 1 : 0
-        let tailBits = indexBits + runBit
-        var entries: [UInt64] = []
-        entries.reserveCapacity(2 * n)
-        var long: [Int] = []
-        for i in 0..<n {
-            let b = items.box(i)
-            let c0 = column(b.minX), c1 = column(b.maxX), r0 = row(b.minY), r1 = row(b.maxY)
-            if (c1 - c0 + 1) * (r1 - r0 + 1) > longBoxCells { long.append(i); continue }
-            let joins: UInt64 = runBit == 1 && i > 0 && items.joinsPrevious(i) ? 1 : 0
-            let tail = UInt64(i) << runBit | joins
-            for c in c0...c1 {
-                for r in r0...r1 { entries.append(UInt64(c * rows + r) << tailBits | tail) }
-            }
-        }
-        // Entries were made in box order, so sorting stably by the cell
-        // alone leaves each cell's boxes in index order.
-        RadixSort.sort(&entries, bits: tailBits..<(tailBits + keyBits))
-        let indexMask = indexBits == 0 ? 0 : (UInt64.max >> (64 - indexBits))
-        // An entry that is the next item after the entry before it, in the
-        // same cell and the same run.
-        let step = UInt64(1) << runBit | UInt64(runBit)
-        var run: [FixedBox] = []
-        var runIndex: [Int] = []
-        var start = 0
-        while start < entries.count {
-            let key = entries[start] >> tailBits
-            var end = start + 1
-            var oneRun = runBit == 1
-            while end < entries.count, entries[end] >> tailBits == key {
-                if entries[end] != (entries[end - 1] & ~1) &+ step { oneRun = false }
-                end += 1
-            }
-            if end - start > 1, !oneRun {
-                let c = Int(key) / rows, r = Int(key) % rows
-                run.removeAll(keepingCapacity: true)
-                runIndex.removeAll(keepingCapacity: true)
-                for e in start..<end {
-                    let i = Int((entries[e] >> runBit) & indexMask)
-                    runIndex.append(i)
-                    run.append(items.box(i))
-                }
-                for a in 0..<(run.count - 1) {
-                    let bi = run[a]
-                    for b in (a + 1)..<run.count {
-                        let bj = run[b]
-                        guard bi.overlaps(bj),
-                              column(max(bi.minX, bj.minX)) == c, row(max(bi.minY, bj.minY)) == r
-                        else { continue }
-                        body(runIndex[a], runIndex[b])
-                    }
-                }
-            }
-            start = end
-        }
+        let long = strips.long
         var isLong = [Bool](repeating: false, count: long.isEmpty ? 0 : n)
         for l in long { isLong[l] = true }
         for l in long {
@@ -144,7 +83,4 @@ enum BoxPairs {
             }
         }
     }
-
-    /// Bits needed to write `v` ≥ 0 (0 for 0).
-    private static func bitWidth(_ v: Int) -> Int { v <= 0 ? 0 : Int.bitWidth - v.leadingZeroBitCount }
 }

@@ -28,8 +28,6 @@ struct RingContactCheck {
         static let joinsPrevious: UInt8 = 1, closesRing: UInt8 = 2
 
         var points: [FixedPoint] = []
-        /// The ring of each segment.
-        var ring: [Int32] = []
         /// Per segment: `joinsPrevious` when it lies in one ``MonotoneRun``
         /// with the segment before it, `closesRing` for a ring's last.
         var flags: [UInt8] = []
@@ -39,14 +37,12 @@ struct RingContactCheck {
         init(_ rings: [Ring]) {
             let total = rings.reduce(0) { $0 + $1.points.count }
             points.reserveCapacity(total)
-            ring.reserveCapacity(total)
             flags.reserveCapacity(total)
             starts.reserveCapacity(rings.count + 1)
-            for (r, source) in rings.enumerated() {
+            for source in rings {
                 let p = source.points, n = p.count
                 starts.append(points.count)
                 points.append(contentsOf: p)
-                ring.append(contentsOf: repeatElement(Int32(r), count: n))
                 var run = MonotoneRun()
                 for i in 0..<n {
                     let joins = run.extend(p[i], p[i + 1 == n ? 0 : i + 1])
@@ -56,13 +52,27 @@ struct RingContactCheck {
             starts.append(points.count)
         }
 
+        /// The ring of segment k. O(log rings).
+        func ring(_ k: Int) -> Int {
+            var low = 0, high = starts.count - 1
+            while high - low > 1 {
+                let mid = (low + high) / 2
+                if starts[mid] <= k { low = mid } else { high = mid }
+            }
+            return low
+        }
+
         @inline(__always) func end(_ k: Int) -> FixedPoint {
-            flags[k] & Self.closesRing == 0 ? points[k + 1] : points[starts[Int(ring[k])]]
+            flags[k] & Self.closesRing == 0 ? points[k + 1] : points[starts[ring(k)]]
         }
 
         var count: Int { points.count }
 
         @inline(__always) func joinsPrevious(_ k: Int) -> Bool { flags[k] & Self.joinsPrevious != 0 }
+
+        /// Consecutive segments of a ring share their vertex and may only
+        /// fold back there, which the spike test finds.
+        @inline(__always) func followsPrevious(_ k: Int) -> Bool { flags[k - 1] & Self.closesRing == 0 }
 
         @inline(__always) func box(_ k: Int) -> FixedBox {
             let a = points[k], b = end(k)
@@ -75,8 +85,11 @@ struct RingContactCheck {
         var point: FixedPoint
     }
 
-    /// The indices of the rings at fault (empty when the geometry is valid).
-    static func offenders(_ rings: [Ring], control: ComputeControl = .none) -> Set<Int> {
+    /// The indices of the rings at fault (empty when the geometry is valid);
+    /// `stripBoxes` as ``BoxPairs/forEach(_:stripBoxes:_:)`` takes it (the
+    /// answer does not depend on it).
+    static func offenders(_ rings: [Ring], control: ComputeControl = .none,
+                          stripBoxes: Int = BoxPairs.stripBoxes) -> Set<Int> {
         let segments = Segments(rings)
         var bad = Set<Int>()
         // Neighbouring segments share a vertex; they may only not fold back
@@ -93,8 +106,8 @@ struct RingContactCheck {
 
         // Touch point → the segment of each ring found there (first one wins).
         var touches: [Touch: (Int, Int)] = [:]
-        BoxPairs.forEach(segments) { i, j in
-            let ra = Int(segments.ring[i]), rb = Int(segments.ring[j])
+        BoxPairs.forEach(segments, stripBoxes: stripBoxes) { i, j in
+            let ra = segments.ring(i), rb = segments.ring(j)
             let ia = i - segments.starts[ra], ib = j - segments.starts[rb]
             let p1 = segments.points[i], p2 = segments.end(i), p3 = segments.points[j], p4 = segments.end(j)
             if ra == rb {

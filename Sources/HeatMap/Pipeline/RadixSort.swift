@@ -1,7 +1,8 @@
 /// Radix sort of unsigned keys, stable: keys wider than one digit (13 bits)
 /// are first spread by their top 11 bits into buckets (one pass over memory),
 /// then each bucket — small enough to stay in the cache — is sorted by the
-/// remaining bits with least-significant-digit passes sized to the bucket.
+/// remaining bits with least-significant-digit passes sized to the bucket;
+/// keys that fit in the cache all together take those passes at once.
 /// O(n × passes + 2^13); for the millions of position hashes and grid
 /// entries an export sorts, several times faster than a comparison sort,
 /// and about one trip through memory whatever the width.
@@ -14,6 +15,9 @@ enum RadixSort {
     static let topDigitBits = 11
     /// Buckets up to this size are sorted by insertion.
     static let insertionCount = 32
+    /// Up to this many keys (half a megabyte of 64-bit keys) are sorted by
+    /// passes over all of them, not spread into buckets first.
+    static let cacheCount = 1 << 16
 
     /// Sorts `keys` ascending.
     static func sort(_ keys: inout [UInt32]) { sort(&keys, bits: 0..<32) }
@@ -35,13 +39,14 @@ enum RadixSort {
             keys = indexed.map(\.element)
             return
         }
-        var scratch = [Key](repeating: 0, count: n)
+        // Every pass writes all of its target, so the scratch needs no zeros.
+        var scratch = [Key](unsafeUninitializedCapacity: n) { _, count in count = n }
         var counts = [Int](repeating: 0, count: (1 << maximumDigitBits) + 1)
         keys.withUnsafeMutableBufferPointer { a in
             scratch.withUnsafeMutableBufferPointer { b in
                 counts.withUnsafeMutableBufferPointer { c in
-                    if range.count <= maximumDigitBits {
-                        pass(from: a, to: b, shift: range.lowerBound, bits: range.count, counts: c)
+                    if range.count <= maximumDigitBits || n <= cacheCount {
+                        sortBucket(a, into: b, 0..<n, bits: range, counts: c)
                         _ = a.update(fromContentsOf: b)
                         return
                     }
