@@ -7,6 +7,37 @@ import Testing
 /// the bbox known first. Both write the same bytes — with repairs of the
 /// rounding or without, empty or not.
 @Suite struct GeoJSONOnePassTests {
+    /// The collector keeps its bytes in chunks: writes, overwrites and
+    /// truncations across chunk edges give what one array would.
+    @Test func collectorChunksActAsOneArray() {
+        var generator = SplitMix(seed: 5)
+        for chunkSize in [1, 3, 7, 64] {
+            let collector = ByteCollector(chunkSize: chunkSize)
+            var reference: [UInt8] = []
+            for step in 0..<300 {
+                let n = Int(generator.next() % 20)
+                let bytes = (0..<n).map { _ in UInt8(ascii: "a") + UInt8(generator.next() % 26) }
+                switch step % 5 {
+                case 3 where !reference.isEmpty:
+                    let at = Int(generator.next() % UInt64(reference.count))
+                    let part = Array(bytes.prefix(reference.count - at))
+                    part.withUnsafeBytes { collector.overwrite(at: at, with: $0) }
+                    reference.replaceSubrange(at..<(at + part.count), with: part)
+                case 4 where !reference.isEmpty:
+                    let to = Int(generator.next() % UInt64(reference.count + 1))
+                    collector.truncate(to: to)
+                    reference.removeSubrange(to...)
+                default:
+                    bytes.withUnsafeBytes { try? collector.write($0) }
+                    reference.append(contentsOf: bytes)
+                }
+                #expect(collector.offset == reference.count)
+            }
+            #expect(collector.takeString() == String(decoding: reference, as: UTF8.self))
+            #expect(collector.offset == 0)
+        }
+    }
+
     /// Keeps what it is given and cannot go back, as a pipe.
     final class PipeSink: ByteSink {
         var bytes: [UInt8] = []

@@ -61,15 +61,20 @@ enum BoxPairs {
     /// may be left out; the pairs and their order do not depend on
     /// `stripBoxes`. Boxes are read in index order: once for the grid, one
     /// in 16 for the strips' cut, once for their visits, then once for each
-    /// strip an item meets (and for the long boxes' comparisons).
+    /// strip an item meets (and for the long boxes' comparisons). Once
+    /// `control` is cancelled it stops between strips, pairs left out: the
+    /// caller must then throw, not use the answer.
     static func forEach<Items: BoxedItems>(_ items: Items, stripBoxes: Int = stripBoxes,
-                                           _ body: (Int, Int) -> Void) {
+                                           control: ComputeControl = .none, _ body: (Int, Int) -> Void) {
         let n = items.count
         guard n >= 2 else { return }
         let grid = BoxGrid(items)
         let strips = BoxStrips(items, grid: grid, target: stripBoxes, longBoxCells: longBoxCells)
         var cells = BoxStripCells()
         for s in 0..<strips.count where strips.starts[s + 1] > strips.starts[s] {
+            // A strip is about a millisecond of work: a cancel stops the
+            // pairing here, and the caller throws.
+            if control.isCancelled { return }
             cells.load(items, strips.visits(s), columns: strips.firstColumns[s]..<strips.firstColumns[s + 1], grid: grid)
             cells.forEachPair(body)
         }
@@ -77,6 +82,7 @@ enum BoxPairs {
         var isLong = [Bool](repeating: false, count: long.isEmpty ? 0 : n)
         for l in long { isLong[l] = true }
         for l in long {
+            if control.isCancelled { return }
             let bl = items.box(l)
             for j in 0..<n where j != l && (!isLong[j] || j > l) && bl.overlaps(items.box(j)) {
                 body(min(l, j), max(l, j))

@@ -32,27 +32,76 @@ package protocol RewritableByteSink: ByteSink {
 }
 
 /// A sink that keeps everything, for the APIs that return one String.
+///
+/// The bytes are kept in chunks (16 MiB), not one array: a
+/// growing array would copy everything it holds each time it doubles —
+/// a gigabyte in one uninterruptible step, late in a large export — and
+/// need room for both copies while it does. The String is made in one
+/// copy at the end.
 final class ByteCollector: RewritableByteSink {
-    var offset: Int? { bytes.count }
+    /// Bytes per chunk.
+    let chunkSize: Int
 
-    func overwrite(at offset: Int, with chunk: UnsafeRawBufferPointer) {
-        bytes.replaceSubrange(offset..<(offset + chunk.count), with: chunk)
+    private var chunks: [[UInt8]] = []
+    private(set) var count = 0
+
+    var offset: Int? { count }
+
+    init(chunkSize: Int = 1 << 24) {
+        self.chunkSize = chunkSize
+    }
+
+    deinit {
+        // A writer that failed or was cancelled leaves up to gigabytes
+        // here: freed off the caller's path, so the throw is not held up.
+        if count >= chunkSize { DeferredRelease.release(chunks) }
+    }
+
+    func write(_ chunk: UnsafeRawBufferPointer) throws {
+        var rest = chunk[...]
+        while !rest.isEmpty {
+            if chunks.isEmpty || chunks[chunks.count - 1].count == chunkSize {
+                // Grown as written (a small text stays small), by doubling
+                // up to the chunk size.
+                chunks.append([])
+            }
+            let room = chunkSize - chunks[chunks.count - 1].count
+            let part = rest.prefix(room)
+            chunks[chunks.count - 1].append(contentsOf: part)
+            rest = rest.dropFirst(part.count)
+            count += part.count
+        }
+    }
+
+    func overwrite(at offset: Int, with bytes: UnsafeRawBufferPointer) {
+        precondition(offset >= 0 && offset + bytes.count <= count)
+        for (k, byte) in bytes.enumerated() {
+            let at = offset + k
+            chunks[at / chunkSize][at % chunkSize] = byte
+        }
     }
 
     func truncate(to offset: Int) {
-        bytes.removeSubrange(offset...)
-    }
-
-    private(set) var bytes: [UInt8] = []
-
-    func write(_ chunk: UnsafeRawBufferPointer) throws {
-        bytes.append(contentsOf: chunk)
+        precondition(offset >= 0 && offset <= count)
+        let kept = (offset + chunkSize - 1) / chunkSize
+        chunks.removeSubrange(kept...)
+        if kept > 0 { chunks[kept - 1].removeSubrange((offset - (kept - 1) * chunkSize)...) }
+        count = offset
     }
 
     /// The text collected (the bytes are given up).
     func takeString() -> String {
-        let text = String(decoding: bytes, as: UTF8.self)
-        bytes = []
+        let total = count
+        let text = String(unsafeUninitializedCapacity: total) { buffer in
+            var at = 0
+            for chunk in chunks {
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(from: chunk)
+                at += chunk.count
+            }
+            return total
+        }
+        chunks = []
+        count = 0
         return text
     }
 }

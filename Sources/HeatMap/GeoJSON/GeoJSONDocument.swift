@@ -273,7 +273,7 @@ struct GeoJSONDocument {
         // few features ahead; this thread writes them in order.
         try Parallel.ordered(features.count - first, cost: { self.positions(ofFeature: first + $0) },
                              budget: GeoJSONDocument.aheadPositions, control: control) { i in
-            try geometryText(ofFeature: first + i, deferred: deferred)
+            try geometryText(ofFeature: first + i, deferred: deferred, control: control)
         } consume: { i, geometry in
             let k = first + i
             if let rewritable, let key = deferredKeys[k]?.key {
@@ -320,19 +320,24 @@ struct GeoJSONDocument {
 
     /// Feature k's geometry member as text, in pieces; nil when a deferred
     /// feature was made without polygons (it is left out).
-    private func geometryText(ofFeature k: Int,
-                              deferred: ((Int) throws -> [PrecisionRounding.Polygon])?) throws -> [JSONText]? {
+    private func geometryText(ofFeature k: Int, deferred: ((Int) throws -> [PrecisionRounding.Polygon])?,
+                              control: ComputeControl) throws -> [JSONText]? {
+        var geometry = features[k].geometry
         if let d = deferredKeys[k], let deferred {
             let polygons = try deferred(d.key)
-            return polygons.isEmpty ? nil : GeoJSONDocument.text(of: .polygons(polygons))
+            if polygons.isEmpty { return nil }
+            geometry = .polygons(polygons)
         }
-        return GeoJSONDocument.text(of: features[k].geometry)
+        let text = GeoJSONDocument.text(of: geometry, control: control)
+        try control.checkCancellation()
+        return text
     }
 
     /// The text of a geometry member, cut between rings (or lines) once a
     /// piece holds about ``batchPositions`` positions: the writer hands
     /// large pieces to the sink as they are, without copying them.
-    static func text(of geometry: Geometry) -> [JSONText] {
+    /// A cancelled `control` cuts it short between rings (the caller throws).
+    static func text(of geometry: Geometry, control: ComputeControl = .none) -> [JSONText] {
         var pieces: [JSONText] = []
         var text = JSONText(reserving: 1 << 12)
         var positions = 0
@@ -347,6 +352,7 @@ struct GeoJSONDocument {
         case .polygons(let polygons):
             text.append(polygons.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
             for (k, polygon) in polygons.enumerated() {
+                if control.isCancelled { break }
                 text.append(k > 0 ? ",[" : "[")
                 for (r, ring) in polygon.enumerated() {
                     if r > 0 { text.append(byte: UInt8(ascii: ",")) }
@@ -360,6 +366,7 @@ struct GeoJSONDocument {
         case .lines(let lines):
             text.append(lines.count == 1 ? "{\"type\":\"LineString\",\"coordinates\":" : "{\"type\":\"MultiLineString\",\"coordinates\":[")
             for (k, line) in lines.enumerated() {
+                if control.isCancelled { break }
                 if k > 0 { text.append(byte: UInt8(ascii: ",")) }
                 text.append(positions: line.points, closing: false, decimals: line.decimals)
                 count(line.points.count)

@@ -157,8 +157,8 @@ public enum GeoJSONExport {
         let pieces = { (f: Int) throws -> [PlanePolygon] in
             let feature = polygonFeatures[f]
             let polygons = try source.polygons(mode, level: feature.level, control: control)
-            if let k = feature.polygon { return outputPolygons(polygons[k], geometry: geometry) }
-            return polygons.flatMap { outputPolygons($0, geometry: geometry) }
+            if let k = feature.polygon { return try outputPolygons(polygons[k], geometry: geometry, control: control) }
+            return try polygons.flatMap { try outputPolygons($0, geometry: geometry, control: control) }
         }
         document.bboxWidth = GeoJSONDocument.bboxWidth(decimals: precision.base,
                                                        magnitude: projection.isGeographic ? 180 : magnitude ?? 0)
@@ -326,7 +326,7 @@ public enum GeoJSONExport {
         let kept = Mutex([Bool](repeating: false, count: features.count))
         let repairing = Atomic<Bool>(false), finished = Atomic<Int>(0)
         let written = try document.writeBBoxLast(to: sink, start: start, control: control) { k in
-            let (polygons, round) = PrecisionRounding.round(try pieces(k), from: precision)
+            let (polygons, round) = try PrecisionRounding.round(try pieces(k), from: precision, control: control)
             rounds.withLock { $0[k] = round }
             if round.raised != nil { repairing.store(true, ordering: .relaxed) }
             control.report(.export, Double(finished.add(1, ordering: .relaxed).newValue) / Double(features.count))
@@ -358,8 +358,17 @@ public enum GeoJSONExport {
 
     /// A plane polygon in output coordinates, split at ±180° when geographic.
     static func outputPolygons(_ polygon: PlanePolygon, geometry: LonLatGeometry) -> [PlanePolygon] {
+        // Only cancellation can fail, and this control never cancels.
+        (try? outputPolygons(polygon, geometry: geometry, control: .none)) ?? []
+    }
+
+    /// The same, polling `control` within long rings.
+    /// - Throws: `CancellationError`.
+    static func outputPolygons(_ polygon: PlanePolygon, geometry: LonLatGeometry,
+                               control: ComputeControl) throws -> [PlanePolygon] {
         guard polygon.exterior.count >= 3 else { return [] }
-        let lonLat = geometry.polygon(polygon)
+        let lonLat = geometry.polygon(polygon, control: control)
+        try control.checkCancellation()
         guard geometry.projection.isGeographic else { return [lonLat] }
         return AntimeridianSplitter.split(lonLat)
     }

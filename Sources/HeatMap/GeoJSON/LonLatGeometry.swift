@@ -26,8 +26,9 @@ struct LonLatGeometry {
     }
 
     /// A plane polygon in output coordinates.
-    func polygon(_ polygon: PlanePolygon) -> PlanePolygon {
-        var exterior = ring(polygon.exterior)
+    /// A cancelled `control` cuts it short (the caller throws). O(n).
+    func polygon(_ polygon: PlanePolygon, control: ComputeControl = .none) -> PlanePolygon {
+        var exterior = ring(polygon.exterior, control: control)
         if PlaneRing.signedArea(exterior) < 0 { exterior.reverse() }
         guard projection.isGeographic else {
             return PlanePolygon(exterior: exterior, holes: polygon.holes.map { h in
@@ -39,7 +40,8 @@ struct LonLatGeometry {
         let box = PlaneRing.bounds(exterior)
         var holes: [[PlanePoint]] = []
         for h in polygon.holes {
-            var hole = ring(h)
+            if control.isCancelled { break }
+            var hole = ring(h, control: control)
             guard !hole.isEmpty else { continue }
             if PlaneRing.signedArea(hole) > 0 { hole.reverse() }
             // Each ring was unwrapped on its own: put the hole in the
@@ -55,7 +57,7 @@ struct LonLatGeometry {
 
     /// One ring (open) in output coordinates, unwrapped to be continuous in
     /// longitude and closed round a pole if it circles one.
-    func ring(_ plane: [PlanePoint]) -> [PlanePoint] {
+    func ring(_ plane: [PlanePoint], control: ComputeControl = .none) -> [PlanePoint] {
         guard projection.isGeographic, plane.count >= 2 else {
             return plane.map { p -> PlanePoint in
                 let c = unprojection.coordinate(p)
@@ -68,6 +70,9 @@ struct LonLatGeometry {
         out.reserveCapacity(plane.count)
         var rawFirst = PlanePoint(x: 0, y: 0), rawLast = rawFirst
         for (i, p) in plane.enumerated() {
+            // About a millisecond of asin and atan2 between polls; a cancel
+            // leaves the ring unfinished (the caller throws).
+            if i & 0x3fff == 0, i > 0, control.isCancelled { return out }
             let c = unprojection.coordinate(p)
             let raw = PlanePoint(x: c.longitude, y: c.latitude)
             if i == 0 {

@@ -17,8 +17,10 @@ enum PrecisionRounding {
     /// `polygons`), so that ``rounded(_:precision:dropped:)`` can make the
     /// same rings again from the repaired precision. About O(n) per round,
     /// at most `limit − base + 1` rounds.
-    static func repaired(_ polygons: [PlanePolygon], precision: inout VertexPrecision)
-        -> (polygons: [Polygon], dropped: Set<[Int]>) {
+    /// Polls `control` between rings and inside the check.
+    /// - Throws: `CancellationError`.
+    static func repaired(_ polygons: [PlanePolygon], precision: inout VertexPrecision,
+                         control: ComputeControl = .none) throws -> (polygons: [Polygon], dropped: Set<[Int]>) {
         // The common case of bins: one convex ring.
         if polygons.count == 1, polygons[0].holes.isEmpty {
             guard let ring = FixedRing.rounded(polygons[0].exterior, precision: precision, counterClockwise: true)
@@ -28,13 +30,15 @@ enum PrecisionRounding {
         var dropped = Set<[Int]>()
         while true {
             var refs: [[Int]] = []            // (polygon, ring) of each output ring
-            let out = rounded(polygons, precision: precision, dropped: dropped, refs: &refs)
+            let out = rounded(polygons, precision: precision, dropped: dropped, refs: &refs, control: control)
+            try control.checkCancellation()
             if isPlainlyValid(out) { return (out, dropped) }
             var checkRings: [RingContactCheck.Ring] = []
             for (k, rings) in out.enumerated() {
                 for r in rings { checkRings.append(RingContactCheck.Ring(points: r.points, polygon: k)) }
             }
-            let bad = RingContactCheck.offenders(checkRings)
+            let bad = RingContactCheck.offenders(checkRings, control: control)
+            try control.checkCancellation()
             if bad.isEmpty { return (out, dropped) }
             var raised = false
             for k in bad.sorted() {
@@ -62,10 +66,12 @@ enum PrecisionRounding {
     }
 
     /// `refs` gets the [polygon, ring] of `polygons` of each ring made.
+    /// A cancelled `control` cuts it short between polygons (the caller throws).
     private static func rounded(_ polygons: [PlanePolygon], precision: VertexPrecision, dropped: Set<[Int]>,
-                                refs: inout [[Int]]) -> [Polygon] {
+                                refs: inout [[Int]], control: ComputeControl = .none) -> [Polygon] {
         var out: [Polygon] = []
         for (pi, polygon) in polygons.enumerated() {
+            if control.isCancelled { break }
             guard let exterior = FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true)
             else { continue }
             var rings = [exterior]
@@ -122,7 +128,7 @@ enum PrecisionRounding {
             let start = precision.shared
             let round = todo
             let results = try known ?? inParallel(round.count, control: control) { k in
-                try Self.round(pieces(round[k]), from: start).round
+                try Self.round(pieces(round[k]), from: start, control: control).round
             }
             known = nil
             var changed: [PlanePoint] = []
@@ -154,10 +160,11 @@ enum PrecisionRounding {
 
     /// `polygons` rounded and repaired from `start`: the rings, and what a
     /// round of planning keeps of them.
-    static func round(_ polygons: [PlanePolygon], from start: VertexPrecision)
+    /// - Throws: `CancellationError` when `control` is cancelled.
+    static func round(_ polygons: [PlanePolygon], from start: VertexPrecision, control: ComputeControl = .none) throws
         -> (polygons: [Polygon], round: FeatureRound) {
         var local = start
-        let (rounded, dropped) = repaired(polygons, precision: &local)
+        let (rounded, dropped) = try repaired(polygons, precision: &local, control: control)
         var plan = FeaturePlan(dropped: dropped)
         for polygon in rounded {
             if let exterior = polygon.first { plan.extent.add(exterior) }

@@ -86,8 +86,9 @@ struct RingContactCheck {
     }
 
     /// The indices of the rings at fault (empty when the geometry is valid);
-    /// `stripBoxes` as ``BoxPairs/forEach(_:stripBoxes:_:)`` takes it (the
-    /// answer does not depend on it).
+    /// `stripBoxes` as ``BoxPairs/forEach(_:stripBoxes:control:_:)`` takes it (the
+    /// answer does not depend on it). A cancelled `control` cuts the check
+    /// short: the caller must then throw, not use the answer.
     static func offenders(_ rings: [Ring], control: ComputeControl = .none,
                           stripBoxes: Int = BoxPairs.stripBoxes) -> Set<Int> {
         let segments = Segments(rings)
@@ -106,7 +107,7 @@ struct RingContactCheck {
 
         // Touch point → the segment of each ring found there (first one wins).
         var touches: [Touch: (Int, Int)] = [:]
-        BoxPairs.forEach(segments, stripBoxes: stripBoxes) { i, j in
+        BoxPairs.forEach(segments, stripBoxes: stripBoxes, control: control) { i, j in
             let ra = segments.ring(i), rb = segments.ring(j)
             let ia = i - segments.starts[ra], ib = j - segments.starts[rb]
             let p1 = segments.points[i], p2 = segments.end(i), p3 = segments.points[j], p4 = segments.end(j)
