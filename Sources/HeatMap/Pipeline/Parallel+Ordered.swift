@@ -8,9 +8,10 @@ extension Parallel {
     /// Up to ``workerCount`` + 1 items are in flight (being made, or made
     /// and waiting) whatever they cost, so one large item never holds the
     /// others back, and more while their `cost` stays within `budget`; an
-    /// item is let go once consumed. Making item i + 1 overlaps consuming
-    /// item i, so the consumer's own work (a write to a file) is hidden
-    /// behind the making.
+    /// item leaves the room when the consumer takes it. Making the next
+    /// items overlaps consuming this one, so the consumer's own work (a
+    /// write to a file) is hidden behind the making. O(count) hand-overs
+    /// under one lock.
     ///
     /// Failures as ``forEach(_:control:_:)``: a cancel throws
     /// `CancellationError`; otherwise the error of the first failing item in
