@@ -336,8 +336,9 @@ struct GeoJSONDocument {
     /// The text of a geometry member, cut between rings (or lines) once a
     /// piece holds about ``batchPositions`` positions: the writer hands
     /// large pieces to the sink as they are, without copying them.
-    /// A cancelled `control` cuts it short between rings (the caller throws).
-    static func text(of geometry: Geometry, control: ComputeControl = .none) -> [JSONText] {
+    /// A cancelled `control` cuts it short between polygons or lines (the
+    /// caller throws).
+    private static func text(of geometry: Geometry, control: ComputeControl = .none) -> [JSONText] {
         var pieces: [JSONText] = []
         var text = JSONText(reserving: 1 << 12)
         var positions = 0

@@ -157,8 +157,10 @@ public enum GeoJSONExport {
         let pieces = { (f: Int) throws -> [PlanePolygon] in
             let feature = polygonFeatures[f]
             let polygons = try source.polygons(mode, level: feature.level, control: control)
-            if let k = feature.polygon { return try outputPolygons(polygons[k], geometry: geometry, control: control) }
-            return try polygons.flatMap { try outputPolygons($0, geometry: geometry, control: control) }
+            let lonLat = feature.polygon.map { outputPolygons(polygons[$0], geometry: geometry, control: control) }
+                ?? polygons.flatMap { outputPolygons($0, geometry: geometry, control: control) }
+            try control.checkCancellation()
+            return lonLat
         }
         document.bboxWidth = GeoJSONDocument.bboxWidth(decimals: precision.base,
                                                        magnitude: projection.isGeographic ? 180 : magnitude ?? 0)
@@ -357,18 +359,12 @@ public enum GeoJSONExport {
     }
 
     /// A plane polygon in output coordinates, split at ±180° when geographic.
-    static func outputPolygons(_ polygon: PlanePolygon, geometry: LonLatGeometry) -> [PlanePolygon] {
-        // Only cancellation can fail, and this control never cancels.
-        (try? outputPolygons(polygon, geometry: geometry, control: .none)) ?? []
-    }
-
-    /// The same, polling `control` within long rings.
-    /// - Throws: `CancellationError`.
+    /// A cancelled `control` cuts it short within long rings (the caller throws).
     static func outputPolygons(_ polygon: PlanePolygon, geometry: LonLatGeometry,
-                               control: ComputeControl) throws -> [PlanePolygon] {
-        guard polygon.exterior.count >= 3 else { return [] }
+                               control: ComputeControl = .none) -> [PlanePolygon] {
+        guard polygon.exterior.count >= 3, !control.isCancelled else { return [] }
         let lonLat = geometry.polygon(polygon, control: control)
-        try control.checkCancellation()
+        if control.isCancelled { return [] }
         guard geometry.projection.isGeographic else { return [lonLat] }
         return AntimeridianSplitter.split(lonLat)
     }

@@ -128,8 +128,7 @@ struct JSONText {
 
     /// Hands the bytes written so far to `sink` and starts again empty.
     mutating func flush(to sink: ByteSink) throws {
-        guard !bytes.isEmpty else { return }
-        try bytes.withUnsafeBytes { try sink.write($0) }
+        try write(to: sink)
         bytes.removeAll(keepingCapacity: true)
     }
 
@@ -178,4 +177,3 @@ struct JSONText {
         return sign + out
     }
 }
-

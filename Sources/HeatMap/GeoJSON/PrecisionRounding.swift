@@ -17,7 +17,7 @@ enum PrecisionRounding {
     /// `polygons`), so that ``rounded(_:precision:dropped:)`` can make the
     /// same rings again from the repaired precision. About O(n) per round,
     /// at most `limit − base + 1` rounds.
-    /// Polls `control` between rings and inside the check.
+    /// Polls `control` between polygons and inside the check.
     /// - Throws: `CancellationError`.
     static func repaired(_ polygons: [PlanePolygon], precision: inout VertexPrecision,
                          control: ComputeControl = .none) throws -> (polygons: [Polygon], dropped: Set<[Int]>) {
@@ -151,7 +151,7 @@ enum PrecisionRounding {
         return plans
     }
 
-    /// One feature rounded in one round of ``planFeatures(count:pieces:precision:control:firstRound:)``:
+    /// One feature rounded in one round of ``planFeatures(count:pieces:precision:control:firstRound:mayShare:)``:
     /// its plan, and the precision with its raises (nil when it raised none).
     struct FeatureRound {
         var plan: FeaturePlan

@@ -57,7 +57,7 @@ extension Parallel {
                     state.work = nil
                 }
                 for i in 0..<count {
-                    let made = state.take(i, cost: cost(i))
+                    let made = state.take(i)
                     do {
                         try consume(i, try made.get())
                     } catch {
@@ -77,8 +77,9 @@ private final class OrderedState<Item>: @unchecked Sendable {
     private let count: Int, ahead: Int, budget: Int
     /// The next item to claim; the next item to consume.
     private var next = 0, using = 0
-    /// The cost of the items claimed and not yet consumed.
+    /// The cost of the items claimed and not yet taken, and each one's.
     private var inFlight = 0
+    private var costs: [Int: Int] = [:]
     private var made: [Int: Result<Item, any Error>] = [:]
     /// The lowest item whose making failed: nothing above it is claimed.
     private var failedAt = Int.max
@@ -95,9 +96,9 @@ private final class OrderedState<Item>: @unchecked Sendable {
     /// A maker thread's loop: claims the next item while there is room, makes it, hands it over.
     func runMaker(control: ComputeControl) {
         condition.lock()
-        var work = self.work
-        while let (body, cost) = work {
-            guard !stopped, next < count, next <= failedAt else { break }
+        defer { condition.unlock() }
+        guard let (body, cost) = work else { return }
+        while !stopped, next < count, next <= failedAt {
             let i = next, c = cost(i)
             guard i - using < ahead || inFlight + c <= budget else {
                 condition.wait()
@@ -105,6 +106,7 @@ private final class OrderedState<Item>: @unchecked Sendable {
             }
             next += 1
             inFlight += c
+            costs[i] = c
             condition.unlock()
             let result = Result { () throws -> Item in
                 try control.checkCancellation()
@@ -115,17 +117,15 @@ private final class OrderedState<Item>: @unchecked Sendable {
             made[i] = result
             condition.broadcast()
         }
-        work = nil
-        condition.unlock()
     }
 
     /// Waits for item i and takes it from the shelf, which makes room for the next.
-    func take(_ i: Int, cost: Int) -> Result<Item, any Error> {
+    func take(_ i: Int) -> Result<Item, any Error> {
         condition.lock()
         defer { condition.unlock() }
         while made[i] == nil { condition.wait() }
         using = i + 1
-        inFlight -= cost
+        inFlight -= costs.removeValue(forKey: i)!
         condition.broadcast()
         return made.removeValue(forKey: i)!
     }

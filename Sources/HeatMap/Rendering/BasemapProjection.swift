@@ -10,6 +10,7 @@ enum BasemapProjection {
         var out: [[PlanePoint]] = []
         let rad = Double.pi / 180
         let sinPhi0 = sin(projection.centreLatitude * rad), cosPhi0 = cos(projection.centreLatitude * rad)
+        let projector = PointProjector(projection)
         for line in lines {
             var current: [PlanePoint] = []
             var previousOffset: Double?
@@ -35,7 +36,7 @@ enum BasemapProjection {
                     if current.count > 1 { out.append(current) }
                     current = []
                 }
-                current.append(projection.project(c))
+                current.append(projector.plane(latitude: c.latitude, longitude: c.longitude))
                 previousOffset = offset
             }
             if current.count > 1 { out.append(current) }
@@ -52,6 +53,7 @@ enum BasemapProjection {
         let rad = Double.pi / 180
         let sinPhi0 = sin(projection.centreLatitude * rad), cosPhi0 = cos(projection.centreLatitude * rad)
         let nearAntipode = cos(160 * rad)
+        let projector = PointProjector(projection)
         // x grows linearly with the longitude offset in both cylindrical projections.
         let period = 4 * projection.project(latitude: projection.centreLatitude,
                                              longitude: projection.centreLongitude + 90).x
@@ -62,13 +64,13 @@ enum BasemapProjection {
             points.reserveCapacity(ring.count)
             switch projection.kind {
             case .planar:
-                for c in ring { points.append(projection.project(c)) }
+                for c in ring { points.append(projector.plane(latitude: c.latitude, longitude: c.longitude)) }
             case .equalArea:
                 for c in ring {
                     let offset = LongitudeArc.normalized(c.longitude - projection.centreLongitude)
                     let cosc = sinPhi0 * sin(c.latitude * rad) + cosPhi0 * cos(c.latitude * rad) * cos(offset * rad)
                     if cosc < nearAntipode { continue ringLoop }
-                    points.append(projection.project(c))
+                    points.append(projector.plane(latitude: c.latitude, longitude: c.longitude))
                 }
             case .equirectangular, .webMercator:
                 var unwrapped = LongitudeArc.normalized(ring[0].longitude - projection.centreLongitude)
@@ -76,7 +78,7 @@ enum BasemapProjection {
                 for c in ring {
                     unwrapped += LongitudeArc.normalized(c.longitude - previous)
                     previous = c.longitude
-                    var p = projection.project(c)
+                    var p = projector.plane(latitude: c.latitude, longitude: c.longitude)
                     let normal = LongitudeArc.normalized(c.longitude - projection.centreLongitude)
                     let turns = ((unwrapped - normal) / 360).rounded()
                     if turns != 0 { p.x += turns * period }
