@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import HeatMap
 
@@ -109,6 +110,26 @@ import Testing
             try GeoJSONExport.write(set, projection: Self.planar, units: "u", options: options, to: pipe)
             #expect(onePass == pipe.text, "\(grouping)")
             #expect(onePass.range(of: #"[0-9]\.[0-9]{2,}"#, options: .regularExpression) != nil, "a repair was made")
+        }
+    }
+
+    /// The export stage's progress never goes back, with repairs (precision
+    /// 1) and without (9), into memory (one pass) and into a pipe (two).
+    @Test(arguments: [1, 9])
+    func exportProgressOnlyGoesForward(precision: Int) throws {
+        let set = Self.bands(seed: 5)
+        for toPipe in [false, true] {
+            let fractions = Mutex<[Double]>([])
+            let control = ComputeControl(cancellation: nil) { p in
+                if p.stage == .export { fractions.withLock { $0.append(p.fraction) } }
+            }
+            let options = GeoJSONOptions(precision: precision)
+            let sink: ByteSink = toPipe ? PipeSink() : ByteCollector()
+            try GeoJSONExport.write(set, projection: Self.planar, units: "u", options: options, to: sink,
+                                    control: control)
+            let seen = fractions.withLock { $0 }
+            #expect(seen.last == 1)
+            #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "precision \(precision), pipe \(toPipe): \(seen)")
         }
     }
 
