@@ -21,61 +21,64 @@ struct RingContactCheck {
         var polygon: Int
     }
 
-    /// The rings' segments end to end: segment k runs from `points[k]` to
-    /// the next position of its ring (`points[k + 1]`, or the ring's first
-    /// one for its last segment).
+    /// The rings' segments end to end, read where the rings keep their
+    /// positions (no copy of them): segment k runs from `point(k)` to the
+    /// next position of its ring (its first one for the ring's last segment).
     private struct Segments: BoxedItems {
-        static let joinsPrevious: UInt8 = 1, closesRing: UInt8 = 2
+        static let joinsPrevious: UInt32 = 1, closesRing: UInt32 = 2, flagBits: UInt32 = 2
 
-        var points: [FixedPoint] = []
-        /// Per segment: `joinsPrevious` when it lies in one ``MonotoneRun``
-        /// with the segment before it, `closesRing` for a ring's last.
-        var flags: [UInt8] = []
+        let rings: [[FixedPoint]]
+        /// Per segment: its ring above ``flagBits``, `joinsPrevious` when it
+        /// lies in one ``MonotoneRun`` with the segment before it,
+        /// `closesRing` for a ring's last. Four bytes a segment where a copy
+        /// of the positions took sixteen; 2^30 rings would be 48 GB of them.
+        private var meta: [UInt32] = []
         /// The first segment of each ring, then the total.
-        var starts: [Int] = []
+        private(set) var starts: [Int] = []
 
         init(_ rings: [Ring]) {
+            self.rings = rings.map(\.points)
             let total = rings.reduce(0) { $0 + $1.points.count }
-            points.reserveCapacity(total)
-            flags.reserveCapacity(total)
+            meta.reserveCapacity(total)
             starts.reserveCapacity(rings.count + 1)
-            for source in rings {
+            for (r, source) in rings.enumerated() {
                 let p = source.points, n = p.count
-                starts.append(points.count)
-                points.append(contentsOf: p)
+                starts.append(meta.count)
                 var run = MonotoneRun()
+                let ring = UInt32(r) << Self.flagBits
                 for i in 0..<n {
                     let joins = run.extend(p[i], p[i + 1 == n ? 0 : i + 1])
-                    flags.append((joins ? Self.joinsPrevious : 0) | (i + 1 == n ? Self.closesRing : 0))
+                    meta.append(ring | (joins ? Self.joinsPrevious : 0) | (i + 1 == n ? Self.closesRing : 0))
                 }
             }
-            starts.append(points.count)
+            starts.append(meta.count)
         }
 
-        /// The ring of segment k. O(log rings).
-        func ring(_ k: Int) -> Int {
-            var low = 0, high = starts.count - 1
-            while high - low > 1 {
-                let mid = (low + high) / 2
-                if starts[mid] <= k { low = mid } else { high = mid }
-            }
-            return low
+        /// The ring of segment k.
+        @inline(__always) func ring(_ k: Int) -> Int { Int(meta[k] >> Self.flagBits) }
+
+        /// Where segment k starts.
+        @inline(__always) func point(_ k: Int) -> FixedPoint {
+            let r = ring(k)
+            return rings[r][k - starts[r]]
         }
 
         @inline(__always) func end(_ k: Int) -> FixedPoint {
-            flags[k] & Self.closesRing == 0 ? points[k + 1] : points[starts[ring(k)]]
+            let r = ring(k), i = k - starts[r]
+            return rings[r][meta[k] & Self.closesRing == 0 ? i + 1 : 0]
         }
 
-        var count: Int { points.count }
+        var count: Int { meta.count }
 
-        @inline(__always) func joinsPrevious(_ k: Int) -> Bool { flags[k] & Self.joinsPrevious != 0 }
+        @inline(__always) func joinsPrevious(_ k: Int) -> Bool { meta[k] & Self.joinsPrevious != 0 }
 
         /// Consecutive segments of a ring share their vertex and may only
         /// fold back there, which the spike test finds.
-        @inline(__always) func followsPrevious(_ k: Int) -> Bool { flags[k - 1] & Self.closesRing == 0 }
+        @inline(__always) func followsPrevious(_ k: Int) -> Bool { meta[k - 1] & Self.closesRing == 0 }
 
         @inline(__always) func box(_ k: Int) -> FixedBox {
-            let a = points[k], b = end(k)
+            let r = ring(k), i = k - starts[r], ring = rings[r]
+            let a = ring[i], b = ring[meta[k] & Self.closesRing == 0 ? i + 1 : 0]
             return FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y))
         }
     }
@@ -110,7 +113,7 @@ struct RingContactCheck {
         BoxPairs.forEach(segments, stripBoxes: stripBoxes, control: control) { i, j in
             let ra = segments.ring(i), rb = segments.ring(j)
             let ia = i - segments.starts[ra], ib = j - segments.starts[rb]
-            let p1 = segments.points[i], p2 = segments.end(i), p3 = segments.points[j], p4 = segments.end(j)
+            let p1 = segments.point(i), p2 = segments.end(i), p3 = segments.point(j), p4 = segments.end(j)
             if ra == rb {
                 let gap = j - i
                 if gap == 1 || gap == segments.starts[ra + 1] - segments.starts[ra] - 1 { return }
