@@ -71,6 +71,32 @@ import Testing
         #expect(maxA < minB)
     }
 
+    /// Rounding lets go of each polygon once rounded, so a repair makes the
+    /// polygons again: `pieces` is called once for a feature that needs
+    /// none, once more per round of repair, and the repaired rings are
+    /// those of rounding a polygon kept whole (with the same box).
+    @Test func aRepairMakesThePolygonsAgain() throws {
+        let a = PlanePolygon(exterior: Shapes.rectangle(0, 0, 1.0004, 1))
+        // 0.00005 apart: one edge at 3 decimals until repaired.
+        let b = PlanePolygon(exterior: Shapes.rectangle(1.00045, 0, 2, 1))
+        let far = PlanePolygon(exterior: Shapes.rectangle(5, 0, 6, 1))
+        for (polygons, repairs) in [([a, far], false), ([a, b], true), ([far, a, b], true)] {
+            var calls = 0
+            var precision = VertexPrecision(decimals: 3, limit: 12)
+            let (out, dropped, box) = try PrecisionRounding.repaired({ calls += 1; return polygons },
+                                                                     precision: &precision)
+            #expect(dropped.isEmpty)
+            #expect(repairs ? calls >= 2 : calls == 1)
+            #expect(box == polygons.reduce(PlaneBox.empty) { b, p in
+                p.exterior.reduce(b) { var b = $0; b.formUnion($1); return b }
+            })
+            // The settled precision rounds the same rings from polygons held whole.
+            let again = PrecisionRounding.rounded(polygons, precision: precision)
+            #expect(out.map { $0.map(\.points) } == again.map { $0.map(\.points) })
+            #expect(out.count == polygons.count)
+        }
+    }
+
     @Test func randomWigglyBandsStayValidAtLowPrecision() throws {
         // Rings with many vertices closer together than the rounding step.
         var rng = SplitMix(seed: 8)

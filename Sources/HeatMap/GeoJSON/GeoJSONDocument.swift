@@ -322,13 +322,15 @@ struct GeoJSONDocument {
     /// feature was made without polygons (it is left out).
     private func geometryText(ofFeature k: Int, deferred: ((Int) throws -> [PrecisionRounding.Polygon])?,
                               control: ComputeControl) throws -> [JSONText]? {
-        var geometry = features[k].geometry
+        let text: [JSONText]
         if let d = deferredKeys[k], let deferred {
-            let polygons = try deferred(d.key)
+            var polygons = try deferred(d.key)
             if polygons.isEmpty { return nil }
-            geometry = .polygons(polygons)
+            // Made for this text alone: each polygon goes once it is text.
+            text = GeoJSONDocument.text(releasing: &polygons, control: control)
+        } else {
+            text = GeoJSONDocument.text(of: features[k].geometry, control: control)
         }
-        let text = GeoJSONDocument.text(of: geometry, control: control)
         try control.checkCancellation()
         return text
     }
@@ -339,43 +341,69 @@ struct GeoJSONDocument {
     /// A cancelled `control` cuts it short between polygons or lines (the
     /// caller throws).
     private static func text(of geometry: Geometry, control: ComputeControl = .none) -> [JSONText] {
-        var pieces: [JSONText] = []
+        switch geometry {
+        case .polygons(var polygons):
+            return text(releasing: &polygons, control: control)
+        case .lines(let lines):
+            return text(ofLines: lines, control: control)
+        }
+    }
+
+    /// Text pieces cut once one holds about ``batchPositions`` positions.
+    private struct Pieces {
+        var done: [JSONText] = []
         var text = JSONText(reserving: 1 << 12)
-        var positions = 0
-        func count(_ n: Int) {
+        private var positions = 0
+
+        mutating func count(_ n: Int) {
             positions += n
-            guard positions >= batchPositions else { return }
-            pieces.append(text)
+            guard positions >= GeoJSONDocument.batchPositions else { return }
+            done.append(text)
             text = JSONText(reserving: 1 << 12)
             positions = 0
         }
-        switch geometry {
-        case .polygons(let polygons):
-            text.append(polygons.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
-            for (k, polygon) in polygons.enumerated() {
-                if control.isCancelled { break }
-                text.append(k > 0 ? ",[" : "[")
-                for (r, ring) in polygon.enumerated() {
-                    if r > 0 { text.append(byte: UInt8(ascii: ",")) }
-                    // Closed in the file: the first position again at the end.
-                    text.append(positions: ring.points, closing: true, decimals: ring.decimals)
-                    count(ring.points.count + 1)
-                }
-                text.append(byte: UInt8(ascii: "]"))
-            }
-            text.append(polygons.count == 1 ? "}" : "]}")
-        case .lines(let lines):
-            text.append(lines.count == 1 ? "{\"type\":\"LineString\",\"coordinates\":" : "{\"type\":\"MultiLineString\",\"coordinates\":[")
-            for (k, line) in lines.enumerated() {
-                if control.isCancelled { break }
-                if k > 0 { text.append(byte: UInt8(ascii: ",")) }
-                text.append(positions: line.points, closing: false, decimals: line.decimals)
-                count(line.points.count)
-            }
-            text.append(lines.count == 1 ? "}" : "]}")
+
+        mutating func finish() -> [JSONText] {
+            done.append(text)
+            return done
         }
-        pieces.append(text)
-        return pieces
+    }
+
+    /// The text of a (Multi)Polygon member; each polygon is left empty once
+    /// it is text, so that polygons made for it alone are freed as it grows.
+    private static func text(releasing polygons: inout [PrecisionRounding.Polygon],
+                             control: ComputeControl) -> [JSONText] {
+        var out = Pieces()
+        out.text.append(polygons.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
+        for k in polygons.indices {
+            if control.isCancelled { break }
+            let polygon = polygons[k]
+            polygons[k] = []
+            out.text.append(k > 0 ? ",[" : "[")
+            for (r, ring) in polygon.enumerated() {
+                if r > 0 { out.text.append(byte: UInt8(ascii: ",")) }
+                // Closed in the file: the first position again at the end.
+                out.text.append(positions: ring.points, closing: true, decimals: ring.decimals)
+                out.count(ring.points.count + 1)
+            }
+            out.text.append(byte: UInt8(ascii: "]"))
+        }
+        out.text.append(polygons.count == 1 ? "}" : "]}")
+        return out.finish()
+    }
+
+    /// The text of a (Multi)LineString member.
+    private static func text(ofLines lines: [FixedLine], control: ComputeControl) -> [JSONText] {
+        var out = Pieces()
+        out.text.append(lines.count == 1 ? "{\"type\":\"LineString\",\"coordinates\":" : "{\"type\":\"MultiLineString\",\"coordinates\":[")
+        for (k, line) in lines.enumerated() {
+            if control.isCancelled { break }
+            if k > 0 { out.text.append(byte: UInt8(ascii: ",")) }
+            out.text.append(positions: line.points, closing: false, decimals: line.decimals)
+            out.count(line.points.count)
+        }
+        out.text.append(lines.count == 1 ? "}" : "]}")
+        return out.finish()
     }
 }
 

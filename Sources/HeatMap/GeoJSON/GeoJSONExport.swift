@@ -328,7 +328,7 @@ public enum GeoJSONExport {
         let kept = Mutex([Bool](repeating: false, count: features.count))
         let repairing = Atomic<Bool>(false), finished = Atomic<Int>(0)
         let written = try document.writeBBoxLast(to: sink, start: start, control: control) { k in
-            let (polygons, round) = try PrecisionRounding.round(try pieces(k), from: precision, control: control)
+            let (polygons, round) = try PrecisionRounding.round({ try pieces(k) }, from: precision, control: control)
             rounds.withLock { $0[k] = round }
             if round.raised != nil { repairing.store(true, ordering: .relaxed) }
             // The second quarter of the stage, as the planning of the two

@@ -11,35 +11,46 @@ enum PrecisionRounding {
     /// A polygon on the decimal grid: the exterior first, then the holes.
     typealias Polygon = [FixedRing]
 
-    /// Rounds `polygons` (open rings, x/y or lon/lat) with `precision`,
-    /// giving the positions of offending rings more decimals (recorded in
-    /// `precision`), and names the holes it gave up ([polygon, ring] of
-    /// `polygons`), so that ``rounded(_:precision:dropped:)`` can make the
-    /// same rings again from the repaired precision. About O(n) per round,
-    /// at most `limit − base + 1` rounds.
+    /// Rounds the polygons `pieces()` makes (open rings, x/y or lon/lat)
+    /// with `precision`, giving the positions of offending rings more
+    /// decimals (recorded in `precision`), and names the holes it gave up
+    /// ([polygon, ring] of the polygons), so that
+    /// ``rounded(_:precision:dropped:)`` can make the same rings again from
+    /// the repaired precision; `box` is that of all the positions before
+    /// rounding. Each polygon is let go of once rounded, so the feature is
+    /// not held twice while it is checked; `pieces` is called again (it
+    /// must make the same polygons) only for a round of repair, which is
+    /// rare. About O(n) per round, at most `limit − base + 1` rounds.
     /// Polls `control` between polygons and inside the check.
-    /// - Throws: `CancellationError`.
-    static func repaired(_ polygons: [PlanePolygon], precision: inout VertexPrecision,
-                         control: ComputeControl = .none) throws -> (polygons: [Polygon], dropped: Set<[Int]>) {
+    /// - Throws: `CancellationError`, and what `pieces` throws.
+    static func repaired(_ pieces: () throws -> [PlanePolygon], precision: inout VertexPrecision,
+                         control: ComputeControl = .none) throws
+        -> (polygons: [Polygon], dropped: Set<[Int]>, box: PlaneBox) {
+        var polygons = try pieces()
+        var box = PlaneBox.empty
         // The common case of bins: one convex ring.
         if polygons.count == 1, polygons[0].holes.isEmpty {
+            for q in polygons[0].exterior { box.formUnion(q) }
             guard let ring = FixedRing.rounded(polygons[0].exterior, precision: precision, counterClockwise: true)
-            else { return ([], []) }
-            if isConvexSimple(ring.points) { return ([[ring]], []) }
+            else { return ([], [], box) }
+            if isConvexSimple(ring.points) { return ([[ring]], [], box) }
         }
         var dropped = Set<[Int]>()
         while true {
             var refs: [[Int]] = []            // (polygon, ring) of each output ring
-            let out = rounded(polygons, precision: precision, dropped: dropped, refs: &refs, control: control)
+            box = .empty
+            let out = rounded(releasing: &polygons, precision: precision, dropped: dropped, refs: &refs, box: &box,
+                              control: control)
             try control.checkCancellation()
-            if isPlainlyValid(out) { return (out, dropped) }
+            if isPlainlyValid(out) { return (out, dropped, box) }
             var checkRings: [RingContactCheck.Ring] = []
             for (k, rings) in out.enumerated() {
                 for r in rings { checkRings.append(RingContactCheck.Ring(points: r.points, polygon: k)) }
             }
             let bad = RingContactCheck.offenders(checkRings, control: control)
             try control.checkCancellation()
-            if bad.isEmpty { return (out, dropped) }
+            if bad.isEmpty { return (out, dropped, box) }
+            polygons = try pieces()
             var raised = false
             for k in bad.sorted() {
                 let ref = refs[k]
@@ -50,28 +61,38 @@ enum PrecisionRounding {
             // Every offender already carries all the decimals there are: the
             // input itself is invalid there. Give up holes before exteriors.
             let holes = bad.map { refs[$0] }.filter { $0[1] > 0 }
-            if holes.isEmpty { return (out, dropped) }
+            if holes.isEmpty { return (out, dropped, box) }
             dropped.formUnion(holes)
         }
     }
 
     /// The rings of `polygons` rounded with `precision` and oriented
     /// (exteriors counter-clockwise, holes clockwise), leaving out the
-    /// holes in `dropped` and the rings that collapse: what ``repaired(_:precision:)``
-    /// returns once `precision` holds its repairs, without checking again. O(n).
-    static func rounded(_ polygons: [PlanePolygon], precision: VertexPrecision,
+    /// holes in `dropped` and the rings that collapse: what ``repaired(_:precision:control:)``
+    /// returns once `precision` holds its repairs, without checking again.
+    /// Each polygon is let go of once rounded. O(n).
+    static func rounded(_ polygons: consuming [PlanePolygon], precision: VertexPrecision,
                         dropped: Set<[Int]> = []) -> [Polygon] {
         var refs: [[Int]] = []
-        return rounded(polygons, precision: precision, dropped: dropped, refs: &refs)
+        var box = PlaneBox.empty
+        return rounded(releasing: &polygons, precision: precision, dropped: dropped, refs: &refs, box: &box)
     }
 
-    /// `refs` gets the [polygon, ring] of `polygons` of each ring made.
-    /// A cancelled `control` cuts it short between polygons (the caller throws).
-    private static func rounded(_ polygons: [PlanePolygon], precision: VertexPrecision, dropped: Set<[Int]>,
-                                refs: inout [[Int]], control: ComputeControl = .none) -> [Polygon] {
+    /// `refs` gets the [polygon, ring] of `polygons` of each ring made,
+    /// `box` their positions before rounding; each polygon is left empty
+    /// once rounded, so that its positions are freed as the rounded ones
+    /// are made. A cancelled `control` cuts it short between polygons (the
+    /// caller throws).
+    private static func rounded(releasing polygons: inout [PlanePolygon], precision: VertexPrecision,
+                                dropped: Set<[Int]>, refs: inout [[Int]], box: inout PlaneBox,
+                                control: ComputeControl = .none) -> [Polygon] {
         var out: [Polygon] = []
-        for (pi, polygon) in polygons.enumerated() {
+        for pi in polygons.indices {
             if control.isCancelled { break }
+            let polygon = polygons[pi]
+            polygons[pi] = PlanePolygon(exterior: [])
+            for q in polygon.exterior { box.formUnion(q) }
+            for h in polygon.holes { for q in h { box.formUnion(q) } }
             guard let exterior = FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true)
             else { continue }
             var rings = [exterior]
@@ -128,7 +149,7 @@ enum PrecisionRounding {
             let start = precision.shared
             let round = todo
             let results = try known ?? inParallel(round.count, control: control) { k in
-                try Self.round(pieces(round[k]), from: start, control: control).round
+                try Self.round({ try pieces(round[k]) }, from: start, control: control).round
             }
             known = nil
             var changed: [PlanePoint] = []
@@ -158,21 +179,19 @@ enum PrecisionRounding {
         var raised: VertexPrecision?
     }
 
-    /// `polygons` rounded and repaired from `start`: the rings, and what a
-    /// round of planning keeps of them.
-    /// - Throws: `CancellationError` when `control` is cancelled.
-    static func round(_ polygons: [PlanePolygon], from start: VertexPrecision, control: ComputeControl = .none) throws
-        -> (polygons: [Polygon], round: FeatureRound) {
+    /// The polygons `pieces()` makes, rounded and repaired from `start`
+    /// (``repaired(_:precision:control:)``): the rings, and what a round of
+    /// planning keeps of them.
+    /// - Throws: `CancellationError` when `control` is cancelled, and what
+    ///   `pieces` throws.
+    static func round(_ pieces: () throws -> [PlanePolygon], from start: VertexPrecision,
+                      control: ComputeControl = .none) throws -> (polygons: [Polygon], round: FeatureRound) {
         var local = start
-        let (rounded, dropped) = try repaired(polygons, precision: &local, control: control)
-        var plan = FeaturePlan(dropped: dropped)
+        let (rounded, dropped, box) = try repaired(pieces, precision: &local, control: control)
+        var plan = FeaturePlan(dropped: dropped, box: box)
         for polygon in rounded {
             if let exterior = polygon.first { plan.extent.add(exterior) }
             for ring in polygon { plan.positions += ring.points.count }
-        }
-        for p in polygons {
-            for q in p.exterior { plan.box.formUnion(q) }
-            for h in p.holes { for q in h { plan.box.formUnion(q) } }
         }
         return (rounded, FeatureRound(plan: plan, raised: local.local.isEmpty ? nil : local))
     }
