@@ -127,9 +127,6 @@ struct GeoJSONDocument {
         return collector.takeString()
     }
 
-    /// Positions per piece of geometry text.
-    static let batchPositions = 1 << 16
-
     /// Writes the FeatureCollection to `sink` feature by feature: each
     /// feature's geometry is formatted on a core of its own a few features
     /// ahead of the one being written (``Parallel/ordered(_:cost:budget:control:make:consume:)``)
@@ -335,9 +332,9 @@ struct GeoJSONDocument {
         return text
     }
 
-    /// The text of a geometry member, cut between rings (or lines) once a
-    /// piece holds about ``batchPositions`` positions: the writer hands
-    /// large pieces to the sink as they are, without copying them.
+    /// The text of a geometry member in pieces of at most about a megabyte
+    /// (``JSONPieces``): the writer hands large pieces to the sink as they
+    /// are, without copying them.
     /// A cancelled `control` cuts it short between polygons or lines (the
     /// caller throws).
     private static func text(of geometry: Geometry, control: ComputeControl = .none) -> [JSONText] {
@@ -349,60 +346,38 @@ struct GeoJSONDocument {
         }
     }
 
-    /// Text pieces cut once one holds about ``batchPositions`` positions.
-    private struct Pieces {
-        var done: [JSONText] = []
-        var text = JSONText(reserving: 1 << 12)
-        private var positions = 0
-
-        mutating func count(_ n: Int) {
-            positions += n
-            guard positions >= GeoJSONDocument.batchPositions else { return }
-            done.append(text)
-            text = JSONText(reserving: 1 << 12)
-            positions = 0
-        }
-
-        mutating func finish() -> [JSONText] {
-            done.append(text)
-            return done
-        }
-    }
-
     /// The text of a (Multi)Polygon member; each polygon is left empty once
     /// it is text, so that polygons made for it alone are freed as it grows.
     private static func text(releasing polygons: inout [PrecisionRounding.Polygon],
                              control: ComputeControl) -> [JSONText] {
-        var out = Pieces()
-        out.text.append(polygons.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
+        var out = JSONPieces()
+        out.append(polygons.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
         for k in polygons.indices {
             if control.isCancelled { break }
             let polygon = polygons[k]
             polygons[k] = []
-            out.text.append(k > 0 ? ",[" : "[")
+            out.append(k > 0 ? ",[" : "[")
             for (r, ring) in polygon.enumerated() {
-                if r > 0 { out.text.append(byte: UInt8(ascii: ",")) }
+                if r > 0 { out.append(byte: UInt8(ascii: ",")) }
                 // Closed in the file: the first position again at the end.
-                out.text.append(positions: ring.points, closing: true, decimals: ring.decimals)
-                out.count(ring.points.count + 1)
+                out.append(positions: ring.points, closing: true, decimals: ring.decimals)
             }
-            out.text.append(byte: UInt8(ascii: "]"))
+            out.append(byte: UInt8(ascii: "]"))
         }
-        out.text.append(polygons.count == 1 ? "}" : "]}")
+        out.append(polygons.count == 1 ? "}" : "]}")
         return out.finish()
     }
 
     /// The text of a (Multi)LineString member.
     private static func text(ofLines lines: [FixedLine], control: ComputeControl) -> [JSONText] {
-        var out = Pieces()
-        out.text.append(lines.count == 1 ? "{\"type\":\"LineString\",\"coordinates\":" : "{\"type\":\"MultiLineString\",\"coordinates\":[")
+        var out = JSONPieces()
+        out.append(lines.count == 1 ? "{\"type\":\"LineString\",\"coordinates\":" : "{\"type\":\"MultiLineString\",\"coordinates\":[")
         for (k, line) in lines.enumerated() {
             if control.isCancelled { break }
-            if k > 0 { out.text.append(byte: UInt8(ascii: ",")) }
-            out.text.append(positions: line.points, closing: false, decimals: line.decimals)
-            out.count(line.points.count)
+            if k > 0 { out.append(byte: UInt8(ascii: ",")) }
+            out.append(positions: line.points, closing: false, decimals: line.decimals)
         }
-        out.text.append(lines.count == 1 ? "}" : "]}")
+        out.append(lines.count == 1 ? "}" : "]}")
         return out.finish()
     }
 }

@@ -10,6 +10,11 @@ struct JSONText {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Room for `capacity` bytes in all without growing.
+    mutating func reserveCapacity(_ capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
     /// The text written so far.
     var string: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -71,10 +76,8 @@ struct JSONText {
     }
 
     /// The positions `[[x,y],…]` of fixed decimals, the first again at the
-    /// end when `closing`. A block of positions is written backwards, last
-    /// one first, into the end of a scratch buffer — numbers come out of
-    /// their digits backwards — so it lies in one piece there, appended
-    /// with one copy.
+    /// end when `closing`; a block at a time (``writePositions(_:closing:decimals:_:)``),
+    /// each appended with one copy.
     mutating func append(positions points: [FixedPoint], closing: Bool, decimals: Int) {
         guard decimals >= 0 else {
             append(byte: UInt8(ascii: "["))
@@ -90,11 +93,20 @@ struct JSONText {
             return
         }
         append(byte: UInt8(ascii: "["))
+        JSONText.writePositions(points, closing: closing, decimals: decimals) { bytes.append(contentsOf: $0) }
+        append(byte: UInt8(ascii: "]"))
+    }
+
+    /// The positions of ``append(positions:closing:decimals:)`` (decimals
+    /// ≥ 0) without the brackets around them, a block at a time: a block
+    /// of positions is written backwards, last one first, into the end of
+    /// a scratch buffer — numbers come out of their digits backwards — so
+    /// it lies in one piece there, handed to `emit` (at most ``blockBytes``).
+    static func writePositions(_ points: [FixedPoint], closing: Bool, decimals: Int,
+                               _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         let n = points.count + (closing && !points.isEmpty ? 1 : 0)
-        let block = 1024
-        let capacity = block * (JSONText.positionLength + 1)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            let end = buffer.baseAddress! + capacity
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: blockBytes) { buffer in
+            let end = buffer.baseAddress! + blockBytes
             points.withUnsafeBufferPointer { points in
                 for first in stride(from: 0, to: n, by: block) {
                     var p = end
@@ -103,11 +115,20 @@ struct JSONText {
                         p = JSONText.write(x: q.x, y: q.y, decimals: decimals, endingAt: p)
                         if k > 0 { p -= 1; p.pointee = UInt8(ascii: ",") }
                     }
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
+                    emit(UnsafeBufferPointer(start: p, count: end - p))
                 }
             }
         }
-        append(byte: UInt8(ascii: "]"))
+    }
+
+    /// Positions per block of ``writePositions(_:closing:decimals:_:)``.
+    private static let block = 1024
+    /// The most bytes a block takes: its positions and their commas.
+    static let blockBytes = block * (positionLength + 1)
+
+    /// Appends bytes as they are.
+    mutating func append(bytes more: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: more)
     }
 
     /// The most bytes one position `[x,y]` takes.
