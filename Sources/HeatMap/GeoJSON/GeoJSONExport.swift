@@ -201,8 +201,15 @@ public enum GeoJSONExport {
         control.report(.export, 0.75)
         let settled = precision
         // A feature the planning left as the first round made it is that
-        // round's rings, kept or made again.
+        // round's rings, kept or made again. The writing is the stage's
+        // last quarter.
+        let progress = StageProgress(.export, control: control)
+        let made = Atomic<Int>(0)
         let final = { (k: Int) throws -> [PrecisionRounding.Polygon] in
+            defer {
+                let n = made.add(1, ordering: .relaxed).newValue
+                progress.report(0.75 + 0.25 * Double(n) / Double(polygonFeatures.count))
+            }
             if plans[k].isFirstRound, let kept = stash.take(k) { return kept }
             return PrecisionRounding.rounded(try pieces(k), precision: settled, dropped: plans[k].dropped)
         }
@@ -342,13 +349,14 @@ public enum GeoJSONExport {
         let rounds = Mutex([PrecisionRounding.FeatureRound?](repeating: nil, count: features.count))
         let kept = Mutex([Bool](repeating: false, count: features.count))
         let repairing = Atomic<Bool>(false), finished = Atomic<Int>(0)
+        let progress = StageProgress(.export, control: control)
         let written = try document.writeBBoxLast(to: sink, start: start, control: control) { k in
             let (polygons, round) = try PrecisionRounding.round(try pieces(k), from: precision, control: control)
             rounds.withLock { $0[k] = round }
             if round.raised != nil { repairing.store(true, ordering: .relaxed) }
             // The second quarter of the stage, as the planning of the two
             // passes: a repair then goes on from 0.75, never back.
-            control.report(.export, 0.5 + 0.25 * Double(finished.add(1, ordering: .relaxed).newValue)
+            progress.report(0.5 + 0.25 * Double(finished.add(1, ordering: .relaxed).newValue)
                 / Double(features.count))
             if repairing.load(ordering: .relaxed) {
                 stash.keep(polygons, for: k)
