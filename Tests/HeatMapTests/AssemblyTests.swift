@@ -33,9 +33,8 @@ import Testing
 
     @Test func frameRunsPassCornersInOrder() {
         let geometry = GridGeometry(columns: 4, rows: 3, x0: 0, y0: 0, dx: 1, dy: 1)
-        let values = [Double](repeating: 0, count: 12)
-        values.withUnsafeBufferPointer { buffer in
-            let walk = FrameWalk(frame: GridFrame(columns: 4, rows: 3), geometry: geometry, values: buffer)
+        do {
+            let walk = FrameWalk(frame: GridFrame(columns: 4, rows: 3), geometry: geometry, bands: NodeBands())
             let a = FrameKey(edge: 1, along: 1.5), b = FrameKey(edge: 6, along: -1.5)
             #expect(walk.cornersPassed(from: a, to: b) == [3, 5])
             #expect(walk.nodesPassed(from: a, to: b) == (first: 2, count: 5))

@@ -114,7 +114,8 @@ import Testing
     }
 
     /// The export stage's progress never goes back, with repairs (precision
-    /// 1) and without (9), into memory (one pass) and into a pipe (two).
+    /// 1) and without (9), into memory (one pass) and into a pipe (two,
+    /// the writing reporting its quarter).
     @Test(arguments: [1, 9])
     func exportProgressOnlyGoesForward(precision: Int) throws {
         let set = Self.bands(seed: 5)
@@ -130,6 +131,10 @@ import Testing
             let seen = fractions.withLock { $0 }
             #expect(seen.last == 1)
             #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "precision \(precision), pipe \(toPipe): \(seen)")
+            if toPipe {
+                // The writing after the planning reports as it goes.
+                #expect(seen.contains { $0 > 0.75 && $0 < 1 }, "\(seen)")
+            }
         }
     }
 

@@ -20,7 +20,9 @@
 struct BandAssembler {
     let geometry: GridGeometry
     let frame: GridFrame
-    let values: UnsafeBufferPointer<Double>
+    /// The grid nodes' bands, and the index of the lower level among them.
+    let bands: NodeBands
+    let level: Int
     let lower: LevelTrace
     let lowerSmooth: SmoothedLevel
     let upper: LevelTrace?
@@ -37,7 +39,7 @@ struct BandAssembler {
     /// The band's polygons, and all its rings (the isolines, for a level).
     /// With `polygons` false the rings are not nested and no polygon is made.
     func assemble(polygons wanted: Bool = true) throws -> (polygons: [PlanePolygon], rings: [[PlanePoint]]) {
-        let walk = FrameWalk(frame: frame, geometry: geometry, values: values)
+        let walk = FrameWalk(frame: frame, geometry: geometry, bands: bands)
         var sources: [Source] = []
         var lowerRing = [Int32](repeating: -1, count: lower.pieceCount)
         var upperRing = [Int32](repeating: -1, count: upper?.pieceCount ?? 0)
@@ -121,11 +123,8 @@ struct BandAssembler {
     /// Joins rings whose crossings bound one inside interval of a row.
     private func joinAlongRows(_ sets: inout UnionFind, lowerRing: [Int32], upperRing: [Int32], owner: [Int32]) throws {
         let columns = geometry.columns, rows = geometry.rows
-        let tLo = lower.threshold, tHi = upper?.threshold ?? .infinity
-        @inline(__always) func inside(_ node: Int) -> Bool {
-            let v = values[node]
-            return v >= tLo && !(v >= tHi)
-        }
+        let level = level, isLevel = upper == nil
+        @inline(__always) func inside(_ node: Int) -> Bool { bands.isInside(node, lower: level, isLevel: isLevel) }
         // Local copies: no optional unwrapping or struct projection in the loop.
         let lowerEdges = lower.hEdges, upperEdges = upper?.hEdges ?? []
         let lowerPieces = lower.hPieces, upperPieces = upper?.hPieces ?? []
@@ -150,7 +149,7 @@ struct BandAssembler {
                 } else {
                     // Both levels cross this edge: the upper one nearer the higher node.
                     let c = Int(le - rowStart)
-                    takeUpper = values[base + c] > values[base + c + 1]
+                    takeUpper = bands[base + c] > bands[base + c + 1]
                 }
                 let edge = takeUpper ? ue : le
                 let ring = takeUpper ? Int(upperRing[Int(upperPieces[j])]) : Int(lowerRing[Int(lowerPieces[i])])

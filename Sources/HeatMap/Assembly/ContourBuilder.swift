@@ -66,12 +66,17 @@ package enum ContourBuilder {
         do {
             traces = try trace(values: prepared.values, geometry: geometry, frame: prepared.frame,
                                thresholds: thresholds, control: control)
+            // What assembly needs of the values, a byte a node: the pieces
+            // need not keep the grid.
+            let bands = try prepared.values.withUnsafeBufferPointer {
+                try NodeBands(values: $0, thresholds: thresholds, control: control)
+            }
             let passes = try SmoothingGuard.passes(traces: traces, iterations: smoother.iterations,
                                                    geometry: geometry, control: control)
             // The cells of segments only served the guard.
             for l in traces.indices { traces[l].cells = [] }
             return ContourPieces(thresholds: thresholds, geometry: geometry, frame: prepared.frame,
-                                 values: prepared.values, traces: traces, passes: passes)
+                                 bands: bands, traces: traces, passes: passes)
         } catch {
             DeferredRelease.release(traces)
             throw error

@@ -4,8 +4,9 @@ import Synchronization
 /// each keeps (``SmoothingGuard/passes(traces:iterations:geometry:control:)``),
 /// from which a band, level or isoline is made when it is asked for: the
 /// very polygons ``ContourBuilder/build(grid:thresholds:smoother:kinds:control:)``
-/// makes, but a writer that streams features holds the grid, the traces
-/// and the few levels in flight instead of the whole smoothed geometry.
+/// makes, but a writer that streams features holds the traces, a byte per
+/// grid node (``NodeBands``) and the few levels in flight instead of the
+/// whole smoothed geometry.
 ///
 /// Each call smooths the one or two levels it needs (kept in a small cache,
 /// as neighbouring bands share a level) and assembles; it may be called
@@ -14,7 +15,7 @@ final class ContourPieces: ContourSource {
     let thresholds: [Double]
     private let geometry: GridGeometry
     private let frame: GridFrame
-    private let values: [Double]
+    private let bands: NodeBands
     private let traces: [LevelTrace]
     private let passes: [[UInt8]]
     /// Recently smoothed levels and assembled results, newest last.
@@ -46,23 +47,23 @@ final class ContourPieces: ContourSource {
         self.thresholds = thresholds
         geometry = GridGeometry(columns: 0, rows: 0, x0: 0, y0: 0, dx: 1, dy: 1)
         frame = GridFrame(columns: 2, rows: 2)
-        values = []
+        bands = NodeBands()
         traces = []
         passes = []
     }
 
-    init(thresholds: [Double], geometry: GridGeometry, frame: GridFrame, values: [Double],
+    init(thresholds: [Double], geometry: GridGeometry, frame: GridFrame, bands: NodeBands,
          traces: [LevelTrace], passes: [[UInt8]]) {
         self.thresholds = thresholds
         self.geometry = geometry
         self.frame = frame
-        self.values = values
+        self.bands = bands
         self.traces = traces
         self.passes = passes
     }
 
     deinit {
-        DeferredRelease.release((values, traces, passes))
+        DeferredRelease.release((bands, traces, passes))
     }
 
     /// Stage 3 for every level at once: the contour set of `kinds` (the
@@ -80,7 +81,7 @@ final class ContourPieces: ContourSource {
                                isolines: Array(repeating: [], count: levelCount))
         guard !pieces.traces.isEmpty else { return empty }
         var traces = pieces.traces
-        let passes = pieces.passes, values = pieces.values, geometry = pieces.geometry, frame = pieces.frame
+        let passes = pieces.passes, bands = pieces.bands, geometry = pieces.geometry, frame = pieces.frame
         _ = consume pieces
 
         // A level task gives the level's polygons and rings (its isolines),
@@ -96,22 +97,19 @@ final class ContourPieces: ContourSource {
             try control.begin(.assemble)
             let assembled = Atomic<Int>(0)
             let finalTraces = traces, finalSmoothed = smoothed
-            results = try values.withUnsafeBufferPointer { buffer in
-                let shared = SharedBuffer(buffer)
-                return try Parallel.map(tasks.count, control: control) { t in
-                    try control.checkCancellation()
-                    let task = tasks[t], l = task.level
-                    let hasUpper = task.isBand && l + 1 < levelCount
-                    let assembler = BandAssembler(geometry: geometry, frame: frame, values: shared.buffer,
-                                                  lower: finalTraces[l], lowerSmooth: finalSmoothed[l],
-                                                  upper: hasUpper ? finalTraces[l + 1] : nil,
-                                                  upperSmooth: hasUpper ? finalSmoothed[l + 1] : nil,
-                                                  control: control)
-                    let result = try assembler.assemble(polygons: task.needsPolygons)
-                    let n = assembled.add(1, ordering: .relaxed).newValue
-                    control.report(.assemble, Double(n) / Double(tasks.count))
-                    return result
-                }
+            results = try Parallel.map(tasks.count, control: control) { t in
+                try control.checkCancellation()
+                let task = tasks[t], l = task.level
+                let hasUpper = task.isBand && l + 1 < levelCount
+                let assembler = BandAssembler(geometry: geometry, frame: frame, bands: bands, level: l,
+                                              lower: finalTraces[l], lowerSmooth: finalSmoothed[l],
+                                              upper: hasUpper ? finalTraces[l + 1] : nil,
+                                              upperSmooth: hasUpper ? finalSmoothed[l + 1] : nil,
+                                              control: control)
+                let result = try assembler.assemble(polygons: task.needsPolygons)
+                let n = assembled.add(1, ordering: .relaxed).newValue
+                control.report(.assemble, Double(n) / Double(tasks.count))
+                return result
             }
         } catch {
             DeferredRelease.release((traces, smoothed))
@@ -159,12 +157,10 @@ final class ContourPieces: ContourSource {
         let l = key.level
         let lowerSmooth = try smoothed(l, control: control)
         let upperSmooth = key.band ? try smoothed(l + 1, control: control) : nil
-        let result = try values.withUnsafeBufferPointer { buffer in
-            try BandAssembler(geometry: geometry, frame: frame, values: buffer,
-                              lower: traces[l], lowerSmooth: lowerSmooth,
-                              upper: key.band ? traces[l + 1] : nil, upperSmooth: upperSmooth,
-                              control: control).assemble(polygons: true)
-        }
+        let result = try BandAssembler(geometry: geometry, frame: frame, bands: bands, level: l,
+                                       lower: traces[l], lowerSmooth: lowerSmooth,
+                                       upper: key.band ? traces[l + 1] : nil, upperSmooth: upperSmooth,
+                                       control: control).assemble(polygons: true)
         recent.withLock { r in
             if let seen = r.asked.firstIndex(of: key) {
                 r.asked.remove(at: seen)

@@ -21,7 +21,9 @@ struct FramePart: Sendable, Hashable {
 struct FrameWalk {
     let frame: GridFrame
     let geometry: GridGeometry
-    let values: UnsafeBufferPointer<Double>
+    /// The nodes' bands, to order two levels met at one point (a walk of
+    /// one level never compares nodes, and may be given none).
+    let bands: NodeBands
 
     private struct Event {
         var key: FrameKey
@@ -62,7 +64,7 @@ struct FrameWalk {
             // crossing lies nearer the edge's higher node.
             if a.part.upper == b.part.upper { return false }
             let (n0, n1) = (frame.node(Int(a.key.edge)), frame.node((Int(a.key.edge) + 1) % frame.count))
-            let startHigher = values[n0.row * frame.columns + n0.column] > values[n1.row * frame.columns + n1.column]
+            let startHigher = bands[n0.row * frame.columns + n0.column] > bands[n1.row * frame.columns + n1.column]
             return startHigher ? a.part.upper : b.part.upper
         }
         // Where each part ends, to jump from a part's start to its end.

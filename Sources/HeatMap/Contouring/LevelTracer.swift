@@ -113,7 +113,8 @@ struct LevelTracer {
 
     /// Finds the level's frame-closed rings and drops the degenerate ones.
     private func dropDegenerateFrameRings(_ out: inout LevelTrace) {
-        let walk = FrameWalk(frame: frame, geometry: geometry, values: values)
+        // One level: the walk never has two levels' crossings to order.
+        let walk = FrameWalk(frame: frame, geometry: geometry, bands: NodeBands())
         let rings = walk.rings(lower: out, upper: nil)
         for ring in rings {
             var points: [PlanePoint] = []

@@ -38,6 +38,14 @@ public enum GeoJSONExport {
     public static func write(_ contours: HeatMapContours, mode: ContourMode = .bands,
                              options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
                              control: ComputeControl = .none) throws {
+        try write(GeoJSONContours(contours), mode: mode, options: options, to: sink, control: control)
+    }
+
+    /// The same, from the parts of a result an export uses (the tool lets
+    /// the grid go first).
+    package static func write(_ contours: GeoJSONContours, mode: ContourMode = .bands,
+                              options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
+                              control: ComputeControl = .none) throws {
         // Contours still held as pieces are assembled feature by feature.
         try write(source: contours.source, projection: contours.projection, units: contours.units, mode: mode,
                   gradient: options.gradient ?? contours.gradient,
@@ -166,10 +174,11 @@ public enum GeoJSONExport {
                                                        magnitude: projection.isGeographic ? 180 : magnitude ?? 0)
         var firstRound: [PrecisionRounding.FeatureRound]?
         var hoped: (sink: RewritableByteSink, start: Int, written: GeoJSONDocument.Written, kept: [Bool])?
+        let stash = RoundedStash(positions: stashPositions)
         if let rewritable = sink as? RewritableByteSink, let start = rewritable.offset {
             switch try writeHopingForNoRepair(document, features: polygonFeatures.map { ($0.properties, $0.vertices) },
                                               pieces: pieces, precision: precision, to: rewritable, start: start,
-                                              control: control) {
+                                              stash: stash, control: control) {
             case .written:
                 control.report(.export, 1)
                 return
@@ -191,8 +200,18 @@ public enum GeoJSONExport {
         }
         control.report(.export, 0.75)
         let settled = precision
+        // A feature the planning left as the first round made it is that
+        // round's rings, kept or made again. The writing is the stage's
+        // last quarter.
+        let progress = StageProgress(.export, control: control)
+        let made = Atomic<Int>(0)
         let final = { (k: Int) throws -> [PrecisionRounding.Polygon] in
-            PrecisionRounding.rounded(try pieces(k), precision: settled, dropped: plans[k].dropped)
+            defer {
+                let n = made.add(1, ordering: .relaxed).newValue
+                progress.report(0.75 + 0.25 * Double(n) / Double(polygonFeatures.count))
+            }
+            if plans[k].isFirstRound, let kept = stash.take(k) { return kept }
+            return PrecisionRounding.rounded(try pieces(k), precision: settled, dropped: plans[k].dropped)
         }
         if let hoped {
             // The features written in the hope pass that the repairs left
@@ -313,13 +332,16 @@ public enum GeoJSONExport {
     /// features are only rounded, not written: that round is the first of
     /// the planning that settles every feature's rounding, after which the
     /// export is written again from the first feature that changed. Both
-    /// give the bytes of the two passes.
+    /// give the bytes of the two passes. The features rounded but not
+    /// written go to `stash` (as far as it has room), for the writing after
+    /// the planning.
     /// `features[k]` is deferred feature k's properties and vertex estimate.
     private static func writeHopingForNoRepair(_ document: GeoJSONDocument,
                                                features: [(properties: String, vertices: Int)],
                                                pieces: @escaping (Int) throws -> [PlanePolygon],
                                                precision: VertexPrecision, to sink: RewritableByteSink,
-                                               start: Int, control: ComputeControl) throws -> OnePass {
+                                               start: Int, stash: RoundedStash,
+                                               control: ComputeControl) throws -> OnePass {
         var document = document
         for (k, feature) in features.enumerated() {
             document.addDeferred(key: k, extent: nil, positions: feature.vertices, properties: feature.properties)
@@ -327,15 +349,19 @@ public enum GeoJSONExport {
         let rounds = Mutex([PrecisionRounding.FeatureRound?](repeating: nil, count: features.count))
         let kept = Mutex([Bool](repeating: false, count: features.count))
         let repairing = Atomic<Bool>(false), finished = Atomic<Int>(0)
+        let progress = StageProgress(.export, control: control)
         let written = try document.writeBBoxLast(to: sink, start: start, control: control) { k in
             let (polygons, round) = try PrecisionRounding.round({ try pieces(k) }, from: precision, control: control)
             rounds.withLock { $0[k] = round }
             if round.raised != nil { repairing.store(true, ordering: .relaxed) }
             // The second quarter of the stage, as the planning of the two
             // passes: a repair then goes on from 0.75, never back.
-            control.report(.export, 0.5 + 0.25 * Double(finished.add(1, ordering: .relaxed).newValue)
+            progress.report(0.5 + 0.25 * Double(finished.add(1, ordering: .relaxed).newValue)
                 / Double(features.count))
-            if repairing.load(ordering: .relaxed) { return [] }
+            if repairing.load(ordering: .relaxed) {
+                stash.keep(polygons, for: k)
+                return []
+            }
             kept.withLock { $0[k] = true }
             return polygons
         }
@@ -345,6 +371,16 @@ public enum GeoJSONExport {
     }
 
     // MARK: Helpers
+
+    /// Positions of rounded features kept after a repair for the writing
+    /// that follows the planning (``RoundedStash``): about 128 MB, or an
+    /// eighth of the memory still available when that is less.
+    static var stashPositions: Int {
+        let bytesPerPosition = MemoryLayout<FixedPoint>.stride
+        let cap = 1 << 23
+        guard let available = MemoryBudget.available() else { return cap }
+        return min(cap, available / 8 / bytesPerPosition)
+    }
 
     /// The decimals that keep coordinates exact on the integer grid: 13 for
     /// longitude/latitude, from the data's magnitude for planar data.

@@ -26,20 +26,9 @@ enum ExportCommand {
                                  control: control)
             return
         }
-        let run = try DensityRun.run(args, density, operands: args.operands[...], control: control,
-                                     forPicture: format != .geojson)
-        let configuration = try ContourOptions.levels(levelRule, run.configuration, grid: run.density.grid,
-                                                      command: args.command.name)
-        let grid = run.density.grid
-        var options = ContourOptions.attributes(
-            args, GeoJSONOptions(precision: requestedPrecision ?? defaultPrecision(for: grid), grouping: grouping),
-            grid: grid)
-        options.crsName = userCRS.map(RasterExport.crsName)
-        let contours = try HeatMapContours.compute(from: grid, configuration: configuration,
-                                                   control: control, summary: run.density.summary,
-                                                   kinds: kinds(format: format, mode: mode,
-                                                                configuration: configuration, simplify: simplify))
-        run.describeEmptyLevels(contours.thresholds)
+        let (contours, options) = try Self.contours(args, density, levelRule, format: format, mode: mode,
+                                                    precision: requestedPrecision, grouping: grouping,
+                                                    crs: userCRS, simplify: simplify, control: control)
         control.report(.export, 0)
         if let simplify {
             let set = try simplified(contours, tolerance: simplify, format: format, mode: mode, picture: picture,
@@ -51,8 +40,11 @@ enum ExportCommand {
         }
         switch format {
         case .geojson:
+            // A streamed export reads the contours, not the grid: the grid
+            // goes before the writing starts, which lowers the peak by its size.
+            let export = GeoJSONContours(consume contours)
             try OutputFile.streaming(to: output) { out in
-                try GeoJSONExport.write(contours, mode: mode, options: options, to: out, control: control)
+                try GeoJSONExport.write(export, mode: mode, options: options, to: out, control: control)
             }
         case .svg:
             try OutputFile.write(HeatMapRenderer.svg(contours, options: picture), to: output)
@@ -60,6 +52,31 @@ enum ExportCommand {
             try OutputFile.write(HeatMapRenderer.html(contours, options: picture), to: output)
         }
         control.report(.export, 1)
+    }
+
+    /// Reads the input, computes its grid and contours, and the GeoJSON
+    /// options that follow from the grid. The points and the grid's own
+    /// handles end here; the result still holds the grid.
+    private static func contours(_ args: ParsedArguments,
+                                 _ density: (configuration: HeatMapConfiguration, resolutionFromData: Bool),
+                                 _ levelRule: ContourOptions.LevelRule?, format: Format, mode: ContourMode,
+                                 precision: Int?, grouping: GeoJSONFeatureGrouping, crs: RasterCRS?, simplify: Double??,
+                                 control: ComputeControl) throws -> (HeatMapContours, GeoJSONOptions) {
+        let run = try DensityRun.run(args, density, operands: args.operands[...], control: control,
+                                     forPicture: format != .geojson)
+        let configuration = try ContourOptions.levels(levelRule, run.configuration, grid: run.density.grid,
+                                                      command: args.command.name)
+        let grid = run.density.grid
+        var options = ContourOptions.attributes(
+            args, GeoJSONOptions(precision: precision ?? defaultPrecision(for: grid), grouping: grouping),
+            grid: grid)
+        options.crsName = crs.map(RasterExport.crsName)
+        let contours = try HeatMapContours.compute(from: grid, configuration: configuration,
+                                                   control: control, summary: run.density.summary,
+                                                   kinds: kinds(format: format, mode: mode,
+                                                                configuration: configuration, simplify: simplify))
+        run.describeEmptyLevels(contours.thresholds)
+        return (contours, options)
     }
 
     /// The kinds an export draws or writes: the mode's, and for a picture

@@ -1,0 +1,70 @@
+/// Per grid node, the band it lies in: how many thresholds are at or below
+/// its value (0 below the lowest threshold).
+///
+/// This is all that assembly asks of the grid once the levels are traced —
+/// whether a node is inside a band or level, and which of two nodes a
+/// level crosses between is the higher — so contours kept as pieces hold a
+/// byte per node (two or four past 255 thresholds) instead of the values.
+/// Both answers are exact: a node is at or above threshold l exactly when
+/// its band is above l, and two nodes with a level between them have
+/// different bands, ordered as their values.
+struct NodeBands: Sendable {
+    /// One of these holds the bands, by the number of thresholds.
+    private let narrow: [UInt8]
+    private let wide: [UInt32]
+
+    /// No nodes.
+    init() {
+        narrow = []
+        wide = []
+    }
+
+    /// The bands of `values` among `thresholds` (ascending), computed on
+    /// every core. O(nodes · log thresholds).
+    /// - Throws: `CancellationError` when `control` is cancelled.
+    init(values: UnsafeBufferPointer<Double>, thresholds: [Double], control: ComputeControl = .none) throws {
+        if thresholds.count <= Int(UInt8.max) {
+            narrow = try Self.bands(values, thresholds, as: UInt8.self, control: control)
+            wide = []
+        } else {
+            narrow = []
+            wide = try Self.bands(values, thresholds, as: UInt32.self, control: control)
+        }
+    }
+
+    /// The band of `node`.
+    @inline(__always) subscript(node: Int) -> Int {
+        wide.isEmpty ? Int(narrow[node]) : Int(wide[node])
+    }
+
+    /// Whether `node` lies in the band from threshold `lower` up to the
+    /// next threshold, or, when `isLevel`, anywhere at or above `lower`.
+    @inline(__always) func isInside(_ node: Int, lower: Int, isLevel: Bool) -> Bool {
+        let band = self[node]
+        return isLevel ? band > lower : band == lower + 1
+    }
+
+    private static func bands<T: FixedWidthInteger & Sendable>(
+        _ values: UnsafeBufferPointer<Double>, _ thresholds: [Double], as: T.Type,
+        control: ComputeControl) throws -> [T] {
+        let count = values.count, chunk = 1 << 16
+        let shared = SharedBuffer(values)
+        return try [T](unsafeUninitializedCapacity: count) { out, initialized in
+            let target = UncheckedSendable(out)
+            try Parallel.forEach((count + chunk - 1) / chunk, control: control) { c in
+                try control.checkCancellation()
+                for i in (c * chunk)..<min(count, (c + 1) * chunk) {
+                    // The first threshold above the value: binary search.
+                    let v = shared.buffer[i]
+                    var low = 0, high = thresholds.count
+                    while low < high {
+                        let mid = (low + high) >> 1
+                        if thresholds[mid] <= v { low = mid + 1 } else { high = mid }
+                    }
+                    target.value[i] = T(low)
+                }
+            }
+            initialized = count
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// What writing a result's contours as GeoJSON needs of it: the contours
+/// (as pieces or a set), and how to place, label and colour them — but not
+/// its density grid, so a writer that streams a large export can let the
+/// grid go before it starts.
+package struct GeoJSONContours: Sendable {
+    let source: any ContourSource
+    let projection: PlaneProjection
+    let units: String
+    let gradient: HeatMapGradient
+    let fillOpacity: Double
+
+    /// The parts of `contours` an export uses.
+    package init(_ contours: HeatMapContours) {
+        source = contours.source
+        projection = contours.projection
+        units = contours.units
+        gradient = contours.gradient
+        fillOpacity = contours.fillOpacity
+    }
+}
