@@ -23,6 +23,45 @@ import Testing
         #expect(abs(north[0].area - 48) < 1e-12 && abs(south[0].area - 47) < 1e-12)
     }
 
+    /// The clipped rings are made in buffers of their size (a count pass
+    /// over the chains of the walk), not grown by doubling.
+    @Test func clippedRingsFitTheirBuffers() {
+        let n = 5000
+        let wiggly = (0..<n).map { k -> PlanePoint in
+            let t = 2 * Double.pi * Double(k) / Double(n), r = 10 * (1 + 0.3 * sin(7 * t))
+            return PlanePoint(x: r * cos(t), y: r * sin(t))
+        }
+        for side in [HalfPlaneClipper.Side.west, .east] {
+            let pieces = HalfPlaneClipper.clip(PlanePolygon(exterior: wiggly), keeping: side, of: 0.5)
+            #expect(pieces.contains { $0.exterior.count > 1000 })
+            for p in pieces {
+                #expect(p.exterior.capacity <= p.exterior.count + p.exterior.count / 8 + 16)
+            }
+        }
+    }
+
+    /// Output polygons made while the plane ones are let go of are those
+    /// made from plane polygons kept whole.
+    @Test func outputPolygonsReleasingTheirInputAreTheSame() {
+        let projection = PlaneProjection(kind: .equalArea, centreLatitude: 0, centreLongitude: 179)
+        let geometry = LonLatGeometry(projection: projection)
+        // Squares either side of the antimeridian and across it, one with a hole.
+        var plane: [PlanePolygon] = []
+        for (lon, lat) in [(178.0, 1.0), (179.9, -2.0), (-179.5, 3.0)] {
+            let c = projection.project(latitude: lat, longitude: lon)
+            let d = 60_000.0
+            plane.append(PlanePolygon(exterior: Shapes.rectangle(c.x - d, c.y - d, c.x + d, c.y + d),
+                                      holes: lat > 2 ? [Shapes.rectangle(c.x - d / 4, c.y - d / 4, c.x + d / 4,
+                                                                         c.y + d / 4, clockwise: true)] : []))
+        }
+        let whole = plane.flatMap { GeoJSONExport.outputPolygons($0, geometry: geometry) }
+        var released = plane
+        let made = GeoJSONExport.outputPolygons(releasing: &released, geometry: geometry)
+        #expect(made == whole)
+        #expect(whole.count > plane.count)          // one was split at ±180°
+        #expect(released.allSatisfy { $0.exterior.isEmpty && $0.holes.isEmpty })
+    }
+
     @Test func clippingAUShapeGivesTwoPieces() {
         let u = PlanePolygon(exterior: [PlanePoint(x: 0, y: 0), PlanePoint(x: 10, y: 0), PlanePoint(x: 10, y: 10),
                                         PlanePoint(x: 7, y: 10), PlanePoint(x: 7, y: 3), PlanePoint(x: 3, y: 3),

@@ -164,9 +164,9 @@ public enum GeoJSONExport {
         }
         let pieces = { (f: Int) throws -> [PlanePolygon] in
             let feature = polygonFeatures[f]
-            let polygons = try source.polygons(mode, level: feature.level, control: control)
+            var polygons = try source.polygons(mode, level: feature.level, control: control)
             let lonLat = feature.polygon.map { outputPolygons(polygons[$0], geometry: geometry, control: control) }
-                ?? polygons.flatMap { outputPolygons($0, geometry: geometry, control: control) }
+                ?? outputPolygons(releasing: &polygons, geometry: geometry, control: control)
             try control.checkCancellation()
             return lonLat
         }
@@ -406,6 +406,20 @@ public enum GeoJSONExport {
         if control.isCancelled { return [] }
         guard geometry.projection.isGeographic else { return [lonLat] }
         return AntimeridianSplitter.split(lonLat)
+    }
+
+    /// `polygons` in output coordinates, each left empty once made, so
+    /// that plane polygons made for this alone are freed as the output ones
+    /// are made (a feature is not held in both at once).
+    static func outputPolygons(releasing polygons: inout [PlanePolygon], geometry: LonLatGeometry,
+                               control: ComputeControl = .none) -> [PlanePolygon] {
+        var out: [PlanePolygon] = []
+        for k in polygons.indices {
+            let polygon = polygons[k]
+            polygons[k] = PlanePolygon(exterior: [])
+            out += outputPolygons(polygon, geometry: geometry, control: control)
+        }
+        return out
     }
 
     /// An isoline ring (open, closed by joining last to first) in output coordinates, split and rounded.

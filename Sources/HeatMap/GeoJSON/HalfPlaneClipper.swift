@@ -110,12 +110,20 @@ enum HalfPlaneClipper {
         var holes = looseHoles
         var visited = [Bool](repeating: false, count: chains.count)
         for first in chains.indices where !visited[first] {
-            var ring: [PlanePoint] = []
+            // The walk's chains first, so the ring is made in a buffer of its size.
+            var walk: [Int] = []
             var k = first
             while !visited[k] {
                 visited[k] = true
-                for p in chains[k] where ring.last != p { ring.append(p) }
+                walk.append(k)
                 k = successor[k]
+            }
+            var ring: [PlanePoint] = []
+            ring.reserveCapacity(walk.reduce(0) { $0 + chains[$1].count })
+            for k in walk {
+                for p in chains[k] where ring.last != p { ring.append(p) }
+                // Each chain is read once: the ring holds its positions now.
+                chains[k] = []
             }
             while ring.count > 1, ring.first == ring.last { ring.removeLast() }
             guard ring.count >= 3 else { continue }
