@@ -283,7 +283,11 @@ struct GeoJSONDocument {
             out.append("{\"type\":\"Feature\",\"properties\":")
             out.append(features[k].properties)
             out.append(",\"geometry\":")
-            for piece in geometry {
+            for p in geometry.pieces.indices {
+                // Each piece goes once written: a big feature's text is not
+                // held whole while it goes out.
+                let piece = geometry.pieces[p]
+                geometry.pieces[p] = JSONText(reserving: 0)
                 if out.bytes.count + piece.bytes.count > 1 << 20 {
                     // A large piece goes out as it is, not through a copy.
                     try out.flush(to: sink)
@@ -318,7 +322,7 @@ struct GeoJSONDocument {
     /// Feature k's geometry member as text, in pieces; nil when a deferred
     /// feature was made without polygons (it is left out).
     private func geometryText(ofFeature k: Int, deferred: ((Int) throws -> [PrecisionRounding.Polygon])?,
-                              control: ComputeControl) throws -> [JSONText]? {
+                              control: ComputeControl) throws -> GeometryText? {
         let text: [JSONText]
         if let d = deferredKeys[k], let deferred {
             var polygons = try deferred(d.key)
@@ -329,7 +333,14 @@ struct GeoJSONDocument {
             text = GeoJSONDocument.text(of: features[k].geometry, control: control)
         }
         try control.checkCancellation()
-        return text
+        return GeometryText(pieces: text)
+    }
+
+    /// A feature's geometry text as made, handed to the writer, which
+    /// gives its pieces up as it writes them.
+    private final class GeometryText {
+        var pieces: [JSONText]
+        init(pieces: [JSONText]) { self.pieces = pieces }
     }
 
     /// The text of a geometry member in pieces of at most about a megabyte
