@@ -37,6 +37,25 @@ struct NodeBands: Sendable {
         wide.isEmpty ? Int(narrow[node]) : Int(wide[node])
     }
 
+    /// Bit b set when node `start + b` is at or above threshold `level`,
+    /// for b < `count` (at most 64); the other bits 0. What the marching
+    /// squares' count pass reads: a byte a node, not a Double.
+    @inline(__always) func bits(from start: Int, count: Int, atOrAbove level: Int) -> UInt64 {
+        var word: UInt64 = 0
+        if wide.isEmpty {
+            let l = UInt8(truncatingIfNeeded: level)
+            narrow.withUnsafeBufferPointer { p in
+                for b in 0..<count where p[start + b] > l { word |= 1 << UInt64(b) }
+            }
+        } else {
+            let l = UInt32(truncatingIfNeeded: level)
+            wide.withUnsafeBufferPointer { p in
+                for b in 0..<count where p[start + b] > l { word |= 1 << UInt64(b) }
+            }
+        }
+        return word
+    }
+
     /// Whether `node` lies in the band from threshold `lower` up to the
     /// next threshold, or, when `isLevel`, anywhere at or above `lower`.
     @inline(__always) func isInside(_ node: Int, lower: Int, isLevel: Bool) -> Bool {
