@@ -12,17 +12,21 @@ struct NodeBands: Sendable {
     /// One of these holds the bands, by the number of thresholds.
     private let narrow: [UInt8]
     private let wide: [UInt32]
+    /// Whether every band is below 128, so eight can be compared in one word.
+    private let isSWARSafe: Bool
 
     /// No nodes.
     init() {
         narrow = []
         wide = []
+        isSWARSafe = false
     }
 
     /// The bands of `values` among `thresholds` (ascending), computed on
     /// every core. O(nodes · log thresholds).
     /// - Throws: `CancellationError` when `control` is cancelled.
     init(values: UnsafeBufferPointer<Double>, thresholds: [Double], control: ComputeControl = .none) throws {
+        isSWARSafe = thresholds.count < 128
         if thresholds.count <= Int(UInt8.max) {
             narrow = try Self.bands(values, thresholds, as: UInt8.self, control: control)
             wide = []
@@ -45,7 +49,25 @@ struct NodeBands: Sendable {
         if wide.isEmpty {
             let l = UInt8(truncatingIfNeeded: level)
             narrow.withUnsafeBufferPointer { p in
-                for b in 0..<count where p[start + b] > l { word |= 1 << UInt64(b) }
+                var b = 0
+                if level < 127 && isSWARSafe {
+                    // Eight bands at a time: with every band below 128, the
+                    // high bit of (band | 0x80) − (level + 1) is band > level,
+                    // and the multiply gathers the eight high bits in order.
+                    let high: UInt64 = 0x8080_8080_8080_8080
+                    let subtrahend = UInt64(level + 1) &* 0x0101_0101_0101_0101
+                    let raw = UnsafeRawPointer(p.baseAddress! + start)
+                    while b + 8 <= count {
+                        let x = raw.loadUnaligned(fromByteOffset: b, as: UInt64.self).littleEndian
+                        let above = ((x | high) &- subtrahend) & high
+                        word |= (((above >> 7) &* 0x0102_0408_1020_4080) >> 56) << UInt64(b)
+                        b += 8
+                    }
+                }
+                while b < count {
+                    if p[start + b] > l { word |= 1 << UInt64(b) }
+                    b += 1
+                }
             }
         } else {
             let l = UInt32(truncatingIfNeeded: level)
