@@ -90,14 +90,17 @@ struct NodeBands: Sendable {
         control: ComputeControl) throws -> [T] {
         let count = values.count, chunk = 1 << 16
         let shared = SharedBuffer(values)
+        guard let lowest = thresholds.first else { return [T](repeating: 0, count: count) }
         return try [T](unsafeUninitializedCapacity: count) { out, initialized in
             let target = UncheckedSendable(out)
             try Parallel.forEach((count + chunk - 1) / chunk, control: control) { c in
                 try control.checkCancellation()
                 for i in (c * chunk)..<min(count, (c + 1) * chunk) {
-                    // The first threshold above the value: binary search.
+                    // The first threshold above the value: binary search,
+                    // after the test most nodes of a sparse grid stop at.
                     let v = shared.buffer[i]
-                    var low = 0, high = thresholds.count
+                    guard v >= lowest else { target.value[i] = 0; continue }
+                    var low = 1, high = thresholds.count
                     while low < high {
                         let mid = (low + high) >> 1
                         if thresholds[mid] <= v { low = mid + 1 } else { high = mid }
