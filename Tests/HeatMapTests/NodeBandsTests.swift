@@ -54,3 +54,25 @@ import Testing
         }
     }
 }
+
+extension NodeBandsTests {
+    /// The packed inside bits, eight bands a word or one by one, are the
+    /// bands compared one by one, at every offset and length.
+    @Test(arguments: [5, 127, 200])
+    func packedBitsAreTheBandsComparedOneByOne(levels: Int) throws {
+        let thresholds = (0..<levels).map(Double.init)
+        var rng = SplitMix(seed: UInt64(levels))
+        let values = (0..<300).map { _ in rng.unit() * Double(levels + 1) - 0.5 }
+        let bands = try values.withUnsafeBufferPointer { try NodeBands(values: $0, thresholds: thresholds) }
+        for level in [0, 1, levels / 2, levels - 1] {
+            for start in [0, 1, 7, 64, 100] {
+                for count in [0, 1, 8, 9, 63, 64] where start + count <= values.count {
+                    var expected: UInt64 = 0
+                    for b in 0..<count where values[start + b] >= thresholds[level] { expected |= 1 << UInt64(b) }
+                    #expect(bands.bits(from: start, count: count, atOrAbove: level) == expected,
+                            "level \(level), start \(start), count \(count)")
+                }
+            }
+        }
+    }
+}

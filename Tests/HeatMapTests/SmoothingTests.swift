@@ -127,8 +127,10 @@ import Testing
     private func trace(_ grid: DensityGrid, thresholds: [Double]) throws -> [LevelTrace] {
         let frame = GridFrame(columns: grid.geometry.columns, rows: grid.geometry.rows)
         return try grid.values.withUnsafeBufferPointer { buffer in
-            try thresholds.map {
-                try LevelTracer(values: buffer, geometry: grid.geometry, frame: frame, threshold: $0, control: .none).trace()
+            let bands = try NodeBands(values: buffer, thresholds: thresholds)
+            return try thresholds.indices.map {
+                try LevelTracer(values: buffer, bands: bands, level: $0, geometry: grid.geometry, frame: frame,
+                                threshold: thresholds[$0], control: .none).trace()
             }
         }
     }

@@ -64,13 +64,15 @@ package enum ContourBuilder {
         let geometry = grid.geometry
         var traces: [LevelTrace] = []
         do {
-            traces = try trace(values: prepared.values, geometry: geometry, frame: prepared.frame,
-                               thresholds: thresholds, control: control)
-            // What assembly needs of the values, a byte a node: the pieces
-            // need not keep the grid.
+            // Which nodes are inside each level, a byte a node: what the
+            // tracing's count pass reads, and all assembly needs of the
+            // values, so the pieces need not keep the grid.
+            try control.begin(.contour)
             let bands = try prepared.values.withUnsafeBufferPointer {
                 try NodeBands(values: $0, thresholds: thresholds, control: control)
             }
+            traces = try trace(values: prepared.values, bands: bands, geometry: geometry, frame: prepared.frame,
+                               thresholds: thresholds, control: control)
             let passes = try SmoothingGuard.passes(traces: traces, iterations: smoother.iterations,
                                                    geometry: geometry, control: control)
             // The cells of segments only served the guard.
@@ -109,16 +111,15 @@ package enum ContourBuilder {
     }
 
     /// Marching squares on every level, levels in parallel (stage `.contour`).
-    private static func trace(values: [Double], geometry: GridGeometry, frame: GridFrame, thresholds: [Double],
-                              control: ComputeControl) throws -> [LevelTrace] {
-        try control.begin(.contour)
+    private static func trace(values: [Double], bands: NodeBands, geometry: GridGeometry, frame: GridFrame,
+                              thresholds: [Double], control: ComputeControl) throws -> [LevelTrace] {
         let done = Atomic<Int>(0)
         return try values.withUnsafeBufferPointer { buffer in
             let shared = SharedBuffer(buffer)
             return try Parallel.map(thresholds.count, control: control) { l in
                 try control.checkCancellation()
-                let trace = try LevelTracer(values: shared.buffer, geometry: geometry, frame: frame,
-                                            threshold: thresholds[l], control: control).trace()
+                let trace = try LevelTracer(values: shared.buffer, bands: bands, level: l, geometry: geometry,
+                                            frame: frame, threshold: thresholds[l], control: control).trace()
                 let n = done.add(1, ordering: .relaxed).newValue
                 control.report(.contour, Double(n) / Double(thresholds.count))
                 return trace

@@ -18,6 +18,10 @@
 /// one byte per cell plus the vertices.
 struct LevelTracer {
     let values: UnsafeBufferPointer<Double>
+    /// The values' bands among all levels' thresholds, and this level's
+    /// index there: which nodes are inside, a byte a node.
+    let bands: NodeBands
+    let level: Int
     let geometry: GridGeometry
     let frame: GridFrame
     let threshold: Double
@@ -99,14 +103,10 @@ struct LevelTracer {
     /// Packs the inside bits (value ≥ threshold) of `row` into `words` words
     /// (bits past the last column are 0; the spare word after them too).
     @inline(__always) private func pack(row: Int, into bits: UnsafeMutablePointer<UInt64>, words: Int) {
-        let t = threshold, base = row * columns
+        let base = row * columns
         for w in 0..<words {
-            var word: UInt64 = 0
-            let first = w * 64, count = min(64, columns - first)
-            for b in 0..<count {
-                word |= UInt64(values[base + first + b] >= t ? 1 : 0) << UInt64(b)
-            }
-            bits[w] = word
+            let first = w * 64
+            bits[w] = bands.bits(from: base + first, count: min(64, columns - first), atOrAbove: level)
         }
         bits[words] = 0
     }

@@ -58,4 +58,23 @@ package enum MemoryPolicy {
         return false
         #endif
     }
+
+    /// Hands the free memory of every allocator arena back to the system
+    /// (glibc's `malloc_trim(0)`, looked up at run time), for a program
+    /// about to start a long stage with less live memory than its earlier
+    /// ones held: freed blocks inside glibc's heaps otherwise stay resident
+    /// (measured: over 200 MB when the 1M export starts writing, after the
+    /// smoothing guard's peak). O(free blocks); the pages given back are
+    /// faulted in again if used. Does nothing where the C library is not
+    /// glibc. Returns whether anything was given back.
+    @discardableResult
+    package static func returnFreeMemory() -> Bool {
+        #if canImport(Glibc)
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "malloc_trim") else { return false }
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        return unsafeBitCast(symbol, to: MallocTrim.self)(0) == 1
+        #else
+        return false
+        #endif
+    }
 }

@@ -43,6 +43,7 @@ enum ExportCommand {
             // A streamed export reads the contours, not the grid: the grid
             // goes before the writing starts, which lowers the peak by its size.
             let export = GeoJSONContours(consume contours)
+            MemoryPolicy.returnFreeMemory()
             try OutputFile.streaming(to: output) { out in
                 try GeoJSONExport.write(export, mode: mode, options: options, to: out, control: control)
             }
