@@ -75,8 +75,6 @@ package enum ContourBuilder {
                                thresholds: thresholds, control: control)
             let passes = try SmoothingGuard.passes(traces: traces, iterations: smoother.iterations,
                                                    geometry: geometry, control: control)
-            // The cells of segments only served the guard.
-            for l in traces.indices { traces[l].cells = [] }
             return ContourPieces(thresholds: thresholds, geometry: geometry, frame: prepared.frame,
                                  bands: bands, traces: traces, passes: passes)
         } catch {

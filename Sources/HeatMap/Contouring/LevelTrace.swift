@@ -14,12 +14,8 @@
 struct LevelTrace: Sendable {
     /// The level's threshold.
     var threshold: Double
-    /// Vertex coordinates of all pieces, concatenated.
-    var xs: [Double] = []
-    var ys: [Double] = []
-    /// Per vertex: the grid cell of the segment leaving it (−1 after a
-    /// chain's last vertex); the smoothing guard's, emptied after it.
-    var cells: [Int32] = []
+    /// The vertices of all pieces, concatenated, each on its grid edge.
+    var vertices: EdgeVertices
     /// Piece p's vertices are `pieceStart[p] ..< pieceStart[p + 1]`.
     var pieceStart: [Int32] = [0]
     /// Per piece: whether it is a chain.
@@ -34,10 +30,17 @@ struct LevelTrace: Sendable {
     /// Whether the whole frame is inside the level and no chain meets it, so
     /// the frame itself is a ring.
     var frameInside = false
-    /// Crossings on horizontal edges of interior rows (1 … rows − 2):
-    /// edge id (row · (columns − 1) + column) ascending, and the piece.
+    /// Crossings on horizontal edges of interior rows (1 … rows − 2) of
+    /// the kept pieces: edge id (row · (columns − 1) + column) ascending,
+    /// and the piece.
     var hEdges: [Int32] = []
     var hPieces: [Int32] = []
+
+    /// No pieces yet, at `threshold` on the grid of `geometry`.
+    init(threshold: Double, geometry: GridGeometry) {
+        self.threshold = threshold
+        vertices = EdgeVertices(geometry: geometry)
+    }
 
     /// The number of pieces (removed ones included).
     var pieceCount: Int { isChain.count }
@@ -46,9 +49,22 @@ struct LevelTrace: Sendable {
     /// assembly needs is the pieces' topology (kinds, areas, frame keys,
     /// row crossings).
     mutating func dropVertices() {
-        xs = []
-        ys = []
-        cells = []
+        vertices = EdgeVertices(geometry: vertices.geometry)
+    }
+
+    /// The position of vertex `v`.
+    @inline(__always) func point(_ v: Int) -> PlanePoint { vertices.point(v) }
+
+    /// Calls `body(cell, v)` for every segment of the kept pieces, in order:
+    /// the cell it crosses and the index of its first vertex (a closed
+    /// piece's last segment runs back to its first vertex).
+    func forEachSegment(_ body: (Int, Int) -> Void) {
+        for p in 0..<pieceCount where !isRemoved[p] {
+            let range = self.range(p)
+            guard range.count >= 2 else { continue }
+            for v in range.lowerBound..<(range.upperBound - 1) { body(vertices.cell(from: v, to: v + 1), v) }
+            if !isChain[p] { body(vertices.cell(from: range.upperBound - 1, to: range.lowerBound), range.upperBound - 1) }
+        }
     }
 
     /// The vertex range of piece `p`.

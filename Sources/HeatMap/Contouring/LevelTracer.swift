@@ -42,7 +42,7 @@ struct LevelTracer {
         }
         out.frameInside = !out.isChain.contains(true) && values[0] >= threshold
         dropDegenerateFrameRings(&out)
-        try filterCrossings(&out)
+        try findCrossings(&out)
         return out
     }
 
@@ -119,7 +119,7 @@ struct LevelTracer {
         for ring in rings {
             var points: [PlanePoint] = []
             for (i, part) in ring.enumerated() {
-                for v in out.range(Int(part.piece)) { points.append(PlanePoint(x: out.xs[v], y: out.ys[v])) }
+                for v in out.range(Int(part.piece)) { points.append(out.point(v)) }
                 let next = ring[(i + 1) % ring.count]
                 for j in walk.cornersPassed(from: out.endKey[Int(part.piece)], to: out.startKey[Int(next.piece)]) {
                     points.append(walk.position(ofPerimeterNode: j))
@@ -131,13 +131,27 @@ struct LevelTracer {
         }
     }
 
-    /// Keeps the horizontal crossings of kept pieces, sorted by edge.
-    private func filterCrossings(_ out: inout LevelTrace) throws {
-        var keys: [UInt64] = []
-        keys.reserveCapacity(out.hEdges.count)
-        for (e, p) in zip(out.hEdges, out.hPieces) where !out.isRemoved[Int(p)] {
-            keys.append(UInt64(UInt32(e)) << 32 | UInt64(UInt32(p)))
+    /// The horizontal crossings on interior rows of the kept pieces,
+    /// sorted by edge: a count pass, then the keys (edge, piece) filled once.
+    private func findCrossings(_ out: inout LevelTrace) throws {
+        let vertices = out.vertices
+        var count = 0, sinceCheck = 0
+        for p in 0..<out.pieceCount where !out.isRemoved[p] {
+            for v in out.range(p) where vertices.isOnInteriorRow(v) { count += 1 }
+            sinceCheck += out.range(p).count
+            if sinceCheck > 1 << 18 {
+                sinceCheck = 0
+                try control.checkCancellation()
+            }
         }
+        var keys: [UInt64] = []
+        keys.reserveCapacity(count)
+        for p in 0..<out.pieceCount where !out.isRemoved[p] {
+            for v in out.range(p) where vertices.isOnInteriorRow(v) {
+                keys.append(UInt64(UInt32(vertices.edges[v])) << 32 | UInt64(UInt32(p)))
+            }
+        }
+        try control.checkCancellation()
         let edgesPerRow = UInt64(columns - 1)
         try BlockSort.sort(&keys, blocks: (rows + 63) / 64, control: control) { Int(($0 >> 32) / edgesPerRow / 64) }
         out.hEdges = keys.map { Int32(truncatingIfNeeded: $0 >> 32) }
@@ -165,10 +179,8 @@ private struct Builder {
         self.t = t
         self.codes = codes
         self.control = control
-        out = LevelTrace(threshold: t)
-        out.xs.reserveCapacity(capacity)
-        out.ys.reserveCapacity(capacity)
-        out.cells.reserveCapacity(capacity)
+        out = LevelTrace(threshold: t, geometry: geometry)
+        out.vertices.reserveCapacity(capacity)
     }
 
     private var columns: Int { geometry.columns }
@@ -214,10 +226,8 @@ private struct Builder {
     private mutating func tracePiece(column c0: Int, row r0: Int, side s0: Int, closed: Bool) throws {
         let exit = CellCases.exit, afterUse = CellCases.afterUse
         let c1 = columns - 1
-        let piece = Int32(out.isChain.count)
-        let start = out.xs.count
-        let hStart = out.hEdges.count
-        record(column: c0, row: r0, side: s0, piece: piece)
+        let start = out.vertices.count
+        record(column: c0, row: r0, side: s0)
         var c = c0, r = r0, s = s0
         var endKey = FrameKey(edge: -1, along: 0)
         while true {
@@ -227,7 +237,6 @@ private struct Builder {
             // A missing segment would mean a broken table; stop rather than loop.
             guard e >= 0 else { break }
             codes[cell] = afterUse[code * 4 + s]
-            out.cells.append(Int32(cell))
             var nc = c, nr = r
             switch e {
             case 0: nr -= 1
@@ -237,12 +246,11 @@ private struct Builder {
             }
             let ns = CellCases.opposite(e)
             if closed && nc == c0 && nr == r0 && ns == s0 { break }
-            record(column: c, row: r, side: e, piece: piece)
+            record(column: c, row: r, side: e)
             if nc < 0 || nr < 0 || nc >= c1 || nr >= rows - 1 {
-                out.cells.append(-1)
                 let k = frame.perimeterEdge(cellColumn: c, cellRow: r, side: e) ?? 0
-                endKey = FrameKey(edge: Int32(k), along: frame.along(perimeterEdge: k, x: out.xs[out.xs.count - 1],
-                                                                      y: out.ys[out.ys.count - 1]))
+                let last = out.point(out.vertices.count - 1)
+                endKey = FrameKey(edge: Int32(k), along: frame.along(perimeterEdge: k, x: last.x, y: last.y))
                 break
             }
             c = nc; r = nr; s = ns
@@ -252,16 +260,12 @@ private struct Builder {
                 try control.checkCancellation()
             }
         }
-        let range = start..<out.xs.count
+        let range = start..<out.vertices.count
         if closed {
-            let measure = RingMeasure(xs: out.xs, ys: out.ys, range: range, geometry: geometry)
+            let measure = RingMeasure(out.vertices, range: range, geometry: geometry)
             if measure.isDegenerate {
                 // Roll back: the cells are consumed, the piece never existed.
-                out.xs.removeSubrange(range)
-                out.ys.removeSubrange(range)
-                out.cells.removeSubrange(range)
-                out.hEdges.removeSubrange(hStart...)
-                out.hPieces.removeSubrange(hStart...)
+                out.vertices.removeSubrange(range)
                 return
             }
             out.area.append(measure.signedArea)
@@ -270,35 +274,31 @@ private struct Builder {
         } else {
             let k = frame.perimeterEdge(cellColumn: c0, cellRow: r0, side: s0) ?? 0
             out.area.append(0)
-            out.startKey.append(FrameKey(edge: Int32(k), along: frame.along(perimeterEdge: k, x: out.xs[start],
-                                                                            y: out.ys[start])))
+            let first = out.point(start)
+            out.startKey.append(FrameKey(edge: Int32(k), along: frame.along(perimeterEdge: k, x: first.x, y: first.y)))
             out.endKey.append(endKey)
         }
         out.isChain.append(!closed)
         out.isRemoved.append(false)
-        out.pieceStart.append(Int32(out.xs.count))
+        out.pieceStart.append(Int32(out.vertices.count))
     }
 
     /// Appends the crossing on `side` of cell (column, row).
-    @inline(__always) private mutating func record(column c: Int, row r: Int, side: Int, piece: Int32) {
+    /// The coordinate across the edge (y on a horizontal edge, x on a
+    /// vertical one) is implied by the edge; see ``EdgeVertices``.
+    @inline(__always) private mutating func record(column c: Int, row r: Int, side: Int) {
         let g = geometry
         switch side {
         case 0, 2:
             let row = side == 0 ? r : r + 1
             let a = row * columns + c
             let f = CrossingRule.fraction(values[a], values[a + 1], t)
-            out.xs.append(g.x0 + (Double(c) + f) * g.dx)
-            out.ys.append(g.y0 + Double(row) * g.dy)
-            if row > 0 && row < rows - 1 {
-                out.hEdges.append(Int32(row * (columns - 1) + c))
-                out.hPieces.append(piece)
-            }
+            out.vertices.append(row: row, column: c, x: g.x0 + (Double(c) + f) * g.dx)
         default:
             let col = side == 3 ? c : c + 1
             let a = r * columns + col
             let f = CrossingRule.fraction(values[a], values[a + columns], t)
-            out.xs.append(g.x0 + Double(col) * g.dx)
-            out.ys.append(g.y0 + (Double(r) + f) * g.dy)
+            out.vertices.append(row: r, column: col, y: g.y0 + (Double(r) + f) * g.dy)
         }
     }
 }

@@ -8,17 +8,24 @@ struct RingMeasure {
     /// Perimeter in cell units (x in dx, y in dy).
     var cellPerimeter: Double
 
-    /// Measures the ring `xs[range]`, `ys[range]` (open: last joins first).
-    init(xs: [Double], ys: [Double], range: Range<Int>, geometry: GridGeometry) {
+    /// Measures the ring of `vertices[range]` (open: last joins first).
+    init(_ vertices: EdgeVertices, range: Range<Int>, geometry: GridGeometry) {
+        self.init(range, geometry: geometry) { vertices.point($0) }
+    }
+
+    /// Measures the ring of `point(i)` for i in `range` (open: last joins first).
+    private init(_ range: Range<Int>, geometry: GridGeometry, point: (Int) -> PlanePoint) {
         guard range.count >= 3 else {
             signedArea = 0; cellArea = 0; cellPerimeter = 0
             return
         }
-        let ox = xs[range.lowerBound], oy = ys[range.lowerBound]
+        let o = point(range.lowerBound), last = point(range.upperBound - 1)
+        let ox = o.x, oy = o.y
         var twice = 0.0, perimeter = 0.0
-        var px = xs[range.upperBound - 1] - ox, py = ys[range.upperBound - 1] - oy
+        var px = last.x - ox, py = last.y - oy
         for i in range {
-            let x = xs[i] - ox, y = ys[i] - oy
+            let q = point(i)
+            let x = q.x - ox, y = q.y - oy
             twice += px * y - x * py
             let ex = (x - px) / geometry.dx, ey = (y - py) / geometry.dy
             perimeter += (ex * ex + ey * ey).squareRoot()
@@ -38,6 +45,6 @@ struct RingMeasure {
 
     /// Whether the ring of `points` is degenerate (see ``isDegenerate``).
     static func isDegenerate(_ points: [PlanePoint], geometry: GridGeometry) -> Bool {
-        RingMeasure(xs: points.map(\.x), ys: points.map(\.y), range: 0..<points.count, geometry: geometry).isDegenerate
+        RingMeasure(0..<points.count, geometry: geometry) { points[$0] }.isDegenerate
     }
 }

@@ -46,7 +46,7 @@ struct SmoothedLevel: Sendable {
                                scratch: inout Chaikin.Scratch) -> [PlanePoint] {
         let range = trace.range(p)
         source.removeAll(keepingCapacity: true)
-        for i in range { source.append(PlanePoint(x: trace.xs[i], y: trace.ys[i])) }
+        for i in range { source.append(trace.point(i)) }
         return source.withUnsafeBufferPointer {
             Chaikin.smoothed($0, closed: !trace.isChain[p], iterations: iterations, scratch: &scratch)
         }

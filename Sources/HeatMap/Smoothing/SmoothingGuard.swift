@@ -133,11 +133,7 @@ struct HotCells: Sendable {
     init(lower: LevelTrace, upper: LevelTrace?, geometry: GridGeometry, control: ComputeControl) throws {
         // Count pass: segments per cell, saturating at 2, in one byte per cell.
         var count = [UInt8](repeating: 0, count: (geometry.columns - 1) * (geometry.rows - 1))
-        func each(_ trace: LevelTrace, _ body: (Int, Int) -> Void) {
-            for p in 0..<trace.pieceCount where !trace.isRemoved[p] {
-                for v in trace.range(p) where trace.cells[v] >= 0 { body(Int(trace.cells[v]), v) }
-            }
-        }
+        func each(_ trace: LevelTrace, _ body: (Int, Int) -> Void) { trace.forEachSegment(body) }
         each(lower) { cell, _ in if count[cell] < 2 { count[cell] += 1 } }
         try control.checkCancellation()
         if let upper { each(upper) { cell, _ in if count[cell] < 2 { count[cell] += 1 } } }
@@ -290,9 +286,9 @@ private struct ConflictChecker {
             lower + (closed ? (i < 0 ? i + n : (i >= n ? i - n : i)) : min(max(i, 0), n - 1))
         }
         let a = index(j - 1), b = index(j), c = index(j + 1), d = index(j + 2)
-        let xa = traces[lv].xs[a], xb = traces[lv].xs[b], xc = traces[lv].xs[c], xd = traces[lv].xs[d]
-        let ya = traces[lv].ys[a], yb = traces[lv].ys[b], yc = traces[lv].ys[c], yd = traces[lv].ys[d]
-        return Quad(x: ((xa + xb) / 2, xb, xc, (xc + xd) / 2), y: ((ya + yb) / 2, yb, yc, (yc + yd) / 2))
+        let pa = traces[lv].point(a), pb = traces[lv].point(b), pc = traces[lv].point(c), pd = traces[lv].point(d)
+        return Quad(x: ((pa.x + pb.x) / 2, pb.x, pc.x, (pc.x + pd.x) / 2),
+                    y: ((pa.y + pb.y) / 2, pb.y, pc.y, (pc.y + pd.y) / 2))
     }
 
     private func window(_ occupant: (level: Int, piece: Int, segment: Int), box: PlaneBox) -> Window {
