@@ -8,54 +8,120 @@ import Testing
 /// walked through.
 @Suite struct EdgeVerticesTests {
     /// Geometries with awkward origins and spacings, so that rounding in
-    /// `origin + index · spacing` shows if the stored form lost anything.
+    /// `origin + (index + f) · spacing` shows if the stored form lost
+    /// anything; wide enough to have node indices on both sides of
+    /// ``EdgeVertices/exactFrom`` and up to 2^16.
     private static let geometries = [
         GridGeometry(columns: 7, rows: 5, x0: 0, y0: 0, dx: 1, dy: 1),
-        GridGeometry(columns: 31, rows: 23, x0: -20_037_508.342789244, y0: 1e-7, dx: 0.1, dy: 1.0 / 3),
-        GridGeometry(columns: 2, rows: 2, x0: 179.99999999999997, y0: -89.99, dx: 1e-9, dy: 7.25e3),
+        GridGeometry(columns: 4001, rows: 2999, x0: -20_037_508.342789244, y0: 1e-7, dx: 0.1, dy: 1.0 / 3),
+        GridGeometry(columns: 65_537, rows: 40, x0: 179.99999999999997, y0: -89.99, dx: 1e-9, dy: 7.25e3),
     ]
+
+    /// Fractions as the crossing rule makes them, and the extremes.
+    private func fraction(_ rng: inout SplitMix) -> Double {
+        switch rng.next() % 8 {
+        case 0: return CrossingRule.epsilon
+        case 1: return 1 - CrossingRule.epsilon
+        case 2: return [0, 1, 0.5, 1e-300, 0x1p-52, 1 - 0x1p-53][Int(rng.next() % 6)]
+        default: return CrossingRule.fraction(rng.unit() * 10, -rng.unit() * 10, 0)
+        }
+    }
+
+    /// The sides of cell (c, r): bottom, right, top, left.
+    private func sides(column c: Int, row r: Int) -> [EdgeSpot] {
+        [EdgeSpot(vertical: false, column: c, row: r), EdgeSpot(vertical: true, column: c + 1, row: r),
+         EdgeSpot(vertical: false, column: c, row: r + 1), EdgeSpot(vertical: true, column: c, row: r)]
+    }
+
+    /// A random walk from edge to edge through cells, as marching squares
+    /// makes one, restarting at a random edge every so often; and where
+    /// each new piece begins.
+    private func walk(_ g: GridGeometry, count: Int, rng: inout SplitMix) -> (spots: [EdgeSpot], starts: Set<Int>) {
+        func randomEdge() -> EdgeSpot {
+            rng.next() & 1 == 0
+                ? EdgeSpot(vertical: false, column: Int(rng.next() % UInt64(g.columns - 1)), row: Int(rng.next() % UInt64(g.rows)))
+                : EdgeSpot(vertical: true, column: Int(rng.next() % UInt64(g.columns)), row: Int(rng.next() % UInt64(g.rows - 1)))
+        }
+        var spots: [EdgeSpot] = [], starts: Set<Int> = [0]
+        var s = randomEdge()
+        spots.append(s)
+        while spots.count < count {
+            // The cells beside the edge that lie in the grid.
+            var cells: [(Int, Int)] = []
+            if s.vertical {
+                if s.column < g.columns - 1 { cells.append((s.column, s.row)) }
+                if s.column > 0 { cells.append((s.column - 1, s.row)) }
+            } else {
+                if s.row < g.rows - 1 { cells.append((s.column, s.row)) }
+                if s.row > 0 { cells.append((s.column, s.row - 1)) }
+            }
+            if rng.next() % 50 == 0 || cells.isEmpty {
+                starts.insert(spots.count)
+                s = randomEdge()
+            } else {
+                let (c, r) = cells[Int(rng.next() % UInt64(cells.count))]
+                let others = sides(column: c, row: r).filter { $0 != s }
+                s = others[Int(rng.next() % 3)]
+            }
+            spots.append(s)
+        }
+        return (spots, starts)
+    }
 
     @Test(arguments: 0..<3)
     func positionsRoundTripExactly(geometry index: Int) {
         let g = Self.geometries[index]
         var rng = SplitMix(seed: UInt64(index) + 11)
+        // Walks near the low corner (side sums), then anywhere.
+        var (spots, starts) = walk(GridGeometry(columns: min(g.columns, 40), rows: min(g.rows, 40), x0: 0, y0: 0, dx: 1, dy: 1),
+                                   count: 1500, rng: &rng)
+        let rest = walk(g, count: 3000, rng: &rng)
+        starts.formUnion(rest.starts.map { $0 + spots.count })
+        spots += rest.spots
         var vertices = EdgeVertices(geometry: g)
         var expected: [PlanePoint] = []
-        for _ in 0..<500 {
-            let f = rng.unit()
-            if rng.next() & 1 == 0 {
-                let r = Int(rng.next() % UInt64(g.rows)), c = Int(rng.next() % UInt64(g.columns - 1))
-                let x = g.x0 + (Double(c) + f) * g.dx
-                vertices.append(row: r, column: c, x: x)
-                expected.append(PlanePoint(x: x, y: g.y0 + Double(r) * g.dy))
-            } else {
-                let r = Int(rng.next() % UInt64(g.rows - 1)), c = Int(rng.next() % UInt64(g.columns))
-                let y = g.y0 + (Double(r) + f) * g.dy
-                vertices.append(row: r, column: c, y: y)
-                expected.append(PlanePoint(x: g.x0 + Double(c) * g.dx, y: y))
-            }
+        for (v, s) in spots.enumerated() {
+            if starts.contains(v) { vertices.beginPiece() }
+            let f = fraction(&rng)
+            let p = s.vertical ? vertices.append(row: s.row, column: s.column, fractionAlongY: f)
+                               : vertices.append(row: s.row, column: s.column, fractionAlongX: f)
+            expected.append(s.vertical ? PlanePoint(x: g.x0 + Double(s.column) * g.dx, y: g.y0 + (Double(s.row) + f) * g.dy)
+                                       : PlanePoint(x: g.x0 + (Double(s.column) + f) * g.dx, y: g.y0 + Double(s.row) * g.dy))
+            #expect(p.x.bitPattern == expected[v].x.bitPattern && p.y.bitPattern == expected[v].y.bitPattern)
         }
         #expect(vertices.count == expected.count)
         for (v, p) in expected.enumerated() {
             let q = vertices.point(v)
             #expect(q.x.bitPattern == p.x.bitPattern && q.y.bitPattern == p.y.bitPattern, "vertex \(v)")
+            #expect(vertices.spot(v) == spots[v], "vertex \(v)")
         }
-        vertices.removeSubrange(100..<300)
-        #expect(vertices.count == 300)
-        #expect(vertices.point(100) == expected[300] && vertices.point(99) == expected[99])
+        // Walking a range gives what random access gives.
+        for range in [0..<spots.count, 63..<65, 100..<1000, 1499..<1501] {
+            var seen: [PlanePoint] = []
+            vertices.forEachPoint(range) { v, p in
+                #expect(p == expected[v])
+                seen.append(p)
+            }
+            #expect(seen.count == range.count)
+        }
+        // Dropping a tail (a rolled-back ring) keeps the rest; the next vertex starts a piece.
+        for cut in [1234, 1217, 1152] {
+            vertices.removeLast(from: cut)
+            #expect(vertices.count == cut)
+            for v in [0, 1, 2, 63, 64, 65, cut - 2, cut - 1] { #expect(vertices.point(v) == expected[v]) }
+            let p = vertices.append(row: 0, column: 0, fractionAlongX: 0.25)
+            #expect(vertices.point(cut) == p && p.x == g.x0 + 0.25 * g.dx && vertices.spot(cut).column == 0)
+            vertices.removeLast(from: cut)
+        }
     }
 
     @Test func everySideOfACellNamesIt() {
         let g = GridGeometry(columns: 5, rows: 4, x0: 0, y0: 0, dx: 1, dy: 1)
         for r in 0..<(g.rows - 1) {
             for c in 0..<(g.columns - 1) {
-                var sides = EdgeVertices(geometry: g)
-                sides.append(row: r, column: c, x: Double(c) + 0.5)      // bottom
-                sides.append(row: r, column: c + 1, y: Double(r) + 0.5)  // right
-                sides.append(row: r + 1, column: c, x: Double(c) + 0.5)  // top
-                sides.append(row: r, column: c, y: Double(r) + 0.5)      // left
+                let vertices = EdgeVertices(geometry: g), edges = sides(column: c, row: r)
                 for a in 0..<4 {
-                    for b in 0..<4 where a != b { #expect(sides.cell(from: a, to: b) == r * (g.columns - 1) + c) }
+                    for b in 0..<4 where a != b { #expect(vertices.cell(from: edges[a], to: edges[b]) == r * (g.columns - 1) + c) }
                 }
             }
         }
@@ -79,7 +145,7 @@ import Testing
             for p in 0..<trace.pieceCount {
                 for i in trace.range(p) {
                     // The crossing as the tracer places it, from the edge's two nodes.
-                    let e = Int(vertices.edges[i]), h = vertices.horizontalCount
+                    let e = Int(vertices.edge(i)), h = g.rows * (columns - 1)
                     let expected: PlanePoint
                     if e < h {
                         let r = e / (columns - 1), c = e % (columns - 1), a = r * columns + c

@@ -1,91 +1,107 @@
-/// Vertices that lie on grid edges, each stored as its edge and the one
-/// coordinate that varies along it: 12 bytes a vertex, where two Doubles
-/// and the cell of the segment leaving it took 20.
+/// Vertices that lie on grid edges, each stored as its edge and where
+/// along it: about 6.6 bytes a vertex (``EdgeSteps``, ``EdgeSums``), where
+/// two Doubles and the cell of the segment leaving it took 20.
 ///
-/// Edges are numbered in two runs. The horizontal edge from node
-/// (c, r) to (c + 1, r) is r · (columns − 1) + c, the numbering of
-/// ``LevelTrace/hEdges``; the vertical edge from (c, r) to (c, r + 1) is
-/// H + r · columns + c, with H = rows · (columns − 1) horizontal edges.
-/// A vertex on a horizontal edge keeps its x (its y is the node row's
-/// `y0 + row · dy`), one on a vertical edge its y (its x is `x0 + column · dx`):
-/// the very expressions the tracer places crossings with, so a position
-/// reads back as the Double it was traced at.
+/// Edge ids: the horizontal edge from node (c, r) to (c + 1, r) is
+/// r · (columns − 1) + c, the numbering of ``LevelTrace/hEdges``; the
+/// vertical edge from (c, r) to (c, r + 1) is H + r · columns + c, with
+/// H = rows · (columns − 1) horizontal edges.
+///
+/// A vertex at fraction f of a horizontal edge sits at
+/// `(x0 + (c + f) · dx, y0 + r · dy)`, of a vertical one at
+/// `(x0 + c · dx, y0 + (r + f) · dy)`: positions are recomputed with these
+/// very expressions from the exactly kept c + f or r + f, so each reads
+/// back as the Double the crossing rule placed.
 ///
 /// Consecutive vertices of a traced piece lie on two sides of the cell the
 /// segment between them crosses, so that cell follows from the two edges
 /// and is not stored (``cell(from:to:)``).
 struct EdgeVertices: Sendable {
     let geometry: GridGeometry
-    /// Per vertex: its edge.
-    private(set) var edges: [Int32] = []
-    /// Per vertex: x on a horizontal edge, y on a vertical one.
-    private(set) var along: [Double] = []
+    private var steps: EdgeSteps
+    private var sums = EdgeSums()
 
     /// No vertices, on the edges of `geometry` (at least 2 × 2 nodes).
     init(geometry: GridGeometry) {
         self.geometry = geometry
+        steps = EdgeSteps(columns: geometry.columns, rows: geometry.rows)
     }
-
-    /// The number of horizontal edges; vertical edge ids start here.
-    @inline(__always) var horizontalCount: Int { geometry.rows * (geometry.columns - 1) }
 
     /// The number of vertices.
-    @inline(__always) var count: Int { edges.count }
+    @inline(__always) var count: Int { steps.count }
 
     mutating func reserveCapacity(_ n: Int) {
-        edges.reserveCapacity(n)
-        along.reserveCapacity(n)
+        steps.reserveCapacity(n)
+        sums.reserveCapacity(n)
     }
 
-    /// Appends a vertex at `x` on the horizontal edge from node (column, row).
-    @inline(__always) mutating func append(row: Int, column: Int, x: Double) {
-        edges.append(Int32(truncatingIfNeeded: row * (geometry.columns - 1) + column))
-        along.append(x)
+    /// The next vertex starts a piece (its edge need not touch the last one's).
+    mutating func beginPiece() { steps.beginPiece() }
+
+    /// Appends the vertex at fraction `f` (in [0, 1]) of the horizontal edge
+    /// from node (column, row), and gives its position. Unless it starts a
+    /// piece, its edge and the last vertex's are sides of one cell.
+    @inline(__always) @discardableResult
+    mutating func append(row: Int, column: Int, fractionAlongX f: Double) -> PlanePoint {
+        steps.append(EdgeSpot(vertical: false, column: column, row: row))
+        let s = sums.append(f, from: column)
+        return PlanePoint(x: geometry.x0 + s * geometry.dx, y: geometry.y0 + Double(row) * geometry.dy)
     }
 
-    /// Appends a vertex at `y` on the vertical edge from node (column, row).
-    @inline(__always) mutating func append(row: Int, column: Int, y: Double) {
-        edges.append(Int32(truncatingIfNeeded: horizontalCount + row * geometry.columns + column))
-        along.append(y)
+    /// Appends the vertex at fraction `f` (in [0, 1]) of the vertical edge
+    /// from node (column, row), and gives its position; as the horizontal one.
+    @inline(__always) @discardableResult
+    mutating func append(row: Int, column: Int, fractionAlongY f: Double) -> PlanePoint {
+        steps.append(EdgeSpot(vertical: true, column: column, row: row))
+        let s = sums.append(f, from: row)
+        return PlanePoint(x: geometry.x0 + Double(column) * geometry.dx, y: geometry.y0 + s * geometry.dy)
     }
 
-    mutating func removeSubrange(_ range: Range<Int>) {
-        edges.removeSubrange(range)
-        along.removeSubrange(range)
+    /// Removes the vertices from `start` on (a piece rolled back).
+    mutating func removeLast(from start: Int) {
+        steps.removeLast(from: start)
+        sums.removeLast(from: start)
     }
+
+    /// The edge of vertex `v`.
+    @inline(__always) func spot(_ v: Int) -> EdgeSpot { steps.spot(v) }
+
+    /// The edge id of vertex `v`.
+    func edge(_ v: Int) -> Int32 { steps.id(steps.spot(v)) }
 
     /// The position of vertex `v`.
-    @inline(__always) func point(_ v: Int) -> PlanePoint {
-        let e = Int(edges[v]), h = horizontalCount, g = geometry
-        if e < h {
-            return PlanePoint(x: along[v], y: g.y0 + Double(e / (g.columns - 1)) * g.dy)
+    @inline(__always) func point(_ v: Int) -> PlanePoint { position(v, on: steps.spot(v)) }
+
+    /// Calls `body(v, edge)` for each vertex of `range`, in order.
+    @inline(__always) func forEachSpot(_ range: Range<Int>, _ body: (Int, EdgeSpot) -> Void) {
+        steps.forEach(range, body)
+    }
+
+    /// Calls `body(v, position)` for each vertex of `range`, in order.
+    @inline(__always) func forEachPoint(_ range: Range<Int>, _ body: (Int, PlanePoint) -> Void) {
+        steps.forEach(range) { v, spot in body(v, position(v, on: spot)) }
+    }
+
+    /// The position of vertex `v`, whose edge is `spot`.
+    @inline(__always) func position(_ v: Int, on spot: EdgeSpot) -> PlanePoint {
+        let g = geometry
+        if spot.vertical {
+            return PlanePoint(x: g.x0 + Double(spot.column) * g.dx, y: g.y0 + sums.sum(v, from: spot.row) * g.dy)
         }
-        return PlanePoint(x: g.x0 + Double((e - h) % g.columns) * g.dx, y: along[v])
+        return PlanePoint(x: g.x0 + sums.sum(v, from: spot.column) * g.dx, y: g.y0 + Double(spot.row) * g.dy)
     }
 
-    /// Whether vertex `v` lies on a horizontal edge of an interior node row
-    /// (1 … rows − 2), where ``BandAssembler`` nests rings.
-    @inline(__always) func isOnInteriorRow(_ v: Int) -> Bool {
-        let e = Int(edges[v]), c1 = geometry.columns - 1
-        return e >= c1 && e < (geometry.rows - 1) * c1
+    /// The horizontal edge id of `spot` when it lies on an interior node
+    /// row (1 … rows − 2), where ``BandAssembler`` nests rings; else nil.
+    @inline(__always) func interiorRowEdge(_ spot: EdgeSpot) -> Int32? {
+        guard !spot.vertical, spot.row > 0, spot.row < geometry.rows - 1 else { return nil }
+        return Int32(truncatingIfNeeded: spot.row * (geometry.columns - 1) + spot.column)
     }
 
-    /// The cell (row · (columns − 1) + column) that the segment from vertex
-    /// `a` to vertex `b` crosses: their edges are two sides of it, and its
-    /// lower-left node is the least column and row of the edges' first nodes.
-    @inline(__always) func cell(from a: Int, to b: Int) -> Int {
-        let (ca, ra) = firstNode(Int(edges[a])), (cb, rb) = firstNode(Int(edges[b]))
-        return min(ra, rb) * (geometry.columns - 1) + min(ca, cb)
-    }
-
-    /// Column and row of the first (left or lower) node of edge `e`.
-    @inline(__always) private func firstNode(_ e: Int) -> (column: Int, row: Int) {
-        let h = horizontalCount
-        if e < h {
-            let c1 = geometry.columns - 1
-            return (e % c1, e / c1)
-        }
-        let columns = geometry.columns
-        return ((e - h) % columns, (e - h) / columns)
+    /// The cell (row · (columns − 1) + column) that a segment between edges
+    /// `a` and `b` crosses: both are sides of it, and its lower-left node is
+    /// the least column and row of the edges' first nodes.
+    @inline(__always) func cell(from a: EdgeSpot, to b: EdgeSpot) -> Int {
+        min(a.row, b.row) * (geometry.columns - 1) + min(a.column, b.column)
     }
 }

@@ -62,8 +62,13 @@ struct LevelTrace: Sendable {
         for p in 0..<pieceCount where !isRemoved[p] {
             let range = self.range(p)
             guard range.count >= 2 else { continue }
-            for v in range.lowerBound..<(range.upperBound - 1) { body(vertices.cell(from: v, to: v + 1), v) }
-            if !isChain[p] { body(vertices.cell(from: range.upperBound - 1, to: range.lowerBound), range.upperBound - 1) }
+            let first = vertices.spot(range.lowerBound)
+            var previous = first
+            vertices.forEachSpot(range.dropFirst()) { v, spot in
+                body(vertices.cell(from: previous, to: spot), v - 1)
+                previous = spot
+            }
+            if !isChain[p] { body(vertices.cell(from: previous, to: first), range.upperBound - 1) }
         }
     }
 

@@ -119,7 +119,7 @@ struct LevelTracer {
         for ring in rings {
             var points: [PlanePoint] = []
             for (i, part) in ring.enumerated() {
-                for v in out.range(Int(part.piece)) { points.append(out.point(v)) }
+                out.vertices.forEachPoint(out.range(Int(part.piece))) { _, point in points.append(point) }
                 let next = ring[(i + 1) % ring.count]
                 for j in walk.cornersPassed(from: out.endKey[Int(part.piece)], to: out.startKey[Int(next.piece)]) {
                     points.append(walk.position(ofPerimeterNode: j))
@@ -137,7 +137,9 @@ struct LevelTracer {
         let vertices = out.vertices
         var count = 0, sinceCheck = 0
         for p in 0..<out.pieceCount where !out.isRemoved[p] {
-            for v in out.range(p) where vertices.isOnInteriorRow(v) { count += 1 }
+            vertices.forEachSpot(out.range(p)) { _, spot in
+                if vertices.interiorRowEdge(spot) != nil { count += 1 }
+            }
             sinceCheck += out.range(p).count
             if sinceCheck > 1 << 18 {
                 sinceCheck = 0
@@ -147,11 +149,15 @@ struct LevelTracer {
         var keys: [UInt64] = []
         keys.reserveCapacity(count)
         for p in 0..<out.pieceCount where !out.isRemoved[p] {
-            for v in out.range(p) where vertices.isOnInteriorRow(v) {
-                keys.append(UInt64(UInt32(vertices.edges[v])) << 32 | UInt64(UInt32(p)))
+            vertices.forEachSpot(out.range(p)) { _, spot in
+                if let e = vertices.interiorRowEdge(spot) { keys.append(UInt64(UInt32(e)) << 32 | UInt64(UInt32(p))) }
+            }
+            sinceCheck += out.range(p).count
+            if sinceCheck > 1 << 18 {
+                sinceCheck = 0
+                try control.checkCancellation()
             }
         }
-        try control.checkCancellation()
         let edgesPerRow = UInt64(columns - 1)
         try BlockSort.sort(&keys, blocks: (rows + 63) / 64, control: control) { Int(($0 >> 32) / edgesPerRow / 64) }
         out.hEdges = keys.map { Int32(truncatingIfNeeded: $0 >> 32) }
@@ -227,7 +233,8 @@ private struct Builder {
         let exit = CellCases.exit, afterUse = CellCases.afterUse
         let c1 = columns - 1
         let start = out.vertices.count
-        record(column: c0, row: r0, side: s0)
+        out.vertices.beginPiece()
+        let first = record(column: c0, row: r0, side: s0)
         var c = c0, r = r0, s = s0
         var endKey = FrameKey(edge: -1, along: 0)
         while true {
@@ -246,10 +253,9 @@ private struct Builder {
             }
             let ns = CellCases.opposite(e)
             if closed && nc == c0 && nr == r0 && ns == s0 { break }
-            record(column: c, row: r, side: e)
+            let last = record(column: c, row: r, side: e)
             if nc < 0 || nr < 0 || nc >= c1 || nr >= rows - 1 {
                 let k = frame.perimeterEdge(cellColumn: c, cellRow: r, side: e) ?? 0
-                let last = out.point(out.vertices.count - 1)
                 endKey = FrameKey(edge: Int32(k), along: frame.along(perimeterEdge: k, x: last.x, y: last.y))
                 break
             }
@@ -265,7 +271,7 @@ private struct Builder {
             let measure = RingMeasure(out.vertices, range: range, geometry: geometry)
             if measure.isDegenerate {
                 // Roll back: the cells are consumed, the piece never existed.
-                out.vertices.removeSubrange(range)
+                out.vertices.removeLast(from: start)
                 return
             }
             out.area.append(measure.signedArea)
@@ -274,7 +280,6 @@ private struct Builder {
         } else {
             let k = frame.perimeterEdge(cellColumn: c0, cellRow: r0, side: s0) ?? 0
             out.area.append(0)
-            let first = out.point(start)
             out.startKey.append(FrameKey(edge: Int32(k), along: frame.along(perimeterEdge: k, x: first.x, y: first.y)))
             out.endKey.append(endKey)
         }
@@ -283,22 +288,19 @@ private struct Builder {
         out.pieceStart.append(Int32(out.vertices.count))
     }
 
-    /// Appends the crossing on `side` of cell (column, row).
-    /// The coordinate across the edge (y on a horizontal edge, x on a
-    /// vertical one) is implied by the edge; see ``EdgeVertices``.
-    @inline(__always) private mutating func record(column c: Int, row r: Int, side: Int) {
-        let g = geometry
+    /// Appends the crossing on `side` of cell (column, row) and gives its
+    /// position (placed by ``EdgeVertices``).
+    @inline(__always) private mutating func record(column c: Int, row r: Int, side: Int) -> PlanePoint {
         switch side {
         case 0, 2:
             let row = side == 0 ? r : r + 1
             let a = row * columns + c
-            let f = CrossingRule.fraction(values[a], values[a + 1], t)
-            out.vertices.append(row: row, column: c, x: g.x0 + (Double(c) + f) * g.dx)
+            return out.vertices.append(row: row, column: c, fractionAlongX: CrossingRule.fraction(values[a], values[a + 1], t))
         default:
             let col = side == 3 ? c : c + 1
             let a = r * columns + col
-            let f = CrossingRule.fraction(values[a], values[a + columns], t)
-            out.vertices.append(row: r, column: col, y: g.y0 + (Double(r) + f) * g.dy)
+            return out.vertices.append(row: r, column: col,
+                                       fractionAlongY: CrossingRule.fraction(values[a], values[a + columns], t))
         }
     }
 }

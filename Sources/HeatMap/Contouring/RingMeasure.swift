@@ -10,21 +10,29 @@ struct RingMeasure {
 
     /// Measures the ring of `vertices[range]` (open: last joins first).
     init(_ vertices: EdgeVertices, range: Range<Int>, geometry: GridGeometry) {
-        self.init(range, geometry: geometry) { vertices.point($0) }
+        self.init(range, geometry: geometry, last: range.isEmpty ? nil : vertices.point(range.upperBound - 1)) { body in
+            vertices.forEachPoint(range) { _, q in body(q) }
+        }
     }
 
-    /// Measures the ring of `point(i)` for i in `range` (open: last joins first).
-    private init(_ range: Range<Int>, geometry: GridGeometry, point: (Int) -> PlanePoint) {
-        guard range.count >= 3 else {
+    /// Measures the ring that `walk` gives point by point, whose last
+    /// point is `last` (open: last joins first).
+    private init(_ range: Range<Int>, geometry: GridGeometry, last: PlanePoint?,
+                 walk: ((PlanePoint) -> Void) -> Void) {
+        guard range.count >= 3, let last else {
             signedArea = 0; cellArea = 0; cellPerimeter = 0
             return
         }
-        let o = point(range.lowerBound), last = point(range.upperBound - 1)
-        let ox = o.x, oy = o.y
+        var origin: PlanePoint? = nil
+        var ox = 0.0, oy = 0.0
         var twice = 0.0, perimeter = 0.0
-        var px = last.x - ox, py = last.y - oy
-        for i in range {
-            let q = point(i)
+        var px = 0.0, py = 0.0
+        walk { q in
+            if origin == nil {
+                origin = q
+                ox = q.x; oy = q.y
+                px = last.x - ox; py = last.y - oy
+            }
             let x = q.x - ox, y = q.y - oy
             twice += px * y - x * py
             let ex = (x - px) / geometry.dx, ey = (y - py) / geometry.dy
@@ -45,6 +53,8 @@ struct RingMeasure {
 
     /// Whether the ring of `points` is degenerate (see ``isDegenerate``).
     static func isDegenerate(_ points: [PlanePoint], geometry: GridGeometry) -> Bool {
-        RingMeasure(0..<points.count, geometry: geometry) { points[$0] }.isDegenerate
+        RingMeasure(0..<points.count, geometry: geometry, last: points.last) { body in
+            for p in points { body(p) }
+        }.isDegenerate
     }
 }

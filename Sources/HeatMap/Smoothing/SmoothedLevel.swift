@@ -46,7 +46,7 @@ struct SmoothedLevel: Sendable {
                                scratch: inout Chaikin.Scratch) -> [PlanePoint] {
         let range = trace.range(p)
         source.removeAll(keepingCapacity: true)
-        for i in range { source.append(trace.point(i)) }
+        trace.vertices.forEachPoint(range) { _, point in source.append(point) }
         return source.withUnsafeBufferPointer {
             Chaikin.smoothed($0, closed: !trace.isChain[p], iterations: iterations, scratch: &scratch)
         }

@@ -1,0 +1,159 @@
+/// A grid edge as a place: horizontal from node (column, row) to
+/// (column + 1, row), or vertical from (column, row) to (column, row + 1).
+struct EdgeSpot: Hashable, Sendable {
+    var vertical: Bool
+    var column: Int
+    var row: Int
+}
+
+/// The edges of traced vertices, half a byte each: consecutive vertices of
+/// a piece lie on two sides of one cell, so each edge is one of the six
+/// other sides of the two cells beside the edge before it (a step code
+/// 0–5). A piece's first vertex is a restart (code 15) whose edge is kept
+/// on the side, and every 64th vertex's edge is kept too, so any vertex's
+/// edge is at most 63 steps away.
+///
+/// Step codes from a horizontal edge (c, r): 0–2 in the cell above
+/// (c, r): its top, left and right sides; 3–5 in the cell below (c, r − 1):
+/// its bottom, left and right. From a vertical edge (c, r): 0–2 in the cell
+/// to the right (c, r): its bottom, top and right; 3–5 in the cell to the
+/// left (c − 1, r): its bottom, top and left.
+struct EdgeSteps: Sendable {
+    let columns: Int
+    let rows: Int
+    /// Two codes a byte, vertex v in the low half of byte v / 2 when v is even.
+    private var codes: [UInt8] = []
+    /// The edge id (``EdgeVertices``) of vertex 64 k.
+    private var marks: [Int32] = []
+    /// Restarts: the vertex, ascending, and its edge id.
+    private var restartVertices: [Int32] = []
+    private var restartEdges: [Int32] = []
+    private(set) var count = 0
+    private var last = EdgeSpot(vertical: false, column: 0, row: 0)
+    private var restartNext = true
+
+    private static let restart: UInt8 = 15
+    private static let markShift = 6
+
+    init(columns: Int, rows: Int) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    mutating func reserveCapacity(_ n: Int) {
+        codes.reserveCapacity((n + 1) / 2)
+        marks.reserveCapacity(n >> Self.markShift + 1)
+    }
+
+    /// The next vertex starts a piece.
+    mutating func beginPiece() { restartNext = true }
+
+    /// Appends the edge of the next vertex: a side of the cell shared with
+    /// the previous vertex's edge, unless it starts a piece.
+    @inline(__always) mutating func append(_ spot: EdgeSpot) {
+        var code = Self.restart
+        if !restartNext {
+            for k in 0..<6 where Self.step(last, UInt8(k)) == spot {
+                code = UInt8(k)
+                break
+            }
+        }
+        if code == Self.restart {
+            restartVertices.append(Int32(truncatingIfNeeded: count))
+            restartEdges.append(id(spot))
+        }
+        if count & 1 == 0 { codes.append(code) } else { codes[count >> 1] |= code << 4 }
+        if count & (1 << Self.markShift - 1) == 0 { marks.append(id(spot)) }
+        count += 1
+        last = spot
+        restartNext = false
+    }
+
+    /// The edge of vertex `v` (at most 63 steps from a kept one).
+    @inline(__always) func spot(_ v: Int) -> EdgeSpot {
+        let first = (v >> Self.markShift) << Self.markShift
+        var s = spot(id: Int(marks[v >> Self.markShift]))
+        var u = first + 1
+        while u <= v {
+            s = next(s, at: u)
+            u += 1
+        }
+        return s
+    }
+
+    /// Calls `body(v, edge)` for each vertex of `range`, in order.
+    @inline(__always) func forEach(_ range: Range<Int>, _ body: (Int, EdgeSpot) -> Void) {
+        guard !range.isEmpty else { return }
+        var s = spot(range.lowerBound)
+        body(range.lowerBound, s)
+        for u in (range.lowerBound + 1)..<range.upperBound {
+            s = next(s, at: u)
+            body(u, s)
+        }
+    }
+
+    /// Removes the vertices from `start` on; the next vertex starts a piece.
+    mutating func removeLast(from start: Int) {
+        codes.removeSubrange(((start + 1) >> 1)...)
+        if start & 1 == 1 { codes[start >> 1] &= 0x0f }
+        marks.removeSubrange(((start + (1 << Self.markShift) - 1) >> Self.markShift)...)
+        while let v = restartVertices.last, Int(v) >= start {
+            restartVertices.removeLast()
+            restartEdges.removeLast()
+        }
+        count = start
+        restartNext = true
+    }
+
+    /// The edge id of `spot`: see ``EdgeVertices``.
+    @inline(__always) func id(_ spot: EdgeSpot) -> Int32 {
+        Int32(truncatingIfNeeded: spot.vertical ? rows * (columns - 1) + spot.row * columns + spot.column
+                                                : spot.row * (columns - 1) + spot.column)
+    }
+
+    /// The edge of id `e`.
+    @inline(__always) func spot(id e: Int) -> EdgeSpot {
+        let h = rows * (columns - 1)
+        if e < h { return EdgeSpot(vertical: false, column: e % (columns - 1), row: e / (columns - 1)) }
+        return EdgeSpot(vertical: true, column: (e - h) % columns, row: (e - h) / columns)
+    }
+
+    /// The edge of vertex `u`, given the edge `s` of vertex u − 1.
+    @inline(__always) private func next(_ s: EdgeSpot, at u: Int) -> EdgeSpot {
+        let code = codes[u >> 1] >> UInt8((u & 1) << 2) & 0x0f
+        return code == Self.restart ? spot(id: Int(restartEdge(u))) : Self.step(s, code)
+    }
+
+    /// The edge `code` steps to from `s` (see the type's notes).
+    @inline(__always) static func step(_ s: EdgeSpot, _ code: UInt8) -> EdgeSpot {
+        let c = s.column, r = s.row
+        if s.vertical {
+            switch code {
+            case 0: return EdgeSpot(vertical: false, column: c, row: r)
+            case 1: return EdgeSpot(vertical: false, column: c, row: r + 1)
+            case 2: return EdgeSpot(vertical: true, column: c + 1, row: r)
+            case 3: return EdgeSpot(vertical: false, column: c - 1, row: r)
+            case 4: return EdgeSpot(vertical: false, column: c - 1, row: r + 1)
+            default: return EdgeSpot(vertical: true, column: c - 1, row: r)
+            }
+        }
+        switch code {
+        case 0: return EdgeSpot(vertical: false, column: c, row: r + 1)
+        case 1: return EdgeSpot(vertical: true, column: c, row: r)
+        case 2: return EdgeSpot(vertical: true, column: c + 1, row: r)
+        case 3: return EdgeSpot(vertical: false, column: c, row: r - 1)
+        case 4: return EdgeSpot(vertical: true, column: c, row: r - 1)
+        default: return EdgeSpot(vertical: true, column: c + 1, row: r - 1)
+        }
+    }
+
+    /// The edge id of restart vertex `u`: a binary search, as restarts are one a piece.
+    private func restartEdge(_ u: Int) -> Int32 {
+        var lo = 0, hi = restartVertices.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(restartVertices[mid]) < u { lo = mid + 1 } else { hi = mid }
+        }
+        return restartEdges[lo]
+    }
+}
