@@ -90,13 +90,15 @@ import Testing
             #expect(p.x.bitPattern == expected[v].x.bitPattern && p.y.bitPattern == expected[v].y.bitPattern)
         }
         #expect(vertices.count == expected.count)
+        // Every step within a cell has its code: only piece starts are kept whole.
+        #expect(vertices.restartCount == starts.count)
         for (v, p) in expected.enumerated() {
             let q = vertices.point(v)
             #expect(q.x.bitPattern == p.x.bitPattern && q.y.bitPattern == p.y.bitPattern, "vertex \(v)")
             #expect(vertices.spot(v) == spots[v], "vertex \(v)")
         }
         // Walking a range gives what random access gives.
-        for range in [0..<spots.count, 63..<65, 100..<1000, 1499..<1501] {
+        for range in [0..<spots.count, 15..<17, 63..<65, 100..<1000, 1499..<1501] {
             var seen: [PlanePoint] = []
             vertices.forEachPoint(range) { v, p in
                 #expect(p == expected[v])
@@ -108,7 +110,7 @@ import Testing
         for cut in [1234, 1217, 1152] {
             vertices.removeLast(from: cut)
             #expect(vertices.count == cut)
-            for v in [0, 1, 2, 63, 64, 65, cut - 2, cut - 1] { #expect(vertices.point(v) == expected[v]) }
+            for v in [0, 1, 2, 15, 16, 17, 63, 64, 65, cut - 2, cut - 1] { #expect(vertices.point(v) == expected[v]) }
             let p = vertices.append(row: 0, column: 0, fractionAlongX: 0.25)
             #expect(vertices.point(cut) == p && p.x == g.x0 + 0.25 * g.dx && vertices.spot(cut).column == 0)
             vertices.removeLast(from: cut)
@@ -141,6 +143,7 @@ import Testing
         let v = grid.values
         for trace in traces {
             let t = trace.threshold, vertices = trace.vertices
+            #expect(vertices.restartCount == trace.pieceCount)
             var crossings: [(edge: Int32, piece: Int32)] = []
             for p in 0..<trace.pieceCount {
                 for i in trace.range(p) {

@@ -10,8 +10,8 @@ struct EdgeSpot: Hashable, Sendable {
 /// a piece lie on two sides of one cell, so each edge is one of the six
 /// other sides of the two cells beside the edge before it (a step code
 /// 0–5). A piece's first vertex is a restart (code 15) whose edge is kept
-/// on the side, and every 64th vertex's edge is kept too, so any vertex's
-/// edge is at most 63 steps away.
+/// on the side, and every 16th vertex's edge is kept too, so any vertex's
+/// edge is at most 15 steps away.
 ///
 /// Step codes from a horizontal edge (c, r): 0–2 in the cell above
 /// (c, r): its top, left and right sides; 3–5 in the cell below (c, r − 1):
@@ -23,17 +23,20 @@ struct EdgeSteps: Sendable {
     let rows: Int
     /// Two codes a byte, vertex v in the low half of byte v / 2 when v is even.
     private var codes: [UInt8] = []
-    /// The edge id (``EdgeVertices``) of vertex 64 k.
+    /// The edge id (``EdgeVertices``) of vertex 16 k.
     private var marks: [Int32] = []
     /// Restarts: the vertex, ascending, and its edge id.
     private var restartVertices: [Int32] = []
     private var restartEdges: [Int32] = []
     private(set) var count = 0
+    /// How many vertices are restarts: one a piece, unless a vertex was
+    /// appended that does not touch the last one's cell.
+    var restartCount: Int { restartVertices.count }
     private var last = EdgeSpot(vertical: false, column: 0, row: 0)
     private var restartNext = true
 
     private static let restart: UInt8 = 15
-    private static let markShift = 6
+    private static let markShift = 4
 
     init(columns: Int, rows: Int) {
         self.columns = columns
@@ -53,10 +56,8 @@ struct EdgeSteps: Sendable {
     @inline(__always) mutating func append(_ spot: EdgeSpot) {
         var code = Self.restart
         if !restartNext {
-            for k in 0..<6 where Self.step(last, UInt8(k)) == spot {
-                code = UInt8(k)
-                break
-            }
+            let k = Self.code(from: last, to: spot)
+            if Self.step(last, k) == spot { code = k }
         }
         if code == Self.restart {
             restartVertices.append(Int32(truncatingIfNeeded: count))
@@ -69,8 +70,9 @@ struct EdgeSteps: Sendable {
         restartNext = false
     }
 
-    /// The edge of vertex `v` (at most 63 steps from a kept one).
+    /// The edge of vertex `v` (at most 15 steps from a kept one).
     @inline(__always) func spot(_ v: Int) -> EdgeSpot {
+        if code(v) == Self.restart { return spot(id: Int(restartEdge(v))) }
         let first = (v >> Self.markShift) << Self.markShift
         var s = spot(id: Int(marks[v >> Self.markShift]))
         var u = first + 1
@@ -86,9 +88,12 @@ struct EdgeSteps: Sendable {
         guard !range.isEmpty else { return }
         var s = spot(range.lowerBound)
         body(range.lowerBound, s)
-        for u in (range.lowerBound + 1)..<range.upperBound {
-            s = next(s, at: u)
-            body(u, s)
+        codes.withUnsafeBufferPointer { packed in
+            for u in (range.lowerBound + 1)..<range.upperBound {
+                let code = (packed[u >> 1] >> UInt8((u & 1) << 2)) & 0x0f
+                s = code == Self.restart ? spot(id: Int(restartEdge(u))) : Self.step(s, code)
+                body(u, s)
+            }
         }
     }
 
@@ -120,31 +125,37 @@ struct EdgeSteps: Sendable {
 
     /// The edge of vertex `u`, given the edge `s` of vertex u − 1.
     @inline(__always) private func next(_ s: EdgeSpot, at u: Int) -> EdgeSpot {
-        let code = codes[u >> 1] >> UInt8((u & 1) << 2) & 0x0f
+        let code = code(u)
         return code == Self.restart ? spot(id: Int(restartEdge(u))) : Self.step(s, code)
     }
 
+    /// The code of the step from `a` to `b` if they are sides of one cell
+    /// (anything else gives a code that does not step to `b`).
+    @inline(__always) private static func code(from a: EdgeSpot, to b: EdgeSpot) -> UInt8 {
+        if a.vertical {
+            if b.vertical { return b.column > a.column ? 2 : 5 }
+            return (b.column == a.column ? 0 : 3) + (b.row > a.row ? 1 : 0)
+        }
+        if b.vertical { return (b.row == a.row ? 1 : 4) + (b.column > a.column ? 1 : 0) }
+        return b.row > a.row ? 0 : 3
+    }
+
+    /// The step code of vertex `u`.
+    @inline(__always) private func code(_ u: Int) -> UInt8 {
+        (codes[u >> 1] >> UInt8((u & 1) << 2)) & 0x0f
+    }
+
+    /// The steps of the type's notes, 5 bits each, horizontal codes 0–5 then
+    /// vertical ones: bit 0 whether the new edge is vertical, bits 1–2 its
+    /// column change + 1, bits 3–4 its row change + 1. As (vertical, Δc, Δr):
+    /// from horizontal (F, 0, 1) (T, 0, 0) (T, 1, 0) (F, 0, −1) (T, 0, −1) (T, 1, −1),
+    /// from vertical (F, 0, 0) (F, 0, 1) (T, 1, 0) (F, −1, 0) (F, −1, 1) (T, −1, 0).
+    private static let steps: UInt64 = 0x04c1_0d92_8a31_3572
+
     /// The edge `code` steps to from `s` (see the type's notes).
     @inline(__always) static func step(_ s: EdgeSpot, _ code: UInt8) -> EdgeSpot {
-        let c = s.column, r = s.row
-        if s.vertical {
-            switch code {
-            case 0: return EdgeSpot(vertical: false, column: c, row: r)
-            case 1: return EdgeSpot(vertical: false, column: c, row: r + 1)
-            case 2: return EdgeSpot(vertical: true, column: c + 1, row: r)
-            case 3: return EdgeSpot(vertical: false, column: c - 1, row: r)
-            case 4: return EdgeSpot(vertical: false, column: c - 1, row: r + 1)
-            default: return EdgeSpot(vertical: true, column: c - 1, row: r)
-            }
-        }
-        switch code {
-        case 0: return EdgeSpot(vertical: false, column: c, row: r + 1)
-        case 1: return EdgeSpot(vertical: true, column: c, row: r)
-        case 2: return EdgeSpot(vertical: true, column: c + 1, row: r)
-        case 3: return EdgeSpot(vertical: false, column: c, row: r - 1)
-        case 4: return EdgeSpot(vertical: true, column: c, row: r - 1)
-        default: return EdgeSpot(vertical: true, column: c + 1, row: r - 1)
-        }
+        let entry = Int(truncatingIfNeeded: steps >> UInt64(5 * ((s.vertical ? 6 : 0) + Int(code))))
+        return EdgeSpot(vertical: entry & 1 != 0, column: s.column + (entry >> 1 & 3) - 1, row: s.row + (entry >> 3 & 3) - 1)
     }
 
     /// The edge id of restart vertex `u`: a binary search, as restarts are one a piece.

@@ -1,5 +1,5 @@
 /// Vertices that lie on grid edges, each stored as its edge and where
-/// along it: about 6.6 bytes a vertex (``EdgeSteps``, ``EdgeSums``), where
+/// along it: about 7 bytes a vertex (``EdgeSteps``, ``EdgeSums``), where
 /// two Doubles and the cell of the segment leaving it took 20.
 ///
 /// Edge ids: the horizontal edge from node (c, r) to (c + 1, r) is
@@ -62,6 +62,9 @@ struct EdgeVertices: Sendable {
         steps.removeLast(from: start)
         sums.removeLast(from: start)
     }
+
+    /// How many vertices keep their edge whole (see ``EdgeSteps``).
+    var restartCount: Int { steps.restartCount }
 
     /// The edge of vertex `v`.
     @inline(__always) func spot(_ v: Int) -> EdgeSpot { steps.spot(v) }

@@ -62,14 +62,22 @@ struct LevelTrace: Sendable {
         for p in 0..<pieceCount where !isRemoved[p] {
             let range = self.range(p)
             guard range.count >= 2 else { continue }
-            let first = vertices.spot(range.lowerBound)
-            var previous = first
-            vertices.forEachSpot(range.dropFirst()) { v, spot in
-                body(vertices.cell(from: previous, to: spot), v - 1)
+            var first = EdgeSpot(vertical: false, column: 0, row: 0), previous = first
+            vertices.forEachSpot(range) { v, spot in
+                if v == range.lowerBound { first = spot } else { body(vertices.cell(from: previous, to: spot), v - 1) }
                 previous = spot
             }
             if !isChain[p] { body(vertices.cell(from: previous, to: first), range.upperBound - 1) }
         }
+    }
+
+    /// Per vertex: the cell crossed by the segment leaving it, or −1 (a
+    /// chain's last vertex, a removed piece's vertices); 4 bytes a vertex,
+    /// for a pass that reads every segment's cell more than once.
+    func segmentCells() -> [Int32] {
+        var cells = [Int32](repeating: -1, count: vertices.count)
+        forEachSegment { cell, v in cells[v] = Int32(truncatingIfNeeded: cell) }
+        return cells
     }
 
     /// The vertex range of piece `p`.

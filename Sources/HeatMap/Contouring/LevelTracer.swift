@@ -34,15 +34,15 @@ struct LevelTracer {
     func trace() throws -> LevelTrace {
         var codes = [UInt8](repeating: 0, count: (columns - 1) * (rows - 1))
         let segments = try codes.withUnsafeMutableBufferPointer { try classify(into: $0) }
-        var out = try codes.withUnsafeMutableBufferPointer { cb in
+        var (out, crossings) = try codes.withUnsafeMutableBufferPointer { cb in
             var builder = Builder(values: values, geometry: geometry, frame: frame, t: threshold,
                                   codes: cb, control: control, capacity: segments + frame.count)
             try builder.traceAll()
-            return builder.out
+            return (builder.out, builder.crossings)
         }
         out.frameInside = !out.isChain.contains(true) && values[0] >= threshold
         dropDegenerateFrameRings(&out)
-        try findCrossings(&out)
+        try keepCrossings(&crossings, of: &out)
         return out
     }
 
@@ -131,37 +131,16 @@ struct LevelTracer {
         }
     }
 
-    /// The horizontal crossings on interior rows of the kept pieces,
-    /// sorted by edge: a count pass, then the keys (edge, piece) filled once.
-    private func findCrossings(_ out: inout LevelTrace) throws {
-        let vertices = out.vertices
-        var count = 0, sinceCheck = 0
-        for p in 0..<out.pieceCount where !out.isRemoved[p] {
-            vertices.forEachSpot(out.range(p)) { _, spot in
-                if vertices.interiorRowEdge(spot) != nil { count += 1 }
-            }
-            sinceCheck += out.range(p).count
-            if sinceCheck > 1 << 18 {
-                sinceCheck = 0
-                try control.checkCancellation()
-            }
-        }
-        var keys: [UInt64] = []
-        keys.reserveCapacity(count)
-        for p in 0..<out.pieceCount where !out.isRemoved[p] {
-            vertices.forEachSpot(out.range(p)) { _, spot in
-                if let e = vertices.interiorRowEdge(spot) { keys.append(UInt64(UInt32(e)) << 32 | UInt64(UInt32(p))) }
-            }
-            sinceCheck += out.range(p).count
-            if sinceCheck > 1 << 18 {
-                sinceCheck = 0
-                try control.checkCancellation()
-            }
-        }
+    /// Keeps the row crossings (`keys`: edge << 32 | piece) of kept pieces,
+    /// sorted by edge, as the trace's `hEdges` and `hPieces`.
+    private func keepCrossings(_ keys: inout [UInt64], of out: inout LevelTrace) throws {
+        keys.removeAll { out.isRemoved[Int($0 & 0xffff_ffff)] }
+        try control.checkCancellation()
         let edgesPerRow = UInt64(columns - 1)
         try BlockSort.sort(&keys, blocks: (rows + 63) / 64, control: control) { Int(($0 >> 32) / edgesPerRow / 64) }
         out.hEdges = keys.map { Int32(truncatingIfNeeded: $0 >> 32) }
         out.hPieces = keys.map { Int32(truncatingIfNeeded: $0 & 0xffff_ffff) }
+        keys = []
     }
 }
 
@@ -174,6 +153,10 @@ private struct Builder {
     let codes: UnsafeMutableBufferPointer<UInt8>
     let control: ComputeControl
     var out: LevelTrace
+    /// Crossings on horizontal edges of interior rows: edge << 32 | piece.
+    var crossings: [UInt64] = []
+    /// The positions of the closed piece being traced, to measure it.
+    private var ring: [PlanePoint] = []
     private var sinceCheck = 0
 
     /// A builder whose vertex arrays have room for `capacity` vertices.
@@ -232,9 +215,11 @@ private struct Builder {
     private mutating func tracePiece(column c0: Int, row r0: Int, side s0: Int, closed: Bool) throws {
         let exit = CellCases.exit, afterUse = CellCases.afterUse
         let c1 = columns - 1
-        let start = out.vertices.count
+        let start = out.vertices.count, crossingStart = crossings.count
         out.vertices.beginPiece()
+        ring.removeAll(keepingCapacity: true)
         let first = record(column: c0, row: r0, side: s0)
+        if closed { ring.append(first) }
         var c = c0, r = r0, s = s0
         var endKey = FrameKey(edge: -1, along: 0)
         while true {
@@ -254,6 +239,7 @@ private struct Builder {
             let ns = CellCases.opposite(e)
             if closed && nc == c0 && nr == r0 && ns == s0 { break }
             let last = record(column: c, row: r, side: e)
+            if closed { ring.append(last) }
             if nc < 0 || nr < 0 || nc >= c1 || nr >= rows - 1 {
                 let k = frame.perimeterEdge(cellColumn: c, cellRow: r, side: e) ?? 0
                 endKey = FrameKey(edge: Int32(k), along: frame.along(perimeterEdge: k, x: last.x, y: last.y))
@@ -266,12 +252,12 @@ private struct Builder {
                 try control.checkCancellation()
             }
         }
-        let range = start..<out.vertices.count
         if closed {
-            let measure = RingMeasure(out.vertices, range: range, geometry: geometry)
+            let measure = RingMeasure(ring, geometry: geometry)
             if measure.isDegenerate {
                 // Roll back: the cells are consumed, the piece never existed.
                 out.vertices.removeLast(from: start)
+                crossings.removeSubrange(crossingStart...)
                 return
             }
             out.area.append(measure.signedArea)
@@ -295,6 +281,9 @@ private struct Builder {
         case 0, 2:
             let row = side == 0 ? r : r + 1
             let a = row * columns + c
+            if row > 0 && row < rows - 1 {
+                crossings.append(UInt64(row * (columns - 1) + c) << 32 | UInt64(out.isChain.count))
+            }
             return out.vertices.append(row: row, column: c, fractionAlongX: CrossingRule.fraction(values[a], values[a + 1], t))
         default:
             let col = side == 3 ? c : c + 1

@@ -8,31 +8,16 @@ struct RingMeasure {
     /// Perimeter in cell units (x in dx, y in dy).
     var cellPerimeter: Double
 
-    /// Measures the ring of `vertices[range]` (open: last joins first).
-    init(_ vertices: EdgeVertices, range: Range<Int>, geometry: GridGeometry) {
-        self.init(range, geometry: geometry, last: range.isEmpty ? nil : vertices.point(range.upperBound - 1)) { body in
-            vertices.forEachPoint(range) { _, q in body(q) }
-        }
-    }
-
-    /// Measures the ring that `walk` gives point by point, whose last
-    /// point is `last` (open: last joins first).
-    private init(_ range: Range<Int>, geometry: GridGeometry, last: PlanePoint?,
-                 walk: ((PlanePoint) -> Void) -> Void) {
-        guard range.count >= 3, let last else {
+    /// Measures the ring of `points` (open: last joins first).
+    init(_ points: [PlanePoint], geometry: GridGeometry) {
+        guard points.count >= 3 else {
             signedArea = 0; cellArea = 0; cellPerimeter = 0
             return
         }
-        var origin: PlanePoint? = nil
-        var ox = 0.0, oy = 0.0
+        let ox = points[0].x, oy = points[0].y
         var twice = 0.0, perimeter = 0.0
-        var px = 0.0, py = 0.0
-        walk { q in
-            if origin == nil {
-                origin = q
-                ox = q.x; oy = q.y
-                px = last.x - ox; py = last.y - oy
-            }
+        var px = points[points.count - 1].x - ox, py = points[points.count - 1].y - oy
+        for q in points {
             let x = q.x - ox, y = q.y - oy
             twice += px * y - x * py
             let ex = (x - px) / geometry.dx, ey = (y - py) / geometry.dy
@@ -53,8 +38,6 @@ struct RingMeasure {
 
     /// Whether the ring of `points` is degenerate (see ``isDegenerate``).
     static func isDegenerate(_ points: [PlanePoint], geometry: GridGeometry) -> Bool {
-        RingMeasure(0..<points.count, geometry: geometry, last: points.last) { body in
-            for p in points { body(p) }
-        }.isDegenerate
+        RingMeasure(points, geometry: geometry).isDegenerate
     }
 }

@@ -133,18 +133,23 @@ struct HotCells: Sendable {
     init(lower: LevelTrace, upper: LevelTrace?, geometry: GridGeometry, control: ComputeControl) throws {
         // Count pass: segments per cell, saturating at 2, in one byte per cell.
         var count = [UInt8](repeating: 0, count: (geometry.columns - 1) * (geometry.rows - 1))
-        func each(_ trace: LevelTrace, _ body: (Int, Int) -> Void) { trace.forEachSegment(body) }
-        each(lower) { cell, _ in if count[cell] < 2 { count[cell] += 1 } }
+        // Each level's segment cells, worked out once for both passes.
+        let lowerCells = lower.segmentCells()
         try control.checkCancellation()
-        if let upper { each(upper) { cell, _ in if count[cell] < 2 { count[cell] += 1 } } }
+        let upperCells = upper?.segmentCells() ?? []
+        try control.checkCancellation()
+        func each(_ cells: [Int32], _ body: (Int, Int) -> Void) {
+            for (v, cell) in cells.enumerated() where cell >= 0 { body(Int(cell), v) }
+        }
+        each(lowerCells) { cell, _ in if count[cell] < 2 { count[cell] += 1 } }
+        try control.checkCancellation()
+        each(upperCells) { cell, _ in if count[cell] < 2 { count[cell] += 1 } }
         try control.checkCancellation()
         // Fill pass: only the segments of shared cells, sorted by cell.
         var keys: [UInt64] = []
-        each(lower) { cell, v in if count[cell] >= 2 { keys.append(UInt64(cell) << 32 | UInt64(v)) } }
+        each(lowerCells) { cell, v in if count[cell] >= 2 { keys.append(UInt64(cell) << 32 | UInt64(v)) } }
         try control.checkCancellation()
-        if let upper {
-            each(upper) { cell, v in if count[cell] >= 2 { keys.append(UInt64(cell) << 32 | UInt64(v) | 1 << 31) } }
-        }
+        each(upperCells) { cell, v in if count[cell] >= 2 { keys.append(UInt64(cell) << 32 | UInt64(v) | 1 << 31) } }
         let cellsPerRow = UInt64(geometry.columns - 1)
         try BlockSort.sort(&keys, blocks: (geometry.rows + 62) / 64, control: control) {
             Int(($0 >> 32) / cellsPerRow / 64)
@@ -286,7 +291,31 @@ private struct ConflictChecker {
             lower + (closed ? (i < 0 ? i + n : (i >= n ? i - n : i)) : min(max(i, 0), n - 1))
         }
         let a = index(j - 1), b = index(j), c = index(j + 1), d = index(j + 2)
-        let pa = traces[lv].point(a), pb = traces[lv].point(b), pc = traces[lv].point(c), pd = traces[lv].point(d)
+        let pa: PlanePoint, pb: PlanePoint, pc: PlanePoint, pd: PlanePoint
+        let lo = min(a, b, c, d), hi = max(a, b, c, d)
+        if hi - lo <= 3 {
+            // One walk through the stored steps rather than four.
+            var window = (PlanePoint(x: 0, y: 0), PlanePoint(x: 0, y: 0), PlanePoint(x: 0, y: 0), PlanePoint(x: 0, y: 0))
+            traces[lv].vertices.forEachPoint(lo..<(hi + 1)) { v, p in
+                switch v - lo {
+                case 0: window.0 = p
+                case 1: window.1 = p
+                case 2: window.2 = p
+                default: window.3 = p
+                }
+            }
+            func at(_ i: Int) -> PlanePoint {
+                switch i - lo {
+                case 0: return window.0
+                case 1: return window.1
+                case 2: return window.2
+                default: return window.3
+                }
+            }
+            (pa, pb, pc, pd) = (at(a), at(b), at(c), at(d))
+        } else {
+            (pa, pb, pc, pd) = (traces[lv].point(a), traces[lv].point(b), traces[lv].point(c), traces[lv].point(d))
+        }
         return Quad(x: ((pa.x + pb.x) / 2, pb.x, pc.x, (pc.x + pd.x) / 2),
                     y: ((pa.y + pb.y) / 2, pb.y, pc.y, (pc.y + pd.y) / 2))
     }
