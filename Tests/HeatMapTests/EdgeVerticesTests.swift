@@ -136,8 +136,10 @@ import Testing
         let thresholds = ThresholdResolver.thresholds(for: .quantile, levelCount: 6, grid: grid)
         let frame = GridFrame(columns: columns, rows: g.rows)
         let traces = try grid.values.withUnsafeBufferPointer { buffer in
-            try thresholds.map {
-                try LevelTracer(values: buffer, geometry: g, frame: frame, threshold: $0, control: .none).trace()
+            let bands = try NodeBands(values: buffer, thresholds: thresholds)
+            return try thresholds.indices.map {
+                try LevelTracer(values: buffer, bands: bands, level: $0, geometry: g, frame: frame,
+                                threshold: thresholds[$0], control: .none).trace()
             }
         }
         let v = grid.values
