@@ -106,6 +106,12 @@ import Testing
             }
             #expect(seen.count == range.count)
         }
+        // A window of neighbours, as the smoothing guard reads one.
+        for v in stride(from: 0, to: spots.count - 4, by: 37) {
+            let w = vertices.window(from: v, count: 4), three = vertices.window(from: v, count: 3)
+            #expect([w.0, w.1, w.2, w.3] == Array(expected[v..<(v + 4)]))
+            #expect([three.0, three.1, three.2, three.3] == [expected[v], expected[v + 1], expected[v + 2], expected[v + 2]])
+        }
         // Dropping a tail (a rolled-back ring) keeps the rest; the next vertex starts a piece.
         for cut in [1234, 1217, 1152] {
             vertices.removeLast(from: cut)

@@ -124,7 +124,7 @@ struct EdgeSteps: Sendable {
     }
 
     /// The edge of vertex `u`, given the edge `s` of vertex u − 1.
-    @inline(__always) private func next(_ s: EdgeSpot, at u: Int) -> EdgeSpot {
+    @inline(__always) func next(_ s: EdgeSpot, at u: Int) -> EdgeSpot {
         let code = code(u)
         return code == Self.restart ? spot(id: Int(restartEdge(u))) : Self.step(s, code)
     }

@@ -36,7 +36,7 @@ struct EdgeSums: Sendable {
             high.append(0)
             return s
         }
-        let m = UInt64((s - base) / base.ulp)
+        let m = UInt64((s - base) / Self.ulp(base))
         low.append(UInt32(truncatingIfNeeded: m))
         high.append(UInt16(truncatingIfNeeded: m >> 32))
         return s
@@ -46,7 +46,13 @@ struct EdgeSums: Sendable {
     @inline(__always) func sum(_ v: Int, from i: Int) -> Double {
         guard i >= Self.exactFrom else { return sideSum(v) }
         let base = Double(i)
-        return base + Double(UInt64(high[v]) << 32 | UInt64(low[v])) * base.ulp
+        return base + Double(UInt64(high[v]) << 32 | UInt64(low[v])) * Self.ulp(base)
+    }
+
+    /// `x.ulp` for a normal x ≥ 1 (2^(exponent − 52)), without the checks
+    /// for zero, subnormals and infinities.
+    @inline(__always) private static func ulp(_ x: Double) -> Double {
+        Double(bitPattern: (x.bitPattern & 0x7ff0_0000_0000_0000) - 52 << 52)
     }
 
     /// Removes the vertices from `start` on.

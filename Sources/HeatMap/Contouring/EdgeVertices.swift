@@ -85,6 +85,22 @@ struct EdgeVertices: Sendable {
         steps.forEach(range) { v, spot in body(v, position(v, on: spot)) }
     }
 
+    /// The positions of the `count` (1 … 4) vertices from `first` on, the
+    /// last repeated past them: one walk for a few neighbours.
+    func window(from first: Int, count: Int) -> (PlanePoint, PlanePoint, PlanePoint, PlanePoint) {
+        var s = steps.spot(first)
+        let p0 = position(first, on: s)
+        guard count > 1 else { return (p0, p0, p0, p0) }
+        s = steps.next(s, at: first + 1)
+        let p1 = position(first + 1, on: s)
+        guard count > 2 else { return (p0, p1, p1, p1) }
+        s = steps.next(s, at: first + 2)
+        let p2 = position(first + 2, on: s)
+        guard count > 3 else { return (p0, p1, p2, p2) }
+        s = steps.next(s, at: first + 3)
+        return (p0, p1, p2, position(first + 3, on: s))
+    }
+
     /// The position of vertex `v`, whose edge is `spot`.
     @inline(__always) func position(_ v: Int, on spot: EdgeSpot) -> PlanePoint {
         let g = geometry

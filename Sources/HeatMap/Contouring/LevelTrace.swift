@@ -76,7 +76,9 @@ struct LevelTrace: Sendable {
     /// for a pass that reads every segment's cell more than once.
     func segmentCells() -> [Int32] {
         var cells = [Int32](repeating: -1, count: vertices.count)
-        forEachSegment { cell, v in cells[v] = Int32(truncatingIfNeeded: cell) }
+        cells.withUnsafeMutableBufferPointer { out in
+            forEachSegment { cell, v in out[v] = Int32(truncatingIfNeeded: cell) }
+        }
         return cells
     }
 

@@ -295,15 +295,7 @@ private struct ConflictChecker {
         let lo = min(a, b, c, d), hi = max(a, b, c, d)
         if hi - lo <= 3 {
             // One walk through the stored steps rather than four.
-            var window = (PlanePoint(x: 0, y: 0), PlanePoint(x: 0, y: 0), PlanePoint(x: 0, y: 0), PlanePoint(x: 0, y: 0))
-            traces[lv].vertices.forEachPoint(lo..<(hi + 1)) { v, p in
-                switch v - lo {
-                case 0: window.0 = p
-                case 1: window.1 = p
-                case 2: window.2 = p
-                default: window.3 = p
-                }
-            }
+            let window = traces[lv].vertices.window(from: lo, count: hi - lo + 1)
             func at(_ i: Int) -> PlanePoint {
                 switch i - lo {
                 case 0: return window.0
