@@ -10,8 +10,9 @@ struct EdgeSpot: Hashable, Sendable {
 /// a piece lie on two sides of one cell, so each edge is one of the six
 /// other sides of the two cells beside the edge before it (a step code
 /// 0–5). A piece's first vertex is a restart (code 15) whose edge is kept
-/// on the side, and every 16th vertex's edge is kept too, so any vertex's
-/// edge is at most 15 steps away.
+/// on the side, and every 8th vertex's edge is kept too (unpacked with
+/// shifts, not divided out of an id), so any vertex's edge is at most 7
+/// steps away.
 ///
 /// Step codes from a horizontal edge (c, r): 0–2 in the cell above
 /// (c, r): its top, left and right sides; 3–5 in the cell below (c, r − 1):
@@ -23,8 +24,8 @@ struct EdgeSteps: Sendable {
     let rows: Int
     /// Two codes a byte, vertex v in the low half of byte v / 2 when v is even.
     private var codes: [UInt8] = []
-    /// The edge id (``EdgeVertices``) of vertex 16 k.
-    private var marks: [Int32] = []
+    /// The edge of vertex 8 k, packed (``packed(_:)``).
+    private var marks: [UInt64] = []
     /// Restarts: the vertex, ascending, and its edge id.
     private var restartVertices: [Int32] = []
     private var restartEdges: [Int32] = []
@@ -36,7 +37,7 @@ struct EdgeSteps: Sendable {
     private var restartNext = true
 
     private static let restart: UInt8 = 15
-    private static let markShift = 4
+    private static let markShift = 3
 
     init(columns: Int, rows: Int) {
         self.columns = columns
@@ -64,17 +65,17 @@ struct EdgeSteps: Sendable {
             restartEdges.append(id(spot))
         }
         if count & 1 == 0 { codes.append(code) } else { codes[count >> 1] |= code << 4 }
-        if count & (1 << Self.markShift - 1) == 0 { marks.append(id(spot)) }
+        if count & (1 << Self.markShift - 1) == 0 { marks.append(Self.packed(spot)) }
         count += 1
         last = spot
         restartNext = false
     }
 
-    /// The edge of vertex `v` (at most 15 steps from a kept one).
+    /// The edge of vertex `v` (at most 7 steps from a kept one).
     @inline(__always) func spot(_ v: Int) -> EdgeSpot {
         if code(v) == Self.restart { return spot(id: Int(restartEdge(v))) }
         let first = (v >> Self.markShift) << Self.markShift
-        var s = spot(id: Int(marks[v >> Self.markShift]))
+        var s = Self.unpacked(marks[v >> Self.markShift])
         var u = first + 1
         while u <= v {
             s = next(s, at: u)
@@ -114,6 +115,18 @@ struct EdgeSteps: Sendable {
     @inline(__always) func id(_ spot: EdgeSpot) -> Int32 {
         Int32(truncatingIfNeeded: spot.vertical ? rows * (columns - 1) + spot.row * columns + spot.column
                                                 : spot.row * (columns - 1) + spot.column)
+    }
+
+    /// `spot` in one word: vertical in bit 0, the column in bits 1–31, the
+    /// row above (a grid contoured has fewer than 2^31 nodes a side).
+    @inline(__always) private static func packed(_ spot: EdgeSpot) -> UInt64 {
+        (spot.vertical ? 1 : 0) | UInt64(truncatingIfNeeded: spot.column) << 1
+            | UInt64(truncatingIfNeeded: spot.row) << 32
+    }
+
+    @inline(__always) private static func unpacked(_ word: UInt64) -> EdgeSpot {
+        EdgeSpot(vertical: word & 1 == 1, column: Int(truncatingIfNeeded: (word >> 1) & 0x7fff_ffff),
+                 row: Int(truncatingIfNeeded: word >> 32))
     }
 
     /// The edge of id `e`.
