@@ -173,11 +173,6 @@ struct EdgeSteps: Sendable {
 
     /// The edge id of restart vertex `u`: a binary search, as restarts are one a piece.
     private func restartEdge(_ u: Int) -> Int32 {
-        var lo = 0, hi = restartVertices.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if Int(restartVertices[mid]) < u { lo = mid + 1 } else { hi = mid }
-        }
-        return restartEdges[lo]
+        restartEdges[restartVertices.firstPosition(notBelow: u)]
     }
 }

@@ -67,11 +67,6 @@ struct EdgeSums: Sendable {
 
     /// The s of a side vertex: a binary search, as they are few.
     private func sideSum(_ v: Int) -> Double {
-        var lo = 0, hi = sideVertices.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if Int(sideVertices[mid]) < v { lo = mid + 1 } else { hi = mid }
-        }
-        return sideSums[lo]
+        sideSums[sideVertices.firstPosition(notBelow: v)]
     }
 }
