@@ -89,7 +89,7 @@ struct NodeBands: Sendable {
         _ values: UnsafeBufferPointer<Double>, _ thresholds: [Double], as: T.Type,
         control: ComputeControl) throws -> [T] {
         let count = values.count, chunk = 1 << 16
-        let shared = SharedBuffer(values)
+        let shared = UncheckedSendable(values)
         guard let lowest = thresholds.first else { return [T](repeating: 0, count: count) }
         return try [T](unsafeUninitializedCapacity: count) { out, initialized in
             let target = UncheckedSendable(out)
@@ -98,7 +98,7 @@ struct NodeBands: Sendable {
                 for i in (c * chunk)..<min(count, (c + 1) * chunk) {
                     // The first threshold above the value: binary search,
                     // after the test most nodes of a sparse grid stop at.
-                    let v = shared.buffer[i]
+                    let v = shared.value[i]
                     guard v >= lowest else { target.value[i] = 0; continue }
                     var low = 1, high = thresholds.count
                     while low < high {
