@@ -20,16 +20,23 @@ package enum MemoryBudget {
     /// O(1): reads two small files.
     package static func available() -> Int? {
         var candidates: [Int] = []
-        var limit = rlimit()
-        if getrlimit(RLIMIT_AS_VALUE, &limit) == 0, limit.rlim_cur != rlim_t.max {
+        if let limit = addressSpaceLimit {
             let size = processSize() ?? 0
             // Each thread's allocator arena and stack reserve address
             // space beyond what the stage asks for.
             let reserve = 96 << 20
-            candidates.append(max(0, Int(clamping: limit.rlim_cur) - size - reserve))
+            candidates.append(max(0, limit - size - reserve))
         }
         if let system = systemAvailable() { candidates.append(system) }
         return candidates.min()
+    }
+
+    /// The process's address-space limit in bytes (`RLIMIT_AS`, as
+    /// `ulimit -v` sets it); nil when there is none.
+    package static var addressSpaceLimit: Int? {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_AS_VALUE, &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// Throws when `bytes` more do not fit in ``available()``.

@@ -20,15 +20,9 @@ package enum MemoryPolicy {
     /// library is not glibc. Returns whether the policy was applied.
     @discardableResult
     package static func keepFreedMemory() -> Bool {
-        #if canImport(Glibc)
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "mallopt") else { return false }
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        guard let mallopt = glibcFunction("mallopt", as: Mallopt.self) else { return false }
         let mmapMax: Int32 = -4, trimThreshold: Int32 = -1
         return mallopt(mmapMax, 0) == 1 && mallopt(trimThreshold, Int32.max) == 1
-        #else
-        return false
-        #endif
     }
 
     /// Serves the threads from one allocator arena per core (glibc's
@@ -46,17 +40,10 @@ package enum MemoryPolicy {
     /// threads start. Returns whether the policy was applied.
     @discardableResult
     package static func fewArenas() -> Bool {
-        #if canImport(Glibc)
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "mallopt") else { return false }
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        var limit = rlimit()
-        let limited = getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
+        guard let mallopt = glibcFunction("mallopt", as: Mallopt.self) else { return false }
         let arenaMax: Int32 = -8
-        let arenas = limited ? 1 : Int32(clamping: Parallel.workerCount)
-        return unsafeBitCast(symbol, to: Mallopt.self)(arenaMax, arenas) == 1
-        #else
-        return false
-        #endif
+        let arenas = MemoryBudget.addressSpaceLimit != nil ? 1 : Int32(clamping: Parallel.workerCount)
+        return mallopt(arenaMax, arenas) == 1
     }
 
     /// Hands the free memory of every allocator arena back to the system
@@ -69,12 +56,21 @@ package enum MemoryPolicy {
     /// glibc. Returns whether anything was given back.
     @discardableResult
     package static func returnFreeMemory() -> Bool {
-        #if canImport(Glibc)
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "malloc_trim") else { return false }
         typealias MallocTrim = @convention(c) (Int) -> Int32
-        return unsafeBitCast(symbol, to: MallocTrim.self)(0) == 1
+        guard let trim = glibcFunction("malloc_trim", as: MallocTrim.self) else { return false }
+        return trim(0) == 1
+    }
+
+    private typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+
+    /// The C library's function `name`, looked up at run time (these are
+    /// glibc's own, absent from other C libraries); nil where it is not.
+    private static func glibcFunction<F>(_ name: String, as type: F.Type) -> F? {
+        #if canImport(Glibc)
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, name) else { return nil }
+        return unsafeBitCast(symbol, to: type)
         #else
-        return false
+        return nil
         #endif
     }
 }
