@@ -4,8 +4,9 @@
 // one monotone run of one ring (and before its segments left the grid's
 // items): every candidate pair of a cell compared, from 48-byte segment
 // copies. Kept word for word as the property test's reference, so that the
-// faster check is held to the very same offenders, touch for touch
-// (which segment pair a touch is first recorded with decides some answers).
+// faster check is held to the very same offenders. One change since: every
+// segment pair found at a touch is judged, not the first one found, so
+// that the answer does not depend on the order the pairs come in.
 enum ReferenceBoxPairs {
     /// A box is compared with all others when it covers more cells than this.
     static let longBoxCells = 64
@@ -144,8 +145,8 @@ enum ReferenceContactCheck {
             }
         }
 
-        // Touch point → the segment of each ring found there (first one wins).
-        var touches: [Touch: (Int, Int)] = [:]
+        // Touch point → every segment pair of the two rings found there.
+        var touches: [Touch: [(Int, Int)]] = [:]
         ReferenceBoxPairs.forEach(segments, box: \.box) { _, s, _, t in
             let ra = Int(s.ring), rb = Int(t.ring)
             let ia = Int(s.index), ib = Int(t.index)
@@ -162,7 +163,7 @@ enum ReferenceContactCheck {
                 bad.insert(ra); bad.insert(rb)
             case .point(let p):
                 let key = ra < rb ? Touch(ringA: ra, ringB: rb, point: p) : Touch(ringA: rb, ringB: ra, point: p)
-                if touches[key] == nil { touches[key] = ra < rb ? (ia, ib) : (ib, ia) }
+                touches[key, default: []].append(ra < rb ? (ia, ib) : (ib, ia))
             }
         }
 
@@ -178,19 +179,20 @@ enum ReferenceContactCheck {
             ($0.ringA, $0.ringB, $0.point.x, $0.point.y) < ($1.ringA, $1.ringB, $1.point.x, $1.point.y)
         }
         for touch in ordered {
-            guard let (sa, sb) = touches[touch] else { continue }
+            guard let pairs = touches[touch] else { continue }
             let ringA = rings[touch.ringA].points, ringB = rings[touch.ringB].points
             // A position lying exactly on another ring's edge (not at one of
             // its vertices) touches in decimal, but not reliably once read
             // as binary doubles: GEOS may see a tiny crossing. Only shared
-            // vertices are safe touches.
-            if !isVertex(touch.point, of: ringA, segment: sa) || !isVertex(touch.point, of: ringB, segment: sb) {
-                bad.insert(touch.ringA); bad.insert(touch.ringB)
-                continue
+            // vertices are safe touches. Any pair that finds a fault decides.
+            let faulty = pairs.contains { sa, sb in
+                guard isVertex(touch.point, of: ringA, segment: sa), isVertex(touch.point, of: ringB, segment: sb)
+                else { return true }
+                let (a1, a2) = directions(ringA, segment: sa, at: touch.point)
+                let (b1, b2) = directions(ringB, segment: sb, at: touch.point)
+                return ExactPredicates.ringsCross(a1: a1, a2: a2, b1: b1, b2: b2)
             }
-            let (a1, a2) = directions(ringA, segment: sa, at: touch.point)
-            let (b1, b2) = directions(ringB, segment: sb, at: touch.point)
-            if ExactPredicates.ringsCross(a1: a1, a2: a2, b1: b1, b2: b2) {
+            if faulty {
                 bad.insert(touch.ringA); bad.insert(touch.ringB)
                 continue
             }

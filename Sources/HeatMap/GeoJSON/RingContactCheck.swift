@@ -8,79 +8,18 @@ import Foundation
 /// a position lies inside another ring's edge (exact in decimal, but not in
 /// the binary doubles a reader parses).
 ///
-/// Candidate segment pairs come from a uniform grid (``BoxPairs``), so the
-/// cost is about linear in the segments for contour rings, not O(n²); a
-/// ring's segments are cut into runs along which x and y never turn back
-/// (``MonotoneRun``), whose segments cannot meet, so the many cells that
-/// hold one piece of one run are never read.
+/// A ring's segments are cut into runs along which x and y never turn back
+/// (``MonotoneRun``), whose segments cannot meet, and the runs into short
+/// pieces (``MonotonePieces``). Candidate pairs of pieces come from a
+/// uniform grid (``BoxPairs``), so the cost is about linear in the segments
+/// for contour rings, not O(n²), and a pair of pieces compares only the
+/// segments that reach into the overlap of their boxes.
 struct RingContactCheck {
     /// One ring to check, all at the same decimals.
     struct Ring {
         var points: [FixedPoint]
         /// Which polygon of the feature the ring belongs to.
         var polygon: Int
-    }
-
-    /// The rings' segments end to end, read where the rings keep their
-    /// positions (no copy of them): segment k runs from `point(k)` to the
-    /// next position of its ring (its first one for the ring's last segment).
-    private struct Segments: BoxedItems {
-        static let joinsPrevious: UInt32 = 1, closesRing: UInt32 = 2, flagBits: UInt32 = 2
-
-        let rings: [[FixedPoint]]
-        /// Per segment: its ring above ``flagBits``, `joinsPrevious` when it
-        /// lies in one ``MonotoneRun`` with the segment before it,
-        /// `closesRing` for a ring's last. Four bytes a segment where a copy
-        /// of the positions took sixteen; 2^30 rings would be 48 GB of them.
-        private var meta: [UInt32] = []
-        /// The first segment of each ring, then the total.
-        private(set) var starts: [Int] = []
-
-        init(_ rings: [Ring]) {
-            self.rings = rings.map(\.points)
-            let total = rings.reduce(0) { $0 + $1.points.count }
-            meta.reserveCapacity(total)
-            starts.reserveCapacity(rings.count + 1)
-            for (r, source) in rings.enumerated() {
-                let p = source.points, n = p.count
-                starts.append(meta.count)
-                var run = MonotoneRun()
-                let ring = UInt32(r) << Self.flagBits
-                for i in 0..<n {
-                    let joins = run.extend(p[i], p[i + 1 == n ? 0 : i + 1])
-                    meta.append(ring | (joins ? Self.joinsPrevious : 0) | (i + 1 == n ? Self.closesRing : 0))
-                }
-            }
-            starts.append(meta.count)
-        }
-
-        /// The ring of segment k.
-        @inline(__always) func ring(_ k: Int) -> Int { Int(meta[k] >> Self.flagBits) }
-
-        /// Where segment k starts.
-        @inline(__always) func point(_ k: Int) -> FixedPoint {
-            let r = ring(k)
-            return rings[r][k - starts[r]]
-        }
-
-        @inline(__always) func end(_ k: Int) -> FixedPoint {
-            let r = ring(k), i = k - starts[r]
-            return rings[r][meta[k] & Self.closesRing == 0 ? i + 1 : 0]
-        }
-
-        var count: Int { meta.count }
-
-        @inline(__always) func joinsPrevious(_ k: Int) -> Bool { meta[k] & Self.joinsPrevious != 0 }
-
-        /// Consecutive segments of a ring share their vertex and may only
-        /// fold back there, which the spike test finds.
-        @inline(__always) func followsPrevious(_ k: Int) -> Bool { meta[k - 1] & Self.closesRing == 0 }
-
-        @inline(__always) func box(_ k: Int) -> FixedBox {
-            let r = ring(k), i = k - starts[r], ring = rings[r]
-            let a = ring[i], b = ring[meta[k] & Self.closesRing == 0 ? i + 1 : 0]
-            return FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y))
-        }
     }
 
     private struct Touch: Hashable {
@@ -94,39 +33,31 @@ struct RingContactCheck {
     /// short: the caller must then throw, not use the answer.
     static func offenders(_ rings: [Ring], control: ComputeControl = .none,
                           stripBoxes: Int = BoxPairs.stripBoxes) -> Set<Int> {
-        let segments = Segments(rings)
-        var bad = Set<Int>()
-        // Neighbouring segments share a vertex; they may only not fold back
-        // there (a triangle cannot). Inside a monotone run they cannot.
-        for (r, ring) in rings.enumerated() {
-            let points = ring.points, n = points.count, first = segments.starts[r]
-            guard n >= 2, n != 3 else { continue }
-            for i in 0..<n where !segments.joinsPrevious(first + i)
-                && ExactPredicates.isSpike(points[i == 0 ? n - 1 : i - 1], points[i], points[i + 1 == n ? 0 : i + 1]) {
-                bad.insert(r)
-                break
-            }
-        }
+        let pieces = MonotonePieces(rings.map(\.points))
+        var bad = Set(pieces.spiky)
 
-        // Touch point → the segment of each ring found there (first one wins).
-        var touches: [Touch: (Int, Int)] = [:]
-        BoxPairs.forEach(segments, stripBoxes: stripBoxes, control: control) { i, j in
-            let ra = segments.ring(i), rb = segments.ring(j)
-            let ia = i - segments.starts[ra], ib = j - segments.starts[rb]
-            let p1 = segments.point(i), p2 = segments.end(i), p3 = segments.point(j), p4 = segments.end(j)
-            if ra == rb {
-                let gap = j - i
-                if gap == 1 || gap == segments.starts[ra + 1] - segments.starts[ra] - 1 { return }
-                if ExactPredicates.contact(p1, p2, p3, p4) != .none { bad.insert(ra) }
-                return
-            }
-            switch ExactPredicates.contact(p1, p2, p3, p4) {
-            case .none: break
-            case .cross, .overlap:
-                bad.insert(ra); bad.insert(rb)
-            case .point(let p):
-                let key = ra < rb ? Touch(ringA: ra, ringB: rb, point: p) : Touch(ringA: rb, ringB: ra, point: p)
-                if touches[key] == nil { touches[key] = ra < rb ? (ia, ib) : (ib, ia) }
+        // Every segment pair recorded at each touch point: a ring may pass a
+        // point twice, and then the pairs need not agree, so any pair that
+        // finds a fault decides (whatever order the pairs come in).
+        var touches: [(touch: Touch, a: Int, b: Int)] = []
+        BoxPairs.forEach(pieces, stripBoxes: stripBoxes, control: control) { u, v in
+            pieces.forEachSegmentPair(u, v) { ra, ia, rb, ib in
+                let pa = rings[ra].points, pb = rings[rb].points
+                let p1 = pa[ia], p2 = pa[ia + 1 == pa.count ? 0 : ia + 1]
+                let p3 = pb[ib], p4 = pb[ib + 1 == pb.count ? 0 : ib + 1]
+                let contact = ExactPredicates.contact(p1, p2, p3, p4)
+                if ra == rb {
+                    if contact != .none { bad.insert(ra) }
+                    return
+                }
+                switch contact {
+                case .none: break
+                case .cross, .overlap:
+                    bad.insert(ra); bad.insert(rb)
+                case .point(let p):
+                    touches.append(ra < rb ? (Touch(ringA: ra, ringB: rb, point: p), ia, ib)
+                                           : (Touch(ringA: rb, ringB: ra, point: p), ib, ia))
+                }
             }
         }
 
@@ -138,23 +69,29 @@ struct RingContactCheck {
             while parent[x] != x { parent[x] = parent[parent[x]]; x = parent[x] }
             return x
         }
-        let ordered = touches.keys.sorted {
-            ($0.ringA, $0.ringB, $0.point.x, $0.point.y) < ($1.ringA, $1.ringB, $1.point.x, $1.point.y)
+        touches.sort {
+            ($0.touch.ringA, $0.touch.ringB, $0.touch.point.x, $0.touch.point.y, $0.a, $0.b)
+                < ($1.touch.ringA, $1.touch.ringB, $1.touch.point.x, $1.touch.point.y, $1.a, $1.b)
         }
-        for touch in ordered {
-            guard let (sa, sb) = touches[touch] else { continue }
+        var k = 0
+        while k < touches.count {
+            let touch = touches[k].touch
+            var end = k + 1
+            while end < touches.count, touches[end].touch == touch { end += 1 }
+            defer { k = end }
             let ringA = rings[touch.ringA].points, ringB = rings[touch.ringB].points
-            // A position lying exactly on another ring's edge (not at one of
-            // its vertices) touches in decimal, but not reliably once read
-            // as binary doubles: GEOS may see a tiny crossing. Only shared
-            // vertices are safe touches.
-            if !isVertex(touch.point, of: ringA, segment: sa) || !isVertex(touch.point, of: ringB, segment: sb) {
-                bad.insert(touch.ringA); bad.insert(touch.ringB)
-                continue
+            let faulty = touches[k..<end].contains { _, sa, sb in
+                // A position lying exactly on another ring's edge (not at one
+                // of its vertices) touches in decimal, but not reliably once
+                // read as binary doubles: GEOS may see a tiny crossing. Only
+                // shared vertices are safe touches.
+                guard isVertex(touch.point, of: ringA, segment: sa), isVertex(touch.point, of: ringB, segment: sb)
+                else { return true }
+                let (a1, a2) = directions(ringA, segment: sa, at: touch.point)
+                let (b1, b2) = directions(ringB, segment: sb, at: touch.point)
+                return ExactPredicates.ringsCross(a1: a1, a2: a2, b1: b1, b2: b2)
             }
-            let (a1, a2) = directions(ringA, segment: sa, at: touch.point)
-            let (b1, b2) = directions(ringB, segment: sb, at: touch.point)
-            if ExactPredicates.ringsCross(a1: a1, a2: a2, b1: b1, b2: b2) {
+            if faulty {
                 bad.insert(touch.ringA); bad.insert(touch.ringB)
                 continue
             }
@@ -215,32 +152,6 @@ struct RingContactCheck {
         if p == a { return (to(ring[(k + n - 1) % n]), to(b)) }
         if p == b { return (to(a), to(ring[(k + 2) % n])) }
         return (to(a), to(b))
-    }
-}
-
-/// Consecutive segments of a ring gathered while x and y each keep one
-/// direction (or stand still). Two segments of such a run that are not
-/// neighbours cannot meet: the segment between them has positive length and
-/// moves away in x or in y, so one of the two coordinates separates them.
-/// A segment of zero length stands alone.
-private struct MonotoneRun {
-    private var dx = 0, dy = 0
-    private var open = false
-
-    /// Adds segment a → b; whether it joined the run (false: a new run starts with it).
-    mutating func extend(_ a: FixedPoint, _ b: FixedPoint) -> Bool {
-        let sx = a.x < b.x ? 1 : (a.x > b.x ? -1 : 0), sy = a.y < b.y ? 1 : (a.y > b.y ? -1 : 0)
-        if sx == 0, sy == 0 {
-            open = false
-            return false
-        }
-        if open, sx == 0 || dx == 0 || sx == dx, sy == 0 || dy == 0 || sy == dy {
-            if dx == 0 { dx = sx }
-            if dy == 0 { dy = sy }
-            return true
-        }
-        (dx, dy, open) = (sx, sy, true)
-        return false
     }
 }
 

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// A file is written to a temporary file in the target's folder (so the
 /// rename cannot cross file systems), flushed to disk, and renamed over
-/// the target by ``commit()``; a failure, a signal, or dropping the sink
+/// the target by ``commit()`` (the disk is handed the bytes as they come,
+/// so that flush waits for little); a failure, a signal, or dropping the sink
 /// without committing removes the temporary file and leaves any old
 /// target untouched. Standard output, devices and pipes are written
 /// directly. Writes are buffered (64 KiB).
@@ -33,6 +34,11 @@ final class OutputFile {
     private var buffer: [UInt8] = []
     /// Bytes handed to the descriptor so far.
     private var flushed = 0
+    /// Where the bytes not yet sent on their way to the disk begin.
+    private var writebackStart = 0
+    /// How many written bytes are sent to the disk at a time while writing,
+    /// so that the flush before the rename waits for the last of them only.
+    static let writebackChunk = 64 << 20
     private var done = false
     private var descriptorOpen = true
 
@@ -208,6 +214,7 @@ final class OutputFile {
             throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())")
         }
         flushed = offset
+        writebackStart = min(writebackStart, offset)
     }
 
     /// Writes out what is buffered.
@@ -227,6 +234,15 @@ final class OutputFile {
             offset += n
         }
         flushed += raw.count
+        if temporary != nil, flushed - writebackStart >= Self.writebackChunk {
+            // Advisory: Linux starts writing the range's dirty pages without
+            // waiting, and lets go of the pages already written (the chunk
+            // before), so the disk works while the rest is made and the
+            // file's pages do not crowd the cache. Errors show in the fsync.
+            let from = max(0, writebackStart - Self.writebackChunk)
+            _ = posix_fadvise(fd, off_t(from), off_t(flushed - from), POSIX_FADV_DONTNEED)
+            writebackStart = flushed
+        }
     }
 
     /// Finishes the output: flushes, and renames the temporary file into place.
