@@ -9,12 +9,15 @@ enum ExactPredicates {
         return v > 0 ? 1 : (v < 0 ? -1 : 0)
     }
 
+    // A product of two Int64 values is below 2^126 in magnitude, so the
+    // 128-bit products cannot overflow and need no (costly) check; the sum
+    // or difference of two of them keeps its check.
     @inline(__always) static func cross(_ ux: Int64, _ uy: Int64, _ vx: Int64, _ vy: Int64) -> Int128 {
-        Int128(ux) * Int128(vy) - Int128(uy) * Int128(vx)
+        (Int128(ux) &* Int128(vy)) - (Int128(uy) &* Int128(vx))
     }
 
     @inline(__always) static func dot(_ ux: Int64, _ uy: Int64, _ vx: Int64, _ vy: Int64) -> Int128 {
-        Int128(ux) * Int128(vx) + Int128(uy) * Int128(vy)
+        (Int128(ux) &* Int128(vx)) + (Int128(uy) &* Int128(vy))
     }
 
     /// Whether the ring turns straight back at b (a → b → c retraces itself).

@@ -43,6 +43,19 @@ struct FixedRing {
         d >= 0 ? v * powers[min(d, maximumDecimals)] : v / pow(10, Double(-d))
     }
 
+    /// v rounded half away from zero (as `rounded()`), when that lies below
+    /// 2^52 in magnitude; nil otherwise and for NaN. Inline arithmetic
+    /// instead of a call into the C library, for the writers' hot loop.
+    @inline(__always) static func roundedInteger(_ v: Double) -> Int64? {
+        let bound = scaledLimit * 2
+        guard abs(v) < bound else { return nil }
+        // Below 2^52 a double's step is at most ½, so the integer part and
+        // the remainder are exact.
+        let whole = Int64(v), rest = v - Double(whole)
+        let r = rest >= 0.5 ? whole + 1 : (rest <= -0.5 ? whole - 1 : whole)
+        return abs(r) < Int64(bound) ? r : nil
+    }
+
     /// n / 10^d as a double.
     @inline(__always) static func value(_ n: Int64, _ d: Int) -> Double {
         d >= 0 ? Double(n) / powers[min(d, maximumDecimals)] : Double(n) * pow(10, Double(-d))
@@ -54,12 +67,17 @@ struct FixedRing {
     /// when fewer than three positions or no area remain. O(n).
     static func rounded(_ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool) -> FixedRing? {
         // Rounded straight onto the cleaning stack: one array, one pass.
-        var stack = CleanStack(capacity: ring.count)
-        for p in ring {
-            guard let f = precision.fixed(p) else { return nil }
-            stack.push(f)
+        var valid = true
+        var cleaned = [FixedPoint](unsafeUninitializedCapacity: ring.count) { buffer, count in
+            var stack = CleanStack(buffer)
+            for p in ring {
+                guard let f = precision.fixed(p) else { valid = false; break }
+                stack.push(f)
+            }
+            count = valid ? stack.count : 0
         }
-        var cleaned = stack.finish()
+        guard valid else { return nil }
+        CleanStack.fixSeam(&cleaned)
         guard cleaned.count >= 3 else { return nil }
         let area = twiceArea(cleaned)
         guard area != 0 else { return nil }
@@ -70,9 +88,13 @@ struct FixedRing {
     /// Removes repeated consecutive positions and spikes, also across the
     /// ring's seam. O(n).
     static func clean(_ input: [FixedPoint]) -> [FixedPoint] {
-        var stack = CleanStack(capacity: input.count)
-        for p in input { stack.push(p) }
-        return stack.finish()
+        var cleaned = [FixedPoint](unsafeUninitializedCapacity: input.count) { buffer, count in
+            var stack = CleanStack(buffer)
+            for p in input { stack.push(p) }
+            count = stack.count
+        }
+        CleanStack.fixSeam(&cleaned)
+        return cleaned
     }
 
     /// Twice the signed area (positive counter-clockwise), exact. O(n).
@@ -85,7 +107,8 @@ struct FixedRing {
             // Relative to the first point keeps the products small.
             let ax = Int128(prev.x - origin.x), ay = Int128(prev.y - origin.y)
             let bx = Int128(p.x - origin.x), by = Int128(p.y - origin.y)
-            s += ax * by - bx * ay
+            // Products of Int64 differences cannot overflow 128 bits.
+            s += (ax &* by) - (bx &* ay)
             prev = p
         }
         return s
@@ -99,25 +122,32 @@ struct FixedRing {
 
 /// Positions pushed one by one with repeats and spikes taken off as they
 /// come (``FixedRing/clean(_:)``): clean inside at every step, the seam
-/// fixed at the end.
+/// fixed at the end. It fills a buffer the caller sized for every position
+/// (the stack never holds more than it was given), so a push neither grows
+/// nor checks an array.
 private struct CleanStack {
-    private var s: [FixedPoint] = []
+    private let s: UnsafeMutableBufferPointer<FixedPoint>
+    private(set) var count = 0
 
-    init(capacity: Int) { s.reserveCapacity(capacity) }
+    init(_ buffer: UnsafeMutableBufferPointer<FixedPoint>) { s = buffer }
 
     @inline(__always) mutating func push(_ p: FixedPoint) {
-        if s.last == p { return }
-        s.append(p)
-        while s.count >= 3, ExactPredicates.isSpike(s[s.count - 3], s[s.count - 2], s[s.count - 1]) {
-            let c = s.removeLast()
-            s.removeLast()
-            if s.last != c { s.append(c) }
+        if count > 0, s[count - 1] == p { return }
+        s[count] = p
+        count += 1
+        while count >= 3, ExactPredicates.isSpike(s[count - 3], s[count - 2], s[count - 1]) {
+            let c = s[count - 1]
+            count -= 2
+            if count == 0 || s[count - 1] != c {
+                s[count] = c
+                count += 1
+            }
         }
     }
 
-    /// The clean ring, or no positions when fewer than three remain.
-    mutating func finish() -> [FixedPoint] {
-        // Fix the seam where the last vertex meets the first.
+    /// Fixes the seam where the last vertex meets the first; no positions
+    /// are left when fewer than three remain.
+    static func fixSeam(_ s: inout [FixedPoint]) {
         var guardCount = s.count + 2
         while s.count >= 3, guardCount > 0 {
             guardCount -= 1
@@ -127,6 +157,6 @@ private struct CleanStack {
             if ExactPredicates.isSpike(s[n - 1], s[0], s[1]) { s.removeFirst(); continue }
             break
         }
-        return s.count >= 3 ? s : []
+        if s.count < 3 { s = [] }
     }
 }

@@ -19,11 +19,15 @@ struct MonotonePieces: BoxedItems {
     static let pieceLength = 16
 
     let rings: [[FixedPoint]]
-    /// Per piece: its ring, its first segment, and its length in segments
-    /// times two, plus one when it continues the run of the piece before it.
-    private var ringOf: [Int] = []
-    private var firstOf: [Int] = []
-    private var lengthAndJoin: [UInt8] = []
+    /// A piece: its ring, its first segment and how many it holds, and
+    /// whether it continues the run of the piece before it.
+    private struct Piece {
+        var ring: Int
+        var first: Int
+        var length: Int32
+        var joins: Bool
+    }
+    private var pieces: [Piece] = []
     /// The rings with a spike: a vertex where the ring turns straight back
     /// (only possible where a run breaks).
     private(set) var spiky: [Int] = []
@@ -32,55 +36,55 @@ struct MonotonePieces: BoxedItems {
     init(_ rings: [[FixedPoint]]) {
         self.rings = rings
         let total = rings.reduce(0) { $0 + $1.count }
-        let estimate = total / 8 + rings.count
-        ringOf.reserveCapacity(estimate)
-        firstOf.reserveCapacity(estimate)
-        lengthAndJoin.reserveCapacity(estimate)
-        for (r, p) in rings.enumerated() {
-            let n = p.count
-            var run = MonotoneRun()
-            var length = 0
-            var spike = false
-            for i in 0..<n {
-                let joins = run.extend(p[i], p[i + 1 == n ? 0 : i + 1])
-                if joins, length < Self.pieceLength {
-                    length += 1
-                    continue
+        pieces.reserveCapacity(total / 8 + rings.count)
+        for (r, ring) in rings.enumerated() {
+            ring.withUnsafeBufferPointer { p in
+                let n = p.count
+                var run = MonotoneRun()
+                var spike = false
+                // The piece being gathered, appended once it is closed.
+                var open = Piece(ring: r, first: 0, length: 0, joins: false)
+                var a = n > 0 ? p[0] : FixedPoint(x: 0, y: 0)
+                for i in 0..<n {
+                    let b = p[i + 1 == n ? 0 : i + 1]
+                    defer { a = b }
+                    let joins = run.extend(a, b)
+                    if joins, open.length < Self.pieceLength {
+                        open.length += 1
+                        continue
+                    }
+                    if !joins, !spike, n >= 2, n != 3 {
+                        // A triangle cannot fold back; a longer ring may, at a vertex between runs.
+                        spike = ExactPredicates.isSpike(p[i == 0 ? n - 1 : i - 1], p[i], p[i + 1 == n ? 0 : i + 1])
+                    }
+                    if open.length > 0 { pieces.append(open) }
+                    open = Piece(ring: r, first: i, length: 1, joins: joins)
                 }
-                if !joins, !spike, n >= 2, n != 3 {
-                    // A triangle cannot fold back; a longer ring may, at a vertex between runs.
-                    spike = ExactPredicates.isSpike(p[i == 0 ? n - 1 : i - 1], p[i], p[i + 1 == n ? 0 : i + 1])
-                }
-                if length > 0 { lengthAndJoin[lengthAndJoin.count - 1] |= UInt8(length << 1) }
-                ringOf.append(r)
-                firstOf.append(i)
-                lengthAndJoin.append(joins ? 1 : 0)
-                length = 1
+                if open.length > 0 { pieces.append(open) }
+                if spike { spiky.append(r) }
             }
-            if length > 0 { lengthAndJoin[lengthAndJoin.count - 1] |= UInt8(length << 1) }
-            if spike { spiky.append(r) }
         }
     }
 
-    var count: Int { ringOf.count }
+    var count: Int { pieces.count }
 
     /// The ring of piece k.
-    @inline(__always) func ring(_ k: Int) -> Int { ringOf[k] }
+    @inline(__always) func ring(_ k: Int) -> Int { pieces[k].ring }
 
     /// The segments of piece k, numbered within its ring.
     @inline(__always) func segments(_ k: Int) -> Range<Int> {
-        let first = firstOf[k]
-        return first..<(first + Int(lengthAndJoin[k] >> 1))
+        let piece = pieces[k]
+        return piece.first..<(piece.first + Int(piece.length))
     }
 
-    @inline(__always) func joinsPrevious(_ k: Int) -> Bool { lengthAndJoin[k] & 1 != 0 }
+    @inline(__always) func joinsPrevious(_ k: Int) -> Bool { pieces[k].joins }
 
     /// Only pieces of one run need no comparing: pieces that meet where a
     /// run breaks can still meet elsewhere.
     @inline(__always) func followsPrevious(_ k: Int) -> Bool { joinsPrevious(k) }
 
     @inline(__always) func box(_ k: Int) -> FixedBox {
-        let ring = rings[ringOf[k]], range = segments(k)
+        let ring = rings[pieces[k].ring], range = segments(k)
         let a = ring[range.lowerBound], b = ring[range.upperBound == ring.count ? 0 : range.upperBound]
         return FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y))
     }
@@ -113,14 +117,36 @@ struct MonotonePieces: BoxedItems {
         }
     }
 
-    /// The segments of piece k whose boxes overlap `box`.
+    /// The segments of piece k whose boxes overlap `box`, found by halving:
+    /// along the run, the segments wholly before the box in x or y come
+    /// first, then those that overlap it, then those wholly after it.
     @inline(__always) private func reaching(_ k: Int, into box: FixedBox) -> Range<Int> {
-        let ring = rings[ringOf[k]], n = ring.count, all = segments(k)
-        var lo = all.lowerBound
-        while lo < all.upperBound, !Self.box(ring[lo], ring[lo + 1 == n ? 0 : lo + 1]).overlaps(box) { lo += 1 }
-        var hi = all.upperBound
-        while hi > lo, !Self.box(ring[hi - 1], ring[hi == n ? 0 : hi]).overlaps(box) { hi -= 1 }
-        return lo..<hi
+        let ring = rings[pieces[k].ring], n = ring.count, all = segments(k)
+        let start = ring[all.lowerBound], end = ring[all.upperBound == n ? 0 : all.upperBound]
+        let upX = start.x < end.x, downX = start.x > end.x, upY = start.y < end.y, downY = start.y > end.y
+        // Segment s runs from position s to s + 1, which lies further on.
+        func before(_ s: Int) -> Bool {
+            let b = ring[s + 1 == n ? 0 : s + 1]
+            return (upX && b.x < box.minX) || (downX && b.x > box.maxX)
+                || (upY && b.y < box.minY) || (downY && b.y > box.maxY)
+        }
+        func after(_ s: Int) -> Bool {
+            let a = ring[s]
+            return (upX && a.x > box.maxX) || (downX && a.x < box.minX)
+                || (upY && a.y > box.maxY) || (downY && a.y < box.minY)
+        }
+        var lo = all.lowerBound, hi = all.upperBound
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if before(mid) { lo = mid + 1 } else { hi = mid }
+        }
+        let first = lo
+        hi = all.upperBound
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if after(mid) { hi = mid } else { lo = mid + 1 }
+        }
+        return first..<lo
     }
 
     @inline(__always) private static func box(_ a: FixedPoint, _ b: FixedPoint) -> FixedBox {
@@ -138,15 +164,17 @@ struct MonotoneRun {
     private var open = false
 
     /// Adds segment a → b; whether it joined the run (false: a new run starts with it).
-    mutating func extend(_ a: FixedPoint, _ b: FixedPoint) -> Bool {
-        let sx = a.x < b.x ? 1 : (a.x > b.x ? -1 : 0), sy = a.y < b.y ? 1 : (a.y > b.y ? -1 : 0)
-        if sx == 0, sy == 0 {
+    @inline(__always) mutating func extend(_ a: FixedPoint, _ b: FixedPoint) -> Bool {
+        let sx = (a.x < b.x ? 1 : 0) - (a.x > b.x ? 1 : 0), sy = (a.y < b.y ? 1 : 0) - (a.y > b.y ? 1 : 0)
+        if sx | sy == 0 {
             open = false
             return false
         }
-        if open, sx == 0 || dx == 0 || sx == dx, sy == 0 || dy == 0 || sy == dy {
-            if dx == 0 { dx = sx }
-            if dy == 0 { dy = sy }
+        // Signs in −1...1: a product below zero is a turn back, and or-ing
+        // keeps a direction once one is set.
+        if open, sx &* dx >= 0, sy &* dy >= 0 {
+            dx |= sx
+            dy |= sy
             return true
         }
         (dx, dy, open) = (sx, sy, true)

@@ -57,10 +57,10 @@ struct VertexPrecision {
     /// a non-finite or oversized coordinate.
     @inline(__always) func fixed(_ p: PlanePoint) -> FixedPoint? {
         let d = decimals(of: p)
-        let sx = FixedRing.scaled(p.x, d).rounded(), sy = FixedRing.scaled(p.y, d).rounded()
-        guard abs(sx) < FixedRing.scaledLimit * 2, abs(sy) < FixedRing.scaledLimit * 2 else { return nil }
+        guard let sx = FixedRing.roundedInteger(FixedRing.scaled(p.x, d)),
+              let sy = FixedRing.roundedInteger(FixedRing.scaled(p.y, d)) else { return nil }
         let f = d == base ? spread : FixedRing.integerPowers[limit - d]
-        return FixedPoint(x: Int64(sx) * f, y: Int64(sy) * f)
+        return FixedPoint(x: sx * f, y: sy * f)
     }
 
     /// Gives every position of `ring` one more decimal (up to the limit).

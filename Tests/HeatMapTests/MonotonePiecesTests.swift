@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import HeatMap
+
+/// The contact check's pieces: how rings are cut, and that a pair of pieces
+/// hands on exactly the segment pairs a comparison of every segment of the
+/// two would find.
+@Suite struct MonotonePiecesTests {
+    /// Random walks that wander and turn back (runs of every length, zero-
+    /// length steps, long straight stretches), closed as rings.
+    private func rings(seed: UInt64, count: Int) -> [[FixedPoint]] {
+        var rng = SplitMix(seed: seed)
+        return (0..<count).map { _ in
+            let n = 3 + Int(rng.next() % 120)
+            var p = FixedPoint(x: Int64(rng.next() % 50), y: Int64(rng.next() % 50))
+            var dx: Int64 = 1, dy: Int64 = 1
+            return (0..<n).map { _ in
+                // Keep going one way for a while, then turn in x, y or both.
+                if rng.next() % 9 == 0 { dx = -dx }
+                if rng.next() % 11 == 0 { dy = -dy }
+                let stepX = Int64(rng.next() % 4), stepY = Int64(rng.next() % 4)
+                p = FixedPoint(x: p.x + dx * stepX, y: p.y + dy * stepY)
+                return p
+            }
+        }
+    }
+
+    private func box(_ a: FixedPoint, _ b: FixedPoint) -> FixedBox {
+        FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y))
+    }
+
+    @Test(arguments: [1, 2, 3]) func piecesCoverTheRingsInOrderAndStayMonotone(seed: UInt64) {
+        let rings = rings(seed: seed, count: 40)
+        let pieces = MonotonePieces(rings)
+        var next = [Int](repeating: 0, count: rings.count)
+        for k in 0..<pieces.count {
+            let r = pieces.ring(k), ring = rings[r], n = ring.count
+            let segments = pieces.segments(k)
+            #expect(segments.lowerBound == next[r], "piece \(k) starts where the last ended")
+            #expect(segments.count >= 1 && segments.count <= MonotonePieces.pieceLength)
+            next[r] = segments.upperBound
+            // Every position of the piece lies in its box, and x and y never turn back.
+            let b = pieces.box(k)
+            var sx = 0, sy = 0
+            for s in segments {
+                let a = ring[s], c = ring[s + 1 == n ? 0 : s + 1]
+                #expect(b.overlaps(box(a, c)) && a.x >= b.minX && a.x <= b.maxX && a.y >= b.minY && a.y <= b.maxY)
+                let tx = a.x < c.x ? 1 : (a.x > c.x ? -1 : 0), ty = a.y < c.y ? 1 : (a.y > c.y ? -1 : 0)
+                #expect(tx == 0 || sx == 0 || tx == sx)
+                #expect(ty == 0 || sy == 0 || ty == sy)
+                if tx != 0 { sx = tx }
+                if ty != 0 { sy = ty }
+            }
+            if k > 0, pieces.joinsPrevious(k) { #expect(pieces.ring(k - 1) == r) }
+        }
+        for (r, ring) in rings.enumerated() { #expect(next[r] == ring.count) }
+    }
+
+    @Test(arguments: [4, 5, 6]) func aPairOfPiecesGivesEveryOverlappingSegmentPair(seed: UInt64) {
+        let rings = rings(seed: seed, count: 12)
+        let pieces = MonotonePieces(rings)
+        for u in 0..<pieces.count {
+            for v in (u + 1)..<pieces.count where pieces.box(u).overlaps(pieces.box(v)) {
+                var got: [[Int]] = []
+                pieces.forEachSegmentPair(u, v) { ra, s, rb, t in got.append([ra, s, rb, t]) }
+                var want: [[Int]] = []
+                let ra = pieces.ring(u), rb = pieces.ring(v)
+                let a = rings[ra], b = rings[rb]
+                for s in pieces.segments(u) {
+                    for t in pieces.segments(v) {
+                        if ra == rb, abs(s - t) == 1 || abs(s - t) == a.count - 1 { continue }
+                        if box(a[s], a[(s + 1) % a.count]).overlaps(box(b[t], b[(t + 1) % b.count])) {
+                            want.append([ra, s, rb, t])
+                        }
+                    }
+                }
+                #expect(got == want, "pieces \(u) and \(v)")
+            }
+        }
+    }
+}
