@@ -78,4 +78,23 @@ import Testing
             }
         }
     }
+
+    /// The neighbour pass and the grid together compare every pair of
+    /// pieces whose boxes overlap, except pieces of one run.
+    @Test(arguments: [7, 8]) func neighboursAndTheGridCoverEveryPair(seed: UInt64) {
+        let rings = rings(seed: seed, count: 30)
+        let pieces = MonotonePieces(rings)
+        var got = Set<[Int]>()
+        pieces.forEachNeighbourPair { u, v in got.insert([u, v]) }
+        BoxPairs.forEach(pieces, stripBoxes: 5) { u, v in got.insert([u, v]) }
+        var want = Set<[Int]>()
+        for u in 0..<pieces.count {
+            var oneRun = true
+            for v in (u + 1)..<pieces.count {
+                oneRun = oneRun && pieces.joinsPrevious(v)
+                if !oneRun, pieces.box(u).overlaps(pieces.box(v)) { want.insert([u, v]) }
+            }
+        }
+        #expect(want.isSubset(of: got), "missing \(want.subtracting(got).sorted { $0.lexicographicallyPrecedes($1) }.prefix(5))")
+    }
 }

@@ -47,12 +47,14 @@ struct FixedRing {
     /// 2^52 in magnitude; nil otherwise and for NaN. Inline arithmetic
     /// instead of a call into the C library, for the writers' hot loop.
     @inline(__always) static func roundedInteger(_ v: Double) -> Int64? {
-        let bound = scaledLimit * 2
+        let bound = 0x1p52  // twice scaledLimit, written out: a literal costs no lookup
         guard abs(v) < bound else { return nil }
         // Below 2^52 a double's step is at most ½, so the integer part and
-        // the remainder are exact.
+        // the remainder (in −1…1) are exact, and twice the remainder cut
+        // toward zero is the step away from zero a half or more takes: no
+        // branch on the remainder, which is a coin toss per coordinate.
         let whole = Int64(v), rest = v - Double(whole)
-        let r = rest >= 0.5 ? whole + 1 : (rest <= -0.5 ? whole - 1 : whole)
+        let r = whole + Int64(rest * 2)
         return abs(r) < Int64(bound) ? r : nil
     }
 

@@ -79,9 +79,20 @@ struct MonotonePieces: BoxedItems {
 
     @inline(__always) func joinsPrevious(_ k: Int) -> Bool { pieces[k].joins }
 
-    /// Only pieces of one run need no comparing: pieces that meet where a
-    /// run breaks can still meet elsewhere.
-    @inline(__always) func followsPrevious(_ k: Int) -> Bool { joinsPrevious(k) }
+    /// Consecutive pieces of a ring are left to ``forEachNeighbourPair(_:)``:
+    /// pieces that meet where a run breaks can still meet elsewhere, but
+    /// they are best compared in ring order, where their positions are
+    /// still in the cache, than in the grid's order.
+    @inline(__always) func followsPrevious(_ k: Int) -> Bool { pieces[k - 1].ring == pieces[k].ring }
+
+    /// Calls `body(k − 1, k)` for consecutive pieces of one ring that lie
+    /// in different runs: the pairs ``followsPrevious(_:)`` keeps from the
+    /// grid. (A ring's last and first pieces are the grid's to pair.) O(pieces).
+    func forEachNeighbourPair(_ body: (Int, Int) -> Void) {
+        for k in pieces.indices.dropFirst() where pieces[k - 1].ring == pieces[k].ring && !pieces[k].joins {
+            body(k - 1, k)
+        }
+    }
 
     @inline(__always) func box(_ k: Int) -> FixedBox {
         let ring = rings[pieces[k].ring], range = segments(k)

@@ -40,7 +40,7 @@ struct RingContactCheck {
         // point twice, and then the pairs need not agree, so any pair that
         // finds a fault decides (whatever order the pairs come in).
         var touches: [(touch: Touch, a: Int, b: Int)] = []
-        BoxPairs.forEach(pieces, stripBoxes: stripBoxes, control: control) { u, v in
+        func compare(_ u: Int, _ v: Int) {
             pieces.forEachSegmentPair(u, v) { ra, ia, rb, ib in
                 let pa = rings[ra].points, pb = rings[rb].points
                 let p1 = pa[ia], p2 = pa[ia + 1 == pa.count ? 0 : ia + 1]
@@ -60,6 +60,8 @@ struct RingContactCheck {
                 }
             }
         }
+        pieces.forEachNeighbourPair(compare)
+        BoxPairs.forEach(pieces, stripBoxes: stripBoxes, control: control, compare)
 
         // A touch where the rings cross is a crossing; touches that close a
         // cycle among the rings of one polygon disconnect its interior.

@@ -23,6 +23,9 @@ struct VertexPrecision {
     /// copies handed to several threads can be merged back in a fixed order).
     private(set) var local: [PlanePoint: Int] = [:]
     private let spread: Int64
+    /// 10^base, for the positions at base decimals (nearly all), read here
+    /// rather than from the table of powers.
+    private let baseScale: Double
     /// One bit per hash of the raised positions (of `raised` and `local`):
     /// a clear bit answers "base decimals" without a dictionary lookup,
     /// which matters once a few positions anywhere are raised.
@@ -43,6 +46,7 @@ struct VertexPrecision {
         self.limit = limit
         self.base = min(max(decimals, min(0, limit)), limit)
         self.spread = FixedRing.integerPowers[min(limit - base, FixedRing.maximumDecimals)]
+        self.baseScale = FixedRing.scale(base)
     }
 
     /// The decimals of a position.
@@ -57,6 +61,11 @@ struct VertexPrecision {
     /// a non-finite or oversized coordinate.
     @inline(__always) func fixed(_ p: PlanePoint) -> FixedPoint? {
         let d = decimals(of: p)
+        if d == base, base >= 0 {
+            guard let sx = FixedRing.roundedInteger(p.x * baseScale),
+                  let sy = FixedRing.roundedInteger(p.y * baseScale) else { return nil }
+            return FixedPoint(x: sx * spread, y: sy * spread)
+        }
         guard let sx = FixedRing.roundedInteger(FixedRing.scaled(p.x, d)),
               let sy = FixedRing.roundedInteger(FixedRing.scaled(p.y, d)) else { return nil }
         let f = d == base ? spread : FixedRing.integerPowers[limit - d]
