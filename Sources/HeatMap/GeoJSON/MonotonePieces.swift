@@ -22,6 +22,9 @@ struct MonotonePieces: BoxedItems {
     /// A piece: its ring, its first segment and how many it holds, and
     /// whether it continues the run of the piece before it.
     private struct Piece {
+        /// Kept, not recomputed from the ring's positions: the grid and the
+        /// pairs read it in an order that jumps about the rings.
+        var box: FixedBox
         var ring: Int
         var first: Int
         var length: Int32
@@ -42,8 +45,15 @@ struct MonotonePieces: BoxedItems {
                 let n = p.count
                 var run = MonotoneRun()
                 var spike = false
-                // The piece being gathered, appended once it is closed.
-                var open = Piece(ring: r, first: 0, length: 0, joins: false)
+                // The piece being gathered, appended with its box once it is closed.
+                var open = Piece(box: FixedBox(minX: 0, maxX: 0, minY: 0, maxY: 0), ring: r, first: 0, length: 0,
+                                 joins: false)
+                func close() {
+                    guard open.length > 0 else { return }
+                    let end = Int(open.first) + Int(open.length)
+                    open.box = Self.box(p[open.first], p[end == n ? 0 : end])
+                    pieces.append(open)
+                }
                 var a = n > 0 ? p[0] : FixedPoint(x: 0, y: 0)
                 for i in 0..<n {
                     let b = p[i + 1 == n ? 0 : i + 1]
@@ -57,10 +67,10 @@ struct MonotonePieces: BoxedItems {
                         // A triangle cannot fold back; a longer ring may, at a vertex between runs.
                         spike = ExactPredicates.isSpike(p[i == 0 ? n - 1 : i - 1], p[i], p[i + 1 == n ? 0 : i + 1])
                     }
-                    if open.length > 0 { pieces.append(open) }
-                    open = Piece(ring: r, first: i, length: 1, joins: joins)
+                    close()
+                    open = Piece(box: open.box, ring: r, first: i, length: 1, joins: joins)
                 }
-                if open.length > 0 { pieces.append(open) }
+                close()
                 if spike { spiky.append(r) }
             }
         }
@@ -94,11 +104,7 @@ struct MonotonePieces: BoxedItems {
         }
     }
 
-    @inline(__always) func box(_ k: Int) -> FixedBox {
-        let ring = rings[pieces[k].ring], range = segments(k)
-        let a = ring[range.lowerBound], b = ring[range.upperBound == ring.count ? 0 : range.upperBound]
-        return FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y))
-    }
+    @inline(__always) func box(_ k: Int) -> FixedBox { pieces[k].box }
 
     /// Calls `body(ra, s, rb, t)` for every segment s of piece u (of ring ra)
     /// and t of piece v (of ring rb) whose boxes overlap, except a ring's
