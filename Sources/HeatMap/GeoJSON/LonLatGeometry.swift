@@ -64,23 +64,17 @@ struct LonLatGeometry {
                 return PlanePoint(x: c.longitude, y: c.latitude)
             }
         }
-        // Unprojected and unwrapped in one pass, into one array: each
-        // longitude continues from the one before by the short way round.
-        var out: [PlanePoint] = []
-        out.reserveCapacity(plane.count)
-        var rawFirst = PlanePoint(x: 0, y: 0), rawLast = rawFirst
-        for (i, p) in plane.enumerated() {
-            // About a millisecond of asin and atan2 between polls; a cancel
-            // leaves the ring unfinished (the caller throws).
-            if i & 0x3fff == 0, i > 0, control.isCancelled { return out }
-            let c = unprojection.coordinate(p)
-            let raw = PlanePoint(x: c.longitude, y: c.latitude)
-            if i == 0 {
-                rawFirst = raw
-                out.append(raw)
-            } else {
-                out.append(PlanePoint(x: out[i - 1].x + LonLatGeometry.step(raw.x - rawLast.x), y: raw.y))
-            }
+        // Unprojected in batches (about a millisecond between polls; a
+        // cancel leaves the ring unfinished and the caller throws), then
+        // unwrapped in place: each longitude continues from the one before
+        // by the short way round.
+        var out = LonLatGeometry.unprojected(plane, unprojection, control: control)
+        if out.count < plane.count { return out }
+        let rawFirst = out[0]
+        var rawLast = rawFirst
+        for i in 1..<out.count {
+            let raw = out[i]
+            out[i].x = out[i - 1].x + LonLatGeometry.step(raw.x - rawLast.x)
             rawLast = raw
         }
         let closing = LonLatGeometry.step(rawFirst.x - rawLast.x)
@@ -124,10 +118,7 @@ struct LonLatGeometry {
     /// appends the way back to the first point (continuing round a pole if
     /// the line circles one).
     func line(_ plane: [PlanePoint], closed: Bool) -> [PlanePoint] {
-        var raw = plane.map { p -> PlanePoint in
-            let c = unprojection.coordinate(p)
-            return PlanePoint(x: c.longitude, y: c.latitude)
-        }
+        var raw = LonLatGeometry.unprojected(plane, unprojection, control: .none)
         if closed, let first = raw.first, raw.count >= 2, raw.last != first { raw.append(first) }
         guard projection.isGeographic, raw.count >= 2 else { return raw }
         var out = raw
@@ -135,6 +126,24 @@ struct LonLatGeometry {
             out[i].x = out[i - 1].x + LonLatGeometry.step(raw[i].x - raw[i - 1].x)
         }
         return out
+    }
+
+    /// `plane` as raw (longitude, latitude), or x/y for planar; cut short
+    /// if `control` is cancelled (polled every 16,384 points). O(n).
+    static func unprojected(_ plane: [PlanePoint], _ unprojection: Unprojection, control: ComputeControl) -> [PlanePoint] {
+        let poll = 1 << 14
+        return [PlanePoint](unsafeUninitializedCapacity: plane.count) { buffer, count in
+            plane.withUnsafeBufferPointer { source in
+                var start = 0
+                while start < source.count {
+                    if start > 0, control.isCancelled { break }
+                    let end = min(source.count, start + poll)
+                    unprojection.lonLat(UnsafeBufferPointer(rebasing: source[start..<end]), into: buffer.baseAddress! + start)
+                    start = end
+                }
+                count = start
+            }
+        }
     }
 
     /// A longitude difference taken the short way round, in (−180, 180].

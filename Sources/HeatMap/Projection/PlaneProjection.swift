@@ -85,6 +85,7 @@ struct Unprojection: Sendable {
     let kind: MapProjection
     let centreLatitude: Double, centreLongitude: Double
     let sinPhi0: Double, cosPhi0: Double, cosLatitude: Double
+    let equalArea: EqualAreaInverse
 
     init(_ projection: PlaneProjection) {
         let deg = 180 / Double.pi
@@ -95,31 +96,40 @@ struct Unprojection: Sendable {
         sinPhi0 = sin(phi0)
         cosPhi0 = cos(phi0)
         cosLatitude = max(cos(projection.centreLatitude / deg), 1e-12)
+        equalArea = EqualAreaInverse(centreLatitude: centreLatitude, centreLongitude: centreLongitude,
+                                     sinPhi0: sinPhi0, cosPhi0: cosPhi0)
     }
 
+    /// Points `plane[i]` to `out[i]` as (longitude, latitude) — x/y for
+    /// planar — the same as ``coordinate(_:)`` point by point, only
+    /// batched where that pays. O(n).
+    func lonLat(_ plane: UnsafeBufferPointer<PlanePoint>, into out: UnsafeMutablePointer<PlanePoint>) {
+        if kind == .equalArea { return equalArea.lonLat(plane, into: out) }
+        for (i, p) in plane.enumerated() {
+            let c = coordinate(p)
+            out[i] = PlanePoint(x: c.longitude, y: c.latitude)
+        }
+    }
+
+    /// One plane point's coordinate (longitude in centre ± 180°, not
+    /// wrapped). O(1).
     @inline(__always) func coordinate(_ p: PlanePoint) -> LocationCoordinate2D {
         let deg = 180 / Double.pi
         switch kind {
         case .planar:
             return LocationCoordinate2D(latitude: p.y, longitude: p.x)
         case .equalArea:
-            let r = PlaneProjection.authalicRadius
-            let rho = (p.x * p.x + p.y * p.y).squareRoot()
-            if rho < 1e-9 { return LocationCoordinate2D(latitude: centreLatitude, longitude: centreLongitude) }
-            // c = 2 asin(s): its sine and cosine follow from s without
-            // trigonometry (half the cost of unprojecting a point).
-            let s = min(rho / (2 * r), 1)
-            let sinC = 2 * s * (1 - s * s).squareRoot(), cosC = 1 - 2 * s * s
-            let lat = asin(min(max(cosC * sinPhi0 + p.y * sinC * cosPhi0 / rho, -1), 1))
-            let dl = atan2(p.x * sinC, rho * cosPhi0 * cosC - p.y * sinPhi0 * sinC)
-            return LocationCoordinate2D(latitude: lat * deg, longitude: centreLongitude + dl * deg)
+            return equalArea.coordinate(p)
         case .equirectangular:
             let r = PlaneProjection.authalicRadius
             return LocationCoordinate2D(latitude: centreLatitude + p.y / r * deg,
                                         longitude: centreLongitude + p.x / (r * cosLatitude) * deg)
         case .webMercator:
             let r = PlaneProjection.mercatorRadius
-            let lat = (2 * atan(exp(p.y / r)) - .pi / 2) * deg
+            // 2·atan(e^v) − π/2 = 2·atan((e^v − 1)/(e^v + 1)), without
+            // the subtraction's cancellation near the equator.
+            let m = expm1(p.y / r)
+            let lat = ArcTangent.twice(m, over: m + 2) * deg
             return LocationCoordinate2D(latitude: lat, longitude: centreLongitude + p.x / r * deg)
         }
     }
