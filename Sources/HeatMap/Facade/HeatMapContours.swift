@@ -234,7 +234,7 @@ public struct HeatMapContours: Sendable, Equatable {
                 }
                 let end = min(ring.count, start + budget)
                 ring.withUnsafeBufferPointer { points in
-                    for i in start..<end { out.append(projection.coordinate(points[i])) }
+                    projection.forEachCoordinate(UnsafeBufferPointer(rebasing: points[start..<end])) { _, c in out.append(c) }
                 }
                 budget -= end - start
                 start = end

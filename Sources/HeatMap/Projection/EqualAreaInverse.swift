@@ -66,9 +66,10 @@ struct EqualAreaInverse: Sendable {
         coordinate(reduce(halfAngles(p)))
     }
 
-    /// Points `plane[i]` to `out[i]` as (longitude, latitude), in blocks
-    /// of 64 taken through each step in turn. O(n).
-    func lonLat(_ plane: UnsafeBufferPointer<PlanePoint>, into out: UnsafeMutablePointer<PlanePoint>) {
+    /// Hands `body` each point's index and coordinate, in order, taking
+    /// blocks of 64 points through each step in turn. O(n).
+    @inline(__always) func forEachCoordinate(_ plane: UnsafeBufferPointer<PlanePoint>,
+                                             _ body: (Int, LocationCoordinate2D) -> Void) {
         let block = 64
         withUnsafeTemporaryAllocation(of: HalfAngles.self, capacity: block) { halves in
             withUnsafeTemporaryAllocation(of: Reduced.self, capacity: block) { reduced in
@@ -77,10 +78,7 @@ struct EqualAreaInverse: Sendable {
                     let n = min(block, plane.count - start)
                     for j in 0..<n { halves[j] = halfAngles(plane[start + j]) }
                     for j in 0..<n { reduced[j] = reduce(halves[j]) }
-                    for j in 0..<n {
-                        let c = coordinate(reduced[j])
-                        out[start + j] = PlanePoint(x: c.longitude, y: c.latitude)
-                    }
+                    for j in 0..<n { body(start + j, coordinate(reduced[j])) }
                     start += n
                 }
             }

@@ -100,15 +100,19 @@ struct Unprojection: Sendable {
                                      sinPhi0: sinPhi0, cosPhi0: cosPhi0)
     }
 
-    /// Points `plane[i]` to `out[i]` as (longitude, latitude) — x/y for
-    /// planar — the same as ``coordinate(_:)`` point by point, only
-    /// batched where that pays. O(n).
+    /// Hands `body` each point's index and ``coordinate(_:)``, in order,
+    /// the same bits as point by point, only batched where that pays
+    /// (equal-area: see ``EqualAreaInverse``). O(n).
+    @inline(__always) func forEachCoordinate(_ plane: UnsafeBufferPointer<PlanePoint>,
+                                             _ body: (Int, LocationCoordinate2D) -> Void) {
+        if kind == .equalArea { return equalArea.forEachCoordinate(plane, body) }
+        for (i, p) in plane.enumerated() { body(i, coordinate(p)) }
+    }
+
+    /// Points `plane[i]` to `out[i]` as (longitude, latitude), x/y for
+    /// planar. O(n).
     func lonLat(_ plane: UnsafeBufferPointer<PlanePoint>, into out: UnsafeMutablePointer<PlanePoint>) {
-        if kind == .equalArea { return equalArea.lonLat(plane, into: out) }
-        for (i, p) in plane.enumerated() {
-            let c = coordinate(p)
-            out[i] = PlanePoint(x: c.longitude, y: c.latitude)
-        }
+        forEachCoordinate(plane) { i, c in out[i] = PlanePoint(x: c.longitude, y: c.latitude) }
     }
 
     /// One plane point's coordinate (longitude in centre ± 180°, not
