@@ -1,7 +1,7 @@
 /// The Lambert azimuthal equal-area inverse on the authalic sphere, in
 /// three steps a batch runs over many points in turn (see
-/// ``ArcTangent``): plane point → half-angle arguments (one square root
-/// each way), → reduced ratios (the divisions), → degrees (the
+/// ``ArcTangent``): plane point → half-angle arguments (two square roots),
+/// → reduced ratios (the divisions), → degrees (the
 /// polynomials). One point through the three steps gives the same bits
 /// as the same point in any batch.
 struct EqualAreaInverse: Sendable {
