@@ -55,6 +55,15 @@ if CommandLine.arguments.dropFirst().first == "job" {
     exit(0)
 }
 
+if CommandLine.arguments.dropFirst().first == "format" {
+    do {
+        try FormatBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    } catch {
+        reportFailure(error, usage: FormatBenchmark.usage)
+    }
+    exit(0)
+}
+
 // Repeated stages in one process: keep freed pages (see MemoryPolicy).
 MemoryPolicy.keepFreedMemory()
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "h3" {
