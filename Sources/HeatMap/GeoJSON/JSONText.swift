@@ -51,9 +51,10 @@ struct JSONText {
             bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -decimals))
             return
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixedDecimal.maximumLength) { buffer in
-            let end = buffer.baseAddress! + FixedDecimal.maximumLength
-            let start = FixedDecimal.write(n, decimals: decimals, endingAt: end)
+        let length = FixedDecimal.maximumLength + FixedDecimal.scratchBytes
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
+            let end = buffer.baseAddress! + length
+            let start = FixedDecimal.of(decimals).write(n, endingAt: end)
             bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
         }
     }
@@ -68,9 +69,10 @@ struct JSONText {
             append(byte: UInt8(ascii: "]"))
             return
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONText.positionLength) { buffer in
-            let end = buffer.baseAddress! + JSONText.positionLength
-            let start = JSONText.write(x: x, y: y, decimals: decimals, endingAt: end)
+        let length = JSONText.positionLength + FixedDecimal.scratchBytes
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
+            let end = buffer.baseAddress! + length
+            let start = JSONText.write(x: x, y: y, FixedDecimal.of(decimals), endingAt: end)
             bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
         }
     }
@@ -105,14 +107,16 @@ struct JSONText {
     static func writePositions(_ points: [FixedPoint], closing: Bool, decimals: Int,
                                _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         let n = points.count + (closing && !points.isEmpty ? 1 : 0)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: blockBytes) { buffer in
-            let end = buffer.baseAddress! + blockBytes
+        let format = FixedDecimal.of(decimals)
+        let capacity = blockBytes + FixedDecimal.scratchBytes
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let end = buffer.baseAddress! + capacity
             points.withUnsafeBufferPointer { points in
                 for first in stride(from: 0, to: n, by: block) {
                     var p = end
                     for k in (first..<min(first + block, n)).reversed() {
                         let q = points[k == points.count ? 0 : k]
-                        p = JSONText.write(x: q.x, y: q.y, decimals: decimals, endingAt: p)
+                        p = JSONText.write(x: q.x, y: q.y, format, endingAt: p)
                         if k > 0 { p -= 1; p.pointee = UInt8(ascii: ",") }
                     }
                     emit(UnsafeBufferPointer(start: p, count: end - p))
@@ -135,14 +139,15 @@ struct JSONText {
     private static let positionLength = 2 * FixedDecimal.maximumLength + 3
 
     /// Writes `[x,y]` ending just before `end`; returns where it starts.
+    /// Scratch may land in the ``FixedDecimal/scratchBytes`` before it.
     @inline(__always)
-    private static func write(x: Int64, y: Int64, decimals: Int, endingAt end: UnsafeMutablePointer<UInt8>)
+    private static func write(x: Int64, y: Int64, _ format: FixedDecimal, endingAt end: UnsafeMutablePointer<UInt8>)
         -> UnsafeMutablePointer<UInt8> {
         var p = end - 1
         p.pointee = UInt8(ascii: "]")
-        p = FixedDecimal.write(y, decimals: decimals, endingAt: p)
+        p = format.write(y, endingAt: p)
         p -= 1; p.pointee = UInt8(ascii: ",")
-        p = FixedDecimal.write(x, decimals: decimals, endingAt: p)
+        p = format.write(x, endingAt: p)
         p -= 1; p.pointee = UInt8(ascii: "[")
         return p
     }
