@@ -7,11 +7,12 @@
 /// at most 8 digits once its trailing zeros are dropped (every longitude or
 /// latitude rounded to up to 8 decimals on the exporter's grid) takes a
 /// path without a division or a branch on its digits: the integer part and
-/// the fraction come out of one multiply, each is spread into one 64-bit
-/// word of eight ASCII digits by a few multiplies and masks, and the
-/// counts of zero bytes at the word's ends give the digits to keep. Any
-/// other number is written a digit pair at a time (``writeSlowly``), to
-/// the same text.
+/// the fraction come out of one multiply; the fraction's eight digits are
+/// two lookups of four in a table, in one 64-bit word, and so is an
+/// integer part below 10^4 (a bigger one is spread into a word by a few
+/// multiplies and masks); the counts of zero bytes at the words' ends give
+/// the digits to keep, and the words are stored whole. Any other number is
+/// written a digit pair at a time (``writeSlowly``), to the same text.
 ///
 /// Sendable: its only pointer is to a table written once and never changed.
 struct FixedDecimal: @unchecked Sendable {
@@ -43,19 +44,16 @@ struct FixedDecimal: @unchecked Sendable {
     private let shift: UInt64
     /// 10^(8 − decimals + dropped): the fraction as eight digits.
     private let widening: UInt64
-    /// ``smallIntegerTexts``, held here so that the hot loop reads it
-    /// without the lazy global's check.
-    private let smallIntegers: UnsafePointer<UInt32>
+    /// ``fourDigits``, held here so that the hot loop reads it without the
+    /// lazy global's check.
+    private let digitGroups: UnsafePointer<UInt32>
 
-    /// The text of every integer below 1000, each in four bytes (lowest
-    /// first): its digit count, then its digits, right-aligned.
-    private nonisolated(unsafe) static let smallIntegerTexts: UnsafePointer<UInt32> = {
-        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1000)
-        for k in 0..<1000 {
-            let text = Array(String(k).utf8)
-            var entry = UInt32(text.count)
-            for (j, digit) in text.enumerated() { entry |= UInt32(digit) << UInt32(8 * (4 - text.count + j)) }
-            table[k] = entry
+    /// The four digits of every number below 10^4, leading zeros included,
+    /// each 0...9, most significant in the lowest byte.
+    private nonisolated(unsafe) static let fourDigits: UnsafePointer<UInt32> = {
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 10_000)
+        for k in 0..<10_000 {
+            table[k] = UInt32(k / 1000) | UInt32(k / 100 % 10) << 8 | UInt32(k / 10 % 10) << 16 | UInt32(k % 10) << 24
         }
         return UnsafePointer(table)
     }()
@@ -94,7 +92,7 @@ struct FixedDecimal: @unchecked Sendable {
         var wide: UInt64 = 1
         for _ in kept..<8 { wide *= 10 }
         widening = wide
-        smallIntegers = FixedDecimal.smallIntegerTexts
+        digitGroups = FixedDecimal.fourDigits
     }
 
     /// Writes the number ending just before `end` and returns where it
@@ -115,17 +113,19 @@ struct FixedDecimal: @unchecked Sendable {
         var p = end
         // The fraction's digits, first digit in the lowest byte; its trailing
         // zeros are the word's zero high bytes (all eight when it is 0).
-        let f = FixedDecimal.digits(fraction &* widening)
+        let wide = fraction &* widening
+        let high = (wide &* 109_951_163) >> 40
+        let f = UInt64(digitGroups[Int(truncatingIfNeeded: high)])
+            | UInt64(digitGroups[Int(truncatingIfNeeded: wide &- high &* 10_000)]) << 32
         let shown = 8 &- f.leadingZeroBitCount &>> 3
         FixedDecimal.store((f | FixedDecimal.zeros) &<< UInt64(64 &- 8 &* shown), endingAt: p)
         p -= shown
         (p - 1).pointee = UInt8(ascii: ".")
         p -= (shown &+ 7) &>> 3
-        if integer < 1000 {
-            // Degrees and other small integer parts: their text from a table.
-            let entry = smallIntegers[Int(truncatingIfNeeded: integer)]
-            UnsafeMutableRawPointer(p - 4).storeBytes(of: entry.littleEndian, as: UInt32.self)
-            p -= Int(truncatingIfNeeded: entry & 0xFF)
+        if integer < 10_000 {
+            let i = digitGroups[Int(truncatingIfNeeded: integer)]
+            UnsafeMutableRawPointer(p - 4).storeBytes(of: (i | 0x3030_3030).littleEndian, as: UInt32.self)
+            p -= 4 &- (i | 1 << 24).trailingZeroBitCount &>> 3
         } else {
             // The integer part's leading zeros are the word's zero low bytes;
             // the last digit always stays.
