@@ -62,7 +62,10 @@ import Testing
         for u in 0..<pieces.count {
             for v in (u + 1)..<pieces.count where pieces.box(u).overlaps(pieces.box(v)) {
                 var got: [[Int]] = []
-                pieces.forEachSegmentPair(u, v) { ra, s, rb, t in got.append([ra, s, rb, t]) }
+                pieces.forEachSegmentPair(u, v) { one, other in
+                    got.append([one.ring, one.index, other.ring, other.index])
+                    #expect(one.start == rings[one.ring][one.index] && other.end == rings[other.ring][(other.index + 1) % rings[other.ring].count])
+                }
                 var want: [[Int]] = []
                 let ra = pieces.ring(u), rb = pieces.ring(v)
                 let a = rings[ra], b = rings[rb]

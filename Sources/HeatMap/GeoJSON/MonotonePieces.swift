@@ -106,11 +106,21 @@ struct MonotonePieces: BoxedItems {
 
     @inline(__always) func box(_ k: Int) -> FixedBox { pieces[k].box }
 
-    /// Calls `body(ra, s, rb, t)` for every segment s of piece u (of ring ra)
-    /// and t of piece v (of ring rb) whose boxes overlap, except a ring's
-    /// neighbouring segments (they share a vertex, and only the spike test
-    /// judges them). O(segments of both pieces + pairs).
-    @inline(__always) func forEachSegmentPair(_ u: Int, _ v: Int, _ body: (Int, Int, Int, Int) -> Void) {
+    /// One segment handed to ``forEachSegmentPair(_:_:_:)``'s body: its
+    /// ring, its index there, and its ends (read once, where the pair
+    /// already holds the ring).
+    struct Segment {
+        var ring: Int
+        var index: Int
+        var start: FixedPoint
+        var end: FixedPoint
+    }
+
+    /// Calls `body` with every segment of piece u and every segment of
+    /// piece v whose boxes overlap, except a ring's neighbouring segments
+    /// (they share a vertex, and only the spike test judges them).
+    /// O(segments of both pieces + pairs).
+    @inline(__always) func forEachSegmentPair(_ u: Int, _ v: Int, _ body: (Segment, Segment) -> Void) {
         let ra = ring(u), rb = ring(v)
         let a = rings[ra], b = rings[rb]
         let na = a.count, nb = b.count
@@ -123,13 +133,16 @@ struct MonotonePieces: BoxedItems {
         let near = reaching(v, into: overlap)
         guard !near.isEmpty else { return }
         for s in reaching(u, into: overlap) {
-            let box = Self.box(a[s], a[s + 1 == na ? 0 : s + 1])
-            for t in near where box.overlaps(Self.box(b[t], b[t + 1 == nb ? 0 : t + 1])) {
+            let one = Segment(ring: ra, index: s, start: a[s], end: a[s + 1 == na ? 0 : s + 1])
+            let box = Self.box(one.start, one.end)
+            for t in near {
+                let other = Segment(ring: rb, index: t, start: b[t], end: b[t + 1 == nb ? 0 : t + 1])
+                guard box.overlaps(Self.box(other.start, other.end)) else { continue }
                 if ra == rb {
                     let gap = abs(s - t)
                     if gap == 1 || gap == na - 1 { continue }
                 }
-                body(ra, s, rb, t)
+                body(one, other)
             }
         }
     }

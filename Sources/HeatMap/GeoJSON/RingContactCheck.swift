@@ -41,11 +41,9 @@ struct RingContactCheck {
         // finds a fault decides (whatever order the pairs come in).
         var touches: [(touch: Touch, a: Int, b: Int)] = []
         func compare(_ u: Int, _ v: Int) {
-            pieces.forEachSegmentPair(u, v) { ra, ia, rb, ib in
-                let pa = rings[ra].points, pb = rings[rb].points
-                let p1 = pa[ia], p2 = pa[ia + 1 == pa.count ? 0 : ia + 1]
-                let p3 = pb[ib], p4 = pb[ib + 1 == pb.count ? 0 : ib + 1]
-                let contact = ExactPredicates.contact(p1, p2, p3, p4)
+            pieces.forEachSegmentPair(u, v) { one, other in
+                let ra = one.ring, rb = other.ring, ia = one.index, ib = other.index
+                let contact = ExactPredicates.contact(one.start, one.end, other.start, other.end)
                 if ra == rb {
                     if contact != .none { bad.insert(ra) }
                     return
