@@ -30,50 +30,31 @@ struct BenchOptions {
     }
 
     init(arguments: [String]) throws {
-        var i = 0
-        func value(_ name: String) throws -> String {
-            i += 1
-            guard i < arguments.count else { throw UsageError(description: "\(name) needs a value") }
-            return arguments[i]
-        }
-        func number(_ name: String) throws -> Double {
-            let text = try value(name)
-            guard let v = Double(text), v.isFinite, v > 0 else {
-                throw UsageError(description: "\(name) must be a positive number, not '\(text)'")
-            }
-            return v
-        }
-        func count(_ name: String) throws -> Int {
-            let text = try value(name)
-            guard let v = Int(text), v > 0 else {
-                throw UsageError(description: "\(name) must be a positive whole number, not '\(text)'")
-            }
-            return v
-        }
-        while i < arguments.count {
-            switch arguments[i] {
-            case "--points": points = try value("--points")
-            case "--radius": radius = try number("--radius")
-            case "--resolution": resolution = try count("--resolution")
-            case "--levels": levels = try count("--levels")
+        var args = BenchArguments(arguments)
+        while let option = args.option {
+            switch option {
+            case "--points": points = try args.value("--points")
+            case "--radius": radius = try args.positive("--radius")
+            case "--resolution": resolution = try args.whole("--resolution")
+            case "--levels": levels = try args.whole("--levels")
             case "--spacing":
-                spacing = try value("--spacing")
+                spacing = try args.value("--spacing")
                 guard spacing == "linear" || spacing == "quantile" else {
                     throw UsageError(description: "--spacing must be linear or quantile, not '\(spacing)'")
                 }
-            case "--queries": queries = try count("--queries")
-            case "--hex-size": hexSize = try number("--hex-size")
-            case "--repeat": repeats = try count("--repeat")
+            case "--queries": queries = try args.whole("--queries")
+            case "--hex-size": hexSize = try args.positive("--hex-size")
+            case "--repeat": repeats = try args.whole("--repeat")
             case "--skip":
-                let names = try value("--skip").split(separator: ",").map(String.init)
+                let names = try args.value("--skip").split(separator: ",").map(String.init)
                 if let unknown = names.first(where: { !BenchOptions.stages.contains($0) }) {
                     throw UsageError(description: "--skip takes stages of \(BenchOptions.stages.sorted().joined(separator: ",")), not '\(unknown)'")
                 }
                 skipped.formUnion(names)
             case "-h", "--help": throw UsageError(description: "")
-            default: throw UsageError(description: "unknown option \(arguments[i])")
+            default: throw UsageError(description: "unknown option \(option)")
             }
-            i += 1
+            args.next()
         }
         guard !points.isEmpty else { throw UsageError(description: "--points FILE.f64 is required") }
     }

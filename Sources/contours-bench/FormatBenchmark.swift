@@ -17,25 +17,18 @@ enum FormatBenchmark {
     static func run(_ args: [String]) throws {
         var count = 1_000_000, precision = 6, grid = 13, repeats = 7
         var seed: UInt64 = 1
-        var i = 0
-        func value(_ name: String) throws -> Int {
-            i += 1
-            guard i < args.count, let v = Int(args[i]), v >= 0 else {
-                throw BenchOptions.UsageError(description: "\(name) needs a whole number")
-            }
-            return v
-        }
-        while i < args.count {
-            switch args[i] {
-            case "--count": count = try value("--count")
-            case "--precision": precision = try value("--precision")
-            case "--grid": grid = try value("--grid")
-            case "--repeat": repeats = max(try value("--repeat"), 1)
-            case "--seed": seed = UInt64(try value("--seed"))
+        var options = BenchArguments(args)
+        while let option = options.option {
+            switch option {
+            case "--count": count = try options.whole("--count")
+            case "--precision": precision = try options.whole("--precision", minimum: 0)
+            case "--grid": grid = try options.whole("--grid", minimum: 0)
+            case "--repeat": repeats = try options.whole("--repeat")
+            case "--seed": seed = UInt64(try options.whole("--seed", minimum: 0))
             case "-h", "--help": throw BenchOptions.UsageError(description: "")
-            default: throw BenchOptions.UsageError(description: "unknown option \(args[i])")
+            default: throw BenchOptions.UsageError(description: "unknown option \(option)")
             }
-            i += 1
+            options.next()
         }
         guard precision <= grid, grid <= 18 else {
             throw BenchOptions.UsageError(description: "--precision must be at most --grid, and --grid at most 18")

@@ -42,48 +42,31 @@ struct JobOptions {
     """
 
     init(arguments: [String]) throws {
-        var i = 0
-        func value(_ name: String) throws -> String {
-            i += 1
-            guard i < arguments.count else { throw BenchOptions.UsageError(description: "\(name) needs a value") }
-            return arguments[i]
-        }
-        func whole(_ name: String, minimum: Int = 1) throws -> Int {
-            let text = try value(name)
-            guard let v = Int(text), v >= minimum else {
-                throw BenchOptions.UsageError(description: "\(name) must be a whole number ≥ \(minimum), not '\(text)'")
-            }
-            return v
-        }
-        while i < arguments.count {
-            switch arguments[i] {
-            case "--storms": storms = try value("--storms")
-            case "--count": count = try whole("--count")
-            case "--radius":
-                let text = try value("--radius")
-                guard let v = Double(text), v.isFinite, v > 0 else {
-                    throw BenchOptions.UsageError(description: "--radius must be a positive number, not '\(text)'")
-                }
-                radius = v
-            case "--levels": levels = try whole("--levels")
-            case "--resolution": resolution = try whole("--resolution", minimum: 2)
-            case "--smooth": smooth = try whole("--smooth", minimum: 0)
+        var args = BenchArguments(arguments)
+        while let option = args.option {
+            switch option {
+            case "--storms": storms = try args.value("--storms")
+            case "--count": count = try args.whole("--count")
+            case "--radius": radius = try args.positive("--radius")
+            case "--levels": levels = try args.whole("--levels")
+            case "--resolution": resolution = try args.whole("--resolution", minimum: 2)
+            case "--smooth": smooth = try args.whole("--smooth", minimum: 0)
             case "--input":
-                let text = try value("--input")
+                let text = try args.value("--input")
                 guard let v = Input(rawValue: text) else {
                     throw BenchOptions.UsageError(description: "--input must be memory or csv, not '\(text)'")
                 }
                 input = v
-            case "--csv": csv = try value("--csv"); input = .csv
-            case "-o", "--output": output = try value("-o")
+            case "--csv": csv = try args.value("--csv"); input = .csv
+            case "-o", "--output": output = try args.value("-o")
             case "--no-polygons": polygons = false
-            case "--cancel-moments": cancelMoments = try whole("--cancel-moments")
+            case "--cancel-moments": cancelMoments = try args.whole("--cancel-moments")
             case "--cancel-at-reports": cancelAtReports = true
-            case "--write-csv": writeCSV = try value("--write-csv")
+            case "--write-csv": writeCSV = try args.value("--write-csv")
             case "-h", "--help": throw BenchOptions.UsageError(description: "")
-            default: throw BenchOptions.UsageError(description: "unknown option \(arguments[i])")
+            default: throw BenchOptions.UsageError(description: "unknown option \(option)")
             }
-            i += 1
+            args.next()
         }
     }
 }
