@@ -50,7 +50,7 @@ struct MonotonePieces: BoxedItems {
                                  joins: false)
                 func close() {
                     guard open.length > 0 else { return }
-                    let end = Int(open.first) + Int(open.length)
+                    let end = open.first + Int(open.length)
                     open.box = Self.box(p[open.first], p[end == n ? 0 : end])
                     pieces.append(open)
                 }
