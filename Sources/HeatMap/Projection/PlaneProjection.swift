@@ -84,7 +84,7 @@ public struct PlaneProjection: Sendable, Hashable, Codable {
 struct Unprojection: Sendable {
     let kind: MapProjection
     let centreLatitude: Double, centreLongitude: Double
-    let sinPhi0: Double, cosPhi0: Double, cosLatitude: Double
+    let cosLatitude: Double
     let equalArea: EqualAreaInverse
 
     init(_ projection: PlaneProjection) {
@@ -93,11 +93,10 @@ struct Unprojection: Sendable {
         centreLatitude = projection.centreLatitude
         centreLongitude = projection.centreLongitude
         let phi0 = projection.centreLatitude / deg
-        sinPhi0 = sin(phi0)
-        cosPhi0 = cos(phi0)
-        cosLatitude = max(cos(projection.centreLatitude / deg), 1e-12)
+        let cosPhi0 = cos(phi0)
+        cosLatitude = max(cosPhi0, 1e-12)
         equalArea = EqualAreaInverse(centreLatitude: centreLatitude, centreLongitude: centreLongitude,
-                                     sinPhi0: sinPhi0, cosPhi0: cosPhi0)
+                                     sinPhi0: sin(phi0), cosPhi0: cosPhi0)
     }
 
     /// Hands `body` each point's index and ``coordinate(_:)``, in order,
