@@ -49,17 +49,22 @@ import Testing
         #expect(ContourKinds(.bands) == .bands)
         #expect(ContourKinds(.levels) == .levels)
         #expect(ContourKinds(.isolines) == .isolines)
-        #expect(ContourKinds.all == [.bands, .levels, .isolines])
+        #expect(ContourKinds.all == [.bands, .levels, .isolines, .polygons])
     }
 
     @Test func theFacadeBuildsOnlyTheKindsAskedFor() throws {
         let grid = ContourFixture.randomGrid(seed: 25, columns: 30, rows: 30)
         let configuration = HeatMapConfiguration(contourLevels: 5, levelSpacing: .linear)
         let full = try HeatMapContours.compute(from: grid, configuration: configuration)
-        let bands = try HeatMapContours.compute(from: grid, configuration: configuration, kinds: .bands)
+        let bands = try HeatMapContours.compute(from: grid, configuration: configuration, kinds: [.bands, .polygons])
         #expect(bands.contourSet.bands == full.contourSet.bands)
         #expect(bands.contours.map(\.id) == full.contours.map(\.id) && !bands.contours.isEmpty)
         #expect(bands.contourSet.levels.allSatisfy(\.isEmpty) && bands.contourSet.isolines.allSatisfy(\.isEmpty))
+        // An export of bands alone makes no polygons (and no index), yet can still ask for them.
+        let export = try HeatMapContours.compute(from: grid, configuration: configuration, kinds: .bands)
+        #expect(export.contours.isEmpty && export.contours(containing: full.contours[0].coordinates[0]).isEmpty)
+        #expect(try export.polygons(control: .none).map(\.id) == full.contours.map(\.id))
+        #expect(export.contourSet.bands == full.contourSet.bands)
         let lines = try HeatMapContours.compute(from: grid, configuration: configuration, kinds: .isolines)
         #expect(lines.contourSet.isolines == full.contourSet.isolines)
         #expect(lines.contours.isEmpty)

@@ -18,8 +18,14 @@ public struct ContourKinds: OptionSet, Sendable, Hashable {
     public static let levels = ContourKinds(rawValue: 1 << 1)
     /// ``ContourSet/isolines``.
     public static let isolines = ContourKinds(rawValue: 1 << 2)
+    /// The bands as ``HeatMapPolygon``s in latitude/longitude
+    /// (`HeatMapContours.contours`) with their hit-test index, made by
+    /// `HeatMapContours.compute` before it returns (what an app draws and
+    /// taps). An export that writes the plane geometry leaves it out and
+    /// never pays for it; ``ContourBuilder`` ignores it.
+    public static let polygons = ContourKinds(rawValue: 1 << 3)
     /// Every kind.
-    public static let all: ContourKinds = [.bands, .levels, .isolines]
+    public static let all: ContourKinds = [.bands, .levels, .isolines, .polygons]
 
     /// The kind an export of `mode` writes.
     public init(_ mode: ContourMode) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Contours computed from weighted points: the bands of the density field,
 /// ready to draw, export, or hit-test.
@@ -13,48 +12,74 @@ import Synchronization
 ///
 /// `contours` are bands, ordered from the lowest level up: each polygon is
 /// the region of its level minus the next level's regions (its holes).
+///
+/// All the work happens in `compute`, where it is awaited (or, for the
+/// synchronous overloads, on the calling thread): the bands are assembled,
+/// unprojected and indexed for hit tests before it returns, under its
+/// cancellation and progress reports. Reading the result afterwards costs
+/// at most what is read: ``contours``, ``contourCount``, ``levelCount`` and
+/// ``thresholds`` are O(1); a hit test is O(1) for the candidates plus a
+/// few dozen edges. The one exception is ``contourSet`` (documented there).
 public struct HeatMapContours: Sendable, Equatable {
     /// Equal when the level counts and the polygon ids (in order) are.
+    /// O(1) when they differ (a fingerprint of the ids, made by `compute`),
+    /// O(polygons) without allocating to confirm equality.
     public static func == (lhs: HeatMapContours, rhs: HeatMapContours) -> Bool {
-        lhs.levelCount == rhs.levelCount && lhs.contours.map(\.id) == rhs.contours.map(\.id)
+        guard lhs.levelCount == rhs.levelCount, lhs.contourCount == rhs.contourCount,
+              lhs.storage.bands.fingerprint == rhs.storage.bands.fingerprint else { return false }
+        if lhs.storage === rhs.storage { return true }
+        return lhs.contours.elementsEqual(rhs.contours) { $0.id == $1.id }
     }
 
-    /// The band polygons, lowest level first (made on first use, so an
-    /// export that only needs ``contourSet`` never pays for them).
-    public var contours: [HeatMapPolygon] { derived.polygons }
-    /// The thresholds used, ascending (the grid's units).
+    /// The band polygons in latitude/longitude, lowest level first. O(1):
+    /// made by `compute` (empty when it was asked for `kinds` without
+    /// ``ContourKinds/polygons``; see ``polygons(control:)``).
+    public var contours: [HeatMapPolygon] { storage.bands.polygons }
+    /// The thresholds used, ascending (the grid's units). O(1).
     public let thresholds: [Double]
     /// The configuration the contours were computed with.
     public let configuration: HeatMapConfiguration
-    /// The density grid behind the contours.
-    public var grid: DensityGrid { derived.grid }
-    /// Every kind of contour geometry, in the plane (assembled on first
-    /// use: ``contours`` and a GeoJSON export assemble one band at a time
-    /// and never need it).
-    public var contourSet: ContourSet { derived.contourSet }
+    /// The density grid behind the contours. O(1).
+    public var grid: DensityGrid { storage.grid }
+    /// Every kind of contour geometry asked for, in the plane.
+    ///
+    /// Kept as traced pieces until first read (an app reads ``contours``, an
+    /// export reads one level at a time, and neither needs the whole set):
+    /// the first read assembles it on the calling thread, O(vertices), so
+    /// read it off the main actor; later reads are O(1).
+    public var contourSet: ContourSet { storage.contourSet }
     /// What the input held: points used, and why others were left out.
     public let summary: InputSummary
-    private let derived: Derived
-    var index: PolygonIndex { derived.index }
+    /// Why the result is empty, when the synchronous
+    /// ``compute(from:configuration:)`` could not compute it (a
+    /// ``HeatMapError``: a configuration out of its domain, or not enough
+    /// memory); nil for every computed result.
+    public let failure: (any Error)?
+    private let storage: Storage
 
-    /// The band polygons of ``contours``, made on first use with every core
-    /// and polling `control` as they are unprojected. O(vertices).
-    /// - Throws: `CancellationError`; a later call starts again.
+    /// The band polygons of ``contours``. O(1) when `compute` made them
+    /// (the default); otherwise (`kinds` without ``ContourKinds/polygons``)
+    /// made now, not kept, with every core and polling `control`: O(vertices).
+    /// - Throws: `CancellationError`.
     public func polygons(control: ComputeControl) throws -> [HeatMapPolygon] {
-        try derived.polygons(control: control)
+        guard !storage.kinds.contains(.polygons) else { return contours }
+        return try BandPolygons.unprojected(storage.source, projection: projection, control: control)
     }
 
-    /// The band polygons of ``contours``, made off the caller's actor:
-    /// cancelling the calling task throws `CancellationError` within
-    /// milliseconds.
+    /// The band polygons of ``contours``: O(1) when `compute` made them
+    /// (the default); otherwise made off the caller's actor, and cancelling
+    /// the calling task throws `CancellationError` within milliseconds.
     public func polygons() async throws -> [HeatMapPolygon] {
-        let derived = self.derived
-        return try await BackgroundWork.run { control in try derived.polygons(control: control) }
+        guard !storage.kinds.contains(.polygons) else { return contours }
+        let source = storage.source, projection = projection
+        return try await BackgroundWork.run { control in
+            try BandPolygons.unprojected(source, projection: projection, control: control)
+        }
     }
 
-    /// The number of band polygons.
+    /// The number of band polygons. O(1).
     public var contourCount: Int { contours.count }
-    /// The number of thresholds actually used.
+    /// The number of thresholds actually used. O(1).
     public var levelCount: Int { thresholds.count }
     /// The kernel radius used (metres, or planar units), also when chosen by a rule.
     public var radius: Double { grid.radius }
@@ -69,63 +94,94 @@ public struct HeatMapContours: Sendable, Equatable {
     /// The render mode of the configuration (for rendering).
     public var renderMode: HeatMapRenderMode { configuration.renderMode }
 
-    init(grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration, summary: InputSummary) {
+    /// A result from a contour set made elsewhere, with its polygons and
+    /// index, made here on the calling thread.
+    init(grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration, summary: InputSummary,
+         failure: (any Error)? = nil) {
+        // Only cancellation can fail, and this control never cancels.
+        try! self.init(grid: grid, contourSet: contourSet, configuration: configuration, summary: summary,
+                       kinds: .all, control: .none, failure: failure)
+    }
+
+    /// A result from a contour set made elsewhere, its polygons and index
+    /// made here with `control` when `kinds` holds ``ContourKinds/polygons``.
+    init(grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration, summary: InputSummary,
+         kinds: ContourKinds, control: ComputeControl, failure: (any Error)? = nil) throws {
+        let bands = kinds.contains(.polygons)
+            ? try BandPolygons.make(contourSet, projection: grid.projection, control: control) : .empty
         self.thresholds = contourSet.thresholds
         self.configuration = configuration
         self.summary = summary
-        self.derived = Derived(grid: grid, contourSet: contourSet)
+        self.failure = failure
+        self.storage = Storage(grid: grid, contourSet: contourSet, kinds: kinds, bands: bands)
     }
 
+    /// A result from contours kept as pieces, its polygons and index made
+    /// here with `control` when `kinds` holds ``ContourKinds/polygons``.
     init(grid: DensityGrid, pieces: ContourPieces, kinds: ContourKinds, configuration: HeatMapConfiguration,
-         summary: InputSummary) {
+         summary: InputSummary, control: ComputeControl) throws {
+        let bands = kinds.contains(.polygons)
+            ? try BandPolygons.make(pieces, projection: grid.projection, control: control) : .empty
         self.thresholds = pieces.thresholds
         self.configuration = configuration
         self.summary = summary
-        self.derived = Derived(grid: grid, pieces: pieces, kinds: kinds)
+        self.failure = nil
+        self.storage = Storage(grid: grid, pieces: pieces, kinds: kinds, bands: bands)
     }
 
     /// The contours as a writer reads them, level by level (see ``ContourSource``).
-    var source: any ContourSource { derived.source }
+    var source: any ContourSource { storage.source }
 
-    /// The grid and the contours, and what is derived from them on first
-    /// use, once, under a lock: the contour set (when the contours were
-    /// kept as pieces), the geographic polygons and the hit-test index. The
-    /// only holder of them, so that the last copy of a result let go (a
-    /// cancelled client task unwinding, say) frees its gigabyte of arrays on
-    /// a background thread, not the caller's.
-    private final class Derived: @unchecked Sendable {
+    /// The grid, the contours (as pieces until the plane set is asked
+    /// for), and the polygons with their index. The only holder of them, so
+    /// that the last copy of a result let go (a cancelled client task
+    /// unwinding, say) frees its gigabyte of arrays on a background thread,
+    /// not the caller's.
+    private final class Storage: @unchecked Sendable {
         private let lock = NSLock()
         let grid: DensityGrid
         let thresholds: [Double]
-        /// The kinds the contour set holds.
-        private let kinds: ContourKinds
+        /// The kinds asked for.
+        let kinds: ContourKinds
+        let bands: BandPolygons
         /// The contours as pieces until the set is made from them.
         private var pieces: ContourPieces?
         private var set: ContourSet?
-        private var cachedPolygons: [HeatMapPolygon]?
-        private var cachedIndex: PolygonIndex?
 
-        init(grid: DensityGrid, contourSet: ContourSet) {
+        init(grid: DensityGrid, contourSet: ContourSet, kinds: ContourKinds, bands: BandPolygons) {
             self.grid = grid
             self.thresholds = contourSet.thresholds
-            self.kinds = .all
+            self.kinds = kinds
+            self.bands = bands
             self.set = contourSet
         }
 
-        init(grid: DensityGrid, pieces: ContourPieces, kinds: ContourKinds) {
+        init(grid: DensityGrid, pieces: ContourPieces, kinds: ContourKinds, bands: BandPolygons) {
             self.grid = grid
             self.thresholds = pieces.thresholds
             self.kinds = kinds
+            self.bands = bands
             self.pieces = pieces
         }
 
         deinit {
-            DeferredRelease.release((grid, pieces, set, cachedPolygons, cachedIndex))
+            DeferredRelease.release((grid, pieces, set, bands))
         }
 
         /// The contour set, made from the pieces on first use (which lets them go).
         var contourSet: ContourSet {
-            lock.withLock { madeSet() }
+            lock.withLock {
+                if let set { return set }
+                let made: ContourSet
+                do {
+                    // Only cancellation can fail, and this control never cancels.
+                    made = try ContourPieces.contourSet(of: pieces.take()!, kinds: kinds, control: .none)
+                } catch {
+                    made = ContourSet(thresholds: thresholds, levels: [], bands: [], isolines: [])
+                }
+                set = made
+                return made
+            }
         }
 
         /// What a writer reads level by level: the set if it is made, else
@@ -136,138 +192,46 @@ public struct HeatMapContours: Sendable, Equatable {
                 return pieces!
             }
         }
-
-        /// Call with the lock held.
-        private func madeSet() -> ContourSet {
-            if let set { return set }
-            let made: ContourSet
-            do {
-                // Only cancellation can fail, and this control never cancels.
-                made = try ContourPieces.contourSet(of: pieces.take()!, kinds: kinds, control: .none)
-            } catch {
-                made = ContourSet(thresholds: thresholds, levels: [], bands: [], isolines: [])
-            }
-            set = made
-            return made
-        }
-
-        var polygons: [HeatMapPolygon] {
-            // Only cancellation can fail, and this control never cancels.
-            (try? polygons(control: .none)) ?? []
-        }
-
-        func polygons(control: ComputeControl) throws -> [HeatMapPolygon] {
-            try lock.withLock {
-                if let cachedPolygons { return cachedPolygons }
-                let made = try makePolygons(control: control)
-                cachedPolygons = made
-                return made
-            }
-        }
-
-        var index: PolygonIndex {
-            lock.withLock {
-                if let cachedIndex { return cachedIndex }
-                let made = PolygonIndex(bands: madeSet().bands)
-                cachedIndex = made
-                return made
-            }
-        }
-
-        /// Unprojects every band, levels on every core, polling `control`
-        /// every ``pollInterval`` vertices (within long rings too). Bands
-        /// kept as pieces are assembled one at a time, and not kept.
-        private func makePolygons(control: ComputeControl) throws -> [HeatMapPolygon] {
-            let projection = grid.projection, unprojection = Unprojection(grid.projection)
-            let source: any ContourSource = set ?? pieces!
-            let thresholds = self.thresholds
-            let levelCount = kinds.contains(.bands) ? thresholds.count : 0
-            // Bands still held as pieces are assembled here.
-            let assembling = set == nil && levelCount > 0
-            if assembling { try control.begin(.assemble) }
-            let done = Atomic<Int>(0)
-            let perLevel = try Parallel.map(levelCount, control: control) { level in
-                let bands = try source.polygons(.bands, level: level, control: control)
-                if assembling {
-                    control.report(.assemble, Double(done.add(1, ordering: .relaxed).newValue) / Double(levelCount))
-                }
-                var out: [HeatMapPolygon] = []
-                out.reserveCapacity(bands.count)
-                var budget = Derived.pollInterval
-                do {
-                    for (k, polygon) in bands.enumerated() {
-                        out.append(HeatMapPolygon(
-                            id: StableID.make(level: level, index: k, polygon: polygon),
-                            level: level,
-                            threshold: thresholds[level],
-                            coordinates: try Derived.unprojected(polygon.exterior, unprojection, control, &budget),
-                            interiorPolygons: try polygon.holes.map {
-                                try Derived.unprojected($0, unprojection, control, &budget)
-                            },
-                            isGeographic: projection.isGeographic))
-                    }
-                } catch {
-                    DeferredRelease.release(out)
-                    throw error
-                }
-                return out
-            }
-            var polygons: [HeatMapPolygon] = []
-            polygons.reserveCapacity(perLevel.reduce(0) { $0 + $1.count })
-            for level in perLevel { polygons.append(contentsOf: level) }
-            return polygons
-        }
-
-        /// Vertices unprojected between cancellation polls.
-        static let pollInterval = 1 << 15
-
-        /// `ring` unprojected; `budget` counts down the vertices left before the next poll.
-        private static func unprojected(_ ring: [PlanePoint], _ projection: Unprojection, _ control: ComputeControl,
-                                        _ budget: inout Int) throws -> [LocationCoordinate2D] {
-            var out: [LocationCoordinate2D] = []
-            out.reserveCapacity(ring.count)
-            var start = 0
-            while start < ring.count {
-                if budget <= 0 {
-                    try control.checkCancellation()
-                    budget = pollInterval
-                }
-                let end = min(ring.count, start + budget)
-                ring.withUnsafeBufferPointer { points in
-                    projection.forEachCoordinate(UnsafeBufferPointer(rebasing: points[start..<end])) { _, c in out.append(c) }
-                }
-                budget -= end - start
-                start = end
-            }
-            return out
-        }
     }
 }
 
 // MARK: - Computing
 
 extension HeatMapContours {
-    /// Computes band contours from points, synchronously.
+    /// Computes band contours from points, synchronously, on the calling
+    /// thread (the Apple package's signature).
     ///
     /// Points with a non-finite coordinate, a latitude outside [-90, 90], a
     /// longitude outside [-180, 360) or a negative or non-finite weight are
-    /// left out and counted in ``summary``; use ``compute(from:configuration:control:)``
-    /// to have them refused instead. Cost: O(N + cells × kernel width +
-    /// contour vertices); uses every core.
+    /// left out and counted in ``summary``; use ``compute(from:configuration:control:strict:kinds:)``
+    /// to have them refused instead. This overload cannot throw: when the
+    /// configuration is out of its domain or the memory is not there, it
+    /// returns an empty result whose ``failure`` says why. The throwing
+    /// variant is ``compute(from:configuration:control:strict:kinds:)``
+    /// (with `control: .none`). Cost: O(N + cells × kernel width + contour
+    /// vertices), on every core; the polygons and their hit-test index are
+    /// made before it returns.
     public static func compute<P: HeatMapable>(
         from points: [P],
         configuration: HeatMapConfiguration = HeatMapConfiguration()
     ) -> HeatMapContours {
-        // Only cancellation can fail, and this control never cancels.
-        (try? compute(from: points, configuration: configuration, control: .none, strict: false))
-            ?? HeatMapContours.empty(configuration: configuration)
+        do {
+            return try compute(from: points, configuration: configuration, control: .none, strict: false)
+        } catch {
+            return HeatMapContours.empty(configuration: configuration, failure: error)
+        }
     }
 
     /// Computes band contours from points off the caller's actor.
     ///
-    /// Cancelling the calling task stops every stage within milliseconds
-    /// and throws `CancellationError`. Bad points are left out as in the
-    /// synchronous overload.
+    /// Everything the result answers from is made here, off the caller's
+    /// actor: the grid, the contours, the band polygons in
+    /// latitude/longitude and their hit-test index. Cancelling the calling
+    /// task stops every stage within milliseconds and throws
+    /// `CancellationError`. Bad points are left out as in the synchronous
+    /// overload.
+    /// - Throws: `CancellationError`; ``HeatMapError`` for a configuration
+    ///   out of its domain or not enough memory.
     public static func compute<P: HeatMapable>(
         from points: [P],
         configuration: HeatMapConfiguration = HeatMapConfiguration()
@@ -277,8 +241,10 @@ extension HeatMapContours {
 
     /// Computes band contours off the caller's actor, reporting progress.
     ///
-    /// - Parameter progress: called (from any thread) as each stage advances.
-    /// - Throws: `CancellationError` when the task is cancelled.
+    /// - Parameter progress: called (from any thread) as each stage advances,
+    ///   `.index` last.
+    /// - Throws: `CancellationError` when the task is cancelled; ``HeatMapError``
+    ///   as the overload without progress.
     public static func compute<P: HeatMapable>(
         from points: [P],
         configuration: HeatMapConfiguration = HeatMapConfiguration(),
@@ -294,29 +260,41 @@ extension HeatMapContours {
     /// Computes band contours with explicit control over cancellation,
     /// progress and bad input.
     ///
-    /// - Parameter strict: when true, the first bad point throws
-    ///   ``HeatMapError/invalidPoint(index:reason:)`` instead of being left out.
+    /// Runs on the calling thread (with every core); with `control: .none`
+    /// it is the throwing variant of the synchronous overload.
+    ///
+    /// - Parameters:
+    ///   - strict: when true, the first bad point throws
+    ///     ``HeatMapError/invalidPoint(index:reason:)`` instead of being left out.
+    ///   - kinds: as in ``compute(from:configuration:control:summary:kinds:)``.
+    /// - Throws: `CancellationError`; ``HeatMapError``.
     public static func compute<P: HeatMapable>(
         from points: [P],
         configuration: HeatMapConfiguration,
         control: ComputeControl,
-        strict: Bool = false
+        strict: Bool = false,
+        kinds: ContourKinds = .all
     ) throws -> HeatMapContours {
         let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: strict,
                                                     control: control)
         let grid = try DensityGrid.compute(points: prepared.points, projection: prepared.projection,
                                            configuration: configuration, control: control)
-        return try compute(from: grid, configuration: configuration, control: control, summary: prepared.summary)
+        return try compute(from: grid, configuration: configuration, control: control, summary: prepared.summary,
+                           kinds: kinds)
     }
 
     /// Contours of a grid computed elsewhere (streamed input, a grid file,
     /// aggregates from a database).
     ///
     /// - Parameter kinds: the kinds of ``contourSet`` to build; the others
-    ///   are left empty. ``contours`` and the hit tests read the bands, so
-    ///   they are empty without `.bands`. An export of one kind builds only
-    ///   that one, in less time and memory. Levels are traced and their
-    ///   smoothing settled here; polygons are assembled when first read.
+    ///   are left empty. With ``ContourKinds/polygons`` (in the default
+    ///   `.all`) the band polygons of ``contours`` and their hit-test index
+    ///   are made here, stages `.assemble` and `.index`; without it
+    ///   ``contours`` and the hit tests are empty, and an export of one kind
+    ///   builds only that one, in less time and memory. Levels are traced
+    ///   and their smoothing settled here; the plane set is assembled when
+    ///   first read (see ``contourSet``).
+    /// - Throws: `CancellationError`; ``HeatMapError``.
     public static func compute(
         from grid: DensityGrid,
         configuration: HeatMapConfiguration,
@@ -334,8 +312,13 @@ extension HeatMapContours {
         guard configuration.simplification > 0 else {
             // Bands are assembled when first read: the polygons, an export
             // or the set itself, whichever comes first.
-            return HeatMapContours(grid: grid, pieces: pieces, kinds: kinds, configuration: configuration,
-                                   summary: summary)
+            do {
+                return try HeatMapContours(grid: grid, pieces: pieces, kinds: kinds, configuration: configuration,
+                                           summary: summary, control: control)
+            } catch {
+                DeferredRelease.release(pieces)
+                throw error
+            }
         }
         var set = try ContourPieces.contourSet(of: pieces, kinds: kinds, control: control)
         // Segments of at most 8 cells keep unprojected lines close to the plane's.
@@ -347,7 +330,13 @@ extension HeatMapContours {
             DeferredRelease.release(set)
             throw CancellationError()
         }
-        return HeatMapContours(grid: grid, contourSet: set, configuration: configuration, summary: summary)
+        do {
+            return try HeatMapContours(grid: grid, contourSet: set, configuration: configuration, summary: summary,
+                                       kinds: kinds, control: control)
+        } catch {
+            DeferredRelease.release(set)
+            throw error
+        }
     }
 
     /// The thresholds `configuration` gives on `grid` (stage `.levels`),
@@ -363,7 +352,8 @@ extension HeatMapContours {
                                                 control: control)
     }
 
-    static func empty(configuration: HeatMapConfiguration) -> HeatMapContours {
+    /// No contours; `failure` says why.
+    static func empty(configuration: HeatMapConfiguration, failure: (any Error)? = nil) -> HeatMapContours {
         let projection = PlaneProjection(kind: configuration.projection)
         let geometry = GridGeometry.fitting(box: .empty, radius: configuration.radius, paddingFactor: 0,
                                             resolution: 2)
@@ -371,7 +361,7 @@ extension HeatMapContours {
                                projection: projection, radius: configuration.radius,
                                estimator: configuration.estimator, units: projection.densityUnits)
         return HeatMapContours(grid: grid, contourSet: ContourSet(thresholds: [], levels: [], bands: [], isolines: []),
-                               configuration: configuration, summary: InputSummary())
+                               configuration: configuration, summary: InputSummary(), failure: failure)
     }
 }
 
@@ -379,19 +369,25 @@ extension HeatMapContours {
 
 extension HeatMapContours {
     /// Every band polygon containing the coordinate (at most one, since
-    /// bands do not overlap), found through a spatial index: O(log P + the
-    /// vertices of the few candidate polygons).
+    /// bands do not overlap), found through the index `compute` made: O(1)
+    /// to find the cell, then the few dozen edges in it, each binary-searched
+    /// to its ring (O(log rings)) and projected. Tested in the grid's plane;
+    /// a point on the ring two bands share belongs to the upper band. Empty
+    /// when the result was computed without ``ContourKinds/polygons``.
+    /// For many points at once, use ``BandLocator``.
     public func contours(containing coordinate: LocationCoordinate2D) -> [HeatMapPolygon] {
         let p = grid.projection.project(coordinate)
-        return index.polygons(containing: p).map { contours[$0] }
+        return storage.bands.index.polygons(containing: p).map { contours[$0] }
     }
 
-    /// The band level at a plane point, or nil below the lowest threshold.
+    /// The band level at a plane point, or nil below the lowest threshold
+    /// (or without ``ContourKinds/polygons``). Cost as ``contours(containing:)``.
     public func level(at point: PlanePoint) -> Int? {
-        index.highestPolygon(containing: point).map { contours[$0].level }
+        storage.bands.index.highestPolygon(containing: point).map { contours[$0].level }
     }
 
     /// What lies under a coordinate: the interpolated value and its band.
+    /// O(1) for the value, plus a hit test as ``contours(containing:)``.
     public func inspect(_ coordinate: LocationCoordinate2D) -> HeatMapInspection {
         let p = grid.projection.project(coordinate)
         let level = self.level(at: p)

@@ -7,7 +7,7 @@ import Foundation
 /// A point on the ring shared by two bands belongs to the upper band; a
 /// point on the outer edge of the lowest band belongs to it.
 public struct BandLocator: Sendable {
-    private let index: PolygonIndex
+    private let index: PolygonIndex<FlatEdges>
     private let levelOf: [Int]
 
     /// Indexes polygons given per level (as ``ContourSet/bands`` holds them). O(P + V).

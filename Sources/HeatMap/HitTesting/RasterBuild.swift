@@ -3,7 +3,12 @@ import Foundation
 /// The passes that build a ``RasterIndex``, each over raw buffers (no
 /// array bookkeeping in the loops, which run once or twice per vertex).
 /// Lists are CSR: bucket k holds `items[start[k] ..< start[k + 1]]`.
+/// Each pass polls `control` every ``pollInterval`` edges (or rows), so a
+/// cancel is honoured within milliseconds however large the index.
 enum RasterBuild {
+    /// Edges handled between cancellation polls.
+    static let pollInterval = 1 << 16
+
     /// The edges of all rings: edge i runs from vertex i to vertex
     /// links[i].next and belongs to links[i].polygon.
     struct Edges {
@@ -15,11 +20,13 @@ enum RasterBuild {
 
     /// The edges meeting each cell: every cell of the edge's box (edges
     /// are short). A count pass, then a fill pass. O(V + cells).
-    static func edgesByCell(_ edges: Edges, _ frame: CellFrame) -> (start: [Int32], edges: [Int32]) {
+    static func edgesByCell(_ edges: Edges, _ frame: CellFrame,
+                            control: ComputeControl) throws -> (start: [Int32], edges: [Int32]) {
         let columns = frame.columns, cells = frame.columns * frame.rows
         // Calls body(edge, cell) for each cell of each edge's box, in edge order.
-        func eachCell(_ body: (Int, Int) -> Void) {
+        func eachCell(_ body: (Int, Int) -> Void) throws {
             for i in 0..<edges.count {
+                if i & (pollInterval - 1) == 0 { try control.checkCancellation() }
                 let (a, b) = edges.ends(i)
                 let (c0, c1) = frame.columns(a.x, b.x), (r0, r1) = frame.rows(a.y, b.y)
                 for r in r0...r1 { for c in c0...c1 { body(i, r &* columns &+ c) } }
@@ -27,14 +34,14 @@ enum RasterBuild {
         }
         var start = [Int32](repeating: 0, count: cells + 1)
         var list: [Int32] = []
-        start.withUnsafeMutableBufferPointer { start in
-            eachCell { _, k in start[k &+ 1] &+= 1 }
+        try start.withUnsafeMutableBufferPointer { start in
+            try eachCell { _, k in start[k &+ 1] &+= 1 }
             for k in 0..<cells { start[k + 1] &+= start[k] }
             list = [Int32](repeating: 0, count: Int(start[cells]))
             var fill = Array(start)
-            fill.withUnsafeMutableBufferPointer { fill in
-                list.withUnsafeMutableBufferPointer { list in
-                    eachCell { i, k in
+            try fill.withUnsafeMutableBufferPointer { fill in
+                try list.withUnsafeMutableBufferPointer { list in
+                    try eachCell { i, k in
                         list[Int(fill[k])] = Int32(i)
                         fill[k] &+= 1
                     }
@@ -56,11 +63,12 @@ enum RasterBuild {
         var polygon: [Int32]
     }
 
-    static func centreCrossings(_ edges: Edges, _ frame: CellFrame) -> Crossings {
+    static func centreCrossings(_ edges: Edges, _ frame: CellFrame, control: ComputeControl) throws -> Crossings {
         let rows = frame.rows
         var start = [Int32](repeating: 0, count: rows + 1)
-        start.withUnsafeMutableBufferPointer { start in
+        try start.withUnsafeMutableBufferPointer { start in
             for i in 0..<edges.count {
+                if i & (pollInterval - 1) == 0 { try control.checkCancellation() }
                 let (a, b) = edges.ends(i)
                 guard let (r0, r1) = frame.centreRows(a.y, b.y) else { continue }
                 // A shared edge crosses for both its owners.
@@ -72,10 +80,11 @@ enum RasterBuild {
         var end = start
         var column = [Int32](repeating: 0, count: Int(start[rows]))
         var polygon = column
-        end.withUnsafeMutableBufferPointer { end in
-            column.withUnsafeMutableBufferPointer { column in
-                polygon.withUnsafeMutableBufferPointer { polygon in
+        try end.withUnsafeMutableBufferPointer { end in
+            try column.withUnsafeMutableBufferPointer { column in
+                try polygon.withUnsafeMutableBufferPointer { polygon in
                     for i in 0..<edges.count {
+                        if i & (pollInterval - 1) == 0 { try control.checkCancellation() }
                         let (a, b) = edges.ends(i)
                         let ax = a.x, ay = a.y, bx = b.x, by = b.y
                         guard let (r0, r1) = frame.centreRows(ay, by) else { continue }
@@ -107,7 +116,8 @@ enum RasterBuild {
     /// so no finer order is needed), then swept left to right, the set of
     /// polygons crossed an odd number of times written out at every
     /// centre. O(cells + crossings + output).
-    static func insideSets(_ crossings: Crossings, _ frame: CellFrame) -> (start: [Int32], inside: [Int32]) {
+    static func insideSets(_ crossings: Crossings, _ frame: CellFrame,
+                           control: ComputeControl) throws -> (start: [Int32], inside: [Int32]) {
         let columns = frame.columns, rows = frame.rows
         var start = [Int32](repeating: 0, count: columns * rows + 1)
         var inside: [Int32] = []
@@ -115,10 +125,13 @@ enum RasterBuild {
         var odd: [Int32] = []
         var perColumn = [Int32](repeating: 0, count: columns + 2)
         var grouped = [Int32](repeating: 0, count: crossings.column.count)
-        start.withUnsafeMutableBufferPointer { start in
-            perColumn.withUnsafeMutableBufferPointer { perColumn in
-                grouped.withUnsafeMutableBufferPointer { grouped in
+        // A row holds about √cells cells: a poll every few rows.
+        let rowsPerPoll = max(1, pollInterval / max(columns, 1))
+        try start.withUnsafeMutableBufferPointer { start in
+            try perColumn.withUnsafeMutableBufferPointer { perColumn in
+                try grouped.withUnsafeMutableBufferPointer { grouped in
                     for r in 0..<rows {
+                        if r % rowsPerPoll == 0 { try control.checkCancellation() }
                         let lo = Int(crossings.start[r]), hi = Int(crossings.end[r])
                         for k in lo..<hi { perColumn[Int(crossings.column[k]) + 1] &+= 1 }
                         for c in 0...columns { perColumn[c + 1] &+= perColumn[c] }

@@ -15,8 +15,11 @@ public enum HeatMapStage: String, Sendable, Hashable, CaseIterable {
     case contour
     /// Smoothing rings.
     case smooth
-    /// Nesting rings into polygons and bands.
+    /// Nesting rings into polygons and bands (and, for the result's
+    /// polygons, unprojecting them to latitude/longitude).
     case assemble
+    /// Indexing the result's band polygons for hit tests.
+    case index
     /// Binning into hexagons or squares.
     case bin
     /// Writing output.
