@@ -18,7 +18,9 @@ enum JobBenchmark {
         if o.input == .csv && o.csv == nil {
             throw BenchOptions.UsageError(description: "--input csv needs --csv FILE (write one with `contours-bench job --write-csv FILE`)")
         }
+        let cpuStart = CPUTime.seconds
         let whole = try await timed(o, readings: readings)
+        let cpu = CPUTime.seconds - cpuStart
         var fields: [(String, String)] = [
             ("input", "\"\(o.input.rawValue)\""), ("n", "\(o.csv == nil ? readings.count : -1)"),
             ("smooth", "\(o.smooth)"), ("resolution", "\(o.resolution)"), ("levels", "\(whole.figures.levels)"),
@@ -27,6 +29,17 @@ enum JobBenchmark {
         ]
         for (stage, s) in whole.stages { fields.append(("\(stage)_s", seconds(s))) }
         fields.append(("total_s", seconds(whole.total)))
+        fields.append(("total_cpu_s", seconds(cpu)))
+        if let wall = whole.figures.exportWall, let cpu = whole.figures.exportCPU {
+            fields.append(("export_wall_s", seconds(wall)))
+            fields.append(("export_cpu_s", seconds(cpu)))
+        }
+        if let app = whole.figures.app {
+            fields.append(("stall_worst_ms", String(format: "%.1f", app.longestStall * 1000)))
+            fields.append(("pings", "\(app.pings)"))
+            fields.append(("read_ms", String(format: "%.3f", app.read * 1000)))
+            fields.append(("first_tap_ms", String(format: "%.3f", app.firstTap * 1000)))
+        }
         if o.cancelMoments > 0 || o.cancelAtReports {
             let cancels = o.cancelAtReports
                 ? try await cancelAtReports(o, readings: readings, stages: whole.stages.map(\.0))

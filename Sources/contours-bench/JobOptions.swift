@@ -25,13 +25,19 @@ struct JobOptions {
     var writeCSV: String?
 
     static let usage = """
-    usage: contours-bench job [--storms CSV] [--count N] [--radius M] [--levels L] [--resolution G]
+    usage: contours-bench job [--preset app] [--storms CSV] [--count N] [--radius M] [--levels L] [--resolution G]
                               [--smooth K] [--input memory|csv] [--csv FILE] [-o OUT.geojson]
                               [--no-polygons] [--cancel-moments M] [--cancel-at-reports]
            contours-bench job --write-csv FILE [--storms CSV] [--count N]
     The library job: N readings (the storm fixes repeated with small offsets) through the public
     API to contours and, with -o, a GeoJSON file; prints one JSON object with each stage's
-    seconds and the peak resident memory (getrusage). --input csv writes the readings to a CSV
+    seconds, the CPU seconds (user + system) of the whole job and of the export beside their wall
+    seconds, and the peak resident memory (getrusage). With the polygons read from readings in
+    memory (the default), the job runs as an app does on its main actor: `try await compute`,
+    then `contours` read and one tap answered (`contours(containing:)`), while a main-actor ping
+    every 4 ms measures the longest stall (stall_worst_ms), and the first tap is timed
+    (first_tap_ms). --preset app is the 1M job (radius 15 km, 30 levels, resolution 3000,
+    Chaikin x2); options after it override. --input csv writes the readings to a CSV
     first (or reads --csv FILE) and streams it as the tool does. --cancel-moments M cancels M
     runs at moments spread over the job and reports each latency; --cancel-at-reports cancels
     from progress reports at fractions of every stage; each cancel reports its wall latency and
@@ -45,6 +51,14 @@ struct JobOptions {
         var args = BenchArguments(arguments)
         while let option = args.option {
             switch option {
+            case "--preset":
+                let name = try args.value("--preset")
+                guard name == "app" else {
+                    throw BenchOptions.UsageError(description: "--preset must be app, not '\(name)'")
+                }
+                // The app job of the README: 1M readings, radius 15 km, 30
+                // quantile levels, grid resolution 3000, Chaikin ×2.
+                count = 1_000_000; radius = 15_000; levels = 30; resolution = 3000; smooth = 2
             case "--storms": storms = try args.value("--storms")
             case "--count": count = try args.whole("--count")
             case "--radius": radius = try args.positive("--radius")

@@ -1,0 +1,67 @@
+import Foundation
+import HeatMap
+
+/// The app path as an app runs it on its main actor: `try await compute`,
+/// then the polygons read (as a view drawing them would) and a tap
+/// answered, while a ping sent every 4 ms measures how long the main actor
+/// could not run.
+@MainActor
+enum AppPath {
+    struct Figures {
+        /// The longest a ping waited beyond its 4 ms (seconds).
+        var longestStall = 0.0
+        var pings = 0
+        /// The first `contours(containing:)` after `compute` (seconds).
+        var firstTap = 0.0
+        /// Reading `contours` and walking its rings' counts (seconds).
+        var read = 0.0
+        var polygons = 0
+        var vertices = 0
+    }
+
+    /// Runs the path; `tap` is the coordinate asked about.
+    static func run(_ readings: [StormReading], configuration: HeatMapConfiguration, tap: LocationCoordinate2D,
+                    clock: StageClock) async throws -> (HeatMapContours, Figures) {
+        let ping = Ping()
+        let pinger = Task { @MainActor in await ping.run() }
+        defer { pinger.cancel() }
+        let contours = try await HeatMapContours.compute(from: readings, configuration: configuration,
+                                                         progress: { clock.note($0) })
+        clock.mark("read")
+        var figures = Figures()
+        var start = DispatchTime.now().uptimeNanoseconds
+        let polygons = contours.contours
+        figures.polygons = polygons.count
+        figures.vertices = polygons.reduce(0) { $0 + $1.coordinates.count + $1.interiorPolygons.reduce(0) { $0 + $1.count } }
+        figures.read = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        clock.mark("tap")
+        start = DispatchTime.now().uptimeNanoseconds
+        let hit = contours.contours(containing: tap)
+        figures.firstTap = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        withExtendedLifetime(hit) {}
+        // One more ping after the last step, so a stall at the end is seen.
+        try? await Task.sleep(nanoseconds: 8_000_000)
+        pinger.cancel()
+        await pinger.value
+        figures.longestStall = ping.longest
+        figures.pings = ping.count
+        return (contours, figures)
+    }
+
+    /// A main-actor task that wakes every 4 ms and notes how late it woke.
+    @MainActor final class Ping {
+        var longest = 0.0
+        var count = 0
+
+        func run() async {
+            let period: UInt64 = 4_000_000
+            while !Task.isCancelled {
+                let asked = DispatchTime.now().uptimeNanoseconds
+                do { try await Task.sleep(nanoseconds: period) } catch { return }
+                let late = Double(DispatchTime.now().uptimeNanoseconds - asked - period) / 1e9
+                longest = max(longest, late)
+                count += 1
+            }
+        }
+    }
+}
