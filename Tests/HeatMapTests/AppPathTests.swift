@@ -67,6 +67,20 @@ import Testing
         #expect(inside > 1000)
     }
 
+    /// Many taps at once (in spatial order, on every core) answer as one
+    /// by one, in input order.
+    @Test func bulkLevelsAnswerAsSingleTaps() async throws {
+        let result = try await HeatMapContours.compute(from: Self.readings, configuration: Self.configuration)
+        let box = result.grid.geometry.cellBox
+        var rng = SplitMix(seed: 9)
+        let coordinates = (0..<(SpatialOrder.minimumCount + 1000)).map { _ in
+            result.projection.unproject(PlanePoint(x: rng.uniform(box.minX, box.maxX), y: rng.uniform(box.minY, box.maxY)))
+        }
+        let bulk = result.levels(at: coordinates)
+        #expect(bulk == coordinates.map { result.inspect($0).level })
+        #expect(bulk.contains { $0 != nil } && bulk.contains { $0 == nil })
+    }
+
     @Test func equalResultsAndDifferentOnes() throws {
         let a = try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration, control: .none)
         let b = try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration, control: .none)

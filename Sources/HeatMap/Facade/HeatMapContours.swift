@@ -386,6 +386,19 @@ extension HeatMapContours {
         storage.bands.index.highestPolygon(containing: point).map { contours[$0].level }
     }
 
+    /// The band level at each coordinate (nil below the lowest threshold),
+    /// in order, through the index `compute` made, on every core: for
+    /// thousands of taps or readings at once, without building a
+    /// ``BandLocator`` (whose plane bands ``contourSet`` would assemble).
+    /// O(n) projections and lookups. Empty-handed (all nil) without
+    /// ``ContourKinds/polygons``.
+    public func levels(at coordinates: [LocationCoordinate2D]) -> [Int?] {
+        let projector = PointProjector(projection)
+        let points = coordinates.map { projector.plane(latitude: $0.latitude, longitude: $0.longitude) }
+        let polygons = contours
+        return storage.bands.index.highestPolygons(containing: points).map { $0.map { polygons[$0].level } }
+    }
+
     /// What lies under a coordinate: the interpolated value and its band.
     /// O(1) for the value, plus a hit test as ``contours(containing:)``.
     public func inspect(_ coordinate: LocationCoordinate2D) -> HeatMapInspection {

@@ -30,21 +30,7 @@ public struct BandLocator: Sendable {
     /// the index from cache instead of memory; answers come back in input
     /// order.
     public func bands(at points: [PlanePoint]) -> [Int?] {
-        let order = SpatialOrder(points)
-        let chunk = 4096
-        let chunks = (points.count + chunk - 1) / chunk
-        return [Int?](unsafeUninitializedCapacity: points.count) { out, initialized in
-            let out = UncheckedSendable(out.baseAddress!)
-            points.withUnsafeBufferPointer { points in
-                Parallel.forEach(chunks) { c in
-                    for k in c * chunk ..< min(points.count, (c + 1) * chunk) {
-                        let i = order.map { Int($0.indices[k]) } ?? k
-                        (out.value + i).initialize(to: band(at: points[i]))
-                    }
-                }
-            }
-            initialized = points.count
-        }
+        index.highestPolygons(containing: points).map { $0.map { levelOf[$0] } }
     }
 
     /// Every polygon holding `p`, as (level, flat polygon index), lowest level first.

@@ -22,6 +22,28 @@ struct PolygonIndex<Edges: RasterEdges>: Sendable {
         return best >= 0 ? Int(best) : nil
     }
 
+    /// ``highestPolygon(containing:)`` of each point, in order, on every
+    /// core. Large batches are answered in ``SpatialOrder`` (nearby points
+    /// one after another), so that consecutive lookups read the same parts
+    /// of the index from cache instead of memory. O(n).
+    func highestPolygons(containing points: [PlanePoint]) -> [Int?] {
+        let order = SpatialOrder(points)
+        let chunk = 4096
+        let chunks = (points.count + chunk - 1) / chunk
+        return [Int?](unsafeUninitializedCapacity: points.count) { out, initialized in
+            let out = UncheckedSendable(out.baseAddress!)
+            points.withUnsafeBufferPointer { points in
+                Parallel.forEach(chunks) { c in
+                    for k in c * chunk ..< min(points.count, (c + 1) * chunk) {
+                        let i = order.map { Int($0.indices[k]) } ?? k
+                        (out.value + i).initialize(to: highestPolygon(containing: points[i]))
+                    }
+                }
+            }
+            initialized = points.count
+        }
+    }
+
     /// Contiguous ranges of `sizes.count` polygons holding about
     /// total / `count` vertices each.
     static func ranges(sizes: [Int], count: Int) -> [Range<Int>] {
@@ -71,6 +93,10 @@ extension PolygonIndex where Edges == RingEdges {
     /// plane copy is made only while it is built, so this bounds what the
     /// build adds to the polygons' own memory.
     static var partVertices: Int { 1 << 22 }
+    /// Vertices per index cell: a tap reads a cell's edges (a few dozen,
+    /// each projected again, microseconds in all), and the cells' lists
+    /// are most of what the index holds.
+    static var verticesPerCell: Int { 8 }
 
     /// Indexes `polygons` (numbered by their position) in the plane of
     /// `projection`, keeping no copy of their vertices: a query projects
@@ -120,6 +146,6 @@ extension PolygonIndex where Edges == RingEdges {
         // The twins were marked on the gathered links: read each ring's owners back.
         let rings = kept.map { RingEdges.Ring(coordinates: $0.coordinates, link: gathered.links[$0.first]) }
         let edges = RingEdges(rings: rings, starts: gathered.ringStarts, projector: projector)
-        return try RasterIndex(gathered, keeping: edges, control: control)
+        return try RasterIndex(gathered, keeping: edges, verticesPerCell: verticesPerCell, control: control)
     }
 }

@@ -30,13 +30,15 @@ final class RasterIndex<Edges: RasterEdges>: Sendable {
 
     /// Indexes the rings `gathered` (their vertices in the plane), keeping
     /// `edges` to read them at query time: edge i of `edges` must be edge i
-    /// of `gathered`, bit for bit. O(V + cells); polls `control`.
-    init(_ gathered: RingGatherer, keeping edges: Edges, control: ComputeControl) throws {
+    /// of `gathered`, bit for bit. About one cell per `verticesPerCell`
+    /// vertices: fewer cells take less memory, more edges per query.
+    /// O(V + cells); polls `control`.
+    init(_ gathered: RingGatherer, keeping edges: Edges, verticesPerCell: Int = 4, control: ComputeControl) throws {
         let vertices = gathered.vertices, links = gathered.links, box = gathered.box
-        // About one cell per four vertices, square-ish cells; the origin is
+        // About one cell per `verticesPerCell` vertices, square-ish cells; the origin is
         // nudged by an odd fraction of a cell so that cell centres do not
         // fall exactly on grid-aligned contour vertices.
-        let cells = Double(min(max(vertices.count / 4, 64), 16_000_000))
+        let cells = Double(min(max(vertices.count / verticesPerCell, 64), 16_000_000))
         let w = max(box.width, 1e-300), h = max(box.height, 1e-300)
         let side = (w * h / cells).squareRoot()
         let columns = box.isEmpty ? 1 : max(1, min(Int(w / side) + 1, 8192))
