@@ -8,8 +8,14 @@ import HeatMap
 @MainActor
 enum AppPath {
     struct Figures {
-        /// The longest a ping waited beyond its 4 ms (seconds).
+        /// The longest a ping waited beyond its 4 ms (seconds), and the 99th percentile.
+        /// On a loaded machine this includes waiting for a core.
         var longestStall = 0.0
+        /// The CPU time of the app's own work on the main actor after
+        /// `compute` returned (reading the polygons, the tap; seconds): what
+        /// stalls the main actor, which a busy machine cannot inflate.
+        var busy = 0.0
+        var stall99 = 0.0
         var pings = 0
         /// The first `contours(containing:)` after `compute` (seconds).
         var firstTap = 0.0
@@ -22,13 +28,14 @@ enum AppPath {
     /// Runs the path; `tap` is the coordinate asked about.
     static func run(_ readings: [StormReading], configuration: HeatMapConfiguration, tap: LocationCoordinate2D,
                     clock: StageClock) async throws -> (HeatMapContours, Figures) {
+        var figures = Figures()
         let ping = Ping()
         let pinger = Task { @MainActor in await ping.run() }
         defer { pinger.cancel() }
         let contours = try await HeatMapContours.compute(from: readings, configuration: configuration,
                                                          progress: { clock.note($0) })
         clock.mark("read")
-        var figures = Figures()
+        let cpu = ThreadClock.current
         var start = DispatchTime.now().uptimeNanoseconds
         let polygons = contours.contours
         figures.polygons = polygons.count
@@ -39,19 +46,38 @@ enum AppPath {
         let hit = contours.contours(containing: tap)
         figures.firstTap = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         withExtendedLifetime(hit) {}
+        figures.busy = ThreadClock.current - cpu
         // One more ping after the last step, so a stall at the end is seen.
         try? await Task.sleep(nanoseconds: 8_000_000)
         pinger.cancel()
         await pinger.value
         figures.longestStall = ping.longest
-        figures.pings = ping.count
+        figures.stall99 = ping.percentile(0.99)
+        figures.pings = ping.waits.count
         return (contours, figures)
+    }
+
+    /// The longest wait of the same ping over half a second with nothing
+    /// else to do: what the machine alone costs a waking thread (seconds).
+    static func idleStall() async -> Double {
+        let idle = Ping()
+        let idler = Task { @MainActor in await idle.run() }
+        try? await Task.sleep(nanoseconds: 500_000_000)
+        idler.cancel()
+        await idler.value
+        return idle.longest
     }
 
     /// A main-actor task that wakes every 4 ms and notes how late it woke.
     @MainActor final class Ping {
-        var longest = 0.0
-        var count = 0
+        /// How late each wake was (seconds).
+        var waits: [Double] = []
+        var longest: Double { waits.max() ?? 0 }
+
+        func percentile(_ q: Double) -> Double {
+            let sorted = waits.sorted()
+            return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))]
+        }
 
         func run() async {
             let period: UInt64 = 4_000_000
@@ -59,8 +85,7 @@ enum AppPath {
                 let asked = DispatchTime.now().uptimeNanoseconds
                 do { try await Task.sleep(nanoseconds: period) } catch { return }
                 let late = Double(DispatchTime.now().uptimeNanoseconds - asked - period) / 1e9
-                longest = max(longest, late)
-                count += 1
+                waits.append(late)
             }
         }
     }

@@ -18,6 +18,7 @@ enum JobBenchmark {
         if o.input == .csv && o.csv == nil {
             throw BenchOptions.UsageError(description: "--input csv needs --csv FILE (write one with `contours-bench job --write-csv FILE`)")
         }
+        let idle = o.polygons && o.csv == nil && o.input == .memory ? await AppPath.idleStall() : nil
         let cpuStart = CPUTime.seconds
         let whole = try await timed(o, readings: readings)
         let cpu = CPUTime.seconds - cpuStart
@@ -36,6 +37,9 @@ enum JobBenchmark {
         }
         if let app = whole.figures.app {
             fields.append(("stall_worst_ms", String(format: "%.1f", app.longestStall * 1000)))
+            fields.append(("stall_p99_ms", String(format: "%.1f", app.stall99 * 1000)))
+            fields.append(("main_cpu_ms", String(format: "%.2f", app.busy * 1000)))
+            if let idle { fields.append(("idle_stall_worst_ms", String(format: "%.1f", idle * 1000))) }
             fields.append(("pings", "\(app.pings)"))
             fields.append(("read_ms", String(format: "%.3f", app.read * 1000)))
             fields.append(("first_tap_ms", String(format: "%.3f", app.firstTap * 1000)))

@@ -35,8 +35,10 @@ struct JobOptions {
     seconds, and the peak resident memory (getrusage). With the polygons read from readings in
     memory (the default), the job runs as an app does on its main actor: `try await compute`,
     then `contours` read and one tap answered (`contours(containing:)`), while a main-actor ping
-    every 4 ms measures the longest stall (stall_worst_ms), and the first tap is timed
-    (first_tap_ms). --preset app is the 1M job (radius 15 km, 30 levels, resolution 3000,
+    every 4 ms measures the longest stall (stall_worst_ms; idle_stall_worst_ms is the same ping
+    before the job: the machine's own share), the CPU time of the work on the main actor after
+    compute returned (main_cpu_ms: reading the polygons and the tap, which a busy machine cannot
+    inflate), and the first tap (first_tap_ms). --preset app is the 1M job (radius 15 km, 30 levels, resolution 3000,
     Chaikin x2); options after it override. --input csv writes the readings to a CSV
     first (or reads --csv FILE) and streams it as the tool does. --cancel-moments M cancels M
     runs at moments spread over the job and reports each latency; --cancel-at-reports cancels

@@ -25,6 +25,13 @@ enum ThreadClock {
         return out
     }
 
+    /// Seconds the calling thread has run on a CPU.
+    static var current: Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
     /// The most CPU time any thread ran from `before` to `after`, in seconds.
     static func largestRun(from before: [Int: UInt64], to after: [Int: UInt64]) -> Double {
         var most: UInt64 = 0
