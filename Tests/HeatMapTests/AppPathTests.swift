@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
 
 /// The app path (docs/api.md): `compute` makes the polygons and their
 /// hit-test index before it returns, under its progress and cancellation;

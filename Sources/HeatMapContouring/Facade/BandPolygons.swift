@@ -1,0 +1,117 @@
+import Foundation
+import HeatMapCore
+import Synchronization
+
+/// The result's band polygons in latitude/longitude, and what is made with
+/// them inside the awaited work: their hit-test index and a fingerprint of
+/// their ids (so that `==` on results that differ answers at once).
+struct BandPolygons: Sendable {
+    let polygons: [HeatMapPolygon]
+    let index: PolygonIndex<RingEdges>
+    /// A 128-bit hash of the ids in order.
+    let fingerprint: Fingerprint
+
+    struct Fingerprint: Sendable, Equatable {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x9e37_79b9_7f4a_7c15
+
+        init(_ polygons: [HeatMapPolygon]) {
+            for p in polygons {
+                withUnsafeBytes(of: p.id.uuid) { raw in
+                    let lo = raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+                    let hi = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    a = (a ^ lo) &* 0x0000_0100_0000_01b3
+                    b = (b ^ hi) &* 0x0000_0100_0000_01b3
+                }
+            }
+        }
+    }
+
+    /// Nothing: no bands.
+    static let empty = BandPolygons(polygons: [], index: try! PolygonIndex(polygons: [], projection: PlaneProjection(kind: .planar),
+                                                                           control: .none))
+
+    private init(polygons: [HeatMapPolygon], index: PolygonIndex<RingEdges>) {
+        self.polygons = polygons
+        self.index = index
+        fingerprint = Fingerprint(polygons)
+    }
+
+    /// The bands of `source` unprojected (stage `.assemble`) and indexed
+    /// (stage `.index`), on every core. O(V) unprojections, O(V)
+    /// projections and O(V + cells) for the index.
+    /// - Throws: `CancellationError`; what was made is freed off the caller's path.
+    static func make(_ source: any ContourSource, projection: PlaneProjection,
+                     control: ComputeControl) throws -> BandPolygons {
+        let polygons = try unprojected(source, projection: projection, control: control)
+        do {
+            let index = try PolygonIndex(polygons: polygons, projection: projection, control: control)
+            return BandPolygons(polygons: polygons, index: index)
+        } catch {
+            DeferredRelease.release(polygons)
+            throw error
+        }
+    }
+
+    /// Every band of `source` in latitude/longitude, lowest level first,
+    /// levels on every core, polling `control` every ``pollInterval``
+    /// vertices (within long rings too). Bands kept as pieces are
+    /// assembled one level at a time, and their plane geometry not kept.
+    static func unprojected(_ source: any ContourSource, projection: PlaneProjection,
+                            control: ComputeControl) throws -> [HeatMapPolygon] {
+        let unprojection = Unprojection(projection)
+        let thresholds = source.thresholds, levelCount = thresholds.count
+        try control.begin(.assemble)
+        let done = Atomic<Int>(0)
+        let perLevel = try Parallel.map(levelCount, control: control) { level in
+            let bands = try source.polygons(.bands, level: level, control: control)
+            var out: [HeatMapPolygon] = []
+            out.reserveCapacity(bands.count)
+            var budget = pollInterval
+            do {
+                for (k, polygon) in bands.enumerated() {
+                    out.append(HeatMapPolygon(
+                        id: StableID.make(level: level, index: k, polygon: polygon),
+                        level: level,
+                        threshold: thresholds[level],
+                        coordinates: try unprojected(polygon.exterior, unprojection, control, &budget),
+                        interiorPolygons: try polygon.holes.map { try unprojected($0, unprojection, control, &budget) },
+                        isGeographic: projection.isGeographic))
+                }
+            } catch {
+                DeferredRelease.release((bands, out))
+                throw error
+            }
+            control.report(.assemble, Double(done.add(1, ordering: .relaxed).newValue) / Double(levelCount))
+            return out
+        }
+        var polygons: [HeatMapPolygon] = []
+        polygons.reserveCapacity(perLevel.reduce(0) { $0 + $1.count })
+        for level in perLevel { polygons.append(contentsOf: level) }
+        return polygons
+    }
+
+    /// Vertices unprojected between cancellation polls.
+    static let pollInterval = 1 << 15
+
+    /// `ring` unprojected; `budget` counts down the vertices left before the next poll.
+    private static func unprojected(_ ring: [PlanePoint], _ projection: Unprojection, _ control: ComputeControl,
+                                    _ budget: inout Int) throws -> [LocationCoordinate2D] {
+        var out: [LocationCoordinate2D] = []
+        out.reserveCapacity(ring.count)
+        var start = 0
+        while start < ring.count {
+            if budget <= 0 {
+                try control.checkCancellation()
+                budget = pollInterval
+            }
+            let end = min(ring.count, start + budget)
+            ring.withUnsafeBufferPointer { points in
+                projection.forEachCoordinate(UnsafeBufferPointer(rebasing: points[start..<end])) { _, c in out.append(c) }
+            }
+            budget -= end - start
+            start = end
+        }
+        return out
+    }
+}
