@@ -141,7 +141,7 @@ enum JobBenchmark {
     /// Cancels at the first report of each stage at or past each fraction.
     static func cancelAtReports(_ o: JobOptions, readings: [StormReading], stages: [String]) async throws -> [Cancel] {
         var out: [Cancel] = []
-        for stage in stages {
+        for stage in stages where o.cancelStages.isEmpty || o.cancelStages.contains(stage) {
             guard let kind = HeatMapStage(rawValue: stage) else { continue }
             for fraction in [0.0, 0.25, 0.5, 0.75, 1.0] {
                 let c = try await cancelled(o, readings: readings) { clock, fire in

@@ -21,6 +21,8 @@ struct JobOptions {
     var cancelMoments = 0
     /// Cancel at progress reports (stage, fraction) instead of at times.
     var cancelAtReports = false
+    /// The stages whose reports --cancel-at-reports cancels at (all when empty).
+    var cancelStages: [String] = []
     /// Write the readings to this CSV and stop.
     var writeCSV: String?
 
@@ -28,6 +30,7 @@ struct JobOptions {
     usage: contours-bench job [--preset app] [--storms CSV] [--count N] [--radius M] [--levels L] [--resolution G]
                               [--smooth K] [--input memory|csv] [--csv FILE] [-o OUT.geojson]
                               [--no-polygons] [--cancel-moments M] [--cancel-at-reports]
+                              [--cancel-stages STAGE,…]
            contours-bench job --write-csv FILE [--storms CSV] [--count N]
     The library job: N readings (the storm fixes repeated with small offsets) through the public
     API to contours and, with -o, a GeoJSON file; prints one JSON object with each stage's
@@ -42,7 +45,7 @@ struct JobOptions {
     Chaikin x2); options after it override. --input csv writes the readings to a CSV
     first (or reads --csv FILE) and streams it as the tool does. --cancel-moments M cancels M
     runs at moments spread over the job and reports each latency; --cancel-at-reports cancels
-    from progress reports at fractions of every stage; each cancel reports its wall latency and
+    from progress reports at fractions of every stage (--cancel-stages: of those stages only); each cancel reports its wall latency and
     the most CPU time one thread ran before the throw (Linux schedstat: the part a busy machine
     cannot inflate). --write-csv writes the readings (lat,
     long, wind) for --csv and stops.
@@ -78,6 +81,9 @@ struct JobOptions {
             case "--no-polygons": polygons = false
             case "--cancel-moments": cancelMoments = try args.whole("--cancel-moments")
             case "--cancel-at-reports": cancelAtReports = true
+            case "--cancel-stages":
+                cancelStages = try args.value("--cancel-stages").split(separator: ",").map(String.init)
+                cancelAtReports = true
             case "--write-csv": writeCSV = try args.value("--write-csv")
             case "-h", "--help": throw BenchOptions.UsageError(description: "")
             default: throw BenchOptions.UsageError(description: "unknown option \(option)")
