@@ -132,13 +132,17 @@ extension PolygonIndex where Edges == RingEdges {
             let p = polygons[polygon]
             for k in 0...p.interiorPolygons.count {
                 let ring = k == 0 ? p.coordinates : p.interiorPolygons[k - 1]
-                sincePoll += ring.count
-                if sincePoll >= RasterBuild.pollInterval {
-                    try control.checkCancellation()
-                    sincePoll = 0
-                }
                 scratch.removeAll(keepingCapacity: true)
-                for c in ring { scratch.append(RingEdges.plane(c, projector)) }
+                // Polled within a ring too: the lowest band's outer ring may
+                // hold millions of vertices (tens of milliseconds to project).
+                for c in ring {
+                    sincePoll += 1
+                    if sincePoll == RasterBuild.pollInterval {
+                        try control.checkCancellation()
+                        sincePoll = 0
+                    }
+                    scratch.append(RingEdges.plane(c, projector))
+                }
                 let first = gathered.vertices.count
                 let added = scratch.withUnsafeBufferPointer { gathered.add($0, polygon: polygon, isHole: k > 0) }
                 if added { kept.append((ring, first)) }
