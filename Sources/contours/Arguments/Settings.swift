@@ -35,6 +35,23 @@ enum Settings {
                                   skipInvalid: args[Options.skipInvalid])
     }
 
+    /// Opens INPUT once and tells what it holds (``InputKind``): the
+    /// `--input-format` given, else what its first bytes say. Every reader
+    /// of the command goes on from these bytes, so a pipe, `/dev/stdin` or
+    /// `<(…)` works as a file does (docs/faults.md#streams-as-input).
+    static func openInput(_ args: ParsedArguments, path: String?) throws -> InputFile {
+        let option = args.command.option(named: "--input-format") != nil
+            ? (args.given(Options.inputFormatOrCells) ?? nil) : nil
+        let forced: InputKind? = option.map {
+            switch $0 {
+            case .csv: .csv
+            case .geojson: .geojson
+            case .cells: .cells
+            }
+        }
+        return try InputFile(path: path, forced: forced)
+    }
+
     /// The INPUT operand: a path, or nil for standard input.
     static func input(_ args: ParsedArguments, operands: ArraySlice<String>) throws -> String? {
         if operands.count > 1 {

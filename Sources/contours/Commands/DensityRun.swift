@@ -18,11 +18,17 @@ struct DensityRun {
     /// A cells table (see ``CellsInput``) brings its own grid.
     static func run(_ args: ParsedArguments,
                     _ density: (configuration: HeatMapConfiguration, resolutionFromData: Bool),
-                    operands: ArraySlice<String>, control: ComputeControl, forPicture: Bool = false) throws -> DensityRun {
+                    operands: ArraySlice<String>, input opened: InputFile? = nil, control: ComputeControl,
+                    forPicture: Bool = false) throws -> DensityRun {
         var (configuration, resolutionFromData) = density
         let path = try Settings.input(args, operands: operands)
-        if try CellsInput.wanted(args, path: path) {
-            let cells = try CellsInput.read(args, path: path)
+        let input = try opened ?? Settings.openInput(args, path: path)
+        if input.kind.isRaster {
+            let what = input.kind == .geotiff ? "a GeoTIFF" : input.kind == .asciiGrid ? "an ESRI ASCII grid" : "a JSON grid"
+            throw ToolError.failure("\(input.name): \(what) is not points; 'contours export' contours a raster as it is")
+        }
+        if input.kind == .cells {
+            let cells = try CellsInput.read(args, input: input)
             var used = configuration
             used.radius = cells.radius
             used.bandwidth = .fixed
@@ -41,9 +47,9 @@ struct DensityRun {
         var points: StreamedPoints
         var h3Resolution: Int?
         if let column = args[Options.h3Column] {
-            (points, h3Resolution) = try H3Input.points(path: path, column: column, options: options, control: control)
+            (points, h3Resolution) = try H3Input.points(input: input, column: column, options: options, control: control)
         } else {
-            points = try StreamedPoints.read(path: path, options: options, control: control)
+            points = try StreamedPoints.read(input: input, options: options, control: control)
         }
         Console.report(points.rejections, rows: points.rowsRead)
         if forPicture, !args.isGiven(Options.radius),

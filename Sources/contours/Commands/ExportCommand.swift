@@ -19,14 +19,15 @@ enum ExportCommand {
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
         picture.contourMode = mode
 
-        if let raster = try RasterExport.raster(args) {
+        let input = try Settings.openInput(args, path: Settings.input(args, operands: args.operands[...]))
+        if let raster = try RasterExport.raster(input) {
             try RasterExport.run(raster, args, configuration: density.configuration, levels: levelRule,
                                  format: format, mode: mode, grouping: grouping,
                                  precision: requestedPrecision, simplify: simplify, picture: picture, output: output,
                                  control: control)
             return
         }
-        let (contours, options) = try Self.contours(args, density, levelRule, format: format, mode: mode,
+        let (contours, options) = try Self.contours(args, density, input, levelRule, format: format, mode: mode,
                                                     precision: requestedPrecision, grouping: grouping,
                                                     crs: userCRS, simplify: simplify, control: control)
         control.report(.export, 0)
@@ -60,10 +61,10 @@ enum ExportCommand {
     /// handles end here; the result still holds the grid.
     private static func contours(_ args: ParsedArguments,
                                  _ density: (configuration: HeatMapConfiguration, resolutionFromData: Bool),
-                                 _ levelRule: ContourOptions.LevelRule?, format: Format, mode: ContourMode,
+                                 _ input: InputFile, _ levelRule: ContourOptions.LevelRule?, format: Format, mode: ContourMode,
                                  precision: Int?, grouping: GeoJSONFeatureGrouping, crs: RasterCRS?, simplify: Double??,
                                  control: ComputeControl) throws -> (HeatMapContours, GeoJSONOptions) {
-        let run = try DensityRun.run(args, density, operands: args.operands[...], control: control,
+        let run = try DensityRun.run(args, density, operands: args.operands[...], input: input, control: control,
                                      forPicture: format != .geojson)
         let configuration = try ContourOptions.levels(levelRule, run.configuration, grid: run.density.grid,
                                                       command: args.command.name)
