@@ -98,8 +98,10 @@ struct DensityRun {
         return true
     }
 
-    /// Says why there are no contours when the input looked fine.
-    func describeEmptyLevels(_ thresholds: [Double]) {
+    /// Says why there are no contours when the input looked fine: the
+    /// levels asked for (`spacing`, placed by `rule` when one was given)
+    /// all fall outside the grid's range, or the grid is flat.
+    func describeEmptyLevels(_ thresholds: [Double], spacing: LevelSpacing? = nil, rule: ContourOptions.LevelRule? = nil) {
         guard let points else {
             if thresholds.isEmpty { Console.note("the grid is flat (no value above its minimum); there are no contours") }
             return
@@ -107,6 +109,25 @@ struct DensityRun {
         let s = points.statistics
         guard thresholds.isEmpty, s.count > 0, s.weightedCount > 0 else { return }
         let grid = density.grid
+        let range = "the grid's range \(String(format: "%.4g", grid.minimum)) … \(String(format: "%.4g", grid.maximum))"
+            + (grid.units.isEmpty ? "" : " \(grid.units)")
+        if grid.maximum > grid.minimum {
+            switch (rule, spacing ?? configuration.levelSpacing) {
+            case (.interval(let i, let offset)?, _):
+                Console.note("no level of --interval \(ArgumentValues.text(i))" + (offset == 0 ? "" : " --offset \(ArgumentValues.text(offset))")
+                             + " lies inside \(range); there are no contours")
+                return
+            case (.exponential(let base)?, _):
+                Console.note("no power of --exp-base \(ArgumentValues.text(base)) (1, \(ArgumentValues.text(base)), …) lies inside \(range); there are no contours")
+                return
+            case (nil, .probability(let shares)):
+                let shown = shares.prefix(5).map(ArgumentValues.text).joined(separator: ", ") + (shares.count > 5 ? ", …" : "")
+                Console.note("no probability level (\(shown)) gives a threshold inside \(range): each region holding that share of the mass is smaller than a grid cell; there are no contours")
+                return
+            default:
+                break
+            }
+        }
         if case .custom(let values) = configuration.levelSpacing, grid.maximum > grid.minimum {
             let shown = values.prefix(5).map(ArgumentValues.text).joined(separator: ", ") + (values.count > 5 ? ", …" : "")
             Console.note("no custom level (\(shown)) lies inside the grid's range \(String(format: "%.4g", grid.minimum))"

@@ -77,7 +77,7 @@ enum ExportCommand {
                                                    control: control, summary: run.density.summary,
                                                    kinds: kinds(format: format, mode: mode,
                                                                 configuration: configuration, simplify: simplify))
-        run.describeEmptyLevels(contours.thresholds)
+        run.describeEmptyLevels(contours.thresholds, spacing: configuration.levelSpacing, rule: levelRule)
         return (contours, options)
     }
 
