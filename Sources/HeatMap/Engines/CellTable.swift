@@ -209,7 +209,9 @@ package struct CellTable: Sendable {
                 guard row.count == header.count else {
                     throw fail(l.number, "", "row has \(row.count) fields, the header \(header.count)")
                 }
-                for (c, k) in zip(shared, sharedIndex) where !row.same(k, as: first, bytes) {
+                // Same bytes, or the same value quoted otherwise ("" and an empty field).
+                for (c, k) in zip(shared, sharedIndex)
+                where !row.same(k, as: first, bytes) && row.text(k, bytes) != first.text(k, bytes) {
                     throw fail(l.number, c, "\(c) is '\(row.text(k, bytes))' here but '\(meta[c]!)' on line \(line2): rows of one table share one grid")
                 }
                 guard case .number(let iv) = value(row, iIndex), case .number(let jv) = value(row, jIndex),
