@@ -73,7 +73,7 @@ import Testing
         Case("planar cells too small to draw", "printf 'x,y\\n0,0\\n1e-300,1e-300\\n' | $C bin --planar - --size 1e-300", 1,
              "is too small to draw as geojson with 6 decimals (the cells would vanish); use a larger --size or --format csv"),
         Case("automatic bin size is drawable", "printf 'lat,lon\\n10,10\\n10.000000000001,10\\n' | $C bin - | grep -q Polygon", 0,
-             "bin size 0.0012 km (from the data; set it with --size)"),
+             ""),
         Case("planar cells too small to draw, CSV keeps them",
              "test $(printf 'x,y\\n0,0\\n1e-300,1e-300\\n' | $C bin --planar - --format csv 2>/dev/null | wc -l) = 3", 0, ""),
         Case("bin size below exact cell numbers", "printf 'lat,lon\\n-40,-100\\n40,100\\n' | $C bin - --size 1e-6 --format csv", 2,
