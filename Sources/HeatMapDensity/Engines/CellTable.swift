@@ -43,7 +43,7 @@ package struct CellTable: Sendable {
     package var sums: [Double]
 
     /// The marker column that makes a CSV a cells table.
-    package static let marker = "contours_cells"
+    package static let marker = InputKind.cellsMarker
 
     package static let shared = ["scheme", "order", "columns", "rows", "x0", "y0", "dx", "dy", "radius", "bandwidth",
                          "radius_raised", "resolution", "padding", "projection", "centre_lat", "centre_lon",
@@ -58,10 +58,9 @@ package struct CellTable: Sendable {
                                    ("rejected_longitude", "longitude outside [-180, 360)"),
                                    ("rejected_weight", "negative weight")]
 
-    /// Whether a CSV header line names a cells table.
+    /// Whether a CSV header line names a cells table (``InputKind/isCellsHeader(_:)``).
     package static func isCellsHeader(_ line: Substring) -> Bool {
-        let bytes = Array(line.utf8)
-        return CSVFields(bytes, 0, bytes.count).texts(bytes).contains { $0.lowercased() == marker }
+        InputKind.isCellsHeader(line)
     }
 
     /// Reads a cells table from the bytes of a CSV file (`name` for messages).

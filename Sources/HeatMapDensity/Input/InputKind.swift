@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an input file holds, told from its first bytes (and, where they
 /// do not say, its name): points, a cells table, or a raster.
 ///
@@ -47,7 +49,7 @@ package enum InputKind: Sendable, Hashable {
             return .jsonGrid
         }
         if InputFormat.byContent(prefix) == .geojson { return .geojson }
-        if let line = firstLine(prefix), CellTable.isCellsHeader(line) { return .cells }
+        if let line = firstLine(prefix), isCellsHeader(line) { return .cells }
         if let name {
             let lower = name.lowercased()
             if lower.hasSuffix(".tif") || lower.hasSuffix(".tiff") { return .geotiff }
@@ -63,6 +65,19 @@ package enum InputKind: Sendable, Hashable {
         guard let newline = prefix.firstIndex(of: 0x0A) else { return false }
         let first = prefix.prefix(newline).first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
         return first != UInt8(ascii: "{") || prefix.count >= 4096
+    }
+
+    /// The column whose presence makes a CSV a cells table of `contours sql`.
+    package static let cellsMarker = "contours_cells"
+
+    /// Whether a CSV header line has the ``cellsMarker`` column (any case,
+    /// quoted or not, a CR before the line end ignored).
+    package static func isCellsHeader(_ line: Substring) -> Bool {
+        line.split(separator: ",", omittingEmptySubsequences: false).contains { field in
+            var f = field.trimmingCharacters(in: .whitespacesAndNewlines)
+            if f.count >= 2, f.hasPrefix("\""), f.hasSuffix("\"") { f = String(f.dropFirst().dropLast()) }
+            return f.lowercased() == cellsMarker
+        }
     }
 
     private static func firstLine(_ prefix: UnsafeBufferPointer<UInt8>) -> Substring? {

@@ -29,7 +29,7 @@ public enum RasterReader {
     }
 
     /// The text of the `.prj` beside an ESRI grid's `path`, nil when there is none.
-    public static func prj(besides path: String) -> String? {
+    package static func prj(besides path: String) -> String? {
         let prjPath = (path as NSString).deletingPathExtension + ".prj"
         return FileManager.default.contents(atPath: prjPath).map { String(decoding: $0, as: UTF8.self) }
     }
