@@ -400,7 +400,7 @@ kind_idioms() {
   case_run "cells table <(cat f)" - "\$C info <(cat \$IN/table.cells.csv) | grep -q 'cells table' $ok"
   case_run "empty FIFO" - "mkfifo f; : > f & \$C info f"
   # -o naming a descriptor writes that descriptor: pipes, headers and logs keep what they had.
-  case_run "-o /dev/stdout | head" - "\$C export $q -o /dev/stdout | head -c 20 | grep -q FeatureCollection $ok"
+  case_run "-o /dev/stdout | head" - "\$C export $q -o /dev/stdout | head -c 40 | grep -q FeatureCollection $ok"
   case_run "-o /dev/stdout after a header" - "{ echo HEADER; \$C export $q -o /dev/stdout; } > got; test \"\$(head -1 got)\" = HEADER && grep -q Feature got $ok"
   case_run "-o /dev/stdout appended" - "echo OLD > got; \$C export $q -o /dev/stdout >> got; test \"\$(head -1 got)\" = OLD && grep -q Feature got $ok"
   case_run "-o /dev/fd/1 appended" - "echo OLD > got; \$C export $q -o /dev/fd/1 >> got; test \"\$(head -1 got)\" = OLD $ok"
