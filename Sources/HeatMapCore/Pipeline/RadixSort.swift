@@ -8,22 +8,23 @@
 /// and about one trip through memory whatever the width.
 package enum RadixSort {
     /// Below this many keys the standard sort wins.
-    static let smallCount = 4096
-    static let maximumDigitBits = 13
+    @usableFromInline static let smallCount = 4096
+    @usableFromInline static let maximumDigitBits = 13
     /// The top digit that spreads wide keys into buckets: narrower than a
     /// full digit, so the spreading pass writes to fewer places at once.
-    static let topDigitBits = 11
+    @usableFromInline static let topDigitBits = 11
     /// Buckets up to this size are sorted by insertion.
-    static let insertionCount = 32
+    @usableFromInline static let insertionCount = 32
     /// Up to this many keys (half a megabyte of 64-bit keys) are sorted by
     /// passes over all of them, not spread into buckets first.
-    static let cacheCount = 1 << 16
+    @usableFromInline static let cacheCount = 1 << 16
 
     /// Sorts `keys` ascending.
     package static func sort(_ keys: inout [UInt32]) { sort(&keys, bits: 0..<32) }
 
     /// Sorts `keys` stably by their bits in `bits` (the others are not
     /// looked at: keys equal there keep their order).
+    @inlinable
     package static func sort<Key: FixedWidthInteger & UnsignedInteger>(_ keys: inout [Key], bits: Range<Int>) {
         let n = keys.count
         let range = bits.clamped(to: 0..<Key.bitWidth)
@@ -68,7 +69,8 @@ package enum RadixSort {
     }
 
     /// Sorts `source[slots]` stably by `bits` into `target[slots]`.
-    private static func sortBucket<Key: FixedWidthInteger & UnsignedInteger>(
+    @usableFromInline
+    static func sortBucket<Key: FixedWidthInteger & UnsignedInteger>(
         _ source: UnsafeMutableBufferPointer<Key>, into target: UnsafeMutableBufferPointer<Key>,
         _ slots: Range<Int>, bits: Range<Int>, counts: UnsafeMutableBufferPointer<Int>) {
         let m = slots.count
@@ -102,7 +104,8 @@ package enum RadixSort {
 
     /// One stable counting pass by the digit at `shift`; afterwards
     /// `counts[d]` is the end of digit d's keys in `target`.
-    private static func pass<Key: FixedWidthInteger & UnsignedInteger>(
+    @usableFromInline
+    static func pass<Key: FixedWidthInteger & UnsignedInteger>(
         from source: UnsafeMutableBufferPointer<Key>, to target: UnsafeMutableBufferPointer<Key>,
         shift: Int, bits: Int, counts: UnsafeMutableBufferPointer<Int>) {
         let mask = Key((1 << bits) - 1)
@@ -122,7 +125,8 @@ package enum RadixSort {
         }
     }
 
-    private static func digitMask<Key: FixedWidthInteger & UnsignedInteger>(_: Key.Type, _ width: Int) -> Key {
+    @usableFromInline
+    static func digitMask<Key: FixedWidthInteger & UnsignedInteger>(_: Key.Type, _ width: Int) -> Key {
         width >= Key.bitWidth ? Key.max : (Key(1) << width) - 1
     }
 }
