@@ -8,24 +8,28 @@
 /// and about one trip through memory whatever the width.
 package enum RadixSort {
     /// Below this many keys the standard sort wins.
-    @usableFromInline static let smallCount = 4096
-    @usableFromInline static let maximumDigitBits = 13
+    static let smallCount = 4096
+    static let maximumDigitBits = 13
     /// The top digit that spreads wide keys into buckets: narrower than a
     /// full digit, so the spreading pass writes to fewer places at once.
-    @usableFromInline static let topDigitBits = 11
+    static let topDigitBits = 11
     /// Buckets up to this size are sorted by insertion.
-    @usableFromInline static let insertionCount = 32
+    static let insertionCount = 32
     /// Up to this many keys (half a megabyte of 64-bit keys) are sorted by
     /// passes over all of them, not spread into buckets first.
-    @usableFromInline static let cacheCount = 1 << 16
+    static let cacheCount = 1 << 16
 
     /// Sorts `keys` ascending.
-    package static func sort(_ keys: inout [UInt32]) { sort(&keys, bits: 0..<32) }
+    package static func sort(_ keys: inout [UInt32]) { sort(keys: &keys, bits: 0..<32) }
+
+    /// Sorts 64-bit `keys` stably by their bits in `bits`. A concrete entry
+    /// point, so callers in other modules run the code specialized here
+    /// (the generic one would run unspecialized across the module boundary).
+    package static func sort(_ keys: inout [UInt64], bits: Range<Int>) { sort(keys: &keys, bits: bits) }
 
     /// Sorts `keys` stably by their bits in `bits` (the others are not
     /// looked at: keys equal there keep their order).
-    @inlinable
-    package static func sort<Key: FixedWidthInteger & UnsignedInteger>(_ keys: inout [Key], bits: Range<Int>) {
+    static func sort<Key: FixedWidthInteger & UnsignedInteger>(keys: inout [Key], bits: Range<Int>) {
         let n = keys.count
         let range = bits.clamped(to: 0..<Key.bitWidth)
         guard n > 1, !range.isEmpty else { return }
@@ -69,8 +73,7 @@ package enum RadixSort {
     }
 
     /// Sorts `source[slots]` stably by `bits` into `target[slots]`.
-    @usableFromInline
-    static func sortBucket<Key: FixedWidthInteger & UnsignedInteger>(
+    private static func sortBucket<Key: FixedWidthInteger & UnsignedInteger>(
         _ source: UnsafeMutableBufferPointer<Key>, into target: UnsafeMutableBufferPointer<Key>,
         _ slots: Range<Int>, bits: Range<Int>, counts: UnsafeMutableBufferPointer<Int>) {
         let m = slots.count
@@ -104,8 +107,7 @@ package enum RadixSort {
 
     /// One stable counting pass by the digit at `shift`; afterwards
     /// `counts[d]` is the end of digit d's keys in `target`.
-    @usableFromInline
-    static func pass<Key: FixedWidthInteger & UnsignedInteger>(
+    private static func pass<Key: FixedWidthInteger & UnsignedInteger>(
         from source: UnsafeMutableBufferPointer<Key>, to target: UnsafeMutableBufferPointer<Key>,
         shift: Int, bits: Int, counts: UnsafeMutableBufferPointer<Int>) {
         let mask = Key((1 << bits) - 1)
@@ -125,8 +127,7 @@ package enum RadixSort {
         }
     }
 
-    @usableFromInline
-    static func digitMask<Key: FixedWidthInteger & UnsignedInteger>(_: Key.Type, _ width: Int) -> Key {
+    private static func digitMask<Key: FixedWidthInteger & UnsignedInteger>(_: Key.Type, _ width: Int) -> Key {
         width >= Key.bitWidth ? Key.max : (Key(1) << width) - 1
     }
 }
