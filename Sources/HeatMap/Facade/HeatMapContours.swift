@@ -253,12 +253,15 @@ extension HeatMapContours {
     /// longitude outside [-180, 360) or a negative or non-finite weight are
     /// left out and counted in ``summary``; use ``compute(from:configuration:control:)``
     /// to have them refused instead. Cost: O(N + cells × kernel width +
-    /// contour vertices); uses every core.
+    /// contour vertices); uses every core. This overload cannot report a
+    /// failure: a job larger than the memory left (docs/faults.md) gives an
+    /// empty result, where the throwing overloads throw a ``HeatMapError``.
     public static func compute<P: HeatMapable>(
         from points: [P],
         configuration: HeatMapConfiguration = HeatMapConfiguration()
     ) -> HeatMapContours {
-        // Only cancellation can fail, and this control never cancels.
+        // This control never cancels; what else can fail is a job too
+        // large for the memory left, which gives the empty result.
         (try? compute(from: points, configuration: configuration, control: .none, strict: false))
             ?? HeatMapContours.empty(configuration: configuration)
     }
@@ -375,14 +378,19 @@ extension HeatMapContours {
 
 extension HeatMapContours {
     /// Every band polygon containing the coordinate (at most one, since
-    /// bands do not overlap), found through a spatial index: O(log P + the
-    /// vertices of the few candidate polygons).
+    /// bands do not overlap), found through a raster index of the ring
+    /// edges: O(parts + edges in the coordinate's raster cell), about
+    /// constant whatever the number of polygons, holes or vertices. The
+    /// first query (of this, ``level(at:)`` or ``inspect(_:)``) assembles
+    /// the plane bands and builds the index: O(V) for V vertices, on every
+    /// core.
     public func contours(containing coordinate: LocationCoordinate2D) -> [HeatMapPolygon] {
         let p = grid.projection.project(coordinate)
         return index.polygons(containing: p).map { contours[$0] }
     }
 
     /// The band level at a plane point, or nil below the lowest threshold.
+    /// Same cost as ``contours(containing:)``.
     public func level(at point: PlanePoint) -> Int? {
         index.highestPolygon(containing: point).map { contours[$0].level }
     }
