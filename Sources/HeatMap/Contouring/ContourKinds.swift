@@ -1,4 +1,4 @@
-/// Which kinds of contour geometry ``ContourBuilder`` assembles, chosen
+/// Which kinds of contour geometry `ContourBuilder` assembles, chosen
 /// before computing: an export that writes bands never pays for levels or
 /// isolines.
 ///

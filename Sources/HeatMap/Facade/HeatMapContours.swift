@@ -251,7 +251,7 @@ extension HeatMapContours {
     ///
     /// Points with a non-finite coordinate, a latitude outside [-90, 90], a
     /// longitude outside [-180, 360) or a negative or non-finite weight are
-    /// left out and counted in ``summary``; use ``compute(from:configuration:control:)``
+    /// left out and counted in ``summary``; use ``compute(from:configuration:control:strict:)``
     /// to have them refused instead. Cost: O(N + cells × kernel width +
     /// contour vertices); uses every core. This overload cannot report a
     /// failure: a job larger than the memory left (docs/faults.md) gives an
@@ -280,7 +280,10 @@ extension HeatMapContours {
 
     /// Computes band contours off the caller's actor, reporting progress.
     ///
-    /// - Parameter progress: called (from any thread) as each stage advances.
+    /// - Parameters:
+    ///   - points: the points; bad ones are left out and counted in ``summary``.
+    ///   - configuration: everything that shapes the computation.
+    ///   - progress: called (from any thread) as each stage advances.
     /// - Throws: `CancellationError` when the task is cancelled.
     public static func compute<P: HeatMapable>(
         from points: [P],
@@ -297,8 +300,12 @@ extension HeatMapContours {
     /// Computes band contours with explicit control over cancellation,
     /// progress and bad input.
     ///
-    /// - Parameter strict: when true, the first bad point throws
-    ///   ``HeatMapError/invalidPoint(index:reason:)`` instead of being left out.
+    /// - Parameters:
+    ///   - points: the points.
+    ///   - configuration: everything that shapes the computation.
+    ///   - control: cancellation and progress reports.
+    ///   - strict: when true, the first bad point throws
+    ///     ``HeatMapError/invalidPoint(index:reason:)`` instead of being left out.
     public static func compute<P: HeatMapable>(
         from points: [P],
         configuration: HeatMapConfiguration,
@@ -315,11 +322,17 @@ extension HeatMapContours {
     /// Contours of a grid computed elsewhere (streamed input, a grid file,
     /// aggregates from a database).
     ///
-    /// - Parameter kinds: the kinds of ``contourSet`` to build; the others
-    ///   are left empty. ``contours`` and the hit tests read the bands, so
-    ///   they are empty without `.bands`. An export of one kind builds only
-    ///   that one, in less time and memory. Levels are traced and their
-    ///   smoothing settled here; polygons are assembled when first read.
+    /// - Parameters:
+    ///   - grid: the density (or any) grid to contour.
+    ///   - configuration: levels, spacing and smoothing (the density
+    ///     settings are the grid's own).
+    ///   - control: cancellation and progress reports.
+    ///   - summary: what the grid was made from, kept in ``summary``.
+    ///   - kinds: the kinds of ``contourSet`` to build; the others
+    ///     are left empty. ``contours`` and the hit tests read the bands, so
+    ///     they are empty without `.bands`. An export of one kind builds only
+    ///     that one, in less time and memory. Levels are traced and their
+    ///     smoothing settled here; polygons are assembled when first read.
     public static func compute(
         from grid: DensityGrid,
         configuration: HeatMapConfiguration,

@@ -29,7 +29,7 @@ public struct BandLocator: Sendable {
     /// for many queries at once, such as every pixel of a picture or a
     /// column of sensor readings. O(n) after the index is built.
     ///
-    /// Large batches are answered in ``SpatialOrder`` (nearby points one
+    /// Large batches are answered in `SpatialOrder` (nearby points one
     /// after another), so that consecutive lookups read the same parts of
     /// the index from cache instead of memory; answers come back in input
     /// order.
