@@ -1,6 +1,7 @@
 import Foundation
 import HeatMap
 import Testing
+
 @testable import contours
 
 /// The tool's decisions made once: the configuration a command runs with
@@ -39,12 +40,14 @@ import Testing
     @Test func aLevelRuleBecomesCustomThresholdsOverTheGridsRange() throws {
         let s = try Self.settings(["in.csv", "--levels", "3"])
         let geometry = GridGeometry(columns: 3, rows: 1, x0: 0, y0: 0, dx: 1, dy: 1)
-        let grid = DensityGrid(geometry: geometry, values: [0, 120, 450], projection: PlaneProjection(kind: .planar),
-                               radius: 1, estimator: .density, units: "")
+        let grid = DensityGrid(
+            geometry: geometry, values: [0, 120, 450], projection: PlaneProjection(kind: .planar),
+            radius: 1, estimator: .density, units: "")
         let unchanged = try ToolConfiguration.settled(s.configuration, byLevels: nil, grid: grid, command: "export")
         #expect(unchanged.contourLevels == 3)
-        let ruled = try ToolConfiguration.settled(s.configuration, byLevels: .interval(100, offset: 0), grid: grid,
-                                                  command: "export")
+        let ruled = try ToolConfiguration.settled(
+            s.configuration, byLevels: .interval(100, offset: 0), grid: grid,
+            command: "export")
         #expect(ruled.levelSpacing == .custom([100, 200, 300, 400]))
         #expect(ruled.contourLevels == 4)
     }

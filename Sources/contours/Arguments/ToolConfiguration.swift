@@ -54,11 +54,14 @@ struct ToolConfiguration {
             v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3g", v)
         }
         if let text = args.text(Options.padding), padding * radius > room, radius <= room {
-            throw args.bad(Options.padding, text, "with --radius \(short(radius)) the padding may be at most \(short(room / radius))")
+            throw args.bad(
+                Options.padding, text,
+                "with --radius \(short(radius)) the padding may be at most \(short(room / radius))")
         }
-        throw args.bad(Options.radius, args.text(Options.radius) ?? "",
-                       "with --padding \(short(padding)) the radius may be at most \(short(room / max(padding, 1)))"
-                        + (planar ? "" : " m"))
+        throw args.bad(
+            Options.radius, args.text(Options.radius) ?? "",
+            "with --padding \(short(padding)) the radius may be at most \(short(room / max(padding, 1)))"
+                + (planar ? "" : " m"))
     }
 
     /// The configuration a cells table was computed with: its radius (now
@@ -91,15 +94,18 @@ struct ToolConfiguration {
     /// without a rule.
     ///
     /// - Throws: a usage error when the rule gives no usable levels there.
-    static func settled(_ configuration: HeatMapConfiguration, byLevels rule: ContourOptions.LevelRule?,
-                        grid: DensityGrid, command: String) throws -> HeatMapConfiguration {
+    static func settled(
+        _ configuration: HeatMapConfiguration, byLevels rule: ContourOptions.LevelRule?,
+        grid: DensityGrid, command: String
+    ) throws -> HeatMapConfiguration {
         guard let rule else { return configuration }
         var c = configuration
         let thresholds: [Double]
         do {
             switch rule {
             case .interval(let interval, let offset):
-                thresholds = try IntervalLevels.interval(interval, offset: offset, minimum: grid.minimum, maximum: grid.maximum)
+                thresholds = try IntervalLevels.interval(
+                    interval, offset: offset, minimum: grid.minimum, maximum: grid.maximum)
             case .exponential(let base):
                 thresholds = try IntervalLevels.exponential(base: base, minimum: grid.minimum, maximum: grid.maximum)
             }
