@@ -10,7 +10,7 @@ extension GridEncoding {
         public var description: String
     }
 
-    /// Reads the JSON of ``json(_:)`` back into a grid — a grid written by
+    /// Reads the JSON of ``json(_:crs:)`` back into a grid — a grid written by
     /// `contours grid`, or one a database or Spark job made (node values on
     /// a regular lattice, in any unit). `projection` may be omitted (planar).
     /// Values may be null (undefined nodes). O(cells).

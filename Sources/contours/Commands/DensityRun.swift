@@ -12,15 +12,15 @@ struct DensityRun {
     let configuration: HeatMapConfiguration
 
     /// Reads INPUT and computes its grid under the command's options and
-    /// their `density` settings (``Settings/configuration(_:)``).
+    /// `settings` (``ToolConfiguration``).
     /// With `forPicture`, an automatic radius (no --radius) follows the
     /// picture rule (``PictureRadius``) instead of the point-spacing rule.
     /// A cells table (see ``CellsInput``) brings its own grid.
     static func run(_ args: ParsedArguments,
-                    _ density: (configuration: HeatMapConfiguration, resolutionFromData: Bool),
+                    _ settings: ToolConfiguration,
                     operands: ArraySlice<String>, input opened: InputFile? = nil, control: ComputeControl,
                     forPicture: Bool = false) throws -> DensityRun {
-        var (configuration, resolutionFromData) = density
+        var settings = settings
         let path = try Settings.input(args, operands: operands)
         let input = try opened ?? Settings.openInput(args, path: path)
         if input.kind.isRaster {
@@ -29,13 +29,7 @@ struct DensityRun {
         }
         if input.kind == .cells {
             let cells = try CellsInput.read(args, input: input)
-            var used = configuration
-            used.radius = cells.radius
-            used.bandwidth = .fixed
-            used.gridResolution = cells.resolution
-            used.paddingFactor = cells.padding
-            used.projection = cells.projection.kind
-            used.estimator = cells.estimator
+            let used = settings.settled(byCells: cells)
             var grid = try cells.densityGrid(control: control)
             if forPicture, let units = Settings.units(args, areaUnits: grid.projection.densityUnits) { grid.units = units }
             let density = StreamedDensity.Result(grid: grid, configuration: used, bandwidth: cells.bandwidth,
@@ -53,15 +47,13 @@ struct DensityRun {
         }
         Console.report(points.rejections, rows: points.rowsRead)
         if forPicture, !args.isGiven(Options.radius),
-           let rule = PictureRadius(points.statistics, geographic: configuration.projection != .planar) {
-            configuration.radius = rule.radius
-            configuration.bandwidth = .fixed
-            if !args.isGiven(Options.resolution) { configuration.gridResolution = PictureRadius.resolution }
-            resolutionFromData = false
+           let rule = PictureRadius(points.statistics, geographic: settings.configuration.projection != .planar) {
+            settings = settings.settled(byPicture: rule, resolutionGiven: args.isGiven(Options.resolution))
         }
+        let configuration = settings.configuration
         let odd = describeOddities(points, estimator: configuration.estimator)
         var density = try StreamedDensity.compute(from: points, configuration: configuration,
-                                                  resolutionFromData: resolutionFromData, control: control)
+                                                  resolutionFromData: settings.resolutionFromData, control: control)
         if let h3Resolution { try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius, quiet: odd) }
         // A mean is in the unit of the measured column: name it, so legends
         // and GeoJSON read "400,000 Sale_Price", not a bare number.

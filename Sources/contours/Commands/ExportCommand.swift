@@ -13,7 +13,7 @@ enum ExportCommand {
         let requestedPrecision = args.given(Options.precision)
         let simplify = args[Options.simplify]
         let output = try Settings.output(args)
-        let density = try Settings.configuration(args)
+        let density = try ToolConfiguration(args)
         let levelRule = try ContourOptions.levelRule(args)
         let userCRS = try Settings.crs(args, projection: density.configuration.projection)
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
@@ -60,14 +60,14 @@ enum ExportCommand {
     /// options that follow from the grid. The points and the grid's own
     /// handles end here; the result still holds the grid.
     private static func contours(_ args: ParsedArguments,
-                                 _ density: (configuration: HeatMapConfiguration, resolutionFromData: Bool),
+                                 _ density: ToolConfiguration,
                                  _ input: InputFile, _ levelRule: ContourOptions.LevelRule?, format: Format, mode: ContourMode,
                                  precision: Int?, grouping: GeoJSONFeatureGrouping, crs: RasterCRS?, simplify: Double??,
                                  control: ComputeControl) throws -> (HeatMapContours, GeoJSONOptions) {
         let run = try DensityRun.run(args, density, operands: args.operands[...], input: input, control: control,
                                      forPicture: format != .geojson)
-        let configuration = try ContourOptions.levels(levelRule, run.configuration, grid: run.density.grid,
-                                                      command: args.command.name)
+        let configuration = try ToolConfiguration.settled(run.configuration, byLevels: levelRule, grid: run.density.grid,
+                                                         command: args.command.name)
         let grid = run.density.grid
         var options = ContourOptions.attributes(
             args, GeoJSONOptions(precision: precision ?? defaultPrecision(for: grid), grouping: grouping),
@@ -98,10 +98,8 @@ enum ExportCommand {
     static func simplified(_ contours: HeatMapContours, tolerance: Double?, format: Format, mode: ContourMode,
                            picture: HeatMapRenderOptions, control: ComputeControl) throws -> ContourSet {
         let tolerance = tolerance ?? autoTolerance(for: contours.grid, format: format, picture: picture)
-        let cell = max(contours.grid.geometry.dx, contours.grid.geometry.dy)
-        return try contours.contourSet.simplified(
-            tolerance: tolerance, maximumSegment: contours.projection.isGeographic ? 8 * cell : .infinity,
-            projection: contours.projection, modes: [mode], control: control)
+        return try contours.contourSet.simplified(tolerance: tolerance, on: contours.grid, modes: [mode],
+                                                  control: control)
     }
 
     /// Half a pixel of a picture of the whole grid, or a quarter of a grid

@@ -5,7 +5,7 @@ import HeatMap
 enum InfoCommand {
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
         let json = args[Options.infoFormat]
-        let run = try DensityRun.run(args, try Settings.configuration(args), operands: args.operands[...],
+        let run = try DensityRun.run(args, try ToolConfiguration(args), operands: args.operands[...],
                                      control: control)
         let configuration = run.configuration
         let grid = run.density.grid

@@ -50,7 +50,8 @@ extension RasterExport {
         default:
             break
         }
-        let configuration = try ContourOptions.levels(rule, configured, grid: raster.grid, command: args.command.name)
+        let configuration = try ToolConfiguration.settled(configured, byLevels: rule, grid: raster.grid,
+                                                         command: args.command.name)
         let contours = try HeatMapContours.compute(
             from: raster.grid, configuration: configuration, control: control,
             kinds: ExportCommand.kinds(format: format, mode: mode, configuration: configuration,
