@@ -323,11 +323,7 @@ extension HeatMapContours {
             }
         }
         var set = try ContourPieces.contourSet(of: pieces, kinds: kinds, control: control)
-        // Segments of at most 8 cells keep unprojected lines close to the plane's.
-        let cell = max(grid.geometry.dx, grid.geometry.dy)
-        set = try set.simplified(tolerance: configuration.simplification,
-                                 maximumSegment: grid.projection.isGeographic ? 8 * cell : .infinity,
-                                 projection: grid.projection, control: control)
+        set = try set.simplified(tolerance: configuration.simplification, on: grid, control: control)
         if control.isCancelled {
             DeferredRelease.release(set)
             throw CancellationError()
