@@ -425,8 +425,9 @@ kind_termination() {
     done
   done
   ALLOW=138
-  case_run "timeout -s USR1" o.json "timeout -s USR1 2 $job"
-  case_run "two quick SIGINTs" o.json "$job & p=\$!; sleep 0.5; kill -INT \$p; kill -INT \$p; wait \$p; test \$? = 130 || exit 97"
+  # timeout exits 124 when it had to send the signal.
+  case_run "timeout -s USR1" o.json "timeout -s USR1 2 $job; s=\$?; test \$s = 124 && exit 138; exit \$s"
+  case_run "two quick SIGINTs" o.json "$job & p=\$!; sleep 0.5; kill -INT \$p; kill -INT \$p; wait \$p; test \$? = 130 || exit 97; exit 130"
   case_run "folder renamed during the run" - "mkdir d; \$C export \$IN/big.csv --resolution 1600 -o d/o.json & p=\$!; sleep 1; mv d e; wait \$p; s=\$?; test \$s != 0 || test -s e/o.json || exit 99; exit \$s"
   case_run "folder renamed, then SIGTERM" - "mkdir d; \$C export \$IN/big.csv --resolution 1600 --levels 30 -o d/o.json & p=\$!; sleep 1; mv d e; kill -TERM \$p; wait \$p"
 }
@@ -434,7 +435,7 @@ kind_termination() {
 kind_limits() {
   case_run "ulimit -f on the output" o.json "ulimit -f 200; \$C export \$IN/big.csv -o o.json"
   case_run "ulimit -f on the stdin spool" o.json "ulimit -f 200; \$C export - -o o.json <\$IN/big.csv"
-  case_run "ulimit -t 2" o.json "ulimit -t 2; \$C export \$IN/big.csv --resolution 1600 --levels 30 -o o.json; test \$? = 1 || exit 97"
+  case_run "ulimit -t 2" o.json "ulimit -t 2; \$C export \$IN/big.csv --resolution 1600 --levels 30 -o o.json; test \$? = 1 || exit 97; exit 1"
   case_run "ulimit -t 1 on stdin" o.json "ulimit -t 1; \$C export - --resolution 1600 --levels 30 -o o.json <\$IN/big.csv"
 }
 
