@@ -91,8 +91,8 @@ enum Interruption {
         sigprocmask(SIG_UNBLOCK, &unblock, nil)
     }
 
-    /// Arms a CPU-time timer that raises SIGXCPU a tenth of a second before
-    /// the hard CPU limit: when the soft limit equals the hard one (as
+    /// Arms a CPU-time timer that raises SIGXCPU half a second before the
+    /// hard CPU limit: when the soft limit equals the hard one (as
     /// `ulimit -t` sets them), the kernel sends SIGKILL, not SIGXCPU, and
     /// the job would end without a word.
     private static func warnBeforeCPULimit() {
@@ -104,7 +104,10 @@ enum Interruption {
         event.sigev_signo = SIGXCPU
         var timer: timer_t?
         guard timer_create(CLOCK_PROCESS_CPUTIME_ID, &event, &timer) == 0 else { return }
-        let nanoseconds = max(Int(limit.rlim_max) * 1_000_000_000 - 100_000_000, 1)
+        // Half a second early (half the limit when it is 1 s): several
+        // threads spend CPU time together between the timer and the handler.
+        let hard = Int(limit.rlim_max) * 1_000_000_000
+        let nanoseconds = max(hard - min(500_000_000, hard / 2), 1)
         var due = itimerspec()
         due.it_value = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
         timer_settime(timer, TIMER_ABSTIME, &due, nil)
