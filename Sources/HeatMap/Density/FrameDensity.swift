@@ -50,7 +50,7 @@ package final class FrameDensity {
     /// Points in each elementary interval.
     package let intervalCounts: [Int]
 
-    private let grids: ScratchFile
+    fileprivate let grids: ScratchFile
 
     private init(schedule: FrameSchedule, plan: DensityPlanner.Plan, projection: PlaneProjection,
                  estimator: DensityEstimator, pointsInFrames: Int, intervalCounts: [Int], grids: ScratchFile) {
@@ -97,6 +97,7 @@ package final class FrameDensity {
         try timed.forEachTimedBatch(control: control) { batch in
             for i in 0..<batch.count {
                 if let j = schedule.interval(of: batch.time[i]) { counts[j] += 1 }
+                if i & 0xfffff == 0xfffff { try control.checkCancellation() }
             }
         }
         var offsets = [Int](repeating: 0, count: intervals + 1)
@@ -124,6 +125,7 @@ package final class FrameDensity {
                 buffers[j].append(q.y)
                 buffers[j].append(batch.weight[i])
                 if buffers[j].count == 3 * capacity { try flush(j) }
+                if i & 0xffff == 0xffff { try control.checkCancellation() }
             }
             done += batch.count
             control.report(.project, Double(done) / Double(max(stats.count, 1)))
@@ -187,38 +189,61 @@ package final class FrameDensity {
     /// Hands out every frame's grid, in order. Memory: three grids.
     /// - Throws: `CancellationError`; a scratch file that cannot be read; what `body` throws.
     package func forEachFrame(control: ComputeControl, _ body: (TimeFrame, DensityGrid) throws -> Void) throws {
-        var sum = [Double](repeating: 0, count: nodes)
-        var scratch = [Double](repeating: 0, count: nodes)
-        var current = 0..<0
-        func apply(_ j: Int, sign: Double) throws {
-            guard intervalCounts[j] > 0 else { return }
-            try scratch.withUnsafeMutableBufferPointer { try grids.read(into: $0, at: j * nodes) }
+        var stepper = FrameStepper(self)
+        while let (frame, grid) = try stepper.next(control: control) { try body(frame, grid) }
+    }
+
+    /// Makes the frames one at a time, in order: a running sum of the
+    /// intervals' grids, the ones entering added and the ones leaving
+    /// subtracted. Memory: two grids and the frame handed out.
+    package struct FrameStepper {
+        private let density: FrameDensity
+        private var sum: [Double]
+        private var scratch: [Double]
+        private var current = 0..<0
+        private var position = 0
+
+        package init(_ density: FrameDensity) {
+            self.density = density
+            sum = [Double](repeating: 0, count: density.nodes)
+            scratch = sum
+        }
+
+        /// The next frame and its grid; nil after the last.
+        package mutating func next(control: ComputeControl) throws -> (TimeFrame, DensityGrid)? {
+            let schedule = density.schedule
+            guard position < schedule.frames.count else { return nil }
+            try control.checkCancellation()
+            let frame = schedule.frames[position], run = schedule.runs[position]
+            position += 1
+            if run.lowerBound >= current.upperBound || run.upperBound <= current.lowerBound
+                || run.upperBound < current.upperBound || run.lowerBound < current.lowerBound {
+                // No overlap with the last frame: start again.
+                for i in 0..<sum.count { sum[i] = 0 }
+                for j in run { try apply(j, sign: 1) }
+            } else {
+                for j in current.upperBound..<run.upperBound { try apply(j, sign: 1) }
+                for j in current.lowerBound..<run.lowerBound { try apply(j, sign: -1) }
+            }
+            current = run
+            var values = sum
+            // Subtraction leaves rounding noise where nothing is left: a density is never below 0.
+            for i in 0..<values.count where values[i] < 0 { values[i] = 0 }
+            let grid = DensityGrid(geometry: density.plan.geometry, values: values, projection: density.projection,
+                                   radius: density.plan.radius, estimator: density.estimator,
+                                   units: density.projection.densityUnits)
+            return (frame, grid)
+        }
+
+        private mutating func apply(_ j: Int, sign: Double) throws {
+            guard density.intervalCounts[j] > 0 else { return }
+            let nodes = density.nodes
+            try scratch.withUnsafeMutableBufferPointer { try density.grids.read(into: $0, at: j * nodes) }
             sum.withUnsafeMutableBufferPointer { s in
                 scratch.withUnsafeBufferPointer { g in
                     if sign > 0 { for i in 0..<s.count { s[i] += g[i] } } else { for i in 0..<s.count { s[i] -= g[i] } }
                 }
             }
-        }
-        for (frame, run) in zip(schedule.frames, schedule.runs) {
-            try control.checkCancellation()
-            if run.lowerBound >= current.upperBound || run.upperBound <= current.lowerBound
-                || run.upperBound < current.upperBound {
-                // No overlap with the last frame (or a window moving back): start again.
-                for i in 0..<nodes { sum[i] = 0 }
-                for j in run { try apply(j, sign: 1) }
-            } else {
-                for j in current.upperBound..<run.upperBound { try apply(j, sign: 1) }
-                for j in current.lowerBound..<max(current.lowerBound, run.lowerBound) { try apply(j, sign: -1) }
-            }
-            current = run
-            var values = sum
-            if current.count > 0 {
-                // Subtraction leaves rounding noise where nothing is left: a density is never below 0.
-                for i in 0..<values.count where values[i] < 0 { values[i] = 0 }
-            }
-            let grid = DensityGrid(geometry: plan.geometry, values: values, projection: projection, radius: plan.radius,
-                                   estimator: estimator, units: projection.densityUnits)
-            try body(frame, grid)
         }
     }
 

@@ -95,6 +95,8 @@ package struct GeoTIFFBands {
             d.set(262, .shorts([1]))
             d.set(277, .shorts([UInt16(bands)]))
             d.set(284, .shorts([2]))
+            // Bands past the first are plain data (ExtraSamples 0), not colour.
+            if bands > 1 { d.set(338, .shorts([UInt16](repeating: 0, count: bands - 1))) }
             d.set(317, .shorts([3]))
             d.set(322, .shorts([UInt16(tile)]))
             d.set(323, .shorts([UInt16(tile)]))
