@@ -309,7 +309,7 @@ package struct FramePictures {
         lines.push(band<0?"below the lowest level":"level "+(band+1)+" of "+t.length+": "+format(t[band])+(band+1<t.length?" – "+format(t[band+1]):" and above")+u);}
       tip.textContent="";lines.forEach(function(s,i){if(i){tip.appendChild(document.createElement("br"));}tip.appendChild(document.createTextNode(s));});
       tip.style.display="block";tip.style.left=(cx+12)+"px";tip.style.top=(cy+12)+"px";
-      tip.dataset.value=v===null?"":String(v);tip.dataset.band=String(band);tip.dataset.frame=String(current);
+      tip.dataset.value=v===null?"":String(v);tip.dataset.band=String(band);tip.dataset.frame=String(current);tip.dataset.x=String(x);tip.dataset.y=String(y);
     }
     svg.addEventListener("click",function(e){
       var pt=svg.createSVGPoint();pt.x=e.clientX;pt.y=e.clientY;

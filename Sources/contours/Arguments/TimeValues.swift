@@ -6,7 +6,7 @@ extension OptionValues {
         do {
             return try TimeStep(parsing: text)
         } catch HeatMapError.invalidConfiguration(let why) {
-            throw ValueRefusal.because(why.replacingOccurrences(of: "'\(text)' ", with: ""))
+            throw ValueRefusal.because(why.replacingOccurrences(of: "'\(text)': ", with: ""))
         }
     }
 
