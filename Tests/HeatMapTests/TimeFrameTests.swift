@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Times (ISO 8601, calendar parts), frame schedules, framed densities and
 /// the timeline API (docs/time.md).
