@@ -43,6 +43,8 @@ enum FramesBenchmark {
         var configuration = HeatMapConfiguration()
         configuration.gridResolution = resolution
         configuration.smoother = .none
+        // The tool's default radius rule (the library's default is a fixed 500 m).
+        configuration.bandwidth = .auto
 
         let allStart = DispatchTime.now().uptimeNanoseconds
         let all = try HeatMapContours.compute(from: points, configuration: configuration, control: .none)
