@@ -55,6 +55,15 @@ if CommandLine.arguments.dropFirst().first == "job" {
     exit(0)
 }
 
+if CommandLine.arguments.dropFirst().first == "frames" {
+    do {
+        try await FramesBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    } catch {
+        reportFailure(error, usage: FramesBenchmark.usage)
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "format" {
     do {
         try FormatBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))

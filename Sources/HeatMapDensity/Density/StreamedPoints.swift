@@ -115,7 +115,7 @@ package final class StreamedPoints {
         }
         if mode == .spool {
             do {
-                spool = try PointSpool(withValues: options.columns.value != nil)
+                spool = try PointSpool(withValues: options.columns.value != nil, withTimes: options.columns.time != nil)
             } catch {
                 guard optional else { throw error }
                 mode = .reparse

@@ -30,7 +30,7 @@ struct CSVBlockParser: Sendable {
     }
 
     /// What a field is read for.
-    private enum Role: UInt8 { case skip, latitude, longitude, weight, value }
+    private enum Role: UInt8 { case skip, latitude, longitude, weight, value, time }
 
     /// Rows longer than this are left to the serial reader, which limits
     /// record length (far above this).
@@ -38,6 +38,9 @@ struct CSVBlockParser: Sendable {
 
     private let layout: CSVLayout
     private let roles: [Role]
+    /// For each field, its place among the time columns (time fields only).
+    private let timePart: [Int]
+    private let timeReader: TimeFieldReader?
 
     /// A parser for rows laid out as `layout` says.
     package init(layout: CSVLayout) {
@@ -47,7 +50,14 @@ struct CSVBlockParser: Sendable {
         roles[layout.longitudeColumn] = .longitude
         if let w = layout.weightColumn { roles[w] = .weight }
         if let v = layout.valueColumn { roles[v] = .value }
+        var timePart = [Int](repeating: 0, count: layout.header.count)
+        for (k, c) in layout.timeColumns.enumerated() {
+            roles[c] = .time
+            timePart[c] = k
+        }
         self.roles = roles
+        self.timePart = timePart
+        timeReader = layout.time.map { TimeFieldReader(columns: $0, decimalComma: layout.decimalComma) }
     }
 
     /// The rows of `bytes`, which start at a record boundary and end just
@@ -87,12 +97,22 @@ struct CSVBlockParser: Sendable {
                 let rowStart = i
                 var field = 0
                 var latitude = 0.0, longitude = 0.0, weight = 1.0, value = Double.nan
+                // Where each time field is (at most five: year to minute).
+                var timeSpans = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
                 while true {
                     // More fields than the header names: the serial reader decides.
                     guard field < fieldLimit else { return nil }
                     let role = roles[field]
                     if role == .skip {
                         while i < n, p[i] != delimiter, p[i] != lf, p[i] != cr { i += 1 }
+                    } else if role == .time {
+                        let start = i
+                        while i < n, p[i] != delimiter, p[i] != lf, p[i] != cr { i += 1 }
+                        withUnsafeMutableBytes(of: &timeSpans) { raw in
+                            let spans = raw.bindMemory(to: Int.self)
+                            spans[2 * timePart[field]] = start
+                            spans[2 * timePart[field] + 1] = i
+                        }
                     } else {
                         guard let v = number(p, &i, n, delimiter: delimiter, decimalComma: decimalComma) else {
                             return nil
@@ -102,7 +122,7 @@ struct CSVBlockParser: Sendable {
                         case .longitude: longitude = v
                         case .weight: weight = v
                         case .value: value = v
-                        case .skip: break
+                        case .skip, .time: break
                         }
                     }
                     guard i < n, p[i] == delimiter else { break }
@@ -114,7 +134,19 @@ struct CSVBlockParser: Sendable {
                 if geographic, PointRule.isOutside(latitude: latitude)
                     || PointRule.isOutside(longitude: longitude) { return nil }
                 guard weight >= 0 else { return nil }
-                points.append(InputPoint(latitude: latitude, longitude: longitude, weight: weight, value: value))
+                var time = Double.nan
+                if let timeReader {
+                    let read = withUnsafeBytes(of: &timeSpans) { raw in
+                        let spans = raw.bindMemory(to: Int.self)
+                        return timeReader.time { k in
+                            UnsafeBufferPointer(start: p + spans[2 * k], count: spans[2 * k + 1] - spans[2 * k])
+                        }
+                    }
+                    guard case .success(let t) = read else { return nil }
+                    time = t
+                }
+                points.append(InputPoint(latitude: latitude, longitude: longitude, weight: weight, value: value,
+                                         time: time))
                 rows += 1
                 if i == n {
                     // A last row without a line end ends only the file, and

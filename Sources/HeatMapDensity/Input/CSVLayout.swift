@@ -17,10 +17,14 @@ package struct CSVLayout: Sendable, Hashable {
     var valueColumn: Int?
     /// Whether coordinates are degrees (range-checked) rather than planar.
     package var geographic: Bool
+    /// Indexes of the time columns (``TimeColumns/names`` order); empty when no time is read.
+    var timeColumns: [Int] = []
+    /// How the time columns are read, when there are any.
+    var time: TimeColumns?
     /// Whether a ',' inside a number is its decimal point (the delimiter is not a comma).
     var decimalComma: Bool { delimiter != UInt8(ascii: ",") }
     /// Fields a row needs to reach every column read.
     var neededFields: Int {
-        [latitudeColumn, longitudeColumn, weightColumn ?? 0, valueColumn ?? 0].max()! + 1
+        ([latitudeColumn, longitudeColumn, weightColumn ?? 0, valueColumn ?? 0] + timeColumns).max()! + 1
     }
 }

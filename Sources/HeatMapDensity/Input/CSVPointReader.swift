@@ -20,6 +20,8 @@ package final class CSVPointReader {
     package let weightColumn: Int?
     /// Index of the value column, if any.
     package let valueColumn: Int?
+    /// Indexes of the time columns, in ``TimeColumns/names`` order (empty without a time).
+    package let timeColumns: [Int]
     /// Rows passed over under `skipInvalid`.
     package private(set) var rejections = InputRejections()
     /// Data rows seen (good and bad).
@@ -33,6 +35,7 @@ package final class CSVPointReader {
     private let neededFields: Int
     private let decimalComma: Bool
     private let geographic: Bool
+    private let timeReader: TimeFieldReader?
 
     /// Opens the reader and reads the header.
     ///
@@ -106,7 +109,12 @@ package final class CSVPointReader {
                                    role: lon, option: "--lon")
         weightColumn = try options.columns.weight.map { try find($0, defaults: [$0], role: "weight", option: "--weight") }
         valueColumn = try options.columns.value.map { try find($0, defaults: [$0], role: "value", option: "--value") }
-        neededFields = [latitudeColumn, longitudeColumn, weightColumn ?? 0, valueColumn ?? 0].max()! + 1
+        timeColumns = try (options.columns.time?.names ?? []).map {
+            try find($0, defaults: [$0], role: "time", option: "--time")
+        }
+        let comma = tokenizer.delimiter != UInt8(ascii: ",")
+        timeReader = options.columns.time.map { TimeFieldReader(columns: $0, decimalComma: comma) }
+        neededFields = ([latitudeColumn, longitudeColumn, weightColumn ?? 0, valueColumn ?? 0] + timeColumns).max()! + 1
     }
 
     /// Goes on reading rows of a file whose header `layout` describes,
@@ -124,6 +132,8 @@ package final class CSVPointReader {
         longitudeColumn = layout.longitudeColumn
         weightColumn = layout.weightColumn
         valueColumn = layout.valueColumn
+        timeColumns = layout.timeColumns
+        timeReader = layout.time.map { TimeFieldReader(columns: $0, decimalComma: layout.decimalComma) }
         neededFields = layout.neededFields
     }
 
@@ -131,7 +141,7 @@ package final class CSVPointReader {
     package var layout: CSVLayout {
         CSVLayout(header: header, delimiter: tokenizer.delimiter, latitudeColumn: latitudeColumn,
                   longitudeColumn: longitudeColumn, weightColumn: weightColumn, valueColumn: valueColumn,
-                  geographic: geographic)
+                  geographic: geographic, timeColumns: timeColumns, time: timeReader?.columns)
     }
 
     private static func list(_ names: [String]) -> String {
@@ -240,7 +250,12 @@ package final class CSVPointReader {
             guard let v = number(c) else { return nil }
             value = v
         }
-        return InputPoint(latitude: lat, longitude: lon, weight: weight, value: value)
+        var time = Double.nan
+        if let timeReader {
+            guard case .success(let t) = timeReader.time({ tokenizer.field(timeColumns[$0]) }) else { return nil }
+            time = t
+        }
+        return InputPoint(latitude: lat, longitude: lon, weight: weight, value: value, time: time)
     }
 
     /// A last row cut short: fewer fields than the header and no line end,
@@ -259,7 +274,7 @@ package final class CSVPointReader {
         let line = tokenizer.line
         let count = tokenizer.fieldCount
         if count < neededFields {
-            let missing = [latitudeColumn, longitudeColumn, weightColumn, valueColumn]
+            let missing = ([latitudeColumn, longitudeColumn, weightColumn, valueColumn] + timeColumns.map { $0 })
                 .compactMap { $0 }.filter { $0 >= count }.min() ?? count
             return .failure(InputError(
                 file: fileName, line: line, column: columnName(missing), reason: "short row",
@@ -287,7 +302,16 @@ package final class CSVPointReader {
             let lon = try number(longitudeColumn, .longitude).get()
             let weight = try weightColumn.map { try number($0, .weight).get() } ?? 1
             let value = try valueColumn.map { try number($0, .value).get() } ?? .nan
-            return .success(InputPoint(latitude: lat, longitude: lon, weight: weight, value: value))
+            var time = Double.nan
+            if let timeReader {
+                switch timeReader.time({ tokenizer.field(timeColumns[$0]) }) {
+                case .success(let t): time = t
+                case .failure(let p):
+                    throw InputError(file: fileName, line: line, column: columnName(timeColumns[p.part]),
+                                     reason: p.reason, message: p.message)
+                }
+            }
+            return .success(InputPoint(latitude: lat, longitude: lon, weight: weight, value: value, time: time))
         } catch let error as InputError {
             return .failure(error)
         } catch {

@@ -11,19 +11,28 @@ public struct InputPoint: Sendable, Hashable {
     public var weight: Double
     /// The measured value for the mean estimator; NaN when not read.
     public var value: Double
+    /// Seconds since 1970-01-01T00:00:00Z (``TimeColumns``); NaN when not read.
+    public var time: Double
 
     /// Creates a point.
     public init(latitude: Double, longitude: Double, weight: Double = 1, value: Double = .nan) {
+        self.init(latitude: latitude, longitude: longitude, weight: weight, value: value, time: .nan)
+    }
+
+    /// Creates a point with a time, in seconds since 1970-01-01T00:00:00Z (NaN: none).
+    public init(latitude: Double, longitude: Double, weight: Double = 1, value: Double = .nan, time: Double) {
         self.latitude = latitude
         self.longitude = longitude
         self.weight = weight
         self.value = value
+        self.time = time
     }
 
-    /// Equal when every field is; two points without a value (NaN) are equal.
+    /// Equal when every field is; two points without a value (NaN) are equal, and so are two without a time.
     public static func == (a: InputPoint, b: InputPoint) -> Bool {
         a.latitude == b.latitude && a.longitude == b.longitude && a.weight == b.weight
             && (a.value == b.value || (a.value.isNaN && b.value.isNaN))
+            && (a.time == b.time || (a.time.isNaN && b.time.isNaN))
     }
 
     /// Hashes the fields that `==` compares (a NaN value hashes alike).
@@ -32,6 +41,7 @@ public struct InputPoint: Sendable, Hashable {
         hasher.combine(longitude)
         hasher.combine(weight)
         hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
+        hasher.combine(time.isNaN ? Double.nan.bitPattern : time.bitPattern)
     }
 }
 
@@ -78,18 +88,27 @@ public struct PointColumns: Sendable, Hashable {
     public var weight: String?
     /// Measured-value column or property (mean estimator); nil reads none.
     public var value: String?
+    /// Time column or columns (``TimeColumns``); nil reads no time.
+    public var time: TimeColumns?
 
     /// Names tried for latitude, in order, case-insensitively.
     public static let latitudeNames = ["lat", "latitude", "y"]
     /// Names tried for longitude, in order, case-insensitively.
     public static let longitudeNames = ["lon", "lng", "long", "longitude", "x"]
 
-    /// Creates a column choice.
+    /// Creates a column choice that reads no time.
     public init(latitude: String? = nil, longitude: String? = nil, weight: String? = nil, value: String? = nil) {
+        self.init(latitude: latitude, longitude: longitude, weight: weight, value: value, time: nil)
+    }
+
+    /// Creates a column choice with the column or columns of each point's time.
+    public init(latitude: String? = nil, longitude: String? = nil, weight: String? = nil, value: String? = nil,
+                time: TimeColumns?) {
         self.latitude = latitude
         self.longitude = longitude
         self.weight = weight
         self.value = value
+        self.time = time
     }
 }
 

@@ -17,6 +17,8 @@ package struct InputStatistics: Sendable {
     package private(set) var weightedCount = 0
     /// Smallest and largest value (mean estimator); ±infinity when none.
     package private(set) var minValue = Double.infinity, maxValue = -Double.infinity
+    /// Earliest and latest time (seconds since the epoch); ±infinity when none.
+    package private(set) var minTime = Double.infinity, maxTime = -Double.infinity
     private var firstLatitude = Double.nan, firstLongitude = Double.nan
     /// Whether every point has the same coordinate (true for 0 or 1 points).
     package private(set) var allIdentical = true
@@ -35,6 +37,9 @@ package struct InputStatistics: Sendable {
         if p.weight > 0 { weightedCount += 1 }
         if !p.value.isNaN {
             minValue = min(minValue, p.value); maxValue = max(maxValue, p.value)
+        }
+        if !p.time.isNaN {
+            minTime = min(minTime, p.time); maxTime = max(maxTime, p.time)
         }
         if count == 1 {
             firstLatitude = p.latitude

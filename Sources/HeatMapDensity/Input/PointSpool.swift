@@ -14,17 +14,20 @@ import HeatMapCore
 ///
 /// The file is unlinked as soon as it is created: it has no name, and the
 /// system reclaims it however the process ends (even on SIGKILL). Records
-/// are (latitude, longitude, weight[, value]) little-endian float64.
+/// are (latitude, longitude, weight[, value][, time]) little-endian float64.
 final class PointSpool {
     private let fd: Int32
     private let stride: Int
+    /// Where the time is in a record, if kept.
+    private let timeSlot: Int?
     private var buffer: [Double]
     private var filled = 0
     /// Points written.
     package private(set) var count = 0
 
-    /// Creates the spool in `$TMPDIR` (or /tmp); `withValues` adds the value to each record.
-    package init(withValues: Bool) throws {
+    /// Creates the spool in `$TMPDIR` (or /tmp); `withValues` adds the
+    /// value to each record, `withTimes` the time.
+    package init(withValues: Bool, withTimes: Bool = false) throws {
         let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((dir + "/contours-spool-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -34,7 +37,8 @@ final class PointSpool {
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         fd = made
-        stride = withValues ? 4 : 3
+        stride = 3 + (withValues ? 1 : 0) + (withTimes ? 1 : 0)
+        timeSlot = withTimes ? stride - 1 : nil
         buffer = [Double](repeating: 0, count: stride * 65_536)
     }
 
@@ -46,7 +50,8 @@ final class PointSpool {
         buffer[filled] = p.latitude
         buffer[filled + 1] = p.longitude
         buffer[filled + 2] = p.weight
-        if stride == 4 { buffer[filled + 3] = p.value }
+        if stride - (timeSlot == nil ? 0 : 1) == 4 { buffer[filled + 3] = p.value }
+        if let timeSlot { buffer[filled + timeSlot] = p.time }
         filled += stride
         count += 1
         if filled == buffer.count { try flush() }
@@ -58,13 +63,15 @@ final class PointSpool {
         while k < run.count {
             let n = min(run.count - k, (buffer.count - filled) / stride)
             buffer.withUnsafeMutableBufferPointer { out in
+                let withValue = stride - (timeSlot == nil ? 0 : 1) == 4
                 run.withColumns { latitude, longitude, weight, value in
                     var f = filled
                     for i in k..<(k + n) {
                         out[f] = latitude[i]
                         out[f + 1] = longitude[i]
                         out[f + 2] = weight[i]
-                        if stride == 4 { out[f + 3] = value[i] }
+                        if withValue { out[f + 3] = value[i] }
+                        if let timeSlot { out[f + timeSlot] = run.time[i] }
                         f += stride
                     }
                 }
@@ -123,11 +130,13 @@ final class PointSpool {
             let records = got / recordBytes
             guard records > 0 else { break }
             batch.removeAll()
+            let withValue = stride - (timeSlot == nil ? 0 : 1) == 4
             buffer.withUnsafeBufferPointer { stored in
                 for r in 0..<records {
                     let k = r * stride
                     batch.append(InputPoint(latitude: stored[k], longitude: stored[k + 1], weight: stored[k + 2],
-                                            value: stride == 4 ? stored[k + 3] : .nan))
+                                            value: withValue ? stored[k + 3] : .nan,
+                                            time: timeSlot.map { stored[k + $0] } ?? .nan))
                 }
             }
             try body(batch)
@@ -145,6 +154,8 @@ package struct PointBatch: Sendable {
     package private(set) var weight: [Double] = []
     /// Values (NaN when not read).
     package private(set) var value: [Double] = []
+    /// Times, seconds since the epoch (NaN when not read).
+    package private(set) var time: [Double] = []
 
     /// Points per batch when streaming: large enough that each batch's
     /// parallel density passes outweigh their start-up (64k-point batches
@@ -160,6 +171,7 @@ package struct PointBatch: Sendable {
         longitude.reserveCapacity(capacity)
         weight.reserveCapacity(capacity)
         value.reserveCapacity(capacity)
+        time.reserveCapacity(capacity)
     }
 
     /// Appends a point.
@@ -169,6 +181,7 @@ package struct PointBatch: Sendable {
         longitude.append(p.longitude)
         weight.append(p.weight)
         value.append(p.value)
+        time.append(p.time)
     }
 
     /// Empties the batch, keeping its capacity.
@@ -177,6 +190,7 @@ package struct PointBatch: Sendable {
         longitude.removeAll(keepingCapacity: true)
         weight.removeAll(keepingCapacity: true)
         value.removeAll(keepingCapacity: true)
+        time.removeAll(keepingCapacity: true)
     }
 
     /// Calls `body` with the four columns' storage.
@@ -194,6 +208,6 @@ package struct PointBatch: Sendable {
 
     /// The point at `i`.
     package subscript(i: Int) -> InputPoint {
-        InputPoint(latitude: latitude[i], longitude: longitude[i], weight: weight[i], value: value[i])
+        InputPoint(latitude: latitude[i], longitude: longitude[i], weight: weight[i], value: value[i], time: time[i])
     }
 }

@@ -11,6 +11,19 @@ public enum GridEncoding {
     /// string or `EPSG:N`) is the given one, else the projection's
     /// (``RasterCRS/of(_:)``); planar grids without one have none. O(cells).
     public static func json(_ grid: DensityGrid, crs: RasterCRS? = nil) -> String {
+        var s = jsonMembers(grid, crs: crs) + ",\"values\":["
+        s.reserveCapacity(s.utf8.count + grid.values.count * 12)
+        for (i, v) in grid.values.enumerated() {
+            if i > 0 { s += "," }
+            s += v.isNaN ? "null" : number(v)
+        }
+        s += "]}\n"
+        return s
+    }
+
+    /// The JSON object's opening and every member but `values`, up to
+    /// (without) the comma before it.
+    package static func jsonMembers(_ grid: DensityGrid, crs: RasterCRS? = nil) -> String {
         let g = grid.geometry
         var s = "{\"columns\":\(g.columns),\"rows\":\(g.rows),"
         s += "\"x0\":\(number(g.x0)),\"y0\":\(number(g.y0)),\"dx\":\(number(g.dx)),\"dy\":\(number(g.dy)),"
@@ -24,13 +37,7 @@ public enum GridEncoding {
         if let crs = crs ?? RasterCRS.of(p) { s += "},\"crs\":\(JSONEscaping.quoted(crs.proj, for: .script))" } else { s += "}" }
         s += ",\"radius\":\(number(grid.radius)),\"estimator\":\"\(grid.estimator.rawValue)\","
         // Units may be a user's column name: escape it like any JSON string.
-        s += "\"units\":\(JSONEscaping.quoted(grid.units, for: .script)),\"values\":["
-        s.reserveCapacity(s.utf8.count + grid.values.count * 12)
-        for (i, v) in grid.values.enumerated() {
-            if i > 0 { s += "," }
-            s += v.isNaN ? "null" : number(v)
-        }
-        s += "]}\n"
+        s += "\"units\":\(JSONEscaping.quoted(grid.units, for: .script))"
         return s
     }
 

@@ -40,6 +40,8 @@ enum Commands {
     static let densityOptions: [any OptionDeclaration] = [Options.radius, Options.resolution, Options.padding,
                                                           Options.projection, Options.h3Column]
     static let levelOptions: [any OptionDeclaration] = [Options.levels, Options.spacing]
+    static let timeOptions: [any OptionDeclaration] = [Options.time, Options.timeFormat, Options.frames, Options.window,
+                                                       Options.cumulative, Options.from, Options.to]
     static let pictureOptions: [any OptionDeclaration] = [Options.gradient, Options.opacity, Options.legend,
                                                           Options.basemap, Options.graticule, Options.scaleBar,
                                                           Options.units, Options.width, Options.height, Options.title]
@@ -59,7 +61,7 @@ enum Commands {
             (NoData below every level); rasters in EPSG:4326, EPSG:3857, UTM (EPSG:326zz/327zz) or this
             tool's own CRSs are written in longitude/latitude, other CRSs need --keep-crs.
             """,
-        options: inputOptions + densityOptions + levelOptions
+        options: inputOptions + densityOptions + levelOptions + timeOptions + [Options.frame]
             + [Options.interval, Options.offset, Options.expBase, Options.attributes, Options.keepCRS, Options.crs,
                Options.smooth, Options.simplify, Options.mode, Options.feature, Options.precision, Options.exportFormat,
                Options.output]
@@ -84,7 +86,7 @@ enum Commands {
             y0 + (k / columns)·dy). With --value the grid holds the kernel-weighted mean (null where
             too few points are near).
             """,
-        options: inputOptions + densityOptions + [Options.gridFormat, Options.float64, Options.crs, Options.output,
+        options: inputOptions + densityOptions + timeOptions + [Options.gridFormat, Options.float64, Options.crs, Options.output,
                                                   Options.progress, Options.help],
         examples: [
             "contours grid snow_deaths.csv --planar --radius 0.5 --resolution 120 -o grid.json",

@@ -45,6 +45,42 @@ enum Options {
         help: "Skip bad rows (non-numbers, NaN, out-of-range coordinates, negative weights) and report how many and why, instead of stopping at the first.",
         example: "--skip-invalid")
 
+    // Time frames
+    static let time = Option<[String]?>("--time", value: "COLUMN|YEAR,MONTH[,DAY[,HOUR[,MINUTE]]]", default: nil,
+        defaultText: "no time",
+        help: "Column holding each point's time (ISO 8601 date or date-time, UTC unless it has Z or an offset; or Unix time with --time-format), or a comma list of 2 to 5 columns holding year, month, day, hour, minute. Needed by --frames.",
+        example: "--time year,month,day,hour") { text, _ in
+        let names = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !names.contains(where: \.isEmpty) else { throw ValueRefusal.because("expected a column name, or a comma list of columns") }
+        guard names.count <= 5 else { throw ValueRefusal.because("at most 5 columns: year, month, day, hour, minute") }
+        return names
+    }
+    static let timeFormat = Option.choice("--time-format", value: "iso|epoch|epoch-ms",
+        TimeColumns.Format.allCases.map { ($0.rawValue, $0) }, default: .iso8601,
+        help: "How a single --time column is written: ISO 8601 text, Unix seconds, or Unix milliseconds.",
+        example: "--time-format epoch-ms")
+    static let frames = Option<TimeStep?>("--frames", value: "STEP", default: nil, defaultText: "no frames",
+        help: "Cut the points into frames by their --time, one frame every STEP (30s, 15min, 6h, 1d, 7d, 2w, 1mo, 1y; months and years by the UTC calendar). Every frame has the same grid, radius and thresholds.",
+        example: "--frames 1mo") { text, _ in try OptionValues.timeStep(text) }
+    static let window = Option<TimeStep?>("--window", value: "WIDTH", default: nil, defaultText: "the step",
+        help: "Each frame holds the points from its start to start + WIDTH (excluded); wider than --frames gives a sliding window.",
+        example: "--frames 1d --window 7d") { text, _ in try OptionValues.timeStep(text) }
+    static let cumulative = Flag("--cumulative",
+        help: "Each frame holds every point from the first frame's start to its own end.",
+        example: "--frames 1y --cumulative")
+    static let from = Option<Double?>("--from", value: "DATE", default: nil,
+        defaultText: "the first point's time floored to the step's unit (hour, day, month, year; UTC)",
+        help: "Start of the first frame (ISO 8601).",
+        example: "--from 2020-01-01") { text, _ in try OptionValues.instant(text) }
+    static let to = Option<Double?>("--to", value: "DATE", default: nil, defaultText: "until the last point's time",
+        help: "Frames start before DATE (ISO 8601).",
+        example: "--to 2021-01-01") { text, _ in try OptionValues.instant(text) }
+    static let frame = Option<Int?>.integer("--frame", value: "K", in: 0...(TimeFrameOptions.maximumFrames - 1),
+        defaultText: "every frame (small multiples)",
+        help: "SVG of frames: draw frame K (0-based) alone.",
+        example: "--frame 3")
+
     // Engines
     static let dialect = Option.choice("--dialect", CellQuery.Dialect.allCases.map { ($0.rawValue, $0) },
         default: .duckdb,

@@ -19,7 +19,8 @@ enum Settings {
     /// How to read the input points.
     static func reader(_ args: ParsedArguments) throws -> PointReaderOptions {
         let columns = PointColumns(latitude: args[Options.lat], longitude: args[Options.lon],
-                                   weight: args[Options.weight], value: args[Options.value])
+                                   weight: args[Options.weight], value: args[Options.value],
+                                   time: try TimeSettings.columns(args))
         // Either declaration of --input-format gives the value. Only the
         // density commands take cells, and they read a cells table
         // before ever asking for points (``CellsInput``).

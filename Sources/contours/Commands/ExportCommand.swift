@@ -19,6 +19,17 @@ enum ExportCommand {
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
         picture.contourMode = mode
 
+        if let frames = try TimeSettings.frames(args) {
+            try FramedExport.run(args, frames: frames, format: format, mode: mode, geoJSON: { grid in
+                var options = ContourOptions.attributes(
+                    args, GeoJSONOptions(precision: requestedPrecision ?? defaultPrecision(for: grid), grouping: grouping),
+                    grid: grid)
+                options.crsName = userCRS.map(RasterExport.crsName)
+                return options
+            }, picture: picture, levelRule: levelRule, output: output, density: density, control: control)
+            return
+        }
+
         let input = try Settings.openInput(args, path: Settings.input(args, operands: args.operands[...]))
         if let raster = try RasterExport.raster(input) {
             try RasterExport.run(raster, args, configuration: density.configuration, levels: levelRule,

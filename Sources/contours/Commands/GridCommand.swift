@@ -15,6 +15,11 @@ enum GridCommand {
             throw ToolError.usage("--float64 is for --format tiff", command: "grid")
         }
 
+        if let frames = try TimeSettings.frames(args) {
+            try FramedGrid.run(args, frames: frames, format: format, output: output, crs: userCRS, density: density,
+                               control: control)
+            return
+        }
         let run = try DensityRun.run(args, density, operands: args.operands[...], control: control)
         control.report(.export, 0)
         let grid = run.density.grid

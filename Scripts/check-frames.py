@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Checks frames of a time-framed JSON grid (`contours grid --frames ...`)
+against the exact kernel sum over the points whose time falls in each
+frame's half-open window [start, end), using kde_oracle.py --frame K.
+
+Usage:
+  check-frames.py --points FILE.csv --grid GRID.json --time COL[,COL...]
+                  [--time-format iso|epoch|epoch-ms] [--frames K1,K2,...]
+                  [--oracle PATH] -- [kde_oracle options: --lat/--lon or --x/--y, --w ...]
+
+Times are read independently of the tool (Python's datetime, proleptic
+Gregorian, UTC). Also checks that every frame's start and end are the
+exact step arithmetic (start_k+1 = next start, end = start + window as the
+JSON's "time" member says) and that frames are in order.
+Needs numpy (the oracle) and the peers' Python.
+"""
+import argparse, csv, json, os, subprocess, sys, tempfile
+from datetime import datetime, timezone
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--points", required=True)
+ap.add_argument("--grid", required=True)
+ap.add_argument("--time", required=True)
+ap.add_argument("--time-format", default="iso")
+ap.add_argument("--frames", help="comma list of frame indexes (default: first, middle, last)")
+ap.add_argument("--oracle", default="/work/shared/check/kde_oracle.py")
+ap.add_argument("rest", nargs=argparse.REMAINDER)
+a = ap.parse_args()
+rest = [r for r in a.rest if r != "--"]
+
+def parse_time(row, cols):
+    if len(cols) == 1:
+        v = row[cols[0]].strip()
+        if a.time_format == "epoch":
+            return float(v)
+        if a.time_format == "epoch-ms":
+            return float(v) / 1000
+        d = datetime.fromisoformat(v.replace("Z", "+00:00"))
+        if d.tzinfo is None:
+            d = d.replace(tzinfo=timezone.utc)
+        return d.timestamp()
+    parts = [int(float(row[c])) for c in cols] + [1, 1, 0, 0][len(cols) - 1:]
+    y, mo, d, h, mi = (parts + [0] * 5)[:5]
+    return datetime(y, mo, d, h, mi, tzinfo=timezone.utc).timestamp()
+
+def iso(s):
+    return datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
+
+g = json.load(open(a.grid))
+frames = g["frames"]
+cols = a.time.split(",")
+rows = list(csv.DictReader(open(a.points)))
+times = [parse_time(r, cols) for r in rows]
+ok = True
+for k in range(1, len(frames)):
+    if not iso(frames[k]["start"]) > iso(frames[k - 1]["start"]):
+        print(f"frame {k}: start {frames[k]['start']} not after frame {k-1}'s"); ok = False
+print(f"{len(frames)} frames, {frames[0]['start']} ... {frames[-1]['end']}")
+picks = [int(x) for x in a.frames.split(",")] if a.frames else sorted({0, len(frames) // 2, len(frames) - 1})
+for k in picks:
+    lo, hi = iso(frames[k]["start"]), iso(frames[k]["end"])
+    chosen = [r for r, t in zip(rows, times) if lo <= t < hi]
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, newline="") as f:
+        w = csv.DictWriter(f, fieldnames=rows[0].keys())
+        w.writeheader()
+        w.writerows(chosen)
+        path = f.name
+    print(f"frame {k} [{frames[k]['start']}, {frames[k]['end']}): {len(chosen)} points")
+    if not chosen:
+        vals = [v for v in frames[k]["values"] if v is not None]
+        good = max(vals) == 0
+        print(f"  empty frame: grid max {max(vals)} -> {'ok' if good else 'FAIL'}")
+        ok &= good
+        continue
+    r = subprocess.run([sys.executable, a.oracle, "--points", path, "--grid", a.grid, "--frame", str(k)] + rest,
+                       capture_output=True, text=True)
+    print("  " + r.stdout.strip().replace("\n", "\n  "))
+    if r.returncode != 0:
+        print("  " + r.stderr.strip()); ok = False
+    os.unlink(path)
+print("all frames pass" if ok else "FAILED")
+sys.exit(0 if ok else 1)

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import HeatMapCore
+
+/// An anonymous temporary file of doubles read and written at offsets:
+/// unlinked as soon as it is made, so the system reclaims it however the
+/// process ends. For data that must be passed over again in bounded memory
+/// (points sorted by time, the grids of time intervals).
+package final class ScratchFile {
+    private let fd: Int32
+
+    /// Creates the file in `$TMPDIR` (or /tmp).
+    /// - Throws: ``InputError`` when it cannot be made.
+    package init() throws {
+        let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((dir + "/contours-scratch-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard made >= 0 else {
+            throw InputError(file: dir, line: 0, column: "", reason: "temporary file",
+                             message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        fd = made
+    }
+
+    deinit { close(fd) }
+
+    /// Writes `values` at double index `at`.
+    package func write(_ values: UnsafeBufferPointer<Double>, at index: Int) throws {
+        let bytes = values.count * 8
+        var done = 0
+        let raw = UnsafeRawPointer(values.baseAddress)
+        while done < bytes, let raw {
+            let n = pwrite(fd, raw + done, bytes - done, off_t(index * 8 + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
+                                 message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
+            }
+            done += n
+        }
+    }
+
+    /// Fills `values` from double index `at`.
+    package func read(into values: UnsafeMutableBufferPointer<Double>, at index: Int) throws {
+        let bytes = values.count * 8
+        var done = 0
+        let raw = UnsafeMutableRawPointer(values.baseAddress)
+        while done < bytes, let raw {
+            let n = pread(fd, raw + done, bytes - done, off_t(index * 8 + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
+                                 message: "cannot read a temporary file: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 {
+                throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
+                                 message: "a temporary file ended early")
+            }
+            done += n
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import HeatMapContouring
+import HeatMapCore
+import HeatMapDensity
+
+/// A Cloud-Optimized GeoTIFF with one band per grid — the frames of a
+/// time series — written as ``GeoTIFFWriter`` writes one band, with the
+/// bands stored apart (PlanarConfiguration 2): every directory first,
+/// then the tiles, smallest overview first, each level band by band.
+/// Grids are added one at a time and only their compressed tiles are
+/// kept, so memory is the compressed file plus one grid.
+package struct GeoTIFFBands {
+    private let geometry: GridGeometry
+    private let options: GeoTIFFWriter.Options
+    private let tile: Int
+    /// Width and height of each level, full resolution first.
+    private let sizes: [(width: Int, height: Int)]
+    /// compressed[level][band] = that band's tiles, row-major.
+    private var compressed: [[[[UInt8]]]]
+    private var descriptions: [String] = []
+    private var bandItems: [[(name: String, value: String)]] = []
+    private var hasNoData = false
+    private var first: DensityGrid?
+
+    /// Bands of grids with `geometry`.
+    package init(geometry: GridGeometry, options: GeoTIFFWriter.Options) {
+        self.geometry = geometry
+        self.options = options
+        tile = max(geometry.columns, geometry.rows) > 512 ? 512 : 256
+        var sizes = [(geometry.columns, geometry.rows)]
+        if max(geometry.columns, geometry.rows) > 512 {
+            while max(sizes.last!.0, sizes.last!.1) > tile {
+                sizes.append(((sizes.last!.0 + 1) / 2, (sizes.last!.1 + 1) / 2))
+            }
+        }
+        self.sizes = sizes.map { (width: $0.0, height: $0.1) }
+        compressed = Array(repeating: [], count: sizes.count)
+    }
+
+    /// The number of bands added.
+    package var count: Int { descriptions.count }
+
+    /// Adds `grid` as the next band, described as `description` (GDAL's
+    /// band description) with `items` as its own metadata.
+    package mutating func add(_ grid: DensityGrid, description: String, items: [(name: String, value: String)] = []) {
+        precondition(grid.geometry == geometry, "every band has the same grid")
+        if first == nil { first = grid }
+        if grid.values.contains(where: { $0.isNaN }) { hasNoData = true }
+        var levels = [RasterLevel(topDown: grid)]
+        while levels.count < sizes.count { levels.append(levels.last!.halved()) }
+        let tile = self.tile, sample = options.sampleType
+        for (k, level) in levels.enumerated() {
+            let across = (level.width + tile - 1) / tile, down = (level.height + tile - 1) / tile
+            var tiles = [[UInt8]](repeating: [], count: across * down)
+            tiles.withUnsafeMutableBufferPointer { out in
+                let results = UncheckedSendable(out)
+                Parallel.forEach(across * down) { j in
+                    results.value[j] = level.compressedTile(tx: j % across, ty: j / across, size: tile, sample: sample)
+                }
+            }
+            compressed[k].append(tiles)
+        }
+        descriptions.append(description)
+        bandItems.append(items)
+    }
+
+    /// The file's bytes.
+    /// - Throws: ``RasterCodecError`` with no band, or when the file would pass 4 GiB.
+    package func encode() throws -> [UInt8] {
+        guard let grid = first else { throw RasterCodecError("GeoTIFF: no band to write") }
+        let g = geometry
+        let bands = descriptions.count
+        let sample = options.sampleType
+        let (crs, xOffset) = (options.crs ?? RasterCRS.of(grid.projection)).map { $0.withEPSGCode } ?? (nil, 0)
+        var metadata = GeoTIFFWriter.metadata(grid, crs: crs, software: options.software)
+        metadata.bandDescription = nil
+        metadata.bandUnit = nil
+        var xml = metadata.xml
+        xml.removeLast("</GDALMetadata>".count)
+        for b in 0..<bands {
+            xml += "  <Item name=\"DESCRIPTION\" sample=\"\(b)\" role=\"description\">\(MarkupEscaping.text(descriptions[b]))</Item>\n"
+            xml += "  <Item name=\"UNITTYPE\" sample=\"\(b)\" role=\"unittype\">\(MarkupEscaping.text(grid.units))</Item>\n"
+            for item in bandItems[b] {
+                xml += "  <Item name=\"\(MarkupEscaping.attribute(item.name))\" sample=\"\(b)\">\(MarkupEscaping.text(item.value))</Item>\n"
+            }
+        }
+        xml += "</GDALMetadata>"
+
+        var directories: [TIFFDirectoryBuilder] = []
+        for (k, size) in sizes.enumerated() {
+            var d = TIFFDirectoryBuilder()
+            let tiles = compressed[k].reduce(0) { $0 + $1.count }
+            d.set(254, .longs([k == 0 ? 0 : 1]))
+            d.set(256, .longs([UInt32(size.width)]))
+            d.set(257, .longs([UInt32(size.height)]))
+            d.set(258, .shorts([UInt16](repeating: UInt16(sample.bytes * 8), count: bands)))
+            d.set(259, .shorts([8]))
+            d.set(262, .shorts([1]))
+            d.set(277, .shorts([UInt16(bands)]))
+            d.set(284, .shorts([2]))
+            // Bands past the first are plain data (ExtraSamples 0), not colour.
+            if bands > 1 { d.set(338, .shorts([UInt16](repeating: 0, count: bands - 1))) }
+            d.set(317, .shorts([3]))
+            d.set(322, .shorts([UInt16(tile)]))
+            d.set(323, .shorts([UInt16(tile)]))
+            d.set(324, .longs([UInt32](repeating: 0, count: tiles)))
+            d.set(325, .longs(compressed[k].flatMap { $0.map { UInt32($0.count) } }))
+            d.set(339, .shorts([UInt16](repeating: 3, count: bands)))
+            if hasNoData { d.set(42113, .ascii("nan")) }
+            if k == 0 {
+                d.set(305, .ascii(options.software))
+                d.set(42112, .ascii(xml))
+                d.set(33550, .doubles([g.dx, g.dy, 0]))
+                d.set(33922, .doubles([0, 0, 0, g.x0 - g.dx / 2 + xOffset, g.y0 + (Double(g.rows) - 0.5) * g.dy, 0]))
+                if let crs {
+                    let keys = GeoKeys(crs: crs).encoded()
+                    d.set(34735, .shorts(keys.directory))
+                    if !keys.doubles.isEmpty { d.set(34736, .doubles(keys.doubles)) }
+                    if !keys.ascii.isEmpty { d.set(34737, .ascii(keys.ascii)) }
+                }
+            }
+            directories.append(d)
+        }
+        let ghost = GeoTIFFWriter.ghostHeader()
+        var offset = 8 + ghost.count
+        var directoryOffsets: [Int] = []
+        for d in directories {
+            offset += offset & 1
+            directoryOffsets.append(offset)
+            offset += d.size
+        }
+        // Tile data: the smallest level first, each level band by band.
+        var tileOffsets = [[UInt32]](repeating: [], count: sizes.count)
+        for k in stride(from: sizes.count - 1, through: 0, by: -1) {
+            for band in compressed[k] {
+                for t in band {
+                    tileOffsets[k].append(UInt32(truncatingIfNeeded: offset))
+                    offset += t.count
+                }
+            }
+        }
+        guard offset < Int(UInt32.max) else {
+            throw RasterCodecError("GeoTIFF: \(offset) bytes is more than a classic TIFF holds (4 GiB)")
+        }
+        for k in sizes.indices { directories[k].set(324, .longs(tileOffsets[k])) }
+        var out: [UInt8] = [0x49, 0x49, 42, 0]
+        withUnsafeBytes(of: UInt32(directoryOffsets[0]).littleEndian) { out += $0 }
+        out += ghost
+        out.reserveCapacity(offset)
+        for (k, d) in directories.enumerated() {
+            if out.count < directoryOffsets[k] { out.append(0) }
+            out += d.bytes(at: directoryOffsets[k], next: k + 1 < directories.count ? directoryOffsets[k + 1] : 0)
+        }
+        for k in stride(from: sizes.count - 1, through: 0, by: -1) {
+            for band in compressed[k] { for t in band { out += t } }
+        }
+        return out
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
+
+/// Times (ISO 8601, calendar parts), frame schedules, framed densities and
+/// the timeline API (docs/time.md).
+@Suite struct TimeFrameTests {
+    // MARK: Calendar and parsing
+
+    @Test func calendarMatchesFoundationOverCenturies() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        var rng = SplitMix(seed: 7)
+        for _ in 0..<2000 {
+            let days = Int(rng.next() % 200_000) - 100_000           // 1696 … 2243
+            let d = UTCCalendar.date(days: days)
+            #expect(UTCCalendar.days(year: d.year, month: d.month, day: d.day) == days)
+            let date = Date(timeIntervalSince1970: Double(days) * 86_400)
+            let c = calendar.dateComponents([.year, .month, .day], from: date)
+            #expect(c.year == d.year && c.month == d.month && c.day == d.day)
+        }
+        #expect(UTCCalendar.days(year: 1970, month: 1, day: 1) == 0)
+        #expect(UTCCalendar.days(year: 2000, month: 3, day: 1) == 11_017)
+    }
+
+    @Test(arguments: [
+        ("2021-06-01", 1_622_505_600.0),
+        ("2021-06-01T12:30:00Z", 1_622_550_600.0),
+        ("2021-06-01T12:30Z", 1_622_550_600.0),
+        ("2021-06-01 12:30:00", 1_622_550_600.0),
+        ("2021-06-01T14:30:00+02:00", 1_622_550_600.0),
+        ("2021-06-01T14:30:00+0200", 1_622_550_600.0),
+        ("2021-06-01T07:00:00-05:30", 1_622_550_600.0),
+        ("2021-06-01T12:30:00.250Z", 1_622_550_600.25),
+        ("  2021-06-01T12:30:00.5+00:00 ", 1_622_550_600.5),
+        ("1900-02-28T23:59:59Z", -2_203_891_201.0),
+        ("2000-02-29", 951_782_400.0),
+    ])
+    func readsISO8601(_ text: String, _ expected: Double) throws {
+        let t = try TimeParser.iso8601(text).get()
+        #expect(abs(t - expected) < 1e-6)
+    }
+
+    @Test(arguments: ["", "2021", "2021-13-01", "2021-02-29", "1900-02-29", "2021-06-01T25:00", "2021-06-01T12",
+                      "2021-06-01T12:30:00.Z", "2021-06-01T12:30:00+2", "21-06-01", "yesterday", "2021-06-01T12:30:00Zulu"])
+    func refusesWhatIsNotADate(_ text: String) {
+        #expect(throws: TimeParser.Failure.self) { try TimeParser.iso8601(text).get() }
+    }
+
+    @Test func writesISO8601() {
+        #expect(UTCCalendar.iso8601(0) == "1970-01-01T00:00:00Z")
+        #expect(UTCCalendar.iso8601(1_622_550_600.25) == "2021-06-01T12:30:00.25Z")
+        #expect(UTCCalendar.iso8601(-2_203_891_201) == "1900-02-28T23:59:59Z")
+        #expect(UTCCalendar.adding(months: 1, to: try! TimeParser.iso8601("2021-01-31").get())
+                == (try! TimeParser.iso8601("2021-02-28").get()))
+    }
+
+    // MARK: Schedules
+
+    func t(_ text: String) -> Double { (try? TimeParser.iso8601(text).get()) ?? .nan }
+
+    @Test func monthsFollowTheCalendar() throws {
+        let s = try FrameSchedule(TimeFrameOptions(step: TimeStep(1, .month)), earliest: t("2020-01-15T10:00:00Z"),
+                                  latest: t("2020-04-02"))
+        #expect(s.frames.map { UTCCalendar.iso8601($0.start) }
+                == ["2020-01-01T00:00:00Z", "2020-02-01T00:00:00Z", "2020-03-01T00:00:00Z", "2020-04-01T00:00:00Z"])
+        #expect(UTCCalendar.iso8601(s.frames[1].end) == "2020-03-01T00:00:00Z")   // 29 days: a leap year
+        #expect(s.interval(of: t("2020-02-29T23:59:59Z")) == 1)
+        #expect(s.interval(of: t("2020-03-01")) == 2)
+        #expect(s.interval(of: t("2019-12-31")) == nil)
+    }
+
+    @Test func slidingAndCumulativeWindows() throws {
+        let sliding = try FrameSchedule(TimeFrameOptions(step: TimeStep(1, .day), window: TimeStep(7, .day)),
+                                        earliest: t("2021-03-01T05:00:00Z"), latest: t("2021-03-10"))
+        #expect(sliding.frames.count == 10)
+        #expect(sliding.frames.allSatisfy { $0.end - $0.start == 7 * 86_400 })
+        #expect(sliding.runs.allSatisfy { $0.count == 7 })
+        let cumulative = try FrameSchedule(TimeFrameOptions(step: TimeStep(1, .year), cumulative: true),
+                                           earliest: t("2001-06-01"), latest: t("2003-01-01"))
+        #expect(cumulative.frames.map(\.start) == [t("2001-01-01"), t("2001-01-01"), t("2001-01-01")])
+        #expect(cumulative.frames.map(\.end) == [t("2002-01-01"), t("2003-01-01"), t("2004-01-01")])
+    }
+
+    @Test func refusesEmptyRangesAndTooManyFrames() {
+        #expect(throws: HeatMapError.self) {
+            try FrameSchedule(TimeFrameOptions(step: TimeStep(1, .day), from: t("2022-01-01")),
+                              earliest: t("2021-01-01"), latest: t("2021-06-01"))
+        }
+        #expect(throws: HeatMapError.self) {
+            try FrameSchedule(TimeFrameOptions(step: TimeStep(1, .hour)), earliest: t("2000-01-01"), latest: t("2021-06-01"))
+        }
+        #expect(throws: HeatMapError.self) { try TimeStep(parsing: "0d") }
+        #expect(throws: HeatMapError.self) { try TimeStep(parsing: "0.5s") }
+        #expect(throws: HeatMapError.self) { try TimeStep(parsing: "3 fortnights") }
+        #expect((try? TimeStep(parsing: "6h")) == TimeStep(6, .hour))
+        #expect((try? TimeStep(parsing: "1mo")) == TimeStep(1, .month))
+    }
+
+    // MARK: Frames and the timeline
+
+    struct Fix: HeatMapTimed {
+        var id: Int
+        var coordinate: LocationCoordinate2D
+        var weight: Double
+        var time: Date
+    }
+
+    /// 3,000 fixes over 90 days that drift east.
+    static func fixes() -> [Fix] {
+        var rng = SplitMix(seed: 11)
+        return (0..<3000).map { i in
+            let u = Double(rng.next() % 1_000_000) / 1_000_000
+            let v = Double(rng.next() % 1_000_000) / 1_000_000
+            let w = Double(rng.next() % 1_000_000) / 1_000_000
+            let day = 90 * u
+            return Fix(id: i, coordinate: LocationCoordinate2D(latitude: 40 + 2 * v, longitude: -100 + day / 10 + w),
+                       weight: 0.5 + w, time: Date(timeIntervalSince1970: 1_609_459_200 + day * 86_400))
+        }
+    }
+
+    /// Each frame's grid is the density of the frame's own points on the
+    /// timeline's grid, radius and projection (the kernel sum is linear,
+    /// so a sliding window's running sum must match it), and every frame
+    /// carries the same thresholds.
+    @Test func framesEqualTheDensityOfTheirOwnPoints() async throws {
+        let fixes = Self.fixes()
+        let options = TimeFrameOptions(step: TimeStep(7, .day), window: TimeStep(28, .day))
+        var configuration = HeatMapConfiguration()
+        configuration.gridResolution = 80
+        let timeline = try await HeatMapTimeline.prepare(fixes, configuration: configuration, frames: options)
+        #expect(timeline.spans.count == 13)
+        #expect(!timeline.thresholds.isEmpty)
+        var seen = 0
+        for try await frame in timeline.frames {
+            #expect(frame.thresholds == timeline.thresholds)
+            #expect(frame.grid.geometry == timeline.geometry && frame.grid.radius == timeline.radius)
+            if frame.span.index % 4 == 0 {
+                let own = fixes.filter { frame.span.contains($0.time.timeIntervalSince1970) }
+                var planes = PlanePoints()
+                for p in own {
+                    let q = frame.grid.projection.project(p.coordinate)
+                    planes.append(x: q.x, y: q.y, weight: p.weight, value: nil)
+                }
+                var exact = try DensityAccumulator(geometry: timeline.geometry, radius: timeline.radius,
+                                                   projection: frame.grid.projection, method: .exact)
+                try exact.add(planes)
+                let expected = try exact.finish()
+                let peak = expected.values.max() ?? 0
+                let worst = zip(frame.grid.values, expected.values).map { abs($0 - $1) }.max() ?? 0
+                #expect(peak > 0 && worst <= 1e-3 * peak, "frame \(frame.span.index): \(worst) vs \(peak)")
+            }
+            seen += 1
+        }
+        #expect(seen == 13)
+    }
+
+    /// Cancelling while the interval grids are being filled stops the
+    /// preparation there (driven by its progress report, not a clock).
+    @Test func preparingIsCancellable() throws {
+        let fixes = Self.fixes()
+        let flag = CancellationFlag()
+        let stages = Mutex<[HeatMapStage]>([])
+        let control = ComputeControl(cancellation: flag, progress: { report in
+            stages.withLock { $0.append(report.stage) }
+            if report.stage == .density { flag.cancel() }
+        })
+        #expect(throws: CancellationError.self) {
+            try HeatMapTimeline.prepare(fixes, configuration: HeatMapConfiguration(),
+                                        frames: TimeFrameOptions(step: TimeStep(1, .day)), control: control)
+        }
+        #expect(!stages.withLock { $0.contains(.levels) })
+    }
+}
