@@ -48,6 +48,7 @@ func runTool(_ arguments: [String]) -> Int32 {
         let control = ComputeControl(cancellation: nil, progress: progress?.callback)
         switch command.name {
         case "export": try ExportCommand.run(args, control: control)
+        case "tiles": try TilesCommand.run(args, control: control)
         case "grid": try GridCommand.run(args, control: control)
         case "bin": try BinCommand.run(args, control: control)
         case "hit": try HitCommand.run(args, control: control)
