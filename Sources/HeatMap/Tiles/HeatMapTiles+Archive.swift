@@ -109,7 +109,8 @@ extension HeatMapTiles {
 
     /// The archive's JSON metadata: TileJSON's keys, and the legend.
     var metadata: String {
-        func number(_ v: Double) -> String { NumberText.data(v) }
+        // Every digit: the legend's thresholds are the features' own.
+        func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
         func quoted(_ s: String) -> String { JSONEscaping.quoted(s) }
         let b = bounds, c = centre
         let range = "\"minzoom\":\(zooms.lowerBound),\"maxzoom\":\(zooms.upperBound)"

@@ -60,17 +60,60 @@ enum TileEncoder {
     }
 
     /// The contour set of a tile's grid, in tile units.
+    ///
+    /// Contoured in level space (``levelSpace(_:thresholds:)``): which
+    /// nodes are inside each level is unchanged, but along an edge the
+    /// crossings of neighbouring levels are at least 1/(levels + 1) of a
+    /// cell apart, so rounding to the tile's integers never merges two
+    /// boundaries — where the density is steep on a coarse zoom, straight
+    /// interpolation of the values would put them within a unit.
     static func contours(_ values: [Double], legend: TileLegend, smoother: PolygonSmoother,
                          control: ComputeControl) throws -> ContourSet {
         let n = TileLattice.tileNodes, step = Double(TileLattice.cellUnits)
         let origin = -Double(TileLattice.bufferCells) * step
         let geometry = GridGeometry(columns: n, rows: n, x0: origin, y0: origin, dx: step, dy: step)
-        let grid = DensityGrid(geometry: geometry, values: values, projection: PlaneProjection(kind: .planar),
-                               radius: step, estimator: .density, units: legend.units)
+        // Nodes within `gap` of a level are moved to that distance (on their
+        // own side): a crossing is then at least a unit from every node,
+        // so two passes of one boundary by a node (a neck narrower than a
+        // unit) stay apart once rounded.
+        let levels = legend.thresholds.count
+        let gap = min(Double(levels + 1) / Double(TileLattice.cellUnits), 0.45)
+        let spaced = values.map { v -> Double in
+            let g = levelSpace(v, thresholds: legend.thresholds)
+            let k = g.rounded()
+            guard abs(g - k) < gap, k >= 0, k < Double(levels) else { return g }
+            return g >= k ? k + gap : k - gap
+        }
+        let grid = DensityGrid(geometry: geometry, values: spaced,
+                               projection: PlaneProjection(kind: .planar), radius: step, estimator: .density,
+                               units: legend.units)
         var kinds: ContourKinds = [.bands]
         if legend.isolines { kinds.insert(.isolines) }
-        return try ContourBuilder.build(grid: grid, thresholds: legend.thresholds, smoother: smoother, kinds: kinds,
-                                        control: control)
+        return try ContourBuilder.build(grid: grid, thresholds: legend.thresholds.indices.map(Double.init),
+                                        smoother: smoother, kinds: kinds, control: control)
+    }
+
+    /// A value in level units: threshold k is k, linear between
+    /// neighbouring thresholds (and at the first and last gap's rate
+    /// beyond them), clamped to −1 … levels. Increasing, so every node
+    /// stays on its side of every threshold. NaN stays NaN.
+    static func levelSpace(_ v: Double, thresholds t: [Double]) -> Double {
+        guard !v.isNaN, let first = t.first, let last = t.last else { return v }
+        let count = t.count
+        if v < first {
+            let gap = count > 1 ? t[1] - first : max(abs(first), .leastNormalMagnitude)
+            return max(-1, (v - first) / gap)
+        }
+        if v >= last {
+            let gap = count > 1 ? last - t[count - 2] : max(abs(last), .leastNormalMagnitude)
+            return min(Double(count), Double(count - 1) + (v - last) / gap)
+        }
+        var lo = 0, hi = count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if t[mid] <= v { lo = mid } else { hi = mid }
+        }
+        return Double(lo) + (v - t[lo]) / (t[lo + 1] - t[lo])
     }
 
     /// The MVT of band polygons (and isolines), grid numbers used as tile
