@@ -29,7 +29,7 @@ LAYERS = [
     ("contours", ["Levels", "Contouring", "Smoothing", "Assembly", "HitTesting"]),
     ("the public result", ["Facade"]),
     ("formats and pictures", ["Binning", "H3", "GeoJSON", "Simplification",
-                              "Raster", "Rendering"]),
+                              "Raster", "Rendering", "Tiles"]),
 ]
 LAYER_OF = {f: i for i, (_, folders) in enumerate(LAYERS) for f in folders}
 
