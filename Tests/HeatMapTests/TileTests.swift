@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Vector tiles: the encodings (protobuf, MVT commands, Hilbert ids,
 /// PMTiles directories, gzip), and the library's tiles against its archive.
