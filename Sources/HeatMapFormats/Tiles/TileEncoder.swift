@@ -51,14 +51,18 @@ enum TileEncoder {
             let mvt = tile(bands: bands, isolines: [], legend: legend)
             return (mvt, Gzip.compress(mvt))
         case .contoured:
+            // Half a screen pixel (a 256-px tile has 16 units a pixel): the
+            // lattice puts a vertex on every cell edge a boundary crosses,
+            // most of them on lines straight to well under a pixel.
+            var tolerance = Double(TileLattice.extent) / 256 / 2
             var set = try contours(values, legend: legend, smoother: smoother, control: control)
-            var tolerance = Double(TileLattice.cellUnits) / 16
+                .simplified(tolerance: tolerance, control: control)
             while true {
                 let mvt = tile(bands: set.bands, isolines: set.isolines, legend: legend)
                 let gz = Gzip.compress(mvt)
                 if gz.count <= sizeLimit || tolerance > Double(TileLattice.extent) { return (mvt, gz) }
-                set = try set.simplified(tolerance: tolerance, control: control)
                 tolerance *= 2
+                set = try set.simplified(tolerance: tolerance, control: control)
             }
         }
     }
