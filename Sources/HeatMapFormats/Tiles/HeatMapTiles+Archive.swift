@@ -75,6 +75,7 @@ extension HeatMapTiles {
                     for c in 0..<n { tile[r * n + c] = values[from + c] }
                 }
                 guard let encoded = try TileEncoder.encode(tile, legend: legend, smoother: smoother,
+                                                           simplify: simplifies(z: block.z),
                                                            control: control) else { continue }
                 let x = ((block.x0 + tx) % side + side) % side
                 out.append((x, block.y0 + ty, encoded.gzipped))

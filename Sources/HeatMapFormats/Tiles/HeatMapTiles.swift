@@ -155,7 +155,21 @@ extension HeatMapTiles {
         }
         let block = TileBlock(z: z, x0: column, y0: y, width: 1, height: 1)
         let values = try field.values(block, control: control)
-        return try TileEncoder.encode(values, legend: legend, smoother: smoother, control: control)?.mvt ?? []
+        return try TileEncoder.encode(values, legend: legend, smoother: smoother, simplify: simplifies(z: z),
+                                      control: control)?.mvt ?? []
+    }
+
+    /// Whether zoom z's tiles are simplified: where its cells, at the
+    /// latitude nearest the equator, are at most σ (the lattice resolves
+    /// the kernel there).
+    func simplifies(z: Int) -> Bool {
+        let box = field.worldBox
+        guard box.minV <= box.maxV else { return false }
+        let latitude = box.minV <= 0.5 && box.maxV >= 0.5 ? 0
+            : min(abs(WebMercator.latitude(v: box.minV)), abs(WebMercator.latitude(v: box.maxV)))
+        let cell = WebMercator.circumference * cos(latitude * .pi / 180) / Double(1 << z)
+            / Double(TileLattice.cellsPerTile)
+        return cell <= radius / 3
     }
 
     /// The tile columns (unwrapped: continuous across the antimeridian,

@@ -35,7 +35,11 @@ enum TileEncoder {
 
     /// The tile's MVT bytes (uncompressed) and their gzip, or nil when
     /// the tile is empty.
-    static func encode(_ values: [Double], legend: TileLegend, smoother: PolygonSmoother,
+    ///
+    /// - Parameter simplify: simplify by half a screen pixel first (where
+    ///   the lattice resolves the kernel; on coarser zooms the boundaries
+    ///   zigzag cell by cell and longer segments could cross once rounded).
+    static func encode(_ values: [Double], legend: TileLegend, smoother: PolygonSmoother, simplify: Bool,
                        control: ComputeControl) throws -> (mvt: [UInt8], gzipped: [UInt8])? {
         switch content(values, legend: legend) {
         case .empty:
@@ -56,7 +60,7 @@ enum TileEncoder {
             // most of them on lines straight to well under a pixel.
             var tolerance = Double(TileLattice.extent) / 256 / 2
             var set = try contours(values, legend: legend, smoother: smoother, control: control)
-                .simplified(tolerance: tolerance, control: control)
+            if simplify { set = try set.simplified(tolerance: tolerance, control: control) }
             while true {
                 let mvt = tile(bands: set.bands, isolines: set.isolines, legend: legend)
                 let gz = Gzip.compress(mvt)
