@@ -49,8 +49,14 @@ check() {
   /usr/bin/time -f "tiles: %e s wall, %U s user, %S s sys, %M KB peak" \
     "$BIN" tiles "$input" --lat "$lat" --lon "$lon" "${wopt[@]}" "$@" --progress -o "$WORK/$name.pmtiles" 2>&1 \
     | grep -v '%$' || status=1
-  "$BIN" grid "$input" --lat "$lat" --lon "$lon" "${wopt[@]}" "$@" -o "$WORK/$name.grid.json" 2>/dev/null \
-    || "$BIN" grid "$input" --lat "$lat" --lon "$lon" "${wopt[@]}" -o "$WORK/$name.grid.json"
+  # The same density options without the tiles' own (zooms, render):
+  # the grid gives the plane and radius the exact sums are taken in.
+  local density=() skip=0
+  for o in "$@"; do
+    if [ "$skip" = 1 ]; then skip=0; continue; fi
+    case "$o" in --min-zoom|--max-zoom|--render) skip=1 ;; *) density+=("$o") ;; esac
+  done
+  "$BIN" grid "$input" --lat "$lat" --lon "$lon" "${wopt[@]}" "${density[@]}" -o "$WORK/$name.grid.json"
   ls -l "$WORK/$name.pmtiles" | awk '{print "archive: " $5 " bytes"}'
   "$PY" Scripts/check_tiles.py "$WORK/$name.pmtiles" --grid "$WORK/$name.grid.json" --points "$input" \
     --lat "$lat" --lon "$lon" "${wcheck[@]}" || status=1
