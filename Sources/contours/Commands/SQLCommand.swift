@@ -9,7 +9,8 @@ enum SQLCommand {
             throw ToolError.usage("--table NAME is required (the table of points the statement reads)",
                                   command: args.command.name)
         }
-        let (configuration, resolutionFromData) = try Settings.configuration(args)
+        let settings = try ToolConfiguration(args)
+        let configuration = settings.configuration, resolutionFromData = settings.resolutionFromData
         let reader = try Settings.reader(args)
         let planar = configuration.projection == .planar
         let query = CellQuery(dialect: dialect, table: table, latitude: reader.columns.latitude ?? (planar ? "y" : "lat"),

@@ -6,7 +6,7 @@ import HeatMap
 enum TilesCommand {
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
         let output = try Settings.output(args)
-        var density = try Settings.configuration(args)
+        var density = try ToolConfiguration(args)
         guard density.configuration.projection != .planar else {
             throw ToolError.usage("tiles need geographic data (longitude and latitude); planar x/y have no place on a web map",
                                   command: args.command.name)
@@ -16,18 +16,19 @@ enum TilesCommand {
         if let lo = minZoom, let hi = maxZoom, lo > hi {
             throw ToolError.usage("--min-zoom \(lo) is above --max-zoom \(hi)", command: args.command.name)
         }
-        if try RasterExport.raster(args) != nil {
+        let input = try Settings.openInput(args, path: Settings.input(args, operands: args.operands[...]))
+        if try RasterExport.raster(input) != nil {
             throw ToolError.usage("tiles are made from points; contour a raster with 'contours export'",
                                   command: args.command.name)
         }
         // Tiles are contoured on cells of a few pixels: smoothing is asked for, not assumed.
         if !args.isGiven(Options.smooth) { density.configuration.smoother = .none }
-        let run = try DensityRun.run(args, density, operands: args.operands[...], control: control)
+        let run = try DensityRun.run(args, density, operands: args.operands[...], input: input, control: control)
         guard let points = run.points else {
             throw ToolError.usage("tiles are made from points, not a cells table (the kernel is summed at every zoom's own nodes)",
                                   command: args.command.name)
         }
-        let configuration = try ContourOptions.levels(levelRule, run.configuration, grid: run.density.grid,
+        let configuration = try ToolConfiguration.settled(run.configuration, byLevels: levelRule, grid: run.density.grid,
                                                       command: args.command.name)
         var grid = run.density.grid
         if let units = args[Options.units] { grid.units = units }
