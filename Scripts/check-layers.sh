@@ -31,7 +31,7 @@ TARGETS = [
     ("HeatMapDensity", [["Input"], ["Density", "Engines"]]),
     ("HeatMapContouring", [["Levels", "Contouring", "Smoothing", "Assembly", "HitTesting",
                             "Rings", "Simplification"], ["Facade"]]),
-    ("HeatMapFormats", [["Binning", "H3", "Rendering", "GeoJSON", "Raster"]]),
+    ("HeatMapFormats", [["Binning", "H3", "Rendering", "GeoJSON", "Raster", "Tiles"]]),
 ]
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

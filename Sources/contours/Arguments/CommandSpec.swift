@@ -75,6 +75,28 @@ enum Commands {
             "contours export quakes.csv --format html --basemap coast.geojson --title 'Fiji quakes' -o quakes.html",
         ])
 
+    static let tiles = CommandSpec(
+        name: "tiles",
+        run: { try TilesCommand.run($0, control: $1) },
+        synopsis: "contours tiles [INPUT] -o FILE.pmtiles [options]",
+        summary: "Write vector tiles (PMTiles) of the density's bands, contoured at every zoom's own resolution.",
+        details: """
+            Geographic points only. Each zoom is contoured from the kernel density summed at nodes four
+            screen pixels apart, with the radius and thresholds an export of the same points and options
+            would use, so a band means the same density at every scale. Tiles are Mapbox Vector Tiles
+            (extent 4096) with a 'bands' layer (level, threshold, upper, units, fill; 'isolines' too with
+            --render both), gzipped in one PMTiles v3 file: empty tiles are left out, tiles wholly inside
+            one band stored once. Open it in MapLibre, OpenLayers or QGIS (docs/tiles.md).
+            """,
+        options: inputOptions + densityOptions + levelOptions
+            + [Options.interval, Options.offset, Options.expBase, Options.smooth, Options.gradient, Options.units,
+               Options.render, Options.minZoom, Options.maxZoom, Options.output, Options.progress, Options.help],
+        examples: [
+            "contours tiles quakes.csv -o quakes.pmtiles",
+            "contours tiles storms.csv --weight wind --spacing nice --max-zoom 8 -o storms.pmtiles",
+            "contours tiles stops.csv --radius 300m --render both -o stops.pmtiles",
+        ])
+
     static let grid = CommandSpec(
         name: "grid",
         run: { try GridCommand.run($0, control: $1) },
@@ -169,7 +191,7 @@ enum Commands {
             "contours sql --dialect postgres --table public.stops --lat latitude --lon longitude",
         ])
 
-    static let all = [export, grid, bin, hit, info, sql]
+    static let all = [export, tiles, grid, bin, hit, info, sql]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 }

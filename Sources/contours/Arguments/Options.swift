@@ -182,6 +182,14 @@ enum Options {
     static let crs = Option<RasterCRS?>("--crs", value: "EPSG:N", default: nil, defaultText: "none",
         help: "What planar x/y are (planar input only): rasters and GeoJSON state this CRS.",
         example: "--planar --crs EPSG:32633") { text, _ in try OptionValues.crs(text) }
+    static let minZoom = Option<Int?>.integer("--min-zoom", value: "Z", in: 0...HeatMapTiles.deepestZoom,
+        defaultText: "the zoom where the data fits one tile",
+        help: "Tiles: the lowest zoom written.",
+        example: "--min-zoom 3")
+    static let maxZoom = Option<Int?>.integer("--max-zoom", value: "Z", in: 0...HeatMapTiles.deepestZoom,
+        defaultText: "the zoom past which the kernel shows no more detail (cells of a sixth of the radius)",
+        help: "Tiles: the highest zoom written; each zoom has four times the tiles of the one before.",
+        example: "--max-zoom 10")
     static let infoFormat = Option.choice("--format", [("text", false), ("json", true)], default: false,
         help: "Report as text for people or one JSON object for programs.",
         example: "--format json")

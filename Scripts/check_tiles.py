@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Checks a PMTiles archive written by `contours tiles` (run by check-tiles.sh).
+
+  check_tiles.py ARCHIVE.pmtiles --grid GRID.json --points FILE.csv --lat COL --lon COL [--w COL]
+                 [--samples N] [--margin F]
+
+GRID.json is `contours grid` of the same points and density options: its
+"crs" (the plane the kernel is measured in) and "radius". Checks:
+  1. the header and metadata (vector_layers, bounds, legend thresholds);
+  2. every tile decodes (gzip, then Mapbox Vector Tile 2.1);
+  3. every band polygon is valid (shapely, after flipping y) and every
+     feature's threshold is the legend's for its level, at every zoom;
+  4. at random points of sampled tiles, the band read from the tile equals
+     the band of the exact kernel sum there, except where the point or a
+     corner of its lattice cell is within --margin (relative) of a
+     threshold, or the corners' bands differ (the band edge is inside the
+     cell, where marching squares interpolates).
+Prints one line per zoom and exits 1 on any failure.
+"""
+import argparse, csv, gzip, json, math, random, sys
+from collections import defaultdict
+import numpy as np
+from pyproj import CRS, Transformer
+from scipy.spatial import cKDTree
+import mapbox_vector_tile
+from shapely.geometry import shape, Point
+from pmtiles.reader import Reader, MmapSource, all_tiles
+
+ap = argparse.ArgumentParser()
+ap.add_argument("archive")
+ap.add_argument("--grid", required=True)
+ap.add_argument("--points", required=True)
+ap.add_argument("--lat", required=True)
+ap.add_argument("--lon", required=True)
+ap.add_argument("--w")
+ap.add_argument("--samples", type=int, default=12, help="points per sampled tile")
+ap.add_argument("--tiles-per-zoom", type=int, default=40)
+ap.add_argument("--margin", type=float, default=0.02)
+a = ap.parse_args()
+
+failures = []
+def fail(msg):
+    failures.append(msg)
+    if len(failures) <= 20:
+        print("FAIL:", msg)
+
+grid = json.load(open(a.grid))
+radius = grid["radius"]
+sigma = radius / 3
+plane = Transformer.from_crs(CRS.from_epsg(4326), CRS.from_user_input(grid["crs"]), always_xy=True)
+
+lon, lat, w = [], [], []
+with open(a.points, newline="") as f:
+    for row in csv.DictReader(f):
+        try:
+            x, y = float(row[a.lon]), float(row[a.lat])
+            wt = float(row[a.w]) if a.w else 1.0
+        except (ValueError, KeyError, TypeError):
+            continue
+        if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(wt)) or wt < 0 or abs(y) > 90:
+            continue
+        lon.append(x); lat.append(y); w.append(wt)
+px, py = plane.transform(np.array(lon), np.array(lat))
+pts = np.column_stack([px, py])
+w = np.array(w)
+tree = cKDTree(pts)
+scale = 1e6 / (2 * math.pi * sigma * sigma)
+
+def exact(lons, lats):
+    qx, qy = plane.transform(np.asarray(lons), np.asarray(lats))
+    out = np.zeros(len(qx))
+    for k, nb in enumerate(tree.query_ball_point(np.column_stack([qx, qy]), 6 * sigma)):
+        if nb:
+            d2 = (pts[nb, 0] - qx[k]) ** 2 + (pts[nb, 1] - qy[k]) ** 2
+            out[k] = np.sum(w[nb] * np.exp(-d2 / (2 * sigma * sigma))) * scale
+    return out
+
+with open(a.archive, "rb") as f:
+    get = MmapSource(f)
+    reader = Reader(get)
+    header = reader.header()
+    meta = reader.metadata()
+    tiles = list(all_tiles(get))
+
+layers = {l["id"] for l in meta.get("vector_layers", [])}
+if "bands" not in layers:
+    fail("metadata: no 'bands' in vector_layers")
+legend = meta.get("legend", {})
+thresholds = legend.get("thresholds", [])
+if not thresholds or thresholds != sorted(thresholds):
+    fail(f"metadata: thresholds {thresholds}")
+for key in ("colors", "units", "radius", "kernel"):
+    if key not in legend:
+        fail(f"metadata legend has no {key}")
+if abs(legend.get("radius", 0) - radius) > 1e-6 * radius:
+    fail(f"metadata radius {legend.get('radius')} is not the grid's {radius}")
+print(f"header: zooms {header['min_zoom']}-{header['max_zoom']}, {len(tiles)} tiles addressed, "
+      f"{header.get('tile_contents_count')} stored; {len(thresholds)} thresholds {thresholds[:3]}...; radius {radius:.6g} m")
+
+def band_of(v):
+    return int(np.searchsorted(np.array(thresholds), v, side="right"))
+
+def world_to_lonlat(u, v):
+    return u * 360 - 180, math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * v))))
+
+extent = 4096
+cell = 64  # tile units per lattice cell
+rng = random.Random(1)
+by_zoom = defaultdict(list)
+for (z, x, y), data in tiles:
+    by_zoom[z].append((x, y, data))
+
+sizes = []
+for z in sorted(by_zoom):
+    entries = by_zoom[z]
+    invalid = features = compared = skipped = mismatched = 0
+    columns = sorted({x for x, _, _ in entries})
+    sample = set(rng.sample(range(len(entries)), min(a.tiles_per_zoom, len(entries))))
+    for k, (x, y, data) in enumerate(entries):
+        sizes.append(len(data))
+        try:
+            raw = gzip.decompress(data)
+            decoded = mapbox_vector_tile.decode(raw, default_options={"y_coord_down": True})
+        except Exception as e:
+            fail(f"{z}/{x}/{y}: does not decode: {e}")
+            continue
+        bands = decoded.get("bands", {"features": []})
+        polys = []
+        for feat in bands["features"]:
+            features += 1
+            props = feat["properties"]
+            lv = props["level"]
+            if props["threshold"] != thresholds[lv]:
+                fail(f"{z}/{x}/{y}: level {lv} threshold {props['threshold']} is not {thresholds[lv]}")
+            if lv + 1 < len(thresholds) and props.get("upper") != thresholds[lv + 1]:
+                fail(f"{z}/{x}/{y}: level {lv} upper {props.get('upper')}")
+            geom = shape(feat["geometry"])
+            # y down as decoded; flipping y mirrors rings, which keeps validity as shapely sees it.
+            from shapely.affinity import scale as sscale
+            flipped = sscale(geom, yfact=-1, origin=(0, 0))
+            if not flipped.is_valid:
+                from shapely.validation import explain_validity
+                invalid += 1
+                fail(f"{z}/{x}/{y}: level {lv} invalid: {explain_validity(flipped)}")
+            polys.append((lv, geom))
+        if k not in sample:
+            continue
+        n = 1 << z
+        qs = [(rng.uniform(0, extent), rng.uniform(0, extent)) for _ in range(a.samples)]
+        # The point and the corners of its lattice cell, in tile units.
+        allpts = []
+        for tx, ty in qs:
+            c0, r0 = math.floor(tx / cell) * cell, math.floor(ty / cell) * cell
+            allpts += [(tx, ty), (c0, r0), (c0 + cell, r0), (c0, r0 + cell), (c0 + cell, r0 + cell)]
+        lonlat = [world_to_lonlat((x + tx / extent) / n, (y + ty / extent) / n) for tx, ty in allpts]
+        vals = exact([p[0] for p in lonlat], [p[1] for p in lonlat])
+        for j, (tx, ty) in enumerate(qs):
+            group = vals[5 * j: 5 * j + 5]
+            bands_here = {band_of(v) for v in group}
+            near = any(abs(v - t) <= a.margin * t for v in group for t in thresholds)
+            if near or len(bands_here) > 1:
+                skipped += 1
+                continue
+            expected = band_of(group[0])
+            got = 0
+            p = Point(tx, ty)
+            for lv, geom in polys:
+                if geom.contains(p):
+                    got = lv + 1
+            compared += 1
+            if got != expected:
+                mismatched += 1
+                fail(f"{z}/{x}/{y} at ({tx:.0f},{ty:.0f}): tile band {got}, exact band {expected} "
+                     f"(density {group[0]:.6g})")
+    wrapped = " (both sides of the antimeridian)" if columns and columns[0] < n // 4 and columns[-1] > 3 * n // 4 else ""
+    print(f"zoom {z}: {len(entries)} tiles, columns {columns[0]}..{columns[-1]}{wrapped}, {features} band features, "
+          f"{invalid} invalid; {compared} points compared with the exact density, {mismatched} differ, "
+          f"{skipped} near a threshold or a band edge")
+print(f"tile sizes (gzipped): largest {max(sizes) if sizes else 0} bytes, mean {int(np.mean(sizes)) if sizes else 0}")
+if sizes and max(sizes) > 500 * 1024:
+    fail("a tile is over 500 KB")
+if failures:
+    print(f"{len(failures)} failures")
+    sys.exit(1)
+print("all tiles pass")

@@ -1,0 +1,31 @@
+import HeatMapContouring
+import HeatMapCore
+import HeatMapDensity
+
+extension HeatMapTiles {
+    /// Tiles of streamed points whose grid the planner made (the tool's
+    /// path): that grid's radius, and the thresholds `configuration` gives
+    /// on it, as an export of the same points and options has. The points
+    /// are read once more into memory (6 numbers each).
+    package static func make(points: StreamedPoints, grid: DensityGrid, configuration: HeatMapConfiguration,
+                             zooms: ClosedRange<Int>?, control: ComputeControl) throws -> HeatMapTiles {
+        guard grid.projection.isGeographic else { throw planarRefusal }
+        let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
+        var all = PlanePoints()
+        let mean = configuration.estimator == .mean
+        var values: [Double] = []
+        let projector = PointProjector(grid.projection)
+        try points.forEachBatch(control: control) { batch in
+            for i in 0..<batch.count {
+                let p = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
+                all.x.append(p.x)
+                all.y.append(p.y)
+            }
+            all.weight.append(contentsOf: batch.weight)
+            if mean { values.append(contentsOf: batch.value) }
+        }
+        if mean { all.value = values }
+        return try HeatMapTiles(points: all, projection: grid.projection, radius: grid.radius, thresholds: thresholds,
+                                units: grid.units, configuration: configuration, zooms: zooms, control: control)
+    }
+}

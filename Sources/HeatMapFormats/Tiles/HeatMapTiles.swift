@@ -1,0 +1,214 @@
+import Foundation
+import HeatMapContouring
+import HeatMapCore
+import HeatMapDensity
+
+/// Vector tiles of a density's bands, from continents to city blocks:
+/// each zoom contoured from the density sampled at that zoom's own
+/// resolution (a node every 4 screen pixels, on a lattice aligned to the
+/// tiles), with one kernel radius and one set of thresholds at every zoom,
+/// so a band means the same density at every scale.
+///
+/// ```swift
+/// let tiles = try await HeatMapTiles.make(from: quakes, configuration: configuration)
+/// let mvt = try await tiles.tile(z: 6, x: 62, y: 36)   // an answer to /6/62/36.mvt
+/// try await tiles.write(to: file)                       // the whole PMTiles archive
+/// ```
+///
+/// Tiles are Mapbox Vector Tiles 2.1 (extent 4096, a buffer of 64) with a
+/// `bands` layer (and `isolines` when the configuration's render mode
+/// draws lines): one feature per level with `level`, `threshold`, `upper`
+/// (not on the top band), `units` and `fill`.
+public struct HeatMapTiles: Sendable {
+    /// The zooms an archive holds.
+    public private(set) var zooms: ClosedRange<Int>
+    /// The thresholds of every zoom, ascending, in ``units``.
+    public var thresholds: [Double] { legend.thresholds }
+    /// The unit of the thresholds.
+    public var units: String { legend.units }
+    /// The kernel radius (metres), the same at every zoom.
+    public let radius: Double
+    let legend: TileLegend
+    let field: any TileField
+    let smoother: PolygonSmoother
+    let estimator: DensityEstimator
+
+    /// The deepest zoom any archive may hold.
+    public static let deepestZoom = 22
+
+    init(field: any TileField, radius: Double, legend: TileLegend, smoother: PolygonSmoother,
+                 estimator: DensityEstimator, zooms: ClosedRange<Int>?) {
+        self.field = field
+        self.radius = radius
+        self.legend = legend
+        self.smoother = smoother
+        self.estimator = estimator
+        // Past cells of σ/2 the kernel shows no more detail.
+        self.zooms = zooms ?? Self.defaultZooms(box: field.worldBox, detail: radius / 6)
+    }
+
+    /// Tiles of points already in a plane, with `radius` and `thresholds`
+    /// chosen (the tool's path, whose planner chose them on the same points).
+    package init(points: PlanePoints, projection: PlaneProjection, radius: Double, thresholds: [Double],
+                 units: String, configuration: HeatMapConfiguration, zooms: ClosedRange<Int>?,
+                 control: ComputeControl) throws {
+        let field = try PointTileField(points: points, projection: projection, radius: radius, control: control)
+        self.init(field: field, radius: radius,
+                  legend: TileLegend(thresholds: thresholds, units: units, gradient: configuration.gradient,
+                                     isolines: configuration.renderMode.isolineStroke != nil),
+                  smoother: configuration.smoother, estimator: configuration.estimator, zooms: zooms)
+    }
+
+    /// Tiles of points under `configuration`: the radius and thresholds
+    /// are those ``HeatMapContours/compute(from:configuration:)`` gives on
+    /// the same points; every tile is contoured from the exact kernel sums
+    /// at its own nodes. Geographic points only.
+    ///
+    /// - Parameter zooms: nil: from the zoom where the data fits one tile
+    ///   to the one past which the kernel shows no more detail.
+    /// - Throws: `CancellationError`; ``HeatMapError/invalidConfiguration(_:)``
+    ///   for planar points.
+    public static func make<P: HeatMapable>(from points: [P], configuration: HeatMapConfiguration,
+                                            zooms: ClosedRange<Int>? = nil) async throws -> HeatMapTiles {
+        guard configuration.projection != .planar else { throw planarRefusal }
+        return try await BackgroundWork.run { control in
+            let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: false,
+                                                        control: control)
+            let grid = try DensityGrid.compute(points: prepared.points, projection: prepared.projection,
+                                               configuration: configuration, control: control)
+            let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
+            return try HeatMapTiles(points: prepared.points, projection: prepared.projection, radius: grid.radius,
+                                    thresholds: thresholds, units: grid.units, configuration: configuration,
+                                    zooms: zooms, control: control)
+        }
+    }
+
+    /// Tiles of computed contours: their thresholds, and their grid read
+    /// at every tile node (so no zoom shows more detail than the grid has).
+    public init(contours: HeatMapContours, zooms: ClosedRange<Int>? = nil) throws {
+        guard contours.projection.isGeographic else { throw Self.planarRefusal }
+        let grid = contours.grid
+        let field = GridTileField(grid: grid)
+        let cell = max(grid.geometry.dx, grid.geometry.dy)
+        self.init(field: field, radius: grid.radius,
+                  legend: TileLegend(thresholds: contours.thresholds, units: contours.units,
+                                     gradient: contours.gradient, isolines: contours.renderMode.isolineStroke != nil),
+                  smoother: contours.configuration.smoother, estimator: grid.estimator,
+                  zooms: zooms ?? Self.defaultZooms(box: field.worldBox, detail: cell))
+    }
+
+    /// The same tiles over other zooms: either end given replaces the
+    /// default's (the other end follows when they would cross).
+    package func zooms(minimum: Int?, maximum: Int?) -> HeatMapTiles {
+        var copy = self
+        let hi = maximum ?? max(zooms.upperBound, minimum ?? 0)
+        let lo = minimum ?? min(zooms.lowerBound, hi)
+        copy.zooms = lo...max(lo, hi)
+        return copy
+    }
+
+    static let planarRefusal = HeatMapError.invalidConfiguration(
+        "tiles need geographic data (longitude and latitude): planar coordinates have no place on a web map")
+
+    /// From the zoom where `box` fits one tile to the first whose cells
+    /// are at most `detail` metres where cells are largest (nearest the
+    /// equator).
+    static func defaultZooms(box: (minU: Double, minV: Double, maxU: Double, maxV: Double),
+                             detail: Double) -> ClosedRange<Int> {
+        guard box.minU <= box.maxU, box.minV <= box.maxV else { return 0...0 }
+        let span = max(box.maxU - box.minU, box.maxV - box.minV, 1e-12)
+        let fits = Int(max(0, floor(log2(1 / span))))
+        let latitude: Double
+        if box.minV <= 0.5 && box.maxV >= 0.5 {
+            latitude = 0
+        } else {
+            latitude = min(abs(WebMercator.latitude(v: box.minV)), abs(WebMercator.latitude(v: box.maxV)))
+        }
+        let world = WebMercator.circumference * cos(latitude * .pi / 180)
+        let cells = world / max(detail, 1e-9) / Double(TileLattice.cellsPerTile)
+        let deepest = min(Int(max(0, ceil(log2(cells)))), deepestZoom)
+        let shallow = min(fits, deepest)
+        return shallow...max(shallow, deepest)
+    }
+}
+
+// MARK: - Serving and writing
+
+extension HeatMapTiles {
+    /// Tile z/x/y's MVT bytes (uncompressed; empty when the tile holds no
+    /// band), computed off the caller's actor; cancelling the task throws
+    /// `CancellationError`. O(points near the tile × nodes within their
+    /// reach + the tile's 67² nodes).
+    public func tile(z: Int, x: Int, y: Int) async throws -> [UInt8] {
+        try await BackgroundWork.run { control in try self.tile(z: z, x: x, y: y, control: control) }
+    }
+
+    /// ``tile(z:x:y:)`` on the calling thread.
+    package func tile(z: Int, x: Int, y: Int, control: ComputeControl) throws -> [UInt8] {
+        guard (0...Self.deepestZoom).contains(z), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y) else {
+            throw HeatMapError.invalidConfiguration("no tile \(z)/\(x)/\(y)")
+        }
+        let range = columnRange(z: z)
+        let n = 1 << z
+        guard let column = [x, x - n, x + n].first(where: { range.contains($0) }), rowRange(z: z).contains(y) else {
+            return []
+        }
+        let block = TileBlock(z: z, x0: column, y0: y, width: 1, height: 1)
+        let values = try field.values(block, control: control)
+        return try TileEncoder.encode(values, legend: legend, smoother: smoother, simplify: simplifies(z: z),
+                                      control: control)?.mvt ?? []
+    }
+
+    /// Whether zoom z's tiles are simplified: where its cells, at the
+    /// latitude nearest the equator, are at most σ (the lattice resolves
+    /// the kernel there).
+    func simplifies(z: Int) -> Bool {
+        let box = field.worldBox
+        guard box.minV <= box.maxV else { return false }
+        let latitude = box.minV <= 0.5 && box.maxV >= 0.5 ? 0
+            : min(abs(WebMercator.latitude(v: box.minV)), abs(WebMercator.latitude(v: box.maxV)))
+        let cell = WebMercator.circumference * cos(latitude * .pi / 180) / Double(1 << z)
+            / Double(TileLattice.cellsPerTile)
+        return cell <= radius / 3
+    }
+
+    /// The tile columns (unwrapped: continuous across the antimeridian,
+    /// at most 2^z of them) holding anything at zoom z.
+    func columnRange(z: Int) -> ClosedRange<Int> {
+        let box = field.worldBox, n = Double(1 << z)
+        guard box.minU <= box.maxU else { return 1...0 }
+        var lo = Int(floor(box.minU * n)), hi = Int(floor(box.maxU * n))
+        if hi - lo + 1 > 1 << z {
+            let centre = Int(floor((box.minU + box.maxU) / 2 * n))
+            lo = centre - (1 << z) / 2
+            hi = lo + (1 << z) - 1
+        }
+        return lo...hi
+    }
+
+    /// The tile rows holding anything at zoom z.
+    func rowRange(z: Int) -> ClosedRange<Int> {
+        let box = field.worldBox, n = 1 << z
+        guard box.minV <= box.maxV else { return 1...0 }
+        let lo = max(0, Int(floor(box.minV * Double(n)))), hi = min(n - 1, Int(floor(box.maxV * Double(n))))
+        return lo...max(lo, hi)
+    }
+
+    /// The blocks of zoom z: aligned squares of up to 8 × 8 tiles, cut to
+    /// the tiles holding anything.
+    func blocks(z: Int) -> [TileBlock] {
+        let columns = columnRange(z: z), rows = rowRange(z: z)
+        guard !columns.isEmpty, !rows.isEmpty else { return [] }
+        let side = min(8, 1 << z)
+        func floorDiv(_ a: Int) -> Int { a >= 0 ? a / side : -((-a + side - 1) / side) }
+        var out: [TileBlock] = []
+        for by in floorDiv(rows.lowerBound)...floorDiv(rows.upperBound) {
+            for bx in floorDiv(columns.lowerBound)...floorDiv(columns.upperBound) {
+                let x0 = max(bx * side, columns.lowerBound), x1 = min(bx * side + side - 1, columns.upperBound)
+                let y0 = max(by * side, rows.lowerBound), y1 = min(by * side + side - 1, rows.upperBound)
+                out.append(TileBlock(z: z, x0: x0, y0: y0, width: x1 - x0 + 1, height: y1 - y0 + 1))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import HeatMapContouring
+import HeatMapCore
+import HeatMapDensity
+
+/// Tile data held on disk until the directories that point into it are
+/// written ahead of it: an unnamed temporary file (unlinked as soon as it
+/// is made, so nothing is left behind, whatever happens).
+final class TileSpool {
+    private let descriptor: Int32
+    private(set) var count: UInt64 = 0
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/heatmap-tiles-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw HeatMapError.invalidConfiguration("cannot make a temporary file for the tiles") }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends `bytes`.
+    func append(_ bytes: [UInt8]) throws {
+        var done = 0
+        try bytes.withUnsafeBytes { raw in
+            while done < raw.count {
+                let n = write(descriptor, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw HeatMapError.invalidConfiguration("cannot write the tiles' temporary file: \(String(cString: strerror(errno)))")
+                }
+                done += n
+            }
+        }
+        count += UInt64(bytes.count)
+    }
+
+    /// Hands everything appended to `sink`, 1 MiB at a time.
+    func copy(to sink: ByteSink) throws {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: UInt64 = 0
+        while offset < count {
+            let want = Int(min(UInt64(buffer.count), count - offset))
+            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, want, off_t(offset)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw HeatMapError.invalidConfiguration("cannot read the tiles' temporary file back")
+            }
+            try buffer.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            offset += UInt64(n)
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
+
+/// Vector tiles: the encodings (protobuf, MVT commands, Hilbert ids,
+/// PMTiles directories, gzip), and the library's tiles against its archive.
+@Suite struct TileTests {
+    @Test func hilbertIDsMatchThePMTilesNumbering() {
+        // Values from the PMTiles specification's reference implementations.
+        #expect(HilbertTileID.id(z: 0, x: 0, y: 0) == 0)
+        #expect(HilbertTileID.id(z: 1, x: 0, y: 0) == 1)
+        #expect(HilbertTileID.id(z: 1, x: 0, y: 1) == 2)
+        #expect(HilbertTileID.id(z: 1, x: 1, y: 1) == 3)
+        #expect(HilbertTileID.id(z: 1, x: 1, y: 0) == 4)
+        #expect(HilbertTileID.id(z: 2, x: 1, y: 3) == 11)
+        #expect(HilbertTileID.id(z: 3, x: 3, y: 0) == 26)
+        #expect(HilbertTileID.id(z: 12, x: 3423, y: 1763) == 19_078_479)
+    }
+
+    @Test func hilbertIDsRoundTripAndAlignedBlocksAreContiguous() {
+        for z in 0...4 {
+            let n = 1 << z
+            var seen = Set<UInt64>()
+            for x in 0..<n {
+                for y in 0..<n {
+                    let id = HilbertTileID.id(z: z, x: x, y: y)
+                    #expect(HilbertTileID.tile(id) == (z, x, y))
+                    seen.insert(id)
+                }
+            }
+            #expect(seen.count == n * n)
+        }
+        // Every aligned 2×2 block at zoom 4 is four consecutive ids.
+        for bx in 0..<8 {
+            for by in 0..<8 {
+                let ids = [(0, 0), (0, 1), (1, 0), (1, 1)].map { HilbertTileID.id(z: 4, x: 2 * bx + $0.0, y: 2 * by + $0.1) }
+                #expect(ids.max()! - ids.min()! == 3)
+            }
+        }
+    }
+
+    @Test func protobufVarintsAndZigzag() {
+        var w = ProtobufWriter()
+        w.varint(300)
+        #expect(w.bytes == [0xAC, 0x02])
+        #expect(ProtobufWriter.zigzag(0) == 0)
+        #expect(ProtobufWriter.zigzag(-1) == 1)
+        #expect(ProtobufWriter.zigzag(1) == 2)
+        #expect(ProtobufWriter.zigzag(-2) == 3)
+        #expect(ProtobufWriter.zigzag(Int32.max) == UInt32.max - 1)
+    }
+
+    @Test func geometryCommandsFollowTheSpecExample() {
+        // MVT 2.1 §4.3.5.3: a polygon (3,6) (8,12) (20,34) is
+        // 9 6 12 18 10 12 24 44 15.
+        var g = VectorTileGeometry()
+        g.ring([TilePoint(x: 3, y: 6), TilePoint(x: 8, y: 12), TilePoint(x: 20, y: 34)])
+        #expect(g.integers == [9, 6, 12, 18, 10, 12, 24, 44, 15])
+    }
+
+    @Test func crcAndGzipRoundTrip() throws {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        var random = SplitMix(seed: 7)
+        let data = (0..<5000).map { _ in UInt8.random(in: 0...7, using: &random) }
+        let gz = Gzip.compress(data)
+        #expect(gz.prefix(3) == [0x1f, 0x8b, 8])
+        #expect(try TileArchiveReader.gunzip(gz) == data)
+    }
+
+    @Test func quantisedRingsDropFoldsAndCollapses() throws {
+        // A spike that rounds onto itself goes; the square stays, positive.
+        let ring = [PlanePoint(x: 0, y: 0), PlanePoint(x: 10, y: 0), PlanePoint(x: 10, y: 10),
+                    PlanePoint(x: 0.1, y: 10.2), PlanePoint(x: 0.2, y: 20), PlanePoint(x: 0, y: 10)]
+        let q = try #require(TileQuantizer.ring(ring, exterior: true))
+        #expect(q == [TilePoint(x: 0, y: 0), TilePoint(x: 10, y: 0), TilePoint(x: 10, y: 10), TilePoint(x: 0, y: 10)])
+        #expect(TileQuantizer.doubleArea(q) > 0)
+        // A sliver narrower than a unit collapses to nothing.
+        let sliver = [PlanePoint(x: 0, y: 0), PlanePoint(x: 0.1, y: 50), PlanePoint(x: 0.3, y: 0.2)]
+        #expect(TileQuantizer.ring(sliver, exterior: true) == nil)
+        // A ring wound the wrong way for its role is dropped.
+        #expect(TileQuantizer.ring(ring, exterior: false) == nil)
+    }
+
+    @Test func directoriesSplitIntoLeavesWhenTheRootIsTooLarge() throws {
+        var entries: [PMTilesEntry] = []
+        var random = SplitMix(seed: 3)
+        var id: UInt64 = 0, offset: UInt64 = 0
+        for _ in 0..<60_000 {
+            id += UInt64.random(in: 1...5, using: &random)
+            let length = UInt32.random(in: 20...4000, using: &random)
+            entries.append(PMTilesEntry(tileID: id, offset: offset, length: length, runLength: 1))
+            offset += UInt64(length)
+        }
+        let built = PMTilesDirectory.build(entries)
+        #expect(built.root.count <= 16_384 - PMTilesHeader.size)
+        #expect(!built.leaves.isEmpty)
+        let root = try TileArchiveReader.entries(TileArchiveReader.gunzip(built.root))
+        var all: [PMTilesEntry] = []
+        for pointer in root {
+            #expect(pointer.runLength == 0)
+            let leaf = Array(built.leaves[Int(pointer.offset)..<Int(pointer.offset) + Int(pointer.length)])
+            all += try TileArchiveReader.entries(TileArchiveReader.gunzip(leaf))
+        }
+        #expect(all == entries)
+    }
+
+    /// Points in two clusters either side of the antimeridian (Fiji).
+    static func points(count: Int, seed: UInt64) -> [HeatMapPoint] {
+        var random = SplitMix(seed: seed)
+        return (0..<count).map { k in
+            let centre = k % 3 == 0 ? (-17.8, 178.2) : (-16.5, -179.6)
+            let lat = centre.0 + Double.random(in: -1...1, using: &random) * Double.random(in: 0...1, using: &random)
+            var lon = centre.1 + Double.random(in: -1...1, using: &random) * Double.random(in: 0...1, using: &random)
+            if lon >= 180 { lon -= 360 }
+            return HeatMapPoint(latitude: lat, longitude: lon, weight: 1)
+        }
+    }
+
+    @Test func libraryTilesAreTheArchivesTilesByteForByte() async throws {
+        let points = Self.points(count: 3000, seed: 11)
+        let configuration = HeatMapConfiguration(radius: 15_000, contourLevels: 5, bandwidth: .fixed)
+        let tiles = try await HeatMapTiles.make(from: points, configuration: configuration, zooms: 4...8)
+        let sink = MemorySink()
+        let summary = try await tiles.write(to: sink)
+        let archive = try TileArchiveReader(sink.bytes)
+        #expect(archive.tiles.count == summary.tiles)
+        #expect(summary.tilesPerZoom.count == 5)
+        // Tiles on both sides of the antimeridian.
+        let columns8 = Set(archive.tiles.keys.filter { $0.z == 8 }.map(\.x))
+        #expect(columns8.contains { $0 < 8 } && columns8.contains { $0 > 240 })
+        var compared = 0
+        for (key, gz) in archive.tiles where key.z <= 6 || compared < 40 {
+            let served = try await tiles.tile(z: key.z, x: key.x, y: key.y)
+            #expect(try TileArchiveReader.gunzip(gz) == served, "tile \(key.z)/\(key.x)/\(key.y)")
+            compared += 1
+        }
+        #expect(compared >= 20)
+        // A tile the archive leaves out is empty when served.
+        let far = try await tiles.tile(z: 6, x: 0, y: 0)
+        #expect(far.isEmpty)
+        #expect(archive.header.minZoom == 4 && archive.header.maxZoom == 8)
+    }
+
+    @Test func tilesWhollyInsideOneBandAreStoredOnce() async throws {
+        // An even patch 55 km wide: at zoom 12 (tiles of 10 km) the tiles
+        // inside it are inside the top band.
+        var random = SplitMix(seed: 5)
+        let points = (0..<8000).map { _ in
+            HeatMapPoint(latitude: 10 + Double.random(in: -0.25...0.25, using: &random),
+                         longitude: 20 + Double.random(in: -0.25...0.25, using: &random), weight: 1)
+        }
+        let configuration = HeatMapConfiguration(radius: 6_000, contourLevels: 2, levelSpacing: .linear,
+                                                 bandwidth: .fixed)
+        let tiles = try await HeatMapTiles.make(from: points, configuration: configuration, zooms: 12...12)
+        let sink = MemorySink()
+        let summary = try await tiles.write(to: sink)
+        #expect(summary.contents < summary.tiles)
+        let archive = try TileArchiveReader(sink.bytes)
+        #expect(archive.entries.contains { $0.runLength > 1 })
+    }
+
+    @Test func planarPointsAreRefused() async {
+        let points = [HeatMapPoint(latitude: 1, longitude: 2, weight: 1)]
+        await #expect(throws: HeatMapError.self) {
+            _ = try await HeatMapTiles.make(from: points, configuration: HeatMapConfiguration(projection: .planar))
+        }
+    }
+}
+
+/// Keeps every byte written.
+final class MemorySink: ByteSink {
+    var bytes: [UInt8] = []
+    func write(_ chunk: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: chunk) }
+}
+
+/// Reads a PMTiles archive back: header fields, every entry, every tile.
+struct TileArchiveReader {
+    struct Key: Hashable { var z: Int, x: Int, y: Int }
+    struct Header { var minZoom: Int, maxZoom: Int }
+
+    var header: Header
+    var entries: [PMTilesEntry] = []
+    var tiles: [Key: [UInt8]] = [:]
+
+    init(_ bytes: [UInt8]) throws {
+        func u64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        #expect(Array(bytes[0..<7]) == Array("PMTiles".utf8) && bytes[7] == 3)
+        header = Header(minZoom: Int(bytes[100]), maxZoom: Int(bytes[101]))
+        let root = Array(bytes[u64(8)..<u64(8) + u64(16)])
+        let leaves = u64(40), data = u64(56)
+        func walk(_ directory: [UInt8], into out: inout [PMTilesEntry]) throws {
+            for e in try Self.entries(Self.gunzip(directory)) {
+                if e.runLength == 0 {
+                    try walk(Array(bytes[leaves + Int(e.offset)..<leaves + Int(e.offset) + Int(e.length)]), into: &out)
+                } else {
+                    out.append(e)
+                }
+            }
+        }
+        try walk(root, into: &entries)
+        for e in entries {
+            let content = Array(bytes[data + Int(e.offset)..<data + Int(e.offset) + Int(e.length)])
+            for k in 0..<UInt64(e.runLength) {
+                let t = HilbertTileID.tile(e.tileID + k)
+                tiles[Key(z: t.z, x: t.x, y: t.y)] = content
+            }
+        }
+    }
+
+    static func gunzip(_ gz: [UInt8]) throws -> [UInt8] {
+        try Array(gz[10..<(gz.count - 8)]).withUnsafeBufferPointer { try Inflater.raw($0, expected: nil) }
+    }
+
+    static func entries(_ bytes: [UInt8]) throws -> [PMTilesEntry] {
+        var at = 0
+        func varint() -> UInt64 {
+            var v: UInt64 = 0, shift: UInt64 = 0
+            while true {
+                let b = bytes[at]
+                at += 1
+                v |= UInt64(b & 0x7f) << shift
+                if b < 0x80 { return v }
+                shift += 7
+            }
+        }
+        let n = Int(varint())
+        var out = [PMTilesEntry](repeating: PMTilesEntry(tileID: 0, offset: 0, length: 0, runLength: 0), count: n)
+        var id: UInt64 = 0
+        for k in 0..<n { id += varint(); out[k].tileID = id }
+        for k in 0..<n { out[k].runLength = UInt32(varint()) }
+        for k in 0..<n { out[k].length = UInt32(varint()) }
+        for k in 0..<n {
+            let v = varint()
+            out[k].offset = v == 0 && k > 0 ? out[k - 1].offset + UInt64(out[k - 1].length) : v - 1
+        }
+        return out
+    }
+}
