@@ -48,7 +48,8 @@ enum DensityPlanner {
         let plan = try self.plan(source, configuration: configuration, control: control)
         var accumulator = try DensityAccumulator(geometry: plan.geometry, radius: plan.radius,
                                                  projection: source.projection, estimator: configuration.estimator,
-                                                 method: configuration.densityMethod, expectedCount: source.count)
+                                                 method: configuration.densityMethod, kernel: configuration.kernel,
+                                                 kernelValues: configuration.kernelValues, expectedCount: source.count)
         try source.forEachBatch(control: control) { try accumulator.add($0, control: control) }
         return (try (consume accumulator).finish(control: control), plan)
     }
@@ -69,19 +70,21 @@ enum DensityPlanner {
         let bandwidth = configuration.bandwidth
         var radius = configuration.radius
         var resolution = configuration.gridResolution
+        let kernel = configuration.kernel
         let spread = bandwidth == .fixed ? nil : try source.spread(control: control)
-        if let spread {
-            radius = spread.radius(for: bandwidth, fixed: radius, projection: source.projection)
+        if let spread, let measured = spread.rule(bandwidth, projection: source.projection) {
+            radius = kernelRadius(measured, bandwidth: bandwidth, kernel: kernel)
             if bandwidth == .auto, configuration.resolutionFromData, spread.weightedCount >= 2 {
                 let b = spread.weightedBounds
                 resolution = AdaptiveRule(width: b.width, height: b.height, count: spread.weightedCount,
-                                          radiusRange: radius...radius).resolution
+                                          radiusRange: measured...measured).resolution
             }
         }
         let box = try source.box(spread: spread, control: control)
         var raised = false
         if bandwidth == .auto {
-            let floor = radiusFloor(box: box, resolution: resolution, padding: configuration.paddingFactor)
+            let floor = kernelRadius(radiusFloor(box: box, resolution: resolution, padding: configuration.paddingFactor),
+                                     bandwidth: bandwidth, kernel: kernel)
             if floor > radius {
                 radius = floor
                 raised = true
@@ -91,6 +94,15 @@ enum DensityPlanner {
         let geometry = GridGeometry.fitting(box: box, radius: radius, paddingFactor: configuration.paddingFactor,
                                             resolution: resolution)
         return Plan(radius: radius, resolution: resolution, radiusRaised: raised, box: box, geometry: geometry)
+    }
+
+    /// The radius of `kernel` for a rule's radius: the σ rules (`auto`,
+    /// `scott`, `silverman`) give 3σ, which a finite kernel turns into the
+    /// radius of the same variance per axis (σ × ``DensityKernel/radiusPerSigma``);
+    /// `arcgis` gives the radius itself.
+    static func kernelRadius(_ ruleRadius: Double, bandwidth: Bandwidth, kernel: DensityKernel) -> Double {
+        guard kernel != .gaussian, bandwidth != .arcgis else { return ruleRadius }
+        return ruleRadius / 3 * kernel.radiusPerSigma
     }
 
     /// The smallest radius whose σ (radius / 3) spans half a grid cell at

@@ -87,11 +87,13 @@ enum Settings {
             }
         }
         let estimator: DensityEstimator = args.isGiven(Options.value) ? .mean : .density
-        let configuration = HeatMapConfiguration(
+        var configuration = HeatMapConfiguration(
             radius: radius, contourLevels: args[Options.levels], levelSpacing: args[Options.spacing],
             gridResolution: args[Options.resolution], gradient: args[Options.gradient], paddingFactor: padding,
             fillOpacity: args[Options.opacity], renderMode: args[Options.render], smoother: args[Options.smooth],
             projection: kind, estimator: estimator, bandwidth: bandwidth)
+        configuration.kernel = args[Options.kernel]
+        configuration.kernelValues = args[Options.kernelValues]
         return (configuration, bandwidth == .auto && !args.isGiven(Options.resolution))
     }
 

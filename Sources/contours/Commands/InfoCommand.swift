@@ -50,6 +50,7 @@ enum InfoCommand {
                     ? "auto: mean point spacing, raised so sigma spans half a grid cell" : "auto: mean point spacing"
             case .scott: return "scott"
             case .silverman: return "silverman"
+            case .arcgis: return "arcgis: ArcGIS Pro's default search radius"
             }
         }
 
@@ -83,8 +84,8 @@ enum InfoCommand {
             lines.append(("projection", p.isGeographic
                           ? "\(p.kind.rawValue), centred at \(n(p.centreLatitude)), \(n(p.centreLongitude))"
                           : "planar (coordinates as given)"))
-            let r = run.density.grid.radius
-            lines.append(("radius", "\(n(r)) \(unit) (\(radiusRule)); sigma \(n(r / 3)) \(unit)"))
+            lines.append(("radius", kernelRadiusText(run.density.grid, rule: radiusRule, unit: unit, number: n)))
+            lines.append(("kernel", kernelText(run.density.grid)))
             let cell = geographic ? "\(n(g.dx / 1000)) × \(n(g.dy / 1000)) km" : "\(n(g.dx)) × \(n(g.dy))"
             lines.append(("grid", "\(g.columns) × \(g.rows) nodes, cells \(cell)"))
             let grid = run.density.grid
@@ -122,6 +123,20 @@ enum InfoCommand {
     }
 }
 
+/// `info`'s radius line: the radius, how it was chosen, and what it means for the kernel.
+func kernelRadiusText(_ grid: DensityGrid, rule: String, unit: String, number n: (Double) -> String) -> String {
+    let r = grid.radius
+    let sigma = r / grid.kernel.radiusPerSigma
+    if grid.kernel == .gaussian { return "\(n(r)) \(unit) (\(rule)); sigma \(n(sigma)) \(unit)" }
+    return "\(n(r)) \(unit) (\(rule)); the kernel's support, sigma \(n(sigma)) \(unit) per axis"
+}
+
+/// `info`'s kernel line: its name and what the values are.
+func kernelText(_ grid: DensityGrid) -> String {
+    let values = grid.kernelValues == .raw ? "raw sums (weight × shape, peak 1)" : "density (integrates to 1)"
+    return "\(grid.kernel.name), \(values)"
+}
+
 /// A JSON string literal.
 func quote(_ s: String) -> String { JSONEscaping.quoted(s) }
 
@@ -136,6 +151,9 @@ func gridFields(_ grid: DensityGrid, bandwidth: Bandwidth, number n: (Double) ->
     return ["\"projection\":\(projection)}",
             "\"radius\":\(n(grid.radius))",
             "\"bandwidth\":\(quote(bandwidth.rawValue))",
+            "\"kernel\":\(quote(grid.kernel.name))",
+            "\"kernel_values\":\(quote(grid.kernelValues.rawValue))",
+            "\"sigma\":\(n(grid.radius / grid.kernel.radiusPerSigma))",
             "\"grid\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"dx\":\(n(g.dx)),\"dy\":\(n(g.dy))}",
             "\"estimator\":\(quote(grid.estimator.rawValue))",
             "\"units\":\(quote(grid.units))",
