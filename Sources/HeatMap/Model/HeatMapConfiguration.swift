@@ -50,6 +50,10 @@ public struct HeatMapConfiguration: Sendable, Hashable {
     /// Density values (the default), or raw kernel sums (QGIS's "Raw":
     /// weight × shape, peak 1 per unit of weight, no unit).
     public var kernelValues: KernelValues = .density
+    /// Abramson's adaptive bandwidth (nil, the default: one radius for all
+    /// points). The pilot radius is the one ``bandwidth`` and ``radius``
+    /// give; the points are then held in memory (O(n)).
+    public var adaptive: AdaptiveBandwidth? = nil
 
     /// Creates a configuration. As in the Apple package, `radius` is clamped
     /// to at least 1 (for `.planar` only non-positive or non-finite radii

@@ -29,6 +29,7 @@ enum Commands {
     /// How the density commands read INPUT: points, or a cells table.
     static let inputOptions = columnOptions + [Options.inputFormatOrCells, Options.skipInvalid]
     static let densityOptions: [any OptionDeclaration] = [Options.radius, Options.kernel, Options.kernelValues,
+                                                          Options.adaptive, Options.adaptiveTrim, Options.radiusColumn,
                                                           Options.resolution, Options.padding,
                                                           Options.projection, Options.h3Column]
     static let levelOptions: [any OptionDeclaration] = [Options.levels, Options.spacing]

@@ -73,6 +73,18 @@ enum Options {
         default: map.kernelValues,
         help: "density: weight per km² (per square unit with --planar), the kernel integrating to 1 (QGIS's Scaled); raw: weight × kernel shape, peak 1 per unit of weight, no unit (QGIS's Raw).",
         example: "--kernel-values raw")
+    static let adaptive = Option<Double?>("--adaptive", value: "[ALPHA]", default: nil,
+        defaultText: "off (one radius for every point)",
+        help: "Adaptive bandwidth (Abramson): each point's radius is R × (pilot / g)^-ALPHA, the pilot the fixed-radius density at the point and g its geometric mean, so kernels narrow where points are dense and widen where they are sparse. ALPHA in (0, 1], 0.5 when not given. The points are held in memory.",
+        example: "--adaptive 0.5") { text, _ in
+        try finiteNumber(text, minimum: 0, open: true, maximum: 1)
+    }.valueOptional("0.5")
+    static let adaptiveTrim = Option<Double>.number("--adaptive-trim", value: "T", minimum: 1, default: 5,
+        help: "With --adaptive, the largest factor a point's radius may grow by (>= 1).",
+        example: "--adaptive-trim 3")
+    static let radiusColumn = Option<String?>.column("--radius-column",
+        help: "Column (or property) holding each point's own kernel radius, in metres (planar units with --planar), as QGIS's radius from field; the grid's padding follows the largest. Not with --value or --adaptive.",
+        example: "--radius-column reach_m")
     static let resolution = Option<Int>.integer("--resolution", value: "N", in: 2...10_000,
         default: map.gridResolution, defaultText: "from the data with --radius auto, else \(map.gridResolution)",
         help: "Grid cells along the longer side of the padded box (2...10000).",

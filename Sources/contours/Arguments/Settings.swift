@@ -17,8 +17,9 @@ enum Settings {
 
     /// How to read the input points.
     static func reader(_ args: ParsedArguments) throws -> PointReaderOptions {
+        // A radius column is read where a measured value would be (the two exclude each other).
         let columns = PointColumns(latitude: args[Options.lat], longitude: args[Options.lon],
-                                   weight: args[Options.weight], value: args[Options.value])
+                                   weight: args[Options.weight], value: args[Options.value] ?? args[Options.radiusColumn])
         // Either declaration of --input-format gives the value. Only the
         // density commands take cells, and they read a cells table
         // before ever asking for points (``CellsInput``).
@@ -94,6 +95,16 @@ enum Settings {
             projection: kind, estimator: estimator, bandwidth: bandwidth)
         configuration.kernel = args[Options.kernel]
         configuration.kernelValues = args[Options.kernelValues]
+        if let column = args[Options.radiusColumn] {
+            for other in [Options.value as any OptionDeclaration, Options.adaptive] where args.isGiven(other) {
+                throw ToolError.usage("--radius-column \(column) cannot be combined with \(other.spec.name)", command: args.command.name)
+            }
+        }
+        if let sensitivity = args[Options.adaptive] {
+            configuration.adaptive = AdaptiveBandwidth(sensitivity: sensitivity, trim: args[Options.adaptiveTrim])
+        } else if args.isGiven(Options.adaptiveTrim) {
+            throw ToolError.usage("--adaptive-trim needs --adaptive", command: args.command.name)
+        }
         return (configuration, bandwidth == .auto && !args.isGiven(Options.resolution))
     }
 

@@ -86,6 +86,12 @@ enum InfoCommand {
                           : "planar (coordinates as given)"))
             lines.append(("radius", kernelRadiusText(run.density.grid, rule: radiusRule, unit: unit, number: n)))
             lines.append(("kernel", kernelText(run.density.grid)))
+            if let a = run.density.adaptive {
+                lines.append(("adaptive", "pilot radius \(n(a.pilotRadius)) \(unit); local radii geometric mean \(n(a.geometricMean)) \(unit), "
+                              + "5-95 % \(n(a.percentile5)) … \(n(a.percentile95)), all \(n(a.smallest)) … \(n(a.largest)) \(unit), \(a.trimmed) trimmed"))
+            } else if let largest = run.density.maximumRadius {
+                lines.append(("radii", "per point (--radius-column), up to \(n(largest)) \(unit)"))
+            }
             let cell = geographic ? "\(n(g.dx / 1000)) × \(n(g.dy / 1000)) km" : "\(n(g.dx)) × \(n(g.dy))"
             lines.append(("grid", "\(g.columns) × \(g.rows) nodes, cells \(cell)"))
             let grid = run.density.grid
@@ -114,6 +120,13 @@ enum InfoCommand {
             fields.append("\"bbox\":" + (bbox.map { "[" + $0.map(n).joined(separator: ",") + "]" } ?? "null"))
             fields.append("\"total_weight\":\(n(s.totalWeight))")
             fields += gridFields(grid, bandwidth: run.density.bandwidth, number: n)
+            if let a = run.density.adaptive {
+                fields.append("\"adaptive\":{\"pilot_radius\":\(n(a.pilotRadius)),\"geometric_mean\":\(n(a.geometricMean)),"
+                              + "\"p5\":\(n(a.percentile5)),\"p95\":\(n(a.percentile95)),\"smallest\":\(n(a.smallest)),"
+                              + "\"largest\":\(n(a.largest)),\"trimmed\":\(a.trimmed)}")
+            } else if let largest = run.density.maximumRadius {
+                fields.append("\"largest_radius\":\(n(largest))")
+            }
             fields.append("\"spacing\":\(quote("\(run.configuration.levelSpacing)"))")
             fields.append("\"thresholds\":[\(thresholds.map(n).joined(separator: ","))]")
             return "{" + fields.joined(separator: ",") + "}\n"
