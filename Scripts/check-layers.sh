@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# The dependency rule of Sources/HeatMap: each folder belongs to one layer
-# (the LAYERS list below, lowest first, as in README's Development section
-# and docs/architecture.md), and a file may use only names declared in its
-# own folder, in a lower layer, or in a folder of its own layer that does
-# not use it back (folders within a layer must form an order: no cycles).
+# The dependency rule inside each library target. The targets themselves
+# (HeatMapCore <- HeatMapDensity <- HeatMapContouring <- HeatMapFormats)
+# are ordered by Package.swift, and the compiler refuses an upward import.
+# Inside a target, each folder has a rank (TARGETS below, lowest first, as
+# in docs/architecture.md): a file may use only names declared in its own
+# folder, in a folder of lower rank, or in a folder of its own rank that
+# does not use it back (no cycles).
 #
 # How: every top-level type, typealias, function and global declared in a
-# folder is that folder's; each file's identifiers (comments and string
-# literals skipped, interpolations read) are looked up in that table. A
-# use of a higher layer, or each use along a cycle within a layer, is
-# printed as file:line and fails the check. Members added by extensions
-# are not tracked; the extended type's own name is.
+# folder is that folder's, and so is every member declared in an
+# `extension` block there (a method added to a lower type from a higher
+# folder is a use of that folder). Each file's identifiers (comments and
+# string literals skipped, interpolations read) are looked up in those
+# tables: a name after a dot in the member table, when no folder of the
+# same or lower rank declares a member of that name. A use of a higher
+# folder, or each use along a cycle, is printed as file:line and fails.
 #
 # Needs only bash and python3's standard library (CI has nothing else).
-# Usage: Scripts/check-layers.sh [SOURCES]   (default Sources/HeatMap)
-#        Scripts/check-layers.sh --self-test  (plants violations in a temp
+# Usage: Scripts/check-layers.sh            (every target under Sources)
+#        Scripts/check-layers.sh --self-test (plants violations in a temp
 #        copy and expects each to be caught, so the check cannot pass
 #        vacuously)
 set -euo pipefail
@@ -22,16 +26,13 @@ cd "$(dirname "$0")/.."
 exec python3 - "$@" <<'PY'
 import os, re, shutil, subprocess, sys, tempfile
 
-LAYERS = [
-    ("core values and geometry", ["Text", "Model", "Projection", "Pipeline"]),
-    ("point readers", ["Input"]),
-    ("density", ["Density", "Engines"]),
-    ("contours", ["Levels", "Contouring", "Smoothing", "Assembly", "HitTesting"]),
-    ("the public result", ["Facade"]),
-    ("formats and pictures", ["Binning", "H3", "GeoJSON", "Simplification",
-                              "Raster", "Rendering"]),
+TARGETS = [
+    ("HeatMapCore", [["Text", "Model", "Projection", "Pipeline"]]),
+    ("HeatMapDensity", [["Input"], ["Density", "Engines"]]),
+    ("HeatMapContouring", [["Levels", "Contouring", "Smoothing", "Assembly", "HitTesting",
+                            "Rings", "Simplification"], ["Facade"]]),
+    ("HeatMapFormats", [["Binning", "H3", "Rendering", "GeoJSON", "Raster"]]),
 ]
-LAYER_OF = {f: i for i, (_, folders) in enumerate(LAYERS) for f in folders}
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NUMBER = re.compile(r"[0-9][0-9A-Za-z_]*")
@@ -134,112 +135,135 @@ TOKENS = {}  # by file text: the self-test reads the same files again
 
 
 def declarations(toks):
-    """Top-level names a file declares: (exported, file-private)."""
-    exported, private = set(), set()
+    """Names a file declares: (top-level exported, file-private, members of
+    its extension blocks, every member or local name)."""
+    exported, private, extension, members = set(), set(), set(), set()
+    in_extension = False
     for k, (word, _, off, depth, _) in enumerate(toks):
-        if depth or word not in DECL or k + 1 >= len(toks):
+        if depth == 0 and word == "extension":
+            in_extension = True
+        if word not in DECL or k + 1 >= len(toks):
             continue
         name, _, _, ndepth, _ = toks[k + 1]
-        if ndepth or not IDENT.fullmatch(name) or name in DECL:
+        if not IDENT.fullmatch(name) or name in DECL:
             continue
-        mods, j = set(), k - 1
-        while j >= 0 and toks[j][0] in MODIFIERS and toks[j][3] == 0:
-            mods.add(toks[j][0]); j -= 1
-        (private if mods & {"private", "fileprivate"} else exported).add(name)
-    return exported, private
+        if depth == 0 and ndepth == 0:
+            in_extension = False
+            mods, j = set(), k - 1
+            while j >= 0 and toks[j][0] in MODIFIERS and toks[j][3] == 0:
+                mods.add(toks[j][0]); j -= 1
+            (private if mods & {"private", "fileprivate"} else exported).add(name)
+        elif depth > 0:
+            members.add(name)
+            if depth == 1 and in_extension and word in {"func", "var", "let"}:
+                extension.add(name)
+    return exported, private, extension, members
 
 
 def check(root):
-    tree = read_tree(root)
-    problems = [f"{os.path.join(root, f)}: folder {f} is not in the layer map of "
-                "Scripts/check-layers.sh (add it to a layer)"
-                for f in sorted(tree) if f not in LAYER_OF]
-    problems += [f"{os.path.join(root, f)}: folder {f} of the layer map has no Swift files "
-                 "(update Scripts/check-layers.sh)" for f in LAYER_OF if f not in tree]
-    owner, private_of = {}, {}
-    for folder, files in tree.items():
-        for path, toks in files.items():
-            exported, private = declarations(toks)
-            private_of[path] = private
-            for name in exported:
-                owner.setdefault(name, set()).add(folder)
-    # uses[(a, b)] = [(path, line, name)], first line per file and name
-    uses, count = {}, 0
-    for folder, files in tree.items():
-        for path, toks in files.items():
-            seen = set()
-            for name, line, _, _, prev in toks:
-                if prev == "." or name in private_of[path] or name in seen:
-                    continue
-                homes = owner.get(name, set())
-                if not homes or folder in homes:
-                    continue
-                seen.add(name)
-                for home in homes:
-                    uses.setdefault((folder, home), []).append((path, line, name))
-                    count += 1
-    for (a, b), where in sorted(uses.items()):
-        if a in LAYER_OF and b in LAYER_OF and LAYER_OF[b] > LAYER_OF[a]:
-            for path, line, name in where:
-                problems.append(f"{path}:{line}: {name} is declared in {b} "
-                                f"({LAYERS[LAYER_OF[b]][0]}), a higher layer than "
-                                f"{a} ({LAYERS[LAYER_OF[a]][0]})")
-    orders = []
-    for title, folders in LAYERS:
-        present = [f for f in folders if f in tree]
-        reach = {f: {g for g in present if (f, g) in uses} for f in present}
-        changed = True
-        while changed:
-            changed = False
-            for f in present:
-                more = set().union(*(reach[g] for g in reach[f])) - reach[f]
-                if more:
-                    reach[f] |= more; changed = True
-        cyclic = [f for f in present if f in reach[f]]
-        for a in cyclic:
-            for b in cyclic:
-                if a != b and (a, b) in uses and a in reach[b]:
-                    for path, line, name in uses[(a, b)]:
-                        problems.append(f"{path}:{line}: {name} is declared in {b}, "
-                                        f"and {b} reaches {a} back: a cycle within "
-                                        f"layer {title}")
-        if not cyclic:
-            orders += [f"{f} uses {', '.join(g for g in present if (f, g) in uses)}"
-                       for f in present if any((f, g) in uses for g in present)]
-    return problems, count, sum(len(v) for v in tree.values()), orders, uses
+    """Problems, uses counted, files read, orders, uses, for the targets under root."""
+    problems, count, files, orders, all_uses = [], 0, 0, [], {}
+    for target, ranks in TARGETS:
+        rank = {f: i for i, folders in enumerate(ranks) for f in folders}
+        tree = read_tree(os.path.join(root, target))
+        files += sum(len(v) for v in tree.values())
+        problems += [f"{os.path.join(root, target, f)}: folder {f} is not in the layer map of "
+                     "Scripts/check-layers.sh (add it to a rank of its target)"
+                     for f in sorted(tree) if f not in rank and f.endswith(".swift") is False and f != "."]
+        problems += [f"{os.path.join(root, target, f)}: folder {f} of the layer map has no Swift files "
+                     "(update Scripts/check-layers.sh)" for f in rank if f not in tree]
+        owner, private_of, ext_owner, member_folders = {}, {}, {}, {}
+        for folder, fs in tree.items():
+            for path, toks in fs.items():
+                exported, private, extension, members = declarations(toks)
+                private_of[path] = private
+                for name in exported:
+                    owner.setdefault(name, set()).add(folder)
+                for name in extension:
+                    ext_owner.setdefault(name, set()).add(folder)
+                for name in members:
+                    member_folders.setdefault(name, set()).add(folder)
+        uses = {}
+        for folder, fs in tree.items():
+            for path, toks in fs.items():
+                seen = set()
+                for name, line, _, _, prev in toks:
+                    if name in private_of[path] or (name, prev == ".") in seen:
+                        continue
+                    if prev == ".":
+                        # A member: a use of a higher folder only when no folder
+                        # at or below this one declares a member of that name.
+                        homes = ext_owner.get(name, set())
+                        if not homes or folder in homes or folder not in rank:
+                            continue
+                        if any(rank.get(g, 99) <= rank[folder] for g in member_folders.get(name, ())):
+                            continue
+                    else:
+                        homes = owner.get(name, set())
+                        if not homes or folder in homes:
+                            continue
+                    seen.add((name, prev == "."))
+                    for home in homes:
+                        uses.setdefault((folder, home), []).append((path, line, name))
+                        count += 1
+        for (a, b), where in sorted(uses.items()):
+            if a in rank and b in rank and rank[b] > rank[a]:
+                for path, line, name in where:
+                    problems.append(f"{path}:{line}: {name} is declared in {target}/{b}, "
+                                    f"a higher folder than {a}")
+        for folders in ranks:
+            present = [f for f in folders if f in tree]
+            reach = {f: {g for g in present if (f, g) in uses} for f in present}
+            changed = True
+            while changed:
+                changed = False
+                for f in present:
+                    more = set().union(*(reach[g] for g in reach[f])) - reach[f]
+                    if more:
+                        reach[f] |= more; changed = True
+            cyclic = [f for f in present if f in reach[f]]
+            for a in cyclic:
+                for b in cyclic:
+                    if a != b and (a, b) in uses and a in reach[b]:
+                        for path, line, name in uses[(a, b)]:
+                            problems.append(f"{path}:{line}: {name} is declared in {target}/{b}, "
+                                            f"and {b} reaches {a} back: a cycle")
+            if not cyclic:
+                orders += [f"{f} uses {', '.join(g for g in present if (f, g) in uses)}"
+                           for f in present if any((f, g) in uses for g in present)]
+        all_uses[target] = (uses, tree, owner, ext_owner, member_folders, rank)
+    return problems, count, files, orders, all_uses
 
 
 def self_test():
-    problems, _, _, _, uses = check("Sources/HeatMap")
+    problems, _, _, _, all_uses = check("Sources")
     if problems:
         print("self-test needs a clean tree; run the check first"); return 1
-    owner = {}
-    tree = read_tree("Sources/HeatMap")
-    for folder, files in tree.items():
-        for path, toks in files.items():
-            for name in declarations(toks)[0]:
-                owner.setdefault(folder, set()).add(name)
-    def pick(folder):
-        return sorted(n for n in owner[folder] if n[0].isupper())[0]
-    top = LAYERS[-1][1][-1]
-    # b uses a today, within one layer: a use of b planted in a closes a cycle.
-    b, a = next((x, y) for (x, y) in sorted(uses)
-                if x in LAYER_OF and LAYER_OF.get(y) == LAYER_OF[x])
+    uses, tree, owner, ext_owner, member_folders, rank = all_uses["HeatMapContouring"]
+    top = "Facade"
+    top_type = sorted(n for n, homes in owner.items() if top in homes and n[0].isupper())[0]
+    # A member added by an extension in a higher folder and declared nowhere lower.
+    ext_name = sorted(n for n, homes in ext_owner.items()
+                      if any(rank[h] > rank["Levels"] for h in homes)
+                      and all(rank.get(g, 0) > rank["Levels"] for g in member_folders.get(n, ())))[0]
+    b, a = next((x, y) for (x, y) in sorted(uses) if rank.get(x) == rank.get(y) and x in rank)
     cases = [
-        ("an upward use", "Model", f"func planted() {{ _ = {pick(top)}.self }}\n", True),
-        ("an upward use inside an interpolation", "Projection",
-         f'func planted() -> String {{ "x\\(String(describing: {pick(top)}.self))" }}\n', True),
-        ("a cycle within a layer", a, f"func planted() {{ _ = {pick(b)}.self }}\n", True),
-        ("names only in comments and strings", "Model",
-         f'// {pick(top)}\n/* {pick(top)} /* nested */ */\n'
-         f'let plantedText = "{pick(top)}" + #"\\({pick(top)})"#\n', False),
+        ("an upward use", "Levels", f"func planted() {{ _ = {top_type}.self }}\n", True),
+        ("an upward use inside an interpolation", "Assembly",
+         f'func planted() -> String {{ "x\\(String(describing: {top_type}.self))" }}\n', True),
+        ("an upward use through an extension method", "Levels",
+         f"func planted(_ x: Never) {{ _ = x.{ext_name} }}\n", True),
+        ("a cycle within a rank", a, f"func planted() {{ _ = {sorted(n for n, h in owner.items() if b in h and n[0].isupper())[0]}.self }}\n", True),
+        ("names only in comments and strings", "Levels",
+         f'// {top_type}\n/* {top_type} /* nested */ */\n'
+         f'let plantedText = "{top_type}" + #"\\({top_type})"#\n', False),
     ]
     failed = 0
     for what, folder, text, should_fail in cases:
         with tempfile.TemporaryDirectory() as tmp:
-            root = os.path.join(tmp, "HeatMap")
-            shutil.copytree("Sources/HeatMap", root)
-            planted = os.path.join(root, folder, "Planted.swift")
+            root = os.path.join(tmp, "Sources")
+            shutil.copytree("Sources", root)
+            planted = os.path.join(root, "HeatMapContouring", folder, "Planted.swift")
             with open(planted, "w") as f:
                 f.write(text)
             problems = check(root)[0]
@@ -254,14 +278,13 @@ def self_test():
 
 if sys.argv[1:] == ["--self-test"]:
     sys.exit(self_test())
-root = sys.argv[1] if len(sys.argv) > 1 else "Sources/HeatMap"
-problems, count, files, orders, _ = check(root)
+problems, count, files, orders, _ = check(sys.argv[1] if len(sys.argv) > 1 else "Sources")
 for p in problems:
     print(p)
 if problems:
     print(f"layer check FAILED: {len(problems)} uses break the layer rule "
-          "(layers in Scripts/check-layers.sh, README's Development section)")
+          "(ranks in Scripts/check-layers.sh, docs/architecture.md)")
     sys.exit(1)
 print(f"layers hold: {files} files, {count} uses across folders, all downward; "
-      "within layers (no cycles): " + "; ".join(orders))
+      "within ranks (no cycles): " + "; ".join(orders))
 PY

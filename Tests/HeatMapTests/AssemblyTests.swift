@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Rings to polygons: the frame walk, nesting by row intervals, holes (docs/contour-rules.md).
 @Suite struct AssemblyTests {

@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The async API (docs/README.md, docs/faults.md): same answer as the synchronous one, progress,
 /// cancellation, determinism.

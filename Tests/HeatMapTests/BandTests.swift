@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Bands tile the levels: no overlap, no gap, shared boundaries (docs/contour-rules.md).
 @Suite struct BandTests {

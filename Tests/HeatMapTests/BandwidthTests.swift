@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Bandwidth rules (docs/density-model.md): Scott, Silverman, the Apple package's adaptive
 /// rule, weighted statistics, the quartile sample, degenerate input.

@@ -1,5 +1,8 @@
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 @Suite struct BoxPairsTests {
     /// Boxes with runs and neighbours given by flags per item; counts the boxes read.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The parallel CSV reader (``CSVBlockReader``) against the serial one:
 /// the same points in the same order, the same rows and rejections, the

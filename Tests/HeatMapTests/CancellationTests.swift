@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Cancellation at every stage (docs/faults.md): a job cancelled at any of its progress
 /// reports — early, midway or at the very last one — throws

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Kinds chosen before computing: each kind built alone, or with any other,
 /// is the very same geometry as in a build of every kind, and the kinds

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Contours made on demand from their pieces are the very geometry the
 /// builder makes all at once: level by level, in an export written from the

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Properties over seeded random grids: validity, orientation, no repeats,
 /// nesting and determinism (docs/contour-rules.md).

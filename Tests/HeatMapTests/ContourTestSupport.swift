@@ -1,5 +1,8 @@
 import Foundation
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Helpers shared by the contour, smoothing, assembly and band suites.
 enum ContourFixture {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Marching squares on hand-built grids with known answers (docs/contour-rules.md).
 @Suite struct ContourTracingTests {

@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The density engine (docs/density-model.md): exact sums, mass, the methods against a brute
 /// force sum, the mean estimator, degenerate input, determinism, streaming.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Traced vertices stored as a grid edge and the coordinate along it
 /// (``EdgeVertices``): positions read back bit for bit, and the cells and

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Cells tables made by `contours sql` in DuckDB (Tests/Fixtures/cells,
 /// see its README for the commands) finish into the grid the raw rows give,

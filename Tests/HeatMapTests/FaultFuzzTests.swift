@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The cheap part of Scripts/check-faults.sh, in process: every prefix of a
 /// small CSV and GeoJSON file, and seeded random byte flips of them, read

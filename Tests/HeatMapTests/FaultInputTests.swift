@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Inputs and environments that used to crash, or be taken silently:
 /// read errors, cut-off CSV, concatenated or untyped GeoJSON, bin sizes

@@ -1,5 +1,8 @@
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The word-at-a-time writer (``FixedDecimal``) writes the same bytes as
 /// the digit-pair one it replaced (``ReferenceFixedDecimal``), for every

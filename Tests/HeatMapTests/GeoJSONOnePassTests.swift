@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// A sink that can go back (a file, memory) gets the export in one pass,
 /// its bbox filled in last; one that cannot (a pipe) gets it in two passes,

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// A Point's or MultiPoint's positions are handed out in batches as they
 /// are parsed: whatever the batch size, the same points, counts and error

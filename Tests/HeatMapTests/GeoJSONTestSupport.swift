@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Reading GeoJSON back and judging it with checks written apart from the
 /// writer's own (brute force over all segment pairs, exact on the decimal grid).

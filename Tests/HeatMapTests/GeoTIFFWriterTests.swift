@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The GeoTIFF writer against the package's own reader, and its layout
 /// against what Cloud-Optimized GeoTIFF readers expect.

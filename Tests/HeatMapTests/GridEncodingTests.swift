@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The grid JSON of docs/formats.md and the ESRI ASCII grid, both ways.
 @Suite struct GridEncodingTests {

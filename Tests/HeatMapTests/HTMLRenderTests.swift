@@ -3,7 +3,10 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 @Suite struct HTMLRenderTests {
     /// The text between `<script type="application/json" id="hm-data">` and `</script>`.

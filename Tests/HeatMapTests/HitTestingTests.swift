@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Hit tests through the polygon index (docs/contour-rules.md), on hand-built bands.
 @Suite struct HitTestingTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The streaming CSV tokenizer and point reader (docs/formats.md, docs/faults.md): dialects,
 /// quoting, line ends, byte-order marks, and errors that name file, line

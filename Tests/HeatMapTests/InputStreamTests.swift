@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Multi-pass streaming: one-pass statistics agree with the in-memory
 /// fits, replays give back the same points, and the streamed grid is the

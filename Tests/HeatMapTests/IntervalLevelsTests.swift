@@ -1,5 +1,8 @@
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// gdal_contour's -i/-off and -e level forms.
 @Suite struct IntervalLevelsTests {

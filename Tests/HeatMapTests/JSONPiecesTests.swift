@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Text in pieces (``JSONPieces``) is the text of one buffer
 /// (``JSONText``), cut so that no piece outgrows its buffer.

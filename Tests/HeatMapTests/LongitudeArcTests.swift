@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// One rule for the smallest longitude arc: the library's arc, the tool's
 /// one-pass statistics, the binning fitter and the in-memory point

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The contact check's pieces: how rings are cut, and that a pair of pieces
 /// hands on exactly the segment pairs a comparison of every segment of the

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The tool's path (a CSV file streamed through ``StreamedDensity``) and
 /// the public API (``HeatMapContours/compute(from:configuration:control:strict:)``

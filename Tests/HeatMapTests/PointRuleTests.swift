@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// A bad point gets the same counting reason whichever way it comes in:
 /// a CSV or GeoJSON file (the tool), points in memory (the density API),

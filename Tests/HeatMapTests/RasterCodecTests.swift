@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Round trips of the raster codecs over generated data: random bytes,
 /// runs, repeats longer than the window, and float grids as the writer

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Reading the GDAL-made fixtures of Tests/Fixtures/Rasters (make.sh there
 /// says how each was made): every kind gives the source grid's values at

@@ -1,4 +1,7 @@
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 // The contact check as it was before it learnt to pass over cells holding
 // one monotone run of one ring (and before its segments left the grid's

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The contact check against its former self (``ReferenceContactCheck``)
 /// over generated rings full of what it must find: crossings, touches at

@@ -1,5 +1,8 @@
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// The stash keeps features within its budget of positions, each taken once.
 @Suite struct RoundedStashTests {

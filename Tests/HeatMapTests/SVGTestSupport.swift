@@ -2,7 +2,10 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Helpers shared by the rendering suites: fixtures with known geometry and
 /// an XML view of the SVG output.

@@ -1,5 +1,8 @@
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 @Test func configurationClampsLikeTheApplePackage() {
     let c = HeatMapConfiguration(radius: -5, contourLevels: 0, gridResolution: 1, paddingFactor: -1, fillOpacity: 3)

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// Chaikin corner cutting and the guard that keeps smoothed polygons valid (docs/contour-rules.md).
 @Suite struct SmoothingTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// UTM against PROJ's answers (pyproj 3, EPSG:4326 → EPSG:326zz/327zz),
 /// and the inverse against the forward map.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 /// ArcTangent's kernel and the unprojection built on it, against exact
 /// values (the same formulas in Float80) and against the C library's

@@ -3,7 +3,10 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import HeatMap
+@testable import HeatMapContouring
+@testable import HeatMapCore
+@testable import HeatMapDensity
+@testable import HeatMapFormats
 
 @Suite struct WorldBasemapTests {
     /// An encoder written from the format's description (not the library's

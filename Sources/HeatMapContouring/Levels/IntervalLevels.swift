@@ -1,0 +1,50 @@
+import Foundation
+import HeatMapCore
+import HeatMapDensity
+
+/// `gdal_contour`'s level forms, as thresholds inside a grid's range:
+/// `-i I -off O` (every O + k·I) and `-e B` (every Bᵏ, k an integer).
+package enum IntervalLevels {
+    /// Why levels could not be made.
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong.
+        package var description: String
+    }
+
+    /// The most thresholds either form may give.
+    package static let limit = 10_000
+
+    /// O + k·I for every integer k with the value strictly inside (minimum, maximum). O(levels).
+    package static func interval(_ interval: Double, offset: Double = 0, minimum: Double, maximum: Double) throws -> [Double] {
+        guard interval > 0, interval.isFinite, offset.isFinite else {
+            throw Failure(description: "the interval must be a positive number")
+        }
+        guard minimum < maximum else { return [] }
+        let first = ((minimum - offset) / interval).rounded(.down), last = ((maximum - offset) / interval).rounded(.up)
+        guard last - first <= Double(limit) else {
+            throw Failure(description: "interval \(interval) gives \(Int(last - first)) levels over \(minimum) … \(maximum) (at most \(limit))")
+        }
+        var out: [Double] = []
+        var k = first
+        while k <= last {
+            let v = offset + k * interval
+            if v > minimum && v < maximum { out.append(v) }
+            k += 1
+        }
+        return out
+    }
+
+    /// 0 and Bᵏ for every integer k ≥ 0 (1, B, B², …), those strictly inside
+    /// (minimum, maximum): the levels `gdal_contour -e B` uses. O(levels).
+    package static func exponential(base: Double, minimum: Double, maximum: Double) throws -> [Double] {
+        guard base > 1, base.isFinite else { throw Failure(description: "the exponential base must be a number above 1") }
+        guard minimum < maximum else { return [] }
+        var out: [Double] = minimum < 0 && maximum > 0 ? [0] : []
+        var v = 1.0
+        while v < maximum && out.count <= limit {
+            if v > minimum { out.append(v) }
+            v *= base
+        }
+        return out
+    }
+}

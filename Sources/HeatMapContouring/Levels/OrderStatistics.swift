@@ -1,0 +1,176 @@
+import HeatMapCore
+import HeatMapDensity
+/// Exact order statistics of grid values without sorting them all.
+///
+/// Values map to 64-bit keys whose unsigned order is the values' order;
+/// a histogram of the top 16 bits says which buckets hold the asked ranks,
+/// only those buckets' keys are collected, and each is refined on the next
+/// 16 bits while it is large, sorted once it is small. Two passes over the
+/// values plus work on the few candidate buckets: O(n) time, O(candidates)
+/// memory, and the passes poll cancellation every ``block`` values.
+enum OrderStatistics {
+    /// Values between cancellation polls (about a millisecond).
+    package static let block = 1 << 18
+    /// A bucket with at most this many keys is sorted rather than refined.
+    static let sortable = 1 << 16
+
+    /// The key of a (non-NaN) value: unsigned order is the value order.
+    @inline(__always) package static func key(_ v: Double) -> UInt64 {
+        let bits = v.bitPattern
+        return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    }
+
+    /// The value of a key.
+    @inline(__always) package static func value(_ k: UInt64) -> Double {
+        Double(bitPattern: k & (1 << 63) != 0 ? k & ~(1 << 63) : ~k)
+    }
+
+    /// The number m of values above `floor` (NaN never is), and the values
+    /// at `ranks(m)` of them in ascending order (each rank in 0 ..< m).
+    static func select(_ values: UnsafeBufferPointer<Double>, above floor: Double, ranks: (Int) -> [Int],
+                       control: ComputeControl) throws -> (count: Int, selected: [Double]) {
+        var histogram = [Int](repeating: 0, count: 1 << 16)
+        var m = 0
+        try histogram.withUnsafeMutableBufferPointer { h in
+            try eachBlock(values.count, control: control) { range in
+                for i in range {
+                    let v = values[i]
+                    if v > floor {
+                        h[Int(key(v) >> 48)] += 1
+                        m += 1
+                    }
+                }
+            }
+        }
+        let wanted = ranks(m)
+        guard m > 0, !wanted.isEmpty else { return (m, []) }
+        let targets = buckets(of: wanted, in: histogram)
+        var slot = [Int16](repeating: -1, count: 1 << 16)
+        var collected: [[UInt64]] = []
+        for t in targets {
+            slot[t.bucket] = Int16(collected.count)
+            collected.append([])
+            collected[collected.count - 1].reserveCapacity(histogram[t.bucket])
+        }
+        try eachBlock(values.count, control: control) { range in
+            for i in range {
+                let v = values[i]
+                if v > floor {
+                    let k = key(v)
+                    let s = Int(slot[Int(k >> 48)])
+                    if s >= 0 { collected[s].append(k) }
+                }
+            }
+        }
+        var found = [UInt64](repeating: 0, count: wanted.count)
+        for (s, t) in targets.enumerated() {
+            let picks = try refine(collected[s], ranks: t.ranks.map { $0.rank }, shift: 32, control: control)
+            collected[s] = []
+            for (j, r) in t.ranks.enumerated() { found[r.index] = picks[j] }
+        }
+        return (m, found.map(value))
+    }
+
+    /// `values` above `floor`, sorted descending (a radix sort on the keys,
+    /// 16 bits a pass, polling between blocks).
+    static func sortedDescending(_ values: UnsafeBufferPointer<Double>, above floor: Double,
+                                 control: ComputeControl) throws -> [Double] {
+        var keys: [UInt64] = []
+        try eachBlock(values.count, control: control) { range in
+            for i in range where values[i] > floor { keys.append(key(values[i])) }
+        }
+        var other = [UInt64](repeating: 0, count: keys.count)
+        for shift in stride(from: 0, to: 64, by: 16) {
+            var starts = [Int](repeating: 0, count: (1 << 16) + 1)
+            try eachBlock(keys.count, control: control) { range in
+                for i in range { starts[Int((keys[i] >> UInt64(shift)) & 0xffff) + 1] += 1 }
+            }
+            for d in 0..<(1 << 16) { starts[d + 1] += starts[d] }
+            try eachBlock(keys.count, control: control) { range in
+                for i in range {
+                    let d = Int((keys[i] >> UInt64(shift)) & 0xffff)
+                    other[starts[d]] = keys[i]
+                    starts[d] += 1
+                }
+            }
+            swap(&keys, &other)
+        }
+        return keys.reversed().map(value)
+    }
+
+    /// The sum of the values above `floor`, in grid order, polled.
+    package static func sum(_ values: UnsafeBufferPointer<Double>, above floor: Double, control: ComputeControl) throws -> Double {
+        var total = 0.0
+        try eachBlock(values.count, control: control) { range in
+            for i in range where values[i] > floor { total += values[i] }
+        }
+        return total
+    }
+
+    /// The smallest and largest value that is not NaN, polled.
+    static func extremes(_ values: UnsafeBufferPointer<Double>, control: ComputeControl) throws -> (Double, Double) {
+        var lo = Double.infinity, hi = -Double.infinity
+        try eachBlock(values.count, control: control) { range in
+            for i in range {
+                let v = values[i]
+                // As Swift.min and Swift.max pick among equals (−0 and 0).
+                if v < lo { lo = v }
+                if v >= hi { hi = v }
+            }
+        }
+        return (lo, hi)
+    }
+
+    /// The buckets holding `ranks`, each with its ranks relative to the
+    /// bucket's start and their places in `ranks`.
+    private static func buckets(of ranks: [Int], in histogram: [Int]) -> [(bucket: Int, ranks: [(rank: Int, index: Int)])] {
+        let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
+        var out: [(bucket: Int, ranks: [(rank: Int, index: Int)])] = []
+        var bucket = 0, start = 0
+        for index in order {
+            let r = ranks[index]
+            while start + histogram[bucket] <= r {
+                start += histogram[bucket]
+                bucket += 1
+            }
+            if out.last?.bucket != bucket { out.append((bucket, [])) }
+            out[out.count - 1].ranks.append((r - start, index))
+        }
+        return out
+    }
+
+    /// The keys at `ranks` of `keys` in ascending order: sorted when small
+    /// (or when no bits are left), otherwise split on the 16 bits at `shift`.
+    private static func refine(_ keys: [UInt64], ranks: [Int], shift: Int, control: ComputeControl) throws -> [UInt64] {
+        try control.checkCancellation()
+        if keys.count <= sortable || shift < 0 {
+            let sorted = keys.sorted()
+            return ranks.map { sorted[$0] }
+        }
+        let s = UInt64(shift)
+        var histogram = [Int](repeating: 0, count: 1 << 16)
+        for k in keys { histogram[Int((k >> s) & 0xffff)] += 1 }
+        let targets = buckets(of: ranks, in: histogram)
+        var found = [UInt64](repeating: 0, count: ranks.count)
+        for t in targets {
+            var part: [UInt64] = []
+            part.reserveCapacity(histogram[t.bucket])
+            for k in keys where Int((k >> s) & 0xffff) == t.bucket { part.append(k) }
+            let picks = try refine(part, ranks: t.ranks.map { $0.rank }, shift: shift - 16, control: control)
+            for (j, r) in t.ranks.enumerated() { found[r.index] = picks[j] }
+        }
+        return found
+    }
+
+    /// Calls `body` on consecutive ranges of ``block`` indices, polling in between.
+    @inline(__always)
+    private static func eachBlock(_ count: Int, control: ComputeControl, _ body: (Range<Int>) throws -> Void) throws {
+        var start = 0
+        while start < count {
+            try control.checkCancellation()
+            let end = min(start + block, count)
+            try body(start..<end)
+            start = end
+        }
+    }
+}

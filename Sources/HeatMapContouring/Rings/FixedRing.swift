@@ -1,0 +1,171 @@
+import Foundation
+import HeatMapCore
+import HeatMapDensity
+
+/// A position on the output's decimal grid: the coordinates times 10^d as
+/// integers, so that validity after rounding is decided exactly.
+package struct FixedPoint: Hashable {
+    package var x: Int64
+    package var y: Int64
+
+    package init(x: Int64, y: Int64) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// An open ring rounded to `decimals` decimals (coordinates × 10^decimals),
+/// with no repeated consecutive positions and no spikes.
+package struct FixedRing {
+    package var points: [FixedPoint]
+    package var decimals: Int
+
+    /// The most decimals used: 10^15 × 2^51 / 10^15 keeps every scaled
+    /// coordinate below 2^53 for |v| ≤ 2^51 / 10^15.
+    package static let maximumDecimals = 15
+    /// Scaled coordinates stay below this, so differences fit in Int64 and
+    /// cross products in Int128.
+    package static let scaledLimit = Double(1 << 51)
+
+    package static let powers: [Double] = (0...maximumDecimals).map { pow(10, Double($0)) }
+    package static let integerPowers: [Int64] = (0...maximumDecimals).map { k in (0..<k).reduce(Int64(1)) { p, _ in p * 10 } }
+
+    /// The most decimals with which coordinates up to `magnitude` still fit
+    /// the exact integer range; negative for planar coordinates beyond
+    /// 2⁵¹ (they are then rounded to tens, hundreds, …).
+    package static func decimalsLimit(forMagnitude magnitude: Double) -> Int {
+        guard magnitude.isFinite else { return 0 }
+        var d = maximumDecimals
+        while d > -300, magnitude * scale(d) >= scaledLimit { d -= 1 }
+        return d
+    }
+
+    /// 10^d (d may be negative).
+    package static func scale(_ d: Int) -> Double {
+        d >= 0 ? powers[min(d, maximumDecimals)] : 1 / pow(10, Double(-d))
+    }
+
+    /// v × 10^d, dividing for negative d so that the step stays exact.
+    @inline(__always) package static func scaled(_ v: Double, _ d: Int) -> Double {
+        d >= 0 ? v * powers[min(d, maximumDecimals)] : v / pow(10, Double(-d))
+    }
+
+    /// v rounded half away from zero (as `rounded()`), when that lies below
+    /// 2^52 in magnitude; nil otherwise and for NaN. Inline arithmetic
+    /// instead of a call into the C library, for the writers' hot loop.
+    @inline(__always) package static func roundedInteger(_ v: Double) -> Int64? {
+        let bound = 0x1p52  // twice scaledLimit, written out: a literal costs no lookup
+        guard abs(v) < bound else { return nil }
+        // Below 2^52 a double's step is at most ½, so the integer part and
+        // the remainder (in −1…1) are exact, and twice the remainder cut
+        // toward zero is the step away from zero a half or more takes: no
+        // branch on the remainder, which is a coin toss per coordinate.
+        let whole = Int64(v), rest = v - Double(whole)
+        let r = whole + Int64(rest * 2)
+        return abs(r) < Int64(bound) ? r : nil
+    }
+
+    /// n / 10^d as a double.
+    @inline(__always) package static func value(_ n: Int64, _ d: Int) -> Double {
+        d >= 0 ? Double(n) / powers[min(d, maximumDecimals)] : Double(n) * pow(10, Double(-d))
+    }
+
+    /// The ring rounded with `precision` and cleaned: repeated positions
+    /// and spikes (a vertex where the ring turns back on itself) removed,
+    /// turned to run counter-clockwise (true) or clockwise (false). Nil
+    /// when fewer than three positions or no area remain. O(n).
+    package static func rounded(_ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool) -> FixedRing? {
+        // Rounded straight onto the cleaning stack: one array, one pass.
+        var valid = true
+        var cleaned = [FixedPoint](unsafeUninitializedCapacity: ring.count) { buffer, count in
+            var stack = CleanStack(buffer)
+            for p in ring {
+                guard let f = precision.fixed(p) else { valid = false; break }
+                stack.push(f)
+            }
+            count = valid ? stack.count : 0
+        }
+        guard valid else { return nil }
+        CleanStack.fixSeam(&cleaned)
+        guard cleaned.count >= 3 else { return nil }
+        let area = twiceArea(cleaned)
+        guard area != 0 else { return nil }
+        if (area > 0) != counterClockwise { cleaned.reverse() }
+        return FixedRing(points: cleaned, decimals: precision.limit)
+    }
+
+    /// Removes repeated consecutive positions and spikes, also across the
+    /// ring's seam. O(n).
+    package static func clean(_ input: [FixedPoint]) -> [FixedPoint] {
+        var cleaned = [FixedPoint](unsafeUninitializedCapacity: input.count) { buffer, count in
+            var stack = CleanStack(buffer)
+            for p in input { stack.push(p) }
+            count = stack.count
+        }
+        CleanStack.fixSeam(&cleaned)
+        return cleaned
+    }
+
+    /// Twice the signed area (positive counter-clockwise), exact. O(n).
+    static func twiceArea(_ pts: [FixedPoint]) -> Int128 {
+        guard pts.count >= 3 else { return 0 }
+        var s: Int128 = 0
+        var prev = pts[pts.count - 1]
+        let origin = pts[0]
+        for p in pts {
+            // Relative to the first point keeps the products small.
+            let ax = Int128(prev.x - origin.x), ay = Int128(prev.y - origin.y)
+            let bx = Int128(p.x - origin.x), by = Int128(p.y - origin.y)
+            // Products of Int64 differences cannot overflow 128 bits.
+            s += (ax &* by) - (bx &* ay)
+            prev = p
+        }
+        return s
+    }
+
+    /// The coordinates as doubles.
+    package func coordinate(_ p: FixedPoint) -> PlanePoint {
+        PlanePoint(x: FixedRing.value(p.x, decimals), y: FixedRing.value(p.y, decimals))
+    }
+}
+
+/// Positions pushed one by one with repeats and spikes taken off as they
+/// come (``FixedRing/clean(_:)``): clean inside at every step, the seam
+/// fixed at the end. It fills a buffer the caller sized for every position
+/// (the stack never holds more than it was given), so a push neither grows
+/// nor checks an array.
+private struct CleanStack {
+    private let s: UnsafeMutableBufferPointer<FixedPoint>
+    package private(set) var count = 0
+
+    package init(_ buffer: UnsafeMutableBufferPointer<FixedPoint>) { s = buffer }
+
+    @inline(__always) mutating func push(_ p: FixedPoint) {
+        if count > 0, s[count - 1] == p { return }
+        s[count] = p
+        count += 1
+        while count >= 3, ExactPredicates.isSpike(s[count - 3], s[count - 2], s[count - 1]) {
+            let c = s[count - 1]
+            count -= 2
+            if count == 0 || s[count - 1] != c {
+                s[count] = c
+                count += 1
+            }
+        }
+    }
+
+    /// Fixes the seam where the last vertex meets the first; no positions
+    /// are left when fewer than three remain.
+    static func fixSeam(_ s: inout [FixedPoint]) {
+        var guardCount = s.count + 2
+        while s.count >= 3, guardCount > 0 {
+            guardCount -= 1
+            let n = s.count
+            if s[n - 1] == s[0] { s.removeLast(); continue }
+            if ExactPredicates.isSpike(s[n - 2], s[n - 1], s[0]) { s.removeLast(); continue }
+            if ExactPredicates.isSpike(s[n - 1], s[0], s[1]) { s.removeFirst(); continue }
+            break
+        }
+        if s.count < 3 { s = [] }
+    }
+}

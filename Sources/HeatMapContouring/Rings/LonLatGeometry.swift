@@ -1,0 +1,169 @@
+import Foundation
+import HeatMapCore
+import HeatMapDensity
+
+/// Takes plane geometry to output coordinates: [longitude, latitude] for
+/// geographic projections (continuous across ±180°, not yet wrapped; a ring
+/// around a pole is closed along the pole's parallel), x/y for planar.
+/// Rings come back open, exteriors counter-clockwise and holes clockwise
+/// in output coordinates.
+package struct LonLatGeometry {
+    package let projection: PlaneProjection
+    /// The projection's inverse with its centre's sines worked out once.
+    private let unprojection: Unprojection
+    private let northPole: PlanePoint?
+    private let southPole: PlanePoint?
+
+    package init(projection: PlaneProjection) {
+        self.projection = projection
+        unprojection = Unprojection(projection)
+        // Only the azimuthal projection can wrap a ring round a pole.
+        if projection.kind == .equalArea {
+            northPole = projection.project(latitude: 90, longitude: 0)
+            southPole = projection.project(latitude: -90, longitude: 0)
+        } else {
+            northPole = nil
+            southPole = nil
+        }
+    }
+
+    /// A plane polygon in output coordinates.
+    /// A cancelled `control` cuts it short (the caller throws). O(n).
+    package func polygon(_ polygon: PlanePolygon, control: ComputeControl = .none) -> PlanePolygon {
+        var exterior = ring(polygon.exterior, control: control)
+        if PlaneRing.signedArea(exterior) < 0 { exterior.reverse() }
+        guard projection.isGeographic else {
+            return PlanePolygon(exterior: exterior, holes: polygon.holes.map { h in
+                var h = ring(h)
+                if PlaneRing.signedArea(h) > 0 { h.reverse() }
+                return h
+            })
+        }
+        let box = PlaneRing.bounds(exterior)
+        var holes: [[PlanePoint]] = []
+        for h in polygon.holes {
+            if control.isCancelled { break }
+            var hole = ring(h, control: control)
+            guard !hole.isEmpty else { continue }
+            if PlaneRing.signedArea(hole) > 0 { hole.reverse() }
+            // Each ring was unwrapped on its own: put the hole in the
+            // exterior's turn of longitudes.
+            let hb = PlaneRing.bounds(hole)
+            let shift = ((box.minX + box.maxX) / 2 - (hb.minX + hb.maxX) / 2) / 360
+            let turns = shift.rounded()
+            if turns != 0 { hole = hole.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
+            holes.append(hole)
+        }
+        return PlanePolygon(exterior: exterior, holes: holes)
+    }
+
+    /// One ring (open) in output coordinates, unwrapped to be continuous in
+    /// longitude and closed round a pole if it circles one.
+    func ring(_ plane: [PlanePoint], control: ComputeControl = .none) -> [PlanePoint] {
+        guard projection.isGeographic, plane.count >= 2 else {
+            return plane.map { p -> PlanePoint in
+                let c = unprojection.coordinate(p)
+                return PlanePoint(x: c.longitude, y: c.latitude)
+            }
+        }
+        // Unprojected in batches (about a millisecond between polls; a
+        // cancel leaves the ring unfinished and the caller throws), then
+        // unwrapped in place: each longitude continues from the one before
+        // by the short way round.
+        var out = LonLatGeometry.unprojected(plane, unprojection, control: control)
+        if out.count < plane.count { return out }
+        let rawFirst = out[0]
+        var rawLast = rawFirst
+        for i in 1..<out.count {
+            let raw = out[i]
+            out[i].x = out[i - 1].x + LonLatGeometry.step(raw.x - rawLast.x)
+            rawLast = raw
+        }
+        let closing = LonLatGeometry.step(rawFirst.x - rawLast.x)
+        let turns = ((out[out.count - 1].x + closing - out[0].x) / 360).rounded()
+        guard turns.isFinite, turns != 0 else { return out }
+        // The ring circles a pole. Start it where it crosses ±180° and close
+        // it over the pole along ±180°, so that the cap lies in one window
+        // of longitudes and needs no cut (a cut elsewhere would leave two
+        // pieces sharing an edge).
+        let pole: Double
+        if let n = northPole, PlaneRing.locate(n, in: plane) == 1 {
+            pole = 90
+        } else if let s = southPole, PlaneRing.locate(s, in: plane) == 1 {
+            pole = -90
+        } else {
+            pole = out.reduce(0) { $0 + $1.y } >= 0 ? 90 : -90
+        }
+        let n = out.count
+        var closed = out
+        closed.append(PlanePoint(x: out[n - 1].x + closing, y: rawFirst.y))
+        func seam(_ x: Double) -> Double { ((x - 180) / 360).rounded(.down) }
+        guard let i = (0..<n).first(where: { seam(closed[$0].x) != seam(closed[$0 + 1].x) }) else { return out }
+        let a = closed[i], b = closed[i + 1]
+        let line = 180 + 360 * max(seam(a.x), seam(b.x))
+        let start = HalfPlaneClipper.cut(a, b, line)
+        // closed[n] is point 0 one turn on; after it come points 1...i, one turn on.
+        let turn = 360 * turns
+        var ring = [start] + closed[(i + 1)...n]
+        ring += out[1..<(i + 1)].map { PlanePoint(x: $0.x + turn, y: $0.y) }
+        let end = PlanePoint(x: start.x + 360 * turns, y: start.y)
+        ring.append(end)
+        ring.append(PlanePoint(x: end.x, y: pole))
+        ring.append(PlanePoint(x: start.x, y: pole))
+        var clean: [PlanePoint] = []
+        for p in ring where clean.last != p { clean.append(p) }
+        if clean.count > 1, clean.first == clean.last { clean.removeLast() }
+        return clean
+    }
+
+    /// A line in output coordinates, unwrapped to be continuous; `closed`
+    /// appends the way back to the first point (continuing round a pole if
+    /// the line circles one).
+    package func line(_ plane: [PlanePoint], closed: Bool) -> [PlanePoint] {
+        var raw = LonLatGeometry.unprojected(plane, unprojection, control: .none)
+        if closed, let first = raw.first, raw.count >= 2, raw.last != first { raw.append(first) }
+        guard projection.isGeographic, raw.count >= 2 else { return raw }
+        var out = raw
+        for i in 1..<raw.count {
+            out[i].x = out[i - 1].x + LonLatGeometry.step(raw[i].x - raw[i - 1].x)
+        }
+        return out
+    }
+
+    /// `plane` as raw (longitude, latitude), or x/y for planar; cut short
+    /// if `control` is cancelled (polled every 16,384 points). O(n).
+    package static func unprojected(_ plane: [PlanePoint], _ unprojection: Unprojection, control: ComputeControl) -> [PlanePoint] {
+        let poll = 1 << 14
+        return [PlanePoint](unsafeUninitializedCapacity: plane.count) { buffer, count in
+            plane.withUnsafeBufferPointer { source in
+                var start = 0
+                while start < source.count {
+                    if start > 0, control.isCancelled { break }
+                    let end = min(source.count, start + poll)
+                    unprojection.lonLat(UnsafeBufferPointer(rebasing: source[start..<end]), into: buffer.baseAddress! + start)
+                    start = end
+                }
+                count = start
+            }
+        }
+    }
+
+    /// A longitude difference taken the short way round, in (−180, 180].
+    @inline(__always) package static func step(_ d: Double) -> Double {
+        // Neighbouring vertices are almost always less than half a turn apart.
+        if d > -180, d <= 180 { return d }
+        var d = d.truncatingRemainder(dividingBy: 360)
+        if d > 180 { d -= 360 }
+        if d <= -180 { d += 360 }
+        return d
+    }
+}
+
+extension PlaneRing {
+    /// The bounding box of a ring. O(n).
+    package static func bounds(_ ring: [PlanePoint]) -> PlaneBox {
+        var box = PlaneBox.empty
+        for p in ring { box.formUnion(p) }
+        return box
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import HeatMapCore
+import HeatMapDensity
+
+/// The segments of closed rings cut into short pieces that each lie in one
+/// ``MonotoneRun``, as the items of ``BoxPairs``: a piece is a stretch of
+/// at most ``pieceLength`` consecutive segments of one ring along which x
+/// and y never turn back, so its box is the box of its two ends, and two of
+/// its segments that are not neighbours cannot meet. Consecutive pieces of
+/// one run form a run of items that need no comparing.
+///
+/// Pairing pieces instead of segments puts a sixteenth of the entries in
+/// the grid for smooth contour rings, whose runs are tens of segments long;
+/// a pair of pieces then compares only the segments that reach into the
+/// overlap of the two boxes (``forEachSegmentPair(_:_:_:)``).
+///
+/// Segment k of a ring of n positions runs from position k to position
+/// k + 1 (position 0 for k = n − 1). O(n) to cut, reading each position once.
+struct MonotonePieces: BoxedItems {
+    /// The most segments a piece holds.
+    static let pieceLength = 16
+
+    package let rings: [[FixedPoint]]
+    /// A piece: its ring, its first segment and how many it holds, and
+    /// whether it continues the run of the piece before it.
+    private struct Piece {
+        /// Kept, not recomputed from the ring's positions: the grid and the
+        /// pairs read it in an order that jumps about the rings.
+        package var box: FixedBox
+        package var ring: Int
+        package var first: Int
+        package var length: Int32
+        var joins: Bool
+    }
+    private var pieces: [Piece] = []
+    /// The rings with a spike: a vertex where the ring turns straight back
+    /// (only possible where a run breaks).
+    private(set) var spiky: [Int] = []
+
+    /// Cuts the rings, and finds the spikes on the way.
+    package init(_ rings: [[FixedPoint]]) {
+        self.rings = rings
+        let total = rings.reduce(0) { $0 + $1.count }
+        pieces.reserveCapacity(total / 8 + rings.count)
+        for (r, ring) in rings.enumerated() {
+            ring.withUnsafeBufferPointer { p in
+                let n = p.count
+                var run = MonotoneRun()
+                var spike = false
+                // The piece being gathered, appended with its box once it is closed.
+                var open = Piece(box: FixedBox(minX: 0, maxX: 0, minY: 0, maxY: 0), ring: r, first: 0, length: 0,
+                                 joins: false)
+                func close() {
+                    guard open.length > 0 else { return }
+                    let end = open.first + Int(open.length)
+                    open.box = Self.box(p[open.first], p[end == n ? 0 : end])
+                    pieces.append(open)
+                }
+                var a = n > 0 ? p[0] : FixedPoint(x: 0, y: 0)
+                for i in 0..<n {
+                    let b = p[i + 1 == n ? 0 : i + 1]
+                    defer { a = b }
+                    let joins = run.extend(a, b)
+                    if joins, open.length < Self.pieceLength {
+                        open.length += 1
+                        continue
+                    }
+                    if !joins, !spike, n >= 2, n != 3 {
+                        // A triangle cannot fold back; a longer ring may, at a vertex between runs.
+                        spike = ExactPredicates.isSpike(p[i == 0 ? n - 1 : i - 1], p[i], p[i + 1 == n ? 0 : i + 1])
+                    }
+                    close()
+                    open = Piece(box: open.box, ring: r, first: i, length: 1, joins: joins)
+                }
+                close()
+                if spike { spiky.append(r) }
+            }
+        }
+    }
+
+    package var count: Int { pieces.count }
+
+    /// The ring of piece k.
+    @inline(__always) package func ring(_ k: Int) -> Int { pieces[k].ring }
+
+    /// The segments of piece k, numbered within its ring.
+    @inline(__always) func segments(_ k: Int) -> Range<Int> {
+        let piece = pieces[k]
+        return piece.first..<(piece.first + Int(piece.length))
+    }
+
+    @inline(__always) func joinsPrevious(_ k: Int) -> Bool { pieces[k].joins }
+
+    /// Consecutive pieces of a ring are left to ``forEachNeighbourPair(_:)``:
+    /// pieces that meet where a run breaks can still meet elsewhere, but
+    /// they are best compared in ring order, where their positions are
+    /// still in the cache, than in the grid's order.
+    @inline(__always) func followsPrevious(_ k: Int) -> Bool { pieces[k - 1].ring == pieces[k].ring }
+
+    /// Calls `body(k − 1, k)` for consecutive pieces of one ring that lie
+    /// in different runs: the pairs ``followsPrevious(_:)`` keeps from the
+    /// grid. (A ring's last and first pieces are the grid's to pair.) O(pieces).
+    func forEachNeighbourPair(_ body: (Int, Int) -> Void) {
+        for k in pieces.indices.dropFirst() where pieces[k - 1].ring == pieces[k].ring && !pieces[k].joins {
+            body(k - 1, k)
+        }
+    }
+
+    @inline(__always) package func box(_ k: Int) -> FixedBox { pieces[k].box }
+
+    /// One segment handed to ``forEachSegmentPair(_:_:_:)``'s body: its
+    /// ring, its index there, and its ends (read once, where the pair
+    /// already holds the ring).
+    struct Segment {
+        package var ring: Int
+        package var index: Int
+        package var start: FixedPoint
+        package var end: FixedPoint
+    }
+
+    /// Calls `body` with every segment of piece u and every segment of
+    /// piece v whose boxes overlap, except a ring's neighbouring segments
+    /// (they share a vertex, and only the spike test judges them).
+    /// O(segments of both pieces + pairs).
+    @inline(__always) func forEachSegmentPair(_ u: Int, _ v: Int, _ body: (Segment, Segment) -> Void) {
+        let ra = ring(u), rb = ring(v)
+        let a = rings[ra], b = rings[rb]
+        let na = a.count, nb = b.count
+        let boxU = box(u), boxV = box(v)
+        let overlap = FixedBox(minX: max(boxU.minX, boxV.minX), maxX: min(boxU.maxX, boxV.maxX),
+                               minY: max(boxU.minY, boxV.minY), maxY: min(boxU.maxY, boxV.maxY))
+        // The segments of a piece that reach into the overlap lie together:
+        // along a monotone run, those before them end short of it in x or y
+        // and those after begin beyond it.
+        let near = reaching(v, into: overlap)
+        guard !near.isEmpty else { return }
+        for s in reaching(u, into: overlap) {
+            let one = Segment(ring: ra, index: s, start: a[s], end: a[s + 1 == na ? 0 : s + 1])
+            let box = Self.box(one.start, one.end)
+            for t in near {
+                let other = Segment(ring: rb, index: t, start: b[t], end: b[t + 1 == nb ? 0 : t + 1])
+                guard box.overlaps(Self.box(other.start, other.end)) else { continue }
+                if ra == rb {
+                    let gap = abs(s - t)
+                    if gap == 1 || gap == na - 1 { continue }
+                }
+                body(one, other)
+            }
+        }
+    }
+
+    /// The segments of piece k whose boxes overlap `box`, found by halving:
+    /// along the run, the segments wholly before the box in x or y come
+    /// first, then those that overlap it, then those wholly after it.
+    @inline(__always) private func reaching(_ k: Int, into box: FixedBox) -> Range<Int> {
+        let ring = rings[pieces[k].ring], n = ring.count, all = segments(k)
+        let start = ring[all.lowerBound], end = ring[all.upperBound == n ? 0 : all.upperBound]
+        let upX = start.x < end.x, downX = start.x > end.x, upY = start.y < end.y, downY = start.y > end.y
+        // Segment s runs from position s to s + 1, which lies further on.
+        func before(_ s: Int) -> Bool {
+            let b = ring[s + 1 == n ? 0 : s + 1]
+            return (upX && b.x < box.minX) || (downX && b.x > box.maxX)
+                || (upY && b.y < box.minY) || (downY && b.y > box.maxY)
+        }
+        func after(_ s: Int) -> Bool {
+            let a = ring[s]
+            return (upX && a.x > box.maxX) || (downX && a.x < box.minX)
+                || (upY && a.y > box.maxY) || (downY && a.y < box.minY)
+        }
+        var lo = all.lowerBound, hi = all.upperBound
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if before(mid) { lo = mid + 1 } else { hi = mid }
+        }
+        let first = lo
+        hi = all.upperBound
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if after(mid) { hi = mid } else { lo = mid + 1 }
+        }
+        return first..<lo
+    }
+
+    @inline(__always) private static func box(_ a: FixedPoint, _ b: FixedPoint) -> FixedBox {
+        FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y))
+    }
+}
+
+/// Consecutive segments of a ring gathered while x and y each keep one
+/// direction (or stand still). Two segments of such a run that are not
+/// neighbours cannot meet: the segment between them has positive length and
+/// moves away in x or in y, so one of the two coordinates separates them.
+/// A segment of zero length stands alone.
+struct MonotoneRun {
+    private var dx = 0, dy = 0
+    private var open = false
+
+    /// Adds segment a → b; whether it joined the run (false: a new run starts with it).
+    @inline(__always) mutating func extend(_ a: FixedPoint, _ b: FixedPoint) -> Bool {
+        let sx = (a.x < b.x ? 1 : 0) - (a.x > b.x ? 1 : 0), sy = (a.y < b.y ? 1 : 0) - (a.y > b.y ? 1 : 0)
+        if sx | sy == 0 {
+            open = false
+            return false
+        }
+        // Signs in −1...1: a product below zero is a turn back, and or-ing
+        // keeps a direction once one is set.
+        if open, sx &* dx >= 0, sy &* dy >= 0 {
+            dx |= sx
+            dy |= sy
+            return true
+        }
+        (dx, dy, open) = (sx, sy, true)
+        return false
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import HeatMapCore
+import HeatMapDensity
+
+/// Finds the rings of a (multi)polygon that make it invalid by OGC rules
+/// as GEOS judges them, on exact integer positions: a ring touching or
+/// crossing itself, two rings crossing or sharing a piece of edge, rings
+/// of one polygon touching so that they cut its interior apart (two touches
+/// between the same rings, or a cycle of touching rings), and touches where
+/// a position lies inside another ring's edge (exact in decimal, but not in
+/// the binary doubles a reader parses).
+///
+/// A ring's segments are cut into runs along which x and y never turn back
+/// (``MonotoneRun``), whose segments cannot meet, and the runs into short
+/// pieces (``MonotonePieces``). Candidate pairs of pieces come from a
+/// uniform grid (``BoxPairs``), so the cost is about linear in the segments
+/// for contour rings, not O(n²), and a pair of pieces compares only the
+/// segments that reach into the overlap of their boxes.
+package struct RingContactCheck {
+    /// One ring to check, all at the same decimals.
+    package struct Ring {
+        package var points: [FixedPoint]
+        /// Which polygon of the feature the ring belongs to.
+        package var polygon: Int
+
+        package init(points: [FixedPoint], polygon: Int) {
+            self.points = points
+            self.polygon = polygon
+        }
+    }
+
+    private struct Touch: Hashable {
+        var ringA: Int, ringB: Int
+        package var point: FixedPoint
+    }
+
+    /// The indices of the rings at fault (empty when the geometry is valid);
+    /// `stripBoxes` as ``BoxPairs/forEach(_:stripBoxes:control:_:)`` takes it (the
+    /// answer does not depend on it). A cancelled `control` cuts the check
+    /// short: the caller must then throw, not use the answer.
+    package static func offenders(_ rings: [Ring], control: ComputeControl = .none,
+                          stripBoxes: Int = BoxPairs.stripBoxes) -> Set<Int> {
+        let pieces = MonotonePieces(rings.map(\.points))
+        var bad = Set(pieces.spiky)
+
+        // Every segment pair recorded at each touch point: a ring may pass a
+        // point twice, and then the pairs need not agree, so any pair that
+        // finds a fault decides (whatever order the pairs come in).
+        var touches: [(touch: Touch, a: Int, b: Int)] = []
+        func compare(_ u: Int, _ v: Int) {
+            pieces.forEachSegmentPair(u, v) { one, other in
+                let ra = one.ring, rb = other.ring, ia = one.index, ib = other.index
+                let contact = ExactPredicates.contact(one.start, one.end, other.start, other.end)
+                if ra == rb {
+                    if contact != .none { bad.insert(ra) }
+                    return
+                }
+                switch contact {
+                case .none: break
+                case .cross, .overlap:
+                    bad.insert(ra); bad.insert(rb)
+                case .point(let p):
+                    touches.append(ra < rb ? (Touch(ringA: ra, ringB: rb, point: p), ia, ib)
+                                           : (Touch(ringA: rb, ringB: ra, point: p), ib, ia))
+                }
+            }
+        }
+        pieces.forEachNeighbourPair(compare)
+        BoxPairs.forEach(pieces, stripBoxes: stripBoxes, control: control, compare)
+
+        // A touch where the rings cross is a crossing; touches that close a
+        // cycle among the rings of one polygon disconnect its interior.
+        var parent = Array(rings.indices)
+        func find(_ x: Int) -> Int {
+            var x = x
+            while parent[x] != x { parent[x] = parent[parent[x]]; x = parent[x] }
+            return x
+        }
+        touches.sort {
+            ($0.touch.ringA, $0.touch.ringB, $0.touch.point.x, $0.touch.point.y, $0.a, $0.b)
+                < ($1.touch.ringA, $1.touch.ringB, $1.touch.point.x, $1.touch.point.y, $1.a, $1.b)
+        }
+        var k = 0
+        while k < touches.count {
+            let touch = touches[k].touch
+            var end = k + 1
+            while end < touches.count, touches[end].touch == touch { end += 1 }
+            defer { k = end }
+            let ringA = rings[touch.ringA].points, ringB = rings[touch.ringB].points
+            let faulty = touches[k..<end].contains { _, sa, sb in
+                // A position lying exactly on another ring's edge (not at one
+                // of its vertices) touches in decimal, but not reliably once
+                // read as binary doubles: GEOS may see a tiny crossing. Only
+                // shared vertices are safe touches.
+                guard isVertex(touch.point, of: ringA, segment: sa), isVertex(touch.point, of: ringB, segment: sb)
+                else { return true }
+                let (a1, a2) = directions(ringA, segment: sa, at: touch.point)
+                let (b1, b2) = directions(ringB, segment: sb, at: touch.point)
+                return ExactPredicates.ringsCross(a1: a1, a2: a2, b1: b1, b2: b2)
+            }
+            if faulty {
+                bad.insert(touch.ringA); bad.insert(touch.ringB)
+                continue
+            }
+            guard rings[touch.ringA].polygon == rings[touch.ringB].polygon else { continue }
+            let ra = find(touch.ringA), rb = find(touch.ringB)
+            if ra == rb {
+                bad.insert(touch.ringA); bad.insert(touch.ringB)
+            } else {
+                parent[ra] = rb
+            }
+        }
+        // A hole must lie inside its exterior: with no crossing found, one of
+        // its positions off the exterior decides. Exteriors with more than
+        // a couple of holes get a strip index of their edges, so each test
+        // costs O(√n), not O(n).
+        var exteriorOf: [Int: Int] = [:]
+        var holes: [Int: Int] = [:]
+        for (r, ring) in rings.enumerated() {
+            if exteriorOf[ring.polygon] == nil { exteriorOf[ring.polygon] = r } else { holes[ring.polygon, default: 0] += 1 }
+        }
+        var indexes: [Int: StripIndex] = [:]
+        for (r, ring) in rings.enumerated() {
+            guard let e = exteriorOf[ring.polygon], e != r, !bad.contains(r), !bad.contains(e) else { continue }
+            let indexed = holes[ring.polygon, default: 0] > 2
+            if indexed, indexes[e] == nil { indexes[e] = StripIndex(rings[e].points) }
+            for p in ring.points {
+                let side = indexed ? indexes[e]?.locate(p) ?? -1 : locate(p, in: rings[e].points)
+                if side == 0 { continue }
+                if side < 0 { bad.insert(r); bad.insert(e) }
+                break
+            }
+        }
+        return bad
+    }
+
+    /// 1 inside, 0 on the boundary, −1 outside; exact. O(n).
+    package static func locate(_ p: FixedPoint, in ring: [FixedPoint]) -> Int {
+        guard ring.count >= 3 else { return -1 }
+        var inside = false
+        for i in ring.indices {
+            guard let toggles = StripIndex.crossing(p, ring[i], ring[i + 1 == ring.count ? 0 : i + 1]) else { return 0 }
+            if toggles { inside.toggle() }
+        }
+        return inside ? 1 : -1
+    }
+
+    private static func isVertex(_ p: FixedPoint, of ring: [FixedPoint], segment k: Int) -> Bool {
+        p == ring[k] || p == ring[(k + 1) % ring.count]
+    }
+
+    /// The two directions in which a ring leaves point p, which lies on its
+    /// segment `segment` (at a vertex, or inside the segment).
+    private static func directions(_ ring: [FixedPoint], segment k: Int, at p: FixedPoint)
+        -> ((Int64, Int64), (Int64, Int64)) {
+        let n = ring.count
+        let a = ring[k], b = ring[(k + 1) % n]
+        func to(_ q: FixedPoint) -> (Int64, Int64) { (q.x - p.x, q.y - p.y) }
+        if p == a { return (to(ring[(k + n - 1) % n]), to(b)) }
+        if p == b { return (to(a), to(ring[(k + 2) % n])) }
+        return (to(a), to(b))
+    }
+}
+
+/// A ring's edges bucketed by horizontal strips, for exact point-in-ring
+/// tests that only look at the edges spanning the point's y. The buckets
+/// lie end to end in one array (a count pass, then a fill pass).
+struct StripIndex {
+    private let ring: [FixedPoint]
+    private let low: Int64
+    /// Strips are 2^shift high.
+    private let shift: Int64
+    private let stripCount: Int
+    /// The edges of strip s are `edges[starts[s]..<starts[s + 1]]`, in ring order.
+    private var starts: [Int]
+    private var edges: [Int32]
+
+    package init(_ ring: [FixedPoint], strips count: Int? = nil) {
+        self.ring = ring
+        let n = max(ring.count, 1)
+        var lo = Int64.max, hi = Int64.min
+        for p in ring { lo = min(lo, p.y); hi = max(hi, p.y) }
+        if lo > hi { lo = 0; hi = 0 }
+        let wanted = max(1, count ?? Int(Double(n).squareRoot()))
+        var shift: Int64 = 0
+        while (hi - lo) >> shift >= wanted { shift += 1 }
+        let k = Int((hi - lo) >> shift) + 1
+        (low, self.shift, stripCount) = (lo, shift, k)
+        starts = [Int](repeating: 0, count: k + 1)
+        edges = []
+        let m = ring.count
+        guard m > 0 else { return }
+        for i in 0..<m {
+            let a = ring[i].y, b = ring[i + 1 == m ? 0 : i + 1].y
+            for s in strip(min(a, b))...strip(max(a, b)) { starts[s + 1] += 1 }
+        }
+        for s in 0..<k { starts[s + 1] += starts[s] }
+        var next = starts
+        edges = [Int32](repeating: 0, count: starts[k])
+        for i in 0..<m {
+            let a = ring[i].y, b = ring[i + 1 == m ? 0 : i + 1].y
+            for s in strip(min(a, b))...strip(max(a, b)) {
+                edges[next[s]] = Int32(i)
+                next[s] += 1
+            }
+        }
+    }
+
+    /// The strip of a y; monotonic in y, so an edge spanning y is in y's strip.
+    @inline(__always) private func strip(_ y: Int64) -> Int {
+        y < low ? 0 : min(Int((y - low) >> shift), stripCount - 1)
+    }
+
+    /// 1 inside, 0 on the boundary, −1 outside (crossing number, exact).
+    package func locate(_ p: FixedPoint) -> Int {
+        guard ring.count >= 3 else { return -1 }
+        var inside = false
+        let s = strip(p.y)
+        for e in starts[s]..<starts[s + 1] {
+            let i = Int(edges[e])
+            guard let toggles = Self.crossing(p, ring[i], ring[i + 1 == ring.count ? 0 : i + 1]) else { return 0 }
+            if toggles { inside.toggle() }
+        }
+        return inside ? 1 : -1
+    }
+
+    /// Whether edge a → b crosses the ray east of p (nil: p lies on the edge).
+    @inline(__always) package static func crossing(_ p: FixedPoint, _ a: FixedPoint, _ b: FixedPoint) -> Bool? {
+        if (a.y > p.y) == (b.y > p.y) {
+            // Not straddling: p can still be one of its ends, or on it if it is horizontal.
+            if a == p || b == p { return nil }
+            if a.y == p.y, b.y == p.y, ExactPredicates.between(p, a, b) { return nil }
+            return false
+        }
+        let o = ExactPredicates.orient(a, b, p)
+        if o == 0 { return nil }
+        // The crossing is east of p when p is left of an upward edge or right of a downward one.
+        return (b.y > a.y) == (o > 0)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import HeatMapCore
+import HeatMapDensity
+
+/// The decimals each output position is rounded to, shared by every feature
+/// of one export.
+///
+/// Every position starts at the requested decimals; when rounding makes a
+/// ring invalid, the positions of that ring get one more decimal. Keeping
+/// the choice per position (not per ring or feature) means that a boundary
+/// shared by two neighbouring bands, or two neighbouring bins, is rounded
+/// the same way in both, so repairs never open gaps or overlaps between them.
+///
+/// All fixed positions are stored on the finest grid, 10^limit, so rings
+/// with positions of different decimals compare exactly; the writer drops
+/// the trailing zeros.
+package struct VertexPrecision {
+    /// The requested decimals (clamped to the limit).
+    package let base: Int
+    /// The most decimals the coordinates' size allows (see ``FixedRing/decimalsLimit(forMagnitude:)``).
+    package let limit: Int
+    /// Positions that carry more than `base` decimals.
+    private(set) var raised: [PlanePoint: Int] = [:]
+    /// Positions this copy raised since it was taken (kept apart, so that
+    /// copies handed to several threads can be merged back in a fixed order).
+    package private(set) var local: [PlanePoint: Int] = [:]
+    private let spread: Int64
+    /// 10^base, for the positions at base decimals (nearly all), read here
+    /// rather than from the table of powers.
+    private let baseScale: Double
+    /// One bit per hash of the raised positions (of `raised` and `local`):
+    /// a clear bit answers "base decimals" without a dictionary lookup,
+    /// which matters once a few positions anywhere are raised.
+    private var maybeRaised = [UInt64](repeating: 0, count: VertexPrecision.filterWords)
+    private static let filterWords = 1 << 10
+
+    @inline(__always) private static func bit(_ p: PlanePoint) -> (word: Int, mask: UInt64) {
+        let h = Int(VertexPrecision.positionHash(p)) & (filterWords * 64 - 1)
+        return (h >> 6, 1 << UInt64(h & 63))
+    }
+
+    private mutating func mark(_ p: PlanePoint) {
+        let (w, m) = VertexPrecision.bit(p)
+        maybeRaised[w] |= m
+    }
+
+    package init(decimals: Int, limit: Int) {
+        self.limit = limit
+        self.base = min(max(decimals, min(0, limit)), limit)
+        self.spread = FixedRing.integerPowers[min(limit - base, FixedRing.maximumDecimals)]
+        self.baseScale = FixedRing.scale(base)
+    }
+
+    /// The decimals of a position.
+    @inline(__always) package func decimals(of p: PlanePoint) -> Int {
+        if raised.isEmpty, local.isEmpty { return base }
+        let (w, m) = VertexPrecision.bit(p)
+        if maybeRaised[w] & m == 0 { return base }
+        return local[p] ?? raised[p] ?? base
+    }
+
+    /// The position rounded to its decimals, on the 10^limit grid; nil for
+    /// a non-finite or oversized coordinate.
+    @inline(__always) package func fixed(_ p: PlanePoint) -> FixedPoint? {
+        let d = decimals(of: p)
+        if d == base, base >= 0 {
+            guard let sx = FixedRing.roundedInteger(p.x * baseScale),
+                  let sy = FixedRing.roundedInteger(p.y * baseScale) else { return nil }
+            return FixedPoint(x: sx * spread, y: sy * spread)
+        }
+        guard let sx = FixedRing.roundedInteger(FixedRing.scaled(p.x, d)),
+              let sy = FixedRing.roundedInteger(FixedRing.scaled(p.y, d)) else { return nil }
+        let f = d == base ? spread : FixedRing.integerPowers[limit - d]
+        return FixedPoint(x: sx * f, y: sy * f)
+    }
+
+    /// Gives every position of `ring` one more decimal (up to the limit).
+    /// Returns whether any changed.
+    package mutating func raise(_ ring: [PlanePoint]) -> Bool {
+        var any = false
+        for p in ring {
+            let d = decimals(of: p)
+            guard d < limit else { continue }
+            local[p] = d + 1
+            mark(p)
+            any = true
+        }
+        return any
+    }
+
+    /// Takes in the positions another copy raised (the higher decimals win)
+    /// and returns those whose decimals changed here.
+    package mutating func merge(_ other: VertexPrecision) -> [PlanePoint] {
+        var changed: [PlanePoint] = []
+        for (p, d) in other.local where d > (local[p] ?? raised[p] ?? base) {
+            raised[p] = d
+            mark(p)
+            changed.append(p)
+        }
+        return changed
+    }
+
+    /// This copy without its own raises (a starting point for threads).
+    package var shared: VertexPrecision {
+        var copy = self
+        for (p, d) in copy.local { copy.raised[p] = d }
+        copy.local = [:]
+        return copy
+    }
+
+    /// A 32-bit mix of a position's bits (−0 and 0, equal positions, alike).
+    @inline(__always) package static func positionHash(_ p: PlanePoint) -> UInt32 {
+        let x = (p.x + 0).bitPattern, y = (p.y + 0).bitPattern
+        var h = x &* 0x9E37_79B9_7F4A_7C15 ^ (y &+ 0x632B_E59B_D9B4_E019)
+        h ^= h >> 29
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return UInt32(truncatingIfNeeded: h ^ (h >> 32))
+    }
+}

@@ -1,0 +1,110 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The package's one parallel loop: every stage that splits work across
+/// cores (density bands, point chunks, contour levels, smoothing rounds,
+/// export batches, raster strips) goes through it.
+///
+/// The stages split their work so that no two iterations write the same
+/// memory (disjoint row bands, disjoint point chunks, one slot per level);
+/// the compiler cannot see that through raw pointers, so the body is handed
+/// to `concurrentPerform` unchecked. Results never depend on which thread
+/// runs which iteration.
+///
+/// When iterations fail, the loop fails the same way whatever the thread
+/// timing:
+/// 1. If `control` is cancelled when the loop ends, it throws
+///    `CancellationError` — whatever the bodies threw, since which of them
+///    ran before the cancel is a matter of timing.
+/// 2. Otherwise it rethrows the error of the lowest failing index. An
+///    iteration is skipped only when a lower index has already failed, so
+///    every index below the lowest failing one runs and that error is found.
+package enum Parallel {
+    /// The number of threads worth splitting work for.
+    package static var workerCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Calls `body(i)` for every i in 0..<count, on all cores when count > 1.
+    /// Failures as described on ``Parallel``; no iteration starts once
+    /// `control` is cancelled.
+    package static func forEach(_ count: Int, control: ComputeControl = .none, _ body: (Int) throws -> Void) throws {
+        guard count > 0 else { return }
+        if count == 1 || workerCount == 1 {
+            for i in 0..<count {
+                if control.isCancelled { break }
+                do { try body(i) } catch {
+                    try control.checkCancellation()
+                    throw error
+                }
+            }
+            try control.checkCancellation()
+            return
+        }
+        let lowestFailure = Atomic<Int>(Int.max)
+        let failure = Mutex<(index: Int, error: any Error)?>(nil)
+        withoutActuallyEscaping(body) { body in
+            let work = UncheckedSendable(body)
+            DispatchQueue.concurrentPerform(iterations: count) { i in
+                if control.isCancelled || i > lowestFailure.load(ordering: .relaxed) { return }
+                do {
+                    try work.value(i)
+                } catch {
+                    lowestFailure.min(i, ordering: .relaxed)
+                    failure.withLock { current in
+                        if current == nil || i < current!.index { current = (i, error) }
+                    }
+                }
+            }
+        }
+        try control.checkCancellation()
+        if let (_, error) = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// Calls `body(i)` for every i in 0..<count, on all cores; never fails.
+    package static func forEach(_ count: Int, _ body: (Int) -> Void) {
+        guard count > 0 else { return }
+        if count == 1 || workerCount == 1 {
+            for i in 0..<count { body(i) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let work = UncheckedSendable(body)
+            DispatchQueue.concurrentPerform(iterations: count) { i in work.value(i) }
+        }
+    }
+
+    /// `[body(0), …, body(count − 1)]`, computed on all cores, in index
+    /// order whatever the thread timing. Failures as ``forEach(_:control:_:)``.
+    package static func map<T>(_ count: Int, control: ComputeControl = .none, _ body: (Int) throws -> T) throws -> [T] {
+        var slots = [T?](repeating: nil, count: count)
+        do {
+            try slots.withUnsafeMutableBufferPointer { slots in
+                let slots = UncheckedSendable(slots)
+                try forEach(count, control: control) { i in slots.value[i] = try body(i) }
+            }
+        } catch {
+            // What was done is freed off the caller's path, so a cancel
+            // throws at once however much it was.
+            DeferredRelease.release(UncheckedSendable(slots))
+            throw error
+        }
+        return slots.map { $0! }
+    }
+
+    /// `[body(0), …, body(count − 1)]`, computed on all cores; never fails.
+    package static func map<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
+        var slots = [T?](repeating: nil, count: count)
+        slots.withUnsafeMutableBufferPointer { slots in
+            let slots = UncheckedSendable(slots)
+            forEach(count) { i in slots.value[i] = body(i) }
+        }
+        return slots.map { $0! }
+    }
+}
+
+/// A value handed across threads where the caller guarantees that the
+/// threads touch disjoint parts of it.
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
+}

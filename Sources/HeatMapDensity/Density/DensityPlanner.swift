@@ -1,0 +1,225 @@
+import Foundation
+import HeatMapCore
+
+/// Points the ``DensityPlanner`` can pass over more than once: checked,
+/// projected to one plane, handed out in the same order on every pass.
+///
+/// Points in memory (``PlanePoints``) and points streamed from a file
+/// (``StreamedPoints``) are the two sources; each says only how it measures
+/// and replays its points, never how the grid is planned.
+protocol PlanePointSource {
+    /// The points (all weights).
+    var count: Int { get }
+    /// The plane the points are projected to.
+    var projection: PlaneProjection { get }
+    /// Their spread and box, weighted, for a ``Bandwidth`` rule. A pass
+    /// over the points unless the source learned it while reading.
+    func spread(control: ComputeControl) throws -> BandwidthEstimator
+    /// The box of every point, given the spread when a rule measured one.
+    func box(spread: BandwidthEstimator?, control: ComputeControl) throws -> PlaneBox
+    /// Hands out every point in batches, in order.
+    func forEachBatch(control: ComputeControl, _ body: (PlanePoints) throws -> Void) throws
+    /// Whether the points bring their own radii (``PlanePoints/radius``).
+    var carriesRadius: Bool { get }
+}
+
+extension PlanePointSource {
+    var carriesRadius: Bool { false }
+}
+
+/// Plans and fills the density grid of docs/density-model.md, for the
+/// library and the tool alike: the radius rule and its floor, the
+/// resolution taken from the data, the padded grid. The one place these
+/// rules live.
+enum DensityPlanner {
+    /// What a source and a configuration make: the kernel and the grid.
+    struct Plan: Sendable, Hashable {
+        /// The radius used (plane units).
+        package var radius: Double
+        /// Cells along the longer side.
+        package var resolution: Int
+        /// Whether the `auto` radius was raised to ``radiusFloor(box:resolution:padding:)``.
+        package var radiusRaised: Bool
+        /// The box of the points.
+        package var box: PlaneBox
+        /// The grid's nodes.
+        package var geometry: GridGeometry
+        /// What an adaptive bandwidth chose, if one ran.
+        package var adaptive: AdaptiveSummary? = nil
+        /// The largest radius of a point, when points have their own.
+        package var maximumRadius: Double? = nil
+    }
+
+    /// The grid for `source` under `configuration`, and its plan.
+    ///
+    /// - Throws: `CancellationError`; ``HeatMapError`` for a grid too wide
+    ///   or too large for memory, or a bad point; what the source throws.
+    package static func compute<S: PlanePointSource>(_ source: S, configuration: HeatMapConfiguration,
+                                             control: ComputeControl) throws -> (grid: DensityGrid, plan: Plan) {
+        if configuration.adaptive != nil || source.carriesRadius {
+            return try computeWithRadii(source, configuration: configuration, control: control)
+        }
+        let plan = try self.plan(source, configuration: configuration, control: control)
+        var accumulator = try DensityAccumulator(geometry: plan.geometry, radius: plan.radius,
+                                                 projection: source.projection, estimator: configuration.estimator,
+                                                 method: configuration.densityMethod, kernel: configuration.kernel,
+                                                 kernelValues: configuration.kernelValues, expectedCount: source.count)
+        try source.forEachBatch(control: control) { try accumulator.add($0, control: control) }
+        return (try (consume accumulator).finish(control: control), plan)
+    }
+
+    /// The grid of points with a radius each: their own, or an adaptive
+    /// bandwidth's. The points are gathered in memory; the radius R of the
+    /// plan (the rule's, or the given one) is the pilot's and the one the
+    /// density is normalised by; the grid's box holds every point padded by
+    /// `paddingFactor` × its own radius as well as by `paddingFactor` × R.
+    private static func computeWithRadii<S: PlanePointSource>(_ source: S, configuration: HeatMapConfiguration,
+                                                               control: ComputeControl) throws -> (grid: DensityGrid, plan: Plan) {
+        var points = PlanePoints()
+        if let memory = source as? MemoryPointSource {
+            points = memory.points
+        } else {
+            try source.forEachBatch(control: control) { batch in
+                points.x += batch.x; points.y += batch.y; points.weight += batch.weight
+                if let v = batch.value { points.value = (points.value ?? []) + v }
+                if let r = batch.radius { points.radius = (points.radius ?? []) + r }
+            }
+        }
+        let memory = MemoryPointSource(points: points, projection: source.projection)
+        var plan = try self.plan(memory, configuration: configuration, control: control)
+        let radii: [Double]
+        if let rule = configuration.adaptive {
+            let chosen = try AdaptivePilot.radii(of: points, kernel: configuration.kernel, radius: plan.radius,
+                                                 rule: rule, control: control)
+            radii = chosen.radii
+            plan.adaptive = chosen.summary
+        } else {
+            radii = points.radius ?? []
+            for (i, r) in radii.enumerated() where !(r.isFinite && r > 0) {
+                throw HeatMapError.invalidPoint(index: i, reason: "radius \(r) is not a finite number > 0")
+            }
+        }
+        points.radius = radii
+        let pad = configuration.paddingFactor
+        var box = plan.box
+        if !box.isEmpty {
+            let r = pad * plan.radius
+            box = PlaneBox(minX: box.minX - r, minY: box.minY - r, maxX: box.maxX + r, maxY: box.maxY + r)
+        }
+        var largest = plan.radius
+        for i in 0..<points.count {
+            let r = pad * radii[i]
+            largest = max(largest, radii[i])
+            box.formUnion(PlaneBox(minX: points.x[i] - r, minY: points.y[i] - r, maxX: points.x[i] + r, maxY: points.y[i] + r))
+        }
+        try GridGeometry.checkSpan(box: box, radius: largest, paddingFactor: 0)
+        plan.geometry = GridGeometry.fitting(box: box, radius: plan.radius, paddingFactor: 0, resolution: plan.resolution)
+        plan.maximumRadius = largest
+        var accumulator = try DensityAccumulator(geometry: plan.geometry, radius: plan.radius,
+                                                 projection: source.projection, estimator: configuration.estimator,
+                                                 method: configuration.densityMethod, kernel: configuration.kernel,
+                                                 kernelValues: configuration.kernelValues, maximumRadius: largest,
+                                                 expectedCount: points.count)
+        try accumulator.add(points, control: control)
+        return (try (consume accumulator).finish(control: control), plan)
+    }
+
+    /// The radius, resolution and grid for `source` under `configuration`:
+    ///
+    /// 1. A rule other than `.fixed` measures the points' spread
+    ///    (``BandwidthEstimator``); one with nothing to measure keeps
+    ///    `configuration.radius`.
+    /// 2. With `.auto` and ``HeatMapConfiguration/resolutionFromData``, the
+    ///    resolution is the rule's too (longer side / σ, 20…300).
+    /// 3. An `.auto` radius below ``radiusFloor(box:resolution:padding:)``
+    ///    is raised to it.
+    /// 4. The box padded by `paddingFactor × radius` is cut into cells
+    ///    (``GridGeometry/fitting(box:radius:paddingFactor:resolution:)``).
+    package static func plan<S: PlanePointSource>(_ source: S, configuration: HeatMapConfiguration,
+                                          control: ComputeControl) throws -> Plan {
+        let bandwidth = configuration.bandwidth
+        var radius = configuration.radius
+        var resolution = configuration.gridResolution
+        let kernel = configuration.kernel
+        let spread = bandwidth == .fixed ? nil : try source.spread(control: control)
+        if let spread, let measured = spread.rule(bandwidth, projection: source.projection) {
+            radius = kernelRadius(measured, bandwidth: bandwidth, kernel: kernel)
+            if bandwidth == .auto, configuration.resolutionFromData, spread.weightedCount >= 2 {
+                let b = spread.weightedBounds
+                resolution = AdaptiveRule(width: b.width, height: b.height, count: spread.weightedCount,
+                                          radiusRange: measured...measured).resolution
+            }
+        }
+        let box = try source.box(spread: spread, control: control)
+        var raised = false
+        if bandwidth == .auto {
+            let floor = kernelRadius(radiusFloor(box: box, resolution: resolution, padding: configuration.paddingFactor),
+                                     bandwidth: bandwidth, kernel: kernel)
+            if floor > radius {
+                radius = floor
+                raised = true
+            }
+        }
+        try GridGeometry.checkSpan(box: box, radius: radius, paddingFactor: configuration.paddingFactor)
+        let geometry = GridGeometry.fitting(box: box, radius: radius, paddingFactor: configuration.paddingFactor,
+                                            resolution: resolution)
+        return Plan(radius: radius, resolution: resolution, radiusRaised: raised, box: box, geometry: geometry)
+    }
+
+    /// The radius of `kernel` for a rule's radius: the σ rules (`auto`,
+    /// `scott`, `silverman`) give 3σ, which a finite kernel turns into the
+    /// radius of the same variance per axis (σ × ``DensityKernel/radiusPerSigma``);
+    /// `arcgis` gives the radius itself.
+    static func kernelRadius(_ ruleRadius: Double, bandwidth: Bandwidth, kernel: DensityKernel) -> Double {
+        guard kernel != .gaussian, bandwidth != .arcgis else { return ruleRadius }
+        return ruleRadius / 3 * kernel.radiusPerSigma
+    }
+
+    /// The smallest radius whose σ (radius / 3) spans half a grid cell at
+    /// `resolution` for points whose plane box is `box`: 1.5 L / (resolution
+    /// − 3 × padding), L the box's longer side (the padded box is
+    /// L + 2 × padding × radius, cut into `resolution` cells).
+    ///
+    /// The `auto` rule gives the mean point spacing, which for many points
+    /// over a wide area is far below the cell size of a 300-cell grid;
+    /// kernels narrower than a cell fall between the nodes, and the grid
+    /// neither keeps the mass nor shows the density. With σ ≥ δ / 2 the
+    /// sampled mass is within 1 % (the error of summing a Gaussian at
+    /// spacing δ is about exp(−2π²σ²/δ²)). 0 when no floor applies.
+    static func radiusFloor(box: PlaneBox, resolution: Int, padding: Double) -> Double {
+        guard !box.isEmpty else { return 0 }
+        let longer = max(box.width, box.height)
+        let cells = Double(resolution) - 3 * padding
+        guard longer > 0, longer.isFinite, cells > 0 else { return 0 }
+        return 1.5 * longer / cells
+    }
+}
+
+/// Points in memory: one batch, the spread measured in one serial pass
+/// (the weighted running sums are order-dependent, so the order is the
+/// input's, as a stream's), the box on every core.
+struct MemoryPointSource: PlanePointSource {
+    package let points: PlanePoints
+    package let projection: PlaneProjection
+
+    package var count: Int { points.count }
+
+    package func spread(control: ComputeControl) throws -> BandwidthEstimator {
+        var estimator = BandwidthEstimator()
+        for i in 0..<points.count {
+            if i & 0xfff == 0 { try control.checkCancellation() }
+            estimator.add(x: points.x[i], y: points.y[i], weight: points.weight[i])
+        }
+        return estimator
+    }
+
+    package func box(spread: BandwidthEstimator?, control: ComputeControl) throws -> PlaneBox {
+        try DensityGrid.bounds(of: points, control: control)
+    }
+
+    package var carriesRadius: Bool { points.radius != nil }
+
+    package func forEachBatch(control: ComputeControl, _ body: (PlanePoints) throws -> Void) throws {
+        try body(points)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import HeatMapCore
+
+/// What the per-node sums of a cells table (see ``CellTable``) hold, chosen
+/// from σ in cells so that the grid finished from them is within the
+/// accuracy bound of docs/density-model.md wherever the sums were taken (an engine, another
+/// machine).
+///
+/// Every point goes to its nearest node; u = (p − node) / δ per axis
+/// (|u| ≤ ½), s = uδ/σ. Both kinds keep 49 sums per node and channel:
+/// - `.splat` (σ < 0.85 cells): the exact kernel factors at the nodes
+///   around, Σ w e^(−((jₓ − uₓ)δₓ)²/2σ²) e^(−((j_y − u_y)δ_y)²/2σ²), sum
+///   k = (j_y + 3)·7 + jₓ + 3, for |jₓ|, |j_y| up to the half-widths of
+///   ``splatReach(geometry:radius:)`` (at most 3 there): the square the
+///   points' own exact splat covers, so the grid has the same zeros.
+/// - `.taylor(order:)`: the moments of ``MomentBinning``,
+///   Σ w e^(−|s|²/2) sₓᵐ s_yⁿ, for m + n ≤ 8, ordered by n then m; the
+///   order used (the first planes kept) falls with σ. Measured worst error
+///   of a lone point relative to its peak: ≤ 2.9e−4 at every threshold.
+package enum CellScheme: Sendable, Hashable {
+    case splat
+    case taylor(order: Int)
+
+    /// Sums per node and channel in a cells table.
+    package static let sumCount = 49
+    /// Half-width of the splat's block of nodes.
+    package static let splatHalf = 3
+    /// The highest Taylor order a table carries.
+    package static let maximumOrder = 8
+    /// Below this σ in cells the sums are a splat.
+    package static let splatBelow = 0.85
+    /// (σ in cells at least, Taylor order), widest kernels first.
+    package static let taylorOrders: [(sigmaInCells: Double, order: Int)] =
+        [(3, 3), (2, 4), (1.5, 5), (1.25, 6), (1, 7), (splatBelow, 8)]
+
+    /// The scheme for a kernel of `sigmaInCells` (σ over the larger cell side).
+    package static func choose(sigmaInCells s: Double) -> CellScheme {
+        for (least, order) in taylorOrders where s >= least { return .taylor(order: order) }
+        return .splat
+    }
+
+    /// The splat's half-widths in nodes (x, y): those of the accumulator's
+    /// exact splat for the automatic method (4σ widened by half a cell
+    /// diagonal), at most ``splatHalf``.
+    package static func splatReach(geometry: GridGeometry, radius: Double) -> (x: Int, y: Int) {
+        let (x, y) = DensityAccumulator.axes(geometry: geometry, radius: radius,
+                                             reachInSigmas: DensityPlan.automaticReachInSigmas)
+        return (min(GaussianTable.half(of: x), splatHalf), min(GaussianTable.half(of: y), splatHalf))
+    }
+
+    /// Its name in a cells table.
+    package var name: String {
+        switch self {
+        case .splat: return "splat"
+        case .taylor: return "taylor"
+        }
+    }
+
+    /// The index among the 49 sums of moment (m, n) (m + n ≤ 8).
+    package static func momentIndex(m: Int, n: Int) -> Int {
+        var k = 0
+        for i in 0..<n { k += maximumOrder - i + 1 }
+        return k + m
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import HeatMapCore
+
+/// One contour feature read back from GeoJSON: its level, bounds and polygons.
+package struct ContourFeature: Sendable {
+    /// The `level` property (0-based).
+    package var level: Int
+    /// The `threshold` property (the band's lower bound), if present.
+    package var threshold: Double?
+    /// The `upper` property (the band's upper bound; nil for the top band).
+    package var upper: Double?
+    /// The polygons, x = longitude and y = latitude (or planar x/y), rings
+    /// open (the closing position dropped).
+    package var polygons: [PlanePolygon]
+    /// Where the feature starts in its file (1-based line and column).
+    package var line = 0, column = 0
+}
+
+/// Reads the band or level polygons of a contour GeoJSON file (as
+/// `contours export` writes it), for hit testing.
+///
+/// Features are read one at a time (``GeoJSONFeatureStream``). Each needs
+/// Polygon or MultiPolygon geometry and an integer `level` property;
+/// `threshold` and `upper` are read when present. O(bytes).
+package enum GeoJSONContourReader {
+    /// The largest |coordinate| of a planar contour file: beyond it, the
+    /// products that ring areas and point tests take would overflow.
+    package static let largestPlanarCoordinate = 1e150
+
+    /// Reads every contour feature of the file at `path` ("-" for standard
+    /// input) and checks that the file is fit to answer queries: positions
+    /// finite and (when `geographic`) longitudes in [-180, 180] and
+    /// latitudes in [-90, 90], planar ones within ±``largestPlanarCoordinate``;
+    /// rings of at least three positions with an area; one threshold per
+    /// level, ascending with the level, each below its band's `upper`.
+    ///
+    /// - Parameter geographic: whether positions are longitude/latitude;
+    ///   nil checks only what holds for both.
+    /// - Throws: ``InputError`` naming the file, line and column of invalid
+    ///   JSON or of the feature that breaks a rule, and which rule.
+    package static func read(path: String, geographic: Bool? = nil) throws -> [ContourFeature] {
+        let source = try ByteSource(path: path)
+        let stream = GeoJSONFeatureStream(source: source)
+        var out: [ContourFeature] = []
+        while let node = try stream.next() {
+            let f = try feature(node, file: source.name)
+            try checkPositions(f, node: node, geographic: geographic, file: source.name)
+            out.append(f)
+        }
+        try checkLevels(out, file: source.name)
+        return out
+    }
+
+    private static func checkPositions(_ f: ContourFeature, node: JSONNode, geographic: Bool?, file: String) throws {
+        for polygon in f.polygons {
+            for ring in [polygon.exterior] + polygon.holes {
+                for p in ring {
+                    if geographic == true {
+                        guard abs(p.x) <= 180, abs(p.y) <= 90 else {
+                            throw fail(node, file, "contour feature (level \(f.level)) has position [\(p.x), \(p.y)]"
+                                       + " outside longitude [-180, 180] or latitude [-90, 90]")
+                        }
+                    } else if !(abs(p.x) <= largestPlanarCoordinate && abs(p.y) <= largestPlanarCoordinate) {
+                        throw fail(node, file, "contour feature (level \(f.level)) has position [\(p.x), \(p.y)]"
+                                   + " beyond ±1e150, too large to test points against")
+                    }
+                }
+                guard PlaneRing.signedArea(ring) != 0 else {
+                    throw fail(node, file, "contour feature (level \(f.level)) has a ring without area")
+                }
+            }
+        }
+    }
+
+    private static func checkLevels(_ features: [ContourFeature], file: String) throws {
+        func at(_ f: ContourFeature, _ message: String) -> InputError {
+            InputError(file: file, line: f.line, column: String(f.column), reason: "invalid contours", message: message)
+        }
+        var byLevel: [Int: ContourFeature] = [:]
+        for f in features {
+            if let t = f.threshold, let u = f.upper, !(t < u) {
+                throw at(f, "contour feature (level \(f.level)) has threshold \(t) not below its upper \(u)")
+            }
+            if let first = byLevel[f.level] {
+                if first.threshold != f.threshold {
+                    throw at(f, "contour feature (level \(f.level)) has threshold \(f.threshold.map { "\($0)" } ?? "none"),"
+                             + " but an earlier feature of that level has \(first.threshold.map { "\($0)" } ?? "none")")
+                }
+            } else {
+                byLevel[f.level] = f
+            }
+        }
+        var previous: ContourFeature?
+        for level in byLevel.keys.sorted() {
+            let f = byLevel[level]!
+            if let p = previous, let a = p.threshold, let b = f.threshold, !(a < b) {
+                throw at(f, "contour levels out of order: level \(f.level) has threshold \(b),"
+                         + " not above level \(p.level)'s \(a)")
+            }
+            previous = f
+        }
+    }
+
+    private static func fail(_ node: JSONNode, _ file: String, _ message: String) -> InputError {
+        InputError(file: file, line: node.line, column: String(node.column), reason: "invalid contours", message: message)
+    }
+
+    package static func feature(_ node: JSONNode, file: String) throws -> ContourFeature {
+        guard node["type"]?.string == "Feature" else {
+            throw fail(node, file, "expected a contour Feature, found \(node["type"]?.string ?? node.kind)")
+        }
+        let properties = node["properties"]
+        guard let levelNode = properties?["level"], let level = levelNode.number,
+              level == level.rounded(), level >= 0, level < 1_000_000 else {
+            throw fail(properties ?? node, file, "contour feature without an integer 'level' property >= 0")
+        }
+        let threshold = properties?["threshold"]?.number
+        let upper = properties?["upper"]?.number
+        guard let geometry = node["geometry"], let type = geometry["type"]?.string else {
+            throw fail(node, file, "contour feature without a geometry")
+        }
+        var polygons: [PlanePolygon] = []
+        switch type {
+        case "Polygon":
+            polygons.append(try polygon(geometry["coordinates"], in: geometry, file: file))
+        case "MultiPolygon":
+            guard let parts = geometry["coordinates"]?.array else {
+                throw fail(geometry, file, "MultiPolygon without a 'coordinates' array")
+            }
+            for part in parts { polygons.append(try polygon(part, in: geometry, file: file)) }
+        default:
+            throw fail(geometry, file, "expected Polygon or MultiPolygon contours, found \(type)"
+                        + (type.contains("LineString") ? " (isolines cannot be hit-tested; export bands)" : ""))
+        }
+        return ContourFeature(level: Int(level), threshold: threshold, upper: upper, polygons: polygons,
+                              line: node.line, column: node.column)
+    }
+
+    private static func polygon(_ node: JSONNode?, in geometry: JSONNode, file: String) throws -> PlanePolygon {
+        guard let node, let rings = node.array, !rings.isEmpty else {
+            throw fail(node ?? geometry, file, "a polygon must be an array of rings")
+        }
+        let parsed = try rings.map { try ring($0, file: file) }
+        return PlanePolygon(exterior: parsed[0], holes: Array(parsed.dropFirst()))
+    }
+
+    private static func ring(_ node: JSONNode, file: String) throws -> [PlanePoint] {
+        guard let positions = node.array else { throw fail(node, file, "a ring must be an array of positions") }
+        var ring: [PlanePoint] = []
+        ring.reserveCapacity(positions.count)
+        for p in positions {
+            guard let xy = p.array, xy.count >= 2, let x = xy[0].number, let y = xy[1].number,
+                  x.isFinite, y.isFinite else {
+                throw fail(p, file, "a position must be [longitude, latitude] numbers")
+            }
+            ring.append(PlanePoint(x: x, y: y))
+        }
+        if ring.count > 1, ring.first == ring.last { ring.removeLast() }
+        guard ring.count >= 3 else { throw fail(node, file, "a ring needs at least 4 positions") }
+        return ring
+    }
+}

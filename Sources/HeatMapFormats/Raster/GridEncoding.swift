@@ -1,0 +1,71 @@
+import Foundation
+import HeatMapContouring
+import HeatMapCore
+import HeatMapDensity
+
+/// Text encodings of a density grid (`contours grid`, docs/formats.md).
+public enum GridEncoding {
+    /// The JSON of docs/formats.md: columns, rows, x0, y0, dx, dy (node positions in
+    /// the plane), projection, units and the row-major values (row 0 the
+    /// lowest y); undefined values are written as null. `crs` (a PROJ
+    /// string or `EPSG:N`) is the given one, else the projection's
+    /// (``RasterCRS/of(_:)``); planar grids without one have none. O(cells).
+    public static func json(_ grid: DensityGrid, crs: RasterCRS? = nil) -> String {
+        let g = grid.geometry
+        var s = "{\"columns\":\(g.columns),\"rows\":\(g.rows),"
+        s += "\"x0\":\(number(g.x0)),\"y0\":\(number(g.y0)),\"dx\":\(number(g.dx)),\"dy\":\(number(g.dy)),"
+        let p = grid.projection
+        s += "\"projection\":{\"name\":\"\(p.kind.rawValue)\""
+        if p.isGeographic {
+            s += ",\"centre_latitude\":\(number(p.centreLatitude)),\"centre_longitude\":\(number(p.centreLongitude))"
+            s += ",\"sphere_radius_m\":\(number(p.kind == .webMercator ? PlaneProjection.mercatorRadius : PlaneProjection.authalicRadius))"
+            s += ",\"plane_units\":\"m\""
+        }
+        if let crs = crs ?? RasterCRS.of(p) { s += "},\"crs\":\(JSONEscaping.quoted(crs.proj, for: .script))" } else { s += "}" }
+        s += ",\"radius\":\(number(grid.radius)),\"estimator\":\"\(grid.estimator.rawValue)\","
+        // The default Gaussian density is left unnamed, as before kernels had names.
+        if grid.kernel != .gaussian || grid.kernelValues != .density {
+            s += "\"kernel\":\(JSONEscaping.quoted(grid.kernel.name)),\"kernel_values\":\"\(grid.kernelValues.rawValue)\","
+        }
+        // Units may be a user's column name: escape it like any JSON string.
+        s += "\"units\":\(JSONEscaping.quoted(grid.units, for: .script)),\"values\":["
+        s.reserveCapacity(s.utf8.count + grid.values.count * 12)
+        for (i, v) in grid.values.enumerated() {
+            if i > 0 { s += "," }
+            s += v.isNaN ? "null" : number(v)
+        }
+        s += "]}\n"
+        return s
+    }
+
+    /// An ESRI ASCII grid: header (ncols, nrows, xllcenter, yllcenter,
+    /// cellsize, NODATA_value) then rows from the top (highest y) down.
+    /// ESRI grids have square cells; when dx ≠ dy the header carries dx and dy.
+    public static func asc(_ grid: DensityGrid) -> String {
+        let g = grid.geometry
+        var s = "ncols \(g.columns)\nnrows \(g.rows)\nxllcenter \(number(g.x0))\nyllcenter \(number(g.y0))\n"
+        if abs(g.dx - g.dy) <= 1e-9 * max(abs(g.dx), abs(g.dy)) {
+            s += "cellsize \(number(g.dx))\n"
+        } else {
+            s += "dx \(number(g.dx))\ndy \(number(g.dy))\n"
+        }
+        s += "NODATA_value -9999\n"
+        for r in stride(from: g.rows - 1, through: 0, by: -1) {
+            var line = ""
+            for c in 0..<g.columns {
+                if c > 0 { line += " " }
+                let v = grid.values[r * g.columns + c]
+                line += v.isNaN ? "-9999" : number(v)
+            }
+            s += line + "\n"
+        }
+        return s
+    }
+
+    /// Shortest round-trip decimal text of a finite double.
+    package static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+}
