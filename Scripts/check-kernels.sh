@@ -23,8 +23,9 @@ check() { # name "contours options" "oracle options"
   if ! $BIN grid $ours --format json -o "$f" 2>"$OUT/$name.err"; then
     echo "FAIL $name: grid exited: $(head -1 "$OUT/$name.err")"; fail=1; return
   fi
-  local line; line=$("$PY" $CHECK/kde_oracle.py --grid "$f" $oracle | head -1)
-  if "$PY" $CHECK/kde_oracle.py --grid "$f" $oracle >/dev/null; then echo "ok   $name: $line"; else echo "FAIL $name: $line"; fail=1; fi
+  local out status
+  out=$("$PY" $CHECK/kde_oracle.py --grid "$f" $oracle); status=$?
+  if [ $status -eq 0 ]; then echo "ok   $name: ${out%%$'\n'*}"; else echo "FAIL $name: ${out%%$'\n'*}"; fail=1; fi
 }
 STORMS="$DATA/storms.csv --weight wind"; STORMS_O="--points $DATA/storms.csv --lat lat --lon long --w wind"
 QUAKES="$DATA/quakes_fiji.csv"; QUAKES_O="--points $DATA/quakes_fiji.csv --lat lat --lon long"

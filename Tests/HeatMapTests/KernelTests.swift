@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HeatMap
+@testable import HeatMapCore
+@testable import HeatMapDensity
 
 /// The finite kernels, raw values, the arcgis rule, radii per point and the
 /// adaptive bandwidth (docs/density-model.md#kernels), each against a sum
