@@ -241,3 +241,15 @@ import Testing
         }
     }
 }
+
+extension KernelTests {
+    @Test func aPilotReadFromTheFixedGridIsNearTheExactOne() throws {
+        // The large-data path: the fixed-radius raw grid, interpolated at the points.
+        let p = Self.points(400, seed: 31)
+        let geometry = GridGeometry.fitting(box: p.bounds, radius: 1.5, paddingFactor: 1.5, resolution: 200)
+        let exact = try #require(try AdaptivePilot.density(of: p, kernel: .quartic, radius: 1.5, control: .none))
+        let read = try AdaptivePilot.interpolated(p, kernel: .quartic, radius: 1.5, geometry: geometry,
+                                                  projection: Self.planar, control: .none)
+        for i in 0..<p.count { #expect(abs(read[i] - exact[i]) < 0.01 * exact[i], "point \(i)") }
+    }
+}

@@ -10,11 +10,22 @@ enum AdaptivePilot {
     ///
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when the pilot
     ///   is the same at every point (nothing to adapt); `CancellationError`.
+    /// - Parameter grid: where to read the pilot when the exact sums would
+    ///   take more than ``pairBudget`` pairs: the fixed-radius grid's
+    ///   nodes (the pilot is then its bilinear interpolation at each point,
+    ///   as spatstat reads its pilot image).
     static func radii(of points: PlanePoints, kernel: DensityKernel, radius: Double, rule: AdaptiveBandwidth,
+                      grid: GridGeometry? = nil, projection: PlaneProjection = PlaneProjection(kind: .planar),
                       control: ComputeControl) throws -> (radii: [Double], summary: AdaptiveSummary) {
         try rule.validate()
         let n = points.count
-        let pilot = try density(of: points, kernel: kernel, radius: radius, control: control)
+        var pilot = try density(of: points, kernel: kernel, radius: radius, budget: grid == nil ? nil : pairBudget(n),
+                                control: control)
+        if pilot == nil, let grid {
+            pilot = try interpolated(points, kernel: kernel, radius: radius, geometry: grid, projection: projection,
+                                     control: control)
+        }
+        guard let pilot else { return try radii(of: points, kernel: kernel, radius: radius, rule: rule, control: control) }
         // The weight-weighted geometric mean over points of weight > 0.
         var logSum = 0.0, weightSum = 0.0
         var lowest = Double.infinity, highest = -Double.infinity
@@ -38,9 +49,27 @@ enum AdaptivePilot {
         return (radii, summary(radii: radii, weights: points.weight, radius: radius, trimmed: trimmed))
     }
 
-    /// Σⱼ wⱼ shape(|xᵢ − xⱼ|² / R²) at every point i (itself included).
-    static func density(of points: PlanePoints, kernel: DensityKernel, radius: Double,
-                        control: ComputeControl) throws -> [Double] {
+    /// Pairs of points the exact pilot may sum before the grid's is read
+    /// instead: 64 per point, and a million more.
+    static func pairBudget(_ n: Int) -> Int { 64 * n + 1_000_000 }
+
+    /// The fixed-radius raw grid on `geometry`, bilinearly interpolated at every point.
+    static func interpolated(_ points: PlanePoints, kernel: DensityKernel, radius: Double, geometry: GridGeometry,
+                             projection: PlaneProjection, control: ComputeControl) throws -> [Double] {
+        var accumulator = try DensityAccumulator(geometry: geometry, radius: radius, projection: projection,
+                                                 kernel: kernel, kernelValues: .raw, expectedCount: points.count)
+        var fixed = points
+        fixed.radius = nil
+        fixed.value = nil
+        try accumulator.add(fixed, control: control)
+        let grid = try (consume accumulator).finish(control: control)
+        return (0..<points.count).map { i in grid.value(at: PlanePoint(x: points.x[i], y: points.y[i])) ?? 0 }
+    }
+
+    /// Σⱼ wⱼ shape(|xᵢ − xⱼ|² / R²) at every point i (itself included), or
+    /// nil when that would look at more than `budget` pairs.
+    static func density(of points: PlanePoints, kernel: DensityKernel, radius: Double, budget: Int? = nil,
+                        control: ComputeControl) throws -> [Double]? {
         let n = points.count
         guard n > 0 else { return [] }
         let box = points.bounds
@@ -67,6 +96,20 @@ enum AdaptivePilot {
         var order = [Int](repeating: 0, count: n)
         for i in 0..<n { order[next[of[i]]] = i; next[of[i]] += 1 }
         try control.checkCancellation()
+        if let budget {
+            // The pairs the sums below look at: each bucket's points times the points of the 3 × 3 around it.
+            var pairs = 0
+            for r in 0..<rows {
+                for c in 0..<columns {
+                    let own = start[r * columns + c + 1] - start[r * columns + c]
+                    guard own > 0 else { continue }
+                    for rr in max(r - 1, 0)...min(r + 1, rows - 1) {
+                        pairs += own * (start[rr * columns + min(c + 1, columns - 1) + 1] - start[rr * columns + max(c - 1, 0)])
+                    }
+                }
+                if pairs > budget { return nil }
+            }
+        }
 
         var result = [Double](repeating: 0, count: n)
         let inverseRadiusSquared = 1 / (radius * radius)

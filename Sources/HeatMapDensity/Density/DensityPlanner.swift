@@ -90,7 +90,8 @@ enum DensityPlanner {
         let radii: [Double]
         if let rule = configuration.adaptive {
             let chosen = try AdaptivePilot.radii(of: points, kernel: configuration.kernel, radius: plan.radius,
-                                                 rule: rule, control: control)
+                                                 rule: rule, grid: plan.geometry, projection: source.projection,
+                                                 control: control)
             radii = chosen.radii
             plan.adaptive = chosen.summary
         } else {

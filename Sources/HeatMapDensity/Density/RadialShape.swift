@@ -9,21 +9,38 @@ protocol RadialShape: Sendable {
     var reach: Double { get }
     /// The shape at u² ≤ reach², peak 1 at u² = 0.
     func value(_ u2: Double) -> Double
+    /// Whether the shape is a polynomial in t = 1 − u² that is 0 at t = 0:
+    /// then ``value(oneMinus:)`` of max(t, 0) is the shape everywhere,
+    /// edge and outside included, and the splat needs no edge test.
+    var fadesAtEdge: Bool { get }
+    /// The shape at t = 1 − u² ≥ 0, for shapes that fade at the edge.
+    func value(oneMinus t: Double) -> Double
+}
+
+extension RadialShape {
+    var fadesAtEdge: Bool { false }
+    @inline(__always) func value(oneMinus t: Double) -> Double { value(1 - t) }
 }
 
 struct QuarticShape: RadialShape {
     var reach: Double { 1 }
+    var fadesAtEdge: Bool { true }
     @inline(__always) func value(_ u2: Double) -> Double { let t = 1 - u2; return t * t }
+    @inline(__always) func value(oneMinus t: Double) -> Double { t * t }
 }
 
 struct EpanechnikovShape: RadialShape {
     var reach: Double { 1 }
+    var fadesAtEdge: Bool { true }
     @inline(__always) func value(_ u2: Double) -> Double { 1 - u2 }
+    @inline(__always) func value(oneMinus t: Double) -> Double { t }
 }
 
 struct TriweightShape: RadialShape {
     var reach: Double { 1 }
+    var fadesAtEdge: Bool { true }
     @inline(__always) func value(_ u2: Double) -> Double { let t = 1 - u2; return t * t * t }
+    @inline(__always) func value(oneMinus t: Double) -> Double { t * t * t }
 }
 
 struct TriangularShape: RadialShape {
