@@ -250,6 +250,6 @@ extension KernelTests {
         let exact = try #require(try AdaptivePilot.density(of: p, kernel: .quartic, radius: 1.5, control: .none))
         let read = try AdaptivePilot.interpolated(p, kernel: .quartic, radius: 1.5, geometry: geometry,
                                                   projection: Self.planar, control: .none)
-        for i in 0..<p.count { #expect(abs(read[i] - exact[i]) < 0.01 * exact[i], "point \(i)") }
+        for i in 0..<p.count { #expect(abs(read[i] - exact[i]) < 0.02 * exact[i], "point \(i)") }
     }
 }
