@@ -5,12 +5,12 @@
 # at desktop and phone sizes; a contour page, a bin page, and both across
 # ±180° (the Fiji quakes). Writes the pages and screenshots to OUTDIR.
 # Needs Debian's chromium and chromium-driver, and selenium in the venv
-# of ../shared/bench/setup.sh. Not run in CI.
+# of Benchmarks/setup.sh. Not run in CI.
 # Usage: Scripts/check-browser.sh [OUTDIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-/tmp/heatmap-browser}"; mkdir -p "$OUT"
-PY="$(../shared/bench/setup.sh)"
+PY="$(Benchmarks/setup.sh)"
 swift build -c release --product contours >&2 || exit 1
 BIN="$(swift build -c release --show-bin-path)/contours"
 DATA=../shared/data

@@ -19,10 +19,8 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 ENGINES=${*:-duckdb postgres spark}
 N=${N:-5000000}
-PY=${PYTHON:-$( /work/shared/bench/setup.sh 2>/dev/null || command -v python3 )}
-# The team's generator when at hand, else a small one of our own (a clean clone).
-GEN=${GEN:-$ROOT/../shared/tools/gen_points.py}
-[ -f "$GEN" ] || GEN=$ROOT/Scripts/engines/points.py
+PY=${PYTHON:-$( "$ROOT/Benchmarks/setup.sh" 2>/dev/null || command -v python3 )}
+GEN=${GEN:-$ROOT/Benchmarks/points.py}
 DATA=$ROOT/Samples/data
 RUN="$PY $ROOT/Scripts/engines/run_sql.py"
 COMPARE="$PY $ROOT/Scripts/engines/compare.py"

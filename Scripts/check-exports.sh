@@ -3,12 +3,12 @@
 # checks each file: validate_geojson.py (GEOS validity, winding, ranges,
 # bands disjoint), GDAL (ogrinfo reads it, ogr2ogr converts it to GPKG),
 # the ±180° span of every part, and `contours hit` against GEOS
-# point-in-polygon. Needs ../shared/bench/setup.sh and gdal-bin.
+# point-in-polygon. Needs Benchmarks/setup.sh and gdal-bin.
 # Usage: [CONTOURS=/path/to/contours] Scripts/check-exports.sh [OUTDIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-/tmp/heatmap-exports}"; mkdir -p "$OUT"
-PY="$(../shared/bench/setup.sh)"
+PY="$(Benchmarks/setup.sh)"
 # CONTOURS: a binary to check instead of this tree's release build.
 if [ -n "${CONTOURS:-}" ]; then
   BIN="$CONTOURS"

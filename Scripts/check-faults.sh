@@ -8,10 +8,15 @@
 # SIGINT/SIGTERM in the middle of a write, `ulimit -v` memory limits,
 # outputs that are inputs (also through links and ..), hostile option
 # values (newlines, escape sequences, huge numbers) and corrupt contour
-# files for `hit`. Every case must end with exit status 0, 1, 2, 130 or
-# 143, at most one line on stderr, within 20 s, and leave no partial
-# output or temporary file behind (an old output stays as it was). The
-# input files' checksums must be the same after the whole suite.
+# files for `hit`; and (issue 32) the shell's idioms (`<(…)`, /dev/stdin,
+# FIFOs, -o /dev/stdout into pipes, headers and appended logs), every
+# terminating signal at several moments of a 6-second job, SIGKILL, file
+# size and CPU limits, a folder renamed during the run, unbounded level
+# and smoothing requests, and silently invalid inputs. Every case must end
+# with exit status 0, 1, 2, 130 or 143 (or 128 + the signal it was sent),
+# at most one line on stderr, within 20 s, and leave no partial output or
+# temporary file behind (an old output stays as it was). The input files'
+# checksums must be the same after the whole suite.
 #
 # Usage: Scripts/check-faults.sh [--quick]   (--quick: every 7th byte of the truncations)
 # Env:   CONTOURS=path/to/contours (default: a release build of this package),
@@ -36,6 +41,9 @@ trap 'rm -rf "$WORK"' EXIT
 IN="$WORK/in"; OUTD="$WORK/out"; mkdir -p "$IN" "$OUTD"
 DATA=../shared/data
 
+# A case may set ALLOW to one more exit status it may end with (128 + the
+# signal it sends); case_run resets it.
+ALLOW=none
 cases=0; crashes=0; hangs=0; partials=0; badstatus=0; multiline=0; leftovers=0; inputs_changed=0
 failures=()
 
@@ -57,9 +65,11 @@ case_run() {
   local why=""
   if [ $status = 98 ]; then
     inputs_changed=$((inputs_changed + 1)); why="the case's input changed"
+  elif [ "$status" = "$ALLOW" ]; then
+    :
   elif [ $status = 124 ] || [ $status = 137 ]; then
     hangs=$((hangs + 1)); why="hang (over 20 s)"
-  elif [ $status -gt 2 ] && [ $status != 130 ] && [ $status != 143 ]; then
+  elif [ $status -gt 2 ] && [ $status != 130 ] && [ $status != 143 ] && [ "$status" != "$ALLOW" ]; then
     if [ $status -gt 128 ]; then crashes=$((crashes + 1)); why="signal $((status - 128))"
     else badstatus=$((badstatus + 1)); why="exit status $status"; fi
   fi
@@ -69,7 +79,7 @@ case_run() {
     multiline=$((multiline + 1)); why="$why stderr has $lines lines"
   fi
   if [ "$out" != - ]; then
-    if [ $status = 130 ] || [ $status = 143 ] && [ -e "$OUTD/$out" ] && [ "$(cat "$OUTD/$out")" != previous ]; then
+    if { [ $status = 130 ] || [ $status = 143 ] || [ "$status" = "$ALLOW" ]; } && [ -e "$OUTD/$out" ] && [ "$(cat "$OUTD/$out")" != previous ]; then
       # The signal came after the rename: the output must then be whole.
       python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$OUTD/$out" 2>/dev/null \
         || { partials=$((partials + 1)); why="$why partial output after a signal"; }
@@ -86,6 +96,7 @@ case_run() {
   local left; left=$(find "$OUTD" -name '.contours-*' 2>/dev/null | head -1)
   if [ -n "$left" ]; then leftovers=$((leftovers + 1)); why="$why temporary file left"; fi
   [ -n "$why" ] && fail "$name:$why: $(head -c 300 "$WORK/stderr" | tr '\n' '|')"
+  ALLOW=none
   return 0
 }
 
@@ -159,6 +170,9 @@ PY
   "$C" grid "$IN/quakes.csv" --resolution 48 --format tiff -o "$IN/small.tif" 2>/dev/null
   "$C" grid "$IN/quakes.csv" --resolution 24 --format asc -o "$IN/small.asc" 2>/dev/null
   cp Tests/Fixtures/cells/quakes-mag.cells.csv "$IN/table.cells.csv"
+  cp "$DATA/nz_coastline.geojson" "$IN/nz.geojson"
+  "$C" grid "$IN/quakes.csv" --resolution 60 -o "$IN/grid.json" 2>/dev/null
+  python3 /work/shared/tools/gen_points.py 400000 --geo --seed 32 -o "$IN/big.csv"
 }
 
 # ---- kinds of cases -----------------------------------------------------------
@@ -369,8 +383,140 @@ kind_cells() {
   flips "$IN/table.cells.csv" 40 9 '$C export INPUT'
 }
 
+
+# ---- issue 32: idioms, every signal, limits, bounded work, invalid input ----
+
+kind_idioms() {
+  local q='$IN/quakes.csv' ok='|| exit 99'
+  # Streams as INPUT give what the file gives (the input line names the path).
+  case_run "info <(cat f)" - "diff <(\$C info <(cat $q) | tail -n +2) <(\$C info $q | tail -n +2) >/dev/null $ok"
+  case_run "cat f | info /dev/stdin" - "diff <(cat $q | \$C info /dev/stdin | tail -n +2) <(\$C info $q | tail -n +2) >/dev/null $ok"
+  case_run "info /dev/fd/0" - "diff <(\$C info /dev/fd/0 <$q | tail -n +2) <(\$C info $q | tail -n +2) >/dev/null $ok"
+  case_run "FIFO as INPUT" - "mkfifo f; cat $q > f & \$C info f >/dev/null $ok"
+  case_run "export <(cat f)" o.json "\$C export <(cat $q) -o o.json; cmp -s o.json <(\$C export $q) $ok"
+  case_run "--basemap <(cat f)" o.svg "\$C export $q --format svg --basemap <(cat \$IN/nz.geojson) -o o.svg $ok"
+  case_run "raster <(cat f.tif)" o.json "\$C export <(cat \$IN/small.tif) -o o.json $ok"
+  case_run "raster on stdin" o.json "\$C export - -o o.json <\$IN/grid.json $ok"
+  case_run "cells table <(cat f)" - "\$C info <(cat \$IN/table.cells.csv) | grep -q 'cells table' $ok"
+  case_run "empty FIFO" - "mkfifo f; : > f & \$C info f"
+  # -o naming a descriptor writes that descriptor: pipes, headers and logs keep what they had.
+  case_run "-o /dev/stdout | head" - "\$C export $q -o /dev/stdout | head -c 40 | grep -q FeatureCollection $ok"
+  case_run "-o /dev/stdout after a header" - "{ echo HEADER; \$C export $q -o /dev/stdout; } > got; test \"\$(head -1 got)\" = HEADER && grep -q Feature got $ok"
+  case_run "-o /dev/stdout appended" - "echo OLD > got; \$C export $q -o /dev/stdout >> got; test \"\$(head -1 got)\" = OLD && grep -q Feature got $ok"
+  case_run "-o /dev/fd/1 appended" - "echo OLD > got; \$C export $q -o /dev/fd/1 >> got; test \"\$(head -1 got)\" = OLD $ok"
+  case_run "-o /proc/self/fd/1 appended" - "echo OLD > got; \$C export $q -o /proc/self/fd/1 >> got; test \"\$(head -1 got)\" = OLD $ok"
+  case_run "-o /dev/fd/3" - "\$C export $q -o /dev/fd/3 3>got; grep -q Feature got $ok"
+  case_run "-o /dev/fd/9 not open" - "\$C export $q -o /dev/fd/9"
+  case_run "-o FIFO with a reader" - "mkfifo f; cat f > got & \$C export $q -o f; wait; grep -q Feature got $ok"
+  case_run "-o FIFO without a reader, SIGINT" - "mkfifo f; \$C export $q -o f & p=\$!; sleep 0.5; kill -INT \$p; wait \$p; test \$? = 130 $ok"
+  case_run "-o socket" - "python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.bind(\"s.sock\"); s.listen(1); c,_=s.accept(); open(\"got\",\"wb\").write(c.makefile(\"rb\").read())' & sleep 1; \$C export $q -o s.sock; wait; grep -q Feature got $ok"
+}
+
+kind_termination() {
+  # Every terminating signal at several moments of a 6-second export: no
+  # temporary file, the old output untouched or the new one whole, and the
+  # signal's own status (1 with one line for SIGXCPU).
+  local sig delay n job="\$C export \$IN/big.csv --resolution 1600 --levels 30 -o o.json"
+  for sig in INT TERM HUP QUIT USR1 USR2 ALRM XCPU VTALRM PROF TRAP SYS KILL; do
+    n=$(kill -l "$sig")
+    for delay in 0.05 0.4 1.5 3 4.5; do
+      ALLOW=$((128 + n))
+      case_run "SIG$sig after $delay s" o.json "$job & p=\$!; sleep $delay; kill -$sig \$p; wait \$p"
+    done
+  done
+  ALLOW=138
+  case_run "timeout -s USR1" o.json "timeout -s USR1 2 $job"
+  case_run "two quick SIGINTs" o.json "$job & p=\$!; sleep 0.5; kill -INT \$p; kill -INT \$p; wait \$p; test \$? = 130 || exit 97"
+  case_run "folder renamed during the run" - "mkdir d; \$C export \$IN/big.csv --resolution 1600 -o d/o.json & p=\$!; sleep 1; mv d e; wait \$p; s=\$?; test \$s != 0 || test -s e/o.json || exit 99; exit \$s"
+  case_run "folder renamed, then SIGTERM" - "mkdir d; \$C export \$IN/big.csv --resolution 1600 --levels 30 -o d/o.json & p=\$!; sleep 1; mv d e; kill -TERM \$p; wait \$p"
+}
+
+kind_limits() {
+  case_run "ulimit -f on the output" o.json "ulimit -f 200; \$C export \$IN/big.csv -o o.json"
+  case_run "ulimit -f on the stdin spool" o.json "ulimit -f 200; \$C export - -o o.json <\$IN/big.csv"
+  case_run "ulimit -t 2" o.json "ulimit -t 2; \$C export \$IN/big.csv --resolution 1600 --levels 30 -o o.json; test \$? = 1 || exit 97"
+  case_run "ulimit -t 1 on stdin" o.json "ulimit -t 1; \$C export - --resolution 1600 --levels 30 -o o.json <\$IN/big.csv"
+}
+
+kind_bounded() {
+  local q='$IN/quakes.csv'
+  case_run "--interval 1 --offset 1e16" o.json "\$C export $q --interval 1 --offset 1e16 -o o.json"
+  case_run "--interval 1e-4 --offset 1e300" o.json "\$C export $q --interval 1e-4 --offset 1e300 -o o.json"
+  case_run "--interval 1e-9" o.json "\$C export $q --interval 1e-9 -o o.json"
+  case_run "--interval 1e-300 --offset -1e300" o.json "\$C export $q --interval 1e-300 --offset -1e300 -o o.json"
+  case_run "--exp-base 10" o.json "\$C export $q --exp-base 10 -o o.json"
+  case_run "--exp-base 1.0000001" o.json "\$C export $q --exp-base 1.0000001 -o o.json"
+  case_run "--spacing probability:1e-300" o.json "\$C export $q --spacing probability:1e-300 -o o.json"
+  case_run "--smooth chaikin:8" o.json "\$C export $q --smooth chaikin:8 -o o.json; test \$(wc -c <o.json) -lt 40000000 || exit 99"
+  case_run "chaikin:8 is chaikin:5" - "cmp -s <(\$C export $q --smooth chaikin:8) <(\$C export $q --smooth chaikin:5) || exit 99"
+  case_run "--levels 1000 --smooth chaikin:8" o.json "\$C export $q --levels 1000 --smooth chaikin:8 -o o.json"
+  case_run "--levels 100 --smooth chaikin:8 svg" o.svg "\$C export $q --levels 100 --smooth chaikin:8 --format svg -o o.svg"
+}
+
+kind_invalid() {
+  local q='$IN/quakes.csv'
+  python3 - "$WORK" "$IN" <<'PY'
+import json, sys, copy
+w, i = sys.argv[1], sys.argv[2]
+def text(name, t): open(f"{w}/{name}", "w").write(t)
+text("pole.csv", "lat,lon\n90,0\n89.999,50\n")
+text("southpole.csv", "lat,lon\n-90,0\n-89,0\n-90,120\n")
+g = json.load(open(f"{i}/grid.json"))
+a = copy.deepcopy(g); del a["projection"]; del a["crs"]; json.dump(a, open(f"{w}/noproj.json", "w"))
+a = copy.deepcopy(g); del a["projection"]; json.dump(a, open(f"{w}/crsonly.json", "w"))
+a = copy.deepcopy(g); a["values"] = [v > 0.001 if v is not None else None for v in a["values"]]; json.dump(a, open(f"{w}/bools.json", "w"))
+t = open(f"{i}/grid.json").read()
+import re
+text("nancentre.json", re.sub(r'"centre_latitude":[^,]*', '"centre_latitude":"NaN"', t))
+text("farcentre.json", re.sub(r'"centre_latitude":[^,]*', '"centre_latitude":200', t))
+text("extra.asc", "ncols 3\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n4 5 6\n7\n")
+text("past90.asc", "ncols 3\nnrows 2\nxllcorner 0\nyllcorner 150\ncellsize 50\n1 2 3\n4 5 6\n")
+esri = 'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]'
+text("past90.prj", esri)
+text("esri.asc", "ncols 3\nnrows 3\nxllcorner 170\nyllcorner -40\ncellsize 1\n1 2 3\n4 9 6\n1 2 1\n"); text("esri.prj", esri)
+text("esrimerc.asc", "ncols 3\nnrows 3\nxllcorner 1000000\nyllcorner -4000000\ncellsize 10000\n1 2 3\n4 9 6\n1 2 1\n")
+text("esrimerc.prj", 'PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere",' + esri + ',PROJECTION["Mercator_Auxiliary_Sphere"],PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",0.0],PARAMETER["Standard_Parallel_1",0.0],PARAMETER["Auxiliary_Sphere_Type",0.0],UNIT["Meter",1.0]]')
+text("esriutm.asc", "ncols 3\nnrows 3\nxllcorner 500000\nyllcorner 6000000\ncellsize 1000\n1 2 3\n4 9 6\n1 2 1\n")
+text("esriutm.prj", 'PROJCS["WGS_1984_UTM_Zone_33N",' + esri + ',PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",15.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]')
+d = json.load(open(f"{i}/quakes.geojson"))
+json.dump(d["features"][0], open(f"{w}/bare.geojson", "w"))
+a = copy.deepcopy(d)
+for f in a["features"]: del f["properties"]["threshold"]
+json.dump(a, open(f"{w}/nothreshold.geojson", "w"))
+a = copy.deepcopy(d); a["features"][0]["properties"]["threshold"] = "NaN"; json.dump(a, open(f"{w}/nanthreshold.geojson", "w"))
+a = copy.deepcopy(d); g0 = a["features"][0]["geometry"]
+(g0["coordinates"][0][0] if g0["type"] == "MultiPolygon" else g0["coordinates"][0]).pop()
+json.dump(a, open(f"{w}/openring.geojson", "w"))
+text("twolat.csv", "lat,lat,lon\n1,2,3\n4,5,6\n")
+text("lonLON.csv", "lat,LON,lon\n1,2,3\n4,5,6\n")
+open(f"{w}/ff.csv", "wb").write(b"lat,lon\n1\xff,2\n")
+text("identical.csv", "lat,lon\n10,10\n10.000000000001,10\n10,10\n")
+text("overflow.csv", "lat,lon,w\n1,2,1e308\n1,3,1e308\n")
+text("units.cells.csv", open(f"{i}/table.cells.csv").read())
+PY
+  local p
+  for p in equirectangular equal-area web-mercator; do
+    case_run "pole.csv --projection $p" o.json "\$C export $WORK/pole.csv --projection $p -o o.json"
+    case_run "southpole.csv --projection $p" o.json "\$C export $WORK/southpole.csv --projection $p -o o.json"
+  done
+  for f in noproj crsonly bools nancentre farcentre; do
+    case_run "JSON grid $f" o.json "\$C export $WORK/$f.json -o o.json"
+  done
+  for f in extra past90; do case_run "ESRI grid $f" o.json "\$C export $WORK/$f.asc -o o.json"; done
+  for f in esri esrimerc esriutm; do case_run "ESRI WKT $f" o.json "\$C export $WORK/$f.asc -o o.json || exit 99"; done
+  for f in bare nothreshold nanthreshold openring; do
+    case_run "hit $f" - "\$C hit $WORK/$f.geojson --at -20,180"
+  done
+  case_run "two lat columns" - "\$C info $WORK/twolat.csv"
+  case_run "lat,LON,lon" - "\$C info $WORK/lonLON.csv"
+  case_run "byte 0xFF shown" - "\$C info $WORK/ff.csv 2>&1 >/dev/null | grep -q 'xff' || exit 99"
+  case_run "identical points, automatic bin size" o.json "\$C bin $WORK/identical.csv -o o.json || exit 99"
+  case_run "h3 --include-empty --max-cells 10" o.json "\$C bin $q --shape h3 --h3-resolution 2 --include-empty --max-cells 10 -o o.json"
+  case_run "weights overflowing the total" - "\$C info $WORK/overflow.csv --weight w | grep -q 'total above' || exit 99"
+}
+
 # CHECK_KINDS="paths streams" runs only those kinds.
-KINDS=(${CHECK_KINDS:-csv geojson contours h3 tiff cells streams signals memory paths options})
+KINDS=(${CHECK_KINDS:-csv geojson contours h3 tiff cells streams signals memory paths options idioms termination limits bounded invalid})
 
 # ---- run --------------------------------------------------------------------
 

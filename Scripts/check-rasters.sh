@@ -21,7 +21,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 BENCH=0; [ "${1:-}" = "--bench" ] && { BENCH=1; shift; }
 OUT="${1:-/tmp/heatmap-rasters}"; mkdir -p "$OUT"
-PY="$(../shared/bench/setup.sh)"
+PY="$(Benchmarks/setup.sh)"
 RIO="$(dirname "$PY")/rio"
 AREAS="$PY -W ignore Scripts/raster_areas.py"
 swift build -c release --product contours >&2 || exit 1
@@ -94,7 +94,7 @@ fi
 # 3. the big grid
 if [ $BENCH = 1 ]; then
   PTS="${TMPDIR:-/tmp}/heatmap-export-1000000.csv"
-  [ -s "$PTS" ] || python3 ../shared/tools/gen_points.py 1000000 --seed 3 --geo --format csv -o "$PTS"
+  [ -s "$PTS" ] || python3 Benchmarks/points.py 1000000 --seed 3 --geo --format csv -o "$PTS"
   G="$OUT/big.tif"
   (ulimit -v 6000000; "$BIN" grid "$PTS" --radius 5000 --resolution 4000 --format tiff -o "$G") || bad "big grid"
   best=999

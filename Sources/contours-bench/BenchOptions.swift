@@ -1,7 +1,7 @@
 import Foundation
 import HeatMap
 
-/// The options of `contours-bench` (docs/benchmark.md); defaults as ../shared/bench/peers.py.
+/// The options of `contours-bench` (docs/benchmark.md); defaults as Benchmarks/peers.py.
 struct BenchOptions {
     var points = ""
     var radius = 15.0

@@ -1,7 +1,7 @@
 import Foundation
 import HeatMap
 
-// Stage benchmark (docs/benchmark.md): the same jobs as ../shared/bench/peers.py, on the
+// Stage benchmark (docs/benchmark.md): the same jobs as Benchmarks/peers.py, on the
 // same points, each stage timed as the best of K runs.
 
 func bestOf<T>(_ repeats: Int, _ body: () throws -> T) rethrows -> (seconds: Double, result: T) {

@@ -46,14 +46,7 @@ func runTool(_ arguments: [String]) -> Int32 {
         }
         progress = ProgressReporter.make(forced: command.option(named: "--progress") != nil && args[Options.progress])
         let control = ComputeControl(cancellation: nil, progress: progress?.callback)
-        switch command.name {
-        case "export": try ExportCommand.run(args, control: control)
-        case "grid": try GridCommand.run(args, control: control)
-        case "bin": try BinCommand.run(args, control: control)
-        case "hit": try HitCommand.run(args, control: control)
-        case "sql": try SQLCommand.run(args)
-        default: try InfoCommand.run(args, control: control)
-        }
+        try command.run(args, control)
         progress?.finish()
         return 0
     } catch {

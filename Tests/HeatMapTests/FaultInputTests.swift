@@ -89,6 +89,32 @@ import Testing
     }
 }
 
+/// A job larger than the memory left (docs/faults.md, "Memory"): the
+/// throwing overloads say so with a `HeatMapError`; the synchronous one,
+/// which cannot throw, gives an empty result.
+@Suite struct OversizedJobTests {
+    static let points = [HeatMapPoint(coordinate: LocationCoordinate2D(latitude: 0, longitude: 0), weight: 1),
+                         HeatMapPoint(coordinate: LocationCoordinate2D(latitude: 10, longitude: 10), weight: 1)]
+    /// About 4 × 10¹² nodes: far beyond any machine's memory.
+    static let configuration = HeatMapConfiguration(radius: 100_000, gridResolution: 2_000_000)
+
+    @Test func theThrowingOverloadsRefuseIt() async throws {
+        let error = #expect(throws: HeatMapError.self) {
+            _ = try HeatMapContours.compute(from: Self.points, configuration: Self.configuration, control: .none)
+        }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("memory"), "\(String(describing: error))")
+        await #expect(throws: HeatMapError.self) {
+            _ = try await HeatMapContours.compute(from: Self.points, configuration: Self.configuration)
+        }
+    }
+
+    @Test func theSynchronousOverloadGivesAnEmptyResult() {
+        let contours: HeatMapContours = HeatMapContours.compute(from: Self.points, configuration: Self.configuration)
+        #expect(contours.contours.isEmpty)
+        #expect(contours.thresholds.isEmpty)
+    }
+}
+
 /// `contours hit` answers from a contour file only when the file is fit to
 /// answer: finite, in-range positions, rings with area, ordered levels.
 @Suite struct ContourFileCheckTests {

@@ -2,7 +2,7 @@ import Foundation
 import HeatMap   // the public API only, as a user would
 import Testing
 
-/// The README's library examples, compiled and run, so the README cannot
+/// The library examples of README.md and docs/library.md, compiled and run, so they cannot
 /// drift from the API.
 @Suite struct ReadmeExampleTests {
     struct Quake: HeatMapable {

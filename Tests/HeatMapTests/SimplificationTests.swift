@@ -69,6 +69,20 @@ import Testing
         #expect(b.exterior.count < outer.count)
     }
 
+    /// The one rule for the longest simplified segment (the library's
+    /// `simplification` and the tool's `--simplify` both use it): 8 grid
+    /// cells of the grid's longer spacing for geographic data, none for planar.
+    @Test func simplifiedSegmentsAreAtMostEightCellsOnGeographicGrids() {
+        let geometry = GridGeometry(columns: 4, rows: 3, x0: 0, y0: 0, dx: 250, dy: 400)
+        func grid(_ kind: MapProjection) -> DensityGrid {
+            DensityGrid(geometry: geometry, values: [Double](repeating: 0, count: 12),
+                        projection: PlaneProjection(kind: kind), radius: 1000, estimator: .density, units: "")
+        }
+        #expect(ContourSet.longestSimplifiedSegment(on: grid(.equalArea)) == 3200)
+        #expect(ContourSet.longestSimplifiedSegment(on: grid(.webMercator)) == 3200)
+        #expect(ContourSet.longestSimplifiedSegment(on: grid(.planar)) == .infinity)
+    }
+
     @Test func douglasPeuckerKeepsEndsAndFarVertices() {
         let line = [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0.01), PlanePoint(x: 2, y: 0), PlanePoint(x: 3, y: 1)]
         let kept = line.withUnsafeBufferPointer { DouglasPeucker.keep($0, tolerance: 0.1) }

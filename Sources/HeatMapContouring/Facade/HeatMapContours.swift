@@ -253,14 +253,17 @@ extension HeatMapContours {
     ///
     /// Points with a non-finite coordinate, a latitude outside [-90, 90], a
     /// longitude outside [-180, 360) or a negative or non-finite weight are
-    /// left out and counted in ``summary``; use ``compute(from:configuration:control:)``
+    /// left out and counted in ``summary``; use ``compute(from:configuration:control:strict:)``
     /// to have them refused instead. Cost: O(N + cells × kernel width +
-    /// contour vertices); uses every core.
+    /// contour vertices); uses every core. This overload cannot report a
+    /// failure: a job larger than the memory left (docs/faults.md) gives an
+    /// empty result, where the throwing overloads throw a ``HeatMapError``.
     public static func compute<P: HeatMapable>(
         from points: [P],
         configuration: HeatMapConfiguration = HeatMapConfiguration()
     ) -> HeatMapContours {
-        // Only cancellation can fail, and this control never cancels.
+        // This control never cancels; what else can fail is a job too
+        // large for the memory left, which gives the empty result.
         (try? compute(from: points, configuration: configuration, control: .none, strict: false))
             ?? HeatMapContours.empty(configuration: configuration)
     }
@@ -279,7 +282,10 @@ extension HeatMapContours {
 
     /// Computes band contours off the caller's actor, reporting progress.
     ///
-    /// - Parameter progress: called (from any thread) as each stage advances.
+    /// - Parameters:
+    ///   - points: the points; bad ones are left out and counted in ``summary``.
+    ///   - configuration: everything that shapes the computation.
+    ///   - progress: called (from any thread) as each stage advances.
     /// - Throws: `CancellationError` when the task is cancelled.
     public static func compute<P: HeatMapable>(
         from points: [P],
@@ -296,8 +302,12 @@ extension HeatMapContours {
     /// Computes band contours with explicit control over cancellation,
     /// progress and bad input.
     ///
-    /// - Parameter strict: when true, the first bad point throws
-    ///   ``HeatMapError/invalidPoint(index:reason:)`` instead of being left out.
+    /// - Parameters:
+    ///   - points: the points.
+    ///   - configuration: everything that shapes the computation.
+    ///   - control: cancellation and progress reports.
+    ///   - strict: when true, the first bad point throws
+    ///     ``HeatMapError/invalidPoint(index:reason:)`` instead of being left out.
     public static func compute<P: HeatMapable>(
         from points: [P],
         configuration: HeatMapConfiguration,
@@ -314,11 +324,17 @@ extension HeatMapContours {
     /// Contours of a grid computed elsewhere (streamed input, a grid file,
     /// aggregates from a database).
     ///
-    /// - Parameter kinds: the kinds of ``contourSet`` to build; the others
-    ///   are left empty. ``contours`` and the hit tests read the bands, so
-    ///   they are empty without `.bands`. An export of one kind builds only
-    ///   that one, in less time and memory. Levels are traced and their
-    ///   smoothing settled here; polygons are assembled when first read.
+    /// - Parameters:
+    ///   - grid: the density (or any) grid to contour.
+    ///   - configuration: levels, spacing and smoothing (the density
+    ///     settings are the grid's own).
+    ///   - control: cancellation and progress reports.
+    ///   - summary: what the grid was made from, kept in ``summary``.
+    ///   - kinds: the kinds of ``contourSet`` to build; the others
+    ///     are left empty. ``contours`` and the hit tests read the bands, so
+    ///     they are empty without `.bands`. An export of one kind builds only
+    ///     that one, in less time and memory. Levels are traced and their
+    ///     smoothing settled here; polygons are assembled when first read.
     public static func compute(
         from grid: DensityGrid,
         configuration: HeatMapConfiguration,
@@ -340,11 +356,7 @@ extension HeatMapContours {
                                    summary: summary)
         }
         var set = try ContourPieces.contourSet(of: pieces, kinds: kinds, control: control)
-        // Segments of at most 8 cells keep unprojected lines close to the plane's.
-        let cell = max(grid.geometry.dx, grid.geometry.dy)
-        set = try set.simplified(tolerance: configuration.simplification,
-                                 maximumSegment: grid.projection.isGeographic ? 8 * cell : .infinity,
-                                 projection: grid.projection, control: control)
+        set = try set.simplified(tolerance: configuration.simplification, on: grid, control: control)
         if control.isCancelled {
             DeferredRelease.release(set)
             throw CancellationError()
@@ -381,14 +393,19 @@ extension HeatMapContours {
 
 extension HeatMapContours {
     /// Every band polygon containing the coordinate (at most one, since
-    /// bands do not overlap), found through a spatial index: O(log P + the
-    /// vertices of the few candidate polygons).
+    /// bands do not overlap), found through a raster index of the ring
+    /// edges: O(parts + edges in the coordinate's raster cell), about
+    /// constant whatever the number of polygons, holes or vertices. The
+    /// first query (of this, ``level(at:)`` or ``inspect(_:)``) assembles
+    /// the plane bands and builds the index: O(V) for V vertices, on every
+    /// core.
     public func contours(containing coordinate: LocationCoordinate2D) -> [HeatMapPolygon] {
         let p = grid.projection.project(coordinate)
         return index.polygons(containing: p).map { contours[$0] }
     }
 
     /// The band level at a plane point, or nil below the lowest threshold.
+    /// Same cost as ``contours(containing:)``.
     public func level(at point: PlanePoint) -> Int? {
         index.highestPolygon(containing: point).map { contours[$0].level }
     }

@@ -3,8 +3,10 @@ import HeatMapCore
 import HeatMapDensity
 
 /// Finds which band (or level) polygon holds a plane point, through a
-/// spatial index (docs/contour-rules.md): O(1) to find the candidates plus O(√vertices) per
-/// candidate ring, instead of a scan of every polygon.
+/// raster index of the ring edges (docs/contour-rules.md) instead of a scan
+/// of every polygon: a query reads one raster cell per part of the index,
+/// O(parts + edges in that cell), about constant for contour rings
+/// whatever the number of polygons, holes or vertices.
 ///
 /// A point on the ring shared by two bands belongs to the upper band; a
 /// point on the outer edge of the lowest band belongs to it.
@@ -12,13 +14,15 @@ public struct BandLocator: Sendable {
     private let index: PolygonIndex
     private let levelOf: [Int]
 
-    /// Indexes polygons given per level (as ``ContourSet/bands`` holds them). O(P + V).
+    /// Indexes polygons given per level (as ``ContourSet/bands`` holds them).
+    /// O(V + raster cells) for V vertices, on every core.
     public init(bands: [[PlanePolygon]]) {
         index = PolygonIndex(bands: bands)
         levelOf = bands.enumerated().flatMap { level, polygons in Array(repeating: level, count: polygons.count) }
     }
 
-    /// The highest level whose polygon holds `p`, or nil outside every polygon.
+    /// The highest level whose polygon holds `p`, or nil outside every
+    /// polygon. O(parts + edges in `p`'s raster cell).
     public func band(at p: PlanePoint) -> Int? {
         index.highestPolygon(containing: p).map { levelOf[$0] }
     }
@@ -27,7 +31,7 @@ public struct BandLocator: Sendable {
     /// for many queries at once, such as every pixel of a picture or a
     /// column of sensor readings. O(n) after the index is built.
     ///
-    /// Large batches are answered in ``SpatialOrder`` (nearby points one
+    /// Large batches are answered in `SpatialOrder` (nearby points one
     /// after another), so that consecutive lookups read the same parts of
     /// the index from cache instead of memory; answers come back in input
     /// order.

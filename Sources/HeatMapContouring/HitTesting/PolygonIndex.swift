@@ -55,9 +55,10 @@ package struct PolygonIndex: Sendable {
 /// once, for all cells, by a sweep of horizontal lines through the
 /// centres). A query then looks only inside its own cell: starting from
 /// the centre's answer, each edge that the segment centre → query crosses
-/// toggles its polygon. With about one cell per four vertices a cell holds a
-/// few edges, so a query costs O(1) whatever the vertex count; building
-/// costs O(V + cells).
+/// toggles its polygon. A query costs O(edges in its cell); with about one
+/// cell per four vertices a cell of contour rings holds a few edges, so
+/// that is about constant whatever the vertex count (a ``PolygonIndex``
+/// asks each of its parts, at most 8). Building costs O(V + cells).
 ///
 /// Boundary rule: a point on an exterior ring is inside, a point on a hole
 /// is outside, so a point on the ring shared by two bands belongs to the

@@ -11,25 +11,33 @@ package enum IntervalLevels {
         package var description: String
     }
 
-    /// The most thresholds either form may give.
-    package static let limit = 10_000
+    /// The most thresholds either form may give: as many as `--levels` allows.
+    package static let limit = 1000
 
-    /// O + k·I for every integer k with the value strictly inside (minimum, maximum). O(levels).
+    /// O + k·I for every integer k with the value strictly inside
+    /// (minimum, maximum). O(levels), whatever the offset: it is first
+    /// reduced to its remainder modulo I (exact in floating point), so a
+    /// far offset neither loses the levels to rounding nor makes a count
+    /// that cannot step (k + 1 == k past 2⁵³).
     package static func interval(_ interval: Double, offset: Double = 0, minimum: Double, maximum: Double) throws -> [Double] {
         guard interval > 0, interval.isFinite, offset.isFinite else {
             throw Failure(description: "the interval must be a positive number")
         }
         guard minimum < maximum else { return [] }
+        let offset = offset.truncatingRemainder(dividingBy: interval)
         let first = ((minimum - offset) / interval).rounded(.down), last = ((maximum - offset) / interval).rounded(.up)
-        guard last - first <= Double(limit) else {
-            throw Failure(description: "interval \(interval) gives \(Int(last - first)) levels over \(minimum) … \(maximum) (at most \(limit))")
+        guard first.isFinite, last.isFinite, last - first <= Double(limit) + 1 else {
+            let count = (maximum - minimum) / interval
+            let shown = count.isFinite && count < 1e15 ? "about \(Int(count.rounded()))" : "more than \(limit)"
+            throw Failure(description: "interval \(interval) gives \(shown) levels over the range \(minimum) … \(maximum) (at most \(limit), as --levels); use a larger interval")
         }
         var out: [Double] = []
-        var k = first
-        while k <= last {
-            let v = offset + k * interval
-            if v > minimum && v < maximum { out.append(v) }
-            k += 1
+        for step in 0...Int(last - first) {
+            let v = offset + (first + Double(step)) * interval
+            if v > minimum && v < maximum && (out.last.map { v > $0 } ?? true) { out.append(v) }
+        }
+        guard out.count <= limit else {
+            throw Failure(description: "interval \(interval) gives \(out.count) levels over the range \(minimum) … \(maximum) (at most \(limit), as --levels); use a larger interval")
         }
         return out
     }

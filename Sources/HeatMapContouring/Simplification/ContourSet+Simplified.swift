@@ -39,3 +39,26 @@ extension ContourSet {
         return out
     }
 }
+
+extension ContourSet {
+    /// The longest segment simplifying the contours of `grid` may make:
+    /// 8 grid cells for geographic data, where a longer straight segment
+    /// in the plane strays from the same segment drawn between its
+    /// unprojected ends; unbounded for planar data. The library's
+    /// `simplification` and the tool's `--simplify` both take it from here.
+    package static func longestSimplifiedSegment(on grid: DensityGrid) -> Double {
+        grid.projection.isGeographic ? 8 * max(grid.geometry.dx, grid.geometry.dy) : .infinity
+    }
+
+    /// The set, made from `grid`, simplified to `tolerance` (plane units)
+    /// with ``longestSimplifiedSegment(on:)`` and checked in the grid's
+    /// projection (see ``simplified(tolerance:maximumSegment:projection:modes:control:)``).
+    ///
+    /// - Throws: `CancellationError` when `control` is cancelled.
+    package func simplified(tolerance: Double, on grid: DensityGrid,
+                            modes: Set<ContourMode> = Set(ContourMode.allCases),
+                            control: ComputeControl = .none) throws -> ContourSet {
+        try simplified(tolerance: tolerance, maximumSegment: Self.longestSimplifiedSegment(on: grid),
+                       projection: grid.projection, modes: modes, control: control)
+    }
+}

@@ -8,7 +8,63 @@ import HeatMapDensity
 /// keep their two end points, so they still join the frame where they did.
 /// Every new point is a convex combination of two neighbouring vertices, so
 /// a smoothed path stays inside the cells its original crosses.
+///
+/// Cutting stops where it would only cut crumbs: beyond the first two
+/// passes (the default, made on every piece as they always were), a pass
+/// is made while the piece's longest edge is at least ``finestEdge`` of a
+/// grid cell. Each pass at least halves the longest edge, so a traced
+/// piece (edges up to √2 cells) gets at most 5 passes however many are
+/// asked for, and more iterations than that change nothing.
 enum Chaikin {
+    /// The shortest longest-edge, in grid cells, a piece may have for one
+    /// more pass: below it every cut is under 1/64 of a cell, far below
+    /// what the grid resolves.
+    static let finestEdge = 1.0 / 16
+
+    /// Passes made whatever the edges: the default smoothing.
+    static let alwaysMade = 2
+
+    /// The passes (at most `limit`) worth making on each piece of `trace`:
+    /// ``alwaysMade``, then one for each further halving of its longest edge
+    /// (in cells of `geometry`) that is still at least ``finestEdge``.
+    /// Removed pieces get 0. O(vertices).
+    static func usefulPasses(_ trace: LevelTrace, upTo limit: Int, geometry: GridGeometry,
+                             control: ComputeControl) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: trace.pieceCount)
+        let sx = 1 / geometry.dx, sy = 1 / geometry.dy
+        var sinceCheck = 0
+        for p in 0..<trace.pieceCount where !trace.isRemoved[p] {
+            var longest = 0.0, first = PlanePoint(x: 0, y: 0), last = PlanePoint(x: 0, y: 0), n = 0
+            trace.vertices.forEachPoint(trace.range(p)) { _, q in
+                if n == 0 {
+                    first = q
+                } else {
+                    let ex = (q.x - last.x) * sx, ey = (q.y - last.y) * sy
+                    longest = max(longest, ex * ex + ey * ey)
+                }
+                last = q
+                n += 1
+            }
+            if !trace.isChain[p], n > 1 {
+                let ex = (first.x - last.x) * sx, ey = (first.y - last.y) * sy
+                longest = max(longest, ex * ex + ey * ey)
+            }
+            let made = min(limit, alwaysMade)
+            var edge = longest.squareRoot() / Double(1 << made), k = made
+            while k < limit && edge >= finestEdge {
+                k += 1
+                edge /= 2
+            }
+            out[p] = UInt8(k)
+            sinceCheck += n
+            if sinceCheck > 1 << 16 {
+                sinceCheck = 0
+                try control.checkCancellation()
+            }
+        }
+        return out
+    }
+
     /// The ring or path `points` smoothed `iterations` times.
     ///
     /// - Parameters:

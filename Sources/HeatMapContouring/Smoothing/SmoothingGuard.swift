@@ -46,11 +46,11 @@ enum SmoothingGuard {
     static func passes(traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
                        control: ComputeControl) throws -> [[UInt8]] {
         let levelCount = traces.count
-        var passes = traces.map { trace in
-            trace.isRemoved.map { $0 || iterations <= 0 ? UInt8(0) : UInt8(iterations) }
-        }
-        guard iterations > 0, levelCount > 0 else { return passes }
+        guard iterations > 0, levelCount > 0 else { return traces.map { [UInt8](repeating: 0, count: $0.pieceCount) } }
         try control.begin(.smooth)
+        var passes = try Parallel.map(levelCount, control: control) { l in
+            try Chaikin.usefulPasses(traces[l], upTo: iterations, geometry: geometry, control: control)
+        }
         let hot = try Parallel.map(levelCount, control: control) { l in
             try HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
                          control: control)

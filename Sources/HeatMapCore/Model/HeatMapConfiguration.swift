@@ -138,7 +138,7 @@ public enum DensityEstimator: String, Sendable, Hashable, CaseIterable, Codable 
 /// ``DensityGrid/radius`` (and ``HeatMapContours/radius``); a rule with
 /// nothing to measure (fewer than two weighted points, all identical, all
 /// weights zero) falls back to ``HeatMapConfiguration/radius``, so it is
-/// never 0 or NaN. See ``BandwidthEstimator`` for streamed input.
+/// never 0 or NaN. See `BandwidthEstimator` for streamed input.
 public enum Bandwidth: String, Sendable, Hashable, CaseIterable, Codable {
     /// ``HeatMapConfiguration/radius`` as given.
     case fixed

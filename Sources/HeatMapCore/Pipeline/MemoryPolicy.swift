@@ -9,7 +9,7 @@ import Glibc
 /// Every stage allocates arrays of megabytes. On Linux, glibc maps large
 /// blocks fresh for each allocation and hands them back on free, so each
 /// run pays a page fault per 4 KiB it touches: about 2 µs each on the
-/// virtual machines measured for README's performance table, 60 ms per
+/// virtual machines measured in docs/performance.md, 60 ms per
 /// 100 MB, a third of a 1M-point grid. Keeping freed memory lets later
 /// runs reuse pages already mapped. The price: the process's resident
 /// size stays at its high-water mark.

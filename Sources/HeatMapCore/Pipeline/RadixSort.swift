@@ -20,11 +20,16 @@ package enum RadixSort {
     static let cacheCount = 1 << 16
 
     /// Sorts `keys` ascending.
-    package static func sort(_ keys: inout [UInt32]) { sort(&keys, bits: 0..<32) }
+    package static func sort(_ keys: inout [UInt32]) { sort(keys: &keys, bits: 0..<32) }
+
+    /// Sorts 64-bit `keys` stably by their bits in `bits`. A concrete entry
+    /// point, so callers in other modules run the code specialized here
+    /// (the generic one would run unspecialized across the module boundary).
+    package static func sort(_ keys: inout [UInt64], bits: Range<Int>) { sort(keys: &keys, bits: bits) }
 
     /// Sorts `keys` stably by their bits in `bits` (the others are not
     /// looked at: keys equal there keep their order).
-    package static func sort<Key: FixedWidthInteger & UnsignedInteger>(_ keys: inout [Key], bits: Range<Int>) {
+    static func sort<Key: FixedWidthInteger & UnsignedInteger>(keys: inout [Key], bits: Range<Int>) {
         let n = keys.count
         let range = bits.clamped(to: 0..<Key.bitWidth)
         guard n > 1, !range.isEmpty else { return }

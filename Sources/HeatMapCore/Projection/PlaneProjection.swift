@@ -26,7 +26,7 @@ public struct PlaneProjection: Sendable, Hashable, Codable {
     }
 
     /// A projection of `kind` centred on the coordinates: the middle of the
-    /// smallest longitude arc holding them (``LongitudeArc/smallest(containing:)``)
+    /// smallest longitude arc holding them (`LongitudeArc.smallest(containing:)`)
     /// and the middle of their latitudes. Non-finite coordinates are passed over. O(n).
     public static func fitted<S: Sequence>(_ kind: MapProjection, to coordinates: S) -> PlaneProjection
     where S.Element == LocationCoordinate2D {
@@ -65,7 +65,7 @@ public struct PlaneProjection: Sendable, Hashable, Codable {
     }
 
     /// Projects latitude/longitude in degrees to the plane. For many
-    /// points, ``PointProjector`` keeps the centre's sines. O(1).
+    /// points, `PointProjector` keeps the centre's sines. O(1).
     public func project(latitude: Double, longitude: Double) -> PlanePoint {
         PointProjector(self).plane(latitude: latitude, longitude: longitude)
     }

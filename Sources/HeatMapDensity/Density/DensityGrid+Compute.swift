@@ -6,7 +6,7 @@ extension DensityGrid {
     /// radius (``Bandwidth``) and, with ``HeatMapConfiguration/resolutionFromData``, the
     /// resolution, fits the grid to the points and fills it.
     ///
-    /// The planner of streamed input plans it (``StreamedDensity``): an
+    /// The planner of streamed input plans it (`StreamedDensity`): an
     /// `.auto` radius too narrow for the grid's cells is raised to σ = half
     /// a cell, as there, and the grid is the same bit for bit as a streamed
     /// run over the same points in one batch. `configuration.densityMethod`

@@ -164,6 +164,7 @@ enum DensityPlanner {
         try GridGeometry.checkSpan(box: box, radius: radius, paddingFactor: configuration.paddingFactor)
         let geometry = GridGeometry.fitting(box: box, radius: radius, paddingFactor: configuration.paddingFactor,
                                             resolution: resolution)
+        try checkCoverage(geometry, projection: source.projection)
         return Plan(radius: radius, resolution: resolution, radiusRaised: raised, box: box, geometry: geometry)
     }
 
@@ -174,6 +175,34 @@ enum DensityPlanner {
     static func kernelRadius(_ ruleRadius: Double, bandwidth: Bandwidth, kernel: DensityKernel) -> Double {
         guard kernel != .gaussian, bandwidth != .arcgis else { return ruleRadius }
         return ruleRadius / 3 * kernel.radiusPerSigma
+    }
+
+    /// Refuses an equirectangular grid that would reach past a pole or wrap
+    /// the globe more than once in longitude: its contours would have
+    /// latitudes beyond ±90° or longitudes beyond ±180° (the plane's x is
+    /// stretched by 1 / cos of the centre latitude, without bound near a
+    /// pole). Equal-area and web mercator map every plane point onto the
+    /// sphere, so they need no check. O(1).
+    ///
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` saying where the grid goes.
+    static func checkCoverage(_ geometry: GridGeometry, projection: PlaneProjection) throws {
+        guard projection.kind == .equirectangular else { return }
+        let deg = 180 / Double.pi, r = PlaneProjection.authalicRadius
+        let y0 = geometry.y0, y1 = geometry.y0 + Double(geometry.rows - 1) * geometry.dy
+        let south = projection.centreLatitude + y0 / r * deg, north = projection.centreLatitude + y1 / r * deg
+        let width = Double(geometry.columns - 1) * geometry.dx
+        let cosine = cos(projection.centreLatitude / deg)
+        let span = cosine > 0 ? width / (r * cosine) * deg : .infinity
+        let cause = "in the equirectangular projection (centred on latitude \(String(format: "%.4g", projection.centreLatitude))°); the equal-area projection maps the poles"
+        if south < -90 || north > 90 {
+            let past = north > 90 ? north : south
+            throw HeatMapError.invalidConfiguration(
+                "the grid reaches latitude \(String(format: "%.6g", past))°, past the pole, \(cause)")
+        }
+        if !(span <= 360) {
+            throw HeatMapError.invalidConfiguration(
+                "the grid spans \(span.isFinite ? String(format: "%.4g", span) : "unboundedly many") degrees of longitude, more than the globe, \(cause)")
+        }
     }
 
     /// The smallest radius whose σ (radius / 3) spans half a grid cell at

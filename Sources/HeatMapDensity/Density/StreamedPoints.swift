@@ -81,10 +81,20 @@ package final class StreamedPoints {
     ///   bad structure; `CancellationError` when the control says stop.
     package static func read(path: String?, options: PointReaderOptions, replay: Replay? = nil,
                             control: ComputeControl = .none) throws -> StreamedPoints {
-        let reader = try PointReader(path: path, options: options)
+        let forced: InputKind? = options.format.map { $0 == .geojson ? .geojson : .csv }
+        return try read(input: InputFile(path: path, forced: forced), options: options, replay: replay, control: control)
+    }
+
+    /// Makes the first pass over an input already opened and sniffed
+    /// (see ``read(path:options:replay:control:)``). A stream is read once
+    /// and spooled; only a regular file named by its path is read again.
+    package static func read(input: InputFile, options: PointReaderOptions, replay: Replay? = nil,
+                            control: ComputeControl = .none) throws -> StreamedPoints {
+        let reader = try PointReader(input: input, options: options)
         // Standard input is spooled even when it is a file: it cannot be
         // opened again by name, and its offset is not ours to rewind.
-        let named = path != nil && path != "-"
+        let path = input.isRereadable ? input.path : nil
+        let named = path != nil
         let size = reader.fileSize.map { max($0, 1) }
         let large = (size ?? 0) > spoolLimit
         let rereadable = reader.isRegularFile && named

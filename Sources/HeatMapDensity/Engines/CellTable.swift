@@ -43,7 +43,7 @@ package struct CellTable: Sendable {
     package var sums: [Double]
 
     /// The marker column that makes a CSV a cells table.
-    package static let marker = "contours_cells"
+    package static let marker = InputKind.cellsMarker
 
     package static let shared = ["scheme", "order", "columns", "rows", "x0", "y0", "dx", "dy", "radius", "bandwidth",
                          "radius_raised", "resolution", "padding", "projection", "centre_lat", "centre_lon",
@@ -58,10 +58,9 @@ package struct CellTable: Sendable {
                                    ("rejected_longitude", "longitude outside [-180, 360)"),
                                    ("rejected_weight", "negative weight")]
 
-    /// Whether a CSV header line names a cells table.
+    /// Whether a CSV header line names a cells table (``InputKind/isCellsHeader(_:)``).
     package static func isCellsHeader(_ line: Substring) -> Bool {
-        let bytes = Array(line.utf8)
-        return CSVFields(bytes, 0, bytes.count).texts(bytes).contains { $0.lowercased() == marker }
+        InputKind.isCellsHeader(line)
     }
 
     /// Reads a cells table from the bytes of a CSV file (`name` for messages).
@@ -210,7 +209,9 @@ package struct CellTable: Sendable {
                 guard row.count == header.count else {
                     throw fail(l.number, "", "row has \(row.count) fields, the header \(header.count)")
                 }
-                for (c, k) in zip(shared, sharedIndex) where !row.same(k, as: first, bytes) {
+                // Same bytes, or the same value quoted otherwise ("" and an empty field).
+                for (c, k) in zip(shared, sharedIndex)
+                where !row.same(k, as: first, bytes) && row.text(k, bytes) != first.text(k, bytes) {
                     throw fail(l.number, c, "\(c) is '\(row.text(k, bytes))' here but '\(meta[c]!)' on line \(line2): rows of one table share one grid")
                 }
                 guard case .number(let iv) = value(row, iIndex), case .number(let jv) = value(row, jIndex),

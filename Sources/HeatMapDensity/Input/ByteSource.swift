@@ -86,7 +86,7 @@ package final class ByteSource {
         pendingCount = 0
         // Every stored property is set, so a throw from here on runs
         // deinit, which frees the buffer and closes the descriptor.
-        pendingCount = try fill()
+        pendingCount = try fill(from: 0)
     }
 
     deinit {
@@ -99,6 +99,29 @@ package final class ByteSource {
         UnsafeBufferPointer(rebasing: buffer[0..<(firstChunkPending ? pendingCount : 0)])
     }
 
+    /// Reads more into ``prefix`` (which holds what the first read gave:
+    /// from a pipe, possibly a few bytes) while `needsMore` says so, up to
+    /// one chunk or the end. For sniffing a stream without reading it twice.
+    ///
+    /// - Throws: ``InputError`` when `read(2)` fails.
+    package func extendPrefix(while needsMore: (UnsafeBufferPointer<UInt8>) -> Bool) throws {
+        guard firstChunkPending else { return }
+        while !reachedEnd, pendingCount < buffer.count, needsMore(prefix) {
+            pendingCount += try fill(from: pendingCount)
+        }
+    }
+
+    /// Every byte not yet handed out, to the end. O(bytes) memory: for
+    /// inputs read whole (rasters, cells tables, basemaps).
+    ///
+    /// - Throws: ``InputError`` when `read(2)` fails.
+    package func readToEnd() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        if let size = fileSize { bytes.reserveCapacity(max(0, size - startOffset)) }
+        while let chunk = try nextChunk() { bytes.append(contentsOf: chunk) }
+        return bytes
+    }
+
     /// The next chunk, valid until the following call; nil at the end.
     ///
     /// - Throws: ``InputError`` when `read(2)` fails.
@@ -108,17 +131,18 @@ package final class ByteSource {
             firstChunkPending = false
             count = pendingCount
         } else {
-            count = reachedEnd ? 0 : try fill()
+            count = reachedEnd ? 0 : try fill(from: 0)
         }
         guard count > 0 else { return nil }
         bytesRead += count
         return UnsafeBufferPointer(rebasing: buffer[0..<count])
     }
 
-    /// Fills the buffer with up to one chunk (files: a full chunk unless at
-    /// the end; pipes: whatever one read returns). Returns the byte count, 0 at the end.
-    private func fill() throws -> Int {
-        var filled = 0
+    /// Fills the buffer from `start` with up to the rest of one chunk
+    /// (files: all of it unless at the end; pipes: whatever one read
+    /// returns). Returns the byte count, 0 at the end.
+    private func fill(from start: Int) throws -> Int {
+        var filled = start
         while filled < buffer.count {
             let n = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
             if n < 0 {
@@ -141,6 +165,6 @@ package final class ByteSource {
             // an interactive reader (queries typed line by line) answering.
             if !isRegularFile { break }
         }
-        return filled
+        return filled - start
     }
 }

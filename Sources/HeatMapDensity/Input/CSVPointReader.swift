@@ -69,17 +69,30 @@ package final class CSVPointReader {
         header = names
 
         let file = source.name
+        // Two columns answering one name is a choice the reader will not
+        // make silently: the message lists them and the option that picks one.
+        func only(_ matches: [Int], role: String, option: String) throws -> Int? {
+            guard matches.count > 1 else { return matches.first }
+            let listed = matches.prefix(4).map { "'\(names[$0])' (column \($0 + 1))" }.joined(separator: ", ")
+            throw InputError(file: file, line: headerLine, column: names[matches[0]], reason: "ambiguous column",
+                             message: "\(matches.count) columns could be the \(role): \(listed); pick one with \(option) NAME"
+                                + (Set(matches.map { names[$0] }).count < matches.count ? " (or rename the repeated one)" : ""))
+        }
         func find(_ wanted: String?, defaults: [String], role: String, option: String) throws -> Int {
             if let wanted {
-                if let k = names.firstIndex(of: wanted) { return k }
+                if let k = try only(names.indices.filter { names[$0] == wanted }, role: role, option: option) { return k }
                 let folded = wanted.lowercased()
-                if let k = names.firstIndex(where: { $0.lowercased() == folded }) { return k }
+                if let k = try only(names.indices.filter { names[$0].lowercased() == folded }, role: role, option: option) {
+                    return k
+                }
                 throw InputError(file: file, line: headerLine, column: wanted, reason: "missing column",
                                  message: "no column '\(wanted)' for the \(role) in the header"
                                     + " (columns: \(CSVPointReader.list(names)))")
             }
             for candidate in defaults {
-                if let k = names.firstIndex(where: { $0.lowercased() == candidate }) { return k }
+                if let k = try only(names.indices.filter { names[$0].lowercased() == candidate }, role: role, option: option) {
+                    return k
+                }
             }
             throw InputError(file: file, line: headerLine, column: defaults[0], reason: "missing column",
                              message: "no \(role) column: looked for \(defaults.joined(separator: ", ")) in the header"
@@ -265,7 +278,7 @@ package final class CSVPointReader {
             let field = tokenizer.field(k)
             let parsed = NumberParser.parse(field, decimalComma: decimalComma)
             let text = { String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
-            return validator.number(parsed, role: role, text: text()).mapError {
+            return validator.number(parsed, role: role, text: text(), bytes: field).mapError {
                 InputError(file: fileName, line: line, column: columnName(k), reason: $0.reason, message: $0.message)
             }
         }

@@ -43,6 +43,9 @@ package enum GeoJSONContourReader {
         let stream = GeoJSONFeatureStream(source: source)
         var out: [ContourFeature] = []
         while let node = try stream.next() {
+            guard stream.inFeatureCollection else {
+                throw fail(node, source.name, "expected a FeatureCollection of contour features (as 'contours export' writes), found a bare \(node["type"]?.string ?? node.kind)")
+            }
             let f = try feature(node, file: source.name)
             try checkPositions(f, node: node, geographic: geographic, file: source.name)
             out.append(f)
@@ -114,8 +117,13 @@ package enum GeoJSONContourReader {
               level == level.rounded(), level >= 0, level < 1_000_000 else {
             throw fail(properties ?? node, file, "contour feature without an integer 'level' property >= 0")
         }
-        let threshold = properties?["threshold"]?.number
+        guard let threshold = properties?["threshold"]?.number, threshold.isFinite else {
+            throw fail(properties ?? node, file, "contour feature (level \(Int(level))) without a numeric 'threshold' property")
+        }
         let upper = properties?["upper"]?.number
+        if let given = properties?["upper"], given.kind != "null", !(upper?.isFinite ?? false) {
+            throw fail(properties ?? node, file, "contour feature (level \(Int(level))) has an 'upper' that is not a number")
+        }
         guard let geometry = node["geometry"], let type = geometry["type"]?.string else {
             throw fail(node, file, "contour feature without a geometry")
         }
@@ -155,8 +163,11 @@ package enum GeoJSONContourReader {
             }
             ring.append(PlanePoint(x: x, y: y))
         }
-        if ring.count > 1, ring.first == ring.last { ring.removeLast() }
-        guard ring.count >= 3 else { throw fail(node, file, "a ring needs at least 4 positions") }
+        guard ring.count >= 4 else { throw fail(node, file, "a ring needs at least 4 positions") }
+        guard ring.first == ring.last else {
+            throw fail(node, file, "a ring must end at the position it starts from (RFC 7946: a closed ring)")
+        }
+        ring.removeLast()
         return ring
     }
 }

@@ -92,6 +92,10 @@ final class GeoJSONFeatureStream {
         return nil
     }
 
+    /// Whether the features so far came from a FeatureCollection's
+    /// `features` (not bare Features or geometries).
+    var inFeatureCollection: Bool { sawFeatures }
+
     /// Whether the next item is a further position of the coordinates
     /// being streamed.
     var isStreamingPositions: Bool {

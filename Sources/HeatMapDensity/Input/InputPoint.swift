@@ -26,7 +26,7 @@ public struct InputPoint: Sendable, Hashable {
             && (a.value == b.value || (a.value.isNaN && b.value.isNaN))
     }
 
-    /// Hashes the fields that ``==`` compares (a NaN value hashes alike).
+    /// Hashes the fields that `==` compares (a NaN value hashes alike).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(latitude)
         hasher.combine(longitude)

@@ -35,22 +35,21 @@ public final class PointReader {
     ///
     /// - Throws: ``InputError`` when the file cannot be opened, is empty or
     ///   binary, or lacks a needed column.
-    public init(path: String?, options: PointReaderOptions) throws {
-        source = try ByteSource(path: path)
-        let prefix = source.prefix
-        if prefix.isEmpty {
+    public convenience init(path: String?, options: PointReaderOptions) throws {
+        let forced: InputKind? = options.format.map { $0 == .geojson ? .geojson : .csv }
+        try self.init(input: InputFile(path: path, forced: forced), options: options)
+    }
+
+    /// Reads points from an input already opened (and sniffed): the
+    /// format is `options.format`, else the one its kind implies
+    /// (``InputKind/sniff(_:name:)``).
+    package init(input: InputFile, options: PointReaderOptions) throws {
+        source = input.source
+        if source.prefix.isEmpty {
             throw InputError(file: source.name, line: 1, column: "1", reason: "empty file",
                              message: "empty file: expected CSV with a header row, or GeoJSON")
         }
-        let sniffed = InputFormat.byContent(prefix)
-        if let chosen = options.format {
-            format = chosen
-        } else if sniffed == .geojson {
-            // Text starting with '{' or '[' is JSON whatever the file is called.
-            format = .geojson
-        } else {
-            format = path.flatMap(InputFormat.byExtension) ?? .csv
-        }
+        format = options.format ?? input.kind.pointFormat
         switch format {
         case .csv: kind = .csv(try CSVPointReader(source: source, options: options))
         case .geojson: kind = .geojson(GeoJSONPointReader(source: source, options: options))

@@ -85,8 +85,11 @@ final class PointSpool {
                 let n = write(fd, raw.baseAddress! + offset, bytes - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
+                    // EFBIG: the points kept to read again pass `ulimit -f`.
+                    let why = errno == EFBIG ? "the file-size limit was reached (ulimit -f)"
+                                             : String(cString: strerror(errno))
                     throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
-                                     message: "cannot write: \(String(cString: strerror(errno)))")
+                                     message: "cannot keep the points read for the next pass: \(why)")
                 }
                 offset += n
             }

@@ -23,8 +23,12 @@ struct PointValidator: Sendable {
 
     /// The number in `parsed`, or the problem with it. `text` is the
     /// field's text, quoted in messages.
-    package func number(_ parsed: ParsedNumber, role: Role, text: @autoclosure () -> String) -> Result<Double, Problem> {
+    package func number(_ parsed: ParsedNumber, role: Role, text: @autoclosure () -> String,
+                        bytes: UnsafeBufferPointer<UInt8>? = nil) -> Result<Double, Problem> {
         let what = name(role)
+        // The field's own bytes when known, so a byte that is not UTF-8
+        // shows as itself (0xFF as \xff), not as the replacement character.
+        func quoted(_ text: String) -> String { bytes.map(Self.quoted(bytes:)) ?? self.quoted(text) }
         switch parsed {
         case .number(let v):
             return check(v, role: role, text: text)
@@ -55,6 +59,49 @@ struct PointValidator: Sendable {
         case .weight, .value: message = "\(name(role)) \(text()) is negative"
         }
         return .failure(Problem(reason: reason, message: message))
+    }
+
+    /// The bytes of a field in double quotes, trimmed of spaces and tabs,
+    /// shortened to 40 characters: UTF-8 shown as text (control characters
+    /// escaped), any other byte as `\xNN`.
+    static func quoted(bytes field: UnsafeBufferPointer<UInt8>) -> String {
+        var lo = 0, hi = field.count
+        while lo < hi, field[lo] == 0x20 || field[lo] == 0x09 { lo += 1 }
+        while hi > lo, field[hi - 1] == 0x20 || field[hi - 1] == 0x09 { hi -= 1 }
+        var out = "\"", shown = 0, i = lo
+        while i < hi {
+            if shown == 40 { out += "…"; break }
+            shown += 1
+            let b = field[i]
+            let length = b < 0x80 ? 1 : b >= 0xC2 && b < 0xE0 ? 2 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xF0 && b < 0xF5 ? 4 : 0
+            if length > 1, i + length <= hi,
+               let text = String(validating: UnsafeBufferPointer(rebasing: field[i..<(i + length)]), as: UTF8.self) {
+                out += escaped(text.unicodeScalars.first!)
+                i += length
+            } else if length == 1 {
+                out += escaped(Unicode.Scalar(b))
+                i += 1
+            } else {
+                out += String(format: "\\x%02x", b)
+                i += 1
+            }
+        }
+        return out + "\""
+    }
+
+    private static func escaped(_ c: Unicode.Scalar) -> String {
+        switch c {
+        case "\"": return "\\\""
+        case "\\": return "\\\\"
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        default:
+            if c.value < 0x20 || c.value == 0x7f || (c.value >= 0x80 && c.value < 0xa0) {
+                return String(format: "\\x%02x", c.value)
+            }
+            return String(c)
+        }
     }
 
     /// `text` in double quotes, shortened to 40 characters, control

@@ -14,9 +14,13 @@ public enum HeatMapBinning {
     /// ``HeatMapMeasurable``, else its weight. Geographic points are binned
     /// in `configuration.projection` fitted to them (equal-area by default,
     /// size in km). O(N + cells log cells).
-    /// - Parameter strict: when true, the first bad point throws
-    ///   ``HeatMapError/invalidPoint(index:reason:)``; otherwise bad points
-    ///   are left out and counted in the result's summary.
+    /// - Parameters:
+    ///   - points: the points to bin.
+    ///   - configuration: shape, size, plane and aggregates.
+    ///   - strict: when true, the first bad point throws
+    ///     ``HeatMapError/invalidPoint(index:reason:)``; otherwise bad points
+    ///     are left out and counted in the result's summary.
+    ///   - control: cancellation and progress (stage `.bin`).
     public static func bin<P: HeatMapable>(_ points: [P], configuration: BinningConfiguration,
                                            strict: Bool = false,
                                            control: ComputeControl = .none) throws -> BinningResult {

@@ -155,7 +155,7 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
                 Int(rLo.rounded(.down)) - 1...Int(rHi.rounded(.up)) + 1)
     }
 
-    /// An upper bound on the number of cells ``cells(covering:)`` returns
+    /// An upper bound on the number of cells `cells(covering:)` returns
     /// (the candidates it tests), as a Double so it cannot overflow. O(1).
     public func candidateCount(covering box: PlaneBox) -> Double {
         guard let (q, r) = candidateRange(box) else { return box.isEmpty ? 0 : .infinity }

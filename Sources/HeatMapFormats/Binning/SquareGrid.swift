@@ -63,7 +63,7 @@ public struct SquareGrid: Sendable, Hashable, CellIndexing {
         return (lo.0...hi.0, lo.1...hi.1)
     }
 
-    /// The number of cells ``cells(covering:)`` returns, as a Double. O(1).
+    /// The number of cells `cells(covering:)` returns, as a Double. O(1).
     public func candidateCount(covering box: PlaneBox) -> Double {
         guard let (i, j) = indexRange(box) else { return box.isEmpty ? 0 : .infinity }
         return Double(i.count) * Double(j.count)

@@ -32,7 +32,13 @@ package enum H3CellReader {
     ///   bad row (unless `skipInvalid`), or of a missing column.
     package static func read(path: String?, column: String, weight: String? = nil,
                             skipInvalid: Bool = false) throws -> H3CellRows {
-        let source = try ByteSource(path: path == "-" ? nil : path)
+        try read(source: ByteSource(path: path == "-" ? nil : path), column: column, weight: weight,
+                 skipInvalid: skipInvalid)
+    }
+
+    /// Reads the rest of an input already opened (see ``read(path:column:weight:skipInvalid:)``).
+    package static func read(source: ByteSource, column: String, weight: String? = nil,
+                            skipInvalid: Bool = false) throws -> H3CellRows {
         let name = source.name
         let csv = CSVTokenizer(source: source)
         guard try csv.next() else {

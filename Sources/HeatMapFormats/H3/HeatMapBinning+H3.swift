@@ -14,9 +14,13 @@ extension HeatMapBinning {
     /// let cells = try HeatMapBinning.binH3(quakes, configuration: configuration)
     /// for bin in cells.bins { print(bin.cell, bin.statistics.count, bin.density) }
     /// ```
-    /// - Parameter strict: when true, the first bad point throws
-    ///   ``HeatMapError/invalidPoint(index:reason:)``; otherwise bad points
-    ///   are left out and counted in the result's summary.
+    /// - Parameters:
+    ///   - points: the points to bin.
+    ///   - configuration: the H3 resolution (`h3Resolution`).
+    ///   - strict: when true, the first bad point throws
+    ///     ``HeatMapError/invalidPoint(index:reason:)``; otherwise bad points
+    ///     are left out and counted in the result's summary.
+    ///   - control: cancellation and progress (stage `.bin`).
     public static func binH3<P: HeatMapable>(_ points: [P], configuration: BinningConfiguration,
                                              strict: Bool = false,
                                              control: ComputeControl = .none) throws -> H3BinningResult {

@@ -63,6 +63,9 @@ enum ASCIIGridReader {
         guard k == w * h else {
             throw RasterCodecError("\(name): \(k) values for \(w) × \(h) = \(w * h) cells (truncated file?)")
         }
+        if let extra = next ?? token() {
+            throw RasterCodecError("\(name): more values than \(w) × \(h) = \(w * h) cells (value \(w * h + 1) is '\(extra)'); are ncols and nrows right?")
+        }
         let reference = prj.map(ProjectionText.reference) ?? .none
         return try RasterAssembly.grid(values: values, width: w, height: h, originX: left,
                                        originY: bottom + Double(h) * dy, stepX: dx, stepY: -dy,
@@ -102,6 +105,7 @@ enum ProjectionText {
             if let end = rest.firstIndex(of: "\""), case .known(let crs) = proj(String(rest[..<end])) { return .known(crs) }
         }
         if let zone = utmZone(t) { return .known(.epsg(zone)) }
+        if let code = esriName(t) { return .known(.epsg(code)) }
         // The outermost AUTHORITY is the last one in WKT 1.
         if let r = t.range(of: "AUTHORITY[\"EPSG\",\"", options: [.backwards, .caseInsensitive]) {
             let rest = t[r.upperBound...]
@@ -112,6 +116,23 @@ enum ProjectionText {
         }
         let name = t.split(separator: "\"").dropFirst().first.map(String.init) ?? String(t.prefix(60))
         return .unsupported("'\(name)'")
+    }
+
+    /// EPSG:4326 or EPSG:3857 for WKT that names them as ESRI (and GDAL's
+    /// ESRI flavour) write them, without an AUTHORITY: a GEOGCS on the WGS 84
+    /// datum in degrees from Greenwich, and a PROJCS on it with the
+    /// auxiliary-sphere (or pseudo) Mercator.
+    static func esriName(_ t: String) -> Int? {
+        let lower = t.lowercased().replacingOccurrences(of: " ", with: "_")
+        let wgs84 = lower.contains("datum[\"d_wgs_1984\"") || lower.contains("datum[\"wgs_1984\"")
+            || lower.contains("datum[\"world_geodetic_system_1984\"")
+        guard wgs84, !lower.contains("primem[") || lower.contains("primem[\"greenwich\",0") else { return nil }
+        if lower.hasPrefix("geogcs["), lower.contains("unit[\"degree\"") { return 4326 }
+        if lower.hasPrefix("projcs["),
+           lower.contains("mercator_auxiliary_sphere") || lower.contains("pseudo_mercator") || lower.contains("web_mercator") {
+            return 3857
+        }
+        return nil
     }
 
     /// The EPSG code of a WGS 84 UTM zone named as ESRI ("WGS_1984_UTM_Zone_33N") or

@@ -98,6 +98,42 @@ enum GeoTIFFReader {
 
 /// Turns a top-down raster and its georeferencing into a ``RasterGrid``.
 enum RasterAssembly {
+    /// The plane a raster's geometry lies in, from its CRS: longitude and
+    /// latitude become metres of an equirectangular plane on the equator (a
+    /// linear map, so the contours are those of the degrees grid); the
+    /// package's own CRSs and web mercator their projections; anything else
+    /// stays planar.
+    ///
+    /// - Throws: ``RasterCodecError`` when a longitude/latitude raster's
+    ///   rows pass the poles (latitudes beyond ±90° are no place on Earth).
+    package static func plane(_ geometry: GridGeometry, reference: RasterGrid.Reference,
+                      name: String) throws -> (GridGeometry, PlaneProjection) {
+        switch reference {
+        case .known(.epsg(4326)):
+            let south = geometry.y0, north = geometry.y0 + geometry.dy * Double(geometry.rows - 1)
+            guard south >= -90, north <= 90 else {
+                let past = north > 90 ? north : south
+                throw RasterCodecError("\(name): its rows reach latitude \(GridEncoding.number(past))°, past the pole, in longitude/latitude (EPSG:4326); is the CRS right?")
+            }
+            let centreLongitude = geometry.x0 + geometry.dx * Double(geometry.columns - 1) / 2
+            let projection = PlaneProjection(kind: .equirectangular, centreLatitude: 0, centreLongitude: centreLongitude)
+            let m = PlaneProjection.authalicRadius * .pi / 180
+            return (GridGeometry(columns: geometry.columns, rows: geometry.rows,
+                                 x0: (geometry.x0 - projection.centreLongitude) * m,
+                                 y0: geometry.y0 * m, dx: geometry.dx * m, dy: geometry.dy * m), projection)
+        case .known(.epsg(3857)):
+            return (geometry, PlaneProjection(kind: .webMercator))
+        case .known(.webMercator(let lon)):
+            return (geometry, PlaneProjection(kind: .webMercator, centreLongitude: lon))
+        case let .known(.lambertAzimuthalEqualArea(lat, lon)):
+            return (geometry, PlaneProjection(kind: .equalArea, centreLatitude: lat, centreLongitude: lon))
+        case let .known(.equirectangular(lat, lon)):
+            return (geometry, PlaneProjection(kind: .equirectangular, centreLatitude: lat, centreLongitude: lon))
+        default:
+            return (geometry, PlaneProjection(kind: .planar))
+        }
+    }
+
     package static func grid(values: [Double], width: Int, height: Int, originX: Double, originY: Double,
                      stepX: Double, stepY: Double, nodata: Double?, reference: RasterGrid.Reference,
                      units: String?, radius: Double?, name: String) throws -> RasterGrid {
@@ -119,28 +155,9 @@ enum RasterAssembly {
         }
         let dy = abs(stepY)
         let lowestCentreY = northUp ? originY + stepY * (Double(height) - 0.5) : originY + stepY / 2
-        var geometry = GridGeometry(columns: width, rows: height, x0: originX + stepX / 2, y0: lowestCentreY, dx: stepX, dy: dy)
-        var projection = PlaneProjection(kind: .planar)
-        switch reference {
-        case .known(.epsg(4326)):
-            // Degrees to metres of an equirectangular plane on the equator: a linear map,
-            // so contours are those of the degrees grid.
-            let centreLongitude = geometry.x0 + geometry.dx * Double(width - 1) / 2
-            projection = PlaneProjection(kind: .equirectangular, centreLatitude: 0, centreLongitude: centreLongitude)
-            let m = PlaneProjection.authalicRadius * .pi / 180
-            geometry = GridGeometry(columns: width, rows: height, x0: (geometry.x0 - projection.centreLongitude) * m,
-                                    y0: geometry.y0 * m, dx: geometry.dx * m, dy: geometry.dy * m)
-        case .known(.epsg(3857)):
-            projection = PlaneProjection(kind: .webMercator)
-        case .known(.webMercator(let lon)):
-            projection = PlaneProjection(kind: .webMercator, centreLongitude: lon)
-        case let .known(.lambertAzimuthalEqualArea(lat, lon)):
-            projection = PlaneProjection(kind: .equalArea, centreLatitude: lat, centreLongitude: lon)
-        case let .known(.equirectangular(lat, lon)):
-            projection = PlaneProjection(kind: .equirectangular, centreLatitude: lat, centreLongitude: lon)
-        default:
-            break
-        }
+        let (geometry, projection) = try plane(GridGeometry(columns: width, rows: height, x0: originX + stepX / 2,
+                                                            y0: lowestCentreY, dx: stepX, dy: dy),
+                                               reference: reference, name: name)
         let grid = DensityGrid(geometry: geometry, values: v, projection: projection,
                                radius: radius ?? 3 * max(geometry.dx, geometry.dy), estimator: .density,
                                units: units ?? "")

@@ -10,10 +10,19 @@ extension GridEncoding {
         public var description: String
     }
 
-    /// Reads the JSON of ``json(_:)`` back into a grid — a grid written by
+    /// Reads the JSON of ``json(_:crs:)`` back into a grid — a grid written by
     /// `contours grid`, or one a database or Spark job made (node values on
     /// a regular lattice, in any unit). `projection` may be omitted (planar).
     /// Values may be null (undefined nodes). O(cells).
+    /// A JSON number's value; nil for anything else, booleans included
+    /// (Foundation hands `true` over as an NSNumber of 1).
+    private static func number(_ v: Any) -> Double? {
+        // Booleans come as NSNumber with the type code "c" (a char); JSON
+        // never gives a char for a number.
+        guard let n = v as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
+        return n.doubleValue
+    }
+
     public static func decodeJSON(_ data: Data) throws -> DensityGrid {
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
@@ -45,7 +54,7 @@ extension GridEncoding {
         var values = [Double](repeating: .nan, count: raw.count)
         for (k, v) in raw.enumerated() {
             if v is NSNull { continue }
-            guard let n = (v as? NSNumber)?.doubleValue, n.isFinite else {
+            guard let n = Self.number(v), n.isFinite else {
                 throw DecodingError(description: "grid JSON: value \(k) (column \(k % columns), row \(k / columns)) is not a number")
             }
             values[k] = n
@@ -55,9 +64,15 @@ extension GridEncoding {
             guard let kind = MapProjection(rawValue: name) else {
                 throw DecodingError(description: "grid JSON: unknown projection '\(name)'")
             }
-            projection = PlaneProjection(kind: kind,
-                                         centreLatitude: (p["centre_latitude"] as? NSNumber)?.doubleValue ?? 0,
-                                         centreLongitude: (p["centre_longitude"] as? NSNumber)?.doubleValue ?? 0)
+            func centre(_ key: String, within limit: Double) throws -> Double {
+                guard kind != .planar, let given = p[key] else { return 0 }
+                guard let v = Self.number(given), v.isFinite, abs(v) <= limit else {
+                    throw DecodingError(description: "grid JSON: projection '\(key)' must be a number in [-\(Int(limit)), \(Int(limit))]")
+                }
+                return v
+            }
+            projection = PlaneProjection(kind: kind, centreLatitude: try centre("centre_latitude", within: 90),
+                                         centreLongitude: try centre("centre_longitude", within: 360))
         }
         let estimator = (object["estimator"] as? String).flatMap(DensityEstimator.init(rawValue:)) ?? .density
         let radius = (object["radius"] as? NSNumber)?.doubleValue ?? max(geometry.dx, geometry.dy) * 3

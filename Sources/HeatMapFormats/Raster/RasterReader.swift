@@ -17,30 +17,35 @@ public enum RasterReader {
         case geotiff, asc, json
     }
 
-    /// The format of a file from its first bytes and name, nil when it is none of them.
+    /// The format of a file from its first bytes and name, nil when it is
+    /// none of them (the sniffing rule is ``InputKind/sniff(_:name:)``'s).
     public static func format(of head: [UInt8], name: String) -> Format? {
-        if head.count >= 4, (head[0] == 0x49 && head[1] == 0x49) || (head[0] == 0x4D && head[1] == 0x4D) { return .geotiff }
-        let text = String(decoding: head.prefix(4096), as: UTF8.self)
-        let trimmed = text.drop { $0.isWhitespace }
-        if trimmed.lowercased().hasPrefix("ncols") || trimmed.lowercased().hasPrefix("nrows") { return .asc }
-        if trimmed.hasPrefix("{"), text.contains("\"columns\""), text.contains("\"rows\""), !text.contains("\"Feature") { return .json }
-        let lower = name.lowercased()
-        if lower.hasSuffix(".tif") || lower.hasSuffix(".tiff") { return .geotiff }
-        if lower.hasSuffix(".asc") { return .asc }
-        return nil
+        switch head.withUnsafeBufferPointer({ InputKind.sniff($0, name: name) }) {
+        case .geotiff: .geotiff
+        case .asciiGrid: .asc
+        case .jsonGrid: .json
+        case .csv, .geojson, .cells: nil
+        }
+    }
+
+    /// The text of the `.prj` beside an ESRI grid's `path`, nil when there is none.
+    package static func prj(besides path: String) -> String? {
+        let prjPath = (path as NSString).deletingPathExtension + ".prj"
+        return FileManager.default.contents(atPath: prjPath).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Reads the raster at `path` (for an ESRI ASCII grid, also the `.prj` beside it).
     /// - Throws: ``RasterCodecError`` (one line naming the file and what is wrong).
     public static func read(path: String) throws -> RasterGrid {
         let name = (path as NSString).lastPathComponent
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RasterCodecError("\(path): cannot be read")
+        let data: [UInt8]
+        do {
+            // Through read(2): a pipe or /dev/fd/N is read like a file.
+            data = try ByteSource(path: path).readToEnd()
+        } catch let e as InputError {
+            throw RasterCodecError("\(path): cannot be read (\(e.message))")
         }
-        var prj: String?
-        let prjPath = (path as NSString).deletingPathExtension + ".prj"
-        if let p = FileManager.default.contents(atPath: prjPath) { prj = String(decoding: p, as: UTF8.self) }
-        return try read(Array(data), name: name, prj: prj)
+        return try read(data, name: name, prj: prj(besides: path))
     }
 
     /// Reads a raster from its bytes; `prj` is the WKT of an ESRI grid's `.prj`.
@@ -54,10 +59,21 @@ public enum RasterReader {
                 throw RasterCodecError("\(name): \(e.description)")
             }
             var reference: RasterGrid.Reference = RasterCRS.of(grid.projection).map { .known($0) } ?? .none
-            if grid.projection.kind == .planar,
-               let object = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any],
-               let crs = object["crs"] as? String {
+            let object = grid.projection.kind == .planar
+                ? (try? JSONSerialization.jsonObject(with: Data(data))) as? [String: Any] : nil
+            if let object, object["projection"] == nil, object["crs"] == nil {
+                // Without either, metres would be read as plain x/y and
+                // written where degrees are expected.
+                throw RasterCodecError("\(name): a JSON grid without 'projection' or 'crs' (add \"projection\":{\"name\":\"planar\"} if its numbers are plain x/y)")
+            }
+            if let object, let crs = object["crs"] as? String {
+                // No `projection` member: the CRS says what plane the
+                // numbers lie in, so they are not mistaken for degrees.
                 reference = ProjectionText.proj(crs)
+                var placed = grid
+                (placed.geometry, placed.projection) = try RasterAssembly.plane(grid.geometry, reference: reference,
+                                                                              name: name)
+                return RasterGrid(grid: placed, reference: reference, units: grid.units)
             }
             return RasterGrid(grid: grid, reference: reference, units: grid.units)
         case nil:

@@ -56,9 +56,10 @@ public struct HeatMapBasemap: Sendable {
     public init(contentsOf url: URL) throws {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw HeatMapRenderError.invalidBasemap("\(url.path): cannot read the file (\(error.localizedDescription))")
+            // Through read(2), once: a pipe or `<(…)` is read like a file.
+            data = Data(try ByteSource(path: url.path).readToEnd())
+        } catch let e as InputError {
+            throw HeatMapRenderError.invalidBasemap("\(url.path): cannot read the file (\(e.message))")
         }
         do {
             try self.init(geoJSON: data)

@@ -12,6 +12,7 @@ extension HeatMapBinLayer {
     /// ```
     ///
     /// - Parameters:
+    ///   - result: the bins to draw.
     ///   - aggregate: the figure that colours each cell (count by default).
     ///   - valueName: what that figure is called in the legend and
     ///     tooltips (default: the aggregate's name, e.g. "mean").

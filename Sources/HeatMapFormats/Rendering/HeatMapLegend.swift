@@ -18,7 +18,7 @@ import HeatMapDensity
 /// Levels legends show one swatch per level, low at the bottom (vertical)
 /// or left (horizontal), in the colours the renderer fills bands with;
 /// threshold labels sit at the swatch boundaries: the label under a swatch
-/// is its band's lower bound. Bin legends (``init(colorScale:units:)``)
+/// is its band's lower bound. Bin legends (``init(colorScale:units:showsZero:zeroLabel:)``)
 /// show a continuous bar with ticks. Every text is XML-escaped.
 public struct HeatMapLegend: Sendable, Hashable {
     /// The direction of the colour bar.

@@ -1,16 +1,25 @@
+import HeatMap
+
 /// One command of the tool: its synopsis, what it does, its options and
-/// worked examples, as `contours <command> --help` prints them.
+/// worked examples, as `contours <command> --help` prints them, and what
+/// runs it. ``Commands/all`` is the command table: a name it does not hold
+/// is refused, never run as another command.
 struct CommandSpec: Sendable {
+    typealias Run = @Sendable (ParsedArguments, ComputeControl) throws -> Void
+
     let name: String
+    /// Runs the command on its parsed arguments.
+    let run: Run
     let synopsis: String
     let summary: String
     let details: String
     let options: [OptionSpec]
     let examples: [String]
 
-    init(name: String, synopsis: String, summary: String, details: String, options: [any OptionDeclaration],
-         examples: [String]) {
+    init(name: String, run: @escaping Run, synopsis: String, summary: String, details: String,
+         options: [any OptionDeclaration], examples: [String]) {
         self.name = name
+        self.run = run
         self.synopsis = synopsis
         self.summary = summary
         self.details = details
@@ -39,6 +48,7 @@ enum Commands {
 
     static let export = CommandSpec(
         name: "export",
+        run: { try ExportCommand.run($0, control: $1) },
         synopsis: "contours export [INPUT] [options]",
         summary: "Contour the kernel density of the points (or a raster) and write GeoJSON (or SVG, HTML).",
         details: """
@@ -67,6 +77,7 @@ enum Commands {
 
     static let grid = CommandSpec(
         name: "grid",
+        run: { try GridCommand.run($0, control: $1) },
         synopsis: "contours grid [INPUT] [options]",
         summary: "Write the density grid itself (JSON or ESRI ASCII grid).",
         details: """
@@ -85,6 +96,7 @@ enum Commands {
 
     static let bin = CommandSpec(
         name: "bin",
+        run: { try BinCommand.run($0, control: $1) },
         synopsis: "contours bin [INPUT] [options]",
         summary: "Count or aggregate the points in hexagons or squares.",
         details: """
@@ -105,6 +117,7 @@ enum Commands {
 
     static let hit = CommandSpec(
         name: "hit",
+        run: { try HitCommand.run($0, control: $1) },
         synopsis: "contours hit CONTOURS.geojson [INPUT] [--at LAT,LON ...] [options]",
         summary: "Tell which band of an exported contour file each query point falls in.",
         details: """
@@ -123,6 +136,7 @@ enum Commands {
 
     static let info = CommandSpec(
         name: "info",
+        run: { try InfoCommand.run($0, control: $1) },
         synopsis: "contours info [INPUT] [options]",
         summary: "Describe the input and the map it gives: points read and rejected, box, radius, grid, thresholds.",
         details: """
@@ -136,6 +150,7 @@ enum Commands {
 
     static let sql = CommandSpec(
         name: "sql",
+        run: { _ = $1; try SQLCommand.run($0) },
         synopsis: "contours sql --table NAME [--dialect duckdb|spark|postgres] [options]",
         summary: "Print one SQL statement that computes the grid's cells inside DuckDB, Spark or PostgreSQL.",
         details: """

@@ -110,7 +110,7 @@ enum Options {
     // Contours
     static let smooth = Option<PolygonSmoother>("--smooth", value: "none|chaikin[:N]",
         default: map.smoother, defaultText: OptionValues.word(map.smoother),
-        help: "Ring smoothing: none, or N passes of Chaikin corner cutting (0...8).",
+        help: "Ring smoothing: none, or N passes of Chaikin corner cutting (0...8); passes beyond 2 stop where edges are under 1/16 of a grid cell, so N above 5 changes nothing.",
         example: "--smooth none") { text, _ in try OptionValues.smoother(text) }
     static let mode = Option.choice("--mode", ContourMode.allCases.map { ($0.rawValue, $0) },
         default: picture.contourMode,

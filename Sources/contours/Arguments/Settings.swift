@@ -1,8 +1,9 @@
 import Foundation
 import HeatMap
 
-/// Turns parsed options into the library's settings: reader options and a
-/// ``HeatMapConfiguration`` (docs/formats.md).
+/// Turns parsed options into the library's settings: reader options,
+/// picture options, the output (the ``HeatMapConfiguration`` is
+/// ``ToolConfiguration``'s; docs/formats.md).
 enum Settings {
     /// The projection chosen by --projection / --planar.
     static func projection(_ args: ParsedArguments) throws -> MapProjection {
@@ -36,6 +37,23 @@ enum Settings {
                                   skipInvalid: args[Options.skipInvalid])
     }
 
+    /// Opens INPUT once and tells what it holds (``InputKind``): the
+    /// `--input-format` given, else what its first bytes say. Every reader
+    /// of the command goes on from these bytes, so a pipe, `/dev/stdin` or
+    /// `<(…)` works as a file does (docs/faults.md#streams-as-input).
+    static func openInput(_ args: ParsedArguments, path: String?) throws -> InputFile {
+        let option = args.command.option(named: "--input-format") != nil
+            ? (args.given(Options.inputFormatOrCells) ?? nil) : nil
+        let forced: InputKind? = option.map {
+            switch $0 {
+            case .csv: .csv
+            case .geojson: .geojson
+            case .cells: .cells
+            }
+        }
+        return try InputFile(path: path, forced: forced)
+    }
+
     /// The INPUT operand: a path, or nil for standard input.
     static func input(_ args: ParsedArguments, operands: ArraySlice<String>) throws -> String? {
         if operands.count > 1 {
@@ -53,59 +71,6 @@ enum Settings {
             return nil
         }
         return path
-    }
-
-    /// The density and contour configuration, and whether the resolution
-    /// is to come from the data (--radius auto without --resolution).
-    static func configuration(_ args: ParsedArguments) throws -> (configuration: HeatMapConfiguration, resolutionFromData: Bool) {
-        let kind = try projection(args)
-        // The radius a rule falls back on when it has nothing to measure
-        // (one point, all points at one place).
-        var radius = kind == .planar ? 1 : HeatMapConfiguration().radius
-        let bandwidth: Bandwidth
-        switch args[Options.radius] {
-        case .rule(let rule):
-            bandwidth = rule
-        case .length(let r):
-            radius = r
-            bandwidth = .fixed
-        }
-        let padding = args[Options.padding]
-        if bandwidth == .fixed {
-            // The grid spans the points plus padding × radius on each side:
-            // keep that a quarter of the largest Double, whatever the points.
-            let room = Double.greatestFiniteMagnitude / 4
-            if radius * max(padding, 1) > room {
-                func short(_ v: Double) -> String {
-                    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3g", v)
-                }
-                if let text = args.text(Options.padding), padding * radius > room, radius <= room {
-                    throw args.bad(Options.padding, text, "with --radius \(short(radius)) the padding may be at most \(short(room / radius))")
-                }
-                throw args.bad(Options.radius, args.text(Options.radius) ?? "",
-                               "with --padding \(short(padding)) the radius may be at most \(short(room / max(padding, 1)))"
-                                + (kind == .planar ? "" : " m"))
-            }
-        }
-        let estimator: DensityEstimator = args.isGiven(Options.value) ? .mean : .density
-        var configuration = HeatMapConfiguration(
-            radius: radius, contourLevels: args[Options.levels], levelSpacing: args[Options.spacing],
-            gridResolution: args[Options.resolution], gradient: args[Options.gradient], paddingFactor: padding,
-            fillOpacity: args[Options.opacity], renderMode: args[Options.render], smoother: args[Options.smooth],
-            projection: kind, estimator: estimator, bandwidth: bandwidth)
-        configuration.kernel = args[Options.kernel]
-        configuration.kernelValues = args[Options.kernelValues]
-        if let column = args[Options.radiusColumn] {
-            for other in [Options.value as any OptionDeclaration, Options.adaptive] where args.isGiven(other) {
-                throw ToolError.usage("--radius-column \(column) cannot be combined with \(other.spec.name)", command: args.command.name)
-            }
-        }
-        if let sensitivity = args[Options.adaptive] {
-            configuration.adaptive = AdaptiveBandwidth(sensitivity: sensitivity, trim: args[Options.adaptiveTrim])
-        } else if args.isGiven(Options.adaptiveTrim) {
-            throw ToolError.usage("--adaptive-trim needs --adaptive", command: args.command.name)
-        }
-        return (configuration, bandwidth == .auto && !args.isGiven(Options.resolution))
     }
 
     /// The picture options (--legend, --basemap, --width, --height, --title, --graticule, --scale-bar).

@@ -41,6 +41,11 @@ enum BinCommand {
                          statistics.maxLatitude].map(abs).max() ?? 0
             chosen = max(chosen, Binner.smallestExactSize(reach: reach, planar: true))
         }
+        if size == nil, format != .csv {
+            // An automatic size is one the drawn output can show (points
+            // all at one place, or 1e-12 apart, would give a vanishing one).
+            chosen = max(chosen, smallestDrawable(unit: kind == .planar ? "units" : "km", precision: precision))
+        }
         let configuration = BinningConfiguration(shape: shape, size: chosen, orientation: orientation,
                                                  projection: kind, includeEmpty: args[Options.includeEmpty],
                                                  maximumCells: maxCells)
@@ -117,6 +122,15 @@ enum BinCommand {
         }
         let reasons = lost.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", ")
         throw ToolError.failure("\(count) of \(total) points could not be binned: \(reasons)")
+    }
+
+    /// The smallest size ``checkDrawable(_:unit:precision:format:)`` lets
+    /// through, rounded up to two significant digits.
+    static func smallestDrawable(unit: String, precision: Int) -> Double {
+        let span = 10 * pow(10, -Double(precision))
+        let least = unit == "km" ? span * 111.32 : span
+        let step = pow(10, floor(log10(least)) - 1)
+        return (least / step).rounded(.up) * step
     }
 
     /// Refuses cells too small to survive rounding to `precision` decimals

@@ -29,28 +29,6 @@ enum ContourOptions {
         return base.map { .exponential(base: $0) }
     }
 
-    /// The configuration with the rule's levels as custom thresholds over
-    /// the grid's range (unchanged without a rule).
-    static func levels(_ rule: LevelRule?, _ configuration: HeatMapConfiguration, grid: DensityGrid,
-                       command: String) throws -> HeatMapConfiguration {
-        guard let rule else { return configuration }
-        var c = configuration
-        let thresholds: [Double]
-        do {
-            switch rule {
-            case .interval(let interval, let offset):
-                thresholds = try IntervalLevels.interval(interval, offset: offset, minimum: grid.minimum, maximum: grid.maximum)
-            case .exponential(let base):
-                thresholds = try IntervalLevels.exponential(base: base, minimum: grid.minimum, maximum: grid.maximum)
-            }
-        } catch let e as IntervalLevels.Failure {
-            throw ToolError.usage(e.description, command: command)
-        }
-        c.levelSpacing = .custom(thresholds)
-        c.contourLevels = max(1, min(thresholds.count, 10_000))
-        return c
-    }
-
     /// GeoJSON options with gdal_contour's fields when asked for.
     static func attributes(_ args: ParsedArguments, _ options: GeoJSONOptions, grid: DensityGrid) -> GeoJSONOptions {
         var o = options

@@ -12,24 +12,24 @@ struct DensityRun {
     let configuration: HeatMapConfiguration
 
     /// Reads INPUT and computes its grid under the command's options and
-    /// their `density` settings (``Settings/configuration(_:)``).
+    /// `settings` (``ToolConfiguration``).
     /// With `forPicture`, an automatic radius (no --radius) follows the
     /// picture rule (``PictureRadius``) instead of the point-spacing rule.
     /// A cells table (see ``CellsInput``) brings its own grid.
     static func run(_ args: ParsedArguments,
-                    _ density: (configuration: HeatMapConfiguration, resolutionFromData: Bool),
-                    operands: ArraySlice<String>, control: ComputeControl, forPicture: Bool = false) throws -> DensityRun {
-        var (configuration, resolutionFromData) = density
+                    _ settings: ToolConfiguration,
+                    operands: ArraySlice<String>, input opened: InputFile? = nil, control: ComputeControl,
+                    forPicture: Bool = false) throws -> DensityRun {
+        var settings = settings
         let path = try Settings.input(args, operands: operands)
-        if try CellsInput.wanted(args, path: path) {
-            let cells = try CellsInput.read(args, path: path)
-            var used = configuration
-            used.radius = cells.radius
-            used.bandwidth = .fixed
-            used.gridResolution = cells.resolution
-            used.paddingFactor = cells.padding
-            used.projection = cells.projection.kind
-            used.estimator = cells.estimator
+        let input = try opened ?? Settings.openInput(args, path: path)
+        if input.kind.isRaster {
+            let what = input.kind == .geotiff ? "a GeoTIFF" : input.kind == .asciiGrid ? "an ESRI ASCII grid" : "a JSON grid"
+            throw ToolError.failure("\(input.name): \(what) is not points; 'contours export' contours a raster as it is")
+        }
+        if input.kind == .cells {
+            let cells = try CellsInput.read(args, input: input)
+            let used = settings.settled(byCells: cells)
             var grid = try cells.densityGrid(control: control)
             if forPicture, let units = Settings.units(args, areaUnits: grid.projection.densityUnits) { grid.units = units }
             let density = StreamedDensity.Result(grid: grid, configuration: used, bandwidth: cells.bandwidth,
@@ -41,21 +41,19 @@ struct DensityRun {
         var points: StreamedPoints
         var h3Resolution: Int?
         if let column = args[Options.h3Column] {
-            (points, h3Resolution) = try H3Input.points(path: path, column: column, options: options, control: control)
+            (points, h3Resolution) = try H3Input.points(input: input, column: column, options: options, control: control)
         } else {
-            points = try StreamedPoints.read(path: path, options: options, control: control)
+            points = try StreamedPoints.read(input: input, options: options, control: control)
         }
         Console.report(points.rejections, rows: points.rowsRead)
         if forPicture, !args.isGiven(Options.radius),
-           let rule = PictureRadius(points.statistics, geographic: configuration.projection != .planar) {
-            configuration.radius = rule.radius
-            configuration.bandwidth = .fixed
-            if !args.isGiven(Options.resolution) { configuration.gridResolution = PictureRadius.resolution }
-            resolutionFromData = false
+           let rule = PictureRadius(points.statistics, geographic: settings.configuration.projection != .planar) {
+            settings = settings.settled(byPicture: rule, resolutionGiven: args.isGiven(Options.resolution))
         }
+        let configuration = settings.configuration
         let odd = describeOddities(points, estimator: configuration.estimator)
         var density = try StreamedDensity.compute(from: points, configuration: configuration,
-                                                  resolutionFromData: resolutionFromData,
+                                                  resolutionFromData: settings.resolutionFromData,
                                                   valuesAreRadii: args.isGiven(Options.radiusColumn), control: control)
         if let h3Resolution { try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius, quiet: odd) }
         // A mean is in the unit of the measured column: name it, so legends
@@ -93,8 +91,10 @@ struct DensityRun {
         return true
     }
 
-    /// Says why there are no contours when the input looked fine.
-    func describeEmptyLevels(_ thresholds: [Double]) {
+    /// Says why there are no contours when the input looked fine: the
+    /// levels asked for (`spacing`, placed by `rule` when one was given)
+    /// all fall outside the grid's range, or the grid is flat.
+    func describeEmptyLevels(_ thresholds: [Double], spacing: LevelSpacing? = nil, rule: ContourOptions.LevelRule? = nil) {
         guard let points else {
             if thresholds.isEmpty { Console.note("the grid is flat (no value above its minimum); there are no contours") }
             return
@@ -102,6 +102,25 @@ struct DensityRun {
         let s = points.statistics
         guard thresholds.isEmpty, s.count > 0, s.weightedCount > 0 else { return }
         let grid = density.grid
+        let range = "the grid's range \(String(format: "%.4g", grid.minimum)) … \(String(format: "%.4g", grid.maximum))"
+            + (grid.units.isEmpty ? "" : " \(grid.units)")
+        if grid.maximum > grid.minimum {
+            switch (rule, spacing ?? configuration.levelSpacing) {
+            case (.interval(let i, let offset)?, _):
+                Console.note("no level of --interval \(ArgumentValues.text(i))" + (offset == 0 ? "" : " --offset \(ArgumentValues.text(offset))")
+                             + " lies inside \(range); there are no contours")
+                return
+            case (.exponential(let base)?, _):
+                Console.note("no power of --exp-base \(ArgumentValues.text(base)) (1, \(ArgumentValues.text(base)), …) lies inside \(range); there are no contours")
+                return
+            case (nil, .probability(let shares)):
+                let shown = shares.prefix(5).map(ArgumentValues.text).joined(separator: ", ") + (shares.count > 5 ? ", …" : "")
+                Console.note("no probability level (\(shown)) gives a threshold inside \(range): each region holding that share of the mass is smaller than a grid cell; there are no contours")
+                return
+            default:
+                break
+            }
+        }
         if case .custom(let values) = configuration.levelSpacing, grid.maximum > grid.minimum {
             let shown = values.prefix(5).map(ArgumentValues.text).joined(separator: ", ") + (values.count > 5 ? ", …" : "")
             Console.note("no custom level (\(shown)) lies inside the grid's range \(String(format: "%.4g", grid.minimum))"

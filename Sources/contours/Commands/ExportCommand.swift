@@ -13,20 +13,21 @@ enum ExportCommand {
         let requestedPrecision = args.given(Options.precision)
         let simplify = args[Options.simplify]
         let output = try Settings.output(args)
-        let density = try Settings.configuration(args)
+        let density = try ToolConfiguration(args)
         let levelRule = try ContourOptions.levelRule(args)
         let userCRS = try Settings.crs(args, projection: density.configuration.projection)
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
         picture.contourMode = mode
 
-        if let raster = try RasterExport.raster(args) {
+        let input = try Settings.openInput(args, path: Settings.input(args, operands: args.operands[...]))
+        if let raster = try RasterExport.raster(input) {
             try RasterExport.run(raster, args, configuration: density.configuration, levels: levelRule,
                                  format: format, mode: mode, grouping: grouping,
                                  precision: requestedPrecision, simplify: simplify, picture: picture, output: output,
                                  control: control)
             return
         }
-        let (contours, options) = try Self.contours(args, density, levelRule, format: format, mode: mode,
+        let (contours, options) = try Self.contours(args, density, input, levelRule, format: format, mode: mode,
                                                     precision: requestedPrecision, grouping: grouping,
                                                     crs: userCRS, simplify: simplify, control: control)
         control.report(.export, 0)
@@ -59,14 +60,14 @@ enum ExportCommand {
     /// options that follow from the grid. The points and the grid's own
     /// handles end here; the result still holds the grid.
     private static func contours(_ args: ParsedArguments,
-                                 _ density: (configuration: HeatMapConfiguration, resolutionFromData: Bool),
-                                 _ levelRule: ContourOptions.LevelRule?, format: Format, mode: ContourMode,
+                                 _ density: ToolConfiguration,
+                                 _ input: InputFile, _ levelRule: ContourOptions.LevelRule?, format: Format, mode: ContourMode,
                                  precision: Int?, grouping: GeoJSONFeatureGrouping, crs: RasterCRS?, simplify: Double??,
                                  control: ComputeControl) throws -> (HeatMapContours, GeoJSONOptions) {
-        let run = try DensityRun.run(args, density, operands: args.operands[...], control: control,
+        let run = try DensityRun.run(args, density, operands: args.operands[...], input: input, control: control,
                                      forPicture: format != .geojson)
-        let configuration = try ContourOptions.levels(levelRule, run.configuration, grid: run.density.grid,
-                                                      command: args.command.name)
+        let configuration = try ToolConfiguration.settled(run.configuration, byLevels: levelRule, grid: run.density.grid,
+                                                         command: args.command.name)
         let grid = run.density.grid
         var options = ContourOptions.attributes(
             args, GeoJSONOptions(precision: precision ?? defaultPrecision(for: grid), grouping: grouping),
@@ -77,7 +78,7 @@ enum ExportCommand {
                                                    control: control, summary: run.density.summary,
                                                    kinds: kinds(format: format, mode: mode,
                                                                 configuration: configuration, simplify: simplify))
-        run.describeEmptyLevels(contours.thresholds)
+        run.describeEmptyLevels(contours.thresholds, spacing: configuration.levelSpacing, rule: levelRule)
         return (contours, options)
     }
 
@@ -98,10 +99,8 @@ enum ExportCommand {
     static func simplified(_ contours: HeatMapContours, tolerance: Double?, format: Format, mode: ContourMode,
                            picture: HeatMapRenderOptions, control: ComputeControl) throws -> ContourSet {
         let tolerance = tolerance ?? autoTolerance(for: contours.grid, format: format, picture: picture)
-        let cell = max(contours.grid.geometry.dx, contours.grid.geometry.dy)
-        return try contours.contourSet.simplified(
-            tolerance: tolerance, maximumSegment: contours.projection.isGeographic ? 8 * cell : .infinity,
-            projection: contours.projection, modes: [mode], control: control)
+        return try contours.contourSet.simplified(tolerance: tolerance, on: contours.grid, modes: [mode],
+                                                  control: control)
     }
 
     /// Half a pixel of a picture of the whole grid, or a quarter of a grid

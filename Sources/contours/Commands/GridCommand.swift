@@ -9,7 +9,7 @@ enum GridCommand {
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
         let format = args[Options.gridFormat]
         let output = try Settings.output(args)
-        let density = try Settings.configuration(args)
+        let density = try ToolConfiguration(args)
         let userCRS = try Settings.crs(args, projection: density.configuration.projection)
         if args[Options.float64] && format != .tiff {
             throw ToolError.usage("--float64 is for --format tiff", command: "grid")

@@ -54,7 +54,12 @@ enum H3BinCommand {
                 control.report(.bin, Double(done) / Double(max(points.count, 1)))
             }
         }
-        let result = try binner.result(includeEmpty: includeEmpty, control: control)
+        let result: H3BinningResult
+        do {
+            result = try binner.result(includeEmpty: includeEmpty, maximumCells: args[Options.maxCells], control: control)
+        } catch HeatMapError.invalidConfiguration(let why) {
+            throw ToolError.failure(why + " or a larger --max-cells")
+        }
 
         control.report(.export, 0)
         let text: String

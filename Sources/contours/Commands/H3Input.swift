@@ -5,9 +5,9 @@ import HeatMap
 /// weighted points at their cells' centres.
 enum H3Input {
     /// The points, and the coarsest cell resolution among them.
-    static func points(path: String?, column: String, options: PointReaderOptions,
+    static func points(input: InputFile, column: String, options: PointReaderOptions,
                        control: ComputeControl) throws -> (StreamedPoints, coarsest: Int?) {
-        let rows = try H3CellReader.read(path: path, column: column,
+        let rows = try H3CellReader.read(source: input.source, column: column,
                                          weight: options.columns.weight ?? options.columns.value,
                                          skipInvalid: options.skipInvalid)
         // Through a temporary CSV, so that the points are checked, counted

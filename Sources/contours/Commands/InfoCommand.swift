@@ -5,7 +5,7 @@ import HeatMap
 enum InfoCommand {
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
         let json = args[Options.infoFormat]
-        let run = try DensityRun.run(args, try Settings.configuration(args), operands: args.operands[...],
+        let run = try DensityRun.run(args, try ToolConfiguration(args), operands: args.operands[...],
                                      control: control)
         let configuration = run.configuration
         let grid = run.density.grid
@@ -76,7 +76,9 @@ enum InfoCommand {
             } else {
                 lines.append(("box", "none (no points)"))
             }
-            lines.append(("weights", "total \(n(s.totalWeight)), \(s.weightedCount) above zero"))
+            // Each weight is finite, but their sum can pass the largest double.
+            let total = s.totalWeight.isFinite ? n(s.totalWeight) : "above 1.8e308 (the sum overflows a double)"
+            lines.append(("weights", "total \(total), \(s.weightedCount) above zero"))
             if run.configuration.estimator == .mean, s.minValue <= s.maxValue {
                 lines.append(("measured", "\(n(s.minValue)) … \(n(s.maxValue)) (mapping their kernel-weighted mean)"))
             }

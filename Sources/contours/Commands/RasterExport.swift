@@ -4,15 +4,17 @@ import HeatMap
 /// `contours export RASTER`: a GeoTIFF, ESRI ASCII grid or JSON grid
 /// contoured as it is.
 enum RasterExport {
-    /// The raster named by the operand, nil when the input is points.
-    static func raster(_ args: ParsedArguments) throws -> RasterGrid? {
-        guard let path = args.operands.first, path != "-", args.operands.count == 1,
-              let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        let head = (try? handle.read(upToCount: 4096)) ?? nil
-        try? handle.close()
-        guard RasterReader.format(of: head.map { Array($0) } ?? [], name: path) != nil else { return nil }
+    /// The raster INPUT holds, nil when it holds points or cells. A stream
+    /// is read whole from the bytes already sniffed; an ESRI grid named by
+    /// its path also reads the `.prj` beside it.
+    static func raster(_ input: InputFile) throws -> RasterGrid? {
+        guard input.kind.isRaster else { return nil }
         do {
-            return try RasterReader.read(path: path)
+            let bytes = try input.readAll()
+            var prj: String?
+            if input.kind == .asciiGrid, let path = input.path { prj = RasterReader.prj(besides: path) }
+            let name = input.path.map { ($0 as NSString).lastPathComponent } ?? "stdin"
+            return try RasterReader.read(bytes, name: name, prj: prj)
         } catch let e as RasterCodecError {
             throw ToolError.failure(e.description)
         }
@@ -48,7 +50,8 @@ extension RasterExport {
         default:
             break
         }
-        let configuration = try ContourOptions.levels(rule, configured, grid: raster.grid, command: args.command.name)
+        let configuration = try ToolConfiguration.settled(configured, byLevels: rule, grid: raster.grid,
+                                                         command: args.command.name)
         let contours = try HeatMapContours.compute(
             from: raster.grid, configuration: configuration, control: control,
             kinds: ExportCommand.kinds(format: format, mode: mode, configuration: configuration,

@@ -9,7 +9,8 @@ enum SQLCommand {
             throw ToolError.usage("--table NAME is required (the table of points the statement reads)",
                                   command: args.command.name)
         }
-        let (configuration, resolutionFromData) = try Settings.configuration(args)
+        let settings = try ToolConfiguration(args)
+        let configuration = settings.configuration, resolutionFromData = settings.resolutionFromData
         // The table's sums are Gaussian moments: the other kernels, raw
         // sums, radii per point and the rules that need a median are the
         // tool's own (it reads the points itself).

@@ -7,13 +7,22 @@ import Foundation
 
 /// Output written whole or not at all.
 ///
-/// A file is written to a temporary file in the target's folder (so the
-/// rename cannot cross file systems), flushed to disk, and renamed over
-/// the target by ``commit()`` (the disk is handed the bytes as they come,
-/// so that flush waits for little); a failure, a signal, or dropping the sink
-/// without committing removes the temporary file and leaves any old
-/// target untouched. Standard output, devices and pipes are written
-/// directly. Writes are buffered (64 KiB).
+/// A file is written to an unnamed temporary file in the target's folder
+/// (`O_TMPFILE`; so the rename cannot cross file systems, and a process
+/// killed by any signal, SIGKILL included, leaves nothing), flushed to
+/// disk, and linked into place by ``commit()`` (the disk is handed the
+/// bytes as they come, so that flush waits for little). Where the file
+/// system has no unnamed files, a named `.contours-XXXXXX` is used and
+/// removed on failure and on every terminating signal (``Interruption``).
+/// A failure, a signal, or dropping the sink without committing leaves any
+/// old target untouched. The folder is held open, so a folder renamed
+/// during the run gets the output (or loses the temporary file) where it
+/// now is. Writes are buffered (64 KiB).
+///
+/// Standard output, a descriptor named as a path (`/dev/stdout`,
+/// `/dev/fd/N`, `/proc/self/fd/N`: the descriptor itself, so an appended
+/// or shared file keeps what was there), devices, FIFOs and sockets are
+/// written directly, in order (docs/faults.md#output-files).
 ///
 /// Streaming use, for writers that produce their text piece by piece:
 ///
@@ -28,9 +37,14 @@ import Foundation
 /// points to is replaced and the link stays. A link to nothing is refused.
 final class OutputFile {
     private let fd: Int32
+    private let ownsDescriptor: Bool
+    /// The target folder, open, for a file written through a temporary one.
+    private let folder: Int32
+    /// The target's name in `folder`.
     private let target: String?
-    private let temporary: String?
-    private let protected: Bool
+    /// The temporary file's name in `folder`, nil while it is unnamed.
+    private var temporary: String?
+    private var protected = false
     private var buffer: [UInt8] = []
     /// Bytes handed to the descriptor so far.
     private var flushed = 0
@@ -45,9 +59,15 @@ final class OutputFile {
     /// The name used in messages.
     let name: String
 
+    // Linux's values (the same on x86-64 and ARM64), which Glibc's module
+    // does not export: O_PATH, O_TMPFILE (with O_DIRECTORY), AT_EMPTY_PATH.
+    private static let pathOnly: Int32 = 0o10000000
+    private static let unnamed: Int32 = 0o20000000 | O_DIRECTORY
+    private static let emptyPath: Int32 = 0x1000
+
     /// The temporary file's name in the target's folder: short, so any
     /// target name that fits in the folder gives one that fits too.
-    static let temporaryTemplate = ".contours-XXXXXX"
+    static let temporaryPrefix = ".contours-"
 
     /// Opens `path` for writing through a temporary file, or standard
     /// output when `path` is nil.
@@ -62,52 +82,152 @@ final class OutputFile {
                 throw ToolError.failure("cannot write standard output: it is closed (give -o FILE)")
             }
             fd = STDOUT_FILENO
-            target = nil
-            temporary = nil
-            protected = false
+            ownsDescriptor = false
+            (folder, target) = (-1, nil)
             return
         }
-        let resolved = try OutputFile.resolve(path)
+        if let number = OutputFile.descriptor(named: path) {
+            // The descriptor itself, not the file reopened through /proc:
+            // a reopened file would start at offset 0 and lose what an
+            // appending or shared descriptor put before.
+            if StandardStreams.closedAtStart.contains(number) {
+                throw ToolError.failure("cannot write \(path): descriptor \(number) is closed")
+            }
+            let copy = fcntl(number, F_DUPFD_CLOEXEC, 3)
+            guard copy >= 0 else {
+                throw ToolError.failure("cannot write \(path): descriptor \(number) is not open")
+            }
+            fd = copy
+            ownsDescriptor = true
+            (folder, target) = (-1, nil)
+            return
+        }
         var info = stat()
-        let exists = stat(resolved, &info) == 0
+        let exists = stat(path, &info) == 0
         if exists, (info.st_mode & S_IFMT) == S_IFDIR {
             throw ToolError.failure("cannot write \(path): it is a folder")
         }
         if exists, (info.st_mode & S_IFMT) != S_IFREG {
-            // A device or pipe (-o /dev/null, a FIFO) is written in place:
-            // renaming a file over it would replace the device itself.
-            let opened = open(resolved, O_WRONLY | O_CLOEXEC)
-            guard opened >= 0 else { throw ToolError.failure("cannot write \(path): \(OutputFile.systemError())") }
-            fd = opened
-            target = nil
-            temporary = nil
-            protected = false
+            // A device, FIFO or socket is written in place: renaming a file
+            // over it would replace the device itself. Opening a FIFO waits
+            // for a reader; a signal ends that wait like any other.
+            fd = try OutputFile.openInPlace(path, socket: (info.st_mode & S_IFMT) == S_IFSOCK)
+            ownsDescriptor = true
+            (folder, target) = (-1, nil)
             return
         }
-        let folder = OutputFile.folder(of: resolved)
-        var isFolder: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
-            throw ToolError.failure("cannot write \(path): there is no folder \(folder)")
-        }
-        var template = Array((folder + "/" + OutputFile.temporaryTemplate).utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard made >= 0 else {
+        let resolved = try OutputFile.resolve(path)
+        let (folderPath, base) = OutputFile.split(resolved)
+        let folder = open(folderPath, OutputFile.pathOnly | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw ToolError.failure("cannot write \(path): there is no folder \(folderPath)") }
             throw ToolError.failure("cannot write \(path): \(OutputFile.systemError())")
         }
-        let name = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        fd = made
-        target = resolved
-        temporary = name
-        protected = Interruption.protect(name)
-        // mkstemp makes the file 0600: a file replaced keeps its mode, a
-        // new one gets the usual 0666 less the umask.
-        if exists {
-            fchmod(fd, info.st_mode & 0o7777)
-        } else {
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
+        // mkstemp-like files are 0600: a file replaced keeps its mode, a new
+        // one gets the usual 0666 less the umask (which open applies).
+        let mode: mode_t = exists ? info.st_mode & 0o7777 : 0o666
+        var made = openat(folder, ".", OutputFile.unnamed | O_WRONLY | O_CLOEXEC, mode)
+        var named: String?
+        if made < 0 {
+            guard errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL || errno == ENOENT else {
+                let why = OutputFile.systemError()
+                close(folder)
+                throw ToolError.failure("cannot write \(path): \(why)")
+            }
+            // No unnamed files here: a named one, removed on any signal.
+            do {
+                (made, named) = try OutputFile.createNamed(in: folder, mode: mode)
+            } catch {
+                close(folder)
+                throw ToolError.failure("cannot write \(path): \(error)")
+            }
         }
+        fd = made
+        ownsDescriptor = true
+        self.folder = folder
+        self.target = base
+        if exists { fchmod(fd, mode) }
+        if let named {
+            temporary = named
+            protected = Interruption.protect(named, in: folder)
+        }
+    }
+
+    /// The descriptor a path names (`/dev/stdin`, `/dev/stdout`,
+    /// `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, `/proc/PID/fd/N` of
+    /// this process), also through symbolic links to them; nil for other paths.
+    static func descriptor(named path: String) -> Int32? {
+        var current = path
+        for _ in 0..<16 {
+            switch current {
+            case "/dev/stdin": return 0
+            case "/dev/stdout": return 1
+            case "/dev/stderr": return 2
+            default: break
+            }
+            for prefix in ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", "/proc/\(getpid())/fd/"]
+            where current.hasPrefix(prefix) {
+                let rest = current.dropFirst(prefix.count)
+                if !rest.isEmpty, rest.count <= 9, rest.allSatisfy(\.isASCII), rest.allSatisfy(\.isNumber) { return Int32(rest) }
+            }
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return nil }
+            var bytes = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &bytes, Int(PATH_MAX))
+            guard n > 0 else { return nil }
+            let link = String(decoding: bytes[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = link.hasPrefix("/") ? link : split(current).folder + "/" + link
+        }
+        return nil
+    }
+
+    /// Opens a device or FIFO for writing, or connects to a socket.
+    private static func openInPlace(_ path: String, socket isSocket: Bool) throws -> Int32 {
+        if isSocket {
+            let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard s >= 0 else { throw ToolError.failure("cannot write \(path): \(systemError())") }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            let room = MemoryLayout.size(ofValue: address.sun_path) - 1
+            guard bytes.count <= room else {
+                close(s)
+                throw ToolError.failure("cannot write \(path): the socket's path is too long to connect to")
+            }
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (k, b) in bytes.enumerated() { raw[k] = b }
+            }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            guard connected == 0 else {
+                let why = systemError()
+                close(s)
+                throw ToolError.failure("cannot write \(path): \(why)")
+            }
+            return s
+        }
+        while true {
+            let opened = open(path, O_WRONLY | O_CLOEXEC)
+            if opened >= 0 { return opened }
+            if errno == EINTR { continue }
+            throw ToolError.failure("cannot write \(path): \(systemError())")
+        }
+    }
+
+    /// Makes a new file `.contours-XXXXXX` in `folder`; returns it open and its name.
+    private static func createNamed(in folder: Int32, mode: mode_t) throws -> (Int32, String) {
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let name = temporaryPrefix + String((0..<6).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
+            let made = openat(folder, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
+            if made >= 0 { return (made, name) }
+            if errno != EEXIST { throw ToolError.failure(systemError()) }
+        }
+        throw ToolError.failure("no free temporary name")
     }
 
     deinit {
@@ -156,9 +276,11 @@ final class OutputFile {
         return String(cString: real)
     }
 
-    private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+    /// The folder and the name of a path.
+    static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        return (folder, String(path[path.index(after: slash)...]))
     }
 
     /// Appends text.
@@ -189,7 +311,7 @@ final class OutputFile {
     var writtenBytes: Int { flushed + buffer.count }
 
     /// Whether written bytes can be rewritten or dropped: a temporary file.
-    var isRewritable: Bool { temporary != nil }
+    var isRewritable: Bool { target != nil }
 
     /// Writes `bytes` over those written from `offset` on (a temporary file only).
     func rewrite(at offset: Int, _ bytes: UnsafeRawBufferPointer) throws {
@@ -229,12 +351,12 @@ final class OutputFile {
             let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())")
+                throw ToolError.failure(writeFailure())
             }
             offset += n
         }
         flushed += raw.count
-        if temporary != nil, flushed - writebackStart >= Self.writebackChunk {
+        if target != nil, flushed - writebackStart >= Self.writebackChunk {
             // Advisory: Linux starts writing the range's dirty pages without
             // waiting, and lets go of the pages already written (the chunk
             // before), so the disk works while the rest is made and the
@@ -245,33 +367,77 @@ final class OutputFile {
         }
     }
 
-    /// Finishes the output: flushes, and renames the temporary file into place.
+    /// The message for a failed write: EFBIG is the file-size limit.
+    private func writeFailure() -> String {
+        if errno == EFBIG { return "cannot write \(name): the file-size limit was reached (ulimit -f)" }
+        return "cannot write \(name): \(OutputFile.systemError())"
+    }
+
+    /// Finishes the output: flushes, and puts the temporary file in place.
     func commit() throws {
         do {
             try flush()
-            guard let temporary, let target else {
-                if fd != STDOUT_FILENO { closeDescriptor() }
+            guard let target else {
+                if ownsDescriptor { closeDescriptor() }
                 done = true
                 return
             }
             guard fsync(fd) == 0 || errno == EINVAL else {
-                throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())")
+                throw ToolError.failure(writeFailure())
             }
-            guard closeDescriptor() else {
-                throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())")
+            if temporary == nil {
+                try link(as: target)
+            } else {
+                try rename(to: target)
             }
             done = true
-            guard rename(temporary, target) == 0 else {
-                let why = OutputFile.systemError()
-                unlink(temporary)
-                if protected { Interruption.release() }
-                throw ToolError.failure("cannot write \(name): \(why)")
-            }
-            if protected { Interruption.release() }
+            closeDescriptor()
+            close(folder)
         } catch {
             abandon()
             throw error
         }
+    }
+
+    /// Gives the unnamed file the name `target`: linked straight to it when
+    /// it is new, else linked to a temporary name (removed on any signal)
+    /// that is renamed over it, which replaces the old file in one step.
+    private func link(as target: String) throws {
+        if linkUnnamed(to: target) { return }
+        guard errno == EEXIST else { throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())") }
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let candidate = OutputFile.temporaryPrefix
+                + String((0..<6).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
+            // Registered before it exists: removing a name not made yet is harmless.
+            protected = Interruption.protect(candidate, in: folder)
+            temporary = candidate
+            if linkUnnamed(to: candidate) { return try rename(to: target) }
+            temporary = nil
+            if protected { Interruption.release(); protected = false }
+            if errno != EEXIST { break }
+        }
+        throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())")
+    }
+
+    /// Links the unnamed file as `name` in the folder; false (errno set) when it cannot.
+    private func linkUnnamed(to name: String) -> Bool {
+        // Through /proc, which needs no privilege; AT_EMPTY_PATH needs
+        // CAP_DAC_READ_SEARCH, so it is the fallback when /proc is missing.
+        if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", folder, name, AT_SYMLINK_FOLLOW) == 0 { return true }
+        guard errno == ENOENT else { return false }
+        return linkat(fd, "", folder, name, OutputFile.emptyPath) == 0
+    }
+
+    /// Renames the named temporary file over `target`.
+    private func rename(to target: String) throws {
+        guard let temporary else { return }
+        guard renameat(folder, temporary, folder, target) == 0 else {
+            throw ToolError.failure("cannot write \(name): \(OutputFile.systemError())")
+        }
+        self.temporary = nil
+        if protected { Interruption.release(); protected = false }
     }
 
     @discardableResult
@@ -285,10 +451,11 @@ final class OutputFile {
     func abandon() {
         guard !done else { return }
         done = true
-        guard let temporary else { return }
-        closeDescriptor()
-        unlink(temporary)
-        if protected { Interruption.release() }
+        if let temporary { unlinkat(folder, temporary, 0) }
+        temporary = nil
+        if protected { Interruption.release(); protected = false }
+        if ownsDescriptor { closeDescriptor() }
+        if folder >= 0 { close(folder) }
     }
 
     /// Writes `bytes` whole to `path` (or standard output).
