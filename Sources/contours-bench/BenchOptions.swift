@@ -1,4 +1,5 @@
 import Foundation
+import HeatMap
 
 /// The options of `contours-bench` (docs/benchmark.md); defaults as Benchmarks/peers.py.
 struct BenchOptions {
@@ -10,6 +11,10 @@ struct BenchOptions {
     var queries = 100_000
     var hexSize = 5.0
     var repeats = 3
+    /// The kernel (peers.py's `--kernel`).
+    var kernel = DensityKernel.gaussian
+    /// Abramson's sensitivity for an adaptive grid, or nil.
+    var adaptive: Double?
     /// Stages left out (peers.py's `--skip`; `kdepy` names a peer-only
     /// stage and is accepted so that compare.sh can pass it to both).
     var skipped: Set<String> = []
@@ -19,7 +24,7 @@ struct BenchOptions {
     static let usage = """
     usage: contours-bench --points FILE.f64 [--radius R] [--resolution G] [--levels L]
                           [--spacing linear|quantile] [--queries Q] [--hex-size H] [--repeat K]
-                          [--skip smooth,hit,hexbin]
+                          [--skip smooth,hit,hexbin] [--kernel K] [--adaptive ALPHA]
     Reads little-endian float64 triples (x, y, w) as planar points and prints one JSON
     object with the best-of-K seconds of each stage (keys as peers.py prints them).
     example: contours-bench --points /tmp/heatmap-bench-1000000.f64 --radius 6 --levels 20
@@ -45,6 +50,10 @@ struct BenchOptions {
             case "--queries": queries = try args.whole("--queries")
             case "--hex-size": hexSize = try args.positive("--hex-size")
             case "--repeat": repeats = try args.whole("--repeat")
+            case "--kernel":
+                let text = try args.value("--kernel")
+                do { kernel = try DensityKernel(name: text) } catch { throw UsageError(description: "\(error)") }
+            case "--adaptive": adaptive = try args.positive("--adaptive")
             case "--skip":
                 let names = try args.value("--skip").split(separator: ",").map(String.init)
                 if let unknown = names.first(where: { !BenchOptions.stages.contains($0) }) {

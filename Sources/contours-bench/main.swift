@@ -94,6 +94,8 @@ do {
                                              gridResolution: options.resolution, smoother: .none,
                                              projection: .planar)
     configuration.paddingFactor = 1.5
+    configuration.kernel = options.kernel
+    configuration.adaptive = options.adaptive.map { AdaptiveBandwidth(sensitivity: $0) }
 
     let grid = try bestOf(options.repeats) {
         try DensityGrid.compute(points: points, projection: projection, configuration: configuration)
@@ -133,6 +135,7 @@ do {
         ("cols", "\(grid.result.geometry.columns)"),
         ("rows", "\(grid.result.geometry.rows)"),
         ("radius", "\(grid.result.radius)"),
+        ("kernel", "\"\(grid.result.kernel.name)\""),
         ("grid_s", "\(grid.seconds)"),
         ("contour_s", "\(contour.seconds)"),
         ("spacing", "\"\(options.spacing)\""),

@@ -105,7 +105,7 @@ import Testing
         Case("precision", "t.csv", "lat,lon\n1,2\n", export + ["--precision", "40"], 2,
              "expected a whole number from 0 to 15"),
         Case("value missing", "t.csv", "lat,lon\n1,2\n", ["export", "INPUT", "--radius"], 2,
-             "option --radius needs a value (R|auto|scott|silverman), e.g. --radius 25km"),
+             "option --radius needs a value (R|auto|scott|silverman|arcgis), e.g. --radius 25km"),
         Case("flag with a value", "t.csv", "lat,lon\n1,2\n", ["export", "INPUT", "--planar=yes"], 2,
              "option --planar takes no value"),
         Case("planar and a projection", "t.csv", "lat,lon\n1,2\n", export + ["--planar", "--projection", "web-mercator"], 2,

@@ -181,7 +181,7 @@ import Testing
         let cases: [(CommandSpec, [String], String)] = [
             (Commands.export, ["--radus", "5"], "unknown option --radus (did you mean --radius?)"),
             (Commands.export, ["--shape", "hex"], "unknown option --shape for export (it is an option of 'bin')"),
-            (Commands.export, ["--radius"], "option --radius needs a value (R|auto|scott|silverman), e.g. --radius 25km"),
+            (Commands.export, ["--radius"], "option --radius needs a value (R|auto|scott|silverman|arcgis), e.g. --radius 25km"),
             (Commands.export, ["--planar=1"], "option --planar takes no value"),
             (Commands.export, ["--levels", "3", "--levels", "4"], "option --levels given more than once"),
             (Commands.export, ["--levels", "ten"], "bad value 'ten' for --levels: expected a whole number (e.g. --levels 6)"),

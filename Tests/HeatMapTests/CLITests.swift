@@ -389,7 +389,7 @@ import Testing
         // Text for people: every line of the report is there.
         let text = try Tool.run(["info", "points.json", "--input-format", "csv"], directory: folder.path)
         let keys = text.stdout.split(separator: "\n").map { String($0.prefix(while: { $0 != " " })) }
-        #expect(keys == ["input", "points", "box", "weights", "projection", "radius", "grid", "values", "thresholds"])
+        #expect(keys == ["input", "points", "box", "weights", "projection", "radius", "kernel", "grid", "values", "thresholds"])
         // hit on an empty contour file answers null for everything.
         try folder.write("empty.geojson", "{\"type\":\"FeatureCollection\",\"features\":[]}")
         let none = try Tool.run(["hit", "empty.geojson", "--at", "1,2"], directory: folder.path)

@@ -44,6 +44,16 @@ public struct HeatMapConfiguration: Sendable, Hashable {
     /// 20…300 (what `contours` does when no `--resolution` is given).
     /// Ignored by the other rules. false (the default) keeps ``gridResolution``.
     public var resolutionFromData = false
+    /// The kernel (docs/density-model.md#kernels): the Gaussian (the
+    /// default, σ = ``radius`` / 3) or a finite kernel whose support is ``radius``.
+    public var kernel: DensityKernel = .gaussian
+    /// Density values (the default), or raw kernel sums (QGIS's "Raw":
+    /// weight × shape, peak 1 per unit of weight, no unit).
+    public var kernelValues: KernelValues = .density
+    /// Abramson's adaptive bandwidth (nil, the default: one radius for all
+    /// points). The pilot radius is the one ``bandwidth`` and ``radius``
+    /// give; the points are then held in memory (O(n)).
+    public var adaptive: AdaptiveBandwidth? = nil
 
     /// Creates a configuration. As in the Apple package, `radius` is clamped
     /// to at least 1 (for `.planar` only non-positive or non-finite radii
@@ -147,6 +157,12 @@ public enum Bandwidth: String, Sendable, Hashable, CaseIterable, Codable {
     /// quartiles, exact up to 100 000 points and from a uniform sample
     /// beyond. radius = 3σ.
     case silverman
+    /// ArcGIS Pro's default search radius, r = 0.9 · min(SD, √(1/ln 2) · Dm) ·
+    /// n^−0.2: SD the weighted standard distance, Dm the weighted median
+    /// distance to the weighted mean centre (exact up to 100 000 points,
+    /// from a uniform sample beyond), n = Σw. It gives the radius itself,
+    /// whatever the kernel (ArcGIS's quartic support).
+    case arcgis
 }
 
 /// The algorithm that fills the density grid. All keep every node within

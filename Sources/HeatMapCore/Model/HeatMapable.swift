@@ -20,3 +20,14 @@ public protocol HeatMapMeasurable: HeatMapable {
     /// The measured value whose local mean is mapped.
     var value: Double { get }
 }
+
+/// A point that brings its own kernel radius (QGIS's "radius from field"):
+/// metres for geographic input, data units for `.planar`; finite and > 0.
+///
+/// Each point's kernel then has its own radius (normalised by its own area
+/// for density values) and ``HeatMapConfiguration/radius`` only sets the
+/// grid's padding floor; the points are held in memory.
+public protocol HeatMapRadial: HeatMapable {
+    /// This point's kernel radius.
+    var radius: Double { get }
+}

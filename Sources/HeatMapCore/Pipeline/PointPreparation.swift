@@ -37,22 +37,26 @@ package enum PointPreparation {
         let n = points.count
         let chunks = (n + chunkSize - 1) / chunkSize
         let measured = mean ? measuredValue(of: P.self) : nil
+        let radial = ownRadius(of: P.self)
         var latitude = [Double](repeating: 0, count: n), longitude = latitude, weight = latitude
         var value: [Double]? = mean ? latitude : nil
+        var radius: [Double]? = radial == nil ? nil : latitude
         var tallies = [ChunkTally](repeating: ChunkTally(), count: chunks)
         try points.withUnsafeBufferPointer { source in
             try latitude.withUnsafeMutableBufferPointer { lat in
                 try longitude.withUnsafeMutableBufferPointer { lon in
                     try weight.withUnsafeMutableBufferPointer { w in
                         try withOptionalMutable(&value) { v in
-                            try tallies.withUnsafeMutableBufferPointer { t in
-                                let columns = UncheckedSendable((source, lat, lon, w, v, t))
-                                try Parallel.forEach(chunks) { c in
-                                    try control.checkCancellation()
-                                    let (source, lat, lon, w, v, t) = columns.value
-                                    t[c] = read(source, chunk: c, measured: measured, mean: mean,
-                                                geographic: geographic, strict: strict,
-                                                into: (lat, lon, w, v))
+                            try withOptionalMutable(&radius) { r in
+                                try tallies.withUnsafeMutableBufferPointer { t in
+                                    let columns = UncheckedSendable((source, lat, lon, w, v, r, t))
+                                    try Parallel.forEach(chunks) { c in
+                                        try control.checkCancellation()
+                                        let (source, lat, lon, w, v, r, t) = columns.value
+                                        t[c] = read(source, chunk: c, measured: measured, radial: radial, mean: mean,
+                                                    geographic: geographic, strict: strict,
+                                                    into: (lat, lon, w, v, r))
+                                    }
                                 }
                             }
                         }
@@ -80,6 +84,7 @@ package enum PointPreparation {
                         longitude[to + i] = longitude[from + i]
                         weight[to + i] = weight[from + i]
                         if let v = value?[from + i] { value![to + i] = v }
+                        if let r = radius?[from + i] { radius![to + i] = r }
                     }
                 }
                 to += t.kept
@@ -87,6 +92,7 @@ package enum PointPreparation {
             let extra = n - summary.used
             latitude.removeLast(extra); longitude.removeLast(extra); weight.removeLast(extra)
             value?.removeLast(extra)
+            radius?.removeLast(extra)
         }
         try control.checkCancellation()
         let projection = fitted(configuration.projection, latitudes: tallies, longitudes: longitude)
@@ -95,16 +101,18 @@ package enum PointPreparation {
         }
         control.report(.project, 1)
         // Planar x is the longitude column, y the latitude column.
-        return Prepared(points: PlanePoints(x: longitude, y: latitude, weight: weight, value: value),
-                        projection: projection, summary: summary)
+        var plane = PlanePoints(x: longitude, y: latitude, weight: weight, value: value)
+        plane.radius = radius
+        return Prepared(points: plane, projection: projection, summary: summary)
     }
 
     /// Reads chunk `c` of `source` into the columns, good points first.
     private static func read<P: HeatMapable>(
-        _ source: UnsafeBufferPointer<P>, chunk c: Int, measured: ((UnsafePointer<P>) -> Double)?, mean: Bool,
-        geographic: Bool, strict: Bool,
+        _ source: UnsafeBufferPointer<P>, chunk c: Int, measured: ((UnsafePointer<P>) -> Double)?,
+        radial: ((UnsafePointer<P>) -> Double)?, mean: Bool, geographic: Bool, strict: Bool,
         into columns: (lat: UnsafeMutableBufferPointer<Double>, lon: UnsafeMutableBufferPointer<Double>,
-                       w: UnsafeMutableBufferPointer<Double>, v: UnsafeMutableBufferPointer<Double>?)
+                       w: UnsafeMutableBufferPointer<Double>, v: UnsafeMutableBufferPointer<Double>?,
+                       r: UnsafeMutableBufferPointer<Double>?)
     ) -> ChunkTally {
         var tally = ChunkTally()
         let start = c * chunkSize, end = min(start + chunkSize, source.count)
@@ -117,8 +125,13 @@ package enum PointPreparation {
             // Plain points under the mean estimator map the mean of their weights.
             let w = mean && reading == nil ? 1 : given
             let v = mean ? (reading ?? given) : 0
-            if let why = PointRule.problem(latitude: coordinate.latitude, longitude: coordinate.longitude, weight: given,
-                                 value: mean ? v : nil, geographic: geographic) {
+            let ownRadius = radial?(p) ?? 1
+            var problem = PointRule.problem(latitude: coordinate.latitude, longitude: coordinate.longitude, weight: given,
+                                            value: mean ? v : nil, geographic: geographic)
+            if problem == nil, !(ownRadius.isFinite && ownRadius > 0) {
+                problem = "radius \(ownRadius) is not a finite number > 0"
+            }
+            if let why = problem {
                 if strict {
                     tally.firstBad = (i, why)
                     break
@@ -130,6 +143,7 @@ package enum PointPreparation {
             columns.lon[k] = coordinate.longitude
             columns.w[k] = w
             columns.v?[k] = v
+            columns.r?[k] = ownRadius
             if coordinate.latitude < tally.minLatitude { tally.minLatitude = coordinate.latitude }
             if coordinate.latitude > tally.maxLatitude { tally.maxLatitude = coordinate.latitude }
             k += 1
@@ -146,6 +160,15 @@ package enum PointPreparation {
             { p in UnsafeRawPointer(p).assumingMemoryBound(to: M.self).pointee.value }
         }
         return reader(measurable)
+    }
+
+    /// How to read a point's own radius, when `P` brings one (``HeatMapRadial``).
+    private static func ownRadius<P: HeatMapable>(of type: P.Type) -> ((UnsafePointer<P>) -> Double)? {
+        guard let radial = type as? any HeatMapRadial.Type else { return nil }
+        func reader<R: HeatMapRadial>(_: R.Type) -> (UnsafePointer<P>) -> Double {
+            { p in UnsafeRawPointer(p).assumingMemoryBound(to: R.self).pointee.radius }
+        }
+        return reader(radial)
     }
 
     /// The projection ``PlaneProjection/fitted(_:to:)`` fits to the kept points.

@@ -12,6 +12,10 @@ public struct PlanePoints: Sendable, Hashable {
     /// Measured value of each point, for the mean estimator; nil when the
     /// points carry none.
     public var value: [Double]?
+    /// Kernel radius of each point (plane units, finite and > 0), when the
+    /// points carry their own; nil when every point takes the
+    /// configuration's radius.
+    public var radius: [Double]? = nil
 
     /// Creates a point set; all arrays must have the same length.
     public init(x: [Double] = [], y: [Double] = [], weight: [Double] = [], value: [Double]? = nil) {
@@ -48,16 +52,22 @@ public struct PlanePoints: Sendable, Hashable {
     public var totalWeight: Double { weight.reduce(0, +) }
 
     /// Appends one point.
-    public mutating func append(x px: Double, y py: Double, weight w: Double, value v: Double? = nil) {
+    public mutating func append(x px: Double, y py: Double, weight w: Double, value v: Double? = nil,
+                                radius r: Double? = nil) {
         x.append(px); y.append(py); weight.append(w)
         if let v {
             if value == nil { value = [] }
             value?.append(v)
+        }
+        if let r {
+            if radius == nil { radius = [] }
+            radius?.append(r)
         }
     }
 
     /// Reserves room for `n` more points.
     public mutating func reserveCapacity(_ n: Int) {
         x.reserveCapacity(n); y.reserveCapacity(n); weight.reserveCapacity(n); value?.reserveCapacity(n)
+        radius?.reserveCapacity(n)
     }
 }

@@ -89,6 +89,20 @@ struct BandwidthEstimator: Sendable, Hashable {
         return (max(sumSquaresX / denominator, 0).squareRoot(), max(sumSquaresY / denominator, 0).squareRoot())
     }
 
+    /// The weighted standard distance √(Σw·d² / Σw), d the distance to the
+    /// weighted mean centre (0 with no weight).
+    var standardDistance: Double {
+        guard totalWeight > 0 else { return 0 }
+        return (max(sumSquaresX + sumSquaresY, 0) / totalWeight).squareRoot()
+    }
+
+    /// ArcGIS Pro's default search radius: 0.9 · min(SD, √(1/ln 2) · Dm) ·
+    /// n^−0.2, with SD the standard distance, Dm the median distance to the
+    /// mean centre and n the sum of the weights.
+    static func arcgisRadius(standardDistance sd: Double, medianDistance dm: Double, totalWeight n: Double) -> Double {
+        0.9 * min(sd, (1 / log(2.0)).squareRoot() * dm) * pow(n, -0.2)
+    }
+
     /// Weighted interquartile ranges along x and y (exact up to the sample
     /// capacity, estimated from the sample beyond). (0, 0) with no weight.
     var interquartileRange: (x: Double, y: Double) {
@@ -111,6 +125,12 @@ struct BandwidthEstimator: Sendable, Hashable {
         switch bandwidth {
         case .fixed:
             return nil
+        case .arcgis:
+            guard weightedCount >= 2, let centre = mean, let median = reservoir.medianDistance(to: centre) else {
+                return nil
+            }
+            radius = BandwidthEstimator.arcgisRadius(standardDistance: standardDistance, medianDistance: median,
+                                                     totalWeight: totalWeight)
         case .auto:
             guard weightedCount >= 2 else { return nil }
             let width = weightedBounds.width, height = weightedBounds.height

@@ -41,6 +41,16 @@ struct DensityAccumulator: Sendable {
     package let estimator: DensityEstimator
     /// The method asked for.
     let requestedMethod: DensityMethod
+    /// The kernel (docs/density-model.md#kernels).
+    let kernel: DensityKernel
+    /// Density or raw kernel sums.
+    let kernelValues: KernelValues
+    /// The largest radius of a point that brings its own (nil: every point
+    /// takes `radius`).
+    let maximumRadius: Double?
+    /// Whether the disc splat runs (``DiscFill``): for the finite kernels
+    /// and for radii per point.
+    var usesDisc: Bool { kernel != .gaussian || maximumRadius != nil }
     /// The method that runs: `.exact` or `.binned` (never `.automatic`).
     var method: DensityMethod { scheme == .direct ? .exact : .binned }
     /// Points added so far.
@@ -68,25 +78,38 @@ struct DensityAccumulator: Sendable {
     ///     method choice and progress).
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for a bad radius or
     ///   geometry, or when the grid does not fit in memory.
+    ///   - kernel, kernelValues: the kernel and whether values are its
+    ///     density or raw sums.
+    ///   - maximumRadius: for points that bring their own radius
+    ///     (``PlanePoints/radius``), the largest of them; `radius` is then
+    ///     the one the density is normalised by.
     package init(geometry: GridGeometry, radius: Double, projection: PlaneProjection,
                 estimator: DensityEstimator = .density, method: DensityMethod = .automatic,
-                expectedCount: Int? = nil) throws {
+                kernel: DensityKernel = .gaussian, kernelValues: KernelValues = .density,
+                maximumRadius: Double? = nil, expectedCount: Int? = nil) throws {
         try self.init(geometry: geometry, radius: radius, projection: projection, estimator: estimator,
-                      method: method, expectedCount: expectedCount, scheme: nil)
+                      method: method, kernel: kernel, kernelValues: kernelValues, maximumRadius: maximumRadius,
+                      expectedCount: expectedCount, scheme: nil)
     }
 
     /// An accumulator running the given scheme (tests and benchmarks).
     package init(geometry: GridGeometry, radius: Double, projection: PlaneProjection,
          estimator: DensityEstimator = .density, scheme: DensityScheme) throws {
         try self.init(geometry: geometry, radius: radius, projection: projection, estimator: estimator,
-                      method: scheme == .direct ? .exact : .binned, expectedCount: nil, scheme: scheme)
+                      method: scheme == .direct ? .exact : .binned, kernel: .gaussian, kernelValues: .density,
+                      maximumRadius: nil, expectedCount: nil, scheme: scheme)
     }
 
     private init(geometry: GridGeometry, radius: Double, projection: PlaneProjection, estimator: DensityEstimator,
-                 method: DensityMethod, expectedCount: Int?, scheme forced: DensityScheme?) throws {
+                 method: DensityMethod, kernel: DensityKernel, kernelValues: KernelValues, maximumRadius: Double?,
+                 expectedCount: Int?, scheme forced: DensityScheme?) throws {
         guard radius.isFinite, radius > 0 else {
             throw HeatMapError.invalidConfiguration("kernel radius must be finite and > 0, not \(radius)")
         }
+        if let maximumRadius, !(maximumRadius.isFinite && maximumRadius > 0) {
+            throw HeatMapError.invalidConfiguration("the largest point radius must be finite and > 0, not \(maximumRadius)")
+        }
+        try kernel.validate()
         guard !geometry.dx.isInfinite, !geometry.dy.isInfinite else {
             throw HeatMapError.invalidConfiguration(
                 "the points span more than the largest number (about 1.8e308) across: no grid can cover them")
@@ -105,14 +128,20 @@ struct DensityAccumulator: Sendable {
         self.projection = projection
         self.estimator = estimator
         self.requestedMethod = method
+        self.kernel = kernel
+        self.kernelValues = kernelValues
+        self.maximumRadius = maximumRadius
         self.expectedCount = expectedCount
         func axes(reachInSigmas: Double) -> (GaussianAxis, GaussianAxis) {
             DensityAccumulator.axes(geometry: geometry, radius: radius, reachInSigmas: reachInSigmas)
         }
         let channels = estimator == .mean ? 2 : 1
         let (x, y) = axes(reachInSigmas: DensityPlan.reachInSigmas)
-        scheme = forced ?? DensityPlan.scheme(method: method, xAxis: x, yAxis: y, channels: channels,
-                                              pointCount: expectedCount)
+        // The disc splat is exact and the only scheme of the finite kernels
+        // and of radii per point: it runs as the exact method.
+        let disc = kernel != .gaussian || maximumRadius != nil
+        scheme = forced ?? (disc ? .direct : DensityPlan.scheme(method: method, xAxis: x, yAxis: y, channels: channels,
+                                                                 pointCount: expectedCount))
         (xAxis, yAxis) = axes(reachInSigmas: DensityPlan.reach(of: scheme, method: method))
         try MemoryBudget.reserve(DensityAccumulator.bytesNeeded(scheme: scheme, cells: cells, channels: channels),
                                  for: "the density grid of \(geometry.columns) × \(geometry.rows) nodes")
@@ -188,6 +217,20 @@ struct DensityAccumulator: Sendable {
         if let bad = check.firstProblem {
             throw HeatMapError.invalidPoint(index: count + bad.index, reason: bad.reason)
         }
+        let radii = usesDisc ? batch.radius : nil
+        if let radii {
+            guard let maximumRadius else {
+                throw HeatMapError.invalidConfiguration("points bring their own radius, but the accumulator was made without a largest radius")
+            }
+            for i in 0..<n where !(radii[i].isFinite && radii[i] > 0 && radii[i] <= maximumRadius) {
+                let reason = radii[i] > maximumRadius && radii[i].isFinite
+                    ? "radius \(radii[i]) is above the largest planned (\(maximumRadius))"
+                    : "radius \(radii[i]) is not finite and > 0"
+                throw HeatMapError.invalidPoint(index: count + i, reason: reason)
+            }
+        } else if maximumRadius != nil {
+            throw HeatMapError.invalidConfiguration("the points carry no radius, but a radius per point was planned")
+        }
         if !isKnownUniquelyReferenced(&storage) {
             guard let copy = storage.copy() else { throw DensityStorage.outOfMemory }
             storage = copy
@@ -206,14 +249,16 @@ struct DensityAccumulator: Sendable {
             try batch.y.withUnsafeBufferPointer { ys in
                 try kernelWeights.withUnsafeBufferPointer { ws in
                     try withOptionalBuffer(values) { vs in
-                        var start = 0
-                        while start < n {
-                            let m = min(n - start, DensityAccumulator.sliceSize)
-                            try deposit(x: xs.baseAddress! + start, y: ys.baseAddress! + start,
-                                        weight: ws.baseAddress! + start, value: vs.map { $0 + start },
-                                        count: m, offGrid: check.needsDirectGrid, control: control,
-                                        progress: done)
-                            start += m
+                        try withOptionalBuffer(radii) { rs in
+                            var start = 0
+                            while start < n {
+                                let m = min(n - start, DensityAccumulator.sliceSize)
+                                try deposit(x: xs.baseAddress! + start, y: ys.baseAddress! + start,
+                                            weight: ws.baseAddress! + start, value: vs.map { $0 + start },
+                                            radii: rs.map { $0 + start }, count: m, offGrid: check.needsDirectGrid,
+                                            control: control, progress: done)
+                                start += m
+                            }
                         }
                     }
                 }
@@ -227,7 +272,12 @@ struct DensityAccumulator: Sendable {
     /// call: a copy on write may have moved them). The one place a scheme
     /// becomes code; the fills are concrete types, so only this call is
     /// dynamic, never a point's deposit.
-    private func fill() -> any DensityFill {
+    private func fill(radii: UnsafePointer<Double>? = nil) -> any DensityFill {
+        if usesDisc {
+            return DiscFill(kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius,
+                            maximumRadius: maximumRadius ?? radius, raw: kernelValues == .raw,
+                            density: storage.direct!.base, weightedValue: storage.directValue?.base, radii: radii)
+        }
         switch scheme {
         case .direct:
             return DirectFill(xAxis: xAxis, yAxis: yAxis, density: storage.direct!.base,
@@ -245,9 +295,9 @@ struct DensityAccumulator: Sendable {
     /// cannot bin (off its nodes) are then splatted exactly, in input
     /// order, when `offGrid` says there are any.
     private func deposit(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
-                         value: UnsafePointer<Double>?, count n: Int, offGrid: Bool, control: ComputeControl,
-                         progress: ProgressCounter) throws {
-        try fill().deposit(x: x, y: y, weight: weight, value: value, count: n, control: control,
+                         value: UnsafePointer<Double>?, radii: UnsafePointer<Double>?, count n: Int, offGrid: Bool,
+                         control: ComputeControl, progress: ProgressCounter) throws {
+        try fill(radii: radii).deposit(x: x, y: y, weight: weight, value: value, count: n, control: control,
                            progress: { progress.add($0) })
         guard scheme.isBinned, offGrid else { return }
         let direct = DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: geometry.columns,
@@ -294,7 +344,12 @@ struct DensityAccumulator: Sendable {
         let cells = geometry.count
         let columns = geometry.columns
         let sigma = radius / 3
-        let scale = projection.areaUnitScale / (2 * Double.pi * sigma * sigma)
+        let scale: Double
+        switch (kernelValues, kernel) {
+        case (.raw, _): scale = 1
+        case (.density, .gaussian): scale = projection.areaUnitScale / (2 * Double.pi * sigma * sigma)
+        case (.density, _): scale = projection.areaUnitScale * kernel.normalization / (Double.pi * radius * radius)
+        }
         let mean = estimator == .mean
         let share = scheme.isBinned ? 0.3 : 0.97
         // The fill points into the buffers: they live until the end.
@@ -341,7 +396,8 @@ struct DensityAccumulator: Sendable {
             initialized = cells
         }
         control.report(.density, 1)
+        let units = mean || kernelValues == .raw ? "" : projection.densityUnits
         return DensityGrid(geometry: geometry, values: values, projection: projection, radius: radius,
-                           estimator: estimator, units: mean ? "" : projection.densityUnits)
+                           estimator: estimator, units: units, kernel: kernel, kernelValues: kernelValues)
     }
 }

@@ -16,16 +16,22 @@ public struct DensityGrid: Sendable {
     public var values: [Double]
     /// The projection that maps coordinates to the grid's plane.
     public var projection: PlaneProjection
-    /// The kernel radius used (plane units: metres or planar units); σ = radius / 3.
+    /// The kernel radius used (plane units: metres or planar units): the
+    /// Gaussian's σ is radius / 3, a finite kernel's support is radius.
     public var radius: Double
     /// What the values are.
     public var estimator: DensityEstimator
-    /// The unit of the values, e.g. "per km²".
+    /// The unit of the values, e.g. "per km²" ("" for means and raw sums).
     public var units: String
+    /// The kernel; ``radius`` is its support for the finite kernels, 3σ for the Gaussian.
+    public var kernel: DensityKernel
+    /// Density values, or raw kernel sums.
+    public var kernelValues: KernelValues
 
     /// Creates a grid from its parts.
     public init(geometry: GridGeometry, values: [Double], projection: PlaneProjection, radius: Double,
-                estimator: DensityEstimator, units: String) {
+                estimator: DensityEstimator, units: String, kernel: DensityKernel = .gaussian,
+                kernelValues: KernelValues = .density) {
         precondition(values.count == geometry.count, "grid has \(values.count) values for \(geometry.count) nodes")
         self.geometry = geometry
         self.values = values
@@ -33,6 +39,8 @@ public struct DensityGrid: Sendable {
         self.radius = radius
         self.estimator = estimator
         self.units = units
+        self.kernel = kernel
+        self.kernelValues = kernelValues
     }
 
     /// The smallest defined value (0 for a grid with none). O(cells).

@@ -19,6 +19,12 @@ protocol PlanePointSource {
     func box(spread: BandwidthEstimator?, control: ComputeControl) throws -> PlaneBox
     /// Hands out every point in batches, in order.
     func forEachBatch(control: ComputeControl, _ body: (PlanePoints) throws -> Void) throws
+    /// Whether the points bring their own radii (``PlanePoints/radius``).
+    var carriesRadius: Bool { get }
+}
+
+extension PlanePointSource {
+    var carriesRadius: Bool { false }
 }
 
 /// Plans and fills the density grid of docs/density-model.md, for the
@@ -38,6 +44,10 @@ enum DensityPlanner {
         package var box: PlaneBox
         /// The grid's nodes.
         package var geometry: GridGeometry
+        /// What an adaptive bandwidth chose, if one ran.
+        package var adaptive: AdaptiveSummary? = nil
+        /// The largest radius of a point, when points have their own.
+        package var maximumRadius: Double? = nil
     }
 
     /// The grid for `source` under `configuration`, and its plan.
@@ -46,11 +56,72 @@ enum DensityPlanner {
     ///   or too large for memory, or a bad point; what the source throws.
     package static func compute<S: PlanePointSource>(_ source: S, configuration: HeatMapConfiguration,
                                              control: ComputeControl) throws -> (grid: DensityGrid, plan: Plan) {
+        if configuration.adaptive != nil || source.carriesRadius {
+            return try computeWithRadii(source, configuration: configuration, control: control)
+        }
         let plan = try self.plan(source, configuration: configuration, control: control)
         var accumulator = try DensityAccumulator(geometry: plan.geometry, radius: plan.radius,
                                                  projection: source.projection, estimator: configuration.estimator,
-                                                 method: configuration.densityMethod, expectedCount: source.count)
+                                                 method: configuration.densityMethod, kernel: configuration.kernel,
+                                                 kernelValues: configuration.kernelValues, expectedCount: source.count)
         try source.forEachBatch(control: control) { try accumulator.add($0, control: control) }
+        return (try (consume accumulator).finish(control: control), plan)
+    }
+
+    /// The grid of points with a radius each: their own, or an adaptive
+    /// bandwidth's. The points are gathered in memory; the radius R of the
+    /// plan (the rule's, or the given one) is the pilot's and the one the
+    /// density is normalised by; the grid's box holds every point padded by
+    /// `paddingFactor` × its own radius as well as by `paddingFactor` × R.
+    private static func computeWithRadii<S: PlanePointSource>(_ source: S, configuration: HeatMapConfiguration,
+                                                               control: ComputeControl) throws -> (grid: DensityGrid, plan: Plan) {
+        var points = PlanePoints()
+        if let memory = source as? MemoryPointSource {
+            points = memory.points
+        } else {
+            try source.forEachBatch(control: control) { batch in
+                points.x += batch.x; points.y += batch.y; points.weight += batch.weight
+                if let v = batch.value { points.value = (points.value ?? []) + v }
+                if let r = batch.radius { points.radius = (points.radius ?? []) + r }
+            }
+        }
+        let memory = MemoryPointSource(points: points, projection: source.projection)
+        var plan = try self.plan(memory, configuration: configuration, control: control)
+        let radii: [Double]
+        if let rule = configuration.adaptive {
+            let chosen = try AdaptivePilot.radii(of: points, kernel: configuration.kernel, radius: plan.radius,
+                                                 rule: rule, grid: plan.geometry, projection: source.projection,
+                                                 control: control)
+            radii = chosen.radii
+            plan.adaptive = chosen.summary
+        } else {
+            radii = points.radius ?? []
+            for (i, r) in radii.enumerated() where !(r.isFinite && r > 0) {
+                throw HeatMapError.invalidPoint(index: i, reason: "radius \(r) is not a finite number > 0")
+            }
+        }
+        points.radius = radii
+        let pad = configuration.paddingFactor
+        var box = plan.box
+        if !box.isEmpty {
+            let r = pad * plan.radius
+            box = PlaneBox(minX: box.minX - r, minY: box.minY - r, maxX: box.maxX + r, maxY: box.maxY + r)
+        }
+        var largest = plan.radius
+        for i in 0..<points.count {
+            let r = pad * radii[i]
+            largest = max(largest, radii[i])
+            box.formUnion(PlaneBox(minX: points.x[i] - r, minY: points.y[i] - r, maxX: points.x[i] + r, maxY: points.y[i] + r))
+        }
+        try GridGeometry.checkSpan(box: box, radius: largest, paddingFactor: 0)
+        plan.geometry = GridGeometry.fitting(box: box, radius: plan.radius, paddingFactor: 0, resolution: plan.resolution)
+        plan.maximumRadius = largest
+        var accumulator = try DensityAccumulator(geometry: plan.geometry, radius: plan.radius,
+                                                 projection: source.projection, estimator: configuration.estimator,
+                                                 method: configuration.densityMethod, kernel: configuration.kernel,
+                                                 kernelValues: configuration.kernelValues, maximumRadius: largest,
+                                                 expectedCount: points.count)
+        try accumulator.add(points, control: control)
         return (try (consume accumulator).finish(control: control), plan)
     }
 
@@ -70,19 +141,21 @@ enum DensityPlanner {
         let bandwidth = configuration.bandwidth
         var radius = configuration.radius
         var resolution = configuration.gridResolution
+        let kernel = configuration.kernel
         let spread = bandwidth == .fixed ? nil : try source.spread(control: control)
-        if let spread {
-            radius = spread.radius(for: bandwidth, fixed: radius, projection: source.projection)
+        if let spread, let measured = spread.rule(bandwidth, projection: source.projection) {
+            radius = kernelRadius(measured, bandwidth: bandwidth, kernel: kernel)
             if bandwidth == .auto, configuration.resolutionFromData, spread.weightedCount >= 2 {
                 let b = spread.weightedBounds
                 resolution = AdaptiveRule(width: b.width, height: b.height, count: spread.weightedCount,
-                                          radiusRange: radius...radius).resolution
+                                          radiusRange: measured...measured).resolution
             }
         }
         let box = try source.box(spread: spread, control: control)
         var raised = false
         if bandwidth == .auto {
-            let floor = radiusFloor(box: box, resolution: resolution, padding: configuration.paddingFactor)
+            let floor = kernelRadius(radiusFloor(box: box, resolution: resolution, padding: configuration.paddingFactor),
+                                     bandwidth: bandwidth, kernel: kernel)
             if floor > radius {
                 radius = floor
                 raised = true
@@ -93,6 +166,15 @@ enum DensityPlanner {
                                             resolution: resolution)
         try checkCoverage(geometry, projection: source.projection)
         return Plan(radius: radius, resolution: resolution, radiusRaised: raised, box: box, geometry: geometry)
+    }
+
+    /// The radius of `kernel` for a rule's radius: the σ rules (`auto`,
+    /// `scott`, `silverman`) give 3σ, which a finite kernel turns into the
+    /// radius of the same variance per axis (σ × ``DensityKernel/radiusPerSigma``);
+    /// `arcgis` gives the radius itself.
+    static func kernelRadius(_ ruleRadius: Double, bandwidth: Bandwidth, kernel: DensityKernel) -> Double {
+        guard kernel != .gaussian, bandwidth != .arcgis else { return ruleRadius }
+        return ruleRadius / 3 * kernel.radiusPerSigma
     }
 
     /// Refuses an equirectangular grid that would reach past a pole or wrap
@@ -164,6 +246,8 @@ struct MemoryPointSource: PlanePointSource {
     package func box(spread: BandwidthEstimator?, control: ComputeControl) throws -> PlaneBox {
         try DensityGrid.bounds(of: points, control: control)
     }
+
+    package var carriesRadius: Bool { points.radius != nil }
 
     package func forEachBatch(control: ComputeControl, _ body: (PlanePoints) throws -> Void) throws {
         try body(points)

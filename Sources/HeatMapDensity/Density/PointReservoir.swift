@@ -45,6 +45,22 @@ struct PointReservoir: Sendable, Hashable {
         next = seen + 1 + (skip.isFinite && skip < 1e15 ? Int(skip) : Int(1e15))
     }
 
+    /// The weighted median of the sampled points' distances to `centre`:
+    /// the smallest distance whose cumulative weight reaches half of Σw.
+    /// nil when the sample has no weight.
+    func medianDistance(to centre: PlanePoint) -> Double? {
+        let distances = x.indices.map { i in ((x[i] - centre.x) * (x[i] - centre.x) + (y[i] - centre.y) * (y[i] - centre.y)).squareRoot() }
+        let order = distances.indices.sorted { distances[$0] < distances[$1] }
+        let total = weight.reduce(0, +)
+        guard total > 0 else { return nil }
+        var acc = 0.0
+        for i in order {
+            acc += weight[i]
+            if acc >= 0.5 * total { return distances[i] }
+        }
+        return order.last.map { distances[$0] }
+    }
+
     /// The weighted quantile q (0...1) of the sampled coordinates along x
     /// (or y): the smallest value whose cumulative weight reaches q · Σw.
     /// nil when the sample has no weight.

@@ -27,8 +27,18 @@ protocol RowDepositor {
     func anchor(x: Double, y: Double) -> (row: Int, column: Int)?
     /// The entry of a point that has an anchor.
     func entry(x: Double, y: Double, weight: Double, value: Double) -> Entry
+    /// The entry of point `i` of the slice being sorted (for depositors
+    /// that read more of a point than x, y, weight and value).
+    func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> Entry
     /// Adds one point's terms to the grid.
     func deposit(_ entry: Entry, scratch: UnsafeMutablePointer<Double>)
+}
+
+extension RowDepositor {
+    @inline(__always)
+    func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> Entry {
+        entry(x: x, y: y, weight: weight, value: value)
+    }
 }
 
 /// A depositor whose entry is the point itself: x, y, weight, value.
@@ -169,7 +179,7 @@ struct RowBands<Entry: BitwiseCopyable> {
                             guard b != none else { continue }
                             let k = slot[Int(b)]
                             slot[Int(b)] = k &+ 1
-                            out[k] = depositor.entry(x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0)
+                            out[k] = depositor.entry(at: i, x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0)
                         }
                     }
                 }

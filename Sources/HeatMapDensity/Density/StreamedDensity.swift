@@ -21,6 +21,10 @@ package enum StreamedDensity {
         package var radiusRaised: Bool
         /// Points used and rows rejected.
         package var summary: InputSummary
+        /// What an adaptive bandwidth chose, if one ran.
+        package var adaptive: AdaptiveSummary?
+        /// The largest radius of a point, when points have their own.
+        package var maximumRadius: Double?
 
         /// Creates a result from its parts.
         package init(grid: DensityGrid, configuration: HeatMapConfiguration, bandwidth: Bandwidth, radiusRaised: Bool,
@@ -56,20 +60,24 @@ package enum StreamedDensity {
     ///   `--resolution` is given), as ``HeatMapConfiguration/resolutionFromData`` does.
     /// - Throws: `CancellationError`; ``InputError`` when a re-read file
     ///   changed; ``HeatMapError`` when the grid does not fit in memory.
+    ///   - valuesAreRadii: the points' values (read from the value column)
+    ///     are each point's kernel radius, not a measured value.
     package static func compute(from points: StreamedPoints, configuration: HeatMapConfiguration,
-                               resolutionFromData: Bool = false,
+                               resolutionFromData: Bool = false, valuesAreRadii: Bool = false,
                                control: ComputeControl = .none) throws -> Result {
         try compute(from: points, configuration: configuration, resolutionFromData: resolutionFromData,
-                    batchSize: StreamedPoints.batchSize, control: control)
+                    batchSize: StreamedPoints.batchSize, valuesAreRadii: valuesAreRadii, control: control)
     }
 
     /// ``compute(from:configuration:resolutionFromData:control:)`` with
     /// batches of `batchSize` points (tests of the summation order).
     package static func compute(from points: StreamedPoints, configuration: HeatMapConfiguration,
-                        resolutionFromData: Bool, batchSize: Int, control: ComputeControl) throws -> Result {
+                        resolutionFromData: Bool, batchSize: Int, valuesAreRadii: Bool = false,
+                        control: ComputeControl) throws -> Result {
         var asked = configuration
         if resolutionFromData { asked.resolutionFromData = true }
-        let source = StreamedPointSource(points: points, configuration: configuration, batchSize: batchSize)
+        let source = StreamedPointSource(points: points, configuration: configuration, batchSize: batchSize,
+                                         valuesAreRadii: valuesAreRadii)
         let (grid, plan) = try DensityPlanner.compute(source, configuration: asked, control: control)
         var used = configuration
         used.radius = plan.radius
@@ -77,8 +85,11 @@ package enum StreamedDensity {
         used.bandwidth = .fixed
         used.resolutionFromData = false
         let summary = InputSummary(used: points.count, rejected: points.rejections.byReason)
-        return Result(grid: grid, configuration: used, bandwidth: configuration.bandwidth,
-                      radiusRaised: plan.radiusRaised, summary: summary)
+        var result = Result(grid: grid, configuration: used, bandwidth: configuration.bandwidth,
+                            radiusRaised: plan.radiusRaised, summary: summary)
+        result.adaptive = plan.adaptive
+        result.maximumRadius = plan.maximumRadius
+        return result
     }
 }
 
@@ -90,15 +101,19 @@ struct StreamedPointSource: PlanePointSource {
     package let projection: PlaneProjection
     let batchSize: Int
     private let mean: Bool
+    private let valuesAreRadii: Bool
 
     /// The points in the plane of `configuration.projection`, with their
-    /// values when the estimator is the mean.
-    package init(points: StreamedPoints, configuration: HeatMapConfiguration, batchSize: Int) {
+    /// values when the estimator is the mean, or their values as radii.
+    package init(points: StreamedPoints, configuration: HeatMapConfiguration, batchSize: Int, valuesAreRadii: Bool = false) {
         self.points = points
         self.batchSize = batchSize
         projection = points.statistics.projection(configuration.projection)
-        mean = configuration.estimator == .mean
+        mean = configuration.estimator == .mean && !valuesAreRadii
+        self.valuesAreRadii = valuesAreRadii
     }
+
+    package var carriesRadius: Bool { valuesAreRadii }
 
     package var count: Int { points.count }
 
@@ -135,11 +150,13 @@ struct StreamedPointSource: PlanePointSource {
     private func plane(_ batch: PointBatch) -> PlanePoints {
         var out = PlanePoints()
         if mean { out.value = [] }
+        if valuesAreRadii { out.radius = [] }
         out.reserveCapacity(batch.count)
         let projector = PointProjector(projection)
         for i in 0..<batch.count {
             let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
-            out.append(x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil)
+            out.append(x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil,
+                       radius: valuesAreRadii ? batch.value[i] : nil)
         }
         return out
     }

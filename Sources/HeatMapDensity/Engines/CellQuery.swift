@@ -404,7 +404,8 @@ package struct CellQuery: Sendable {
         let magnitude = "GREATEST(ABS(wx0), ABS(wx1), ABS(wy0), ABS(wy1))"
         let candidate: String
         switch bandwidth {
-        case .fixed:
+        case .fixed, .arcgis:
+            // arcgis needs a median distance: the tool refuses it for SQL.
             candidate = "CAST(NULL AS \(double))"
         case .auto:
             let longer = "GREATEST(wx1 - wx0, wy1 - wy0)"

@@ -54,6 +54,8 @@ struct GeoJSONDocument {
     package let geographic: Bool
     /// The `crs` member's name, for output not in longitude/latitude.
     package var crsName: String?
+    /// A `kernel` member's JSON, or nil.
+    package var kernel: String?
     /// The bytes the `bbox` member takes, padded with spaces (nil: as long
     /// as it is). A fixed width lets a writer fill the bbox in last (see
     /// ``writeBBoxLast(to:start:control:deferred:)``), with the same bytes.
@@ -257,6 +259,10 @@ struct GeoJSONDocument {
                 out.append(",\"crs\":{\"type\":\"name\",\"properties\":{\"name\":")
                 out.append(quoted: crsName)
                 out.append("}}")
+            }
+            if let kernel {
+                out.append(",\"kernel\":")
+                out.append(kernel)
             }
             if let start = bboxSlot, let bboxWidth {
                 let first = start + out.bytes.count

@@ -113,6 +113,7 @@ public enum GeoJSONExport {
         let opacity = HeatMapColor.clampedOpacity(fillOpacity)
         var document = GeoJSONDocument(geographic: projection.isGeographic)
         document.crsName = options.crsName
+        document.kernel = options.kernel?.json
         // Polygon features are gathered first and rounded together, so that
         // neighbouring bands round their shared boundaries alike.
         // Each is rounded from its source polygons (one, or all of the level's),

@@ -38,6 +38,10 @@ public struct GeoJSONOptions: Sendable, Hashable {
     /// GeoJSON `crs` member (e.g. `urn:ogc:def:crs:EPSG::27700`), which GDAL
     /// and QGIS read: for output that is not longitude/latitude.
     public var crsName: String?
+    /// When set, the collection names the kernel that made the density:
+    /// a `kernel` member {"name", "radius", "values"} (left out for the
+    /// default Gaussian density, which every reader assumes).
+    public var kernel: GeoJSONKernelMember?
 
     /// Creates options.
     public init(precision: Int = 6, grouping: GeoJSONFeatureGrouping = .level, gradient: HeatMapGradient? = nil,
@@ -59,4 +63,24 @@ public struct GDALContourAttributes: Sendable, Hashable {
 
     /// Creates the fields' settings.
     public init(maximum: Double) { self.maximum = maximum }
+}
+
+/// The kernel a GeoJSON collection names (``GeoJSONOptions/kernel``).
+public struct GeoJSONKernelMember: Sendable, Hashable {
+    public var kernel: DensityKernel
+    /// The radius in plane units (metres for geographic input).
+    public var radius: Double
+    public var values: KernelValues
+
+    /// The member for `grid`'s kernel, or nil for the default Gaussian density.
+    public init?(_ grid: DensityGrid) {
+        guard grid.kernel != .gaussian || grid.kernelValues != .density else { return nil }
+        kernel = grid.kernel
+        radius = grid.radius
+        values = grid.kernelValues
+    }
+
+    var json: String {
+        "{\"name\":\(JSONEscaping.quoted(kernel.name)),\"radius\":\(GridEncoding.number(radius)),\"values\":\"\(values.rawValue)\"}"
+    }
 }

@@ -164,8 +164,9 @@ public enum GeoTIFFWriter {
             ("ESTIMATOR", grid.estimator.rawValue),
             ("UNITS", grid.units),
             ("RADIUS", "\(GridEncoding.number(grid.radius)) \(unit)"),
-            ("SIGMA", "\(GridEncoding.number(grid.radius / 3)) \(unit)"),
-            ("KERNEL", "gaussian, sigma = radius / 3"),
+            ("SIGMA", "\(GridEncoding.number(grid.radius / grid.kernel.radiusPerSigma)) \(unit)"),
+            ("KERNEL", (grid.kernel == .gaussian ? "gaussian, sigma = radius / 3" : "\(grid.kernel.name), support = radius")
+                + (grid.kernelValues == .raw ? ", raw values (weight × shape)" : "")),
             ("PROJECTION", grid.projection.kind.rawValue),
             ("CRS", crs?.proj ?? "none"),
             ("SOFTWARE", software),

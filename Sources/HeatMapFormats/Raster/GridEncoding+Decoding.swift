@@ -76,7 +76,10 @@ extension GridEncoding {
         }
         let estimator = (object["estimator"] as? String).flatMap(DensityEstimator.init(rawValue:)) ?? .density
         let radius = (object["radius"] as? NSNumber)?.doubleValue ?? max(geometry.dx, geometry.dy) * 3
+        let kernel = try (object["kernel"] as? String).map { try DensityKernel(name: $0) } ?? .gaussian
+        let kernelValues = (object["kernel_values"] as? String).flatMap(KernelValues.init(rawValue:)) ?? .density
         return DensityGrid(geometry: geometry, values: values, projection: projection, radius: radius,
-                           estimator: estimator, units: object["units"] as? String ?? projection.densityUnits)
+                           estimator: estimator, units: object["units"] as? String ?? projection.densityUnits,
+                           kernel: kernel, kernelValues: kernelValues)
     }
 }

@@ -36,6 +36,10 @@ public enum GridEncoding {
         }
         if let crs = crs ?? RasterCRS.of(p) { s += "},\"crs\":\(JSONEscaping.quoted(crs.proj, for: .script))" } else { s += "}" }
         s += ",\"radius\":\(number(grid.radius)),\"estimator\":\"\(grid.estimator.rawValue)\","
+        // The default Gaussian density is left unnamed, as before kernels had names.
+        if grid.kernel != .gaussian || grid.kernelValues != .density {
+            s += "\"kernel\":\(JSONEscaping.quoted(grid.kernel.name)),\"kernel_values\":\"\(grid.kernelValues.rawValue)\","
+        }
         // Units may be a user's column name: escape it like any JSON string.
         s += "\"units\":\(JSONEscaping.quoted(grid.units, for: .script))"
         return s

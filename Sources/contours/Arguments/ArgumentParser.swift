@@ -63,6 +63,14 @@ struct ParsedArguments {
             let value: String
             if let inline {
                 value = inline
+            } else if let bare = spec.bareValue {
+                // The next argument is the value only when it reads as a number.
+                if k < arguments.count, ArgumentValues.number(arguments[k]) != nil {
+                    value = arguments[k]
+                    k += 1
+                } else {
+                    value = bare
+                }
             } else if k < arguments.count {
                 value = arguments[k]
                 k += 1

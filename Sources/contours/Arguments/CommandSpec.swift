@@ -37,7 +37,9 @@ enum Commands {
                                                          Options.planar]
     /// How the density commands read INPUT: points, or a cells table.
     static let inputOptions = columnOptions + [Options.inputFormatOrCells, Options.skipInvalid]
-    static let densityOptions: [any OptionDeclaration] = [Options.radius, Options.resolution, Options.padding,
+    static let densityOptions: [any OptionDeclaration] = [Options.radius, Options.kernel, Options.kernelValues,
+                                                          Options.adaptive, Options.adaptiveTrim, Options.radiusColumn,
+                                                          Options.resolution, Options.padding,
                                                           Options.projection, Options.h3Column]
     static let levelOptions: [any OptionDeclaration] = [Options.levels, Options.spacing]
     static let timeOptions: [any OptionDeclaration] = [Options.time, Options.timeFormat, Options.frames, Options.window,

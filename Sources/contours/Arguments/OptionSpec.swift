@@ -21,6 +21,11 @@ struct OptionSpec: Sendable {
     /// Reads one value, or says why it is refused; nil for a flag.
     let read: (@Sendable (String, ValueContext) throws -> any Sendable)?
 
+    /// The value taken when the option is given without one (the next
+    /// argument is its value only when it reads as a number); nil when a
+    /// value is required.
+    var bareValue: String? = nil
+
     var takesValue: Bool { read != nil }
 
     /// The help text with its default, as `--help` prints it.
@@ -71,7 +76,7 @@ struct Flag: OptionDeclaration {
 /// is refused with one line before any input is read;
 /// ``ParsedArguments`` then hands out typed values.
 struct Option<Value: Sendable>: OptionDeclaration {
-    let spec: OptionSpec
+    private(set) var spec: OptionSpec
     /// The value when the option is not given.
     let defaultValue: Value
 
@@ -88,6 +93,14 @@ struct Option<Value: Sendable>: OptionDeclaration {
 }
 
 extension Option {
+    /// The option, which may also be given without a value: then it reads
+    /// `text` (`--adaptive` alone is `--adaptive 0.5`).
+    func valueOptional(_ text: String) -> Option {
+        var copy = self
+        copy.spec.bareValue = text
+        return copy
+    }
+
     /// Free text (a title, a file name, units): nil unless given.
     static func text(_ name: String, short: String? = nil, value: String = "TEXT", defaultText: String? = nil,
                      help: String, example: String) -> Option<String?> {

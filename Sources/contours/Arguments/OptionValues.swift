@@ -12,9 +12,10 @@ enum RadiusChoice: Sendable, Equatable {
         case "auto": return .rule(.auto)
         case "scott": return .rule(.scott)
         case "silverman": return .rule(.silverman)
+        case "arcgis": return .rule(.arcgis)
         default:
             guard let r = ArgumentValues.length(text) else {
-                throw ValueRefusal.because("expected a length (metres, or planar units) or auto, scott, silverman")
+                throw ValueRefusal.because("expected a length (metres, or planar units) or auto, scott, silverman, arcgis")
             }
             guard r.isFinite, r > 0 else { throw ValueRefusal.because("expected a length > 0") }
             return .length(r)

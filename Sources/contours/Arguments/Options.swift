@@ -91,11 +91,36 @@ enum Options {
         example: "--table \"read_csv('points.csv')\"")
 
     // Density
-    static let radius = Option<RadiusChoice>("--radius", value: "R|auto|scott|silverman",
+    static let radius = Option<RadiusChoice>("--radius", value: "R|auto|scott|silverman|arcgis",
         default: .rule(.auto),
         defaultText: "auto; SVG and HTML pictures: a fiftieth of the data's longer side, at least auto's spacing",
-        help: "Kernel radius (sigma = R/3) in metres (or planar units; 25km and 800m are read too), or a rule: auto (mean point spacing, the Apple package's rule, raised when needed so that sigma spans half a grid cell; also picks the resolution), scott, silverman.",
+        help: "Kernel radius (sigma = R/3) in metres (or planar units; 25km and 800m are read too), or a rule: auto (mean point spacing, the Apple package's rule, raised when needed so that sigma spans half a grid cell; also picks the resolution), scott, silverman, arcgis (ArcGIS Pro's default search radius). A rule's sigma becomes the radius of the same spread for a finite --kernel (R = 2.83 sigma for quartic); arcgis gives R itself.",
         example: "--radius 25km") { text, _ in try RadiusChoice.read(text) }
+    static let kernel = Option<DensityKernel>("--kernel",
+        value: "gaussian|quartic|epanechnikov|triweight|triangular[:DECAY]|uniform", default: map.kernel,
+        defaultText: map.kernel.name,
+        help: "Kernel shape. gaussian: sigma = R/3; the others are QGIS's and ArcGIS's (quartic is their default): R is the support, a point adds nothing beyond it. triangular:DECAY keeps DECAY (0...1) of the peak at R.",
+        example: "--kernel quartic") { text, _ in
+        do { return try DensityKernel(name: text) } catch let HeatMapError.invalidConfiguration(why) {
+            throw ValueRefusal.because(why)
+        }
+    }
+    static let kernelValues = Option.choice("--kernel-values", KernelValues.allCases.map { ($0.rawValue, $0) },
+        default: map.kernelValues,
+        help: "density: weight per km² (per square unit with --planar), the kernel integrating to 1 (QGIS's Scaled); raw: weight × kernel shape, peak 1 per unit of weight, no unit (QGIS's Raw).",
+        example: "--kernel-values raw")
+    static let adaptive = Option<Double?>("--adaptive", value: "[ALPHA]", default: nil,
+        defaultText: "off (one radius for every point)",
+        help: "Adaptive bandwidth (Abramson): each point's radius is R × (pilot / g)^-ALPHA, the pilot the fixed-radius density at the point and g its geometric mean, so kernels narrow where points are dense and widen where they are sparse. ALPHA in (0, 1], 0.5 when not given. The points are held in memory.",
+        example: "--adaptive 0.5") { text, _ in
+        try finiteNumber(text, minimum: 0, open: true, maximum: 1)
+    }.valueOptional("0.5")
+    static let adaptiveTrim = Option<Double>.number("--adaptive-trim", value: "T", minimum: 1, default: 5,
+        help: "With --adaptive, the largest factor a point's radius may grow by (>= 1).",
+        example: "--adaptive-trim 3")
+    static let radiusColumn = Option<String?>.column("--radius-column",
+        help: "Column (or property) holding each point's own kernel radius, in metres (planar units with --planar), as QGIS's radius from field; the grid's padding follows the largest. Not with --value or --adaptive.",
+        example: "--radius-column reach_m")
     static let resolution = Option<Int>.integer("--resolution", value: "N", in: 2...10_000,
         default: map.gridResolution, defaultText: "from the data with --radius auto, else \(map.gridResolution)",
         help: "Grid cells along the longer side of the padded box (2...10000).",

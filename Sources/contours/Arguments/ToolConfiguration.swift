@@ -42,6 +42,18 @@ struct ToolConfiguration {
             gridResolution: args[Options.resolution], gradient: args[Options.gradient], paddingFactor: padding,
             fillOpacity: args[Options.opacity], renderMode: args[Options.render], smoother: args[Options.smooth],
             projection: kind, estimator: estimator, bandwidth: bandwidth)
+        configuration.kernel = args[Options.kernel]
+        configuration.kernelValues = args[Options.kernelValues]
+        if let column = args[Options.radiusColumn] {
+            for other in [Options.value as any OptionDeclaration, Options.adaptive] where args.isGiven(other) {
+                throw ToolError.usage("--radius-column \(column) cannot be combined with \(other.spec.name)", command: args.command.name)
+            }
+        }
+        if let sensitivity = args[Options.adaptive] {
+            configuration.adaptive = AdaptiveBandwidth(sensitivity: sensitivity, trim: args[Options.adaptiveTrim])
+        } else if args.isGiven(Options.adaptiveTrim) {
+            throw ToolError.usage("--adaptive-trim needs --adaptive", command: args.command.name)
+        }
         resolutionFromData = bandwidth == .auto && !args.isGiven(Options.resolution)
     }
 

@@ -5,7 +5,8 @@ import HeatMap
 enum CellsInput {
     /// Options that would change the grid a cells table already fixes.
     static let fixed: [any OptionDeclaration] = [Options.radius, Options.resolution, Options.padding, Options.projection, Options.planar,
-                        Options.lat, Options.lon, Options.weight, Options.value, Options.skipInvalid]
+                        Options.lat, Options.lon, Options.weight, Options.value, Options.skipInvalid,
+                        Options.kernel, Options.kernelValues, Options.adaptive, Options.adaptiveTrim, Options.radiusColumn]
 
     /// Reads the table, refusing options that would change its grid.
     static func read(_ args: ParsedArguments, input: InputFile) throws -> CellTable {

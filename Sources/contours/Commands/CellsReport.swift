@@ -18,6 +18,7 @@ struct CellsReport {
                 ? "auto: mean point spacing, raised so sigma spans half a grid cell" : "auto: mean point spacing"
         case .scott: return "scott"
         case .silverman: return "silverman"
+        case .arcgis: return "arcgis"
         }
     }
 

@@ -53,7 +53,8 @@ struct DensityRun {
         let configuration = settings.configuration
         let odd = describeOddities(points, estimator: configuration.estimator)
         var density = try StreamedDensity.compute(from: points, configuration: configuration,
-                                                  resolutionFromData: settings.resolutionFromData, control: control)
+                                                  resolutionFromData: settings.resolutionFromData,
+                                                  valuesAreRadii: args.isGiven(Options.radiusColumn), control: control)
         if let h3Resolution { try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius, quiet: odd) }
         // A mean is in the unit of the measured column: name it, so legends
         // and GeoJSON read "400,000 Sale_Price", not a bare number.

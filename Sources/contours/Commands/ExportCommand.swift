@@ -84,6 +84,7 @@ enum ExportCommand {
             args, GeoJSONOptions(precision: precision ?? defaultPrecision(for: grid), grouping: grouping),
             grid: grid)
         options.crsName = crs.map(RasterExport.crsName)
+        options.kernel = GeoJSONKernelMember(grid)
         let contours = try HeatMapContours.compute(from: grid, configuration: configuration,
                                                    control: control, summary: run.density.summary,
                                                    kinds: kinds(format: format, mode: mode,

@@ -50,6 +50,7 @@ enum InfoCommand {
                     ? "auto: mean point spacing, raised so sigma spans half a grid cell" : "auto: mean point spacing"
             case .scott: return "scott"
             case .silverman: return "silverman"
+            case .arcgis: return "arcgis: ArcGIS Pro's default search radius"
             }
         }
 
@@ -85,8 +86,14 @@ enum InfoCommand {
             lines.append(("projection", p.isGeographic
                           ? "\(p.kind.rawValue), centred at \(n(p.centreLatitude)), \(n(p.centreLongitude))"
                           : "planar (coordinates as given)"))
-            let r = run.density.grid.radius
-            lines.append(("radius", "\(n(r)) \(unit) (\(radiusRule)); sigma \(n(r / 3)) \(unit)"))
+            lines.append(("radius", kernelRadiusText(run.density.grid, rule: radiusRule, unit: unit, number: n)))
+            lines.append(("kernel", kernelText(run.density.grid)))
+            if let a = run.density.adaptive {
+                lines.append(("adaptive", "pilot radius \(n(a.pilotRadius)) \(unit); local radii geometric mean \(n(a.geometricMean)) \(unit), "
+                              + "5-95 % \(n(a.percentile5)) … \(n(a.percentile95)), all \(n(a.smallest)) … \(n(a.largest)) \(unit), \(a.trimmed) trimmed"))
+            } else if let largest = run.density.maximumRadius {
+                lines.append(("radii", "per point (--radius-column), up to \(n(largest)) \(unit)"))
+            }
             let cell = geographic ? "\(n(g.dx / 1000)) × \(n(g.dy / 1000)) km" : "\(n(g.dx)) × \(n(g.dy))"
             lines.append(("grid", "\(g.columns) × \(g.rows) nodes, cells \(cell)"))
             let grid = run.density.grid
@@ -115,6 +122,13 @@ enum InfoCommand {
             fields.append("\"bbox\":" + (bbox.map { "[" + $0.map(n).joined(separator: ",") + "]" } ?? "null"))
             fields.append("\"total_weight\":\(n(s.totalWeight))")
             fields += gridFields(grid, bandwidth: run.density.bandwidth, number: n)
+            if let a = run.density.adaptive {
+                fields.append("\"adaptive\":{\"pilot_radius\":\(n(a.pilotRadius)),\"geometric_mean\":\(n(a.geometricMean)),"
+                              + "\"p5\":\(n(a.percentile5)),\"p95\":\(n(a.percentile95)),\"smallest\":\(n(a.smallest)),"
+                              + "\"largest\":\(n(a.largest)),\"trimmed\":\(a.trimmed)}")
+            } else if let largest = run.density.maximumRadius {
+                fields.append("\"largest_radius\":\(n(largest))")
+            }
             fields.append("\"spacing\":\(quote("\(run.configuration.levelSpacing)"))")
             fields.append("\"thresholds\":[\(thresholds.map(n).joined(separator: ","))]")
             return "{" + fields.joined(separator: ",") + "}\n"
@@ -122,6 +136,20 @@ enum InfoCommand {
 
         private func n(_ v: Double) -> String { reportNumber(v) }
     }
+}
+
+/// `info`'s radius line: the radius, how it was chosen, and what it means for the kernel.
+func kernelRadiusText(_ grid: DensityGrid, rule: String, unit: String, number n: (Double) -> String) -> String {
+    let r = grid.radius
+    let sigma = r / grid.kernel.radiusPerSigma
+    if grid.kernel == .gaussian { return "\(n(r)) \(unit) (\(rule)); sigma \(n(sigma)) \(unit)" }
+    return "\(n(r)) \(unit) (\(rule)); the kernel's support, sigma \(n(sigma)) \(unit) per axis"
+}
+
+/// `info`'s kernel line: its name and what the values are.
+func kernelText(_ grid: DensityGrid) -> String {
+    let values = grid.kernelValues == .raw ? "raw sums (weight × shape, peak 1)" : "density (integrates to 1)"
+    return "\(grid.kernel.name), \(values)"
 }
 
 /// A JSON string literal.
@@ -138,6 +166,9 @@ func gridFields(_ grid: DensityGrid, bandwidth: Bandwidth, number n: (Double) ->
     return ["\"projection\":\(projection)}",
             "\"radius\":\(n(grid.radius))",
             "\"bandwidth\":\(quote(bandwidth.rawValue))",
+            "\"kernel\":\(quote(grid.kernel.name))",
+            "\"kernel_values\":\(quote(grid.kernelValues.rawValue))",
+            "\"sigma\":\(n(grid.radius / grid.kernel.radiusPerSigma))",
             "\"grid\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"dx\":\(n(g.dx)),\"dy\":\(n(g.dy))}",
             "\"estimator\":\(quote(grid.estimator.rawValue))",
             "\"units\":\(quote(grid.units))",

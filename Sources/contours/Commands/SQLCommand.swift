@@ -11,6 +11,20 @@ enum SQLCommand {
         }
         let settings = try ToolConfiguration(args)
         let configuration = settings.configuration, resolutionFromData = settings.resolutionFromData
+        // The table's sums are Gaussian moments: the other kernels, raw
+        // sums, radii per point and the rules that need a median are the
+        // tool's own (it reads the points itself).
+        let unsupported: [(given: Bool, what: String)] = [
+            (configuration.kernel != .gaussian, "--kernel \(configuration.kernel.name)"),
+            (configuration.kernelValues == .raw, "--kernel-values raw"),
+            (configuration.adaptive != nil, "--adaptive"),
+            (args.isGiven(Options.radiusColumn), "--radius-column"),
+            (configuration.bandwidth == .arcgis, "--radius arcgis"),
+        ]
+        if let refused = unsupported.first(where: \.given) {
+            throw ToolError.usage("\(refused.what) is not available in SQL: its cells tables hold Gaussian sums; run 'contours grid' or 'contours export' on the points instead",
+                                  command: args.command.name)
+        }
         let reader = try Settings.reader(args)
         let planar = configuration.projection == .planar
         let query = CellQuery(dialect: dialect, table: table, latitude: reader.columns.latitude ?? (planar ? "y" : "lat"),

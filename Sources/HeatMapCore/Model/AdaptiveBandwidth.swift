@@ -1,0 +1,60 @@
+import Foundation
+
+/// Abramson's adaptive bandwidth (docs/density-model.md#adaptive-bandwidth):
+/// narrow kernels where points are dense, wide where they are sparse.
+///
+/// The pilot f̃(xᵢ) is the fixed-radius sum (the configuration's kernel and
+/// radius R, point i included) at every point; g is the weight-weighted
+/// geometric mean of f̃ over the points of weight > 0; point i gets
+/// rᵢ = R · min((f̃(xᵢ) / g)^−sensitivity, trim). The grid is Σ wᵢ K_rᵢ.
+public struct AdaptiveBandwidth: Sendable, Hashable, Codable {
+    /// The exponent α, in (0, 1]: 0.5 is Abramson's square-root law.
+    public var sensitivity: Double
+    /// The largest factor a radius may grow by (≥ 1): isolated points get
+    /// at most `trim` × R.
+    public var trim: Double
+
+    /// Creates the rule; see the properties for the ranges.
+    public init(sensitivity: Double = 0.5, trim: Double = 5) {
+        self.sensitivity = sensitivity
+        self.trim = trim
+    }
+
+    /// Throws unless 0 < sensitivity ≤ 1 and trim ≥ 1 (both finite).
+    public func validate() throws {
+        guard sensitivity > 0, sensitivity <= 1 else {
+            throw HeatMapError.invalidConfiguration(
+                "adaptive sensitivity \(sensitivity) is out of range: expected a number in (0, 1] (0.5 is Abramson's square-root law)")
+        }
+        guard trim >= 1, trim.isFinite else {
+            throw HeatMapError.invalidConfiguration("adaptive trim \(trim) is out of range: expected a finite number >= 1")
+        }
+    }
+}
+
+/// What an adaptive bandwidth chose, for reports.
+public struct AdaptiveSummary: Sendable, Hashable {
+    /// The pilot radius R.
+    public var pilotRadius: Double
+    /// The weight-weighted geometric mean of the local radii.
+    public var geometricMean: Double
+    /// The smallest and largest local radius.
+    public var smallest: Double
+    public var largest: Double
+    /// The local radii at the 5th and 95th weighted percentiles.
+    public var percentile5: Double
+    public var percentile95: Double
+    /// Points whose radius was cut at trim × R.
+    public var trimmed: Int
+
+    package init(pilotRadius: Double, geometricMean: Double, smallest: Double, largest: Double,
+                 percentile5: Double, percentile95: Double, trimmed: Int) {
+        self.pilotRadius = pilotRadius
+        self.geometricMean = geometricMean
+        self.smallest = smallest
+        self.largest = largest
+        self.percentile5 = percentile5
+        self.percentile95 = percentile95
+        self.trimmed = trimmed
+    }
+}

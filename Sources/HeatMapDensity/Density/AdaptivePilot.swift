@@ -1,0 +1,170 @@
+import Foundation
+
+/// The local radii of an ``AdaptiveBandwidth``: the pilot density at every
+/// point, exactly (a sum over the points within reach, found through a
+/// grid of buckets one reach wide), then Abramson's rule.
+///
+/// Cost O(n · neighbours within reach) on all cores, memory O(n).
+enum AdaptivePilot {
+    /// The radius of every point and a summary.
+    ///
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when the pilot
+    ///   is the same at every point (nothing to adapt); `CancellationError`.
+    /// - Parameter grid: where to read the pilot when the exact sums would
+    ///   take more than ``pairBudget`` pairs: the fixed-radius grid's
+    ///   nodes (the pilot is then its bilinear interpolation at each point,
+    ///   as spatstat reads its pilot image).
+    static func radii(of points: PlanePoints, kernel: DensityKernel, radius: Double, rule: AdaptiveBandwidth,
+                      grid: GridGeometry? = nil, projection: PlaneProjection = PlaneProjection(kind: .planar),
+                      control: ComputeControl) throws -> (radii: [Double], summary: AdaptiveSummary) {
+        try rule.validate()
+        let n = points.count
+        var pilot = try density(of: points, kernel: kernel, radius: radius, budget: grid == nil ? nil : pairBudget(n),
+                                control: control)
+        if pilot == nil, let grid {
+            pilot = try interpolated(points, kernel: kernel, radius: radius, geometry: grid, projection: projection,
+                                     control: control)
+        }
+        guard let pilot else { return try radii(of: points, kernel: kernel, radius: radius, rule: rule, control: control) }
+        // The weight-weighted geometric mean over points of weight > 0.
+        var logSum = 0.0, weightSum = 0.0
+        var lowest = Double.infinity, highest = -Double.infinity
+        for i in 0..<n where points.weight[i] > 0 && pilot[i] > 0 {
+            logSum += points.weight[i] * log(pilot[i])
+            weightSum += points.weight[i]
+            lowest = min(lowest, pilot[i]); highest = max(highest, pilot[i])
+        }
+        guard weightSum > 0, highest > lowest * (1 + 1e-12) else {
+            throw HeatMapError.invalidConfiguration(
+                "adaptive bandwidth: the pilot density is the same at every point (\(n) point\(n == 1 ? "" : "s")), so every radius would be the pilot radius; leave adaptive off")
+        }
+        let g = exp(logSum / weightSum)
+        var radii = [Double](repeating: radius, count: n)
+        var trimmed = 0
+        for i in 0..<n where points.weight[i] > 0 && pilot[i] > 0 {
+            let factor = pow(pilot[i] / g, -rule.sensitivity)
+            if factor > rule.trim { trimmed += 1 }
+            radii[i] = radius * min(factor, rule.trim)
+        }
+        return (radii, summary(radii: radii, weights: points.weight, radius: radius, trimmed: trimmed))
+    }
+
+    /// Pairs of points the exact pilot may sum before the grid's is read
+    /// instead: 64 per point, and a million more.
+    static func pairBudget(_ n: Int) -> Int { 64 * n + 1_000_000 }
+
+    /// The fixed-radius raw grid on `geometry`, bilinearly interpolated at every point.
+    static func interpolated(_ points: PlanePoints, kernel: DensityKernel, radius: Double, geometry: GridGeometry,
+                             projection: PlaneProjection, control: ComputeControl) throws -> [Double] {
+        var accumulator = try DensityAccumulator(geometry: geometry, radius: radius, projection: projection,
+                                                 kernel: kernel, kernelValues: .raw, expectedCount: points.count)
+        var fixed = points
+        fixed.radius = nil
+        fixed.value = nil
+        try accumulator.add(fixed, control: control)
+        let grid = try (consume accumulator).finish(control: control)
+        return (0..<points.count).map { i in grid.value(at: PlanePoint(x: points.x[i], y: points.y[i])) ?? 0 }
+    }
+
+    /// Σⱼ wⱼ shape(|xᵢ − xⱼ|² / R²) at every point i (itself included), or
+    /// nil when that would look at more than `budget` pairs.
+    static func density(of points: PlanePoints, kernel: DensityKernel, radius: Double, budget: Int? = nil,
+                        control: ComputeControl) throws -> [Double]? {
+        let n = points.count
+        guard n > 0 else { return [] }
+        let box = points.bounds
+        // The Gaussian's 5σ; the finite kernels' support.
+        var cell = kernel == .gaussian ? radius * 5 / 3 : radius
+        let reachSquared = cell * cell
+        // Buckets at most a few per point: sparse points over a wide box
+        // get wider buckets (more points looked at, the same sums).
+        let limit = Double(4 * n + 1024)
+        while ((box.width / cell) + 1) * ((box.height / cell) + 1) > limit { cell *= 2 }
+        let columns = Int(box.width / cell) + 1, rows = Int(box.height / cell) + 1
+        let buckets = columns * rows
+        func bucket(_ i: Int) -> Int {
+            let c = min(Int((points.x[i] - box.minX) / cell), columns - 1)
+            let r = min(Int((points.y[i] - box.minY) / cell), rows - 1)
+            return r * columns + c
+        }
+        // Counting sort of the point indices by bucket.
+        var start = [Int](repeating: 0, count: buckets + 1)
+        var of = [Int](repeating: 0, count: n)
+        for i in 0..<n { of[i] = bucket(i); start[of[i] + 1] += 1 }
+        for b in 0..<buckets { start[b + 1] += start[b] }
+        var next = start
+        var order = [Int](repeating: 0, count: n)
+        for i in 0..<n { order[next[of[i]]] = i; next[of[i]] += 1 }
+        try control.checkCancellation()
+        if let budget {
+            // The pairs the sums below look at: each bucket's points times the points of the 3 × 3 around it.
+            var pairs = 0
+            for r in 0..<rows {
+                for c in 0..<columns {
+                    let own = start[r * columns + c + 1] - start[r * columns + c]
+                    guard own > 0 else { continue }
+                    for rr in max(r - 1, 0)...min(r + 1, rows - 1) {
+                        pairs += own * (start[rr * columns + min(c + 1, columns - 1) + 1] - start[rr * columns + max(c - 1, 0)])
+                    }
+                }
+                if pairs > budget { return nil }
+            }
+        }
+
+        var result = [Double](repeating: 0, count: n)
+        let inverseRadiusSquared = 1 / (radius * radius)
+        let chunk = 4096
+        try points.x.withUnsafeBufferPointer { xs in
+            try points.y.withUnsafeBufferPointer { ys in
+                try points.weight.withUnsafeBufferPointer { ws in
+                    try result.withUnsafeMutableBufferPointer { out in
+                        let xs = xs.baseAddress!, ys = ys.baseAddress!, ws = ws.baseAddress!, out = out.baseAddress!
+                        let shared = UncheckedSendable((order, start, of))
+                        try Parallel.forEach((n + chunk - 1) / chunk) { k in
+                            try control.checkCancellation()
+                            let (order, start, of) = shared.value
+                            for i in k * chunk ..< min(n, (k + 1) * chunk) {
+                                let b = of[i], bc = b % columns, br = b / columns
+                                let px = xs[i], py = ys[i]
+                                var sum = 0.0
+                                for r in max(br - 1, 0)...min(br + 1, rows - 1) {
+                                    let lo = start[r * columns + max(bc - 1, 0)]
+                                    let hi = start[r * columns + min(bc + 1, columns - 1) + 1]
+                                    for s in lo..<hi {
+                                        let j = order[s]
+                                        let dx = xs[j] - px, dy = ys[j] - py
+                                        let d2 = dx * dx + dy * dy
+                                        if d2 <= reachSquared {
+                                            sum += ws[j] * kernel.shape(squaredDistanceRatio: d2 * inverseRadiusSquared)
+                                        }
+                                    }
+                                }
+                                out[i] = sum
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    private static func summary(radii: [Double], weights: [Double], radius: Double, trimmed: Int) -> AdaptiveSummary {
+        let order = radii.indices.filter { weights[$0] > 0 }.sorted { radii[$0] < radii[$1] }
+        let total = order.reduce(0.0) { $0 + weights[$1] }
+        var logSum = 0.0
+        for i in order { logSum += weights[i] * log(radii[i]) }
+        func percentile(_ q: Double) -> Double {
+            var acc = 0.0
+            for i in order {
+                acc += weights[i]
+                if acc >= q * total { return radii[i] }
+            }
+            return order.last.map { radii[$0] } ?? radius
+        }
+        return AdaptiveSummary(pilotRadius: radius, geometricMean: total > 0 ? exp(logSum / total) : radius,
+                               smallest: order.first.map { radii[$0] } ?? radius,
+                               largest: order.last.map { radii[$0] } ?? radius,
+                               percentile5: percentile(0.05), percentile95: percentile(0.95), trimmed: trimmed)
+    }
+}

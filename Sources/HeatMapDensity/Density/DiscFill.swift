@@ -1,0 +1,58 @@
+import Foundation
+
+/// The fill of the finite kernels, and of any kernel with a radius per
+/// point: every point's ``DiscSplat`` added into the sums grid, the points
+/// sorted into row bands (``RowBands``) so that no two tasks write one row.
+/// Exact: the reference for these kernels, as ``DirectFill`` is for the
+/// fixed Gaussian.
+struct DiscFill: DensityFill {
+    let kernel: DensityKernel
+    let xAxis: GaussianAxis
+    let yAxis: GaussianAxis
+    /// The radius of every point without one of its own, and the radius
+    /// the density is normalised by.
+    let radius: Double
+    /// The largest radius of any point (`radius` when there are no radii).
+    let maximumRadius: Double
+    /// Raw values: no normalisation carried in the weights.
+    let raw: Bool
+    /// Σ w shape, row-major.
+    let density: UnsafeMutablePointer<Double>
+    /// Σ v w shape (mean estimator), or nil.
+    let weightedValue: UnsafeMutablePointer<Double>?
+    /// The radius of each point of the slice being deposited, or nil.
+    var radii: UnsafePointer<Double>? = nil
+
+    func deposit(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+                 value: UnsafePointer<Double>?, count n: Int, control: ComputeControl,
+                 progress: @escaping @Sendable (Int) -> Void) throws {
+        switch kernel {
+        case .gaussian: try run(GaussianShape(), x, y, weight, value, n, control, progress)
+        case .quartic: try run(QuarticShape(), x, y, weight, value, n, control, progress)
+        case .epanechnikov: try run(EpanechnikovShape(), x, y, weight, value, n, control, progress)
+        case .triweight: try run(TriweightShape(), x, y, weight, value, n, control, progress)
+        case .triangular(let decay): try run(TriangularShape(fall: 1 - decay), x, y, weight, value, n, control, progress)
+        case .uniform: try run(UniformShape(), x, y, weight, value, n, control, progress)
+        }
+    }
+
+    private func run<S: RadialShape>(_ shape: S, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
+                                     _ weight: UnsafePointer<Double>, _ value: UnsafePointer<Double>?, _ n: Int,
+                                     _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void) throws {
+        let splat = DiscSplat(shape: shape, xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius,
+                              normalisingRadius: raw ? nil : radius, radii: radii, radius: radius,
+                              density: density, weightedValue: value == nil ? nil : weightedValue)
+        try RowBands<DiscEntry>.deposit(splat, x: x, y: y, weight: weight, value: value, count: n,
+                                        rows: yAxis.count, columns: xAxis.count, control: control,
+                                        progress: progress)
+    }
+
+    func finish(control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
+                emit: (Int, UnsafePointer<Double>?) -> Void) throws {
+        let rows = yAxis.count, blocks = (rows + 15) / 16
+        try Parallel.forEach(blocks) { b in
+            try control.checkCancellation()
+            for r in b * 16 ..< min(rows, (b + 1) * 16) { emit(r, nil) }
+        }
+    }
+}

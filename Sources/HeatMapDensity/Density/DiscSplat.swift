@@ -1,0 +1,139 @@
+import Foundation
+
+/// A point of the disc splat: where, how much, and its own radius.
+struct DiscEntry: BitwiseCopyable {
+    var x: Double
+    var y: Double
+    /// The weight times the point's normalisation (see ``DiscSplat/entry(at:x:y:weight:value:)``).
+    var weight: Double
+    var value: Double
+    var radius: Double
+}
+
+/// The exact splat of a radial kernel with a radius per point (or one for
+/// all): every node within the point's reach gets w × shape((d / r)²),
+/// computed from the distance itself, so the finite kernels are exact at
+/// every node (a node at exactly d = r included) and the Gaussian is
+/// exact to its 5σ truncation.
+///
+/// Per point: the squared x offsets of the columns it reaches, once; then
+/// per row the chord of the disc, one contiguous loop of a multiply-add and
+/// the shape that the compiler specialises for each ``RadialShape`` and
+/// vectorises. O(N · (reach/δ)²), memory one grid.
+///
+/// Radii per point carry the density's normalisation in the weight: the
+/// deposit adds w (r₀ / rᵢ)² × shape, so a finish that scales every node
+/// by c / (π r₀²) gives each point its own c / (π rᵢ²). Raw values keep w.
+struct DiscSplat<Shape: RadialShape>: RowDepositor {
+    let shape: Shape
+    /// Node positions (the radius-free parts of the axis are used).
+    let xAxis: GaussianAxis
+    let yAxis: GaussianAxis
+    /// The largest radius any point has.
+    let maximumRadius: Double
+    /// The radius the finish normalises by (r₀ above); nil for raw values.
+    let normalisingRadius: Double?
+    /// The radius of every point, when they have their own.
+    let radii: UnsafePointer<Double>?
+    /// The radius of every point when `radii` is nil.
+    let radius: Double
+    /// Σ w shape, row-major.
+    let density: UnsafeMutablePointer<Double>
+    /// Σ v w shape, or nil.
+    let weightedValue: UnsafeMutablePointer<Double>?
+
+    private var maximumReach: Double { shape.reach * maximumRadius }
+
+    var scratchCount: Int { Int(min(2 * maximumReach / xAxis.step + 3, Double(xAxis.count))) }
+
+    var pollInterval: Int {
+        let taps = (2 * maximumReach / xAxis.step + 1) * (2 * maximumReach / yAxis.step + 1)
+        return Int(min(max(200_000 / taps, 1), 4096))
+    }
+
+    var reachRows: Int { Int(min(maximumReach / yAxis.step + 1, Double(yAxis.count))) + 1 }
+
+    @inline(__always) func anchor(x px: Double, y py: Double) -> (row: Int, column: Int)? {
+        let rows = yAxis.span(of: py, reach: maximumReach), columns = xAxis.span(of: px, reach: maximumReach)
+        guard rows.lo <= rows.hi, columns.lo <= columns.hi else { return nil }
+        return (yAxis.nearest(py), xAxis.nearest(px))
+    }
+
+    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> DiscEntry {
+        DiscEntry(x: x, y: y, weight: weight, value: value, radius: radius)
+    }
+
+    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> DiscEntry {
+        guard let radii else { return entry(x: x, y: y, weight: weight, value: value) }
+        let r = radii[i]
+        var w = weight
+        if let r0 = normalisingRadius { w *= (r0 / r) * (r0 / r) }
+        return DiscEntry(x: x, y: y, weight: w, value: value, radius: r)
+    }
+
+    @inline(__always) func deposit(_ p: DiscEntry, scratch: UnsafeMutablePointer<Double>) {
+        let w = p.weight
+        guard w != 0 else { return }
+        let r = p.radius, reach = shape.reach * r
+        let reachSquared = reach * reach
+        let xs = xAxis.span(of: p.x, reach: reach), ys = yAxis.span(of: p.y, reach: reach)
+        guard xs.lo <= xs.hi, ys.lo <= ys.hi else { return }
+        let inverseRadiusSquared = 1 / (r * r)
+        let columns = xAxis.count
+        // Squared x offsets of the reached columns.
+        let tx = scratch
+        for c in xs.lo...xs.hi {
+            let d = xAxis.origin + Double(c) * xAxis.step - p.x
+            tx[c - xs.lo] = d * d
+        }
+        let shape = self.shape
+        if shape.fadesAtEdge, weightedValue == nil {
+            // u² in the scratch, and per row the shape of max(1 − u², 0):
+            // no edge test, a loop the compiler vectorises.
+            for k in 0...(xs.hi - xs.lo) { tx[k] *= inverseRadiusSquared }
+            for row in ys.lo...ys.hi {
+                let dy = yAxis.origin + Double(row) * yAxis.step - p.y
+                let a = 1 - dy * dy * inverseRadiusSquared
+                guard a >= 0 else { continue }
+                let cs = xAxis.span(of: p.x, reach: a.squareRoot() * r + xAxis.step)
+                let c0 = max(cs.lo, xs.lo), c1 = min(cs.hi, xs.hi)
+                guard c0 <= c1 else { continue }
+                let src = tx + (c0 - xs.lo)
+                let dst = density + row * columns + c0
+                for k in 0..<(c1 - c0 + 1) {
+                    dst[k] += w * shape.value(oneMinus: max(a - src[k], 0))
+                }
+            }
+            return
+        }
+        for row in ys.lo...ys.hi {
+            let dy = yAxis.origin + Double(row) * yAxis.step - p.y
+            let dy2 = dy * dy
+            let chordSquared = reachSquared - dy2
+            guard chordSquared >= 0 else { continue }
+            // The chord, widened by a node each way: the exact test is d² ≤ reach² below.
+            let cs = xAxis.span(of: p.x, reach: chordSquared.squareRoot() + xAxis.step)
+            let c0 = max(cs.lo, xs.lo), c1 = min(cs.hi, xs.hi)
+            guard c0 <= c1 else { continue }
+            let src = tx + (c0 - xs.lo)
+            let dst = density + row * columns + c0
+            let n = c1 - c0 + 1
+            if let weightedValue {
+                let dstV = weightedValue + row * columns + c0
+                let wv = w * p.value
+                for k in 0..<n {
+                    let d2 = src[k] + dy2
+                    let s = d2 <= reachSquared ? shape.value(d2 * inverseRadiusSquared) : 0
+                    dst[k] += w * s
+                    dstV[k] += wv * s
+                }
+            } else {
+                for k in 0..<n {
+                    let d2 = src[k] + dy2
+                    let s = d2 <= reachSquared ? shape.value(d2 * inverseRadiusSquared) : 0
+                    dst[k] += w * s
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// A kernel's shape as a function of u² = (d / r)², for the disc splat:
+/// one concrete type per kernel, so the splat's inner loop is specialised
+/// (and vectorised) for each.
+protocol RadialShape: Sendable {
+    /// The reach in radii: 1 for the finite kernels (their support), 5/3
+    /// for the Gaussian (5σ: beyond, it is below e^−12.5 ≈ 4e−6 of its peak).
+    var reach: Double { get }
+    /// The shape at u² ≤ reach², peak 1 at u² = 0.
+    func value(_ u2: Double) -> Double
+    /// Whether the shape is a polynomial in t = 1 − u² that is 0 at t = 0:
+    /// then ``value(oneMinus:)`` of max(t, 0) is the shape everywhere,
+    /// edge and outside included, and the splat needs no edge test.
+    var fadesAtEdge: Bool { get }
+    /// The shape at t = 1 − u² ≥ 0, for shapes that fade at the edge.
+    func value(oneMinus t: Double) -> Double
+}
+
+extension RadialShape {
+    var fadesAtEdge: Bool { false }
+    @inline(__always) func value(oneMinus t: Double) -> Double { value(1 - t) }
+}
+
+struct QuarticShape: RadialShape {
+    var reach: Double { 1 }
+    var fadesAtEdge: Bool { true }
+    @inline(__always) func value(_ u2: Double) -> Double { let t = 1 - u2; return t * t }
+    @inline(__always) func value(oneMinus t: Double) -> Double { t * t }
+}
+
+struct EpanechnikovShape: RadialShape {
+    var reach: Double { 1 }
+    var fadesAtEdge: Bool { true }
+    @inline(__always) func value(_ u2: Double) -> Double { 1 - u2 }
+    @inline(__always) func value(oneMinus t: Double) -> Double { t }
+}
+
+struct TriweightShape: RadialShape {
+    var reach: Double { 1 }
+    var fadesAtEdge: Bool { true }
+    @inline(__always) func value(_ u2: Double) -> Double { let t = 1 - u2; return t * t * t }
+    @inline(__always) func value(oneMinus t: Double) -> Double { t * t * t }
+}
+
+struct TriangularShape: RadialShape {
+    /// 1 − δ: the fall from the centre to the edge.
+    let fall: Double
+    var reach: Double { 1 }
+    @inline(__always) func value(_ u2: Double) -> Double { 1 - fall * u2.squareRoot() }
+}
+
+struct UniformShape: RadialShape {
+    var reach: Double { 1 }
+    @inline(__always) func value(_ u2: Double) -> Double { 1 }
+}
+
+struct GaussianShape: RadialShape {
+    var reach: Double { 5.0 / 3 }
+    @inline(__always) func value(_ u2: Double) -> Double { exp(-4.5 * u2) }
+}
