@@ -10,6 +10,7 @@ extension HeatMapTiles {
     package static func make(points: StreamedPoints, grid: DensityGrid, configuration: HeatMapConfiguration,
                              zooms: ClosedRange<Int>?, control: ComputeControl) throws -> HeatMapTiles {
         guard grid.projection.isGeographic else { throw planarRefusal }
+        if let refusal = kernelRefusal(configuration) { throw refusal }
         let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
         var all = PlanePoints()
         let mean = configuration.estimator == .mean

@@ -71,6 +71,7 @@ public struct HeatMapTiles: Sendable {
     public static func make<P: HeatMapable>(from points: [P], configuration: HeatMapConfiguration,
                                             zooms: ClosedRange<Int>? = nil) async throws -> HeatMapTiles {
         guard configuration.projection != .planar else { throw planarRefusal }
+        if let refusal = kernelRefusal(configuration) { throw refusal }
         return try await BackgroundWork.run { control in
             let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: false,
                                                         control: control)
@@ -105,6 +106,22 @@ public struct HeatMapTiles: Sendable {
         let lo = minimum ?? min(zooms.lowerBound, hi)
         copy.zooms = lo...max(lo, hi)
         return copy
+    }
+
+    /// Tiles sum the Gaussian kernel at every zoom's own nodes; the other
+    /// kernels, raw values and varying radii are refused rather than drawn
+    /// as something else. Nil when `configuration` can be tiled.
+    package static func kernelRefusal(_ configuration: HeatMapConfiguration) -> HeatMapError? {
+        if configuration.kernel != .gaussian {
+            return .invalidConfiguration("tiles sum the Gaussian kernel only; the \(configuration.kernel) kernel is not tiled yet")
+        }
+        if configuration.kernelValues != .density {
+            return .invalidConfiguration("tiles hold density values; raw kernel values are not tiled")
+        }
+        if configuration.adaptive != nil {
+            return .invalidConfiguration("tiles use one radius; an adaptive bandwidth is not tiled yet")
+        }
+        return nil
     }
 
     static let planarRefusal = HeatMapError.invalidConfiguration(

@@ -21,6 +21,13 @@ enum TilesCommand {
             throw ToolError.usage("tiles are made from points; contour a raster with 'contours export'",
                                   command: args.command.name)
         }
+        if let refusal = HeatMapTiles.kernelRefusal(density.configuration) {
+            throw ToolError.usage(refusal.description.replacingOccurrences(of: "invalid configuration: ", with: ""),
+                                  command: args.command.name)
+        }
+        if args.isGiven(Options.radiusColumn) {
+            throw ToolError.usage("tiles use one radius; --radius-column is not tiled yet", command: args.command.name)
+        }
         // Tiles are contoured on cells of a few pixels: smoothing is asked for, not assumed.
         if !args.isGiven(Options.smooth) { density.configuration.smoother = .none }
         let run = try DensityRun.run(args, density, operands: args.operands[...], input: input, control: control)
