@@ -24,8 +24,9 @@ func readQuakes(_ path: String) throws -> [Quake] {
 
 /// Computes the contours, giving up after `seconds`.
 func contours(of quakes: [Quake], within seconds: Double) async throws -> HeatMapContours {
-    let configuration = HeatMapConfiguration(radius: 60_000, contourLevels: 6, levelSpacing: .nice,
-                                             gridResolution: 200)
+    let configuration = HeatMapConfiguration(
+        radius: 60_000, contourLevels: 6, levelSpacing: .nice,
+        gridResolution: 200)
     let work = Task {
         try await HeatMapContours.compute(from: quakes, configuration: configuration) { progress in
             if progress.fraction == 1 { print("  \(progress.stage.rawValue) done") }
@@ -53,7 +54,9 @@ do {
     for (lat, lon) in [(-20.0, -178.0), (-18.0, 180.0), (-30.0, 170.0)] {
         let answer = result.inspect(LocationCoordinate2D(latitude: lat, longitude: lon))
         let band = answer.level.map { "band \($0) (≥ \(answer.threshold!))" } ?? "no band"
-        print("  (\(lat), \(lon)): value \(answer.value.map { String(format: "%.4f", $0) } ?? "–") \(result.units), \(band)")
+        print(
+            "  (\(lat), \(lon)): value \(answer.value.map { String(format: "%.4f", $0) } ?? "–") \(result.units), \(band)"
+        )
     }
 } catch is CancellationError {
     print("gave up: the computation was cancelled")

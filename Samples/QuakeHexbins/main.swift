@@ -28,9 +28,11 @@ func readQuakes(_ path: String) throws -> [Quake] {
     let reader = try PointReader(path: path, options: options)
     var quakes: [Quake] = []
     while let p = try reader.next() {
-        quakes.append(Quake(id: quakes.count,
-                            coordinate: LocationCoordinate2D(latitude: p.latitude, longitude: p.longitude),
-                            value: p.value))
+        quakes.append(
+            Quake(
+                id: quakes.count,
+                coordinate: LocationCoordinate2D(latitude: p.latitude, longitude: p.longitude),
+                value: p.value))
     }
     return quakes
 }
@@ -49,16 +51,18 @@ do {
     // 40 km hexagons (centre to corner), with the empty ones of the data's box too.
     let binning = try HeatMapBinning.bin(quakes, configuration: BinningConfiguration(size: 40, includeEmpty: true))
     let occupied = binning.bins.filter { $0.statistics.count > 0 }
-    print("\(binning.bins.count) hexagons, \(occupied.count) with earthquakes; busiest holds "
-          + "\(occupied.map(\.statistics.count).max() ?? 0)")
+    print(
+        "\(binning.bins.count) hexagons, \(occupied.count) with earthquakes; busiest holds "
+            + "\(occupied.map(\.statistics.count).max() ?? 0)")
 
     let layer = HeatMapBinLayer(binning, aggregate: .count, valueName: "earthquakes", showsStatistics: true)
-    var options = HeatMapRenderOptions(width: 800, height: 820, title: "Earthquakes near Fiji since 1964 (M ≥ 4), 40 km hexagons",
-                                       attribution: "Quakes: R datasets (Harvard PRIM-H). Coast: © Toitū Te Whenua LINZ, CC BY 4.0")
+    var options = HeatMapRenderOptions(
+        width: 800, height: 820, title: "Earthquakes near Fiji since 1964 (M ≥ 4), 40 km hexagons",
+        attribution: "Quakes: R datasets (Harvard PRIM-H). Coast: © Toitū Te Whenua LINZ, CC BY 4.0")
     // The built-in world map, with the finer LINZ coast of New Zealand on top.
     options.basemap = .world + (try HeatMapBasemap(contentsOf: URL(fileURLWithPath: coastPath)))
     options.frame = .dataAndBasemap
-    options.basemapPlacement = .over   // the coast stays visible over the empty hexagons
+    options.basemapPlacement = .over  // the coast stays visible over the empty hexagons
     options.legendTitle = "earthquakes per hexagon"
     let style = HeatMapStyle(gradient: .thermal)
 

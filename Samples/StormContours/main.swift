@@ -23,9 +23,11 @@ func readFixes(_ path: String) throws -> [StormFix] {
     let reader = try PointReader(path: path, options: options)
     var fixes: [StormFix] = []
     while let p = try reader.next() {
-        fixes.append(StormFix(id: fixes.count,
-                              coordinate: LocationCoordinate2D(latitude: p.latitude, longitude: p.longitude),
-                              weight: p.weight))
+        fixes.append(
+            StormFix(
+                id: fixes.count,
+                coordinate: LocationCoordinate2D(latitude: p.latitude, longitude: p.longitude),
+                weight: p.weight))
     }
     return fixes
 }
@@ -35,9 +37,10 @@ func readFixes(_ path: String) throws -> [StormFix] {
 /// per km², a fine grid.
 func stormContours(_ fixes: [StormFix]) async throws -> HeatMapContours {
     let thresholds = [0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.14, 0.16]
-    let configuration = HeatMapConfiguration(radius: 150_000, levelSpacing: .custom(thresholds),
-                                             gridResolution: 250, gradient: .warm, fillOpacity: 0.9,
-                                             renderMode: .filledWithIsolines(lineWidth: 0.5))
+    let configuration = HeatMapConfiguration(
+        radius: 150_000, levelSpacing: .custom(thresholds),
+        gridResolution: 250, gradient: .warm, fillOpacity: 0.9,
+        renderMode: .filledWithIsolines(lineWidth: 0.5))
     return try await HeatMapContours.compute(from: fixes, configuration: configuration)
 }
 
@@ -46,12 +49,15 @@ func run(output: String, input: String) async throws {
     let fixes = try readFixes(input)
     print("\(fixes.count) storm fixes from \(input)")
     let contours = try await stormContours(fixes)
-    print("\(contours.levelCount) levels, \(contours.contourCount) band polygons, values in kn-weighted fixes \(contours.units)")
+    print(
+        "\(contours.levelCount) levels, \(contours.contourCount) band polygons, values in kn-weighted fixes \(contours.units)"
+    )
     for (level, threshold) in contours.thresholds.enumerated() {
         print("  level \(level): ≥ \(threshold)")
     }
-    var options = HeatMapRenderOptions(width: 900, height: 560, title: "Atlantic storms 1975–2022, weighted by wind",
-                                       attribution: "Data: NOAA HURDAT2 via dplyr::storms")
+    var options = HeatMapRenderOptions(
+        width: 900, height: 560, title: "Atlantic storms 1975–2022, weighted by wind",
+        attribution: "Data: NOAA HURDAT2 via dplyr::storms")
     options.legendTitle = "kn × fixes \(contours.units)"
     let svg = HeatMapRenderer.svg(contours, options: options)
     try svg.write(toFile: output, atomically: true, encoding: .utf8)

@@ -26,14 +26,17 @@ enum AppPath {
     }
 
     /// Runs the path; `tap` is the coordinate asked about.
-    static func run(_ readings: [StormReading], configuration: HeatMapConfiguration, tap: LocationCoordinate2D,
-                    clock: StageClock) async throws -> (HeatMapContours, Figures) {
+    static func run(
+        _ readings: [StormReading], configuration: HeatMapConfiguration, tap: LocationCoordinate2D,
+        clock: StageClock
+    ) async throws -> (HeatMapContours, Figures) {
         var figures = Figures()
         let ping = Ping()
         let pinger = Task { @MainActor in await ping.run() }
         defer { pinger.cancel() }
-        let contours = try await HeatMapContours.compute(from: readings, configuration: configuration,
-                                                         progress: { clock.note($0) })
+        let contours = try await HeatMapContours.compute(
+            from: readings, configuration: configuration,
+            progress: { clock.note($0) })
         clock.mark("read")
         let cpu = ThreadClock.current
         var start = DispatchTime.now().uptimeNanoseconds

@@ -22,13 +22,13 @@ struct BenchOptions {
     static let stages: Set<String> = ["smooth", "hit", "hexbin", "kdepy"]
 
     static let usage = """
-    usage: contours-bench --points FILE.f64 [--radius R] [--resolution G] [--levels L]
-                          [--spacing linear|quantile] [--queries Q] [--hex-size H] [--repeat K]
-                          [--skip smooth,hit,hexbin] [--kernel K] [--adaptive ALPHA]
-    Reads little-endian float64 triples (x, y, w) as planar points and prints one JSON
-    object with the best-of-K seconds of each stage (keys as peers.py prints them).
-    example: contours-bench --points /tmp/heatmap-bench-1000000.f64 --radius 6 --levels 20
-    """
+        usage: contours-bench --points FILE.f64 [--radius R] [--resolution G] [--levels L]
+                              [--spacing linear|quantile] [--queries Q] [--hex-size H] [--repeat K]
+                              [--skip smooth,hit,hexbin] [--kernel K] [--adaptive ALPHA]
+        Reads little-endian float64 triples (x, y, w) as planar points and prints one JSON
+        object with the best-of-K seconds of each stage (keys as peers.py prints them).
+        example: contours-bench --points /tmp/heatmap-bench-1000000.f64 --radius 6 --levels 20
+        """
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -57,7 +57,10 @@ struct BenchOptions {
             case "--skip":
                 let names = try args.value("--skip").split(separator: ",").map(String.init)
                 if let unknown = names.first(where: { !BenchOptions.stages.contains($0) }) {
-                    throw UsageError(description: "--skip takes stages of \(BenchOptions.stages.sorted().joined(separator: ",")), not '\(unknown)'")
+                    throw UsageError(
+                        description:
+                            "--skip takes stages of \(BenchOptions.stages.sorted().joined(separator: ",")), not '\(unknown)'"
+                    )
                 }
                 skipped.formUnion(names)
             case "-h", "--help": throw UsageError(description: "")

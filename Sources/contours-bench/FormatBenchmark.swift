@@ -8,11 +8,11 @@ import HeatMap
 /// trailing zeros as an export's do. Prints the best-of-K time per number.
 enum FormatBenchmark {
     static let usage = """
-    usage: contours-bench format [--count N] [--precision P] [--grid G] [--repeat K] [--seed S]
-    Writes N random lon/lat positions (default 1000000) at P decimals (default 6) on a grid of
-    G decimals (default 13; P <= G <= 18) as GeoJSON coordinates text, K times (default 7), and
-    prints {"n", "numbers", "bytes", "ns_per_number" (best of K), "fnv1a"}.
-    """
+        usage: contours-bench format [--count N] [--precision P] [--grid G] [--repeat K] [--seed S]
+        Writes N random lon/lat positions (default 1000000) at P decimals (default 6) on a grid of
+        G decimals (default 13; P <= G <= 18) as GeoJSON coordinates text, K times (default 7), and
+        prints {"n", "numbers", "bytes", "ns_per_number" (best of K), "fnv1a"}.
+        """
 
     static func run(_ args: [String]) throws {
         var count = 1_000_000, precision = 6, grid = 13, repeats = 7
@@ -38,15 +38,18 @@ enum FormatBenchmark {
         var spread: Int64 = 1
         for _ in precision..<grid { spread *= 10 }
         let points = (0..<count).map { _ in
-            (x: Int64((Double.random(in: -180...180, using: &rng) * unit).rounded()) * spread,
-             y: Int64((Double.random(in: -90...90, using: &rng) * unit).rounded()) * spread)
+            (
+                x: Int64((Double.random(in: -180...180, using: &rng) * unit).rounded()) * spread,
+                y: Int64((Double.random(in: -90...90, using: &rng) * unit).rounded()) * spread
+            )
         }
         let bench = PositionTextBenchmark(points, decimals: grid)
         let timed = bestOf(repeats) { bench.write() }
         let numbers = 2 * count
         let ns = timed.seconds * 1e9 / Double(max(numbers, 1))
-        print("{\"n\": \(count), \"numbers\": \(numbers), \"bytes\": \(timed.result.bytes), "
-              + "\"ns_per_number\": \(String(format: "%.3f", ns)), "
-              + "\"fnv1a\": \"\(String(bench.hash(), radix: 16))\"}")
+        print(
+            "{\"n\": \(count), \"numbers\": \(numbers), \"bytes\": \(timed.result.bytes), "
+                + "\"ns_per_number\": \(String(format: "%.3f", ns)), "
+                + "\"fnv1a\": \"\(String(bench.hash(), radix: 16))\"}")
     }
 }

@@ -52,9 +52,10 @@ enum FramesBenchmark {
         let allSeconds = Double(DispatchTime.now().uptimeNanoseconds - allStart) / 1e9
 
         let start = DispatchTime.now().uptimeNanoseconds
-        let timeline = try HeatMapTimeline.prepare(points, configuration: configuration,
-                                                   frames: TimeFrameOptions(step: step, window: window),
-                                                   control: .none)
+        let timeline = try HeatMapTimeline.prepare(
+            points, configuration: configuration,
+            frames: TimeFrameOptions(step: step, window: window),
+            control: .none)
         let prepared = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var polygons = 0, frames = 0
         for try await frame in timeline.frames {
@@ -69,7 +70,7 @@ enum FramesBenchmark {
             ("radius", "\(timeline.radius)"), ("levels", "\(timeline.thresholds.count)"),
             ("all_s", "\(allSeconds)"), ("all_polygons", "\(allPolygons)"),
             ("prepare_s", "\(prepared)"), ("frames_s", "\(seconds)"), ("frame_polygons", "\(polygons)"),
-            ("ratio", "\(seconds / allSeconds)"), ("peak_mb", "\(PeakMemory.megabytes)"),
+            ("ratio", "\(seconds / allSeconds)"), ("peak_mb", "\(PeakMemory.megabytes)")
         ]
         print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     }
@@ -88,16 +89,20 @@ enum FramesBenchmark {
             let c = i % 3
             let lat = [35.0, 42.0, 30.0][c] + 3 * phase + 1.2 * gauss()
             let lon = [-100.0, -88.0, -82.0][c] + 10 * phase + (1.5 + sin(2 * .pi * phase)) * gauss()
-            return Fix(id: i, coordinate: LocationCoordinate2D(latitude: lat, longitude: lon),
-                       weight: 1, time: Date(timeIntervalSince1970: start + t))
+            return Fix(
+                id: i, coordinate: LocationCoordinate2D(latitude: lat, longitude: lon),
+                weight: 1, time: Date(timeIntervalSince1970: start + t))
         }
     }
 
     static func write(_ points: [Fix], to path: String) throws {
-        guard let out = FileHandle(forWritingAtPath: path) ?? {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            return FileHandle(forWritingAtPath: path)
-        }() else { throw BenchOptions.UsageError(description: "cannot write \(path)") }
+        guard
+            let out = FileHandle(forWritingAtPath: path)
+                ?? {
+                    _ = FileManager.default.createFile(atPath: path, contents: nil)
+                    return FileHandle(forWritingAtPath: path)
+                }()
+        else { throw BenchOptions.UsageError(description: "cannot write \(path)") }
         try out.truncate(atOffset: 0)
         var text = "lat,lon,w,time\n"
         for p in points {

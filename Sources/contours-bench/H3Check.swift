@@ -14,7 +14,9 @@ enum H3Check {
         guard let mode = args.first else { throw BenchOptions.UsageError(description: "h3 cells|describe …") }
         switch mode {
         case "cells":
-            guard args.count >= 4, let res = Int(args[2]) else { throw BenchOptions.UsageError(description: "h3 cells POINTS.f64 RES OUT.u64 [REPEAT]") }
+            guard args.count >= 4, let res = Int(args[2]) else {
+                throw BenchOptions.UsageError(description: "h3 cells POINTS.f64 RES OUT.u64 [REPEAT]")
+            }
             let data = try Data(contentsOf: URL(fileURLWithPath: args[1]))
             let n = data.count / 16
             var lat = [Double](repeating: 0, count: n), lon = lat
@@ -28,9 +30,13 @@ enum H3Check {
             let timed = bestOf(repeats) { H3Cell.indexes(latitudes: lat, longitudes: lon, resolution: res) }
             let out = timed.result.withUnsafeBufferPointer { Data(buffer: $0) }
             try out.write(to: URL(fileURLWithPath: args[3]))
-            print("{\"n\": \(n), \"resolution\": \(res), \"seconds\": \(timed.seconds), \"threads\": \(ProcessInfo.processInfo.activeProcessorCount)}")
+            print(
+                "{\"n\": \(n), \"resolution\": \(res), \"seconds\": \(timed.seconds), \"threads\": \(ProcessInfo.processInfo.activeProcessorCount)}"
+            )
         case "describe":
-            guard args.count >= 3 else { throw BenchOptions.UsageError(description: "h3 describe IDS.txt OUT.jsonl [K]") }
+            guard args.count >= 3 else {
+                throw BenchOptions.UsageError(description: "h3 describe IDS.txt OUT.jsonl [K]")
+            }
             let k = args.count > 3 ? Int(args[3]) ?? 1 : 1
             let text = try String(contentsOfFile: args[1], encoding: .utf8)
             var lines: [String] = []
@@ -40,9 +46,13 @@ enum H3Check {
                 let c = cell.center
                 let b = cell.boundary.map { "[\(num($0.latitude)), \(num($0.longitude))]" }.joined(separator: ", ")
                 let parent = cell.parent(at: max(0, cell.resolution - 1)).map { "\"\($0)\"" } ?? "null"
-                let children = cell.resolution < 15 ? cell.children(at: cell.resolution + 1).map { "\"\($0)\"" }.joined(separator: ", ") : ""
+                let children =
+                    cell.resolution < 15
+                    ? cell.children(at: cell.resolution + 1).map { "\"\($0)\"" }.joined(separator: ", ") : ""
                 let disk = cell.gridDisk(k).map { "\"\($0)\"" }.joined(separator: ", ")
-                lines.append("{\"id\": \"\(cell)\", \"valid\": true, \"pentagon\": \(cell.isPentagon), \"center\": [\(num(c.latitude)), \(num(c.longitude))], \"boundary\": [\(b)], \"area_km2\": \(num(cell.areaKm2)), \"parent\": \(parent), \"children\": [\(children)], \"disk\": [\(disk)]}")
+                lines.append(
+                    "{\"id\": \"\(cell)\", \"valid\": true, \"pentagon\": \(cell.isPentagon), \"center\": [\(num(c.latitude)), \(num(c.longitude))], \"boundary\": [\(b)], \"area_km2\": \(num(cell.areaKm2)), \"parent\": \(parent), \"children\": [\(children)], \"disk\": [\(disk)]}"
+                )
             }
             try (lines.joined(separator: "\n") + "\n").write(toFile: args[2], atomically: true, encoding: .utf8)
         default:

@@ -5,8 +5,9 @@ import HeatMap
 enum HexBinBenchmark {
     /// The number of non-empty cells.
     static func count(_ points: PlanePoints, size: Double) throws -> Int {
-        let configuration = BinningConfiguration(shape: .hexagon, size: size, orientation: .pointy,
-                                                 projection: .planar)
+        let configuration = BinningConfiguration(
+            shape: .hexagon, size: size, orientation: .pointy,
+            projection: .planar)
         return try HeatMapBinning.bin(points, configuration: configuration).bins.count
     }
 }

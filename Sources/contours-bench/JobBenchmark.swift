@@ -16,7 +16,8 @@ enum JobBenchmark {
             return
         }
         if o.input == .csv && o.csv == nil {
-            throw BenchOptions.UsageError(description: "--input csv needs --csv FILE (write one with `contours-bench job --write-csv FILE`)")
+            throw BenchOptions.UsageError(
+                description: "--input csv needs --csv FILE (write one with `contours-bench job --write-csv FILE`)")
         }
         let idle = o.polygons && o.csv == nil && o.input == .memory ? await AppPath.idleStall() : nil
         let cpuStart = CPUTime.seconds
@@ -26,7 +27,7 @@ enum JobBenchmark {
             ("input", "\"\(o.input.rawValue)\""), ("n", "\(o.csv == nil ? readings.count : -1)"),
             ("smooth", "\(o.smooth)"), ("resolution", "\(o.resolution)"), ("levels", "\(whole.figures.levels)"),
             ("polygons", "\(whole.figures.polygons)"), ("vertices", "\(whole.figures.vertices)"),
-            ("bytes", "\(whole.figures.bytes)"), ("make_s", seconds(makeSeconds)),
+            ("bytes", "\(whole.figures.bytes)"), ("make_s", seconds(makeSeconds))
         ]
         for (stage, s) in whole.stages { fields.append(("\(stage)_s", seconds(s))) }
         fields.append(("total_s", seconds(whole.total)))
@@ -45,7 +46,8 @@ enum JobBenchmark {
             fields.append(("first_tap_ms", String(format: "%.3f", app.firstTap * 1000)))
         }
         if o.cancelMoments > 0 || o.cancelAtReports {
-            let cancels = o.cancelAtReports
+            let cancels =
+                o.cancelAtReports
                 ? try await cancelAtReports(o, readings: readings, stages: whole.stages.map(\.0))
                 : try await cancelAtMoments(o, readings: readings, total: whole.total)
             let latencies = cancels.compactMap(\.latency).sorted()
@@ -72,7 +74,8 @@ enum JobBenchmark {
 
     /// A whole run, with its stages' seconds.
     static func timed(_ o: JobOptions, readings: [StormReading])
-        async throws -> (figures: JobRun.Figures, stages: [(String, Double)], total: Double) {
+        async throws -> (figures: JobRun.Figures, stages: [(String, Double)], total: Double)
+    {
         let clock = StageClock()
         let figures = try await JobRun.run(o, readings: readings, csv: o.csv, clock: clock, flag: CancellationFlag())
         let end = clock.now
@@ -88,9 +91,12 @@ enum JobBenchmark {
     }
 
     /// Starts a run, cancels it when `trigger` fires, and measures.
-    static func cancelled(_ o: JobOptions, readings: [StormReading],
-                          trigger: @escaping @Sendable (StageClock, @escaping @Sendable () -> Void) async -> Void)
-        async throws -> Cancel {
+    static func cancelled(
+        _ o: JobOptions, readings: [StormReading],
+        trigger: @escaping @Sendable (StageClock, @escaping @Sendable () -> Void) async -> Void
+    )
+        async throws -> Cancel
+    {
         let clock = StageClock()
         let flag = CancellationFlag()
         let issued = Atomic<UInt64>(0)
@@ -120,7 +126,8 @@ enum JobBenchmark {
             let cpu = ThreadClock.largestRun(from: clocks.withLock { $0 }, to: ThreadClock.snapshot())
             watcher.cancel()
             let start = issued.load(ordering: .relaxed)
-            return Cancel(at: place(), latency: start == 0 ? nil : Double(end - start) / 1e9, cpu: start == 0 ? nil : cpu)
+            return Cancel(
+                at: place(), latency: start == 0 ? nil : Double(end - start) / 1e9, cpu: start == 0 ? nil : cpu)
         }
     }
 

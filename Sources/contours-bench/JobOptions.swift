@@ -27,30 +27,30 @@ struct JobOptions {
     var writeCSV: String?
 
     static let usage = """
-    usage: contours-bench job [--preset app] [--storms CSV] [--count N] [--radius M] [--levels L] [--resolution G]
-                              [--smooth K] [--input memory|csv] [--csv FILE] [-o OUT.geojson]
-                              [--no-polygons] [--cancel-moments M] [--cancel-at-reports]
-                              [--cancel-stages STAGE,…]
-           contours-bench job --write-csv FILE [--storms CSV] [--count N]
-    The library job: N readings (the storm fixes repeated with small offsets) through the public
-    API to contours and, with -o, a GeoJSON file; prints one JSON object with each stage's
-    seconds, the CPU seconds (user + system) of the whole job and of the export beside their wall
-    seconds, and the peak resident memory (getrusage). With the polygons read from readings in
-    memory (the default), the job runs as an app does on its main actor: `try await compute`,
-    then `contours` read and one tap answered (`contours(containing:)`), while a main-actor ping
-    every 4 ms measures the longest stall (stall_worst_ms; idle_stall_worst_ms is the same ping
-    before the job: the machine's own share), the CPU time of the work on the main actor after
-    compute returned (main_cpu_ms: reading the polygons and the tap, which a busy machine cannot
-    inflate), and the first tap (first_tap_ms). --preset app is the 1M job (radius 15 km, 30 levels, resolution 3000,
-    Chaikin x2); options after it override. --input csv writes the readings to a CSV
-    first (or reads --csv FILE) and streams it as the tool does. --cancel-moments M cancels M
-    runs at moments spread over the job and reports each latency; --cancel-at-reports cancels
-    from progress reports at fractions of every stage (--cancel-stages: of those stages only); each cancel reports its wall latency and
-    the most CPU time one thread ran before the throw (Linux schedstat: the part a busy machine
-    cannot inflate). --write-csv writes the readings (lat,
-    long, wind) for --csv and stops.
-    example: contours-bench job --count 3000000 --smooth 2 -o /tmp/job.geojson
-    """
+        usage: contours-bench job [--preset app] [--storms CSV] [--count N] [--radius M] [--levels L] [--resolution G]
+                                  [--smooth K] [--input memory|csv] [--csv FILE] [-o OUT.geojson]
+                                  [--no-polygons] [--cancel-moments M] [--cancel-at-reports]
+                                  [--cancel-stages STAGE,…]
+               contours-bench job --write-csv FILE [--storms CSV] [--count N]
+        The library job: N readings (the storm fixes repeated with small offsets) through the public
+        API to contours and, with -o, a GeoJSON file; prints one JSON object with each stage's
+        seconds, the CPU seconds (user + system) of the whole job and of the export beside their wall
+        seconds, and the peak resident memory (getrusage). With the polygons read from readings in
+        memory (the default), the job runs as an app does on its main actor: `try await compute`,
+        then `contours` read and one tap answered (`contours(containing:)`), while a main-actor ping
+        every 4 ms measures the longest stall (stall_worst_ms; idle_stall_worst_ms is the same ping
+        before the job: the machine's own share), the CPU time of the work on the main actor after
+        compute returned (main_cpu_ms: reading the polygons and the tap, which a busy machine cannot
+        inflate), and the first tap (first_tap_ms). --preset app is the 1M job (radius 15 km, 30 levels, resolution 3000,
+        Chaikin x2); options after it override. --input csv writes the readings to a CSV
+        first (or reads --csv FILE) and streams it as the tool does. --cancel-moments M cancels M
+        runs at moments spread over the job and reports each latency; --cancel-at-reports cancels
+        from progress reports at fractions of every stage (--cancel-stages: of those stages only); each cancel reports its wall latency and
+        the most CPU time one thread ran before the throw (Linux schedstat: the part a busy machine
+        cannot inflate). --write-csv writes the readings (lat,
+        long, wind) for --csv and stops.
+        example: contours-bench job --count 3000000 --smooth 2 -o /tmp/job.geojson
+        """
 
     init(arguments: [String]) throws {
         var args = BenchArguments(arguments)

@@ -18,15 +18,18 @@ enum JobRun {
     }
 
     static func configuration(_ o: JobOptions) -> HeatMapConfiguration {
-        HeatMapConfiguration(radius: o.radius, contourLevels: o.levels, levelSpacing: .quantile,
-                             gridResolution: o.resolution,
-                             smoother: o.smooth == 0 ? .none : .chaikin(iterations: o.smooth))
+        HeatMapConfiguration(
+            radius: o.radius, contourLevels: o.levels, levelSpacing: .quantile,
+            gridResolution: o.resolution,
+            smoother: o.smooth == 0 ? .none : .chaikin(iterations: o.smooth))
     }
 
     /// The whole job. `flag` stops the steps that take a control (the CSV
     /// path, the export); the in-memory path stops when its task is cancelled.
-    static func run(_ o: JobOptions, readings: [StormReading], csv: String?, clock: StageClock,
-                    flag: CancellationFlag) async throws -> Figures {
+    static func run(
+        _ o: JobOptions, readings: [StormReading], csv: String?, clock: StageClock,
+        flag: CancellationFlag
+    ) async throws -> Figures {
         let configuration = configuration(o)
         let control = ComputeControl(cancellation: flag, progress: { clock.note($0) })
         let contours: HeatMapContours
@@ -34,8 +37,9 @@ enum JobRun {
             let options = PointReaderOptions(columns: PointColumns(latitude: "lat", longitude: "long", weight: "wind"))
             let points = try StreamedPoints.read(path: csv, options: options, control: control)
             let density = try StreamedDensity.compute(from: points, configuration: configuration, control: control)
-            contours = try HeatMapContours.compute(from: density.grid, configuration: density.configuration,
-                                                   control: control, summary: density.summary)
+            contours = try HeatMapContours.compute(
+                from: density.grid, configuration: density.configuration,
+                control: control, summary: density.summary)
         } else if o.polygons {
             // The app path: compute awaited on the main actor, the polygons
             // read and a tap answered there.
@@ -48,8 +52,9 @@ enum JobRun {
         } else {
             // An export's path: no polygons, no index.
             contours = try await Task.detached {
-                try HeatMapContours.compute(from: readings, configuration: configuration, control: control,
-                                            kinds: .bands)
+                try HeatMapContours.compute(
+                    from: readings, configuration: configuration, control: control,
+                    kinds: .bands)
             }.value
         }
         var figures = Figures(levels: contours.levelCount)
@@ -57,15 +62,19 @@ enum JobRun {
             clock.mark("polygons")
             let polygons = try contours.polygons(control: control)
             figures.polygons = polygons.count
-            figures.vertices = polygons.reduce(0) { $0 + $1.coordinates.count + $1.interiorPolygons.reduce(0) { $0 + $1.count } }
+            figures.vertices = polygons.reduce(0) {
+                $0 + $1.coordinates.count + $1.interiorPolygons.reduce(0) { $0 + $1.count }
+            }
         }
         try export(contours, o, control: control, clock: clock, into: &figures)
         return figures
     }
 
     /// Writes the GeoJSON file when asked for, timing its wall and CPU seconds.
-    static func export(_ contours: HeatMapContours, _ o: JobOptions, control: ComputeControl, clock: StageClock,
-                       into figures: inout Figures) throws {
+    static func export(
+        _ contours: HeatMapContours, _ o: JobOptions, control: ComputeControl, clock: StageClock,
+        into figures: inout Figures
+    ) throws {
         guard let output = o.output else { return }
         let wall = DispatchTime.now().uptimeNanoseconds, cpu = CPUTime.seconds
         clock.mark("export")

@@ -28,10 +28,13 @@ enum StormReadings {
             let first = i < fixes.count
             let dLat = first ? 0 : Double.random(in: -0.25...0.25, using: &rng)
             let dLon = first ? 0 : Double.random(in: -0.25...0.25, using: &rng)
-            out.append(StormReading(id: i,
-                                    coordinate: LocationCoordinate2D(latitude: fix.latitude + dLat,
-                                                                     longitude: fix.longitude + dLon),
-                                    weight: fix.weight))
+            out.append(
+                StormReading(
+                    id: i,
+                    coordinate: LocationCoordinate2D(
+                        latitude: fix.latitude + dLat,
+                        longitude: fix.longitude + dLon),
+                    weight: fix.weight))
         }
         return out
     }

@@ -18,8 +18,9 @@ enum ThreadClock {
             let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
             if name.hasPrefix(releaseThread) { continue }
             guard let id = Int(task),
-                  let text = try? String(contentsOfFile: "/proc/self/task/\(task)/schedstat", encoding: .utf8),
-                  let first = text.split(separator: " ").first, let ns = UInt64(first) else { continue }
+                let text = try? String(contentsOfFile: "/proc/self/task/\(task)/schedstat", encoding: .utf8),
+                let first = text.split(separator: " ").first, let ns = UInt64(first)
+            else { continue }
             out[id] = ns
         }
         return out

@@ -19,15 +19,18 @@ func bestOf<T>(_ repeats: Int, _ body: () throws -> T) rethrows -> (seconds: Dou
 func readPoints(_ path: String) throws -> PlanePoints {
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
     guard data.count % 24 == 0 else {
-        throw BenchOptions.UsageError(description: "\(path): \(data.count) bytes is not a whole number of (x, y, w) float64 triples")
+        throw BenchOptions.UsageError(
+            description: "\(path): \(data.count) bytes is not a whole number of (x, y, w) float64 triples")
     }
     let n = data.count / 24
     var x = [Double](repeating: 0, count: n), y = x, w = x
     data.withUnsafeBytes { raw in
         for i in 0..<n {
             x[i] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24 * i, as: UInt64.self)))
-            y[i] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24 * i + 8, as: UInt64.self)))
-            w[i] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24 * i + 16, as: UInt64.self)))
+            y[i] = Double(
+                bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24 * i + 8, as: UInt64.self)))
+            w[i] = Double(
+                bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24 * i + 16, as: UInt64.self)))
         }
     }
     return PlanePoints(x: x, y: y, weight: w)
@@ -89,10 +92,11 @@ do {
     let totalStart = DispatchTime.now().uptimeNanoseconds
     let points = try readPoints(options.points)
     let projection = PlaneProjection(kind: .planar)
-    var configuration = HeatMapConfiguration(radius: options.radius, contourLevels: options.levels,
-                                             levelSpacing: options.spacing == "linear" ? .linear : .quantile,
-                                             gridResolution: options.resolution, smoother: .none,
-                                             projection: .planar)
+    var configuration = HeatMapConfiguration(
+        radius: options.radius, contourLevels: options.levels,
+        levelSpacing: options.spacing == "linear" ? .linear : .quantile,
+        gridResolution: options.resolution, smoother: .none,
+        projection: .planar)
     configuration.paddingFactor = 1.5
     configuration.kernel = options.kernel
     configuration.adaptive = options.adaptive.map { AdaptiveBandwidth(sensitivity: $0) }
@@ -100,16 +104,21 @@ do {
     let grid = try bestOf(options.repeats) {
         try DensityGrid.compute(points: points, projection: projection, configuration: configuration)
     }
-    let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
-                                                  levelCount: configuration.contourLevels, grid: grid.result)
+    let thresholds = ThresholdResolver.thresholds(
+        for: configuration.levelSpacing,
+        levelCount: configuration.contourLevels, grid: grid.result)
     // Bands only, as the peer's filled contours.
     let contour = try bestOf(options.repeats) {
         try ContourBuilder.build(grid: grid.result, thresholds: thresholds, smoother: .none, kinds: .bands)
     }
-    let smoothed = try options.skipped.contains("smooth") ? nil : bestOf(options.repeats) {
-        try ContourBuilder.build(grid: grid.result, thresholds: thresholds, smoother: .chaikin(iterations: 2),
-                                 kinds: .bands)
-    }
+    let smoothed =
+        try options.skipped.contains("smooth")
+        ? nil
+        : bestOf(options.repeats) {
+            try ContourBuilder.build(
+                grid: grid.result, thresholds: thresholds, smoother: .chaikin(iterations: 2),
+                kinds: .bands)
+        }
     let polygons = contour.result.bands.reduce(0) { $0 + $1.count }
 
     // Queries uniform over the cell box, as peers.py draws them (seeded,
@@ -117,16 +126,23 @@ do {
     let box = grid.result.geometry.cellBox
     var rng = SplitMixGenerator(seed: 7)
     let queries = (0..<options.queries).map { _ in
-        PlanePoint(x: Double.random(in: box.minX...box.maxX, using: &rng),
-                   y: Double.random(in: box.minY...box.maxY, using: &rng))
+        PlanePoint(
+            x: Double.random(in: box.minX...box.maxX, using: &rng),
+            y: Double.random(in: box.minY...box.maxY, using: &rng))
     }
-    let hit = options.skipped.contains("hit") ? nil : bestOf(1) { () -> Int in
-        let locator = BandLocator(bands: contour.result.bands)
-        return locator.bands(at: queries).reduce(0) { $0 + ($1 == nil ? 0 : 1) }
-    }
-    let hexbin = try options.skipped.contains("hexbin") ? nil : bestOf(options.repeats) {
-        try HexBinBenchmark.count(points, size: options.hexSize)
-    }
+    let hit =
+        options.skipped.contains("hit")
+        ? nil
+        : bestOf(1) { () -> Int in
+            let locator = BandLocator(bands: contour.result.bands)
+            return locator.bands(at: queries).reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        }
+    let hexbin =
+        try options.skipped.contains("hexbin")
+        ? nil
+        : bestOf(options.repeats) {
+            try HexBinBenchmark.count(points, size: options.hexSize)
+        }
 
     let total = Double(DispatchTime.now().uptimeNanoseconds - totalStart) / 1e9
     var fields: [(String, String)] = [
@@ -140,7 +156,7 @@ do {
         ("contour_s", "\(contour.seconds)"),
         ("spacing", "\"\(options.spacing)\""),
         ("levels", "\(thresholds.count)"),
-        ("polygons", "\(polygons)"),
+        ("polygons", "\(polygons)")
     ]
     if let smoothed { fields.append(("smooth_s", "\(max(smoothed.seconds - contour.seconds, 0))")) }
     if let hit {

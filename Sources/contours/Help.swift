@@ -5,7 +5,9 @@ enum Help {
     static let version = "contours 0.1.0 (HeatMap for Linux)"
 
     static var tool: String {
-        let commands = Commands.all.map { "  " + $0.name.padding(toLength: 8, withPad: " ", startingAt: 0) + $0.summary }
+        let commands = Commands.all.map {
+            "  " + $0.name.padding(toLength: 8, withPad: " ", startingAt: 0) + $0.summary
+        }
         let latitudes = PointColumns.latitudeNames.joined(separator: "/")
         let longitudes = PointColumns.longitudeNames.joined(separator: "/")
         return """

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 import HeatMap
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 // contours <command> [INPUT] [options]: parse, read, call the library, write.
 // Exit status: 0 done, 1 bad data or failure, 2 usage, 130 interrupted.
@@ -34,7 +35,9 @@ func runTool(_ arguments: [String]) -> Int32 {
     guard let command = Commands.named(first) else {
         let what = first.hasPrefix("-") ? "option \(first) before a command" : "command '\(first)'"
         var message = "unknown \(what)"
-        if let guess = suggestion(for: first, among: Commands.all.map(\.name)) { message += " (did you mean '\(guess)'?)" }
+        if let guess = suggestion(for: first, among: Commands.all.map(\.name)) {
+            message += " (did you mean '\(guess)'?)"
+        }
         Console.line(ToolError.usage(message, command: nil).line)
         return 2
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -16,8 +17,9 @@ import Testing
     /// Every report of a whole run, in order.
     static func reports() throws -> [HeatMapProgress] {
         let seen = Mutex<[HeatMapProgress]>([])
-        _ = try HeatMapContours.compute(from: readings, configuration: configuration,
-                                        control: ComputeControl(progress: { r in seen.withLock { $0.append(r) } }))
+        _ = try HeatMapContours.compute(
+            from: readings, configuration: configuration,
+            control: ComputeControl(progress: { r in seen.withLock { $0.append(r) } }))
         return seen.withLock { $0 }
     }
 
@@ -33,8 +35,9 @@ import Testing
     /// makes on request, to the bit.
     @Test func thePolygonsAreMadeInComputeAndAreTheSameAsOnRequest() async throws {
         let app = try await HeatMapContours.compute(from: Self.readings, configuration: Self.configuration)
-        let export = try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration,
-                                                 control: .none, kinds: .bands)
+        let export = try HeatMapContours.compute(
+            from: Self.readings, configuration: Self.configuration,
+            control: .none, kinds: .bands)
         #expect(export.contours.isEmpty)
         let made = try await export.polygons()
         #expect(!made.isEmpty && app.contourCount == made.count)
@@ -64,7 +67,9 @@ import Testing
             let coordinate = result.projection.unproject(p)
             let hits = result.contours(containing: coordinate)
             #expect(hits.count <= 1)
-            if let hit = hits.first { inside += 1; #expect(hit.level == result.level(at: result.projection.project(coordinate))) }
+            if let hit = hits.first {
+                inside += 1; #expect(hit.level == result.level(at: result.projection.project(coordinate)))
+            }
         }
         #expect(inside > 1000)
     }
@@ -76,7 +81,8 @@ import Testing
         let box = result.grid.geometry.cellBox
         var rng = SplitMix(seed: 9)
         let coordinates = (0..<(SpatialOrder.minimumCount + 1000)).map { _ in
-            result.projection.unproject(PlanePoint(x: rng.uniform(box.minX, box.maxX), y: rng.uniform(box.minY, box.maxY)))
+            result.projection.unproject(
+                PlanePoint(x: rng.uniform(box.minX, box.maxX), y: rng.uniform(box.minY, box.maxY)))
         }
         let bulk = result.levels(at: coordinates)
         #expect(bulk == coordinates.map { result.inspect($0).level })
@@ -91,8 +97,9 @@ import Testing
         let c = try HeatMapContours.compute(from: Self.readings, configuration: other, control: .none)
         #expect(a == b && a == a)
         #expect(a != c)
-        let fewer = try HeatMapContours.compute(from: Array(Self.readings.dropLast(500)),
-                                                configuration: Self.configuration, control: .none)
+        let fewer = try HeatMapContours.compute(
+            from: Array(Self.readings.dropLast(500)),
+            configuration: Self.configuration, control: .none)
         #expect(a != fewer)
     }
 
@@ -125,17 +132,19 @@ import Testing
         for k in late {
             let flag = CancellationFlag()
             let seen = Mutex<(count: Int, cancelled: HeatMapStage?, after: [HeatMapProgress])>((0, nil, []))
-            let control = ComputeControl(cancellation: flag, progress: { r in
-                seen.withLock { s in
-                    if s.cancelled != nil {
-                        s.after.append(r)
-                    } else if s.count == k {
-                        s.cancelled = r.stage
-                        flag.cancel()
+            let control = ComputeControl(
+                cancellation: flag,
+                progress: { r in
+                    seen.withLock { s in
+                        if s.cancelled != nil {
+                            s.after.append(r)
+                        } else if s.count == k {
+                            s.cancelled = r.stage
+                            flag.cancel()
+                        }
+                        s.count += 1
                     }
-                    s.count += 1
-                }
-            })
+                })
             #expect(throws: CancellationError.self, "cancelled at report \(k) (\(reports[k]))") {
                 try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration, control: control)
             }

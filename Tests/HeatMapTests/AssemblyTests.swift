@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -23,8 +24,9 @@ import Testing
         #expect(frame.count == 10)
         #expect(frame.corners == (0, 3, 5, 8))
         // Counter-clockwise from the bottom-left corner.
-        #expect((0..<10).map { frame.node($0) }.map { [$0.column, $0.row] }
-            == [[0, 0], [1, 0], [2, 0], [3, 0], [3, 1], [3, 2], [2, 2], [1, 2], [0, 2], [0, 1]])
+        #expect(
+            (0..<10).map { frame.node($0) }.map { [$0.column, $0.row] }
+                == [[0, 0], [1, 0], [2, 0], [3, 0], [3, 1], [3, 2], [2, 2], [1, 2], [0, 2], [0, 1]])
         #expect(frame.leftNode(row: 1) == 9 && frame.rightNode(row: 1) == 4)
         // Every frame side of every boundary cell maps to its perimeter edge and back.
         for k in 0..<frame.count {

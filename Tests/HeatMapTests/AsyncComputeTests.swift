@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -14,13 +15,15 @@ import Testing
         var rng = SplitMix(seed: 7)
         return (0..<400).map { i in
             let centre = i % 3 == 0 ? (-41.29, 174.78) : (-41.20, 174.90)
-            return HeatMapPoint(id: i, latitude: centre.0 + rng.uniform(-0.03, 0.03),
-                                longitude: centre.1 + rng.uniform(-0.03, 0.03), weight: rng.uniform(0.5, 2))
+            return HeatMapPoint(
+                id: i, latitude: centre.0 + rng.uniform(-0.03, 0.03),
+                longitude: centre.1 + rng.uniform(-0.03, 0.03), weight: rng.uniform(0.5, 2))
         }
     }
 
-    static let configuration = HeatMapConfiguration(radius: 2_000, contourLevels: 6, levelSpacing: .linear,
-                                                    gridResolution: 80)
+    static let configuration = HeatMapConfiguration(
+        radius: 2_000, contourLevels: 6, levelSpacing: .linear,
+        gridResolution: 80)
 
     /// In an async context the compiler prefers the async overload; a
     /// synchronous function reaches the synchronous one.
@@ -89,11 +92,13 @@ import Testing
     @Test func emptyAndDegenerateInputsGiveEmptyResults() {
         let none = HeatMapContours.compute(from: [HeatMapPoint](), configuration: Self.configuration)
         #expect(none.contours.isEmpty && none.levelCount == 0)
-        let zero = HeatMapContours.compute(from: Self.points().map {
-            HeatMapPoint(id: $0.id, coordinate: $0.coordinate, weight: 0)
-        }, configuration: Self.configuration)
+        let zero = HeatMapContours.compute(
+            from: Self.points().map {
+                HeatMapPoint(id: $0.id, coordinate: $0.coordinate, weight: 0)
+            }, configuration: Self.configuration)
         #expect(zero.contours.isEmpty && zero.levelCount == 0)
-        let one = HeatMapContours.compute(from: [HeatMapPoint(latitude: 10, longitude: 20)], configuration: Self.configuration)
+        let one = HeatMapContours.compute(
+            from: [HeatMapPoint(latitude: 10, longitude: 20)], configuration: Self.configuration)
         #expect(one.grid.maximum > 0)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -9,7 +10,7 @@ import Testing
 @Suite struct BandTests {
     static let cases: [(seed: UInt64, spacing: LevelSpacing, smoother: PolygonSmoother)] = [
         (11, .linear, .none), (12, .quantile, .none), (13, .linear, .chaikin(iterations: 2)),
-        (14, .quantile, .chaikin(iterations: 3)), (15, .logarithmic, .chaikin(iterations: 1)),
+        (14, .quantile, .chaikin(iterations: 3)), (15, .logarithmic, .chaikin(iterations: 1))
     ]
 
     private func contours(seed: UInt64, spacing: LevelSpacing, smoother: PolygonSmoother) throws -> ContourSet {
@@ -57,7 +58,8 @@ import Testing
         for k in 0..<900 {
             let p = PlanePoint(x: Double(k % 30) * 1.1 + 0.123, y: Double(k / 30) * 0.87 + 0.0571)
             guard let inLevels = Optional(set.levels.map { count(p, $0) }), !inLevels.contains(nil),
-                  let inBands = Optional(set.bands.map { count(p, $0) }), !inBands.contains(nil) else { continue }
+                let inBands = Optional(set.bands.map { count(p, $0) }), !inBands.contains(nil)
+            else { continue }
             let levels = inLevels.map { $0! }, bands = inBands.map { $0! }
             probes += 1
             // Levels nest: inside level i + 1 means inside level i; at most one polygon per level.
@@ -76,7 +78,9 @@ import Testing
         let set = try contours(seed: c.seed, spacing: c.spacing, smoother: c.smoother)
         func canonical(_ ring: [PlanePoint]) -> [PlanePoint] {
             // The rotation starting at the smallest vertex.
-            guard let k = ring.indices.min(by: { (ring[$0].x, ring[$0].y) < (ring[$1].x, ring[$1].y) }) else { return ring }
+            guard let k = ring.indices.min(by: { (ring[$0].x, ring[$0].y) < (ring[$1].x, ring[$1].y) }) else {
+                return ring
+            }
             return Array(ring[k...] + ring[..<k])
         }
         var checked = 0

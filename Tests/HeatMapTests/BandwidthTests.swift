@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -95,7 +96,7 @@ import Testing
     func degenerateInputFallsBackToTheFixedRadius(bandwidth: Bandwidth) {
         let cases: [[(Double, Double, Double)]] = [
             [], [(3, 4, 1)], [(3, 4, 1), (3, 4, 2), (3, 4, 5)], [(1, 2, 0), (5, 6, 0)],
-            [(1e9, 1e9, 1), (1e9 + 1e-7, 1e9, 1)], // a spread lost in rounding
+            [(1e9, 1e9, 1), (1e9 + 1e-7, 1e9, 1)]  // a spread lost in rounding
         ]
         for points in cases {
             let e = Self.estimator(points)

@@ -1,15 +1,19 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
 @testable import HeatMapFormats
 
 @Suite struct BinningTests {
-    func planar(_ shape: BinShape = .hexagon, size: Double, orientation: HexOrientation = .pointy,
-                includeEmpty: Bool = false) -> BinningConfiguration {
-        BinningConfiguration(shape: shape, size: size, orientation: orientation, projection: .planar,
-                             includeEmpty: includeEmpty)
+    func planar(
+        _ shape: BinShape = .hexagon, size: Double, orientation: HexOrientation = .pointy,
+        includeEmpty: Bool = false
+    ) -> BinningConfiguration {
+        BinningConfiguration(
+            shape: shape, size: size, orientation: orientation, projection: .planar,
+            includeEmpty: includeEmpty)
     }
 
     func randomPoints(_ n: Int, seed: UInt64, spread: Double = 100) -> PlanePoints {
@@ -26,8 +30,11 @@ import Testing
         let points = randomPoints(20_000, seed: 11)
         for orientation in HexOrientation.allCases {
             for includeEmpty in [false, true] {
-                let result = try HeatMapBinning.bin(points, configuration: planar(shape, size: 1.5, orientation: orientation,
-                                                                                  includeEmpty: includeEmpty))
+                let result = try HeatMapBinning.bin(
+                    points,
+                    configuration: planar(
+                        shape, size: 1.5, orientation: orientation,
+                        includeEmpty: includeEmpty))
                 #expect(result.bins.reduce(0) { $0 + $1.statistics.count } == 20_000)
                 #expect(result.pointCount == 20_000)
                 #expect(abs(result.bins.reduce(0) { $0 + $1.statistics.sum } - points.totalWeight) < 1e-6)
@@ -47,8 +54,9 @@ import Testing
 
     @Test func aggregatesAgainstHandComputedValues() throws {
         // Squares of side 10: three points in (0, 0), two in (1, -1), one in (-1, 0).
-        let points = PlanePoints(x: [1, 2, 9.5, 11, 19, -0.5], y: [1, 9, 0, -1, -9, 3],
-                                 weight: [1, 1, 1, 1, 1, 1], value: [4, -2, 7, 10, 20, 3.5])
+        let points = PlanePoints(
+            x: [1, 2, 9.5, 11, 19, -0.5], y: [1, 9, 0, -1, -9, 3],
+            weight: [1, 1, 1, 1, 1, 1], value: [4, -2, 7, 10, 20, 3.5])
         let result = try HeatMapBinning.bin(points, configuration: planar(.square, size: 10))
         #expect(result.bins.map(\.id) == [BinCellID(1, -1), BinCellID(-1, 0), BinCellID(0, 0)])
         let s = Dictionary(uniqueKeysWithValues: result.bins.map { ($0.id, $0.statistics) })
@@ -61,8 +69,9 @@ import Testing
         #expect(BinStatistics.empty.value(.mean) == nil && BinStatistics.empty.value(.count) == 0)
         #expect(BinStatistics.empty.value(.sum) == 0 && BinStatistics.empty.value(.max) == nil)
         // Without a value column the weights are aggregated.
-        let weighted = try HeatMapBinning.bin(PlanePoints(x: [1, 2], y: [1, 1], weight: [2, 5]),
-                                              configuration: planar(.square, size: 10))
+        let weighted = try HeatMapBinning.bin(
+            PlanePoints(x: [1, 2], y: [1, 1], weight: [2, 5]),
+            configuration: planar(.square, size: 10))
         #expect(weighted.bins.first?.statistics.sum == 7)
         #expect(weighted.valueRange(.max) == 5...5)
     }
@@ -75,8 +84,9 @@ import Testing
         var start = 0
         for size in [1, 999, 7000, 13, 30_000, 100_000] where start < points.count {
             let end = min(start + size, points.count)
-            try binner.add(x: Array(points.x[start..<end]), y: Array(points.y[start..<end]),
-                           values: Array(points.weight[start..<end]))
+            try binner.add(
+                x: Array(points.x[start..<end]), y: Array(points.y[start..<end]),
+                values: Array(points.weight[start..<end]))
             start = end
         }
         let streamed = try binner.result()
@@ -110,7 +120,8 @@ import Testing
         try binner.add(x: [0, .nan, 1e300, 2, 3], y: [0, 0, 0, .infinity, 3], values: [1, 1, 1, 1, .nan])
         #expect(binner.summary.used == 1)
         #expect(binner.summary.rejectedCount == 4)
-        var strict = try Binner(configuration: planar(size: 1), projection: PlaneProjection(kind: .planar), strict: true)
+        var strict = try Binner(
+            configuration: planar(size: 1), projection: PlaneProjection(kind: .planar), strict: true)
         try strict.add(x: [0, 1], y: [0, 1])
         #expect(throws: HeatMapError.invalidPoint(index: 3, reason: "x or y is not a finite number")) {
             try strict.add(x: [0, .nan], y: [0, 0])
@@ -129,14 +140,16 @@ import Testing
     }
 
     @Test func tooManyEmptyCellsIsAnErrorNotAnOutOfMemory() throws {
-        var binner = try Binner(configuration: planar(size: 1e-6, includeEmpty: true),
-                                projection: PlaneProjection(kind: .planar))
+        var binner = try Binner(
+            configuration: planar(size: 1e-6, includeEmpty: true),
+            projection: PlaneProjection(kind: .planar))
         try binner.add(x: [0, 100], y: [0, 100])
         #expect(throws: HeatMapError.self) { try binner.result() }
     }
 
     @Test func emptyInputGivesNoBins() throws {
-        let result = try HeatMapBinning.bin([HeatMapPoint](), configuration: BinningConfiguration(size: 5, includeEmpty: true))
+        let result = try HeatMapBinning.bin(
+            [HeatMapPoint](), configuration: BinningConfiguration(size: 5, includeEmpty: true))
         #expect(result.bins.isEmpty)
         #expect(try GeoJSONExport.bins(result).contains("\"features\":[\n]"))
         #expect(BinCSV.text(result) == "q,r,x,y,count,value\n")
@@ -148,11 +161,14 @@ import Testing
         var rng = SplitMix(seed: 21)
         var points: [HeatMapPoint] = []
         for k in 0..<4000 {
-            points.append(HeatMapPoint(id: k, latitude: -40 + rng.unit() * 40,
-                                       longitude: LongitudeArc.normalized(160 + rng.unit() * 40)))
+            points.append(
+                HeatMapPoint(
+                    id: k, latitude: -40 + rng.unit() * 40,
+                    longitude: LongitudeArc.normalized(160 + rng.unit() * 40)))
         }
         let size = 60.0  // km
-        let result = try HeatMapBinning.bin(points, configuration: BinningConfiguration(size: size, orientation: orientation))
+        let result = try HeatMapBinning.bin(
+            points, configuration: BinningConfiguration(size: size, orientation: orientation))
         let expected = 1.5 * 3.0.squareRoot() * size * size * 1e6
         var worst = 0.0
         for bin in result.bins {
@@ -163,8 +179,10 @@ import Testing
         #expect(result.bins.count > 100)
         #expect(worst < 0.01, "largest area error \(worst)")
         // The same cells in web mercator are far from equal: the test can tell.
-        let mercator = try HeatMapBinning.bin(points, configuration: BinningConfiguration(
-            size: size, orientation: orientation, projection: .webMercator))
+        let mercator = try HeatMapBinning.bin(
+            points,
+            configuration: BinningConfiguration(
+                size: size, orientation: orientation, projection: .webMercator))
         let spread = mercator.bins.map { b in
             sphericalArea(b.corners.map { mercator.projection.unproject($0) }, radius: PlaneProjection.authalicRadius)
         }
@@ -178,7 +196,9 @@ import Testing
             let la = c.latitude * .pi / 180, lo = c.longitude * .pi / 180
             return (cos(la) * cos(lo), cos(la) * sin(lo), sin(la))
         }
-        func dot(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double { a.0 * b.0 + a.1 * b.1 + a.2 * b.2 }
+        func dot(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double {
+            a.0 * b.0 + a.1 * b.1 + a.2 * b.2
+        }
         func cross(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> (Double, Double, Double) {
             (a.1 * b.2 - a.2 * b.1, a.2 * b.0 - a.0 * b.2, a.0 * b.1 - a.1 * b.0)
         }
@@ -197,8 +217,9 @@ import Testing
             var coords: [LocationCoordinate2D] = []
             var fitter = ProjectionFitter()
             for _ in 0..<2000 {
-                let c = LocationCoordinate2D(latitude: -30 + rng.unit() * 20,
-                                             longitude: LongitudeArc.normalized(west + rng.unit() * 25))
+                let c = LocationCoordinate2D(
+                    latitude: -30 + rng.unit() * 20,
+                    longitude: LongitudeArc.normalized(west + rng.unit() * 25))
                 coords.append(c)
                 fitter.add(latitude: c.latitude, longitude: c.longitude)
             }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -18,7 +19,12 @@ import Testing
         func joinsPrevious(_ i: Int) -> Bool { joins[i] }
         func followsPrevious(_ i: Int) -> Bool { neighbours[i] }
         /// The run of each item.
-        var runs: [Int] { var r = 0; return joins.indices.map { i in if i > 0, !joins[i] { r += 1 }; return r } }
+        var runs: [Int] {
+            var r = 0;
+            return joins.indices.map { i in
+                if i > 0, !joins[i] { r += 1 }; return r
+            }
+        }
 
         /// Every overlapping pair that must be reported, and those that may be.
         func expected() -> (must: Set<[Int]>, may: Set<[Int]>) {
@@ -51,10 +57,13 @@ import Testing
         for strip in [BoxPairs.stripBoxes, 1, 2, 7, 64] {
             let found = pairs(items, stripBoxes: strip)
             #expect(found.count == Set(found).count, "\(label), strips of \(strip): a pair came twice")
-            #expect(Set(found).isSuperset(of: must), "\(label), strips of \(strip): \(must.subtracting(found).count) pairs missing")
+            #expect(
+                Set(found).isSuperset(of: must),
+                "\(label), strips of \(strip): \(must.subtracting(found).count) pairs missing")
             #expect(Set(found).isSubset(of: may), "\(label), strips of \(strip): pairs that do not overlap")
-            #expect(found.filter { must.contains($0) } == pairs(items).filter { must.contains($0) },
-                    "\(label), strips of \(strip): another order")
+            #expect(
+                found.filter { must.contains($0) } == pairs(items).filter { must.contains($0) },
+                "\(label), strips of \(strip): another order")
         }
     }
 
@@ -102,7 +111,8 @@ import Testing
             for step in 0..<120 {
                 let q = (x: p.x + Int64(rng.next() % 25) - 12, y: p.y + Int64(rng.next() % 25) - 12)
                 let d = ((q.x > p.x ? 1 : -1), (q.y > p.y ? 1 : -1))
-                boxes.append(FixedBox(minX: min(p.x, q.x), maxX: max(p.x, q.x), minY: min(p.y, q.y), maxY: max(p.y, q.y)))
+                boxes.append(
+                    FixedBox(minX: min(p.x, q.x), maxX: max(p.x, q.x), minY: min(p.y, q.y), maxY: max(p.y, q.y)))
                 joins.append(step > 0 && d == direction)
                 (p, direction) = (q, d)
             }

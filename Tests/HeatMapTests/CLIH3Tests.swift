@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -10,13 +11,20 @@ import Testing
         let folder = try ScratchFolder()
         // Three points in one resolution-4 cell (their ids are the reference's:
         // H3ReferenceFixtures has the San Francisco cell), one far away.
-        try folder.write("p.csv", "lat,lon,w\n37.7759,-122.418,1\n37.776,-122.417,2\n37.7758,-122.4181,3\n-17,179.99,4\n")
-        let run = try Tool.run(["bin", "p.csv", "--shape", "h3", "--h3-resolution", "4", "--weight", "w",
-                                "--aggregate", "sum"], directory: folder.path)
+        try folder.write(
+            "p.csv", "lat,lon,w\n37.7759,-122.418,1\n37.776,-122.417,2\n37.7758,-122.4181,3\n-17,179.99,4\n")
+        let run = try Tool.run(
+            [
+                "bin", "p.csv", "--shape", "h3", "--h3-resolution", "4", "--weight", "w",
+                "--aggregate", "sum"
+            ], directory: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
         let features = try #require(try run.json()["features"] as? [[String: Any]])
         let props = features.compactMap { $0["properties"] as? [String: Any] }
-        let sf = try #require(props.first { $0["h3"] as? String == H3Cell(latitude: 37.7759, longitude: -122.418, resolution: 4)?.description })
+        let sf = try #require(
+            props.first {
+                $0["h3"] as? String == H3Cell(latitude: 37.7759, longitude: -122.418, resolution: 4)?.description
+            })
         #expect(sf["count"] as? Int == 3 && sf["value"] as? Double == 6 && sf["id"] as? String == sf["h3"] as? String)
         #expect((sf["area_km2"] as? Double ?? 0) > 1000)
         // The Fiji cell straddles ±180°: a MultiPolygon.
@@ -33,8 +41,11 @@ import Testing
     @Test func h3PicturesTakeTheUnitsOption() throws {
         let folder = try ScratchFolder()
         try folder.write("p.csv", "lat,lon,w\n37.7759,-122.418,1\n37.776,-122.417,2\n-17,179.99,4\n")
-        let run = try Tool.run(["bin", "p.csv", "--shape", "h3", "--h3-resolution", "4", "--value", "w",
-                                "--aggregate", "mean", "--units", "knots of wind", "--format", "svg"], directory: folder.path)
+        let run = try Tool.run(
+            [
+                "bin", "p.csv", "--shape", "h3", "--h3-resolution", "4", "--value", "w",
+                "--aggregate", "mean", "--units", "knots of wind", "--format", "svg"
+            ], directory: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("knots of wind"))
     }
@@ -44,13 +55,17 @@ import Testing
         let fine = try #require(H3Cell(latitude: 37.7759, longitude: -122.418, resolution: 9))
         let sibling = try #require(fine.parent(at: 8)?.children(at: 9).last)
         try folder.write("cells.csv", "h3_cell,n\n\(fine),5\n\(sibling.rawValue),7\n")
-        let run = try Tool.run(["bin", "cells.csv", "--h3", "h3_cell", "--h3-resolution", "7", "--format", "csv",
-                                "--aggregate", "sum"], directory: folder.path)
+        let run = try Tool.run(
+            [
+                "bin", "cells.csv", "--h3", "h3_cell", "--h3-resolution", "7", "--format", "csv",
+                "--aggregate", "sum"
+            ], directory: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
         let rows = run.stdout.split(separator: "\n")
         #expect(rows.count == 2)
         #expect(rows[1].hasPrefix("\(fine.parent(at: 7)!),") && rows[1].contains(",2,12,"))
-        let finer = try Tool.run(["bin", "cells.csv", "--h3", "h3_cell", "--h3-resolution", "10"], directory: folder.path)
+        let finer = try Tool.run(
+            ["bin", "cells.csv", "--h3", "h3_cell", "--h3-resolution", "10"], directory: folder.path)
         #expect(finer.status == 2 && finer.stderr.contains("finer"))
         try folder.write("bad.csv", "h3_cell,n\nnot-a-cell,1\n")
         let bad = try Tool.run(["bin", "bad.csv", "--h3", "h3_cell"], directory: folder.path)

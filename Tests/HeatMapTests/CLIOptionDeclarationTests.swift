@@ -1,6 +1,7 @@
 import Foundation
 import HeatMap
 import Testing
+
 @testable import contours
 
 /// The tool's option declarations (`Options`): each option's help, type,
@@ -29,10 +30,12 @@ import Testing
             for option in command.options {
                 #expect(option.name.hasPrefix("--"), "\(option.name)")
                 #expect(!option.help.isEmpty && option.help.hasSuffix("."), "\(command.name) \(option.name)")
-                #expect(!option.help.contains("Default:"),
-                        "\(option.name): the default belongs in the declaration, not in the help sentence")
-                #expect(option.example.contains(option.name) || option.short.map(option.example.hasPrefix) == true,
-                        "\(option.name): example '\(option.example)'")
+                #expect(
+                    !option.help.contains("Default:"),
+                    "\(option.name): the default belongs in the declaration, not in the help sentence")
+                #expect(
+                    option.example.contains(option.name) || option.short.map(option.example.hasPrefix) == true,
+                    "\(option.name): example '\(option.example)'")
                 // A value option has a placeholder and a reader; a flag neither.
                 #expect((option.value != nil) == option.takesValue, "\(option.name)")
             }
@@ -128,7 +131,8 @@ import Testing
                 #expect(flat.contains(words), "\(command.name) \(option.name)")
                 if let value = option.value { #expect(text.contains("\(option.name) \(value)"), "\(option.name)") }
             }
-            #expect(text.components(separatedBy: "Default:").count - 1
+            #expect(
+                text.components(separatedBy: "Default:").count - 1
                     == command.options.filter { $0.defaultText != nil }.count, "\(command.name)")
         }
         // --feature band is per-level grouping: help says so and offers level|polygon.
@@ -141,10 +145,13 @@ import Testing
     }
 
     @Test func parsingGivesTypedValues() throws {
-        let args = try ParsedArguments(["in.csv", "--radius", "2.5km", "--levels=6", "--spacing", "custom:1,2",
-                                        "--smooth", "chaikin:3", "--feature", "band", "--simplify", "auto",
-                                        "--planar", "--crs", "epsg:32633", "--legend", "none"],
-                                       for: Commands.export)
+        let args = try ParsedArguments(
+            [
+                "in.csv", "--radius", "2.5km", "--levels=6", "--spacing", "custom:1,2",
+                "--smooth", "chaikin:3", "--feature", "band", "--simplify", "auto",
+                "--planar", "--crs", "epsg:32633", "--legend", "none"
+            ],
+            for: Commands.export)
         #expect(args.operands == ["in.csv"])
         #expect(args[Options.radius] == .length(2500))
         #expect(args[Options.levels] == 6)
@@ -166,14 +173,22 @@ import Testing
         // Coordinate values read in the light of --planar.
         let km = try ParsedArguments(["--size", "800m"], for: Commands.bin)
         #expect(km[Options.size] == 0.8)
-        #expect(Self.error(Commands.bin, ["--planar", "--size", "800m"])
-                == "contours: bad value '800m' for --size: expected a size > 0 (e.g. --size 50); see 'contours bin --help'")
+        #expect(
+            Self.error(Commands.bin, ["--planar", "--size", "800m"])
+                == "contours: bad value '800m' for --size: expected a size > 0 (e.g. --size 50); see 'contours bin --help'"
+        )
         let queries = try ParsedArguments(["c.geojson", "--at", "-20.5,178.2", "--at", "1,2"], for: Commands.hit)
-        #expect(queries.all(Options.at) == [HitQuery(latitude: -20.5, longitude: 178.2), HitQuery(latitude: 1, longitude: 2)])
-        #expect(try ParsedArguments(["c.geojson", "--planar", "--at", "95,1000"], for: Commands.hit)
+        #expect(
+            queries.all(Options.at) == [
+                HitQuery(latitude: -20.5, longitude: 178.2), HitQuery(latitude: 1, longitude: 2)
+            ])
+        #expect(
+            try ParsedArguments(["c.geojson", "--planar", "--at", "95,1000"], for: Commands.hit)
                 .all(Options.at) == [HitQuery(latitude: 95, longitude: 1000)])
-        #expect(Self.error(Commands.hit, ["c.geojson", "--planar", "--at", "x"])?.contains("expected Y,X numbers") == true)
-        #expect(Self.error(Commands.bin, ["--projection", "planar", "--size", "800m"])?
+        #expect(
+            Self.error(Commands.hit, ["c.geojson", "--planar", "--at", "x"])?.contains("expected Y,X numbers") == true)
+        #expect(
+            Self.error(Commands.bin, ["--projection", "planar", "--size", "800m"])?
                 .contains("expected a size > 0") == true)
     }
 
@@ -181,41 +196,78 @@ import Testing
         let cases: [(CommandSpec, [String], String)] = [
             (Commands.export, ["--radus", "5"], "unknown option --radus (did you mean --radius?)"),
             (Commands.export, ["--shape", "hex"], "unknown option --shape for export (it is an option of 'bin')"),
-            (Commands.export, ["--radius"], "option --radius needs a value (R|auto|scott|silverman|arcgis), e.g. --radius 25km"),
+            (
+                Commands.export, ["--radius"],
+                "option --radius needs a value (R|auto|scott|silverman|arcgis), e.g. --radius 25km"
+            ),
             (Commands.export, ["--planar=1"], "option --planar takes no value"),
             (Commands.export, ["--levels", "3", "--levels", "4"], "option --levels given more than once"),
-            (Commands.export, ["--levels", "ten"], "bad value 'ten' for --levels: expected a whole number (e.g. --levels 6)"),
-            (Commands.export, ["--levels", "0"],
-             "bad value '0' for --levels: expected a whole number from 1 to 1000 (e.g. --levels 6)"),
-            (Commands.export, ["--radius", "-5"], "bad value '-5' for --radius: expected a length > 0 (e.g. --radius 25km)"),
-            (Commands.export, ["--mode", "band"],
-             "bad value 'band' for --mode: expected one of bands, levels, isolines; did you mean bands? (e.g. --mode isolines)"),
-            (Commands.export, ["--opacity", "2"], "bad value '2' for --opacity: expected a number from 0 to 1 (e.g. --opacity 0.7)"),
-            (Commands.export, ["--padding", "nan"], "bad value 'nan' for --padding: expected a finite number (e.g. --padding 2)"),
+            (
+                Commands.export, ["--levels", "ten"],
+                "bad value 'ten' for --levels: expected a whole number (e.g. --levels 6)"
+            ),
+            (
+                Commands.export, ["--levels", "0"],
+                "bad value '0' for --levels: expected a whole number from 1 to 1000 (e.g. --levels 6)"
+            ),
+            (
+                Commands.export, ["--radius", "-5"],
+                "bad value '-5' for --radius: expected a length > 0 (e.g. --radius 25km)"
+            ),
+            (
+                Commands.export, ["--mode", "band"],
+                "bad value 'band' for --mode: expected one of bands, levels, isolines; did you mean bands? (e.g. --mode isolines)"
+            ),
+            (
+                Commands.export, ["--opacity", "2"],
+                "bad value '2' for --opacity: expected a number from 0 to 1 (e.g. --opacity 0.7)"
+            ),
+            (
+                Commands.export, ["--padding", "nan"],
+                "bad value 'nan' for --padding: expected a finite number (e.g. --padding 2)"
+            ),
             (Commands.export, ["-o", ""], "bad value '' for --output: expected a file name (e.g. -o storms.geojson)"),
             (Commands.export, ["--lat", " "], "bad value ' ' for --lat: expected a column name (e.g. --lat Latitude)"),
-            (Commands.export, ["--spacing", "probability:2"],
-             "bad value 'probability:2' for --spacing: share 2 is not between 0 and 1 (e.g. --spacing probability:0.5,0.8,0.95)"),
-            (Commands.grid, ["--format", "x"],
-             "bad value 'x' for --format: expected one of json, asc, tiff, tif, geotiff (e.g. --format tiff -o density.tif)"),
-            (Commands.bin, ["--shape", "x"],
-             "bad value 'x' for --shape: expected one of hex, hexagon, square, h3 (e.g. --shape square)"),
-            (Commands.bin, ["--input-format", "cells"],
-             "bad value 'cells' for --input-format: expected one of csv, geojson, json (e.g. --input-format geojson)"),
-            (Commands.hit, ["c.geojson", "--at", "95,10"],
-             "bad value '95,10' for --at: latitude outside [-90, 90] (e.g. --at -20.5,178.2)"),
-            (Commands.sql, ["--dialect", "x"],
-             "bad value 'x' for --dialect: expected one of duckdb, spark, postgres (e.g. --dialect postgres)"),
+            (
+                Commands.export, ["--spacing", "probability:2"],
+                "bad value 'probability:2' for --spacing: share 2 is not between 0 and 1 (e.g. --spacing probability:0.5,0.8,0.95)"
+            ),
+            (
+                Commands.grid, ["--format", "x"],
+                "bad value 'x' for --format: expected one of json, asc, tiff, tif, geotiff (e.g. --format tiff -o density.tif)"
+            ),
+            (
+                Commands.bin, ["--shape", "x"],
+                "bad value 'x' for --shape: expected one of hex, hexagon, square, h3 (e.g. --shape square)"
+            ),
+            (
+                Commands.bin, ["--input-format", "cells"],
+                "bad value 'cells' for --input-format: expected one of csv, geojson, json (e.g. --input-format geojson)"
+            ),
+            (
+                Commands.hit, ["c.geojson", "--at", "95,10"],
+                "bad value '95,10' for --at: latitude outside [-90, 90] (e.g. --at -20.5,178.2)"
+            ),
+            (
+                Commands.sql, ["--dialect", "x"],
+                "bad value 'x' for --dialect: expected one of duckdb, spark, postgres (e.g. --dialect postgres)"
+            )
         ]
         for (command, arguments, message) in cases {
-            #expect(Self.error(command, arguments) == "contours: \(message); see 'contours \(command.name) --help'",
-                    "\(command.name) \(arguments)")
+            #expect(
+                Self.error(command, arguments) == "contours: \(message); see 'contours \(command.name) --help'",
+                "\(command.name) \(arguments)")
         }
         // The gradient's own parser names the fault.
-        #expect(Self.error(Commands.bin, ["--gradient", "x"])?.hasPrefix("contours: bad value for --gradient: invalid gradient 'x'") == true)
+        #expect(
+            Self.error(Commands.bin, ["--gradient", "x"])?.hasPrefix(
+                "contours: bad value for --gradient: invalid gradient 'x'") == true)
         // Unknown options are found before any value is read; values in command-line order.
-        #expect(Self.error(Commands.export, ["--levels", "ten", "--radus", "5"])?.contains("unknown option --radus") == true)
-        #expect(Self.error(Commands.export, ["--levels", "ten", "--radius", "big"])?.contains("'ten' for --levels") == true)
+        #expect(
+            Self.error(Commands.export, ["--levels", "ten", "--radus", "5"])?.contains("unknown option --radus") == true
+        )
+        #expect(
+            Self.error(Commands.export, ["--levels", "ten", "--radius", "big"])?.contains("'ten' for --levels") == true)
         // Every value is read, even one the run would not use (a picture's width for GeoJSON).
         #expect(Self.error(Commands.export, ["--width", "10"])?.contains("bad value '10' for --width") == true)
         // --help wins over bad values.

@@ -84,9 +84,11 @@ enum Tool {
     /// path; /dev/null when nil) or the given bytes, `TMPDIR` set to
     /// `temporary` when given, in `directory` when given. A run longer than `timeout` seconds is
     /// killed and reported as a failure: the tool must never hang.
-    static func run(_ arguments: [String], stdin: String? = nil, input: [UInt8]? = nil,
-                    temporary: String? = nil, directory: String? = nil, timeout: Double = 120,
-                    shell: Bool = false) throws -> ToolRun {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, input: [UInt8]? = nil,
+        temporary: String? = nil, directory: String? = nil, timeout: Double = 120,
+        shell: Bool = false
+    ) throws -> ToolRun {
         let executable = try #require(executable, "build the tool first: swift build --product contours")
         let process = Process()
         // With `shell`, the arguments go to bash (-c SCRIPT), for runs that
@@ -133,8 +135,9 @@ enum Tool {
         process.waitUntilExit()
         try out.close()
         try err.close()
-        return ToolRun(status: process.terminationStatus, stdout: scratch.read("stdout") ?? "",
-                       stderr: scratch.read("stderr") ?? "",
-                       signalled: process.terminationReason == .uncaughtSignal)
+        return ToolRun(
+            status: process.terminationStatus, stdout: scratch.read("stdout") ?? "",
+            stderr: scratch.read("stderr") ?? "",
+            signalled: process.terminationReason == .uncaughtSignal)
     }
 }

@@ -22,10 +22,14 @@ import Testing
             #expect(try Tool.run(["help", command]).stdout == help.stdout)
         }
         let export = try Tool.run(["export", "-h"]).stdout
-        for option in ["--lat", "--lon", "--weight", "--value", "--planar", "--input-format", "--skip-invalid",
-                       "--radius", "--resolution", "--padding", "--projection", "--levels", "--spacing", "--smooth",
-                       "--mode", "--feature", "--precision", "--format", "-o, --output", "--progress"] {
-            #expect(export.contains("\n  \(option) ") || export.contains("\n  \(option)\n"), "export --help lacks \(option)")
+        for option in [
+            "--lat", "--lon", "--weight", "--value", "--planar", "--input-format", "--skip-invalid",
+            "--radius", "--resolution", "--padding", "--projection", "--levels", "--spacing", "--smooth",
+            "--mode", "--feature", "--precision", "--format", "-o, --output", "--progress"
+        ] {
+            #expect(
+                export.contains("\n  \(option) ") || export.contains("\n  \(option)\n"), "export --help lacks \(option)"
+            )
         }
         let version = try Tool.run(["--version"])
         #expect(version.status == 0)
@@ -40,8 +44,9 @@ import Testing
     @Test func gridJSONHoldsTheExactKernel() throws {
         let folder = try ScratchFolder()
         try folder.write("one.csv", "x,y,w\n0,0,2\n")
-        let run = try Tool.run(["grid", "one.csv", "--planar", "--radius", "3", "--resolution", "9", "--weight", "w"],
-                               directory: folder.path)
+        let run = try Tool.run(
+            ["grid", "one.csv", "--planar", "--radius", "3", "--resolution", "9", "--weight", "w"],
+            directory: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
         let grid = try run.json()
         #expect(grid["columns"] as? Int == 9 && grid["rows"] as? Int == 9)
@@ -60,10 +65,14 @@ import Testing
         #expect(abs(values[40] - 1 / Double.pi) < 1e-9)
         #expect(run.stderr.contains("only one point"))
 
-        let asc = try Tool.run(["grid", "one.csv", "--planar", "--radius", "3", "--resolution", "9", "--format", "asc"],
-                               directory: folder.path)
+        let asc = try Tool.run(
+            ["grid", "one.csv", "--planar", "--radius", "3", "--resolution", "9", "--format", "asc"],
+            directory: folder.path)
         let lines = asc.stdout.split(separator: "\n")
-        #expect(lines.prefix(6) == ["ncols 9", "nrows 9", "xllcenter -4", "yllcenter -4", "cellsize 1", "NODATA_value -9999"])
+        #expect(
+            lines.prefix(6) == [
+                "ncols 9", "nrows 9", "xllcenter -4", "yllcenter -4", "cellsize 1", "NODATA_value -9999"
+            ])
         #expect(lines.count == 6 + 9)
     }
 
@@ -94,14 +103,16 @@ import Testing
         let strict = try Tool.run(["info", "p.csv", "--weight", "w"], directory: folder.path)
         #expect(strict.status == 1)
         #expect(strict.stderr == "contours: p.csv:3:lat: latitude 95 is outside [-90, 90]\n")
-        let run = try Tool.run(["info", "p.csv", "--weight", "w", "--skip-invalid", "--format", "json"], directory: folder.path)
+        let run = try Tool.run(
+            ["info", "p.csv", "--weight", "w", "--skip-invalid", "--format", "json"], directory: folder.path)
         #expect(run.status == 0)
-        #expect(run.stderrLines == [
-            "contours: skipped 4 of 6 rows (--skip-invalid):",
-            "contours:   2 × latitude outside [-90, 90]; first: p.csv:3:lat: latitude 95 is outside [-90, 90]",
-            "contours:   1 × longitude is not a number; first: p.csv:4:lon: longitude is not a number: \"x\"",
-            "contours:   1 × weight is negative; first: p.csv:5:w: weight -1 is negative",
-        ])
+        #expect(
+            run.stderrLines == [
+                "contours: skipped 4 of 6 rows (--skip-invalid):",
+                "contours:   2 × latitude outside [-90, 90]; first: p.csv:3:lat: latitude 95 is outside [-90, 90]",
+                "contours:   1 × longitude is not a number; first: p.csv:4:lon: longitude is not a number: \"x\"",
+                "contours:   1 × weight is negative; first: p.csv:5:w: weight -1 is negative"
+            ])
         let info = try run.json()
         #expect(info["points"] as? Int == 2)
         #expect(info["rows"] as? Int == 6)
@@ -118,7 +129,7 @@ import Testing
             ("same.csv", "lat,lon\n-41.3,174.8\n-41.3,174.8\n-41.3,174.8\n", "all 3 points are at the same place"),
             ("zero.csv", "lat,lon,w\n1,2,0\n3,4,0\n", "all 2 weights are zero"),
             ("none.csv", "lat,lon\n", "no data rows; the result is empty"),
-            ("skipped.csv", "lat,lon\n95,1\n", "no usable points (all 1 rows skipped); the result is empty"),
+            ("skipped.csv", "lat,lon\n95,1\n", "no usable points (all 1 rows skipped); the result is empty")
         ]
         for (name, text, message) in cases {
             try folder.write(name, text)
@@ -169,23 +180,29 @@ import Testing
     @Test func hitAnswersOneJSONLinePerQuery() throws {
         let folder = try ScratchFolder()
         try folder.write("c.geojson", Self.contourFile)
-        let run = try Tool.run(["hit", "c.geojson", "--at", "0.5,0.5", "--at", "2,2", "--at", "10,10",
-                                "--at", "-9,179.5", "--at", "-9,-179.5", "--at", "-9,180.5"], directory: folder.path)
+        let run = try Tool.run(
+            [
+                "hit", "c.geojson", "--at", "0.5,0.5", "--at", "2,2", "--at", "10,10",
+                "--at", "-9,179.5", "--at", "-9,-179.5", "--at", "-9,180.5"
+            ], directory: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.split(separator: "\n") == [
-            #"{"lat":0.5,"lon":0.5,"level":0,"threshold":0.5,"upper":2}"#,
-            #"{"lat":2,"lon":2,"level":1,"threshold":2,"upper":null}"#,
-            #"{"lat":10,"lon":10,"level":null,"threshold":null,"upper":null}"#,
-            #"{"lat":-9,"lon":179.5,"level":0,"threshold":0.5,"upper":2}"#,
-            #"{"lat":-9,"lon":-179.5,"level":0,"threshold":0.5,"upper":2}"#,
-            #"{"lat":-9,"lon":180.5,"level":0,"threshold":0.5,"upper":2}"#,
-        ])
+        #expect(
+            run.stdout.split(separator: "\n") == [
+                #"{"lat":0.5,"lon":0.5,"level":0,"threshold":0.5,"upper":2}"#,
+                #"{"lat":2,"lon":2,"level":1,"threshold":2,"upper":null}"#,
+                #"{"lat":10,"lon":10,"level":null,"threshold":null,"upper":null}"#,
+                #"{"lat":-9,"lon":179.5,"level":0,"threshold":0.5,"upper":2}"#,
+                #"{"lat":-9,"lon":-179.5,"level":0,"threshold":0.5,"upper":2}"#,
+                #"{"lat":-9,"lon":180.5,"level":0,"threshold":0.5,"upper":2}"#
+            ])
         // Queries from standard input, read like any input.
-        let piped = try Tool.run(["hit", "c.geojson"], input: Array("latitude;longitude\n3,5;\n2;2\n".utf8),
-                                 directory: folder.path)
+        let piped = try Tool.run(
+            ["hit", "c.geojson"], input: Array("latitude;longitude\n3,5;\n2;2\n".utf8),
+            directory: folder.path)
         #expect(piped.status == 1)
         #expect(piped.stderr == "contours: stdin:2:longitude: longitude is empty\n")
-        let good = try Tool.run(["hit", "c.geojson", "-"], input: Array("y,x\n3.5,3.5\n2,2\n".utf8), directory: folder.path)
+        let good = try Tool.run(
+            ["hit", "c.geojson", "-"], input: Array("y,x\n3.5,3.5\n2,2\n".utf8), directory: folder.path)
         #expect(good.stdout.split(separator: "\n").map { $0.contains("\"level\":0") } == [true, false])
         #expect(good.stdout.split(separator: "\n").map { $0.contains("\"level\":1") } == [false, true])
     }
@@ -247,8 +264,11 @@ import Testing
     @Test func exportWritesBandsWithTheirProperties() throws {
         let folder = try ScratchFolder()
         try folder.write("c.csv", Self.clusters)
-        let run = try Tool.run(["export", "c.csv", "--weight", "w", "--radius", "1500", "--levels", "5",
-                                "--spacing", "linear"], directory: folder.path)
+        let run = try Tool.run(
+            [
+                "export", "c.csv", "--weight", "w", "--radius", "1500", "--levels", "5",
+                "--spacing", "linear"
+            ], directory: folder.path)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)
         let document = try run.json()
@@ -276,7 +296,8 @@ import Testing
             #expect(type == "Polygon" || type == "MultiPolygon")
         }
         // One feature per polygon, lines, and pictures of the same contours.
-        let polygons = try Tool.run(["export", "c.csv", "--radius", "1500", "--feature", "polygon"], directory: folder.path)
+        let polygons = try Tool.run(
+            ["export", "c.csv", "--radius", "1500", "--feature", "polygon"], directory: folder.path)
         let types = try #require(try polygons.json()["features"] as? [[String: Any]])
             .compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String }
         #expect(!types.isEmpty && types.allSatisfy { $0 == "Polygon" })
@@ -284,8 +305,9 @@ import Testing
         let lineTypes = try #require(try lines.json()["features"] as? [[String: Any]])
             .compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String }
         #expect(!lineTypes.isEmpty && lineTypes.allSatisfy { $0.hasSuffix("LineString") })
-        let svg = try Tool.run(["export", "c.csv", "--radius", "1500", "--format", "svg", "--title", "<b>&</b>"],
-                               directory: folder.path)
+        let svg = try Tool.run(
+            ["export", "c.csv", "--radius", "1500", "--format", "svg", "--title", "<b>&</b>"],
+            directory: folder.path)
         #expect(svg.status == 0)
         #expect(svg.stdout.contains("<svg") && svg.stdout.contains("data-level=\"0\""))
         #expect(svg.stdout.contains("&lt;b&gt;&amp;&lt;/b&gt;") && !svg.stdout.contains("<b>&</b>"))
@@ -310,8 +332,11 @@ import Testing
         #expect(rows.first == "q,r,x,y,count,value")
         let counts = rows.dropFirst().compactMap { Int($0.split(separator: ",")[4]) }
         #expect(counts.reduce(0, +) == 300)
-        let squares = try Tool.run(["bin", "c.csv", "--shape", "square", "--size", "1500m", "--format", "csv",
-                                    "--value", "w", "--aggregate", "sum"], directory: folder.path)
+        let squares = try Tool.run(
+            [
+                "bin", "c.csv", "--shape", "square", "--size", "1500m", "--format", "csv",
+                "--value", "w", "--aggregate", "sum"
+            ], directory: folder.path)
         let squareRows = squares.stdout.split(separator: "\n")
         #expect(squareRows.first == "i,j,x,y,count,value")
         let sums = squareRows.dropFirst().compactMap { Double($0.split(separator: ",")[5]) }
@@ -326,7 +351,7 @@ import Testing
     /// The shared data sets, with the options a new user would start with.
     @Test(arguments: [
         ("storms.csv", ["--weight", "wind"]), ("airports.csv", []), ("ames.csv", ["--value", "Sale_Price"]),
-        ("snow_deaths.csv", ["--planar"]), ("quakes_fiji.csv", []), ("quakes_fiji.csv", ["0-360"]),
+        ("snow_deaths.csv", ["--planar"]), ("quakes_fiji.csv", []), ("quakes_fiji.csv", ["0-360"])
     ])
     func realDataExportsWithDefaults(file: String, options: [String]) throws {
         let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -365,12 +390,14 @@ import Testing
         var features: [String] = []
         for line in Self.clusters.split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",")
-            features.append("{\"type\":\"Feature\",\"properties\":{\"mag\":\(f[2])},"
-                            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(f[1]),\(f[0])]}}")
+            features.append(
+                "{\"type\":\"Feature\",\"properties\":{\"mag\":\(f[2])},"
+                    + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(f[1]),\(f[0])]}}")
         }
         let geojson = "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
-        let piped = try Tool.run(["info", "--weight", "mag", "--format", "json", "--radius", "1500"],
-                                 input: Array(geojson.utf8), temporary: folder.path)
+        let piped = try Tool.run(
+            ["info", "--weight", "mag", "--format", "json", "--radius", "1500"],
+            input: Array(geojson.utf8), temporary: folder.path)
         #expect(piped.status == 0, "\(piped.stderr)")
         let info = try piped.json()
         #expect(info["format"] as? String == "geojson")
@@ -382,14 +409,20 @@ import Testing
         let wrong = try Tool.run(["info", "points.json"], directory: folder.path)
         #expect(wrong.status == 1)
         #expect(wrong.stderr.hasPrefix("contours: points.json:1:1: invalid JSON"))
-        let forced = try Tool.run(["info", "points.json", "--input-format", "csv", "--weight", "w", "--radius", "1500",
-                                   "--format", "json"], directory: folder.path)
+        let forced = try Tool.run(
+            [
+                "info", "points.json", "--input-format", "csv", "--weight", "w", "--radius", "1500",
+                "--format", "json"
+            ], directory: folder.path)
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try forced.json()["thresholds"] as? [Double] == info["thresholds"] as? [Double])
         // Text for people: every line of the report is there.
         let text = try Tool.run(["info", "points.json", "--input-format", "csv"], directory: folder.path)
         let keys = text.stdout.split(separator: "\n").map { String($0.prefix(while: { $0 != " " })) }
-        #expect(keys == ["input", "points", "box", "weights", "projection", "radius", "kernel", "grid", "values", "thresholds"])
+        #expect(
+            keys == [
+                "input", "points", "box", "weights", "projection", "radius", "kernel", "grid", "values", "thresholds"
+            ])
         // hit on an empty contour file answers null for everything.
         try folder.write("empty.geojson", "{\"type\":\"FeatureCollection\",\"features\":[]}")
         let none = try Tool.run(["hit", "empty.geojson", "--at", "1,2"], directory: folder.path)
@@ -404,8 +437,11 @@ import Testing
         for k in 0..<40 { csv += "\(40 + Double(k % 7) * 0.3),\(-30 + Double(k % 5) * 0.4),\(1 + k % 3)\n" }
         try folder.write("p.csv", csv)
         for extra in [[], ["--units", hostile]] {
-            let run = try Tool.run(["export", "p.csv", "--weight", hostile, "--format", "html", "--title", hostile,
-                                    "-o", "p.html"] + extra, directory: folder.path)
+            let run = try Tool.run(
+                [
+                    "export", "p.csv", "--weight", hostile, "--format", "html", "--title", hostile,
+                    "-o", "p.html"
+                ] + extra, directory: folder.path)
             #expect(run.status == 0, "\(run.stderr)")
             let html = try #require(folder.read("p.html"))
             #expect(!html.contains("<script>alert") && !html.contains("<b>"))

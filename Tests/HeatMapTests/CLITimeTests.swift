@@ -23,13 +23,22 @@ import Testing
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.points)
         for time in [["--time", "time"], ["--time", "year,month,day"]] {
-            let run = try Tool.run(["grid", input, "--planar", "--radius", "0.3", "--resolution", "40",
-                                    "--frames", "1mo"] + time)
+            let run = try Tool.run(
+                [
+                    "grid", input, "--planar", "--radius", "0.3", "--resolution", "40",
+                    "--frames", "1mo"
+                ] + time)
             #expect(run.status == 0, "\(run.stderr)")
             let json = try run.json()
             let frames = try #require(json["frames"] as? [[String: Any]])
-            #expect(frames.map { $0["start"] as? String } == ["2021-01-01T00:00:00Z", "2021-02-01T00:00:00Z", "2021-03-01T00:00:00Z"])
-            #expect(frames.map { $0["end"] as? String } == ["2021-02-01T00:00:00Z", "2021-03-01T00:00:00Z", "2021-04-01T00:00:00Z"])
+            #expect(
+                frames.map { $0["start"] as? String } == [
+                    "2021-01-01T00:00:00Z", "2021-02-01T00:00:00Z", "2021-03-01T00:00:00Z"
+                ])
+            #expect(
+                frames.map { $0["end"] as? String } == [
+                    "2021-02-01T00:00:00Z", "2021-03-01T00:00:00Z", "2021-04-01T00:00:00Z"
+                ])
             let cells = (json["columns"] as? Int ?? 0) * (json["rows"] as? Int ?? 0)
             #expect(frames.allSatisfy { ($0["values"] as? [Any])?.count == cells })
             #expect(json["values"] == nil)
@@ -39,8 +48,10 @@ import Testing
     @Test func geoJSONFeaturesCarryTheirFrame() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.points)
-        let run = try Tool.run(["export", input, "--planar", "--radius", "0.3", "--resolution", "40", "--time", "time",
-                                "--frames", "1mo", "--window", "2mo", "--levels", "3", "--spacing", "linear"])
+        let run = try Tool.run([
+            "export", input, "--planar", "--radius", "0.3", "--resolution", "40", "--time", "time",
+            "--frames", "1mo", "--window", "2mo", "--levels", "3", "--spacing", "linear"
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let features = try #require(try run.json()["features"] as? [[String: Any]])
         #expect(!features.isEmpty)
@@ -48,8 +59,11 @@ import Testing
         for f in features {
             let p = try #require(f["properties"] as? [String: Any])
             let frame = try #require(p["frame"] as? Int)
-            #expect(p["start"] as? String == ["2021-01-01T00:00:00Z", "2021-02-01T00:00:00Z", "2021-03-01T00:00:00Z"][frame])
-            #expect(p["end"] as? String == ["2021-03-01T00:00:00Z", "2021-04-01T00:00:00Z", "2021-05-01T00:00:00Z"][frame])
+            #expect(
+                p["start"] as? String == ["2021-01-01T00:00:00Z", "2021-02-01T00:00:00Z", "2021-03-01T00:00:00Z"][frame]
+            )
+            #expect(
+                p["end"] as? String == ["2021-03-01T00:00:00Z", "2021-04-01T00:00:00Z", "2021-05-01T00:00:00Z"][frame])
             thresholds[p["level"] as? Int ?? -1, default: []].insert(p["threshold"] as? Double ?? .nan)
         }
         // One set of thresholds for every frame.
@@ -59,18 +73,34 @@ import Testing
     @Test(arguments: [
         (["--time", "time", "--frames", "0d"], Int32(2), "bad value '0d' for --frames: no time at all"),
         (["--time", "time", "--frames", "1d", "--window", "0s"], 2, "bad value '0s' for --window: no time at all"),
-        (["--time", "time", "--frames", "1d", "--window", "0.5s"], 2, "bad value '0.5s' for --window: not a length of time"),
+        (
+            ["--time", "time", "--frames", "1d", "--window", "0.5s"], 2,
+            "bad value '0.5s' for --window: not a length of time"
+        ),
         (["--time", "time", "--frames", "1d", "--from", "2021-03-01", "--to", "2021-02-01"], 2, "empty frame range"),
-        (["--time", "time", "--frames", "1d", "--from", "2022-01-01"], 1, "empty frame range: no point's time is at or after 2022-01-01T00:00:00Z"),
-        (["--time", "time", "--frames", "1h", "--from", "1990-01-01"], 1, "frames of 1h from 1990-01-01T00:00:00Z; at most 10000"),
+        (
+            ["--time", "time", "--frames", "1d", "--from", "2022-01-01"], 1,
+            "empty frame range: no point's time is at or after 2022-01-01T00:00:00Z"
+        ),
+        (
+            ["--time", "time", "--frames", "1h", "--from", "1990-01-01"], 1,
+            "frames of 1h from 1990-01-01T00:00:00Z; at most 10000"
+        ),
         (["--time", "bad", "--frames", "1d"], 1, "p.csv:3:bad: time is not an ISO 8601 date or date-time"),
-        (["--time", "time", "--time-format", "epoch", "--frames", "1d"], 1, "p.csv:2:time: time is not a number of seconds since 1970"),
+        (
+            ["--time", "time", "--time-format", "epoch", "--frames", "1d"], 1,
+            "p.csv:2:time: time is not a number of seconds since 1970"
+        ),
         (["--frames", "1d"], 2, "--frames needs each point's time"),
-        (["--time", "year,month", "--time-format", "epoch", "--frames", "1d"], 2, "--time-format is for one time column"),
+        (
+            ["--time", "year,month", "--time-format", "epoch", "--frames", "1d"], 2,
+            "--time-format is for one time column"
+        )
     ])
     func badValuesGetOneLine(_ extra: [String], _ status: Int32, _ message: String) throws {
         let folder = try ScratchFolder()
-        let input = try folder.write("p.csv", "lat,lon,time,bad\n1,2,2021-01-01,2021-01-01\n1.5,2.5,2021-01-02,2021-1-2\n")
+        let input = try folder.write(
+            "p.csv", "lat,lon,time,bad\n1,2,2021-01-01,2021-01-01\n1.5,2.5,2021-01-02,2021-1-2\n")
         let run = try Tool.run(["grid", input, "-o", folder.file("out.json")] + extra)
         #expect(run.status == status)
         #expect(run.stderrLines.count == 1 && run.stderr.contains(message), "\(run.stderr)")

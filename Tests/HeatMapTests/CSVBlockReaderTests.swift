@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -50,8 +51,9 @@ import Testing
         var out = Outcome()
         do {
             let reader = try PointReader(path: path, options: options)
-            let blocks = CSVBlockReader(path: path, reader: try #require(reader.csvReader),
-                                        skipInvalid: options.skipInvalid, blockSize: blockSize)
+            let blocks = CSVBlockReader(
+                path: path, reader: try #require(reader.csvReader),
+                skipInvalid: options.skipInvalid, blockSize: blockSize)
             try blocks.forEachRun(control: .none) { run in
                 for i in 0..<run.count { out.points.append(run[i]) }
             }
@@ -75,8 +77,8 @@ import Testing
             switch i % 7 {
             case 0: return "\(x),\(y),\(w)"
             case 1: return String(format: "%.6f,%.3f,%.2f", x, y, w)
-            case 2: return String(format: "%.3e,%.0f,%g", x, y, w)          // exponents: NumberParser's path
-            case 3: return String(format: " %.4f ,%.4f,  %.1f", x, y, w)    // spaces: likewise
+            case 2: return String(format: "%.3e,%.0f,%g", x, y, w)  // exponents: NumberParser's path
+            case 3: return String(format: " %.4f ,%.4f,  %.1f", x, y, w)  // spaces: likewise
             case 4: return String(format: "%+.2f,-0.%06d,0", x, i, w)
             case 5: return "\(Int(x)),\(Int(y)).,.5"
             default: return String(format: "%.19f,%.17f,%.1f", x / 1000, y / 100, w)  // long mantissas
@@ -89,9 +91,12 @@ import Testing
     /// Checks that every block size gives the serial outcome for `text`;
     /// returns that outcome, and the block reader's with 200-byte blocks.
     @discardableResult
-    static func expectSame(_ text: String, options: PointReaderOptions = PointReaderOptions(
-        columns: PointColumns(weight: "w"), geographic: false),
-                           sourceLocation: SourceLocation = #_sourceLocation) throws -> (serial: Outcome, blocks: Outcome) {
+    static func expectSame(
+        _ text: String,
+        options: PointReaderOptions = PointReaderOptions(
+            columns: PointColumns(weight: "w"), geographic: false),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (serial: Outcome, blocks: Outcome) {
         let folder = try ScratchFolder()
         let path = try folder.write("t.csv", text)
         let expected = serial(path, options)
@@ -156,10 +161,11 @@ import Testing
         body[150] = "12,NaN,1"
         body[151] = "12,13,-1"
         body[200] = "12,13"
-        body[201] = "12,13,4,5"                 // more fields than the header
-        body[202] = "12,13,4,   "               // an empty extra field: accepted
+        body[201] = "12,13,4,5"  // more fields than the header
+        body[202] = "12,13,4,   "  // an empty extra field: accepted
         body[250] = "12,,4"
-        let options = PointReaderOptions(columns: PointColumns(weight: "w"), geographic: false, skipInvalid: skipInvalid)
+        let options = PointReaderOptions(
+            columns: PointColumns(weight: "w"), geographic: false, skipInvalid: skipInvalid)
         let lf = try Self.expectSame("x,y,w\n" + body.joined(separator: "\n") + "\n", options: options)
         try Self.expectSame("x,y,w\r\n" + body.joined(separator: "\r\n"), options: options)
         if skipInvalid {
@@ -171,8 +177,9 @@ import Testing
             #expect(lf.serial.error?.line == 152)
         }
         // Geographic ranges, checked as the serial reader's quick path does.
-        let geographic = PointReaderOptions(columns: PointColumns(latitude: "y", longitude: "x", weight: "w"),
-                                            skipInvalid: skipInvalid)
+        let geographic = PointReaderOptions(
+            columns: PointColumns(latitude: "y", longitude: "x", weight: "w"),
+            skipInvalid: skipInvalid)
         try Self.expectSame("x,y,w\n" + body.joined(separator: "\n") + "\n", options: geographic)
     }
 
@@ -184,12 +191,14 @@ import Testing
         body[100] = "1,2,3,\"a note\n\n\nover \"\"lines\"\"\n\""
         body[101] = "4,\"5\",6,\"a\r\nb\""
         body[180] = "8,\"9\",10,\"a note, with a delimiter\""
-        let options = PointReaderOptions(columns: PointColumns(weight: "w"), geographic: false, skipInvalid: skipInvalid)
+        let options = PointReaderOptions(
+            columns: PointColumns(weight: "w"), geographic: false, skipInvalid: skipInvalid)
         let quoted = try Self.expectSame("x,y,w,note\n" + body.joined(separator: "\n") + "\n", options: options)
         #expect(quoted.serial.error == nil && quoted.serial.points.count == 300)
         #expect(quoted.blocks.serialBlocks >= 3 && quoted.blocks.quickBlocks > 50)
         // An unterminated quote near the end.
-        try Self.expectSame("x,y,w\n" + body.prefix(250).joined(separator: "\n") + "\n1,2,\"3\n4,5,6\n", options: options)
+        try Self.expectSame(
+            "x,y,w\n" + body.prefix(250).joined(separator: "\n") + "\n1,2,\"3\n4,5,6\n", options: options)
     }
 
     @Test func otherDialectsAndColumns() throws {
@@ -199,8 +208,9 @@ import Testing
             let a = Double.random(in: -50...50, using: &generator), b = Double.random(in: 0...9, using: &generator)
             return String(format: "name %d;%.3f;%.2f;%d;%.1f", i, a, b, i, b).replacingOccurrences(of: ".", with: ",")
         }
-        let options = PointReaderOptions(columns: PointColumns(latitude: "b", longitude: "a", weight: "w", value: "v"),
-                                         geographic: false)
+        let options = PointReaderOptions(
+            columns: PointColumns(latitude: "b", longitude: "a", weight: "w", value: "v"),
+            geographic: false)
         try Self.expectSame("label;a;b;w;v\n" + rows.joined(separator: "\n") + "\n", options: options)
         // A NUL byte: binary data, on its line.
         try Self.expectSame("x,y,w\n1,2,3\n4,5,6\n7,8\u{0},9\n")

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -25,15 +26,18 @@ import Testing
         var rng = SplitMix(seed: 11)
         return (0..<24_000).map { i in
             let t = Double(i % 2000) / 2000, track = Double(i % 3)
-            return Reading(id: i,
-                           coordinate: LocationCoordinate2D(latitude: 15 + 25 * t + rng.uniform(-0.5, 0.5) + track * 3,
-                                                            longitude: -80 + 40 * t * t + rng.uniform(-0.5, 0.5) - track * 6),
-                           weight: rng.uniform(20, 120))
+            return Reading(
+                id: i,
+                coordinate: LocationCoordinate2D(
+                    latitude: 15 + 25 * t + rng.uniform(-0.5, 0.5) + track * 3,
+                    longitude: -80 + 40 * t * t + rng.uniform(-0.5, 0.5) - track * 6),
+                weight: rng.uniform(20, 120))
         }
     }()
 
-    static let configuration = HeatMapConfiguration(radius: 40_000, contourLevels: 10, levelSpacing: .quantile,
-                                                    gridResolution: 300)
+    static let configuration = HeatMapConfiguration(
+        radius: 40_000, contourLevels: 10, levelSpacing: .quantile,
+        gridResolution: 300)
 
     /// The whole job: contours computed, then their polygons (assembled
     /// and unprojected band by band), under one control.
@@ -70,30 +74,35 @@ import Testing
         for k in Self.moments(total, count: 16) {
             let flag = CancellationFlag()
             let seen = Mutex<(count: Int, stageAtCancel: HeatMapStage?, later: Set<HeatMapStage>)>((0, nil, []))
-            let control = ComputeControl(cancellation: flag, progress: { r in
-                seen.withLock { s in
-                    if let stage = s.stageAtCancel {
-                        if r.stage != stage { s.later.insert(r.stage) }
-                    } else if s.count == k {
-                        s.stageAtCancel = r.stage
-                        flag.cancel()
+            let control = ComputeControl(
+                cancellation: flag,
+                progress: { r in
+                    seen.withLock { s in
+                        if let stage = s.stageAtCancel {
+                            if r.stage != stage { s.later.insert(r.stage) }
+                        } else if s.count == k {
+                            s.stageAtCancel = r.stage
+                            flag.cancel()
+                        }
+                        s.count += 1
                     }
-                    s.count += 1
-                }
-            })
+                })
             #expect(throws: CancellationError.self, "cancelled at report \(k) of \(total)") {
                 try Self.job(control)
             }
             let s = seen.withLock { $0 }
             #expect(s.stageAtCancel != nil)
-            #expect(s.later.isEmpty, "report \(k): stages \(s.later) ran after the cancel in \(String(describing: s.stageAtCancel))")
+            #expect(
+                s.later.isEmpty,
+                "report \(k): stages \(s.later) ran after the cancel in \(String(describing: s.stageAtCancel))")
         }
     }
 
     @Test func theAsyncAPIThrowsWhenItsTaskIsCancelledLate() async throws {
         let seen = Mutex<Int>(0)
-        _ = try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration,
-                                        control: ComputeControl(progress: { _ in seen.withLock { $0 += 1 } }))
+        _ = try HeatMapContours.compute(
+            from: Self.readings, configuration: Self.configuration,
+            control: ComputeControl(progress: { _ in seen.withLock { $0 += 1 } }))
         let total = seen.withLock { $0 }
         for k in [total / 3, (2 * total) / 3, total - 1] {
             let count = Atomic<Int>(0)
@@ -114,8 +123,9 @@ import Testing
     /// cancellably; the app's result has them already.
     @Test func polygonConversionIsCancellableAndAgreesWithContours() async throws {
         let app = try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration, control: .none)
-        let result = try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration,
-                                                 control: .none, kinds: .bands)
+        let result = try HeatMapContours.compute(
+            from: Self.readings, configuration: Self.configuration,
+            control: .none, kinds: .bands)
         let flag = CancellationFlag()
         flag.cancel()
         #expect(throws: CancellationError.self) { try result.polygons(control: ComputeControl(cancellation: flag)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -10,9 +11,9 @@ import Testing
         let s = HeatMapColorScale(type: .linear, domain: 0...100)
         #expect(s.position(of: 25) == 0.25)
         #expect(s.position(of: 100) == 1)
-        #expect(s.position(of: 250) == 1)       // clamped
+        #expect(s.position(of: 250) == 1)  // clamped
         #expect(s.position(of: -5) == 0)
-        #expect(s.position(of: 0) == nil)       // zero has the zero colour
+        #expect(s.position(of: 0) == nil)  // zero has the zero colour
         #expect(s.position(of: .nan) == nil)
     }
 
@@ -92,7 +93,8 @@ import Testing
     @Test func ticksAreRoundNumbers() {
         let lin = HeatMapColorScale(type: .linear, domain: 0...1).ticks(count: 5)
         #expect(lin == [0, 0.2, 0.4, 0.6, 0.8, 1])
-        #expect(HeatMapColorScale(type: .linear, domain: 0.1...0.35).ticks(count: 5) == [0.1, 0.15, 0.2, 0.25, 0.3, 0.35])
+        #expect(
+            HeatMapColorScale(type: .linear, domain: 0.1...0.35).ticks(count: 5) == [0.1, 0.15, 0.2, 0.25, 0.3, 0.35])
         #expect(HeatMapColorScale(type: .log, domain: 1...1000).ticks(count: 5) == [1, 10, 100, 1000])
         #expect(HeatMapColorScale(type: .log, domain: 1...52).ticks(count: 8) == [1, 2, 5, 10, 20, 50])
         let sym = HeatMapColorScale(type: .symmetricLog, domain: -1000...1000).ticks(count: 9)
@@ -115,9 +117,9 @@ import Testing
     /// The GeoJSON bin rule: every value gets a place, 0...1.
     @Test func fractionsOfBinFills() {
         #expect(HeatMapScaleType.linear.fraction(of: 25, in: 0...100) == 0.25)
-        #expect(HeatMapScaleType.linear.fraction(of: 0, in: 0...100) == 0)      // zero is placed, not special
+        #expect(HeatMapScaleType.linear.fraction(of: 0, in: 0...100) == 0)  // zero is placed, not special
         #expect(HeatMapScaleType.linear.fraction(of: 250, in: 0...100) == 1)
-        #expect(HeatMapScaleType.linear.fraction(of: 5, in: 5...5) == 0)        // degenerate range
+        #expect(HeatMapScaleType.linear.fraction(of: 5, in: 5...5) == 0)  // degenerate range
         #expect(HeatMapScaleType.log.fraction(of: 10, in: 1...100) == 0.5)
         #expect(HeatMapScaleType.log.fraction(of: 0, in: 1...100) == 0)
         #expect(HeatMapScaleType.log.fraction(of: -3, in: 1...100) == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -9,14 +10,16 @@ import Testing
 /// is the very same geometry as in a build of every kind, and the kinds
 /// left out are empty.
 @Suite struct ContourKindsTests {
-    static let choices: [ContourKinds] = [.bands, .levels, .isolines, [.bands, .isolines], [.levels, .isolines],
-                                          [.bands, .levels]]
+    static let choices: [ContourKinds] = [
+        .bands, .levels, .isolines, [.bands, .isolines], [.levels, .isolines],
+        [.bands, .levels]
+    ]
 
     /// Random fields whose levels reach the frame (frame-closed rings), with
     /// a NaN node in one of them, smoothed and not.
     static let cases: [(seed: UInt64, smoother: PolygonSmoother, nan: Bool)] = [
         (21, .none, false), (22, .chaikin(iterations: 2), false), (23, .chaikin(iterations: 3), true),
-        (24, .chaikin(iterations: 1), false),
+        (24, .chaikin(iterations: 1), false)
     ]
 
     private func grid(_ c: (seed: UInt64, smoother: PolygonSmoother, nan: Bool)) -> DensityGrid {
@@ -37,14 +40,19 @@ import Testing
         for kinds in Self.choices {
             let set = try ContourBuilder.build(grid: grid, thresholds: thresholds, smoother: c.smoother, kinds: kinds)
             #expect(set.thresholds == all.thresholds)
-            #expect(set.bands.count == thresholds.count && set.levels.count == thresholds.count
+            #expect(
+                set.bands.count == thresholds.count && set.levels.count == thresholds.count
                     && set.isolines.count == thresholds.count)
-            #expect(set.bands == (kinds.contains(.bands) ? all.bands : Array(repeating: [], count: thresholds.count)),
-                    "bands of \(kinds.rawValue)")
-            #expect(set.levels == (kinds.contains(.levels) ? all.levels : Array(repeating: [], count: thresholds.count)),
-                    "levels of \(kinds.rawValue)")
-            #expect(set.isolines == (kinds.contains(.isolines) ? all.isolines : Array(repeating: [], count: thresholds.count)),
-                    "isolines of \(kinds.rawValue)")
+            #expect(
+                set.bands == (kinds.contains(.bands) ? all.bands : Array(repeating: [], count: thresholds.count)),
+                "bands of \(kinds.rawValue)")
+            #expect(
+                set.levels == (kinds.contains(.levels) ? all.levels : Array(repeating: [], count: thresholds.count)),
+                "levels of \(kinds.rawValue)")
+            #expect(
+                set.isolines
+                    == (kinds.contains(.isolines) ? all.isolines : Array(repeating: [], count: thresholds.count)),
+                "isolines of \(kinds.rawValue)")
         }
     }
 

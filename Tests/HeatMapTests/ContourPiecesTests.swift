@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -13,7 +14,7 @@ import Testing
     /// smoothed and not (the same kinds of field as ContourKindsTests).
     static let cases: [(seed: UInt64, smoother: PolygonSmoother, nan: Bool)] = [
         (31, .none, false), (32, .chaikin(iterations: 2), false), (33, .chaikin(iterations: 3), true),
-        (34, .chaikin(iterations: 1), false),
+        (34, .chaikin(iterations: 1), false)
     ]
 
     @Test(arguments: 0..<cases.count)
@@ -46,23 +47,28 @@ import Testing
         for k in 0..<6 {
             let lat = -30 + 9 * Double(k), lon = planar ? 10 * Double(k) : 176 + 2.2 * Double(k)
             for _ in 0..<160 {
-                points.append(HeatMapPoint(latitude: lat + 2 * (rng.unit() - 0.5) * (1 + rng.unit()),
-                                           longitude: lon + 2 * (rng.unit() - 0.5) * (1 + rng.unit()),
-                                           weight: 1 + 4 * rng.unit()))
+                points.append(
+                    HeatMapPoint(
+                        latitude: lat + 2 * (rng.unit() - 0.5) * (1 + rng.unit()),
+                        longitude: lon + 2 * (rng.unit() - 0.5) * (1 + rng.unit()),
+                        weight: 1 + 4 * rng.unit()))
             }
         }
-        let configuration = HeatMapConfiguration(radius: planar ? 0.6 : 60_000, contourLevels: 9,
-                                                 levelSpacing: .quantile, gridResolution: 90,
-                                                 projection: planar ? .planar : .equalArea)
+        let configuration = HeatMapConfiguration(
+            radius: planar ? 0.6 : 60_000, contourLevels: 9,
+            levelSpacing: .quantile, gridResolution: 90,
+            projection: planar ? .planar : .equalArea)
         let lazy = try HeatMapContours.compute(from: points, configuration: configuration, control: .none)
-        let set = try ContourBuilder.build(grid: lazy.grid, thresholds: lazy.thresholds,
-                                           smoother: configuration.smoother)
+        let set = try ContourBuilder.build(
+            grid: lazy.grid, thresholds: lazy.thresholds,
+            smoother: configuration.smoother)
         for mode in ContourMode.allCases {
             for grouping in GeoJSONFeatureGrouping.allCases {
                 let options = GeoJSONOptions(precision: planar ? 4 : 5, grouping: grouping)
-                let expected = try GeoJSONExport.contours(set, projection: lazy.projection, units: lazy.units,
-                                                          mode: mode, gradient: configuration.gradient,
-                                                          fillOpacity: configuration.fillOpacity, options: options)
+                let expected = try GeoJSONExport.contours(
+                    set, projection: lazy.projection, units: lazy.units,
+                    mode: mode, gradient: configuration.gradient,
+                    fillOpacity: configuration.fillOpacity, options: options)
                 let text = try GeoJSONExport.contours(lazy, mode: mode, options: options)
                 #expect(text == expected, "\(mode) \(grouping) planar \(planar)")
                 #expect(text.contains("\"coordinates\""), "\(mode) \(grouping) has geometry")
@@ -70,12 +76,16 @@ import Testing
         }
         // Once the set is made (here by reading it), exports read it instead, to the same bytes.
         #expect(lazy.contourSet.bands == set.bands && lazy.contourSet.levels == set.levels)
-        #expect(try GeoJSONExport.contours(lazy) == GeoJSONExport.contours(set, projection: lazy.projection,
-                                                                          units: lazy.units,
-                                                                          gradient: configuration.gradient,
-                                                                          fillOpacity: configuration.fillOpacity))
+        #expect(
+            try GeoJSONExport.contours(lazy)
+                == GeoJSONExport.contours(
+                    set, projection: lazy.projection,
+                    units: lazy.units,
+                    gradient: configuration.gradient,
+                    fillOpacity: configuration.fillOpacity))
         // Polygons made from pieces and from the set are the same.
         let early = try HeatMapContours.compute(from: points, configuration: configuration, control: .none)
-        #expect(early.contours == lazy.contours && early.contours.map(\.coordinates) == lazy.contours.map(\.coordinates))
+        #expect(
+            early.contours == lazy.contours && early.contours.map(\.coordinates) == lazy.contours.map(\.coordinates))
     }
 }

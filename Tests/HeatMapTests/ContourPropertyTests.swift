@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -59,10 +60,13 @@ import Testing
                 // Level i lies inside level i − 1: each exterior vertex is inside
                 // a level i − 1 exterior, or on it where both follow the frame.
                 if i > 0 {
-                    let box = set.levels[0].reduce(PlaneBox.empty) { var b = $0; b.formUnion($1.bounds); return b }
+                    let box = set.levels[0].reduce(PlaneBox.empty) {
+                        var b = $0; b.formUnion($1.bounds); return b
+                    }
                     for p in polygon.exterior.prefix(8) {
                         let onFrame = p.x == box.minX || p.x == box.maxX || p.y == box.minY || p.y == box.maxY
-                        #expect(set.levels[i - 1].contains { PolygonValidator.locate(p, $0.exterior) >= (onFrame ? 0 : 1) })
+                        #expect(
+                            set.levels[i - 1].contains { PolygonValidator.locate(p, $0.exterior) >= (onFrame ? 0 : 1) })
                     }
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -8,28 +9,35 @@ import Foundation
 enum ContourFixture {
     /// A planar grid with unit spacing and node (c, r) at (c, r); `rows`
     /// lists rows from the lowest y up.
-    static func grid(_ rows: [[Double]], dx: Double = 1, dy: Double = 1, x0: Double = 0, y0: Double = 0) -> DensityGrid {
+    static func grid(_ rows: [[Double]], dx: Double = 1, dy: Double = 1, x0: Double = 0, y0: Double = 0) -> DensityGrid
+    {
         let geometry = GridGeometry(columns: rows[0].count, rows: rows.count, x0: x0, y0: y0, dx: dx, dy: dy)
-        return DensityGrid(geometry: geometry, values: rows.flatMap { $0 }, projection: PlaneProjection(kind: .planar),
-                           radius: 1, estimator: .density, units: "per square unit")
+        return DensityGrid(
+            geometry: geometry, values: rows.flatMap { $0 }, projection: PlaneProjection(kind: .planar),
+            radius: 1, estimator: .density, units: "per square unit")
     }
 
     /// A grid from a function of the node position.
-    static func grid(columns: Int, rows: Int, dx: Double = 1, dy: Double = 1, x0: Double = 0, y0: Double = 0,
-                     _ f: (Double, Double) -> Double) -> DensityGrid {
+    static func grid(
+        columns: Int, rows: Int, dx: Double = 1, dy: Double = 1, x0: Double = 0, y0: Double = 0,
+        _ f: (Double, Double) -> Double
+    ) -> DensityGrid {
         let geometry = GridGeometry(columns: columns, rows: rows, x0: x0, y0: y0, dx: dx, dy: dy)
         var values: [Double] = []
         for r in 0..<rows { for c in 0..<columns { values.append(f(x0 + Double(c) * dx, y0 + Double(r) * dy)) } }
-        return DensityGrid(geometry: geometry, values: values, projection: PlaneProjection(kind: .planar),
-                           radius: 1, estimator: .density, units: "per square unit")
+        return DensityGrid(
+            geometry: geometry, values: values, projection: PlaneProjection(kind: .planar),
+            radius: 1, estimator: .density, units: "per square unit")
     }
 
     /// A seeded random smooth-ish field: a sum of Gaussian bumps and dips.
     static func randomGrid(seed: UInt64, columns: Int, rows: Int, bumps: Int = 12) -> DensityGrid {
         var rng = SplitMix(seed: seed)
         let centres = (0..<bumps).map { _ in
-            (x: rng.unit() * Double(columns - 1), y: rng.unit() * Double(rows - 1),
-             s: 0.8 + rng.unit() * 4, w: rng.unit() * 2 - 0.6)
+            (
+                x: rng.unit() * Double(columns - 1), y: rng.unit() * Double(rows - 1),
+                s: 0.8 + rng.unit() * 4, w: rng.unit() * 2 - 0.6
+            )
         }
         return grid(columns: columns, rows: rows) { x, y in
             centres.reduce(0) { acc, b in
@@ -41,7 +49,6 @@ enum ContourFixture {
 
     static func area(_ polygons: [PlanePolygon]) -> Double { polygons.reduce(0) { $0 + $1.area } }
 }
-
 
 /// An independent validity check of polygons by OGC rules, written without
 /// the library's code: closed simple rings, orientation, no repeated
@@ -117,7 +124,8 @@ enum PolygonValidator {
     }
 
     static func onSegment(_ p: PlanePoint, _ a: PlanePoint, _ b: PlanePoint) -> Bool {
-        orient(a, b, p) == 0 && p.x >= min(a.x, b.x) && p.x <= max(a.x, b.x) && p.y >= min(a.y, b.y) && p.y <= max(a.y, b.y)
+        orient(a, b, p) == 0 && p.x >= min(a.x, b.x) && p.x <= max(a.x, b.x) && p.y >= min(a.y, b.y)
+            && p.y <= max(a.y, b.y)
     }
 
     static func meet(_ a: PlanePoint, _ b: PlanePoint, _ c: PlanePoint, _ d: PlanePoint) -> Bool {
@@ -131,7 +139,13 @@ enum PolygonValidator {
         // one lies on the other.
         let shared: PlanePoint
         let (p, q): (PlanePoint, PlanePoint)
-        if b == c { shared = b; p = a; q = d } else if a == d { shared = a; p = b; q = c } else { return meet(a, b, c, d) }
+        if b == c {
+            shared = b; p = a; q = d
+        } else if a == d {
+            shared = a; p = b; q = c
+        } else {
+            return meet(a, b, c, d)
+        }
         return (onSegment(q, shared, p) && q != shared) || (onSegment(p, shared, q) && p != shared)
     }
 

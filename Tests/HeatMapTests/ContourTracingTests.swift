@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -122,12 +123,16 @@ import Testing
 
     @Test func wholeFrameInsideIsTheBox() throws {
         let rows: [[Double]] = [[1, 1, 1, 1], [1, 0, 1, 1], [1, 1, 1, 1]]
-        let set = try ContourBuilder.build(grid: ContourFixture.grid(rows, dx: 2, dy: 0.5, x0: 10, y0: -3),
-                                           thresholds: [0.5], smoother: .none)
+        let set = try ContourBuilder.build(
+            grid: ContourFixture.grid(rows, dx: 2, dy: 0.5, x0: 10, y0: -3),
+            thresholds: [0.5], smoother: .none)
         let polygon = try #require(set.levels[0].first)
         #expect(set.levels[0].count == 1)
-        #expect(polygon.exterior == [PlanePoint(x: 10, y: -3), PlanePoint(x: 16, y: -3),
-                                     PlanePoint(x: 16, y: -2), PlanePoint(x: 10, y: -2)])
+        #expect(
+            polygon.exterior == [
+                PlanePoint(x: 10, y: -3), PlanePoint(x: 16, y: -3),
+                PlanePoint(x: 16, y: -2), PlanePoint(x: 10, y: -2)
+            ])
         // The dip at node (1, 1) is a hole: a diamond of half-diagonals dx/2, dy/2.
         #expect(polygon.holes.count == 1)
         #expect(abs(polygon.area - (6 - 0.5)) < 1e-8)
@@ -238,8 +243,9 @@ import Testing
         flag.cancel()
         let grid = ContourFixture.randomGrid(seed: 1, columns: 40, rows: 40)
         #expect(throws: CancellationError.self) {
-            try ContourBuilder.build(grid: grid, thresholds: [0.1, 0.2], smoother: .chaikin(),
-                                     control: ComputeControl(cancellation: flag))
+            try ContourBuilder.build(
+                grid: grid, thresholds: [0.1, 0.2], smoother: .chaikin(),
+                control: ComputeControl(cancellation: flag))
         }
     }
 

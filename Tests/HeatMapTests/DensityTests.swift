@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -31,12 +32,15 @@ import Testing
         return out
     }
 
-    static func grid(_ points: PlanePoints, _ g: GridGeometry, radius: Double, method: DensityMethod,
-                     estimator: DensityEstimator = .density,
-                     projection: PlaneProjection = planar) throws -> DensityGrid {
-        var accumulator = try DensityAccumulator(geometry: g, radius: radius, projection: projection,
-                                                 estimator: estimator, method: method,
-                                                 expectedCount: points.count)
+    static func grid(
+        _ points: PlanePoints, _ g: GridGeometry, radius: Double, method: DensityMethod,
+        estimator: DensityEstimator = .density,
+        projection: PlaneProjection = planar
+    ) throws -> DensityGrid {
+        var accumulator = try DensityAccumulator(
+            geometry: g, radius: radius, projection: projection,
+            estimator: estimator, method: method,
+            expectedCount: points.count)
         try accumulator.add(points)
         return try accumulator.finish()
     }
@@ -50,12 +54,12 @@ import Testing
     @Test(arguments: DensityMethod.allCases)
     func sumsOfOneToThreePointsMatchTheFormula(method: DensityMethod) throws {
         let g = GridGeometry(columns: 40, rows: 30, x0: 0, y0: 0, dx: 0.5, dy: 0.5)
-        let radius = 4.5 // σ = 1.5 = 3 cells
+        let radius = 4.5  // σ = 1.5 = 3 cells
         let sigma = radius / 3
         let sets: [[(Double, Double, Double)]] = [
             [(10.2, 7.3, 1)],
             [(10.2, 7.3, 1), (12.9, 8.1, 2.5)],
-            [(5.05, 5.55, 0.5), (9.0, 9.0, 1), (14.4, 6.2, 3)],
+            [(5.05, 5.55, 0.5), (9.0, 9.0, 1), (14.4, 6.2, 3)]
         ]
         for set in sets {
             var points = PlanePoints()
@@ -145,7 +149,7 @@ import Testing
     @Test(arguments: [
         (DensityScheme.rowMoments(order: 5), 1.05), (.rowMoments(order: 4), 1.3), (.rowMoments(order: 3), 2.05),
         (.taylorBinning(order: 4), 2.05),
-        (.taylorBinning(order: 3), 3.2), (.taylorBinning(order: 2), 6.5), (.linearBinning, 25),
+        (.taylorBinning(order: 3), 3.2), (.taylorBinning(order: 2), 6.5), (.linearBinning, 25)
     ])
     func eachSchemeMeetsTheBoundFromItsThreshold(scheme: DensityScheme, sigmaInCells: Double) throws {
         var rng = SplitMix(seed: 11)
@@ -153,8 +157,9 @@ import Testing
         var points = PlanePoints()
         for _ in 0..<25 { points.append(x: rng.uniform(0, 89), y: rng.uniform(0, 79), weight: rng.uniform(0.5, 2)) }
         let radius = 3 * sigmaInCells
-        var accumulator = try DensityAccumulator(geometry: g, radius: radius, projection: Self.planar,
-                                                 scheme: scheme)
+        var accumulator = try DensityAccumulator(
+            geometry: g, radius: radius, projection: Self.planar,
+            scheme: scheme)
         try accumulator.add(points)
         let grid = try accumulator.finish()
         let exact = Self.bruteForce(points, g, radius: radius)
@@ -186,8 +191,9 @@ import Testing
         // Both coordinates finite, their distance not: no grid can be fitted.
         let points = PlanePoints(x: [-1e308, 1e308, 0], y: [-1e308, 1e308, 0], weight: [1, 1, 1])
         let configuration = HeatMapConfiguration(radius: 6, projection: .planar)
-        let geometry = GridGeometry.fitting(box: PlaneBox(minX: -1e308, minY: -1e308, maxX: 1e308, maxY: 1e308),
-                                            radius: 6, paddingFactor: 1.5, resolution: 100)
+        let geometry = GridGeometry.fitting(
+            box: PlaneBox(minX: -1e308, minY: -1e308, maxX: 1e308, maxY: 1e308),
+            radius: 6, paddingFactor: 1.5, resolution: 100)
         #expect(geometry.columns == 100 && geometry.rows == 100)
         #expect(throws: HeatMapError.self) {
             try DensityGrid.compute(points: points, projection: Self.planar, configuration: configuration)
@@ -253,8 +259,9 @@ import Testing
         for bandwidth in Bandwidth.allCases {
             configuration.bandwidth = bandwidth
             for points in [PlanePoints(value: []), one, same, zero] {
-                let grid = try DensityGrid.compute(points: points, projection: Self.planar,
-                                                   configuration: configuration)
+                let grid = try DensityGrid.compute(
+                    points: points, projection: Self.planar,
+                    configuration: configuration)
                 #expect(grid.radius.isFinite && grid.radius > 0)
                 #expect(grid.values.count == grid.geometry.count)
                 #expect(grid.values.allSatisfy { !$0.isInfinite })
@@ -285,8 +292,9 @@ import Testing
             _ = try DensityAccumulator(geometry: g, radius: .nan, projection: Self.planar)
         }
         #expect(throws: HeatMapError.self) {
-            _ = try DensityAccumulator(geometry: GridGeometry(columns: 0, rows: 5, x0: 0, y0: 0, dx: 1, dy: 1),
-                                       radius: 1, projection: Self.planar)
+            _ = try DensityAccumulator(
+                geometry: GridGeometry(columns: 0, rows: 5, x0: 0, y0: 0, dx: 1, dy: 1),
+                radius: 1, projection: Self.planar)
         }
     }
 
@@ -297,8 +305,9 @@ import Testing
         var points = PlanePoints(value: [])
         for i in 0..<n {
             let cx = i % 3 == 0 ? 30.0 : 70.0
-            points.append(x: cx + rng.uniform(-20, 20) * rng.uniform(0, 1), y: rng.uniform(0, 80),
-                          weight: rng.uniform(0.1, 2), value: rng.uniform(-5, 30))
+            points.append(
+                x: cx + rng.uniform(-20, 20) * rng.uniform(0, 1), y: rng.uniform(0, 80),
+                weight: rng.uniform(0.1, 2), value: rng.uniform(-5, 30))
         }
         return points
     }
@@ -323,14 +332,17 @@ import Testing
         let points = Self.cluster(3_000, seed: 4)
         let g = GridGeometry.fitting(box: points.bounds, radius: 5, paddingFactor: 1.5, resolution: 120)
         let whole = try Self.grid(points, g, radius: 5, method: method, estimator: .mean)
-        var accumulator = try DensityAccumulator(geometry: g, radius: 5, projection: Self.planar, estimator: .mean,
-                                                 method: method, expectedCount: points.count)
+        var accumulator = try DensityAccumulator(
+            geometry: g, radius: 5, projection: Self.planar, estimator: .mean,
+            method: method, expectedCount: points.count)
         var start = 0
         for size in [1, 999, 1_000, 1_000] {
             let end = min(points.count, start + size)
-            try accumulator.add(PlanePoints(x: Array(points.x[start..<end]), y: Array(points.y[start..<end]),
-                                            weight: Array(points.weight[start..<end]),
-                                            value: Array(points.value![start..<end])))
+            try accumulator.add(
+                PlanePoints(
+                    x: Array(points.x[start..<end]), y: Array(points.y[start..<end]),
+                    weight: Array(points.weight[start..<end]),
+                    value: Array(points.value![start..<end])))
             start = end
         }
         #expect(accumulator.count == points.count)
@@ -360,8 +372,9 @@ import Testing
             if p.stage == .density { fractions.withLock { $0.append(p.fraction) } }
         })
         let configuration = HeatMapConfiguration(radius: 4, gridResolution: 120, projection: .planar)
-        _ = try DensityGrid.compute(points: Self.cluster(5_000, seed: 1), projection: Self.planar,
-                                    configuration: configuration, control: control)
+        _ = try DensityGrid.compute(
+            points: Self.cluster(5_000, seed: 1), projection: Self.planar,
+            configuration: configuration, control: control)
         let seen = fractions.withLock { $0 }
         #expect(seen.first == 0)
         #expect(seen.last == 1)
@@ -386,20 +399,23 @@ import Testing
         let configuration = HeatMapConfiguration(radius: 10, gridResolution: 800, projection: .planar)
         let flag = CancellationFlag()
         let reports = Mutex<(cancelledAt: Double?, afterCancel: [Double])>((nil, []))
-        let control = ComputeControl(cancellation: flag, progress: { p in
-            guard p.stage == .density else { return }
-            reports.withLock { r in
-                if r.cancelledAt != nil {
-                    r.afterCancel.append(p.fraction)
-                } else if p.fraction > fraction && p.fraction < 1 {
-                    r.cancelledAt = p.fraction
-                    flag.cancel()
+        let control = ComputeControl(
+            cancellation: flag,
+            progress: { p in
+                guard p.stage == .density else { return }
+                reports.withLock { r in
+                    if r.cancelledAt != nil {
+                        r.afterCancel.append(p.fraction)
+                    } else if p.fraction > fraction && p.fraction < 1 {
+                        r.cancelledAt = p.fraction
+                        flag.cancel()
+                    }
                 }
-            }
-        })
+            })
         #expect(throws: CancellationError.self) {
-            _ = try DensityGrid.compute(points: points, projection: Self.planar, configuration: configuration,
-                                        control: control)
+            _ = try DensityGrid.compute(
+                points: points, projection: Self.planar, configuration: configuration,
+                control: control)
         }
         let seen = reports.withLock { $0 }
         #expect(seen.cancelledAt != nil, "the stage reported nothing between \(fraction) and 1")

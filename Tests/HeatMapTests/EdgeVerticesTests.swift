@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -17,7 +18,7 @@ import Testing
     private static let geometries = [
         GridGeometry(columns: 7, rows: 5, x0: 0, y0: 0, dx: 1, dy: 1),
         GridGeometry(columns: 4001, rows: 2999, x0: -20_037_508.342789244, y0: 1e-7, dx: 0.1, dy: 1.0 / 3),
-        GridGeometry(columns: 65_537, rows: 40, x0: 179.99999999999997, y0: -89.99, dx: 1e-9, dy: 7.25e3),
+        GridGeometry(columns: 65_537, rows: 40, x0: 179.99999999999997, y0: -89.99, dx: 1e-9, dy: 7.25e3)
     ]
 
     /// Fractions as the crossing rule makes them, and the extremes.
@@ -32,8 +33,10 @@ import Testing
 
     /// The sides of cell (c, r): bottom, right, top, left.
     private func sides(column c: Int, row r: Int) -> [EdgeSpot] {
-        [EdgeSpot(vertical: false, column: c, row: r), EdgeSpot(vertical: true, column: c + 1, row: r),
-         EdgeSpot(vertical: false, column: c, row: r + 1), EdgeSpot(vertical: true, column: c, row: r)]
+        [
+            EdgeSpot(vertical: false, column: c, row: r), EdgeSpot(vertical: true, column: c + 1, row: r),
+            EdgeSpot(vertical: false, column: c, row: r + 1), EdgeSpot(vertical: true, column: c, row: r)
+        ]
     }
 
     /// A random walk from edge to edge through cells, as marching squares
@@ -42,8 +45,12 @@ import Testing
     private func walk(_ g: GridGeometry, count: Int, rng: inout SplitMix) -> (spots: [EdgeSpot], starts: Set<Int>) {
         func randomEdge() -> EdgeSpot {
             rng.next() & 1 == 0
-                ? EdgeSpot(vertical: false, column: Int(rng.next() % UInt64(g.columns - 1)), row: Int(rng.next() % UInt64(g.rows)))
-                : EdgeSpot(vertical: true, column: Int(rng.next() % UInt64(g.columns)), row: Int(rng.next() % UInt64(g.rows - 1)))
+                ? EdgeSpot(
+                    vertical: false, column: Int(rng.next() % UInt64(g.columns - 1)),
+                    row: Int(rng.next() % UInt64(g.rows)))
+                : EdgeSpot(
+                    vertical: true, column: Int(rng.next() % UInt64(g.columns)),
+                    row: Int(rng.next() % UInt64(g.rows - 1)))
         }
         var spots: [EdgeSpot] = [], starts: Set<Int> = [0]
         var s = randomEdge()
@@ -76,8 +83,9 @@ import Testing
         let g = Self.geometries[index]
         var rng = SplitMix(seed: UInt64(index) + 11)
         // Walks near the low corner (side sums), then anywhere.
-        var (spots, starts) = walk(GridGeometry(columns: min(g.columns, 40), rows: min(g.rows, 40), x0: 0, y0: 0, dx: 1, dy: 1),
-                                   count: 1500, rng: &rng)
+        var (spots, starts) = walk(
+            GridGeometry(columns: min(g.columns, 40), rows: min(g.rows, 40), x0: 0, y0: 0, dx: 1, dy: 1),
+            count: 1500, rng: &rng)
         let rest = walk(g, count: 3000, rng: &rng)
         starts.formUnion(rest.starts.map { $0 + spots.count })
         spots += rest.spots
@@ -86,10 +94,14 @@ import Testing
         for (v, s) in spots.enumerated() {
             if starts.contains(v) { vertices.beginPiece() }
             let f = fraction(&rng)
-            let p = s.vertical ? vertices.append(row: s.row, column: s.column, fractionAlongY: f)
-                               : vertices.append(row: s.row, column: s.column, fractionAlongX: f)
-            expected.append(s.vertical ? PlanePoint(x: g.x0 + Double(s.column) * g.dx, y: g.y0 + (Double(s.row) + f) * g.dy)
-                                       : PlanePoint(x: g.x0 + (Double(s.column) + f) * g.dx, y: g.y0 + Double(s.row) * g.dy))
+            let p =
+                s.vertical
+                ? vertices.append(row: s.row, column: s.column, fractionAlongY: f)
+                : vertices.append(row: s.row, column: s.column, fractionAlongX: f)
+            expected.append(
+                s.vertical
+                    ? PlanePoint(x: g.x0 + Double(s.column) * g.dx, y: g.y0 + (Double(s.row) + f) * g.dy)
+                    : PlanePoint(x: g.x0 + (Double(s.column) + f) * g.dx, y: g.y0 + Double(s.row) * g.dy))
             #expect(p.x.bitPattern == expected[v].x.bitPattern && p.y.bitPattern == expected[v].y.bitPattern)
         }
         #expect(vertices.count == expected.count)
@@ -113,13 +125,17 @@ import Testing
         for v in stride(from: 0, to: spots.count - 4, by: 37) {
             let w = vertices.window(from: v, count: 4), three = vertices.window(from: v, count: 3)
             #expect([w.0, w.1, w.2, w.3] == Array(expected[v..<(v + 4)]))
-            #expect([three.0, three.1, three.2, three.3] == [expected[v], expected[v + 1], expected[v + 2], expected[v + 2]])
+            #expect(
+                [three.0, three.1, three.2, three.3] == [expected[v], expected[v + 1], expected[v + 2], expected[v + 2]]
+            )
         }
         // Dropping a tail (a rolled-back ring) keeps the rest; the next vertex starts a piece.
         for cut in [1234, 1217, 1152] {
             vertices.removeLast(from: cut)
             #expect(vertices.count == cut)
-            for v in [0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, cut - 2, cut - 1] { #expect(vertices.point(v) == expected[v]) }
+            for v in [0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, cut - 2, cut - 1] {
+                #expect(vertices.point(v) == expected[v])
+            }
             let p = vertices.append(row: 0, column: 0, fractionAlongX: 0.25)
             #expect(vertices.point(cut) == p && p.x == g.x0 + 0.25 * g.dx && vertices.spot(cut).column == 0)
             vertices.removeLast(from: cut)
@@ -132,7 +148,9 @@ import Testing
             for c in 0..<(g.columns - 1) {
                 let vertices = EdgeVertices(geometry: g), edges = sides(column: c, row: r)
                 for a in 0..<4 {
-                    for b in 0..<4 where a != b { #expect(vertices.cell(from: edges[a], to: edges[b]) == r * (g.columns - 1) + c) }
+                    for b in 0..<4 where a != b {
+                        #expect(vertices.cell(from: edges[a], to: edges[b]) == r * (g.columns - 1) + c)
+                    }
                 }
             }
         }
@@ -147,8 +165,10 @@ import Testing
         let traces = try grid.values.withUnsafeBufferPointer { buffer in
             let bands = try NodeBands(values: buffer, thresholds: thresholds)
             return try thresholds.indices.map {
-                try LevelTracer(values: buffer, bands: bands, level: $0, geometry: g, frame: frame,
-                                threshold: thresholds[$0], control: .none).trace()
+                try LevelTracer(
+                    values: buffer, bands: bands, level: $0, geometry: g, frame: frame,
+                    threshold: thresholds[$0], control: .none
+                ).trace()
             }
         }
         let v = grid.values

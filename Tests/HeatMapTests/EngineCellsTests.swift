@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -29,15 +30,19 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(fixture: "quakes-mag", input: "quakes_fiji.csv", columns: PointColumns(longitude: "long", weight: "mag"),
-             configuration: HeatMapConfiguration(gridResolution: 40, bandwidth: .auto)),
-        Case(fixture: "quakes-0-360", input: "quakes_fiji_0_360", columns: PointColumns(longitude: "long"),
-             configuration: HeatMapConfiguration(radius: 150_000, gridResolution: 30)),
-        Case(fixture: "ames-mean", input: "ames.csv",
-             columns: PointColumns(latitude: "Latitude", longitude: "Longitude", value: "Sale_Price"),
-             configuration: HeatMapConfiguration(radius: 1000, gridResolution: 30, estimator: .mean)),
-        Case(fixture: "snow-scott", input: "snow_deaths.csv", columns: PointColumns(),
-             configuration: HeatMapConfiguration(radius: 1, gridResolution: 30, projection: .planar, bandwidth: .scott)),
+        Case(
+            fixture: "quakes-mag", input: "quakes_fiji.csv", columns: PointColumns(longitude: "long", weight: "mag"),
+            configuration: HeatMapConfiguration(gridResolution: 40, bandwidth: .auto)),
+        Case(
+            fixture: "quakes-0-360", input: "quakes_fiji_0_360", columns: PointColumns(longitude: "long"),
+            configuration: HeatMapConfiguration(radius: 150_000, gridResolution: 30)),
+        Case(
+            fixture: "ames-mean", input: "ames.csv",
+            columns: PointColumns(latitude: "Latitude", longitude: "Longitude", value: "Sale_Price"),
+            configuration: HeatMapConfiguration(radius: 1000, gridResolution: 30, estimator: .mean)),
+        Case(
+            fixture: "snow-scott", input: "snow_deaths.csv", columns: PointColumns(),
+            configuration: HeatMapConfiguration(radius: 1, gridResolution: 30, projection: .planar, bandwidth: .scott))
     ]
 
     /// The raw rows' path: the quakes with longitudes in 0...360 are written out.
@@ -60,8 +65,10 @@ import Testing
         let cells = try table.densityGrid()
         let options = PointReaderOptions(columns: c.columns, geographic: c.configuration.projection != .planar)
         let points = try StreamedPoints.read(path: try Self.rawPath(c, folder: folder), options: options)
-        let raw = try StreamedDensity.compute(from: points, configuration: c.configuration,
-                                              resolutionFromData: c.resolutionFromData).grid
+        let raw = try StreamedDensity.compute(
+            from: points, configuration: c.configuration,
+            resolutionFromData: c.resolutionFromData
+        ).grid
         #expect(table.points == points.count)
         #expect(cells.projection == raw.projection)
         let g = cells.geometry, r = raw.geometry
@@ -109,7 +116,7 @@ import Testing
         ("node twice", "appears twice"),
         ("geometry off its box", "does not follow from the table's box"),
         ("foreign", "not a cells table"),
-        ("header only", "has a header but no rows"),
+        ("header only", "has a header but no rows")
     ])
     func malformedTablesAreRefused(kind: String, message: String) throws {
         let bytes = try Self.edited("quakes-mag") { lines in
@@ -147,8 +154,9 @@ import Testing
     }
 
     @Test func sqlQuotesOddNamesPerDialect() {
-        let odd = CellQuery(dialect: .postgres, table: "my points", latitude: "Lat \"deg\"", longitude: "Long, W",
-                            weight: "wind kt", radius: 500)
+        let odd = CellQuery(
+            dialect: .postgres, table: "my points", latitude: "Lat \"deg\"", longitude: "Long, W",
+            weight: "wind kt", radius: 500)
         let pg = odd.sql()
         #expect(pg.contains("\"Lat \"\"deg\"\"\""))
         #expect(pg.contains("\"Long, W\""))
@@ -172,8 +180,9 @@ import Testing
     /// statements have neither.
     @Test(arguments: [Bandwidth.auto, .silverman])
     func postgresStepsAreNotInlined(rule: Bandwidth) {
-        var q = CellQuery(dialect: .postgres, table: "t", latitude: "lat", longitude: "lon", weight: "w",
-                          bandwidth: rule, radius: 500)
+        var q = CellQuery(
+            dialect: .postgres, table: "t", latitude: "lat", longitude: "lon", weight: "w",
+            bandwidth: rule, radius: 500)
         let steps = q.sql().split(separator: "\n").filter { $0.hasSuffix(" (") && !$0.hasPrefix(" ") }
         #expect(steps.count > 20)
         for step in steps {
@@ -193,7 +202,8 @@ import Testing
         let q = CellQuery(dialect: .duckdb, table: "t", latitude: "lat", longitude: "lon", radius: 500)
         for x in [Double.pi / 180, PlaneProjection.authalicRadius, 1e-15, 0.85, -1.0 / 6] {
             let text = q.number(x)
-            let inner = text.split(separator: "'").dropFirst().first.map(String.init)
+            let inner =
+                text.split(separator: "'").dropFirst().first.map(String.init)
                 ?? String(text.dropFirst(5).prefix { $0 != " " })
             #expect(Double(inner) == x, "\(text)")
         }

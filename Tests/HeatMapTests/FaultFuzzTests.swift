@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -10,7 +11,8 @@ import Testing
 /// by the point and contour readers. Each either reads or throws an
 /// ``InputError`` with a position; nothing else escapes, nothing traps.
 @Suite struct FaultFuzzTests {
-    static let csv = "lat,lon,w\n-20.42,-178.38,4\n-20.62,-178.97,2\n\"-26.0\",184.1,1\n-17.97,181.66,3\n-20.42,181.96,5\n"
+    static let csv =
+        "lat,lon,w\n-20.42,-178.38,4\n-20.62,-178.97,2\n\"-26.0\",184.1,1\n-17.97,181.66,3\n-20.42,181.96,5\n"
 
     static let geojson = """
         {"type":"FeatureCollection","features":[
@@ -30,7 +32,9 @@ import Testing
     enum Outcome: Equatable { case read(Int), refused }
 
     /// Reads `bytes` as points; an error other than InputError is recorded.
-    static func readPoints(_ bytes: [UInt8], name: String, options: PointReaderOptions, folder: ScratchFolder) -> Outcome {
+    static func readPoints(_ bytes: [UInt8], name: String, options: PointReaderOptions, folder: ScratchFolder)
+        -> Outcome
+    {
         do {
             let reader = try PointReader(path: try folder.write(name, bytes), options: options)
             var n = 0
@@ -52,7 +56,9 @@ import Testing
         let picks: [UInt8] = [0, 10, 13, 34, 44, 45, 46, 48, 57, 91, 93, 123, 125, 0xff]
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
             let k = Int.random(in: 0..<bytes.count, using: &generator)
-            bytes[k] = Bool.random(using: &generator) ? picks.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
+            bytes[k] =
+                Bool.random(using: &generator)
+                ? picks.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
         }
         return bytes
     }
@@ -66,7 +72,8 @@ import Testing
             let outcome = Self.readPoints(prefix, name: "p.csv", options: PointReaderOptions(), folder: folder)
             // A prefix that ends inside a row, before its last field, is cut off.
             let lastLine = prefix.split(separator: 0x0A, omittingEmptySubsequences: false).last ?? []
-            let cutInsideRow = k < bytes.count && !lastLine.isEmpty && lastLine.filter { $0 == 0x2C }.count < 2
+            let cutInsideRow =
+                k < bytes.count && !lastLine.isEmpty && lastLine.filter { $0 == 0x2C }.count < 2
                 && prefix.contains(0x0A)
             if cutInsideRow { #expect(outcome == .refused, "prefix of \(k) bytes was read") }
             if case .read(let n) = outcome { #expect(n <= 5) } else { refused += 1 }
@@ -90,9 +97,11 @@ import Testing
     @Test func byteFlipsAreReadOrRefusedNeverTrapped() throws {
         let folder = try ScratchFolder()
         for seed in 0..<150 as Range<UInt64> {
-            _ = Self.readPoints(Self.flipped(Self.csv, seed: seed), name: "f.csv", options: PointReaderOptions(), folder: folder)
-            _ = Self.readPoints(Self.flipped(Self.geojson, seed: seed), name: "f.geojson",
-                                options: PointReaderOptions(format: .geojson), folder: folder)
+            _ = Self.readPoints(
+                Self.flipped(Self.csv, seed: seed), name: "f.csv", options: PointReaderOptions(), folder: folder)
+            _ = Self.readPoints(
+                Self.flipped(Self.geojson, seed: seed), name: "f.geojson",
+                options: PointReaderOptions(format: .geojson), folder: folder)
         }
     }
 
@@ -103,7 +112,8 @@ import Testing
         inputs += (0..<150 as Range<UInt64>).map { Self.flipped(Self.contours, seed: $0) }
         for input in inputs {
             do {
-                let features = try GeoJSONContourReader.read(path: try folder.write("c.geojson", input), geographic: false)
+                let features = try GeoJSONContourReader.read(
+                    path: try folder.write("c.geojson", input), geographic: false)
                 // What was accepted can answer queries.
                 var bands = [[PlanePolygon]](repeating: [], count: (features.map(\.level).max() ?? -1) + 1)
                 for f in features { bands[f.level].append(contentsOf: f.polygons) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -23,7 +24,8 @@ import Testing
 
     @Test func aCutOffLastRowIsRefusedEvenInAnUnusedColumn() throws {
         let message = try InputCSVTests.error("lat,lon,depth\n1,2,3\n1.5,2.5,4\n2,2.")
-        #expect(message == "4:depth: last row has 2 fields but the header has 3, and no line end: the input looks cut off")
+        #expect(
+            message == "4:depth: last row has 2 fields but the header has 3, and no line end: the input looks cut off")
         // A whole last row without a line end, and a short row with one, stay as they were.
         #expect(try InputCSVTests.points("lat,lon,depth\n1,2,3\n2,2,5").count == 2)
         #expect(try InputCSVTests.points("lat,lon,depth\n1,2,3\n2,2\n").count == 2)
@@ -41,15 +43,30 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{\"features\":[]}", "1:1: GeoJSON object without a 'type' (expected FeatureCollection, Feature or a geometry)"),
-        ("{\"type\":\"Banana\",\"features\":[]}", "1:1: an object with 'features' has type 'Banana', not FeatureCollection"),
-        ("{\"type\":\"Banana\"}", "1:1: unknown GeoJSON type 'Banana' (expected FeatureCollection, Feature or a geometry)"),
-        ("{\"type\":\"Point\",\"coordinates\":[1,2]}{\"type\":\"Point\",\"coordinates\":[1,2]}",
-         "1:37: a second JSON value on the line where the previous one ended (concatenated objects?); newline-delimited GeoJSON has one value per line"),
-        ("{\"type\":\"FeatureCollection\",\"features\":[]}\n{\"type\":\"Point\",\"coordinates\":[1,2]}",
-         "2:1: a second JSON value after a FeatureCollection (concatenated files?); a file holds one FeatureCollection, or one Feature per line"),
-        ("{\"type\":\"Point\",\"coordinates\":[1,2]}\n{\"type\":\"FeatureCollection\",\"features\":[]}",
-         "2:1: a FeatureCollection after another top-level value (concatenated files?); a file holds one FeatureCollection, or one Feature per line"),
+        (
+            "{\"features\":[]}",
+            "1:1: GeoJSON object without a 'type' (expected FeatureCollection, Feature or a geometry)"
+        ),
+        (
+            "{\"type\":\"Banana\",\"features\":[]}",
+            "1:1: an object with 'features' has type 'Banana', not FeatureCollection"
+        ),
+        (
+            "{\"type\":\"Banana\"}",
+            "1:1: unknown GeoJSON type 'Banana' (expected FeatureCollection, Feature or a geometry)"
+        ),
+        (
+            "{\"type\":\"Point\",\"coordinates\":[1,2]}{\"type\":\"Point\",\"coordinates\":[1,2]}",
+            "1:37: a second JSON value on the line where the previous one ended (concatenated objects?); newline-delimited GeoJSON has one value per line"
+        ),
+        (
+            "{\"type\":\"FeatureCollection\",\"features\":[]}\n{\"type\":\"Point\",\"coordinates\":[1,2]}",
+            "2:1: a second JSON value after a FeatureCollection (concatenated files?); a file holds one FeatureCollection, or one Feature per line"
+        ),
+        (
+            "{\"type\":\"Point\",\"coordinates\":[1,2]}\n{\"type\":\"FeatureCollection\",\"features\":[]}",
+            "2:1: a FeatureCollection after another top-level value (concatenated files?); a file holds one FeatureCollection, or one Feature per line"
+        )
     ])
     func malformedGeoJSONIsRefusedWithItsPosition(_ text: String, _ expected: String) throws {
         #expect(try InputGeoJSONTests.error(text) == expected)
@@ -70,11 +87,13 @@ import Testing
         #expect(binner.reach == 2)
         let smallest = binner.smallestExactSize
         #expect(smallest > 1e-9 && smallest < 1e-8)
-        var fits = try Binner(configuration: BinningConfiguration(size: smallest, projection: .planar),
-                              projection: PlaneProjection(kind: .planar))
+        var fits = try Binner(
+            configuration: BinningConfiguration(size: smallest, projection: .planar),
+            projection: PlaneProjection(kind: .planar))
         try fits.add(x: [0, 0.5, 2, -2, 2, -2], y: [0, 0.25, 2, -2, -2, 2])
         #expect(fits.summary.rejected.isEmpty)
-        #expect(Binner.smallestExactSize(reach: 1e7, planar: false) == Binner.smallestExactSize(reach: 1e4, planar: true))
+        #expect(
+            Binner.smallestExactSize(reach: 1e7, planar: false) == Binner.smallestExactSize(reach: 1e4, planar: true))
     }
 
     @Test func memoryBudgetRefusesWhatCannotFitAndNamesTheStage() throws {
@@ -84,8 +103,11 @@ import Testing
         #expect(throws: HeatMapError.outOfMemory(needed: Int.max, available: available, what: "the test")) {
             try MemoryBudget.reserve(Int.max, for: "the test")
         }
-        let e = HeatMapError.outOfMemory(needed: 1_930_000_000, available: 808_000_000, what: "the density grid of 8043 × 10000 nodes")
-        #expect("\(e)" == "the density grid of 8043 × 10000 nodes needs about 1.9 GB of memory, but only 808 MB is available")
+        let e = HeatMapError.outOfMemory(
+            needed: 1_930_000_000, available: 808_000_000, what: "the density grid of 8043 × 10000 nodes")
+        #expect(
+            "\(e)"
+                == "the density grid of 8043 × 10000 nodes needs about 1.9 GB of memory, but only 808 MB is available")
     }
 }
 
@@ -93,8 +115,10 @@ import Testing
 /// throwing overloads say so with a `HeatMapError`; the synchronous one,
 /// which cannot throw, gives an empty result.
 @Suite struct OversizedJobTests {
-    static let points = [HeatMapPoint(coordinate: LocationCoordinate2D(latitude: 0, longitude: 0), weight: 1),
-                         HeatMapPoint(coordinate: LocationCoordinate2D(latitude: 10, longitude: 10), weight: 1)]
+    static let points = [
+        HeatMapPoint(coordinate: LocationCoordinate2D(latitude: 0, longitude: 0), weight: 1),
+        HeatMapPoint(coordinate: LocationCoordinate2D(latitude: 10, longitude: 10), weight: 1)
+    ]
     /// About 4 × 10¹² nodes: far beyond any machine's memory.
     static let configuration = HeatMapConfiguration(radius: 100_000, gridResolution: 2_000_000)
 
@@ -127,7 +151,9 @@ import Testing
 
     static func error(_ features: [String], geographic: Bool?) throws -> String {
         let folder = try ScratchFolder()
-        let path = try folder.write("c.geojson", "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}")
+        let path = try folder.write(
+            "c.geojson", "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}"
+        )
         do {
             _ = try GeoJSONContourReader.read(path: path, geographic: geographic)
         } catch let e as InputError {
@@ -137,28 +163,41 @@ import Testing
     }
 
     @Test func anIntactFileReads() throws {
-        let ok = [Self.feature(level: 0, threshold: 1, upper: 2, ring: Self.square),
-                  Self.feature(level: 1, threshold: 2, upper: nil, ring: Self.square)]
+        let ok = [
+            Self.feature(level: 0, threshold: 1, upper: 2, ring: Self.square),
+            Self.feature(level: 1, threshold: 2, upper: nil, ring: Self.square)
+        ]
         #expect(try Self.error(ok, geographic: true) == "no error")
     }
 
     @Test func hugeCoordinatesAreRefusedWithTheFeaturesPosition() throws {
         let huge = "[[1e308,1e308],[-1e308,1e308],[0,-1e308],[1e308,1e308]]"
-        let features = [Self.feature(level: 0, threshold: 1, upper: 2, ring: Self.square),
-                        Self.feature(level: 1, threshold: 2, upper: nil, ring: huge)]
-        #expect(try Self.error(features, geographic: true)
-                == "3:1: contour feature (level 1) has position [1e+308, 1e+308] outside longitude [-180, 180] or latitude [-90, 90]")
-        #expect(try Self.error(features, geographic: false)
-                == "3:1: contour feature (level 1) has position [1e+308, 1e+308] beyond ±1e150, too large to test points against")
+        let features = [
+            Self.feature(level: 0, threshold: 1, upper: 2, ring: Self.square),
+            Self.feature(level: 1, threshold: 2, upper: nil, ring: huge)
+        ]
+        #expect(
+            try Self.error(features, geographic: true)
+                == "3:1: contour feature (level 1) has position [1e+308, 1e+308] outside longitude [-180, 180] or latitude [-90, 90]"
+        )
+        #expect(
+            try Self.error(features, geographic: false)
+                == "3:1: contour feature (level 1) has position [1e+308, 1e+308] beyond ±1e150, too large to test points against"
+        )
     }
 
     @Test func levelsOutOfOrderAndFlatRingsAreRefused() throws {
-        let disorder = [Self.feature(level: 0, threshold: 5, upper: 6, ring: Self.square),
-                        Self.feature(level: 1, threshold: 2, upper: nil, ring: Self.square)]
-        #expect(try Self.error(disorder, geographic: nil)
+        let disorder = [
+            Self.feature(level: 0, threshold: 5, upper: 6, ring: Self.square),
+            Self.feature(level: 1, threshold: 2, upper: nil, ring: Self.square)
+        ]
+        #expect(
+            try Self.error(disorder, geographic: nil)
                 == "3:1: contour levels out of order: level 1 has threshold 2.0, not above level 0's 5.0")
         let upside = [Self.feature(level: 0, threshold: 5, upper: 1, ring: Self.square)]
-        #expect(try Self.error(upside, geographic: nil) == "2:1: contour feature (level 0) has threshold 5.0 not below its upper 1.0")
+        #expect(
+            try Self.error(upside, geographic: nil)
+                == "2:1: contour feature (level 0) has threshold 5.0 not below its upper 1.0")
         let flat = [Self.feature(level: 0, threshold: 1, upper: nil, ring: "[[0,0],[1,1],[2,2],[0,0]]")]
         #expect(try Self.error(flat, geographic: nil) == "2:1: contour feature (level 0) has a ring without area")
     }

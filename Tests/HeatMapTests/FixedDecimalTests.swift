@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -35,7 +36,10 @@ import Testing
 
     private func expectSame(_ n: Int64, _ decimals: Int) {
         let got = written(n, decimals), want = reference(n, decimals)
-        #expect(got == want, "\(n) at \(decimals) decimals: \(String(decoding: got, as: UTF8.self)), not \(String(decoding: want, as: UTF8.self))")
+        #expect(
+            got == want,
+            "\(n) at \(decimals) decimals: \(String(decoding: got, as: UTF8.self)), not \(String(decoding: want, as: UTF8.self))"
+        )
     }
 
     private static let powers: [Int64] = (0...18).map { k in (0..<k).reduce(1) { a, _ in a * 10 } }
@@ -138,12 +142,14 @@ import Testing
                 // (the slow path), so that both meet inside a block.
                 let points = (0..<count).map { _ -> FixedPoint in
                     if rng.next() % 8 == 0 {
-                        return FixedPoint(x: Int64(bitPattern: rng.next()), y: Int64(bitPattern: rng.next() >> (rng.next() % 64)))
+                        return FixedPoint(
+                            x: Int64(bitPattern: rng.next()), y: Int64(bitPattern: rng.next() >> (rng.next() % 64)))
                     }
                     // Six decimals on the grid (values below 9 at 18 decimals, to fit).
                     let spread = Self.powers[max(decimals - 6, 0)], range = decimals > 16 ? 9e6 : 180e6
-                    return FixedPoint(x: Int64(rng.uniform(-range, range).rounded()) * spread,
-                                      y: Int64(rng.uniform(-range / 2, range / 2).rounded()) * spread)
+                    return FixedPoint(
+                        x: Int64(rng.uniform(-range, range).rounded()) * spread,
+                        y: Int64(rng.uniform(-range / 2, range / 2).rounded()) * spread)
                 }
                 var blocks: [[UInt8]] = []
                 JSONText.writePositions(points, closing: closing, decimals: decimals) { blocks.append(Array($0)) }
@@ -161,14 +167,17 @@ import Testing
     @Test func singleNumbersAndPositions() {
         var rng = SplitMix(seed: 5)
         for _ in 0..<2000 {
-            let n = Int64(bitPattern: rng.next()) >> (rng.next() % 64), m = Int64(bitPattern: rng.next()) >> (rng.next() % 64)
+            let n = Int64(bitPattern: rng.next()) >> (rng.next() % 64),
+                m = Int64(bitPattern: rng.next()) >> (rng.next() % 64)
             let d = Int(rng.next() % 19)
             var text = JSONText(reserving: 16)
             text.append(fixed: n, decimals: d)
             #expect(text.bytes == reference(n, d))
             var position = JSONText(reserving: 16)
             position.append(x: n, y: m, decimals: d)
-            #expect(position.bytes == Array("[".utf8) + reference(n, d) + Array(",".utf8) + reference(m, d) + Array("]".utf8))
+            #expect(
+                position.bytes == Array("[".utf8) + reference(n, d) + Array(",".utf8) + reference(m, d)
+                    + Array("]".utf8))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -7,12 +8,15 @@ import Testing
 
 @Suite struct GeoJSONAntimeridianTests {
     @Test func clippingAHoleOnTheLineMakesANotch() {
-        let polygon = PlanePolygon(exterior: Shapes.rectangle(0, 0, 10, 10),
-                                   holes: [Shapes.rectangle(4, 4, 6, 6, clockwise: true),
-                                           Shapes.rectangle(1, 1, 2, 2, clockwise: true)])
+        let polygon = PlanePolygon(
+            exterior: Shapes.rectangle(0, 0, 10, 10),
+            holes: [
+                Shapes.rectangle(4, 4, 6, 6, clockwise: true),
+                Shapes.rectangle(1, 1, 2, 2, clockwise: true)
+            ])
         let west = HalfPlaneClipper.clip(polygon, keeping: .west, of: 5)
         #expect(west.count == 1)
-        #expect(west[0].holes.count == 1)          // the small hole stays a hole
+        #expect(west[0].holes.count == 1)  // the small hole stays a hole
         #expect(abs(west[0].area - (50 - 2 - 1)) < 1e-12)
         #expect(PlaneRing.signedArea(west[0].exterior) > 0)
         #expect(west[0].exterior.allSatisfy { $0.x <= 5 })
@@ -53,22 +57,30 @@ import Testing
         for (lon, lat) in [(178.0, 1.0), (179.9, -2.0), (-179.5, 3.0)] {
             let c = projection.project(latitude: lat, longitude: lon)
             let d = 60_000.0
-            plane.append(PlanePolygon(exterior: Shapes.rectangle(c.x - d, c.y - d, c.x + d, c.y + d),
-                                      holes: lat > 2 ? [Shapes.rectangle(c.x - d / 4, c.y - d / 4, c.x + d / 4,
-                                                                         c.y + d / 4, clockwise: true)] : []))
+            plane.append(
+                PlanePolygon(
+                    exterior: Shapes.rectangle(c.x - d, c.y - d, c.x + d, c.y + d),
+                    holes: lat > 2
+                        ? [
+                            Shapes.rectangle(
+                                c.x - d / 4, c.y - d / 4, c.x + d / 4,
+                                c.y + d / 4, clockwise: true)
+                        ] : []))
         }
         let whole = plane.flatMap { GeoJSONExport.outputPolygons($0, geometry: geometry) }
         var released = plane
         let made = GeoJSONExport.outputPolygons(releasing: &released, geometry: geometry)
         #expect(made == whole)
-        #expect(whole.count > plane.count)          // one was split at ±180°
+        #expect(whole.count > plane.count)  // one was split at ±180°
         #expect(released.allSatisfy { $0.exterior.isEmpty && $0.holes.isEmpty })
     }
 
     @Test func clippingAUShapeGivesTwoPieces() {
-        let u = PlanePolygon(exterior: [PlanePoint(x: 0, y: 0), PlanePoint(x: 10, y: 0), PlanePoint(x: 10, y: 10),
-                                        PlanePoint(x: 7, y: 10), PlanePoint(x: 7, y: 3), PlanePoint(x: 3, y: 3),
-                                        PlanePoint(x: 3, y: 10), PlanePoint(x: 0, y: 10)])
+        let u = PlanePolygon(exterior: [
+            PlanePoint(x: 0, y: 0), PlanePoint(x: 10, y: 0), PlanePoint(x: 10, y: 10),
+            PlanePoint(x: 7, y: 10), PlanePoint(x: 7, y: 3), PlanePoint(x: 3, y: 3),
+            PlanePoint(x: 3, y: 10), PlanePoint(x: 0, y: 10)
+        ])
         let top = HalfPlaneClipper.clip(u, keeping: .north, of: 5)
         #expect(top.count == 2)
         #expect(abs(top.reduce(0) { $0 + $1.area } - 30) < 1e-12)
@@ -111,7 +123,8 @@ import Testing
     @Test func aSharedEdgeIsCutAtTheSamePointFromBothSides() {
         var rng = SplitMix(seed: 12)
         for _ in 0..<1000 {
-            let p = PlanePoint(x: 179 + rng.unit(), y: rng.unit() * 10), q = PlanePoint(x: 180 + rng.unit(), y: rng.unit() * 10)
+            let p = PlanePoint(x: 179 + rng.unit(), y: rng.unit() * 10),
+                q = PlanePoint(x: 180 + rng.unit(), y: rng.unit() * 10)
             #expect(HalfPlaneClipper.cut(p, q, 180) == HalfPlaneClipper.cut(q, p, 180))
         }
     }
@@ -175,8 +188,9 @@ import Testing
 
     @Test func aRingAroundThePoleBecomesOneCap() throws {
         let projection = PlaneProjection(kind: .equalArea, centreLatitude: 88, centreLongitude: 10)
-        let cap = PlanePolygon(exterior: Shapes.circle(0, 0, 400_000, 200),
-                               holes: [Shapes.circle(-50_000, 0, 60_000, 40, clockwise: true)])
+        let cap = PlanePolygon(
+            exterior: Shapes.circle(0, 0, 400_000, 200),
+            holes: [Shapes.circle(-50_000, 0, 60_000, 40, clockwise: true)])
         let set = ContourSet(thresholds: [1], levels: [[cap]], bands: [[cap]], isolines: [[cap.exterior]])
         let text = try GeoJSONExport.contours(set, projection: projection, units: "u")
         #expect(try GeoJSONRead.allProblems(text).isEmpty)
@@ -185,8 +199,9 @@ import Testing
         let exterior = polygons[0][0]
         #expect(exterior.contains([180, 90]) && exterior.contains([-180, 90]))
         #expect(exterior.allSatisfy { $0[1] > 80 })
-        let lines = try GeoJSONRead.lines(try GeoJSONRead.features(
-            GeoJSONExport.contours(set, projection: projection, units: "u", mode: .isolines))[0])
+        let lines = try GeoJSONRead.lines(
+            try GeoJSONRead.features(
+                GeoJSONExport.contours(set, projection: projection, units: "u", mode: .isolines))[0])
         #expect(lines.allSatisfy { $0.allSatisfy { abs($0[0]) <= 180 } })
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -62,8 +63,10 @@ import Testing
                 return PlanePoint(x: cx + rr * cos(t), y: rr * sin(t))
             }
         }
-        let lower = [PlanePolygon(exterior: wiggly(1, 250, cx: 0), holes: [Array(wiggly(0.95, 250, cx: 0).reversed())]),
-                     PlanePolygon(exterior: wiggly(0.5, 90, cx: 3))]
+        let lower = [
+            PlanePolygon(exterior: wiggly(1, 250, cx: 0), holes: [Array(wiggly(0.95, 250, cx: 0).reversed())]),
+            PlanePolygon(exterior: wiggly(0.5, 90, cx: 3))
+        ]
         let upper = [PlanePolygon(exterior: wiggly(0.95, 250, cx: 0))]
         return ContourSet(thresholds: [1, 2], levels: [lower, upper], bands: [lower, upper], isolines: [[], []])
     }
@@ -80,8 +83,10 @@ import Testing
                 #expect(onePass == pipe.text, "precision \(precision), seed \(seed), \(grouping)")
                 #expect(try GeoJSONRead.allProblems(onePass, geographic: false).isEmpty)
                 let header = String(onePass.prefix { $0 != "\n" })
-                #expect(header.range(of: #"^\{"type":"FeatureCollection","bbox":\[[-0-9.,]+\] *,"features":\[$"#,
-                                     options: .regularExpression) != nil, "the bbox is padded to its slot: \(header)")
+                #expect(
+                    header.range(
+                        of: #"^\{"type":"FeatureCollection","bbox":\[[-0-9.,]+\] *,"features":\[$"#,
+                        options: .regularExpression) != nil, "the bbox is padded to its slot: \(header)")
             }
         }
     }
@@ -91,8 +96,10 @@ import Testing
     @Test func aRepairLaterKeepsTheBandsBeforeIt() throws {
         var rng = SplitMix(seed: 9)
         func square(_ x: Double, _ y: Double, _ r: Double) -> [PlanePoint] {
-            [PlanePoint(x: x - r, y: y - r), PlanePoint(x: x + r, y: y - r), PlanePoint(x: x + r, y: y + r),
-             PlanePoint(x: x - r, y: y + r)]
+            [
+                PlanePoint(x: x - r, y: y - r), PlanePoint(x: x + r, y: y - r), PlanePoint(x: x + r, y: y + r),
+                PlanePoint(x: x - r, y: y + r)
+            ]
         }
         func wiggly(_ r: Double, _ n: Int, cx: Double) -> [PlanePoint] {
             (0..<n).map { k in
@@ -102,10 +109,13 @@ import Testing
             }
         }
         var bands: [[PlanePolygon]] = (0..<6).map { l in [PlanePolygon(exterior: square(10 * Double(l), 20, 2))] }
-        bands[4] = [PlanePolygon(exterior: wiggly(1, 200, cx: 40), holes: [Array(wiggly(0.95, 200, cx: 40).reversed())])]
-        bands[2] = []                                  // a level without geometry on the way
-        let set = ContourSet(thresholds: (0..<6).map(Double.init), levels: bands, bands: bands,
-                             isolines: Array(repeating: [], count: 6))
+        bands[4] = [
+            PlanePolygon(exterior: wiggly(1, 200, cx: 40), holes: [Array(wiggly(0.95, 200, cx: 40).reversed())])
+        ]
+        bands[2] = []  // a level without geometry on the way
+        let set = ContourSet(
+            thresholds: (0..<6).map(Double.init), levels: bands, bands: bands,
+            isolines: Array(repeating: [], count: 6))
         for grouping in GeoJSONFeatureGrouping.allCases {
             let options = GeoJSONOptions(precision: 1, grouping: grouping)
             let onePass = try GeoJSONExport.contours(set, projection: Self.planar, units: "u", options: options)
@@ -129,11 +139,13 @@ import Testing
             }
             let options = GeoJSONOptions(precision: precision)
             let sink: ByteSink = toPipe ? PipeSink() : ByteCollector()
-            try GeoJSONExport.write(set, projection: Self.planar, units: "u", options: options, to: sink,
-                                    control: control)
+            try GeoJSONExport.write(
+                set, projection: Self.planar, units: "u", options: options, to: sink,
+                control: control)
             let seen = fractions.withLock { $0 }
             #expect(seen.last == 1)
-            #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "precision \(precision), pipe \(toPipe): \(seen)")
+            #expect(
+                zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "precision \(precision), pipe \(toPipe): \(seen)")
             if toPipe {
                 // The writing after the planning reports as it goes.
                 #expect(seen.contains { $0 > 0.75 && $0 < 1 }, "\(seen)")
@@ -143,10 +155,12 @@ import Testing
 
     @Test func lowPrecisionNeedsRepairsAndHighDoesNot() throws {
         let set = Self.bands(seed: 5)
-        let low = try GeoJSONExport.contours(set, projection: Self.planar, units: "u",
-                                             options: GeoJSONOptions(precision: 1))
-        let high = try GeoJSONExport.contours(set, projection: Self.planar, units: "u",
-                                              options: GeoJSONOptions(precision: 9))
+        let low = try GeoJSONExport.contours(
+            set, projection: Self.planar, units: "u",
+            options: GeoJSONOptions(precision: 1))
+        let high = try GeoJSONExport.contours(
+            set, projection: Self.planar, units: "u",
+            options: GeoJSONOptions(precision: 9))
         // A repair gives some positions more decimals than asked for.
         #expect(low.range(of: #"[0-9]\.[0-9]{2,}"#, options: .regularExpression) != nil)
         #expect(high.range(of: #"[0-9]\.[0-9]{10,}"#, options: .regularExpression) == nil, "\(high.prefix(200))")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -10,15 +11,19 @@ import Testing
 
     func export(_ polygons: [PlanePolygon], precision: Int) throws -> String {
         let set = ContourSet(thresholds: [1], levels: [polygons], bands: [polygons], isolines: [[]])
-        return try GeoJSONExport.contours(set, projection: planar, units: "u", options: GeoJSONOptions(precision: precision))
+        return try GeoJSONExport.contours(
+            set, projection: planar, units: "u", options: GeoJSONOptions(precision: precision))
     }
 
     @Test func nearDuplicateVerticesAndTinyRingsDisappear() throws {
-        let exterior = [PlanePoint(x: 0, y: 0), PlanePoint(x: 1e-9, y: 0), PlanePoint(x: 1, y: 0),
-                        PlanePoint(x: 1, y: 1), PlanePoint(x: 1 + 2e-8, y: 1 - 1e-8), PlanePoint(x: 0, y: 1)]
+        let exterior = [
+            PlanePoint(x: 0, y: 0), PlanePoint(x: 1e-9, y: 0), PlanePoint(x: 1, y: 0),
+            PlanePoint(x: 1, y: 1), PlanePoint(x: 1 + 2e-8, y: 1 - 1e-8), PlanePoint(x: 0, y: 1)
+        ]
         let tinyHole = Shapes.rectangle(0.5, 0.5, 0.5 + 1e-8, 0.5 + 1e-8, clockwise: true)
         let sliver = [PlanePoint(x: 3, y: 3), PlanePoint(x: 4, y: 3 + 1e-9), PlanePoint(x: 3.5, y: 3 + 3e-9)]
-        let text = try export([PlanePolygon(exterior: exterior, holes: [tinyHole]), PlanePolygon(exterior: sliver)], precision: 6)
+        let text = try export(
+            [PlanePolygon(exterior: exterior, holes: [tinyHole]), PlanePolygon(exterior: sliver)], precision: 6)
         let polygons = try GeoJSONRead.polygons(try GeoJSONRead.features(text)[0])
         #expect(polygons.count == 1)
         #expect(polygons[0] == [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]])
@@ -26,9 +31,11 @@ import Testing
 
     @Test func spikesAreRemoved() throws {
         // A spike of 4e-7 out and back rounds to a zero-width spike at 6 decimals.
-        let exterior = [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0), PlanePoint(x: 1, y: 0.5),
-                        PlanePoint(x: 1.0000004, y: 0.5000001), PlanePoint(x: 1, y: 0.5000002), PlanePoint(x: 1, y: 1),
-                        PlanePoint(x: 0, y: 1)]
+        let exterior = [
+            PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0), PlanePoint(x: 1, y: 0.5),
+            PlanePoint(x: 1.0000004, y: 0.5000001), PlanePoint(x: 1, y: 0.5000002), PlanePoint(x: 1, y: 1),
+            PlanePoint(x: 0, y: 1)
+        ]
         let text = try export([PlanePolygon(exterior: exterior)], precision: 6)
         #expect(try GeoJSONRead.allProblems(text, geographic: false).isEmpty)
     }
@@ -37,8 +44,10 @@ import Testing
         // The exterior's notch tip (0.00152, 0.5) is just left of the hole's
         // slanted edge; at 3 decimals the tip rounds to x = 0.002 while the
         // edge moves to x = 0.0015 there: they would cross.
-        let exterior = [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0), PlanePoint(x: 1, y: 1), PlanePoint(x: 0, y: 1),
-                        PlanePoint(x: 0, y: 0.6), PlanePoint(x: 0.00152, y: 0.5), PlanePoint(x: 0, y: 0.4)]
+        let exterior = [
+            PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0), PlanePoint(x: 1, y: 1), PlanePoint(x: 0, y: 1),
+            PlanePoint(x: 0, y: 0.6), PlanePoint(x: 0.00152, y: 0.5), PlanePoint(x: 0, y: 0.4)
+        ]
         let hole = [PlanePoint(x: 0.00149, y: 0.4), PlanePoint(x: 0.00249, y: 0.6), PlanePoint(x: 0.3, y: 0.5)]
         let polygon = PlanePolygon(exterior: exterior, holes: [hole])
         // Plain rounding would be invalid (the test can fail):
@@ -50,14 +59,16 @@ import Testing
         #expect(try GeoJSONRead.allProblems(text, geographic: false).isEmpty)
         let rings = try GeoJSONRead.polygons(try GeoJSONRead.features(text)[0])[0]
         #expect(rings.count == 2)
-        #expect(rings[0].contains([0.0015, 0.5]))       // one more decimal where needed
+        #expect(rings[0].contains([0.0015, 0.5]))  // one more decimal where needed
         #expect(text.contains("[0.0015,0.4]"))
     }
 
     @Test func ringsPinchedByRoundingKeepMoreDecimals() throws {
         // An hourglass whose waist vertices 0.0004 apart round to one point at 3 decimals.
-        let exterior = [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0), PlanePoint(x: 0.5002, y: 0.4998),
-                        PlanePoint(x: 1, y: 1), PlanePoint(x: 0, y: 1), PlanePoint(x: 0.4998, y: 0.5002)]
+        let exterior = [
+            PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0), PlanePoint(x: 0.5002, y: 0.4998),
+            PlanePoint(x: 1, y: 1), PlanePoint(x: 0, y: 1), PlanePoint(x: 0.4998, y: 0.5002)
+        ]
         let text = try export([PlanePolygon(exterior: exterior)], precision: 3)
         #expect(try GeoJSONRead.allProblems(text, geographic: false).isEmpty)
         #expect(text.contains("[0.5002,0.4998]"))
@@ -86,13 +97,20 @@ import Testing
         for (polygons, repairs) in [([a, far], false), ([a, b], true), ([far, a, b], true)] {
             var calls = 0
             var precision = VertexPrecision(decimals: 3, limit: 12)
-            let (out, dropped, box) = try PrecisionRounding.repaired({ calls += 1; return polygons },
-                                                                     precision: &precision)
+            let (out, dropped, box) = try PrecisionRounding.repaired(
+                {
+                    calls += 1; return polygons
+                },
+                precision: &precision)
             #expect(dropped.isEmpty)
             #expect(repairs ? calls >= 2 : calls == 1)
-            #expect(box == polygons.reduce(PlaneBox.empty) { b, p in
-                p.exterior.reduce(b) { var b = $0; b.formUnion($1); return b }
-            })
+            #expect(
+                box
+                    == polygons.reduce(PlaneBox.empty) { b, p in
+                        p.exterior.reduce(b) {
+                            var b = $0; b.formUnion($1); return b
+                        }
+                    })
             // The settled precision rounds the same rings from polygons held whole.
             let again = PrecisionRounding.rounded(polygons, precision: precision)
             #expect(out.map { $0.map(\.points) } == again.map { $0.map(\.points) })
@@ -162,7 +180,8 @@ import Testing
             for y in stride(from: Int64(-95), through: 95, by: 3) {
                 let p = FixedPoint(x: x, y: y)
                 #expect(index.locate(p) == StripIndex(jagged, strips: 1).locate(p))
-                let inside = GeoJSONRead.inside([Double(x), Double(y)], (jagged + [jagged[0]]).map { [Double($0.x), Double($0.y)] })
+                let inside = GeoJSONRead.inside(
+                    [Double(x), Double(y)], (jagged + [jagged[0]]).map { [Double($0.x), Double($0.y)] })
                 if index.locate(p) != 0 { #expect((index.locate(p) == 1) == inside) }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -10,7 +11,8 @@ import Testing
 /// positions as a feature read whole.
 @Suite struct GeoJSONStreamedPositionsTests {
     static func read(_ text: String, batch: Int, options: PointReaderOptions = PointReaderOptions(format: .geojson))
-        throws -> (points: [InputPoint], reader: GeoJSONPointReader) {
+        throws -> (points: [InputPoint], reader: GeoJSONPointReader)
+    {
         let folder = try ScratchFolder()
         let path = try folder.write("t.geojson", text)
         let reader = GeoJSONPointReader(source: try ByteSource(path: path), options: options, batchSize: batch)
@@ -19,7 +21,9 @@ import Testing
         return (out, reader)
     }
 
-    static func error(_ text: String, batch: Int, options: PointReaderOptions = PointReaderOptions(format: .geojson)) -> String {
+    static func error(_ text: String, batch: Int, options: PointReaderOptions = PointReaderOptions(format: .geojson))
+        -> String
+    {
         do {
             _ = try read(text, batch: batch, options: options)
         } catch let e as InputError {
@@ -51,7 +55,7 @@ import Testing
             #"{"type": "FeatureCollection", "features": [{"type": "Feature", \#(props), "geometry": {"type": "MultiPoint", "coordinates": [\#(coordinates)]}}, {"type": "Feature", \#(props), "geometry": {"type": "Point", "coordinates": [1, 2]}}]}"#,
             #"[{"type": "Feature", \#(props), "geometry": {"coordinates": [\#(coordinates)], "type": "MultiPoint"}}]"#,
             #"{"type": "Feature", "geometry": {"type": "MultiPoint", "coordinates": [\#(coordinates)]}, \#(props)}"#,
-            #"{"geometry": {"type": "MultiPoint", "coordinates": [\#(coordinates)]}, "type": "Feature", \#(props)}"#,
+            #"{"geometry": {"type": "MultiPoint", "coordinates": [\#(coordinates)]}, "type": "Feature", \#(props)}"#
         ]
     }
 
@@ -68,7 +72,8 @@ import Testing
                 #expect(reader.rowsRead == expected.count, "layout \(k)")
             }
         }
-        let empty = try Self.read(#"{"type":"Feature","properties":{},"geometry":{"type":"MultiPoint","coordinates":[ ]}}"#, batch: batch)
+        let empty = try Self.read(
+            #"{"type":"Feature","properties":{},"geometry":{"type":"MultiPoint","coordinates":[ ]}}"#, batch: batch)
         #expect(empty.points.isEmpty && empty.reader.rowsRead == 0)
     }
 
@@ -78,8 +83,9 @@ import Testing
         let (coordinates, _) = Self.positions(10_000)
         let folder = try ScratchFolder()
         let path = try folder.write("cut.geojson", #"{"type":"MultiPoint","coordinates":["# + coordinates + ",")
-        let reader = GeoJSONPointReader(source: try ByteSource(path: path), options: PointReaderOptions(format: .geojson),
-                                        batchSize: 100)
+        let reader = GeoJSONPointReader(
+            source: try ByteSource(path: path), options: PointReaderOptions(format: .geojson),
+            batchSize: 100)
         var got = 0
         do {
             while try reader.next() != nil { got += 1 }
@@ -100,24 +106,30 @@ import Testing
         // Line of the bad position and its column: `before` ends with a
         // newline after every 7th position, 70,000 = 7 × 10,000.
         let line = 1 + 10_000
-        for (bad, column, message) in [("[1,95]", 5, "latitude 95 is outside [-90, 90]"),
-                                        (#"[1,"a"]"#, 5, #"latitude is not a number: "a""#),
-                                        ("[1]", 2, "a position must be an array [longitude, latitude], found an array of 1"),
-                                        ("7", 2, "a position must be an array [longitude, latitude], found a number")] {
+        for (bad, column, message) in [
+            ("[1,95]", 5, "latitude 95 is outside [-90, 90]"),
+            (#"[1,"a"]"#, 5, #"latitude is not a number: "a""#),
+            ("[1]", 2, "a position must be an array [longitude, latitude], found an array of 1"),
+            ("7", 2, "a position must be an array [longitude, latitude], found a number")
+        ] {
             let text = head + before + "," + bad + "," + after + "]}}\n"
             let got = Self.error(text, batch: batch)
             #expect(got == "\(line):\(column): \(message)", "\(bad)")
-            let skipping = try Self.read(text, batch: batch, options: PointReaderOptions(format: .geojson, skipInvalid: true))
+            let skipping = try Self.read(
+                text, batch: batch, options: PointReaderOptions(format: .geojson, skipInvalid: true))
             #expect(skipping.points.count == 99_999 && skipping.reader.rowsRead == 100_000)
             #expect(skipping.reader.rejections.count == 1)
-            #expect(skipping.reader.rejections.tallies.first?.first.location.hasSuffix("t.geojson:\(line):\(column)") == true,
-                    "\(String(describing: skipping.reader.rejections.tallies.first?.first.location))")
+            #expect(
+                skipping.reader.rejections.tallies.first?.first.location.hasSuffix("t.geojson:\(line):\(column)")
+                    == true,
+                "\(String(describing: skipping.reader.rejections.tallies.first?.first.location))")
         }
         // Bad JSON later in the same feature is reported first, as when the
         // feature was read whole.
         let cut = head + before + ",[1,95]," + after
         #expect(Self.error(cut, batch: batch).contains("truncated JSON"))
         let broken = head + before + ",[1,95]," + after + "]} x}"
-        #expect(Self.error(broken, batch: batch).contains("invalid JSON: expected ',' or '}' in an object but found 'x'"))
+        #expect(
+            Self.error(broken, batch: batch).contains("invalid JSON: expected ',' or '}' in an object but found 'x'"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -46,7 +47,9 @@ enum GeoJSONRead {
     static func problems(_ polygon: [[[Double]]], decimals: Int = 13) -> [String] {
         var out: [String] = []
         let scale = pow(10, Double(decimals))
-        let rings: [[(Int64, Int64)]] = polygon.map { ring in ring.map { (Int64(($0[0] * scale).rounded()), Int64(($0[1] * scale).rounded())) } }
+        let rings: [[(Int64, Int64)]] = polygon.map { ring in
+            ring.map { (Int64(($0[0] * scale).rounded()), Int64(($0[1] * scale).rounded())) }
+        }
         for (r, ring) in rings.enumerated() {
             if ring.count < 4 { out.append("ring \(r) has \(ring.count) positions") }
             if ring.first! != ring.last! { out.append("ring \(r) is not closed") }
@@ -60,7 +63,8 @@ enum GeoJSONRead {
             return v.signum() > 0 ? 1 : (v == 0 ? 0 : -1)
         }
         func on(_ p: (Int64, Int64), _ a: (Int64, Int64), _ b: (Int64, Int64)) -> Bool {
-            orient(a, b, p) == 0 && p.0 >= min(a.0, b.0) && p.0 <= max(a.0, b.0) && p.1 >= min(a.1, b.1) && p.1 <= max(a.1, b.1)
+            orient(a, b, p) == 0 && p.0 >= min(a.0, b.0) && p.0 <= max(a.0, b.0) && p.1 >= min(a.1, b.1)
+                && p.1 <= max(a.1, b.1)
         }
         func meet(_ a: (Int64, Int64), _ b: (Int64, Int64), _ c: (Int64, Int64), _ d: (Int64, Int64)) -> Bool {
             let o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b)
@@ -102,7 +106,9 @@ enum GeoJSONRead {
         var c = false
         for k in 0..<(ring.count - 1) {
             let a = ring[k], b = ring[k + 1]
-            if (a[1] > p[1]) != (b[1] > p[1]), p[0] < a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1]) { c.toggle() }
+            if (a[1] > p[1]) != (b[1] > p[1]), p[0] < a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1]) {
+                c.toggle()
+            }
         }
         return c
     }
@@ -127,7 +133,8 @@ enum GeoJSONRead {
 
 /// Plane geometry for the tests.
 enum Shapes {
-    static func circle(_ cx: Double, _ cy: Double, _ r: Double, _ n: Int = 64, clockwise: Bool = false) -> [PlanePoint] {
+    static func circle(_ cx: Double, _ cy: Double, _ r: Double, _ n: Int = 64, clockwise: Bool = false) -> [PlanePoint]
+    {
         let pts = (0..<n).map { k -> PlanePoint in
             let t = 2 * Double.pi * Double(k) / Double(n)
             return PlanePoint(x: cx + r * cos(t), y: cy + r * sin(t))
@@ -135,24 +142,33 @@ enum Shapes {
         return clockwise ? pts.reversed() : pts
     }
 
-    static func rectangle(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, clockwise: Bool = false) -> [PlanePoint] {
-        let pts = [PlanePoint(x: x0, y: y0), PlanePoint(x: x1, y: y0), PlanePoint(x: x1, y: y1), PlanePoint(x: x0, y: y1)]
+    static func rectangle(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, clockwise: Bool = false)
+        -> [PlanePoint]
+    {
+        let pts = [
+            PlanePoint(x: x0, y: y0), PlanePoint(x: x1, y: y0), PlanePoint(x: x1, y: y1), PlanePoint(x: x0, y: y1)
+        ]
         return clockwise ? pts.reversed() : pts
     }
 
     /// Three nested bands around the origin (radii 300, 150, 60 km) and a
     /// small separate dip/peak at (−200 km, 0).
     static func bands(scale: Double = 1000) -> ContourSet {
-        let outer = circle(0, 0, 300 * scale, 96), mid = circle(0, 0, 150 * scale, 96), inner = circle(0, 0, 60 * scale, 96)
+        let outer = circle(0, 0, 300 * scale, 96), mid = circle(0, 0, 150 * scale, 96),
+            inner = circle(0, 0, 60 * scale, 96)
         let small = circle(-200 * scale, 0, 30 * scale, 24)
         return ContourSet(
             thresholds: [0.5, 1, 2],
-            levels: [[PlanePolygon(exterior: outer)],
-                     [PlanePolygon(exterior: mid), PlanePolygon(exterior: small)],
-                     [PlanePolygon(exterior: inner), PlanePolygon(exterior: small)]],
-            bands: [[PlanePolygon(exterior: outer, holes: [mid.reversed(), small.reversed()])],
-                    [PlanePolygon(exterior: mid, holes: [inner.reversed()])],
-                    [PlanePolygon(exterior: inner), PlanePolygon(exterior: small)]],
+            levels: [
+                [PlanePolygon(exterior: outer)],
+                [PlanePolygon(exterior: mid), PlanePolygon(exterior: small)],
+                [PlanePolygon(exterior: inner), PlanePolygon(exterior: small)]
+            ],
+            bands: [
+                [PlanePolygon(exterior: outer, holes: [mid.reversed(), small.reversed()])],
+                [PlanePolygon(exterior: mid, holes: [inner.reversed()])],
+                [PlanePolygon(exterior: inner), PlanePolygon(exterior: small)]
+            ],
             isolines: [[outer], [mid, small], [inner, small]])
     }
 

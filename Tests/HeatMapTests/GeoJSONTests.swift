@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -10,8 +11,9 @@ import Testing
 
     @Test func bandsAreOneFeaturePerLevelWithTheirProperties() throws {
         let set = Shapes.bands(scale: 1)
-        let text = try GeoJSONExport.contours(set, projection: planar, units: "per square unit", mode: .bands,
-                                              gradient: .thermal, fillOpacity: 0.8)
+        let text = try GeoJSONExport.contours(
+            set, projection: planar, units: "per square unit", mode: .bands,
+            gradient: .thermal, fillOpacity: 0.8)
         let collection = try GeoJSONRead.collection(text)
         #expect(collection["type"] as? String == "FeatureCollection")
         let bbox = try #require(collection["bbox"] as? [Double])
@@ -35,15 +37,17 @@ import Testing
         #expect(try GeoJSONRead.polygons(features[2]).count == 2)
         #expect(try GeoJSONRead.allProblems(text, geographic: false).isEmpty)
         // Levels: nested, no upper bound.
-        let levels = try GeoJSONRead.features(GeoJSONExport.contours(set, projection: planar, units: "u", mode: .levels))
+        let levels = try GeoJSONRead.features(
+            GeoJSONExport.contours(set, projection: planar, units: "u", mode: .levels))
         #expect(levels.count == 3)
         for f in levels { #expect((f["properties"] as? [String: Any])?["upper"] is NSNull) }
         #expect(try GeoJSONRead.polygons(levels[0]).map(\.count) == [1])
     }
 
     @Test func featurePerPolygonGivesOneFeatureForEachPolygon() throws {
-        let text = try GeoJSONExport.contours(Shapes.bands(), projection: Shapes.fiji, units: "per km²",
-                                              options: GeoJSONOptions(grouping: .polygon))
+        let text = try GeoJSONExport.contours(
+            Shapes.bands(), projection: Shapes.fiji, units: "per km²",
+            options: GeoJSONOptions(grouping: .polygon))
         let features = try GeoJSONRead.features(text)
         #expect(features.count == 4)
         let levels = features.map { ($0["properties"] as? [String: Any])?["level"] as? Int }
@@ -70,7 +74,8 @@ import Testing
     }
 
     @Test func isolinesAreCutAtTheAntimeridian() throws {
-        let text = try GeoJSONExport.contours(Shapes.bands(), projection: Shapes.fiji, units: "per km²", mode: .isolines)
+        let text = try GeoJSONExport.contours(
+            Shapes.bands(), projection: Shapes.fiji, units: "per km²", mode: .isolines)
         let outer = try GeoJSONRead.lines(try GeoJSONRead.features(text)[0])
         #expect(outer.count == 2)
         for line in outer {
@@ -84,8 +89,10 @@ import Testing
 
     @Test func numbersAreShortestDecimalsWithoutExponents() {
         var rng = SplitMix(seed: 1)
-        var values: [Double] = [1e-5, 1.5e20, .leastNonzeroMagnitude, 0.1 + 0.2, 123456789012345680, 1e15, 1e16, -2.5e-7,
-                                .ulpOfOne, .greatestFiniteMagnitude, -0.0, 0, 42, 1.0 / 3]
+        var values: [Double] = [
+            1e-5, 1.5e20, .leastNonzeroMagnitude, 0.1 + 0.2, 123456789012345680, 1e15, 1e16, -2.5e-7,
+            .ulpOfOne, .greatestFiniteMagnitude, -0.0, 0, 42, 1.0 / 3
+        ]
         for _ in 0..<2000 { values.append(Double(bitPattern: rng.next())) }
         for v in values where v.isFinite {
             let text = JSONText.number(v)
@@ -103,9 +110,11 @@ import Testing
     }
 
     @Test func fixedDecimalsAreWrittenExactly() {
-        let cases: [(Int64, Int, String)] = [(123456, 3, "123.456"), (-5, 6, "-0.000005"), (1_000_000, 6, "1"),
-                                             (120, 2, "1.2"), (0, 6, "0"), (-1_234_500, 4, "-123.45"),
-                                             (180_000_000, 6, "180"), (-179_999_999, 6, "-179.999999"), (7, 0, "7")]
+        let cases: [(Int64, Int, String)] = [
+            (123456, 3, "123.456"), (-5, 6, "-0.000005"), (1_000_000, 6, "1"),
+            (120, 2, "1.2"), (0, 6, "0"), (-1_234_500, 4, "-123.45"),
+            (180_000_000, 6, "180"), (-179_999_999, 6, "-179.999999"), (7, 0, "7")
+        ]
         for (n, d, expected) in cases {
             var json = JSONText()
             json.append(fixed: n, decimals: d)
@@ -159,19 +168,23 @@ import Testing
     }
 
     @Test func stringsAreEscaped() throws {
-        let text = try GeoJSONExport.contours(Shapes.bands(scale: 1), projection: planar,
-                                              units: "per \"km\"²\\\n<x>\u{1}", mode: .bands)
+        let text = try GeoJSONExport.contours(
+            Shapes.bands(scale: 1), projection: planar,
+            units: "per \"km\"²\\\n<x>\u{1}", mode: .bands)
         let p = try #require(try GeoJSONRead.features(text)[0]["properties"] as? [String: Any])
         #expect(p["units"] as? String == "per \"km\"²\\\n<x>\u{1}")
     }
 
     @Test func orientationIsFixedInOutputCoordinates() throws {
         // Exterior given clockwise and the hole counter-clockwise: both wrong.
-        let polygon = PlanePolygon(exterior: Shapes.rectangle(-50_000, -40_000, 50_000, 40_000, clockwise: true),
-                                   holes: [Shapes.rectangle(-10_000, -10_000, 10_000, 10_000)])
+        let polygon = PlanePolygon(
+            exterior: Shapes.rectangle(-50_000, -40_000, 50_000, 40_000, clockwise: true),
+            holes: [Shapes.rectangle(-10_000, -10_000, 10_000, 10_000)])
         let set = ContourSet(thresholds: [1], levels: [[polygon]], bands: [[polygon]], isolines: [[]])
-        for projection in [PlaneProjection(kind: .equalArea, centreLatitude: -60, centreLongitude: 30),
-                           PlaneProjection(kind: .webMercator, centreLatitude: 0, centreLongitude: 0), planar] {
+        for projection in [
+            PlaneProjection(kind: .equalArea, centreLatitude: -60, centreLongitude: 30),
+            PlaneProjection(kind: .webMercator, centreLatitude: 0, centreLongitude: 0), planar
+        ] {
             let text = try GeoJSONExport.contours(set, projection: projection, units: "u")
             let rings = try GeoJSONRead.polygons(try GeoJSONRead.features(text)[0])[0]
             #expect(rings.count == 2)
@@ -185,26 +198,36 @@ import Testing
         let polygon = PlanePolygon(exterior: Shapes.rectangle(5000.25, -7000.5, 9000.125, 300))
         let set = ContourSet(thresholds: [3], levels: [[polygon]], bands: [[polygon]], isolines: [[]])
         let text = try GeoJSONExport.contours(set, projection: planar, units: "per square unit")
-        #expect(text.contains("[[[5000.25,-7000.5],[9000.125,-7000.5],[9000.125,300],[5000.25,300],[5000.25,-7000.5]]]"))
+        #expect(
+            text.contains("[[[5000.25,-7000.5],[9000.125,-7000.5],[9000.125,300],[5000.25,300],[5000.25,-7000.5]]]"))
         #expect(text.contains("\"bbox\":[5000.25,-7000.5,9000.125,300]"))
     }
 
     @Test func hugePlanarCoordinatesAreRoundedCoarselyNotDropped() throws {
         let polygon = PlanePolygon(exterior: Shapes.rectangle(1e18, -3e18, 7e18, 2.5e18))
-        let broken = PlanePolygon(exterior: [PlanePoint(x: .nan, y: 0), PlanePoint(x: 1, y: .infinity), PlanePoint(x: 2, y: 2)])
-        let set = ContourSet(thresholds: [3, 4], levels: [[polygon], [broken]], bands: [[polygon], [broken]], isolines: [[], []])
+        let broken = PlanePolygon(exterior: [
+            PlanePoint(x: .nan, y: 0), PlanePoint(x: 1, y: .infinity), PlanePoint(x: 2, y: 2)
+        ])
+        let set = ContourSet(
+            thresholds: [3, 4], levels: [[polygon], [broken]], bands: [[polygon], [broken]], isolines: [[], []])
         let text = try GeoJSONExport.contours(set, projection: planar, units: "u")
-        #expect(text.contains("[[[1000000000000000000,-3000000000000000000],[7000000000000000000,-3000000000000000000]"))
+        #expect(
+            text.contains("[[[1000000000000000000,-3000000000000000000],[7000000000000000000,-3000000000000000000]"))
         #expect(!text.contains("nan") && !text.contains("inf"))
         #expect(try GeoJSONRead.features(text).count == 1)
     }
 
     @Test func nonFiniteGeometryNeverTraps() throws {
-        let bad = [PlanePoint(x: .nan, y: 0), PlanePoint(x: 1e7, y: .infinity), PlanePoint(x: -.infinity, y: 2),
-                   PlanePoint(x: 5, y: 5)]
-        let set = ContourSet(thresholds: [.nan, 2], levels: [[PlanePolygon(exterior: bad)], []],
-                             bands: [[PlanePolygon(exterior: bad, holes: [bad])], []], isolines: [[bad], [bad]])
-        for projection in [Shapes.fiji, planar, PlaneProjection(kind: .webMercator), PlaneProjection(kind: .equirectangular)] {
+        let bad = [
+            PlanePoint(x: .nan, y: 0), PlanePoint(x: 1e7, y: .infinity), PlanePoint(x: -.infinity, y: 2),
+            PlanePoint(x: 5, y: 5)
+        ]
+        let set = ContourSet(
+            thresholds: [.nan, 2], levels: [[PlanePolygon(exterior: bad)], []],
+            bands: [[PlanePolygon(exterior: bad, holes: [bad])], []], isolines: [[bad], [bad]])
+        for projection in [
+            Shapes.fiji, planar, PlaneProjection(kind: .webMercator), PlaneProjection(kind: .equirectangular)
+        ] {
             for mode in ContourMode.allCases {
                 let text = try GeoJSONExport.contours(set, projection: projection, units: "u", mode: mode)
                 #expect(!text.contains("nan") && !text.contains("inf"))
@@ -223,8 +246,9 @@ import Testing
         let flag = CancellationFlag()
         flag.cancel()
         #expect(throws: CancellationError.self) {
-            try GeoJSONExport.contours(Shapes.bands(), projection: Shapes.fiji, units: "u",
-                                       control: ComputeControl(cancellation: flag))
+            try GeoJSONExport.contours(
+                Shapes.bands(), projection: Shapes.fiji, units: "u",
+                control: ComputeControl(cancellation: flag))
         }
     }
 
@@ -239,8 +263,10 @@ import Testing
         var rng = SplitMix(seed: 2)
         for k in 0..<600 {
             // Across ±180° near Fiji.
-            points.append(HeatMapPoint(id: k, latitude: -20 + rng.unit() * 6,
-                                       longitude: LongitudeArc.normalized(176 + rng.unit() * 8), value: rng.unit() * 5))
+            points.append(
+                HeatMapPoint(
+                    id: k, latitude: -20 + rng.unit() * 6,
+                    longitude: LongitudeArc.normalized(176 + rng.unit() * 8), value: rng.unit() * 5))
         }
         let result = try HeatMapBinning.bin(points, configuration: BinningConfiguration(size: 40, includeEmpty: true))
         let text = try GeoJSONExport.bins(result, aggregate: .mean)
@@ -277,8 +303,9 @@ import Testing
     }
 
     @Test func planarBinsUseTheirIdNames() throws {
-        let result = try HeatMapBinning.bin(PlanePoints(x: [1, 2, 50], y: [1, 2, 50], weight: [1, 1, 1]),
-                                            configuration: BinningConfiguration(shape: .square, size: 10, projection: .planar))
+        let result = try HeatMapBinning.bin(
+            PlanePoints(x: [1, 2, 50], y: [1, 2, 50], weight: [1, 1, 1]),
+            configuration: BinningConfiguration(shape: .square, size: 10, projection: .planar))
         let features = try GeoJSONRead.features(try GeoJSONExport.bins(result))
         let p = try #require(features.first?["properties"] as? [String: Any])
         #expect(p["i"] as? Int == 0 && p["j"] as? Int == 0 && p["count"] as? Int == 2 && p["value"] as? Double == 2)

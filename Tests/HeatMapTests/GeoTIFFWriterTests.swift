@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -8,8 +9,10 @@ import Testing
 /// The GeoTIFF writer against the package's own reader, and its layout
 /// against what Cloud-Optimized GeoTIFF readers expect.
 @Suite struct GeoTIFFWriterTests {
-    static func grid(columns: Int, rows: Int, projection: PlaneProjection, seed: UInt64, holes: Bool = false,
-                     noise: Double = 1e-3) -> DensityGrid {
+    static func grid(
+        columns: Int, rows: Int, projection: PlaneProjection, seed: UInt64, holes: Bool = false,
+        noise: Double = 1e-3
+    ) -> DensityGrid {
         var g = SplitMix(seed: seed)
         let geometry = GridGeometry(columns: columns, rows: rows, x0: -12_345.5, y0: 67_890.25, dx: 250, dy: 300)
         var values = (0..<geometry.count).map { k -> Double in
@@ -17,8 +20,9 @@ import Testing
             return exp(-((x - 0.4) * (x - 0.4) + (y - 0.6) * (y - 0.6)) * 20) * 0.37 + g.unit() * noise
         }
         if holes { for k in stride(from: 7, to: values.count, by: 13) { values[k] = .nan } }
-        return DensityGrid(geometry: geometry, values: values, projection: projection, radius: 900,
-                           estimator: holes ? .mean : .density, units: "per km²")
+        return DensityGrid(
+            geometry: geometry, values: values, projection: projection, radius: 900,
+            estimator: holes ? .mean : .density, units: "per km²")
     }
 
     @Test(arguments: [GeoTIFFWriter.SampleType.float32, .float64])
@@ -100,13 +104,17 @@ import Testing
     }
 
     @Test func crsTextRoundTrips() throws {
-        let all: [RasterCRS] = [.lambertAzimuthalEqualArea(centreLatitude: -12.5, centreLongitude: 170.25),
-                                .equirectangular(centreLatitude: 40, centreLongitude: -3),
-                                .webMercator(centreLongitude: 12), .epsg(3857), .epsg(4326)]
+        let all: [RasterCRS] = [
+            .lambertAzimuthalEqualArea(centreLatitude: -12.5, centreLongitude: 170.25),
+            .equirectangular(centreLatitude: 40, centreLongitude: -3),
+            .webMercator(centreLongitude: 12), .epsg(3857), .epsg(4326)
+        ]
         for crs in all {
             #expect(ProjectionText.reference(crs.wkt!) == .known(crs), "\(crs) WKT")
             if case .epsg = crs { continue }
-            #expect(ProjectionText.proj(crs.proj) == .known(crs == .webMercator(centreLongitude: 0) ? .epsg(3857) : crs), "\(crs) PROJ")
+            #expect(
+                ProjectionText.proj(crs.proj) == .known(crs == .webMercator(centreLongitude: 0) ? .epsg(3857) : crs),
+                "\(crs) PROJ")
         }
         // GeoKeys written and read back.
         for crs in all {
@@ -122,7 +130,11 @@ import Testing
         let text = GridEncoding.asc(grid)
         let back = try RasterReader.read(Array(text.utf8), name: "g.asc", prj: RasterCRS.of(projection)!.wkt)
         #expect(back.grid.projection == projection)
-        #expect(abs(back.grid.geometry.x0 - grid.geometry.x0) < 1e-9 && abs(back.grid.geometry.y0 - grid.geometry.y0) < 1e-9)
-        for (k, v) in grid.values.enumerated() { #expect(v.isNaN ? back.grid.values[k].isNaN : back.grid.values[k] == v) }
+        #expect(
+            abs(back.grid.geometry.x0 - grid.geometry.x0) < 1e-9 && abs(back.grid.geometry.y0 - grid.geometry.y0) < 1e-9
+        )
+        for (k, v) in grid.values.enumerated() {
+            #expect(v.isNaN ? back.grid.values[k].isNaN : back.grid.values[k] == v)
+        }
     }
 }

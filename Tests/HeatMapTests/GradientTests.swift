@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -14,7 +15,8 @@ import Testing
     @Test func builtInGradientsHaveTheApplePackageStops() {
         #expect(HeatMapGradient.thermal.colors.count == 7)
         #expect(HeatMapGradient.thermal.colors.map(\.alpha) == [0, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9])
-        #expect(HeatMapGradient.thermal.colors.map(\.hex)
+        #expect(
+            HeatMapGradient.thermal.colors.map(\.hex)
                 == ["#007aff", "#007aff", "#32ade6", "#34c759", "#ffcc00", "#ff9500", "#ff3b30"])
         #expect(HeatMapGradient.warm.colors.map(\.hex) == ["#ffcc00", "#ffcc00", "#ff9500", "#ff3b30", "#ff3b30"])
         #expect(HeatMapGradient.warm.colors.map(\.alpha) == [0, 0.4, 0.6, 0.8, 1])
@@ -25,8 +27,10 @@ import Testing
         #expect(Set(mono.colors.map(\.hex)) == ["#ff3b30"])
     }
 
-    @Test(arguments: [HeatMapGradient.thermal, .warm, .cool, .monochrome(.indigo),
-                      HeatMapGradient(colors: [.black, .white])!])
+    @Test(arguments: [
+        HeatMapGradient.thermal, .warm, .cool, .monochrome(.indigo),
+        HeatMapGradient(colors: [.black, .white])!
+    ])
     func everyStopIsHitExactly(gradient: HeatMapGradient) {
         let n = gradient.colors.count
         for (i, stop) in gradient.colors.enumerated() {
@@ -99,7 +103,8 @@ import Testing
         let custom = try HeatMapGradient(parsing: "#ffffff00,#F00,#0000ff")
         #expect(custom.colors.map(\.hex) == ["#ffffff", "#ff0000", "#0000ff"])
         #expect(custom.colors[0].alpha == 0)
-        for bad in ["", "#12345", "monochrome", "monochrome:", "#ff0000", "#ff0000,nope", "rainbow", "#ff0000,,#00ff00"] {
+        for bad in ["", "#12345", "monochrome", "monochrome:", "#ff0000", "#ff0000,nope", "rainbow", "#ff0000,,#00ff00"]
+        {
             #expect(throws: HeatMapRenderError.self, "\(bad)") { try HeatMapGradient(parsing: bad) }
         }
     }
@@ -113,7 +118,9 @@ import Testing
         #expect(HeatMapColor(parsing: "Clear") == .clear)
         #expect(HeatMapColor.blue.opacity(0.4).opacity(0.5).alpha == 0.2)
         #expect(HeatMapColor.blue.opacity(0.4).withAlpha(0.9).alpha == 0.9)
-        #expect(HeatMapColor(red: .nan, green: 2, blue: -1, alpha: .infinity) == HeatMapColor(red: 0, green: 1, blue: 0, alpha: 0))
+        #expect(
+            HeatMapColor(red: .nan, green: 2, blue: -1, alpha: .infinity)
+                == HeatMapColor(red: 0, green: 1, blue: 0, alpha: 0))
         #expect(HeatMapGradient.thermal.description == "HeatMapGradient.thermal (7 stops)")
     }
 }

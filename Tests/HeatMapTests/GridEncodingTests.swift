@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -9,9 +10,10 @@ import Testing
 @Suite struct GridEncodingTests {
     static func grid() -> DensityGrid {
         let g = GridGeometry(columns: 3, rows: 2, x0: 10, y0: 20, dx: 0.5, dy: 0.25)
-        return DensityGrid(geometry: g, values: [0, 1.5, 2, .nan, 4, 5e-7],
-                           projection: PlaneProjection(kind: .equalArea, centreLatitude: -41, centreLongitude: 174),
-                           radius: 1500, estimator: .mean, units: "USD")
+        return DensityGrid(
+            geometry: g, values: [0, 1.5, 2, .nan, 4, 5e-7],
+            projection: PlaneProjection(kind: .equalArea, centreLatitude: -41, centreLongitude: 174),
+            radius: 1500, estimator: .mean, units: "USD")
     }
 
     @Test func jsonFollowsSection9AndRoundTrips() throws {
@@ -44,7 +46,7 @@ import Testing
         #expect(lines[2] == "xllcenter 10" && lines[3] == "yllcenter 20")
         #expect(lines[4] == "dx 0.5" && lines[5] == "dy 0.25")
         #expect(lines[6] == "NODATA_value -9999")
-        #expect(lines[7] == "-9999 4 5e-07")   // row 1 (the top) first
+        #expect(lines[7] == "-9999 4 5e-07")  // row 1 (the top) first
         #expect(lines[8] == "0 1.5 2")
     }
 
@@ -54,7 +56,7 @@ import Testing
         ("{\"columns\":2,\"rows\":2,\"x0\":0,\"y0\":0,\"dx\":1,\"dy\":1,\"values\":[1,2,3]}", "3 numbers for 2 × 2"),
         ("{\"columns\":2,\"rows\":2,\"x0\":0,\"y0\":0,\"dx\":-1,\"dy\":1,\"values\":[1,2,3,4]}", "'dx'"),
         ("{\"columns\":2,\"rows\":2,\"x0\":0,\"y0\":0,\"dx\":1,\"dy\":1,\"values\":[1,\"a\",3,4]}", "value 1"),
-        ("{\"columns\":2,\"rows\"", "does not parse"),
+        ("{\"columns\":2,\"rows\"", "does not parse")
     ])
     func badGridFilesSayWhatIsWrong(text: String, expected: String) {
         do {

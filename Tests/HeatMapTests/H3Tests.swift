@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -11,7 +12,8 @@ import Testing
 @Suite struct H3Tests {
     @Test func pointsGetTheReferenceCells() {
         for (lat, lon, res, id) in H3ReferenceFixtures.points {
-            #expect(H3Cell(latitude: lat, longitude: lon, resolution: res)?.description == id, "(\(lat), \(lon)) at \(res)")
+            #expect(
+                H3Cell(latitude: lat, longitude: lon, resolution: res)?.description == id, "(\(lat), \(lon)) at \(res)")
         }
     }
 
@@ -39,9 +41,9 @@ import Testing
         #expect(cell.rawValue == 0x8928308280fffff)
         #expect(H3Cell("0x8928308280FFFFF") == cell)
         #expect(cell.resolution == 9 && cell.baseCellNumber == 20)
-        #expect(H3Cell("8928308280ffff7") == nil)      // digit 7 within the resolution
-        #expect(H3Cell("8928308280fff0f") == nil)      // digit past the resolution not 7
-        #expect(H3Cell("80f5fffffffffff") == nil)      // base cell 122
+        #expect(H3Cell("8928308280ffff7") == nil)  // digit 7 within the resolution
+        #expect(H3Cell("8928308280fff0f") == nil)  // digit past the resolution not 7
+        #expect(H3Cell("80f5fffffffffff") == nil)  // base cell 122
         #expect(H3Cell("zz") == nil && H3Cell("") == nil)
         #expect(H3Cell(rawValue: 0) == nil)
         // a pentagon's deleted k subsequence
@@ -122,9 +124,11 @@ import Testing
     }
 
     @Test func binH3CountsEveryPoint() throws {
-        let quakes = [Quake(coordinate: LocationCoordinate2D(latitude: -20.42, longitude: -178.38), weight: 4.8),
-                      Quake(coordinate: LocationCoordinate2D(latitude: -20.62, longitude: -178.97), weight: 4.2),
-                      Quake(coordinate: LocationCoordinate2D(latitude: -20.42, longitude: -178.38), weight: 5.0)]
+        let quakes = [
+            Quake(coordinate: LocationCoordinate2D(latitude: -20.42, longitude: -178.38), weight: 4.8),
+            Quake(coordinate: LocationCoordinate2D(latitude: -20.62, longitude: -178.97), weight: 4.2),
+            Quake(coordinate: LocationCoordinate2D(latitude: -20.42, longitude: -178.38), weight: 5.0)
+        ]
         var configuration = BinningConfiguration(shape: .h3, size: 1)
         configuration.h3Resolution = 4
         let cells = try HeatMapBinning.binH3(quakes, configuration: configuration)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -26,8 +27,10 @@ import Testing
         #expect(html.contains("<g class=\"view\" id=\"hm-view\">"))
         #expect(html.contains("<h1 class=\"hm-title\">T</h1>"))
         #expect(html.contains("<aside class=\"hm-legend\""))
-        for handler in ["\"wheel\"", "\"pointerdown\"", "\"pointermove\"", "\"pointerup\"", "\"dblclick\"", "\"keydown\"",
-                        "ArrowLeft", "Escape"] {
+        for handler in [
+            "\"wheel\"", "\"pointerdown\"", "\"pointermove\"", "\"pointerup\"", "\"dblclick\"", "\"keydown\"",
+            "ArrowLeft", "Escape"
+        ] {
             #expect(html.contains(handler))
         }
         // Strokes keep their width when zoomed; phones get their own layout.
@@ -39,8 +42,9 @@ import Testing
     @Test func pageCarriesTheGridForTheValueUnderATap() throws {
         var grid = RenderFixtures.planarGrid()
         grid.values = (0..<grid.values.count).map { (k: Int) -> Double in Double(k % 10 * (k / 10)) / 81 }
-        let contours = HeatMapContours(grid: grid, contourSet: RenderFixtures.twoLevelSet(),
-                                       configuration: HeatMapConfiguration(projection: .planar), summary: InputSummary())
+        let contours = HeatMapContours(
+            grid: grid, contourSet: RenderFixtures.twoLevelSet(),
+            configuration: HeatMapConfiguration(projection: .planar), summary: InputSummary())
         let html = HeatMapRenderer.html(contours)
         let object = try dataObject(html)
         let field = try #require(object["field"] as? [String: Any])
@@ -50,7 +54,7 @@ import Testing
         let bytes = [UInt8](try #require(Data(base64Encoded: text)))
         #expect(bytes.count == 2 * columns * rows)
         let g = contours.grid.geometry
-        #expect(columns == g.columns && rows == g.rows)   // small grids travel whole
+        #expect(columns == g.columns && rows == g.rows)  // small grids travel whole
         // Each node decodes to the grid's value within a 16-bit step of its square root.
         for k in 0..<(columns * rows) {
             let q = Double(Int(bytes[2 * k]) | Int(bytes[2 * k + 1]) << 8)
@@ -68,8 +72,9 @@ import Testing
     @Test func fieldsOfLargeGridsAreResampled() throws {
         let g = GridGeometry(columns: 1000, rows: 500, x0: 0, y0: 0, dx: 1, dy: 1)
         let values = (0..<g.count).map { Double($0 % 1000) + Double($0 / 1000) }
-        let grid = DensityGrid(geometry: g, values: values, projection: PlaneProjection(kind: .planar), radius: 3,
-                               estimator: .density, units: "u")
+        let grid = DensityGrid(
+            geometry: g, values: values, projection: PlaneProjection(kind: .planar), radius: 3,
+            estimator: .density, units: "u")
         let field = try #require(ValueField(grid))
         #expect(field.geometry.columns <= ValueField.maxSide && field.geometry.rows <= ValueField.maxSide)
         // The resampled grid spans the same nodes.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -14,7 +15,7 @@ import Testing
         let expected: [(HexCell, Double, Double)] = [
             (HexCell(q: 0, r: 0), 0, 0),
             (HexCell(q: 1, r: 0), s3, 0), (HexCell(q: 0, r: 1), s3 / 2, 1.5), (HexCell(q: -1, r: 1), -s3 / 2, 1.5),
-            (HexCell(q: -1, r: 0), -s3, 0), (HexCell(q: 0, r: -1), -s3 / 2, -1.5), (HexCell(q: 1, r: -1), s3 / 2, -1.5),
+            (HexCell(q: -1, r: 0), -s3, 0), (HexCell(q: 0, r: -1), -s3 / 2, -1.5), (HexCell(q: 1, r: -1), s3 / 2, -1.5)
         ]
         for (cell, x, y) in expected {
             let c = grid.center(of: cell)
@@ -30,7 +31,7 @@ import Testing
         let expected: [(HexCell, Double, Double)] = [
             (HexCell(q: 0, r: 0), 0, 0),
             (HexCell(q: 1, r: 0), 3, s3), (HexCell(q: 0, r: 1), 0, 2 * s3), (HexCell(q: -1, r: 1), -3, s3),
-            (HexCell(q: -1, r: 0), -3, -s3), (HexCell(q: 0, r: -1), 0, -2 * s3), (HexCell(q: 1, r: -1), 3, -s3),
+            (HexCell(q: -1, r: 0), -3, -s3), (HexCell(q: 0, r: -1), 0, -2 * s3), (HexCell(q: 1, r: -1), 3, -s3)
         ]
         for (cell, x, y) in expected {
             let c = grid.center(of: cell)
@@ -99,8 +100,9 @@ import Testing
             }
         }
         // Binned, each edge or corner point is counted once.
-        var binner = try Binner(configuration: BinningConfiguration(size: 10, orientation: orientation, projection: .planar),
-                                projection: PlaneProjection(kind: .planar))
+        var binner = try Binner(
+            configuration: BinningConfiguration(size: 10, orientation: orientation, projection: .planar),
+            projection: PlaneProjection(kind: .planar))
         let corners = grid.corners(of: HexCell(q: 2, r: -1))
         for p in corners { try binner.add(p) }
         let result = try binner.result()
@@ -189,4 +191,3 @@ import Testing
         #expect(grid.cells(covering: PlaneBox(minX: -0.1, minY: 0, maxX: 5, maxY: 2)).map(\.i) == [-1, 0, 1, 2])
     }
 }
-

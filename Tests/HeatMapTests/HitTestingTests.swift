@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -17,17 +18,21 @@ import Testing
         let set = ContourSet(
             thresholds: [1, 2],
             levels: [[PlanePolygon(exterior: square(0, 10))], [PlanePolygon(exterior: inner)]],
-            bands: [[PlanePolygon(exterior: square(0, 10), holes: [inner.reversed()])], [PlanePolygon(exterior: inner)]],
+            bands: [
+                [PlanePolygon(exterior: square(0, 10), holes: [inner.reversed()])], [PlanePolygon(exterior: inner)]
+            ],
             isolines: [[square(0, 10)], [inner]])
         let geometry = GridGeometry(columns: 11, rows: 11, x0: 0, y0: 0, dx: 1, dy: 1)
         let values = (0..<121).map { k -> Double in
             let c = Double(k % 11), r = Double(k / 11)
             return 3 - max(abs(c - 5), abs(r - 5)) / 2.5
         }
-        let grid = DensityGrid(geometry: geometry, values: values, projection: PlaneProjection(kind: .planar),
-                               radius: 1, estimator: .density, units: "per square unit")
-        return HeatMapContours(grid: grid, contourSet: set,
-                               configuration: HeatMapConfiguration(projection: .planar), summary: InputSummary())
+        let grid = DensityGrid(
+            geometry: geometry, values: values, projection: PlaneProjection(kind: .planar),
+            radius: 1, estimator: .density, units: "per square unit")
+        return HeatMapContours(
+            grid: grid, contourSet: set,
+            configuration: HeatMapConfiguration(projection: .planar), summary: InputSummary())
     }
 
     func levels(_ result: HeatMapContours, x: Double, y: Double) -> [Int] {
@@ -100,7 +105,8 @@ import Testing
             for (i, band) in bands.enumerated() {
                 let poly = band[0]
                 if PlaneRing.locate(p, in: poly.exterior) >= 0,
-                   !poly.holes.contains(where: { PlaneRing.locate(p, in: $0) >= 0 }) {
+                    !poly.holes.contains(where: { PlaneRing.locate(p, in: $0) >= 0 })
+                {
                     expected.append(i)
                 }
             }
@@ -155,18 +161,22 @@ import Testing
             y.append(centre.1 + 12 * (rng.unit() + rng.unit() - 1))
             w.append(0.5 + rng.unit())
         }
-        let configuration = HeatMapConfiguration(radius: 9, contourLevels: 8, levelSpacing: .linear,
-                                                 gridResolution: 120, smoother: smoother, projection: .planar)
-        let grid = try DensityGrid.compute(points: PlanePoints(x: x, y: y, weight: w),
-                                           projection: PlaneProjection(kind: .planar), configuration: configuration)
+        let configuration = HeatMapConfiguration(
+            radius: 9, contourLevels: 8, levelSpacing: .linear,
+            gridResolution: 120, smoother: smoother, projection: .planar)
+        let grid = try DensityGrid.compute(
+            points: PlanePoints(x: x, y: y, weight: w),
+            projection: PlaneProjection(kind: .planar), configuration: configuration)
         let thresholds = ThresholdResolver.thresholds(for: .linear, levelCount: 8, grid: grid)
         let bands = try ContourBuilder.build(grid: grid, thresholds: thresholds, smoother: smoother).bands
         let locator = BandLocator(bands: bands)
         func expected(_ p: PlanePoint) -> Int? {
             var found: Int?
             for (level, polygons) in bands.enumerated() {
-                for polygon in polygons where PlaneRing.locate(p, in: polygon.exterior) >= 0
-                    && !polygon.holes.contains(where: { PlaneRing.locate(p, in: $0) >= 0 }) {
+                for polygon in polygons
+                where PlaneRing.locate(p, in: polygon.exterior) >= 0
+                    && !polygon.holes.contains(where: { PlaneRing.locate(p, in: $0) >= 0 })
+                {
                     found = level
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -48,8 +49,11 @@ import Testing
 
     @Test func quotedFieldsKeepDelimitersDoubledQuotesAndNewlines() throws {
         let r = try Self.records("name,lat,lon\n\"Smith, J\",1,2\n\"say \"\"hi\"\"\",3,4\n\"two\nlines\",5,6\n7,8,9\n")
-        #expect(r.map(\.fields) == [["name", "lat", "lon"], ["Smith, J", "1", "2"], ["say \"hi\"", "3", "4"],
-                                    ["two\nlines", "5", "6"], ["7", "8", "9"]])
+        #expect(
+            r.map(\.fields) == [
+                ["name", "lat", "lon"], ["Smith, J", "1", "2"], ["say \"hi\"", "3", "4"],
+                ["two\nlines", "5", "6"], ["7", "8", "9"]
+            ])
         // A record's line is where it starts; the embedded newline moves the next one down.
         #expect(r.map(\.line) == [1, 2, 3, 4, 6])
     }
@@ -79,7 +83,8 @@ import Testing
     }
 
     @Test func semicolonFilesMayUseADecimalComma() throws {
-        let p = try Self.points("lat;lon;w\n-41,3;174,8;2,5\n", options: PointReaderOptions(columns: PointColumns(weight: "w")))
+        let p = try Self.points(
+            "lat;lon;w\n-41,3;174,8;2,5\n", options: PointReaderOptions(columns: PointColumns(weight: "w")))
         #expect(p == [InputPoint(latitude: -41.3, longitude: 174.8, weight: 2.5)])
     }
 
@@ -142,7 +147,8 @@ import Testing
     }
 
     @Test func explicitColumnsWeightAndValue() throws {
-        let options = PointReaderOptions(columns: PointColumns(latitude: "A", longitude: "b", weight: "w", value: "price"))
+        let options = PointReaderOptions(
+            columns: PointColumns(latitude: "A", longitude: "b", weight: "w", value: "price"))
         let p = try Self.points("a,b,w,price\n1,2,3,400\n", options: options)
         #expect(p.count == 1)
         #expect(p[0].latitude == 1 && p[0].longitude == 2 && p[0].weight == 3 && p[0].value == 400)
@@ -154,13 +160,16 @@ import Testing
         #expect(try Self.error("lat,lon\n1,-Infinity\n") == "2:lon: longitude is not finite (\"-Infinity\")")
         #expect(try Self.error("lat,lon\n95,2\n") == "2:lat: latitude 95 is outside [-90, 90]")
         #expect(try Self.error("lat,lon\n5,360\n") == "2:lon: longitude 360 is outside [-180, 360)")
-        #expect(try Self.error("lat,lon,w\n5,3,-0.5\n", options: PointReaderOptions(columns: PointColumns(weight: "w")))
+        #expect(
+            try Self.error("lat,lon,w\n5,3,-0.5\n", options: PointReaderOptions(columns: PointColumns(weight: "w")))
                 == "2:w: weight -0.5 is negative")
         #expect(try Self.error("lat,lon\n5\n") == "2:lon: short row: 1 field but the header has 2; no value for 'lon'")
         #expect(try Self.error("lat,lon\n5,6,7\n").hasPrefix("2:3: row has 3 fields but the header has 2"))
         #expect(try Self.error("lat,lon\n,6\n") == "2:lat: latitude is empty")
         #expect(try Self.error("lat,lon\nNA,6\n") == "2:lat: latitude is missing (\"NA\")")
-        #expect(try Self.error("lat,lon\n1,2\n\"3,4\n5,6\n") == "3:lat: unterminated quoted field: the quote opened here never closes")
+        #expect(
+            try Self.error("lat,lon\n1,2\n\"3,4\n5,6\n")
+                == "3:lat: unterminated quoted field: the quote opened here never closes")
         #expect(try Self.error("a,b\n1,2\n").hasPrefix("1:lat: no latitude column: looked for lat, latitude, y"))
         #expect(try Self.error("").hasPrefix("1:1: empty file"))
         #expect(try Self.error("lat,lon\n1,\u{0}2\n").hasPrefix("2:lon: binary data"))
@@ -193,8 +202,10 @@ import Testing
             return bytes.withUnsafeMutableBufferPointer { NumberParser.parse(UnsafeBufferPointer($0)) }
         }
         // The fast path and strtod agree with Swift's own correctly rounded parser.
-        for text in ["0", "-0.5", "174.7633", "1e3", "2.5E-3", ".5", "5.", "+12", "123456789012345678901234",
-                     "0.1", "-41.286461", "1.7976931348623157e308", "4.9e-324", "000012.50", "3.14159265358979323846"] {
+        for text in [
+            "0", "-0.5", "174.7633", "1e3", "2.5E-3", ".5", "5.", "+12", "123456789012345678901234",
+            "0.1", "-41.286461", "1.7976931348623157e308", "4.9e-324", "000012.50", "3.14159265358979323846"
+        ] {
             #expect(parse(text) == .number(Double(text)!), "\(text)")
         }
         #expect(parse("  7 ") == .number(7))

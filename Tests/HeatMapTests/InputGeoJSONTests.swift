@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -7,7 +8,9 @@ import Testing
 
 /// The streaming GeoJSON point and contour readers.
 @Suite struct InputGeoJSONTests {
-    static func points(_ text: String, options: PointReaderOptions = PointReaderOptions(format: .geojson)) throws -> [InputPoint] {
+    static func points(_ text: String, options: PointReaderOptions = PointReaderOptions(format: .geojson)) throws
+        -> [InputPoint]
+    {
         let folder = try ScratchFolder()
         let path = try folder.write("t.geojson", text)
         let reader = try PointReader(path: path, options: options)
@@ -16,7 +19,9 @@ import Testing
         return out
     }
 
-    static func error(_ text: String, options: PointReaderOptions = PointReaderOptions(format: .geojson)) throws -> String {
+    static func error(_ text: String, options: PointReaderOptions = PointReaderOptions(format: .geojson)) throws
+        -> String
+    {
         do {
             _ = try points(text, options: options)
         } catch let e as InputError {
@@ -37,21 +42,27 @@ import Testing
             """
         let options = PointReaderOptions(columns: PointColumns(weight: "mag"), format: .geojson)
         let p = try Self.points(text, options: options)
-        #expect(p == [InputPoint(latitude: -20.25, longitude: 178.5, weight: 4.5),
-                      InputPoint(latitude: -18, longitude: -179.5, weight: 5),
-                      InputPoint(latitude: -17, longitude: 179, weight: 5)])
+        #expect(
+            p == [
+                InputPoint(latitude: -20.25, longitude: 178.5, weight: 4.5),
+                InputPoint(latitude: -18, longitude: -179.5, weight: 5),
+                InputPoint(latitude: -17, longitude: 179, weight: 5)
+            ])
     }
 
     @Test func bareFeatureGeometryAndCollections() throws {
         #expect(try Self.points(#"{"type":"Point","coordinates":[1,2]}"#) == [InputPoint(latitude: 2, longitude: 1)])
-        #expect(try Self.points(#"{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[3,4]}}"#)
+        #expect(
+            try Self.points(#"{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[3,4]}}"#)
                 == [InputPoint(latitude: 4, longitude: 3)])
-        let collection = #"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]},{"type":"MultiPoint","coordinates":[[5,6]]}]}"#
+        let collection =
+            #"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]},{"type":"MultiPoint","coordinates":[[5,6]]}]}"#
         #expect(try Self.points(collection).map(\.longitude) == [1, 5])
     }
 
     @Test func newlineDelimitedFeaturesAndRecordSeparators() throws {
-        let seq = "\u{1E}{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"
+        let seq =
+            "\u{1E}{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"
             + "\u{1E}{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[3,4]}}\n"
         #expect(try Self.points(seq).map(\.latitude) == [2, 4])
         let lines = "{\"type\":\"Point\",\"coordinates\":[1,2]}\n{\"type\":\"Point\",\"coordinates\":[7,8]}\n"
@@ -67,32 +78,46 @@ import Testing
     }
 
     @Test func stringsWithEscapesAreRead() throws {
-        let text = #"{"type":"Feature","properties":{"n\u00e4me":"a\"b\\c\ud83d\ude00","w":2},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+        let text =
+            #"{"type":"Feature","properties":{"n\u00e4me":"a\"b\\c\ud83d\ude00","w":2},"geometry":{"type":"Point","coordinates":[1,2]}}"#
         let p = try Self.points(text, options: PointReaderOptions(columns: PointColumns(weight: "w"), format: .geojson))
         #expect(p == [InputPoint(latitude: 2, longitude: 1, weight: 2)])
     }
 
     @Test func errorsNameLineAndColumn() throws {
-        let polygon = "{\"type\":\"FeatureCollection\",\"features\":[\n"
+        let polygon =
+            "{\"type\":\"FeatureCollection\",\"features\":[\n"
             + "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}},\n"
             + "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[]}}\n]}"
         #expect(try Self.error(polygon) == "3:46: expected a Point or MultiPoint geometry, found Polygon")
-        #expect(try Self.error("{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\",")
+        #expect(
+            try Self.error("{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\",")
                 == "2:19: unexpected end of file in an object, expected a quoted key (truncated JSON?)")
         #expect(try Self.error(#"{"type":"Point","coordinates":[10,95]}"#) == "1:35: latitude 95 is outside [-90, 90]")
         #expect(try Self.error(#"{"type":"Point","coordinates":[NaN,5]}"#) == "1:32: longitude is NaN (\"NaN\")")
-        #expect(try Self.error(#"{"type":"Point","coordinates":[-Infinity,5]}"#) == "1:32: longitude is not finite (\"-Infinity\")")
+        #expect(
+            try Self.error(#"{"type":"Point","coordinates":[-Infinity,5]}"#)
+                == "1:32: longitude is not finite (\"-Infinity\")")
         #expect(try Self.error(#"{"type":"Point","coordinates":["1",5]}"#) == "1:32: longitude is not a number: \"1\"")
-        #expect(try Self.error(#"{"type":"Point","coordinates":[1]}"#).hasPrefix("1:31: a position must be an array [longitude, latitude]"))
-        #expect(try Self.error("{\"type\":\"Point\" \"coordinates\":[1,2]}") == "1:17: invalid JSON: expected ',' or '}' in an object but found '\"'")
-        #expect(try Self.error("{\"type\":\"FeatureCollection\"}") == "1:1: FeatureCollection without a 'features' array")
+        #expect(
+            try Self.error(#"{"type":"Point","coordinates":[1]}"#).hasPrefix(
+                "1:31: a position must be an array [longitude, latitude]"))
+        #expect(
+            try Self.error("{\"type\":\"Point\" \"coordinates\":[1,2]}")
+                == "1:17: invalid JSON: expected ',' or '}' in an object but found '\"'")
+        #expect(
+            try Self.error("{\"type\":\"FeatureCollection\"}") == "1:1: FeatureCollection without a 'features' array")
         #expect(try Self.error("\n\n  ").hasPrefix("1:1: empty file"))
         #expect(try Self.error("[1,2]").hasPrefix("1:2: expected a GeoJSON Feature object, found a number"))
         let weighted = PointReaderOptions(columns: PointColumns(weight: "mag"), format: .geojson)
-        #expect(try Self.error(#"{"type":"Feature","properties":{"depth":3},"geometry":{"type":"Point","coordinates":[1,2]}}"#,
-                               options: weighted) == "1:32: feature has no property 'mag' for the weight")
-        #expect(try Self.error(#"{"type":"Feature","properties":{"mag":-1},"geometry":{"type":"Point","coordinates":[1,2]}}"#,
-                               options: weighted) == "1:39: property 'mag': weight -1 is negative")
+        #expect(
+            try Self.error(
+                #"{"type":"Feature","properties":{"depth":3},"geometry":{"type":"Point","coordinates":[1,2]}}"#,
+                options: weighted) == "1:32: feature has no property 'mag' for the weight")
+        #expect(
+            try Self.error(
+                #"{"type":"Feature","properties":{"mag":-1},"geometry":{"type":"Point","coordinates":[1,2]}}"#,
+                options: weighted) == "1:39: property 'mag': weight -1 is negative")
         let deep = String(repeating: "[", count: 10_000)
         #expect(try Self.error("{\"type\":\"Point\",\"coordinates\":" + deep).contains("nested deeper than"))
     }
@@ -124,7 +149,8 @@ import Testing
         #expect(features[1].upper == nil)
         #expect(features[0].polygons[0].exterior.count == 4)
         #expect(features[0].polygons[0].holes.count == 1)
-        let lines = #"{"type":"Feature","properties":{"level":0},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"#
+        let lines =
+            #"{"type":"Feature","properties":{"level":0},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"#
         #expect(throws: InputError.self) { try GeoJSONContourReader.read(path: try folder.write("l.geojson", lines)) }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeatMap
 
 /// The one rule that tells points, cells tables and rasters apart from
@@ -9,7 +10,8 @@ import Testing
     }
 
     @Test func bytesDecideBeforeNames() {
-        #expect([UInt8]([0x49, 0x49, 0x2A, 0]).withUnsafeBufferPointer { InputKind.sniff($0, name: "x.csv") } == .geotiff)
+        #expect(
+            [UInt8]([0x49, 0x49, 0x2A, 0]).withUnsafeBufferPointer { InputKind.sniff($0, name: "x.csv") } == .geotiff)
         #expect(kind("ncols 3\nnrows 2\n", "x.csv") == .asciiGrid)
         #expect(kind("  NROWS 2\nncols 3\n") == .asciiGrid)
         #expect(kind("{\"columns\":3,\"rows\":2,\"values\":[]}", "g.geojson") == .jsonGrid)

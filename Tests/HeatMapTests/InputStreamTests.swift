@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -22,8 +23,9 @@ import Testing
             var lon = c.1 + (next() - 0.5) * 8
             if lon >= 180 { lon -= 360 }
             if lon < -180 { lon += 360 }
-            return InputPoint(latitude: min(max(c.0 + (next() - 0.5) * 6, -90), 90), longitude: lon,
-                              weight: next() * 3, value: next() * 100)
+            return InputPoint(
+                latitude: min(max(c.0 + (next() - 0.5) * 6, -90), 90), longitude: lon,
+                weight: next() * 3, value: next() * 100)
         }
     }
 
@@ -45,7 +47,9 @@ import Testing
     @Test func longitudeBinsWrapAsLongitudeArcDoes() {
         // The bins' wrap avoids fmod for |x| < 3600; its results must be fmod's, zeros' signs too.
         var generator = SplitMix(seed: 9)
-        var samples: [Double] = [0, -0.0, 360, -360, 720, -720, 179.99999999999997, -180, 180, 3599.9, -3599.9, 3600, 1e300]
+        var samples: [Double] = [
+            0, -0.0, 360, -360, 720, -720, 179.99999999999997, -180, 180, 3599.9, -3599.9, 3600, 1e300
+        ]
         for _ in 0..<2_000 { samples.append(generator.uniform(-4000, 4000)) }
         for _ in 0..<200 { samples.append(Double(Int(generator.uniform(-10, 10))) * 360) }
         for x in samples {
@@ -102,8 +106,11 @@ import Testing
         let streamed = try StreamedPoints.read(path: path, options: options)
         let configuration = HeatMapConfiguration(radius: 40_000, gridResolution: 60)
         let result = try StreamedDensity.compute(from: streamed, configuration: configuration)
-        let heat = points.enumerated().map { HeatMapPoint(id: $0.offset, latitude: $0.element.latitude,
-                                                          longitude: $0.element.longitude, weight: $0.element.weight) }
+        let heat = points.enumerated().map {
+            HeatMapPoint(
+                id: $0.offset, latitude: $0.element.latitude,
+                longitude: $0.element.longitude, weight: $0.element.weight)
+        }
         let memory = HeatMapContours.compute(from: heat, configuration: configuration)
         #expect(result.grid.geometry == memory.grid.geometry)
         #expect(result.grid.projection == memory.grid.projection)
@@ -115,9 +122,12 @@ import Testing
         // A compact cloud: the rule's radius stands, as the library picks it in memory.
         let folder = try ScratchFolder()
         var cloud: [InputPoint] = []
-        for i in 0..<400 { cloud.append(InputPoint(latitude: -41 + Double(i % 20) * 0.01, longitude: 174 + Double(i / 20) * 0.01)) }
-        let streamed = try StreamedPoints.read(path: try folder.write("cloud.csv", Self.csv(cloud)),
-                                               options: PointReaderOptions())
+        for i in 0..<400 {
+            cloud.append(InputPoint(latitude: -41 + Double(i % 20) * 0.01, longitude: 174 + Double(i / 20) * 0.01))
+        }
+        let streamed = try StreamedPoints.read(
+            path: try folder.write("cloud.csv", Self.csv(cloud)),
+            options: PointReaderOptions())
         let auto = HeatMapConfiguration(bandwidth: .auto)
         let result = try StreamedDensity.compute(from: streamed, configuration: auto)
         let heat = cloud.map { HeatMapPoint(latitude: $0.latitude, longitude: $0.longitude) }
@@ -129,8 +139,9 @@ import Testing
         // fall between nodes, so the floor lifts σ to half a cell.
         var wide: [InputPoint] = []
         for i in 0..<2000 { wide.append(InputPoint(latitude: Double(i % 40), longitude: -100 + Double(i / 40) * 2)) }
-        let ocean = try StreamedPoints.read(path: try folder.write("wide.csv", Self.csv(wide)),
-                                           options: PointReaderOptions())
+        let ocean = try StreamedPoints.read(
+            path: try folder.write("wide.csv", Self.csv(wide)),
+            options: PointReaderOptions())
         let raised = try StreamedDensity.compute(from: ocean, configuration: auto, resolutionFromData: true)
         #expect(raised.radiusRaised)
         #expect(raised.grid.radius > 50_000)
@@ -157,19 +168,24 @@ import Testing
         var replayed = BandwidthEstimator()
         try streamed.forEachBatch { batch in
             for i in 0..<batch.count {
-                let q = PlaneProjection(kind: .planar).project(latitude: batch.latitude[i], longitude: batch.longitude[i])
+                let q = PlaneProjection(kind: .planar).project(
+                    latitude: batch.latitude[i], longitude: batch.longitude[i])
                 replayed.add(x: q.x, y: q.y, weight: batch.weight[i])
             }
         }
         #expect(spread == replayed)
-        let configuration = HeatMapConfiguration(radius: 5, gridResolution: 80, projection: .planar, bandwidth: bandwidth)
+        let configuration = HeatMapConfiguration(
+            radius: 5, gridResolution: 80, projection: .planar, bandwidth: bandwidth)
         let result = try StreamedDensity.compute(from: streamed, configuration: configuration)
-        #expect(result.grid.radius == replayed.radius(for: bandwidth, fixed: 5, projection: PlaneProjection(kind: .planar))
+        #expect(
+            result.grid.radius == replayed.radius(for: bandwidth, fixed: 5, projection: PlaneProjection(kind: .planar))
                 || result.radiusRaised)
         // Geographic input keeps no planar spread.
-        let geographic = try StreamedPoints.read(path: path, options: PointReaderOptions(columns: PointColumns(weight: "w"),
-                                                                                          skipInvalid: true))
+        let geographic = try StreamedPoints.read(
+            path: path,
+            options: PointReaderOptions(
+                columns: PointColumns(weight: "w"),
+                skipInvalid: true))
         #expect(geographic.planarSpread == nil)
     }
 }
-

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -7,7 +8,10 @@ import Testing
 /// gdal_contour's -i/-off and -e level forms.
 @Suite struct IntervalLevelsTests {
     @Test func intervalLevelsLieInsideTheRange() throws {
-        #expect(try IntervalLevels.interval(100, minimum: -20, maximum: 980) == [0, 100, 200, 300, 400, 500, 600, 700, 800, 900])
+        #expect(
+            try IntervalLevels.interval(100, minimum: -20, maximum: 980) == [
+                0, 100, 200, 300, 400, 500, 600, 700, 800, 900
+            ])
         #expect(try IntervalLevels.interval(100, offset: 50, minimum: 50, maximum: 400) == [150, 250, 350])
         #expect(try IntervalLevels.interval(1, minimum: 5, maximum: 5).isEmpty)
         #expect(throws: IntervalLevels.Failure.self) { try IntervalLevels.interval(1e-9, minimum: 0, maximum: 1) }

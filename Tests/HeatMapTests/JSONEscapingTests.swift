@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -29,7 +30,8 @@ import Testing
 
     @Test func generatedTextRoundTrips() throws {
         var rng = SplitMix(seed: 18)
-        let pool: [Unicode.Scalar] = (0..<0x80).compactMap(Unicode.Scalar.init)
+        let pool: [Unicode.Scalar] =
+            (0..<0x80).compactMap(Unicode.Scalar.init)
             + ["é", "\u{2028}", "\u{2029}", "\u{FFFD}", "😀", "中"]
         for _ in 0..<300 {
             var s = String.UnicodeScalarView()

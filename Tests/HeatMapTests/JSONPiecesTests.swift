@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -10,7 +11,8 @@ import Testing
 @Suite struct JSONPiecesTests {
     private func ring(_ rng: inout SplitMix, count: Int) -> [FixedPoint] {
         (0..<count).map { _ in
-            FixedPoint(x: Int64(rng.next() % 400_000_000) - 200_000_000, y: Int64(rng.next() % 200_000_000) - 100_000_000)
+            FixedPoint(
+                x: Int64(rng.next() % 400_000_000) - 200_000_000, y: Int64(rng.next() % 200_000_000) - 100_000_000)
         }
     }
 
@@ -44,8 +46,9 @@ import Testing
     @Test func aSmallTextStaysSmall() {
         var pieces = JSONPieces()
         pieces.append("{\"type\":\"Polygon\",\"coordinates\":[")
-        pieces.append(positions: [FixedPoint(x: 0, y: 0), FixedPoint(x: 10, y: 0), FixedPoint(x: 0, y: 10)],
-                      closing: true, decimals: 1)
+        pieces.append(
+            positions: [FixedPoint(x: 0, y: 0), FixedPoint(x: 10, y: 0), FixedPoint(x: 0, y: 10)],
+            closing: true, decimals: 1)
         pieces.append("]}")
         let made = pieces.finish()
         #expect(made.count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapCore
 @testable import HeatMapDensity
 
@@ -23,7 +24,9 @@ import Testing
     }
 
     /// Σ wᵢ shape(dᵢ² / rᵢ²) × (raw ? 1 : c / (π rᵢ²)) at (x, y), written from the table.
-    static func exact(_ p: PlanePoints, radii: [Double], kernel: DensityKernel, raw: Bool, x: Double, y: Double) -> Double {
+    static func exact(_ p: PlanePoints, radii: [Double], kernel: DensityKernel, raw: Bool, x: Double, y: Double)
+        -> Double
+    {
         var sum = 0.0
         for i in 0..<p.count {
             let r = radii[i]
@@ -53,7 +56,9 @@ import Testing
     }
 
     /// The largest |grid − exact| over every node, relative to the exact maximum.
-    static func error(_ grid: DensityGrid, _ p: PlanePoints, radii: [Double], kernel: DensityKernel, raw: Bool) -> Double {
+    static func error(_ grid: DensityGrid, _ p: PlanePoints, radii: [Double], kernel: DensityKernel, raw: Bool)
+        -> Double
+    {
         let g = grid.geometry
         var worst = 0.0, peak = 0.0
         for r in 0..<g.rows {
@@ -76,7 +81,8 @@ import Testing
     @Test(arguments: DensityKernel.all + [.triangular(decay: 0.4), .triangular(decay: 1)])
     func everyKernelIsItsSumAtEveryNodeAndKeepsTheMass(kernel: DensityKernel) throws {
         let p = Self.points(300, seed: 11)
-        let grid = try DensityGrid.compute(points: p, projection: Self.planar, configuration: Self.configuration(kernel))
+        let grid = try DensityGrid.compute(
+            points: p, projection: Self.planar, configuration: Self.configuration(kernel))
         let radii = [Double](repeating: 1.2, count: p.count)
         #expect(Self.error(grid, p, radii: radii, kernel: kernel, raw: false) < 1e-9 || kernel == .gaussian)
         #expect(Self.error(grid, p, radii: radii, kernel: kernel, raw: false) < 1e-3)
@@ -99,13 +105,14 @@ import Testing
         // A node exactly on the point and nodes exactly at d = r (included: the shape is 0 there for the quartic, δ for the triangular).
         let p = PlanePoints(x: [0], y: [0], weight: [3])
         let geometry = GridGeometry(columns: 5, rows: 5, x0: -2, y0: -2, dx: 1, dy: 1)
-        var accumulator = try DensityAccumulator(geometry: geometry, radius: 2, projection: Self.planar,
-                                                 kernel: .triangular(decay: 0.5), kernelValues: .raw)
+        var accumulator = try DensityAccumulator(
+            geometry: geometry, radius: 2, projection: Self.planar,
+            kernel: .triangular(decay: 0.5), kernelValues: .raw)
         try accumulator.add(p)
         let grid = try accumulator.finish()
-        #expect(grid.values[12] == 3)                 // the centre
-        #expect(grid.values[2 * 5 + 0] == 1.5)        // (−2, 0): d = r, δ × w
-        #expect(grid.values[0] == 0)                  // the corner, d = 2√2 > r
+        #expect(grid.values[12] == 3)  // the centre
+        #expect(grid.values[2 * 5 + 0] == 1.5)  // (−2, 0): d = r, δ × w
+        #expect(grid.values[0] == 0)  // the corner, d = 2√2 > r
     }
 
     @Test func theMeanEstimatorWeighsByTheChosenKernel() throws {
@@ -169,8 +176,11 @@ import Testing
         var rng = SplitMixGenerator(seed: 21)
         var pts: [(Double, Double, Double)] = []
         for _ in 0..<501 {
-            pts.append((Double.random(in: -50...80, using: &rng), Double.random(in: 0...30, using: &rng),
-                        Double.random(in: 0.1...3, using: &rng)))
+            pts.append(
+                (
+                    Double.random(in: -50...80, using: &rng), Double.random(in: 0...30, using: &rng),
+                    Double.random(in: 0.1...3, using: &rng)
+                ))
         }
         var e = BandwidthEstimator()
         for (x, y, w) in pts { e.add(x: x, y: y, weight: w) }
@@ -216,13 +226,15 @@ import Testing
         // The pilot from its definition, then the radii.
         var pilot = [Double](repeating: 0, count: p.count)
         for i in 0..<p.count {
-            pilot[i] = Self.exact(p, radii: [Double](repeating: R, count: p.count), kernel: kernel, raw: true,
-                                  x: p.x[i], y: p.y[i])
+            pilot[i] = Self.exact(
+                p, radii: [Double](repeating: R, count: p.count), kernel: kernel, raw: true,
+                x: p.x[i], y: p.y[i])
         }
         let sw = p.totalWeight
         let g = exp(zip(p.weight, pilot).reduce(0) { $0 + $1.0 * log($1.1) } / sw)
         let radii = pilot.map { R * min(pow($0 / g, -0.5), 5) }
-        let chosen = try AdaptivePilot.radii(of: p, kernel: kernel, radius: R, rule: AdaptiveBandwidth(), control: .none)
+        let chosen = try AdaptivePilot.radii(
+            of: p, kernel: kernel, radius: R, rule: AdaptiveBandwidth(), control: .none)
         for i in 0..<p.count { #expect(abs(chosen.radii[i] - radii[i]) < 1e-4 * radii[i]) }
         var c = Self.configuration(kernel, radius: R)
         c.adaptive = AdaptiveBandwidth()
@@ -234,7 +246,9 @@ import Testing
         let p = PlanePoints(x: [1, 1, 1], y: [2, 2, 2], weight: [1, 1, 1])
         var c = Self.configuration(.quartic)
         c.adaptive = AdaptiveBandwidth()
-        #expect(throws: HeatMapError.self) { try DensityGrid.compute(points: p, projection: Self.planar, configuration: c) }
+        #expect(throws: HeatMapError.self) {
+            try DensityGrid.compute(points: p, projection: Self.planar, configuration: c)
+        }
         c.adaptive = AdaptiveBandwidth(sensitivity: -1)
         #expect(throws: HeatMapError.self) {
             try DensityGrid.compute(points: Self.points(50, seed: 1), projection: Self.planar, configuration: c)
@@ -248,8 +262,9 @@ extension KernelTests {
         let p = Self.points(400, seed: 31)
         let geometry = GridGeometry.fitting(box: p.bounds, radius: 1.5, paddingFactor: 1.5, resolution: 200)
         let exact = try #require(try AdaptivePilot.density(of: p, kernel: .quartic, radius: 1.5, control: .none))
-        let read = try AdaptivePilot.interpolated(p, kernel: .quartic, radius: 1.5, geometry: geometry,
-                                                  projection: Self.planar, control: .none)
+        let read = try AdaptivePilot.interpolated(
+            p, kernel: .quartic, radius: 1.5, geometry: geometry,
+            projection: Self.planar, control: .none)
         for i in 0..<p.count { #expect(abs(read[i] - exact[i]) < 0.02 * exact[i], "point \(i)") }
     }
 }

@@ -1,24 +1,30 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
 @testable import HeatMapFormats
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 @Suite struct LegendTests {
     @Test func contoursLegendLabelsTheThresholdsWithUnits() throws {
-        let legend = HeatMapLegend(contours: RenderFixtures.contours(RenderFixtures.twoLevelSet(thresholds: [0.5, 1.5])))
+        let legend = HeatMapLegend(
+            contours: RenderFixtures.contours(RenderFixtures.twoLevelSet(thresholds: [0.5, 1.5])))
         #expect(legend.labelTexts == ["0.5 per square unit", "1.5 per square unit"])
         let svg = try ParsedSVG(legend.svg())
         #expect(svg.root?.name == "svg")
         #expect(svg.texts == ["0.5 per square unit", "1.5 per square unit"])
         // One swatch per level, in the renderer's level colours.
         let swatches = svg.elements("rect").filter { $0.attr("stroke") == nil }
-        #expect(swatches.map { $0.attr("fill") } == [HeatMapGradient.thermal.color(forLevel: 0, of: 2).hex,
-                                                     HeatMapGradient.thermal.color(forLevel: 1, of: 2).hex])
+        #expect(
+            swatches.map { $0.attr("fill") } == [
+                HeatMapGradient.thermal.color(forLevel: 0, of: 2).hex,
+                HeatMapGradient.thermal.color(forLevel: 1, of: 2).hex
+            ])
         // Low at the bottom: the level-0 swatch lies below the level-1 swatch.
         let y0 = Double(swatches[0].attr("y")!)!, y1 = Double(swatches[1].attr("y")!)!
         #expect(y0 > y1)
@@ -44,7 +50,7 @@ import Testing
 
     @Test func labelModesMirrorTheApplePackage() {
         let base = HeatMapLegend(gradient: .warm, levelCount: 5)
-        #expect(base.labelTexts == ["Low", "High"])                   // thresholds fall back to low/high
+        #expect(base.labelTexts == ["Low", "High"])  // thresholds fall back to low/high
         #expect(base.labels(.lowHigh).labelTexts == ["Low", "High"])
         #expect(base.labels(.customLowHigh(low: "Cold", high: "Hot")).labelTexts == ["Cold", "Hot"])
         #expect(base.labels(.hidden).labelTexts.isEmpty)

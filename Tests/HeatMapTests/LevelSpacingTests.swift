@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -43,8 +44,9 @@ import Testing
     }
 
     @Test func customValuesAreFilteredSortedAndDeduplicated() {
-        let t = ThresholdResolver.thresholds(for: .custom([50, -1, 10, 50, 100, 0, 250, 10.5]),
-                                             levelCount: 1, values: ramp)
+        let t = ThresholdResolver.thresholds(
+            for: .custom([50, -1, 10, 50, 100, 0, 250, 10.5]),
+            levelCount: 1, values: ramp)
         #expect(t == [10, 10.5, 50])
     }
 
@@ -69,7 +71,7 @@ import Testing
         // Mass 10 + 20 + 30 + 40 = 100: the top cell holds 40 %, top two 70 %.
         let values: [Double] = [0, 10, 20, 30, 40]
         let t = ThresholdResolver.thresholds(for: .probability([0.4, 0.7, 0.95]), levelCount: 3, values: values)
-        #expect(t == [10, 30])   // 0.95 → 10, 0.7 → 30, 0.4 → 40 = max (dropped: not below max)
+        #expect(t == [10, 30])  // 0.95 → 10, 0.7 → 30, 0.4 → 40 = max (dropped: not below max)
     }
 
     @Test func flatOrEmptyGridsHaveNoThresholds() {

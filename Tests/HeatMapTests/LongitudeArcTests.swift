@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -35,8 +36,10 @@ import Testing
         }
         var bulk = LongitudeBins()
         longitudes.filter(\.isFinite).withUnsafeBufferPointer { bulk.add(contentsOf: $0) }
-        return [LongitudeArc.smallest(containing: longitudes), statistics.longitudeArc, fitter.longitudeArc,
-                bulk.smallestArc()]
+        return [
+            LongitudeArc.smallest(containing: longitudes), statistics.longitudeArc, fitter.longitudeArc,
+            bulk.smallestArc()
+        ]
     }
 
     /// Clusters somewhere on the globe (some across ±180°, some given in
@@ -74,7 +77,9 @@ import Testing
         for answer in Self.answers(longitudes) {
             #expect(answer == whole)
         }
-        let coordinates = longitudes.enumerated().map { LocationCoordinate2D(latitude: Double($0.offset % 10), longitude: $0.element) }
+        let coordinates = longitudes.enumerated().map {
+            LocationCoordinate2D(latitude: Double($0.offset % 10), longitude: $0.element)
+        }
         #expect(PlaneProjection.fitted(.equalArea, to: coordinates).centreLongitude == 0)
         // The library's point preparation (HeatMapContours) and the tool's
         // statistics centre the plane alike.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -67,7 +68,9 @@ import Testing
                 var got: [[Int]] = []
                 pieces.forEachSegmentPair(u, v) { one, other in
                     got.append([one.ring, one.index, other.ring, other.index])
-                    #expect(one.start == rings[one.ring][one.index] && other.end == rings[other.ring][(other.index + 1) % rings[other.ring].count])
+                    #expect(
+                        one.start == rings[one.ring][one.index]
+                            && other.end == rings[other.ring][(other.index + 1) % rings[other.ring].count])
                 }
                 var want: [[Int]] = []
                 let ra = pieces.ring(u), rb = pieces.ring(v)
@@ -101,6 +104,8 @@ import Testing
                 if !oneRun, pieces.box(u).overlaps(pieces.box(v)) { want.insert([u, v]) }
             }
         }
-        #expect(want.isSubset(of: got), "missing \(want.subtracting(got).sorted { $0.lexicographicallyPrecedes($1) }.prefix(5))")
+        #expect(
+            want.isSubset(of: got),
+            "missing \(want.subtracting(got).sorted { $0.lexicographicallyPrecedes($1) }.prefix(5))")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -72,8 +73,9 @@ extension NodeBandsTests {
                 for count in [0, 1, 8, 9, 63, 64] where start + count <= values.count {
                     var expected: UInt64 = 0
                     for b in 0..<count where values[start + b] >= thresholds[level] { expected |= 1 << UInt64(b) }
-                    #expect(bands.bits(from: start, count: count, atOrAbove: level) == expected,
-                            "level \(level), start \(start), count \(count)")
+                    #expect(
+                        bands.bits(from: start, count: count, atOrAbove: level) == expected,
+                        "level \(level), start \(start), count \(count)")
                 }
             }
         }

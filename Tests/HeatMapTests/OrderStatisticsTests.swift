@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -28,9 +29,11 @@ import Testing
             for floor in [-Double.infinity, 0.5, 1.5 + 5e-10] {
                 let sorted = values.filter { $0 > floor }.sorted()
                 let (m, picks) = try values.withUnsafeBufferPointer { buffer in
-                    try OrderStatistics.select(buffer, above: floor, ranks: { m in
-                        m == 0 ? [] : [m - 1, 0, m / 2, m / 3, (m * 9) / 10, m / 2]
-                    }, control: .none)
+                    try OrderStatistics.select(
+                        buffer, above: floor,
+                        ranks: { m in
+                            m == 0 ? [] : [m - 1, 0, m / 2, m / 3, (m * 9) / 10, m / 2]
+                        }, control: .none)
                 }
                 #expect(m == sorted.count)
                 if m > 0 {
@@ -64,7 +67,8 @@ import Testing
         flag.cancel()
         #expect(throws: CancellationError.self) {
             try values.withUnsafeBufferPointer {
-                try OrderStatistics.select($0, above: 0, ranks: { [$0 / 2] }, control: ComputeControl(cancellation: flag))
+                try OrderStatistics.select(
+                    $0, above: 0, ranks: { [$0 / 2] }, control: ComputeControl(cancellation: flag))
             }
         }
     }

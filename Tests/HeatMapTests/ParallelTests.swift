@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -15,7 +16,7 @@ import Testing
     @Test func mapKeepsIndexOrder() throws {
         for count in [0, 1, 2, 7, 1000] {
             let squares = try Parallel.map(count, control: .none) { i -> Int in
-                if i % 97 == 0 { usleep(100) }   // uneven work, so threads finish out of order
+                if i % 97 == 0 { usleep(100) }  // uneven work, so threads finish out of order
                 return i * i
             }
             #expect(squares == (0..<count).map { $0 * $0 })
@@ -98,7 +99,7 @@ import Testing
         let caller = Thread.current
         try Parallel.ordered(count, cost: { $0 % 5 == 0 ? 1_000 : 1 }, budget: 0) { i -> Int in
             furthest.max(i - begun.load(ordering: .relaxed), ordering: .relaxed)
-            if i % 7 == 0 { usleep(300) }    // uneven work, so makers finish out of order
+            if i % 7 == 0 { usleep(300) }  // uneven work, so makers finish out of order
             return i * i
         } consume: { i, square in
             begun.add(1, ordering: .relaxed)
@@ -126,13 +127,17 @@ import Testing
                         throw Failure(index: i)
                     }
                     return i
-                } consume: { i, _ in consumed.append(i) }
+                } consume: { i, _ in
+                    consumed.append(i)
+                }
             }
             #expect(consumed == Array(0..<lowest))
         }
         var consumed: [Int] = []
         #expect(throws: Failure(index: 17)) {
-            try Parallel.ordered(300, cost: { _ in 1 }, budget: 8) { $0 } consume: { i, _ in
+            try Parallel.ordered(300, cost: { _ in 1 }, budget: 8) {
+                $0
+            } consume: { i, _ in
                 if i == 17 { throw Failure(index: i) }
                 consumed.append(i)
             }
@@ -145,7 +150,8 @@ import Testing
                 if i == 50 { flag.cancel() }
                 if i > 50 { throw Failure(index: i) }
                 return i
-            } consume: { _, _ in }
+            } consume: { _, _ in
+            }
         }
     }
 }

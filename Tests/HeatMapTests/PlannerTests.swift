@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -25,8 +26,10 @@ import Testing
     /// Clusters of `count` points round `centres` (latitude, longitude),
     /// `spread` degrees wide (units, planar); weights in [0, 3) with every
     /// seventh 0 when `weighted`, values in [0, 100).
-    static func clusters(seed: UInt64, count: Int, centres: [(Double, Double)], spread: Double,
-                         weighted: Bool, planar: Bool = false) -> [InputPoint] {
+    static func clusters(
+        seed: UInt64, count: Int, centres: [(Double, Double)], spread: Double,
+        weighted: Bool, planar: Bool = false
+    ) -> [InputPoint] {
         var rng = SplitMix(seed: seed)
         return (0..<count).map { i in
             let c = centres[i % centres.count]
@@ -47,35 +50,45 @@ import Testing
         let fiji = clusters(seed: 2, count: 2_500, centres: [(-18, 179.5), (-20, -179)], spread: 3, weighted: true)
         // Sparse points over an ocean: the auto radius hits the half-cell floor.
         let ocean = clusters(seed: 3, count: 2_000, centres: [(10, -140), (-20, -100)], spread: 40, weighted: false)
-        let plane = clusters(seed: 4, count: 3_000, centres: [(100, 300), (180, 420)], spread: 90, weighted: true,
-                             planar: true)
-        func geo(_ radius: Double, _ bandwidth: Bandwidth, resolution: Int = 100,
-                 estimator: DensityEstimator = .density) -> HeatMapConfiguration {
+        let plane = clusters(
+            seed: 4, count: 3_000, centres: [(100, 300), (180, 420)], spread: 90, weighted: true,
+            planar: true)
+        func geo(
+            _ radius: Double, _ bandwidth: Bandwidth, resolution: Int = 100,
+            estimator: DensityEstimator = .density
+        ) -> HeatMapConfiguration {
             HeatMapConfiguration(radius: radius, gridResolution: resolution, estimator: estimator, bandwidth: bandwidth)
         }
         func flat(_ radius: Double, _ bandwidth: Bandwidth, resolution: Int = 100) -> HeatMapConfiguration {
             HeatMapConfiguration(radius: radius, gridResolution: resolution, projection: .planar, bandwidth: bandwidth)
         }
         return [
-            Case(name: "fixed 30 km, --resolution 120", points: europe, configuration: geo(30_000, .fixed, resolution: 120)),
+            Case(
+                name: "fixed 30 km, --resolution 120", points: europe,
+                configuration: geo(30_000, .fixed, resolution: 120)),
             Case(name: "auto, --resolution 150", points: europe, configuration: geo(500, .auto, resolution: 150)),
-            Case(name: "auto, resolution from data", points: europe, configuration: geo(500, .auto),
-                 resolutionFromData: true),
+            Case(
+                name: "auto, resolution from data", points: europe, configuration: geo(500, .auto),
+                resolutionFromData: true),
             Case(name: "scott", points: europe, configuration: geo(500, .scott)),
             Case(name: "silverman", points: europe, configuration: geo(500, .silverman, resolution: 90)),
-            Case(name: "mean of values, fixed 40 km", points: europe,
-                 configuration: geo(40_000, .fixed, resolution: 80, estimator: .mean)),
+            Case(
+                name: "mean of values, fixed 40 km", points: europe,
+                configuration: geo(40_000, .fixed, resolution: 80, estimator: .mean)),
             Case(name: "across ±180°, fixed 20 km", points: fiji, configuration: geo(20_000, .fixed)),
-            Case(name: "across ±180°, auto from data", points: fiji, configuration: geo(500, .auto),
-                 resolutionFromData: true),
+            Case(
+                name: "across ±180°, auto from data", points: fiji, configuration: geo(500, .auto),
+                resolutionFromData: true),
             Case(name: "across ±180°, scott", points: fiji, configuration: geo(500, .scott, resolution: 70)),
-            Case(name: "auto at its 50 km cap, from data", points: ocean, configuration: geo(500, .auto),
-                 resolutionFromData: true),
-            Case(name: "auto raised to the floor, --resolution 100", points: ocean,
-                 configuration: geo(500, .auto, resolution: 100)),
+            Case(
+                name: "auto at its 50 km cap, from data", points: ocean, configuration: geo(500, .auto),
+                resolutionFromData: true),
+            Case(
+                name: "auto raised to the floor, --resolution 100", points: ocean,
+                configuration: geo(500, .auto, resolution: 100)),
             Case(name: "planar fixed 12", points: plane, configuration: flat(12, .fixed)),
             Case(name: "planar auto from data", points: plane, configuration: flat(1, .auto), resolutionFromData: true),
-            Case(name: "planar silverman", points: plane, configuration: flat(1, .silverman, resolution: 110)),
+            Case(name: "planar silverman", points: plane, configuration: flat(1, .silverman, resolution: 110))
         ]
     }()
 
@@ -87,14 +100,16 @@ import Testing
 
     /// Streams the case's CSV as `contours grid` does.
     static func streamed(_ c: Case, folder: ScratchFolder, batchSize: Int = StreamedPoints.batchSize) throws
-        -> StreamedDensity.Result {
+        -> StreamedDensity.Result
+    {
         let path = try folder.write("points.csv", csv(c.points))
         let value = c.configuration.estimator == .mean ? "v" : nil
         let options = PointReaderOptions(columns: PointColumns(weight: "w", value: value), geographic: !c.planar)
         let points = try StreamedPoints.read(path: path, options: options)
-        return try StreamedDensity.compute(from: points, configuration: c.configuration,
-                                           resolutionFromData: c.resolutionFromData, batchSize: batchSize,
-                                           control: .none)
+        return try StreamedDensity.compute(
+            from: points, configuration: c.configuration,
+            resolutionFromData: c.resolutionFromData, batchSize: batchSize,
+            control: .none)
     }
 
     /// The same points and settings through the public API.
@@ -104,7 +119,8 @@ import Testing
         let points = c.points.enumerated().map { i, p in
             HeatMapPoint(id: i, latitude: p.latitude, longitude: p.longitude, weight: p.weight, value: p.value)
         }
-        return try HeatMapContours.compute(from: points, configuration: configuration, control: .none, strict: true).grid
+        return try HeatMapContours.compute(from: points, configuration: configuration, control: .none, strict: true)
+            .grid
     }
 
     /// Within one batch both paths add the same terms in the same order:
@@ -126,8 +142,13 @@ import Testing
     /// Batches of 700 points: the plan is the same (the spread's running
     /// sums go point by point in input order, whatever the batches), the
     /// nodes only differ by summing their terms in other groups.
-    @Test(arguments: cases.filter { ["auto, resolution from data", "across ±180°, scott", "planar fixed 12",
-                                     "mean of values, fixed 40 km"].contains($0.name) })
+    @Test(
+        arguments: cases.filter {
+            [
+                "auto, resolution from data", "across ±180°, scott", "planar fixed 12",
+                "mean of values, fixed 40 km"
+            ].contains($0.name)
+        })
     func batchesChangeOnlyTheSummationOrder(_ c: Case) throws {
         let folder = try ScratchFolder()
         let tool = try Self.streamed(c, folder: folder, batchSize: 700)

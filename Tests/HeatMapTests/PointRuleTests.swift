@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -21,13 +22,16 @@ import Testing
         Fault(latitude: -90.5, longitude: 10, weight: 1, reason: "latitude outside [-90, 90]"),
         Fault(latitude: 10, longitude: 360, weight: 1, reason: "longitude outside [-180, 360)"),
         Fault(latitude: 10, longitude: -180.25, weight: 1, reason: "longitude outside [-180, 360)"),
-        Fault(latitude: 10, longitude: 10, weight: -2, reason: "weight is negative"),
+        Fault(latitude: 10, longitude: 10, weight: -2, reason: "weight is negative")
     ]
 
     /// Two good points and the bad one, in each form.
     static func points(_ f: Fault) -> [HeatMapPoint] {
-        [HeatMapPoint(latitude: 1, longitude: 1), HeatMapPoint(latitude: f.latitude, longitude: f.longitude, weight: f.weight),
-         HeatMapPoint(latitude: 2, longitude: 2)]
+        [
+            HeatMapPoint(latitude: 1, longitude: 1),
+            HeatMapPoint(latitude: f.latitude, longitude: f.longitude, weight: f.weight),
+            HeatMapPoint(latitude: 2, longitude: 2)
+        ]
     }
 
     @Test(arguments: faults)
@@ -38,17 +42,20 @@ import Testing
         let features = Self.points(f).map { p in
             #"{"type":"Feature","properties":{"w":\#(p.weight)},"geometry":{"type":"Point","coordinates":[\#(p.coordinate.longitude),\#(p.coordinate.latitude)]}}"#
         }
-        let geojson = try folder.write("p.geojson", #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
+        let geojson = try folder.write(
+            "p.geojson", #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
         let options = PointReaderOptions(columns: PointColumns(weight: "w"), skipInvalid: true)
         for path in [csv, geojson] {
             let read = try StreamedPoints.read(path: path, options: options)
             #expect(read.rejections.byReason == [f.reason: 1], "\(path)")
         }
-        let contours = HeatMapContours.compute(from: Self.points(f), configuration: HeatMapConfiguration(radius: 20_000))
+        let contours = HeatMapContours.compute(
+            from: Self.points(f), configuration: HeatMapConfiguration(radius: 20_000))
         #expect(contours.summary.rejected == [f.reason: 1])
         do {
-            _ = try HeatMapContours.compute(from: Self.points(f), configuration: HeatMapConfiguration(), control: .none,
-                                            strict: true)
+            _ = try HeatMapContours.compute(
+                from: Self.points(f), configuration: HeatMapConfiguration(), control: .none,
+                strict: true)
             Issue.record("a strict run took the bad point")
         } catch HeatMapError.invalidPoint(let index, let reason) {
             #expect(index == 1 && reason == f.reason)
@@ -65,12 +72,15 @@ import Testing
 
     /// Planar fields are x and y, and have no range.
     @Test func planarPointsNameXAndY() {
-        #expect(PointRule.problem(latitude: .nan, longitude: 1, weight: 1, value: nil, geographic: false)
+        #expect(
+            PointRule.problem(latitude: .nan, longitude: 1, weight: 1, value: nil, geographic: false)
                 == "y is not a finite number")
-        #expect(PointRule.problem(latitude: 1, longitude: .infinity, weight: 1, value: nil, geographic: false)
+        #expect(
+            PointRule.problem(latitude: 1, longitude: .infinity, weight: 1, value: nil, geographic: false)
                 == "x is not a finite number")
         #expect(PointRule.problem(latitude: 500, longitude: 900, weight: 1, value: nil, geographic: false) == nil)
-        #expect(PointRule.problem(latitude: 1, longitude: 1, weight: 1, value: .nan, geographic: true)
+        #expect(
+            PointRule.problem(latitude: 1, longitude: 1, weight: 1, value: .nan, geographic: true)
                 == "value is not a finite number")
         #expect(BatchCheck.problem(.nan, .nan, 1, nil) == "x is not a finite number")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -17,8 +18,10 @@ import Testing
             return l
         }
         var generator = SplitMix(seed: 13)
-        var samples: [Double] = [0, -0.0, 180, -180, 360, -360, 720, -720, 3599.999, -3599.999, 3600, -3600,
-                                 179.99999999999997, 1e300, -1e300, .infinity, .nan]
+        var samples: [Double] = [
+            0, -0.0, 180, -180, 360, -360, 720, -720, 3599.999, -3599.999, 3600, -3600,
+            179.99999999999997, 1e300, -1e300, .infinity, .nan
+        ]
         for _ in 0..<5_000 { samples.append(generator.uniform(-5000, 5000)) }
         for _ in 0..<200 { samples.append(Double(Int(generator.uniform(-12, 12))) * 360) }
         for x in samples {
@@ -31,7 +34,7 @@ import Testing
         let arc = LongitudeArc.smallest(containing: [178.5, -179.0, 179.9, -177.5])!
         #expect(abs(arc.width - 4.0) < 1e-9)
         #expect(abs(arc.west - 178.5) < 1e-9)
-        #expect(abs(arc.centre - (-179.5)) < 1e-9)   // 178.5 + 4 / 2 = 180.5
+        #expect(abs(arc.centre - (-179.5)) < 1e-9)  // 178.5 + 4 / 2 = 180.5
         // 0–360 data is the same cluster.
         let same = LongitudeArc.smallest(containing: [178.5, 181.0, 179.9, 182.5])!
         #expect(abs(same.width - 4.0) < 1e-9 && abs(same.centre - arc.centre) < 1e-9)
@@ -94,8 +97,8 @@ import Testing
         }
         let c = HeatMapConfiguration.adaptive(for: pts)
         let side = 0.1 * 111_320.0
-        #expect(abs(c.radius - side / 10) < 1)          // √(area / n)
-        #expect(c.gridResolution == 30)                  // side / (radius / 3)
+        #expect(abs(c.radius - side / 10) < 1)  // √(area / n)
+        #expect(c.gridResolution == 30)  // side / (radius / 3)
         #expect(HeatMapConfiguration.adaptive(for: [pts[0]]) == HeatMapConfiguration())
     }
 

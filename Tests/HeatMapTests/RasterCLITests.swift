@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -61,15 +62,22 @@ import Testing
     }
 
     @Test func gdalLevelsAndAttributes() throws {
-        let run = try Tool.run(["export", Self.fixture("int16_deflate_4326.tif"), "--interval", "200", "--offset", "100",
-                                "--smooth", "none", "--attributes", "gdal"])
+        let run = try Tool.run([
+            "export", Self.fixture("int16_deflate_4326.tif"), "--interval", "200", "--offset", "100",
+            "--smooth", "none", "--attributes", "gdal"
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let props = try Self.features(run.stdout).map { $0["properties"] as! [String: Any] }
         #expect(props.map { $0["threshold"] as! Double } == [100, 300, 500, 700, 900])
         #expect(props.map { $0["amin"] as! Double } == [100, 300, 500, 700, 900])
         #expect(props.last!["amax"] as? Double == RasterReaderTests.source.grid.maximum)
-        let exp = try Tool.run(["export", Self.fixture("float32_none_utm33.tif"), "--exp-base", "10", "--smooth", "none"])
-        #expect(try Self.features(exp.stdout).map { ($0["properties"] as! [String: Any])["threshold"] as! Double } == [1, 10, 100])
+        let exp = try Tool.run([
+            "export", Self.fixture("float32_none_utm33.tif"), "--exp-base", "10", "--smooth", "none"
+        ])
+        #expect(
+            try Self.features(exp.stdout).map { ($0["properties"] as! [String: Any])["threshold"] as! Double } == [
+                1, 10, 100
+            ])
     }
 
     @Test func utmRastersComeOutInLongitudeLatitude() throws {
@@ -81,8 +89,10 @@ import Testing
         #expect(box[0] > 13.5 && box[2] < 14.2 && box[1] > 50.2 && box[3] < 50.6, "\(box)")
     }
 
-    @Test(arguments: [("bad.tif", "not a TIFF file"), ("truncated.tif", "truncated"), ("zstd.tif", "ZSTD"),
-                      ("rotated.tif", "rotated"), ("bng_27700.tif", "EPSG:27700")])
+    @Test(arguments: [
+        ("bad.tif", "not a TIFF file"), ("truncated.tif", "truncated"), ("zstd.tif", "ZSTD"),
+        ("rotated.tif", "rotated"), ("bng_27700.tif", "EPSG:27700")
+    ])
     func refusedRastersGiveOneLine(name: String, phrase: String) throws {
         let run = try Tool.run(["export", Self.fixture(name)])
         #expect(run.status == 1)
@@ -91,9 +101,14 @@ import Testing
     }
 
     @Test func keepCRSStatesTheCRS() throws {
-        let run = try Tool.run(["export", Self.fixture("bng_27700.tif"), "--keep-crs", "--levels", "2", "--smooth", "none"])
+        let run = try Tool.run([
+            "export", Self.fixture("bng_27700.tif"), "--keep-crs", "--levels", "2", "--smooth", "none"
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.hasPrefix("{\"type\":\"FeatureCollection\",\"crs\":{\"type\":\"name\",\"properties\":{\"name\":\"urn:ogc:def:crs:EPSG::27700\"}}"))
+        #expect(
+            run.stdout.hasPrefix(
+                "{\"type\":\"FeatureCollection\",\"crs\":{\"type\":\"name\",\"properties\":{\"name\":\"urn:ogc:def:crs:EPSG::27700\"}}"
+            ))
         let box = (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any])["bbox"] as! [Double]
         #expect(box[0] >= 400_000 && box[2] <= 440_000)
     }

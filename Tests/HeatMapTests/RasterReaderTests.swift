@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -28,8 +29,10 @@ import Testing
         #expect(Self.source.reference == .none)
     }
 
-    @Test(arguments: ["int16_deflate_4326.tif", "int16_lzw_bigendian_4326.tif", "float32_lzw_3857_tiled.tif",
-                      "float32_none_utm33.tif", "int32_deflate_utm33s_bigtiff.tif", "float64_lzw_4326.tif"])
+    @Test(arguments: [
+        "int16_deflate_4326.tif", "int16_lzw_bigendian_4326.tif", "float32_lzw_3857_tiled.tif",
+        "float32_none_utm33.tif", "int32_deflate_utm33s_bigtiff.tif", "float64_lzw_4326.tif"
+    ])
     func exactKindsGiveTheSourceValues(name: String) throws {
         let raster = try RasterReader.read(path: Self.path(name))
         let g = raster.grid
@@ -42,8 +45,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("uint16_packbits_nocrs.tif", -9999.0, 1000.0, 0.0, 11019.0),
-                      ("byte_deflate_4326_tiled.tif", -20.0, 1000.0, 1.0, 255.0)])
+    @Test(arguments: [
+        ("uint16_packbits_nocrs.tif", -9999.0, 1000.0, 0.0, 11019.0),
+        ("byte_deflate_4326_tiled.tif", -20.0, 1000.0, 1.0, 255.0)
+    ])
     func scaledKindsGiveTheScaledValues(name: String, a: Double, b: Double, c: Double, d: Double) throws {
         let g = try RasterReader.read(path: Self.path(name)).grid
         for (k, source) in Self.source.grid.values.enumerated() where !source.isNaN {
@@ -80,9 +85,11 @@ import Testing
         #expect(asc.grid.geometry.x0 == 400_500 && asc.grid.geometry.y0 == 5_570_500)
     }
 
-    @Test(arguments: [("bad.tif", "not a TIFF file"), ("truncated.tif", "past the end of the file"),
-                      ("zstd.tif", "compression 50000 (ZSTD) is not supported"),
-                      ("rotated.tif", "rotated or sheared")])
+    @Test(arguments: [
+        ("bad.tif", "not a TIFF file"), ("truncated.tif", "past the end of the file"),
+        ("zstd.tif", "compression 50000 (ZSTD) is not supported"),
+        ("rotated.tif", "rotated or sheared")
+    ])
     func refusedFilesSayWhyInOneLine(name: String, phrase: String) throws {
         do {
             _ = try RasterReader.read(path: Self.path(name))
@@ -107,7 +114,9 @@ import Testing
         let data = Array(try Data(contentsOf: Self.folder.appendingPathComponent("int16_deflate_4326.tif")))
         var failures = 0
         for cut in stride(from: 0, to: data.count, by: 37) {
-            do { _ = try RasterReader.read(Array(data.prefix(cut)), name: "cut.tif") } catch is RasterCodecError { failures += 1 }
+            do { _ = try RasterReader.read(Array(data.prefix(cut)), name: "cut.tif") } catch is RasterCodecError {
+                failures += 1
+            }
         }
         #expect(failures > 0)
     }

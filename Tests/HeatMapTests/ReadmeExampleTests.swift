@@ -1,5 +1,5 @@
 import Foundation
-import HeatMap   // the public API only, as a user would
+import HeatMap  // the public API only, as a user would
 import Testing
 
 /// The library examples of README.md and docs/library.md, compiled and run, so they cannot
@@ -60,10 +60,12 @@ import Testing
 
     @Test func bulkHitTestingExampleRuns() async throws {
         let contours = try await quakeBands(try Self.quakes())
-        let locator = BandLocator(bands: contours.contourSet.bands)   // plane polygons per level
-        let readings = [LocationCoordinate2D(latitude: -20.5, longitude: -178.4),
-                        LocationCoordinate2D(latitude: -15.0, longitude: 170.0)]
-        let levels = locator.bands(at: readings.map(contours.projection.project))   // [Int?], in order
+        let locator = BandLocator(bands: contours.contourSet.bands)  // plane polygons per level
+        let readings = [
+            LocationCoordinate2D(latitude: -20.5, longitude: -178.4),
+            LocationCoordinate2D(latitude: -15.0, longitude: 170.0)
+        ]
+        let levels = locator.bands(at: readings.map(contours.projection.project))  // [Int?], in order
         // The bulk answer is the one-at-a-time answer, which the polygons give.
         #expect(levels.count == 2)
         #expect(levels[0] == contours.contours(containing: readings[0]).first?.level)

@@ -17,8 +17,10 @@ enum ReferenceBoxPairs {
     /// Calls `body(i, items[i], j, items[j])`, i < j, for every pair of
     /// items whose boxes overlap; the items of a cell are copied side by
     /// side first, so `body` reads them without further trips to memory.
-    static func forEach<Item>(_ items: [Item], box: (Item) -> FixedBox,
-                              _ body: (Int, Item, Int, Item) -> Void) {
+    static func forEach<Item>(
+        _ items: [Item], box: (Item) -> FixedBox,
+        _ body: (Int, Item, Int, Item) -> Void
+    ) {
         let n = items.count
         guard n >= 2 else { return }
         var lowX = Int64.max, lowY = Int64.max, highX = Int64.min, highY = Int64.min
@@ -85,7 +87,7 @@ enum ReferenceBoxPairs {
                     for b in (a + 1)..<run.count {
                         let bj = run[b].box
                         guard bi.overlaps(bj),
-                              column(max(bi.minX, bj.minX)) == c, row(max(bi.minY, bj.minY)) == r
+                            column(max(bi.minX, bj.minX)) == c, row(max(bi.minY, bj.minY)) == r
                         else { continue }
                         body(runIndex[a], run[a].item, runIndex[b], run[b].item)
                     }
@@ -134,14 +136,19 @@ enum ReferenceContactCheck {
         for (r, ring) in rings.enumerated() {
             let points = ring.points, n = points.count
             for i in 0..<n {
-                segments.append(ContactSegment(a: points[i], b: points[i + 1 == n ? 0 : i + 1], ring: Int32(r),
-                                               index: Int32(i), count: Int32(n)))
+                segments.append(
+                    ContactSegment(
+                        a: points[i], b: points[i + 1 == n ? 0 : i + 1], ring: Int32(r),
+                        index: Int32(i), count: Int32(n)))
             }
             // Neighbouring segments share a vertex; they may only not fold
             // back there (a triangle cannot).
             if n >= 2, n != 3 {
-                for i in 0..<n where ExactPredicates.isSpike(points[i == 0 ? n - 1 : i - 1], points[i],
-                                                              points[i + 1 == n ? 0 : i + 1]) {
+                for i in 0..<n
+                where ExactPredicates.isSpike(
+                    points[i == 0 ? n - 1 : i - 1], points[i],
+                    points[i + 1 == n ? 0 : i + 1])
+                {
                     bad.insert(r)
                     break
                 }
@@ -234,7 +241,8 @@ enum ReferenceContactCheck {
     /// The two directions in which a ring leaves point p, which lies on its
     /// segment `segment` (at a vertex, or inside the segment).
     private static func directions(_ ring: [FixedPoint], segment k: Int, at p: FixedPoint)
-        -> ((Int64, Int64), (Int64, Int64)) {
+        -> ((Int64, Int64), (Int64, Int64))
+    {
         let n = ring.count
         let a = ring[k], b = ring[(k + 1) % n]
         func to(_ q: FixedPoint) -> (Int64, Int64) { (q.x - p.x, q.y - p.y) }

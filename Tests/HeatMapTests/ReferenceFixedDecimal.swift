@@ -12,7 +12,8 @@ enum ReferenceFixedDecimal {
     /// `decimals` is 0...18; n may be any Int64.
     @inline(__always)
     static func write(_ n: Int64, decimals: Int, endingAt end: UnsafeMutablePointer<UInt8>)
-        -> UnsafeMutablePointer<UInt8> {
+        -> UnsafeMutablePointer<UInt8>
+    {
         var p = end
         if n == 0 { p -= 1; p.pointee = UInt8(ascii: "0"); return p }
         var m = n.magnitude

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -33,13 +34,16 @@ import Testing
 
     /// A wobbly circle on the lattice after scaling by `scale`, counter-
     /// clockwise (or clockwise), cleaned as rounding cleans it when `clean`.
-    private func circle(_ rng: inout SplitMix, cx: Double, cy: Double, r: Double, n: Int, wobble: Double,
-                        scale: Double, clockwise: Bool = false, clean: Bool = true) -> [FixedPoint] {
+    private func circle(
+        _ rng: inout SplitMix, cx: Double, cy: Double, r: Double, n: Int, wobble: Double,
+        scale: Double, clockwise: Bool = false, clean: Bool = true
+    ) -> [FixedPoint] {
         var pts = (0..<n).map { k -> FixedPoint in
             let t = 2 * Double.pi * Double(k) / Double(n)
             let rr = r * (1 + wobble * (rng.unit() - 0.5))
-            return FixedPoint(x: Int64(((cx + rr * cos(t)) * scale).rounded()),
-                              y: Int64(((cy + rr * sin(t)) * scale).rounded()))
+            return FixedPoint(
+                x: Int64(((cx + rr * cos(t)) * scale).rounded()),
+                y: Int64(((cy + rr * sin(t)) * scale).rounded()))
         }
         if clockwise { pts.reverse() }
         return clean ? FixedRing.clean(pts) : pts
@@ -62,7 +66,8 @@ import Testing
                     // A star around a centre, a vertex per sector: simple unless the lattice pinches it.
                     let cx = Double(rng.next() % side), cy = Double(rng.next() % side)
                     points = (0..<(n + 2)).map { k in
-                        let t = 2 * Double.pi * (Double(k) + rng.unit()) / Double(n + 2), d = rng.uniform(1, Double(side) / 2)
+                        let t = 2 * Double.pi * (Double(k) + rng.unit()) / Double(n + 2),
+                            d = rng.uniform(1, Double(side) / 2)
                         return FixedPoint(x: Int64((cx + d * cos(t)).rounded()), y: Int64((cy + d * sin(t)).rounded()))
                     }
                     if r > 0, rng.next() % 2 == 0 { points.reverse() }
@@ -85,19 +90,29 @@ import Testing
             let scale = [4.0, 10, 30, 100][Int(rng.next() % 4)]
             let n = 40 + Int(rng.next() % 600), wobble = [0.0, 0.01, 0.05, 0.3][Int(rng.next() % 4)]
             let clean = rng.next() % 4 != 0
-            var rings = [Ring(points: circle(&rng, cx: 0, cy: 0, r: 10, n: n, wobble: wobble, scale: scale,
-                                             clean: clean), polygon: 0)]
+            var rings = [
+                Ring(
+                    points: circle(
+                        &rng, cx: 0, cy: 0, r: 10, n: n, wobble: wobble, scale: scale,
+                        clean: clean), polygon: 0)
+            ]
             // Holes near the exterior's edge and near one another.
             for _ in 0..<Int(rng.next() % 4) {
                 let r = rng.uniform(0.5, 4), d = rng.uniform(0, 10 - r + 0.3), t = rng.uniform(0, 2 * .pi)
-                rings.append(Ring(points: circle(&rng, cx: d * cos(t), cy: d * sin(t), r: r, n: 8 + Int(rng.next() % 200),
-                                                 wobble: wobble, scale: scale, clockwise: true, clean: clean), polygon: 0))
+                rings.append(
+                    Ring(
+                        points: circle(
+                            &rng, cx: d * cos(t), cy: d * sin(t), r: r, n: 8 + Int(rng.next() % 200),
+                            wobble: wobble, scale: scale, clockwise: true, clean: clean), polygon: 0))
             }
             // Other polygons beside it, just apart or just over.
             for p in 1..<(1 + Int(rng.next() % 3)) {
                 let r = rng.uniform(1, 8), t = rng.uniform(0, 2 * .pi), d = 10 + r + rng.uniform(-0.3, 0.3)
-                rings.append(Ring(points: circle(&rng, cx: d * cos(t), cy: d * sin(t), r: r, n: 8 + Int(rng.next() % 300),
-                                                 wobble: wobble, scale: scale, clean: clean), polygon: p))
+                rings.append(
+                    Ring(
+                        points: circle(
+                            &rng, cx: d * cos(t), cy: d * sin(t), r: r, n: 8 + Int(rng.next() % 300),
+                            wobble: wobble, scale: scale, clean: clean), polygon: p))
             }
             cases.append(rings.filter { !$0.points.isEmpty })
         }
@@ -136,9 +151,13 @@ import Testing
             var rings = [Ring(points: rng.next() % 2 == 0 ? FixedRing.clean(points) : points, polygon: 0)]
             if rng.next() % 2 == 0 {
                 let y = Int64(rng.next() % UInt64(length))
-                rings.append(Ring(points: [FixedPoint(x: -50, y: y), FixedPoint(x: x + 50, y: y + Int64(rng.next() % 3)),
-                                           FixedPoint(x: x + 50, y: y + 9), FixedPoint(x: -50, y: y + 9)],
-                                  polygon: Int(rng.next() % 2)))
+                rings.append(
+                    Ring(
+                        points: [
+                            FixedPoint(x: -50, y: y), FixedPoint(x: x + 50, y: y + Int64(rng.next() % 3)),
+                            FixedPoint(x: x + 50, y: y + 9), FixedPoint(x: -50, y: y + 9)
+                        ],
+                        polygon: Int(rng.next() % 2)))
             }
             cases.append(rings.filter { !$0.points.isEmpty })
         }
@@ -155,14 +174,19 @@ import Testing
         var cases: [[Ring]] = []
         for trial in 0..<12 {
             let scale = 1000.0
-            var rings = [Ring(points: circle(&rng, cx: 0, cy: 0, r: 10, n: 6000, wobble: 0.002, scale: scale), polygon: 0),
-                         Ring(points: circle(&rng, cx: 0, cy: 0, r: 9.9, n: 6000, wobble: 0.002, scale: scale,
-                                             clockwise: true), polygon: 0),
-                         Ring(points: circle(&rng, cx: 20.05, cy: 0, r: 10, n: 5000, wobble: 0.002, scale: scale), polygon: 1)]
+            var rings = [
+                Ring(points: circle(&rng, cx: 0, cy: 0, r: 10, n: 6000, wobble: 0.002, scale: scale), polygon: 0),
+                Ring(
+                    points: circle(
+                        &rng, cx: 0, cy: 0, r: 9.9, n: 6000, wobble: 0.002, scale: scale,
+                        clockwise: true), polygon: 0),
+                Ring(points: circle(&rng, cx: 20.05, cy: 0, r: 10, n: 5000, wobble: 0.002, scale: scale), polygon: 1)
+            ]
             for _ in 0..<(trial % 4) {
                 // Move a vertex of one ring onto a vertex or an edge of another, or across itself.
                 let from = Int(rng.next() % 3), to = Int(rng.next() % 3)
-                let i = Int(rng.next() % UInt64(rings[from].points.count)), j = Int(rng.next() % UInt64(rings[to].points.count))
+                let i = Int(rng.next() % UInt64(rings[from].points.count)),
+                    j = Int(rng.next() % UInt64(rings[to].points.count))
                 let a = rings[to].points[j], b = rings[to].points[(j + 1) % rings[to].points.count]
                 rings[from].points[i] = rng.next() % 2 == 0 ? a : FixedPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
             }

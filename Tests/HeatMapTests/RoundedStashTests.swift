@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -13,9 +14,9 @@ import Testing
     @Test func keepsWithinItsBudgetAndGivesEachOnce() {
         let stash = RoundedStash(positions: 10)
         stash.keep(Self.feature(4), for: 0)
-        stash.keep(Self.feature(7), for: 1)          // does not fit beside the first
+        stash.keep(Self.feature(7), for: 1)  // does not fit beside the first
         stash.keep(Self.feature(6), for: 2)
-        stash.keep(Self.feature(1), for: 2)          // one per feature: the first stays
+        stash.keep(Self.feature(1), for: 2)  // one per feature: the first stays
         #expect(stash.count == 2)
         #expect(stash.take(1) == nil)
         #expect(stash.take(2)?.first?.first?.points.count == 6)

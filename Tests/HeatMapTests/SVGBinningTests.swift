@@ -1,12 +1,14 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
 @testable import HeatMapFormats
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// Pictures of real binning results (the one-line adapter to the renderer).
 @Suite struct SVGBinningTests {
@@ -14,8 +16,9 @@ import Testing
         // A little cluster and a few strays; values 10, 20, 30, … for the mean.
         let xs: [Double] = [0.1, 0.2, 0.15, 0.3, 2.9, 3.1, -2.5, 6]
         let ys: [Double] = [0.1, 0.05, 0.2, 0.1, 1.0, 1.1, -1.7, 4]
-        return PlanePoints(x: xs, y: ys, weight: Array(repeating: 1, count: xs.count),
-                           value: (1...xs.count).map { Double($0) * 10 })
+        return PlanePoints(
+            x: xs, y: ys, weight: Array(repeating: 1, count: xs.count),
+            value: (1...xs.count).map { Double($0) * 10 })
     }
 
     @Test func hexagonBinsDrawAsRegularTilesWithTheirCounts() throws {
@@ -41,9 +44,9 @@ import Testing
         let result = try HeatMapBinning.bin(points(), configuration: configuration)
         let layer = HeatMapBinLayer(result, aggregate: .mean, valueName: "mean price", units: "USD")
         #expect(layer.bins.count == result.bins.count)
-        #expect(layer.bins.contains { $0.count == 0 })                        // the empty cells are there
+        #expect(layer.bins.contains { $0.count == 0 })  // the empty cells are there
         let busy = try #require(layer.bins.first { $0.count == 4 })
-        #expect(busy.value == 25)                                            // mean of 10, 20, 30, 40
+        #expect(busy.value == 25)  // mean of 10, 20, 30, 40
         #expect(busy.id == "i 0, j 0")
         #expect(busy.aggregates.map(\.name) == ["sum", "min", "max"])
         #expect(busy.aggregates.map(\.value) == [100, 10, 40])

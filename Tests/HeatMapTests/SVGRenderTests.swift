@@ -1,12 +1,14 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
 @testable import HeatMapFormats
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite struct SVGRenderTests {
     func pixelBox(_ d: String) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
@@ -24,7 +26,7 @@ import Testing
         #expect(bands.map { $0.attr("data-threshold") } == ["0.5", "1"])
         #expect(bands.map { $0.attr("data-upper") } == ["1", nil])
         #expect(bands.allSatisfy { $0.attr("fill-rule") == "evenodd" })
-        #expect(subpaths(bands[0].attr("d")!).count == 2)      // exterior + hole
+        #expect(subpaths(bands[0].attr("d")!).count == 2)  // exterior + hole
         #expect(subpaths(bands[1].attr("d")!).count == 1)
         let g = HeatMapGradient.thermal
         #expect(bands.map { $0.attr("fill") } == [g.color(forLevel: 0, of: 2).hex, g.color(forLevel: 1, of: 2).hex])
@@ -57,8 +59,10 @@ import Testing
         // A triangle pointing north in the plane points up in SVG (smaller y).
         let tri = PlanePolygon(exterior: [PlanePoint(x: 0, y: 0), PlanePoint(x: 2, y: 0), PlanePoint(x: 1, y: 5)])
         let set = ContourSet(thresholds: [1], levels: [[tri]], bands: [[tri]], isolines: [[tri.exterior]])
-        let svg = try ParsedSVG(HeatMapRenderer.svg(contourSet: set, projection: PlaneProjection(kind: .planar),
-                                                   units: ""))
+        let svg = try ParsedSVG(
+            HeatMapRenderer.svg(
+                contourSet: set, projection: PlaneProjection(kind: .planar),
+                units: ""))
         let pts = subpaths(svg.elements("path", class: "band")[0].attr("d")!)[0]
         #expect(pts[2].y < pts[0].y && pts[0].y == pts[1].y)
         #expect(pts[0].x < pts[1].x)
@@ -98,7 +102,7 @@ import Testing
         let bins = [
             BinTile(corners: RenderFixtures.hexagon(0, 0, 1), count: 0, value: 0),
             BinTile(corners: RenderFixtures.hexagon(1.732, 0, 1), count: 3, value: 2.5),
-            BinTile(corners: RenderFixtures.hexagon(3.464, 0, 1), count: 10, value: 7.25),
+            BinTile(corners: RenderFixtures.hexagon(3.464, 0, 1), count: 10, value: 7.25)
         ]
         let layer = HeatMapBinLayer(bins: bins, projection: PlaneProjection(kind: .planar), valueName: "mean depth")
         let svg = try ParsedSVG(HeatMapRenderer.svg(layer, scale: .log))
@@ -130,7 +134,7 @@ import Testing
         #expect(iso.map { $0.attr("data-threshold") } == ["0.5", "1"])
         #expect(iso.allSatisfy { $0.attr("fill") == "none" && $0.attr("stroke-width") == "2" })
         #expect(iso[1].attr("stroke") == HeatMapGradient.thermal.color(forLevel: 1, of: 2).hex)
-        #expect(iso[1].attr("stroke-opacity") == nil)        // lines are drawn opaque
+        #expect(iso[1].attr("stroke-opacity") == nil)  // lines are drawn opaque
 
         let both = try parsed(.filledWithIsolines(lineWidth: 0.5, color: .white))
         #expect(both.elements("path", class: "band").count == 2)
@@ -145,7 +149,7 @@ import Testing
         let levels = try ParsedSVG(HeatMapRenderer.svg(RenderFixtures.contours(), options: options))
         let shapes = levels.elements("path", class: "level")
         #expect(shapes.map { $0.attr("data-level") } == ["0", "1"])
-        #expect(subpaths(shapes[0].attr("d")!).count == 1)      // the whole superlevel set, no hole
+        #expect(subpaths(shapes[0].attr("d")!).count == 1)  // the whole superlevel set, no hole
         #expect(shapes.allSatisfy { $0.attr("data-upper") == nil })
         options.contourMode = .isolines
         let iso = try ParsedSVG(HeatMapRenderer.svg(RenderFixtures.contours(), options: options))
@@ -155,8 +159,10 @@ import Testing
     @Test func isolinesFallBackToTheLevelRings() throws {
         var set = RenderFixtures.twoLevelSet()
         set.isolines = []
-        let svg = try ParsedSVG(HeatMapRenderer.svg(contourSet: set, projection: PlaneProjection(kind: .planar),
-                                                   units: "", style: HeatMapStyle(renderMode: .isolines())))
+        let svg = try ParsedSVG(
+            HeatMapRenderer.svg(
+                contourSet: set, projection: PlaneProjection(kind: .planar),
+                units: "", style: HeatMapStyle(renderMode: .isolines())))
         #expect(svg.elements("path", class: "isoline").count == 2)
     }
 
@@ -179,8 +185,9 @@ import Testing
         #expect(none.elements("g", class: "legend").isEmpty)
         // The legend does not overlap the map.
         let band = pixelBox(vertical.elements("path", class: "band")[0].attr("d")!)
-        let legendX = Double(vertical.elements("g", class: "legend")[0].attr("transform")!
-            .dropFirst("translate(".count).split(separator: " ")[0])!
+        let legendX = Double(
+            vertical.elements("g", class: "legend")[0].attr("transform")!
+                .dropFirst("translate(".count).split(separator: " ")[0])!
         #expect(band.maxX < legendX)
     }
 
@@ -208,21 +215,26 @@ import Testing
 
     @Test func emptyInputGivesAValidPicture() throws {
         let empty = ContourSet(thresholds: [], levels: [], bands: [], isolines: [])
-        let svg = try ParsedSVG(HeatMapRenderer.svg(contourSet: empty, projection: PlaneProjection(kind: .planar),
-                                                   units: "per km²"))
+        let svg = try ParsedSVG(
+            HeatMapRenderer.svg(
+                contourSet: empty, projection: PlaneProjection(kind: .planar),
+                units: "per km²"))
         #expect(svg.elements("path").isEmpty && svg.elements("g", class: "legend").isEmpty)
-        let noBins = try ParsedSVG(HeatMapRenderer.svg(HeatMapBinLayer(bins: [], projection: PlaneProjection(kind: .planar))))
+        let noBins = try ParsedSVG(
+            HeatMapRenderer.svg(HeatMapBinLayer(bins: [], projection: PlaneProjection(kind: .planar))))
         #expect(noBins.root?.name == "svg")
         // Thresholds but no polygons yet (e.g. a flat grid): frame falls back to the grid box.
         let flat = ContourSet(thresholds: [1], levels: [[]], bands: [[]], isolines: [[]])
         let c = RenderFixtures.contours(flat)
         #expect(try ParsedSVG(HeatMapRenderer.svg(c)).elements("path").isEmpty)
         // A single degenerate bin and silly sizes do not trap.
-        let point = BinTile(corners: [PlanePoint(x: 1, y: 1), PlanePoint(x: 1, y: 1), PlanePoint(x: 1, y: 1)],
-                             count: 1, value: .nan)
+        let point = BinTile(
+            corners: [PlanePoint(x: 1, y: 1), PlanePoint(x: 1, y: 1), PlanePoint(x: 1, y: 1)],
+            count: 1, value: .nan)
         let weird = HeatMapRenderOptions(width: .nan, height: -5)
-        let text = HeatMapRenderer.svg(HeatMapBinLayer(bins: [point], projection: PlaneProjection(kind: .planar)),
-                                       options: weird)
+        let text = HeatMapRenderer.svg(
+            HeatMapBinLayer(bins: [point], projection: PlaneProjection(kind: .planar)),
+            options: weird)
         #expect(try ParsedSVG(text).root?.attr("width") == "800")
     }
 }

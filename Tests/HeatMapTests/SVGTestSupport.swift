@@ -1,11 +1,13 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
 @testable import HeatMapFormats
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// Helpers shared by the rendering suites: fixtures with known geometry and
 /// an XML view of the SVG output.
@@ -13,12 +15,16 @@ enum RenderFixtures {
     /// A planar 10 × 10 grid (values unused by the renderer).
     static func planarGrid(units: String = "per square unit") -> DensityGrid {
         let g = GridGeometry(columns: 10, rows: 10, x0: 0.5, y0: 0.5, dx: 1, dy: 1)
-        return DensityGrid(geometry: g, values: Array(repeating: 0, count: g.count),
-                           projection: PlaneProjection(kind: .planar), radius: 1, estimator: .density, units: units)
+        return DensityGrid(
+            geometry: g, values: Array(repeating: 0, count: g.count),
+            projection: PlaneProjection(kind: .planar), radius: 1, estimator: .density, units: units)
     }
 
-    static func square(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, clockwise: Bool = false) -> [PlanePoint] {
-        let ccw = [PlanePoint(x: x0, y: y0), PlanePoint(x: x1, y: y0), PlanePoint(x: x1, y: y1), PlanePoint(x: x0, y: y1)]
+    static func square(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, clockwise: Bool = false) -> [PlanePoint]
+    {
+        let ccw = [
+            PlanePoint(x: x0, y: y0), PlanePoint(x: x1, y: y0), PlanePoint(x: x1, y: y1), PlanePoint(x: x0, y: y1)
+        ]
         return clockwise ? ccw.reversed() : ccw
     }
 
@@ -27,16 +33,20 @@ enum RenderFixtures {
         let outer = square(0, 0, 10, 10), inner = square(3, 3, 7, 7)
         let band0 = PlanePolygon(exterior: outer, holes: [square(3, 3, 7, 7, clockwise: true)])
         let band1 = PlanePolygon(exterior: inner)
-        return ContourSet(thresholds: thresholds,
-                          levels: [[PlanePolygon(exterior: outer)], [band1]],
-                          bands: [[band0], [band1]],
-                          isolines: [[outer], [inner]])
+        return ContourSet(
+            thresholds: thresholds,
+            levels: [[PlanePolygon(exterior: outer)], [band1]],
+            bands: [[band0], [band1]],
+            isolines: [[outer], [inner]])
     }
 
-    static func contours(_ set: ContourSet = twoLevelSet(), units: String = "per square unit",
-                         configuration: HeatMapConfiguration = HeatMapConfiguration(projection: .planar)) -> HeatMapContours {
-        HeatMapContours(grid: planarGrid(units: units), contourSet: set, configuration: configuration,
-                        summary: InputSummary())
+    static func contours(
+        _ set: ContourSet = twoLevelSet(), units: String = "per square unit",
+        configuration: HeatMapConfiguration = HeatMapConfiguration(projection: .planar)
+    ) -> HeatMapContours {
+        HeatMapContours(
+            grid: planarGrid(units: units), contourSet: set, configuration: configuration,
+            summary: InputSummary())
     }
 
     /// A pointy-top hexagon of radius r centred at (cx, cy), counter-clockwise.

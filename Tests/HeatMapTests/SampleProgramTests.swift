@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// Runs each sample program of Samples/ as a user would (the built
 /// executable in .build/debug, in the package root, output into a temporary
@@ -32,11 +33,13 @@ struct SampleProgramTests {
         #expect(run.stdout.contains("19537 storm fixes"))
     }
 
-    @Test("sample-hexbins writes hexagons holding every earthquake, as SVG and offline HTML",
-          SampleRun.built("sample-hexbins"))
+    @Test(
+        "sample-hexbins writes hexagons holding every earthquake, as SVG and offline HTML",
+        SampleRun.built("sample-hexbins"))
     func hexbins() throws {
-        let run = try SampleRun("sample-hexbins",
-                                arguments: { dir in [dir.appendingPathComponent("quakes.svg").path] })
+        let run = try SampleRun(
+            "sample-hexbins",
+            arguments: { dir in [dir.appendingPathComponent("quakes.svg").path] })
         try #require(run.status == 0, "sample-hexbins failed: \(run.stderr)")
         let svg = try run.text("quakes.svg")
         let document = try XMLDocument(xmlString: svg)
@@ -127,8 +130,9 @@ final class SampleRun {
 
     /// A trait that skips a test, saying why, when sample `name` has not been built.
     static func built(_ name: String) -> ConditionTrait {
-        .enabled(if: FileManager.default.isExecutableFile(atPath: executable(name).path),
-                 "skipped: \(name) is not built at \(executable(name).path); run `swift build` first")
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: executable(name).path),
+            "skipped: \(name) is not built at \(executable(name).path); run `swift build` first")
     }
 
     /// Runs `name` with the arguments made for its output folder.
@@ -142,7 +146,8 @@ final class SampleRun {
         process.arguments = arguments(directory)
         process.currentDirectoryURL = SampleRun.packageRoot
         // Output to files, not pipes: a full pipe would stall the child.
-        let outURL = directory.appendingPathComponent("stdout.txt"), errURL = directory.appendingPathComponent("stderr.txt")
+        let outURL = directory.appendingPathComponent("stdout.txt"),
+            errURL = directory.appendingPathComponent("stderr.txt")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
@@ -169,7 +174,8 @@ final class SampleRun {
     /// Every "http://" or "https://" in `page` other than XML namespace names.
     static func externalURLs(in page: String) -> [String] {
         var rest = page
-        for namespace in ["http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink", "http://www.w3.org/1999/xhtml"] {
+        for namespace in ["http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink", "http://www.w3.org/1999/xhtml"]
+        {
             rest = rest.replacingOccurrences(of: "\"\(namespace)\"", with: "")
         }
         var found: [String] = []

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -42,9 +43,15 @@ import Testing
         // Valid: the contact check finds nothing in any band.
         for band in simple.bands {
             var rings: [RingContactCheck.Ring] = []
-            for p in band { for r in [p.exterior] + p.holes {
-                rings.append(RingContactCheck.Ring(points: r.map { FixedPoint(x: Int64(($0.x * 1e9).rounded()), y: Int64(($0.y * 1e9).rounded())) }, polygon: 0))
-            } }
+            for p in band {
+                for r in [p.exterior] + p.holes {
+                    rings.append(
+                        RingContactCheck.Ring(
+                            points: r.map {
+                                FixedPoint(x: Int64(($0.x * 1e9).rounded()), y: Int64(($0.y * 1e9).rounded()))
+                            }, polygon: 0))
+                }
+            }
             #expect(RingContactCheck.offenders(rings).isEmpty)
         }
     }
@@ -58,12 +65,15 @@ import Testing
         }
         let inner = outer.map { PlanePoint(x: $0.x * 0.998, y: $0.y * 0.998) }
         let band = PlanePolygon(exterior: outer, holes: [Array(inner.reversed())])
-        let set = ContourSet(thresholds: [1, 2], levels: [[PlanePolygon(exterior: outer)], [PlanePolygon(exterior: inner)]],
-                             bands: [[band], [PlanePolygon(exterior: inner)]], isolines: [[outer], [inner]])
+        let set = ContourSet(
+            thresholds: [1, 2], levels: [[PlanePolygon(exterior: outer)], [PlanePolygon(exterior: inner)]],
+            bands: [[band], [PlanePolygon(exterior: inner)]], isolines: [[outer], [inner]])
         let simple = try set.simplified(tolerance: 1, modes: [.bands])
         let b = simple.bands[0][0]
         let fixed = ([b.exterior] + b.holes).map { r in
-            RingContactCheck.Ring(points: r.map { FixedPoint(x: Int64(($0.x * 1e9).rounded()), y: Int64(($0.y * 1e9).rounded())) }, polygon: 0)
+            RingContactCheck.Ring(
+                points: r.map { FixedPoint(x: Int64(($0.x * 1e9).rounded()), y: Int64(($0.y * 1e9).rounded())) },
+                polygon: 0)
         }
         #expect(RingContactCheck.offenders(fixed).isEmpty)
         #expect(b.exterior.count < outer.count)
@@ -75,8 +85,9 @@ import Testing
     @Test func simplifiedSegmentsAreAtMostEightCellsOnGeographicGrids() {
         let geometry = GridGeometry(columns: 4, rows: 3, x0: 0, y0: 0, dx: 250, dy: 400)
         func grid(_ kind: MapProjection) -> DensityGrid {
-            DensityGrid(geometry: geometry, values: [Double](repeating: 0, count: 12),
-                        projection: PlaneProjection(kind: kind), radius: 1000, estimator: .density, units: "")
+            DensityGrid(
+                geometry: geometry, values: [Double](repeating: 0, count: 12),
+                projection: PlaneProjection(kind: kind), radius: 1000, estimator: .density, units: "")
         }
         #expect(ContourSet.longestSimplifiedSegment(on: grid(.equalArea)) == 3200)
         #expect(ContourSet.longestSimplifiedSegment(on: grid(.webMercator)) == 3200)

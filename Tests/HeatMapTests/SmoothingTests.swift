@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -11,8 +12,9 @@ import Testing
 
     @Test func closedRingGetsQuarterPoints() {
         let square = points([(0, 0), (4, 0), (4, 4), (0, 4)])
-        #expect(Chaikin.smooth(square, iterations: 1)
-            == points([(1, 0), (3, 0), (4, 1), (4, 3), (3, 4), (1, 4), (0, 3), (0, 1)]))
+        #expect(
+            Chaikin.smooth(square, iterations: 1)
+                == points([(1, 0), (3, 0), (4, 1), (4, 3), (3, 4), (1, 4), (0, 3), (0, 1)]))
         #expect(Chaikin.smooth(square, iterations: 3).count == 32)
         #expect(Chaikin.smooth(square, iterations: 0) == square)
         // Corner cutting shrinks a convex ring: ¾ of the square after one pass.
@@ -33,13 +35,13 @@ import Testing
         func meet(_ a: (Double, Double, Double, Double), _ b: (Double, Double, Double, Double)) -> Bool {
             SegmentIntersection.mayMeet(a.0, a.1, a.2, a.3, b.0, b.1, b.2, b.3)
         }
-        #expect(meet((0, 0, 2, 2), (0, 2, 2, 0)))            // proper crossing
-        #expect(meet((0, 0, 1, 0), (1, 0, 1, 1)))            // touching at an end
-        #expect(meet((0, 0, 2, 0), (1, 0, 3, 0)))            // collinear overlap
-        #expect(meet((0, 0, 2, 0), (1, 0, 1, 5)))            // T junction
-        #expect(!meet((0, 0, 1, 0), (2, 0, 3, 0)))           // collinear apart
+        #expect(meet((0, 0, 2, 2), (0, 2, 2, 0)))  // proper crossing
+        #expect(meet((0, 0, 1, 0), (1, 0, 1, 1)))  // touching at an end
+        #expect(meet((0, 0, 2, 0), (1, 0, 3, 0)))  // collinear overlap
+        #expect(meet((0, 0, 2, 0), (1, 0, 1, 5)))  // T junction
+        #expect(!meet((0, 0, 1, 0), (2, 0, 3, 0)))  // collinear apart
         #expect(!meet((0, 0, 1, 1), (0, 1e-9, 1, 1 + 1e-9)))  // parallel, close
-        #expect(!meet((0, 0, 1, 0), (0.5, 1e-12, 0.6, 1)))   // near miss above
+        #expect(!meet((0, 0, 1, 0), (0.5, 1e-12, 0.6, 1)))  // near miss above
     }
 
     @Test func hullsApart() {
@@ -59,10 +61,12 @@ import Testing
     func smoothingKeepsEveryPolygonValid(iterations: Int) throws {
         for seed in UInt64(20)...27 {
             let grid = ContourFixture.randomGrid(seed: seed, columns: 26, rows: 21, bumps: 16)
-            let thresholds = ThresholdResolver.thresholds(for: seed % 2 == 0 ? .quantile : .linear,
-                                                          levelCount: 7, grid: grid)
-            let set = try ContourBuilder.build(grid: grid, thresholds: thresholds,
-                                               smoother: .chaikin(iterations: iterations))
+            let thresholds = ThresholdResolver.thresholds(
+                for: seed % 2 == 0 ? .quantile : .linear,
+                levelCount: 7, grid: grid)
+            let set = try ContourBuilder.build(
+                grid: grid, thresholds: thresholds,
+                smoother: .chaikin(iterations: iterations))
             for polygon in (set.levels + set.bands).flatMap({ $0 }) {
                 let problems = PolygonValidator.problems(polygon)
                 #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(3))")
@@ -106,8 +110,9 @@ import Testing
         let grid = ContourFixture.grid((0..<n).map { _ in (0..<n).map { _ in rng.unit() } })
         let t0 = 0.2 + rng.unit() * 0.6
         let traces = try trace(grid, thresholds: [t0, t0 + rng.unit() * 0.05 + 1e-6])
-        let passes = try SmoothingGuard.passes(traces: traces, iterations: iterations, geometry: grid.geometry,
-                                               control: .none)
+        let passes = try SmoothingGuard.passes(
+            traces: traces, iterations: iterations, geometry: grid.geometry,
+            control: .none)
         let full = traces.map { $0.isRemoved.map { $0 ? UInt8(0) : UInt8(iterations) } }
         #expect(passes != full)
         #expect(try meetings(traces, passes: full) > 0)
@@ -127,7 +132,8 @@ import Testing
                 for (p, piece) in levels[lv].pieces.enumerated() where piece.count >= 2 {
                     let closed = !traces[lv].isChain[p]
                     for i in 0..<(closed ? piece.count : piece.count - 1) {
-                        segments.append(Segment(level: lv, piece: p, index: i, a: piece[i], b: piece[(i + 1) % piece.count]))
+                        segments.append(
+                            Segment(level: lv, piece: p, index: i, a: piece[i], b: piece[(i + 1) % piece.count]))
                     }
                 }
             }
@@ -140,7 +146,9 @@ import Testing
                         let n = levels[s.level].pieces[s.piece].count, d = abs(s.index - t.index)
                         if d <= 1 || (!traces[s.level].isChain[s.piece] && d == n - 1) { continue }
                     }
-                    if SegmentIntersection.mayMeet(s.a.x, s.a.y, s.b.x, s.b.y, t.a.x, t.a.y, t.b.x, t.b.y) { found += 1 }
+                    if SegmentIntersection.mayMeet(s.a.x, s.a.y, s.b.x, s.b.y, t.a.x, t.a.y, t.b.x, t.b.y) {
+                        found += 1
+                    }
                 }
                 active.append(s)
             }
@@ -153,8 +161,10 @@ import Testing
         return try grid.values.withUnsafeBufferPointer { buffer in
             let bands = try NodeBands(values: buffer, thresholds: thresholds)
             return try thresholds.indices.map {
-                try LevelTracer(values: buffer, bands: bands, level: $0, geometry: grid.geometry, frame: frame,
-                                threshold: thresholds[$0], control: .none).trace()
+                try LevelTracer(
+                    values: buffer, bands: bands, level: $0, geometry: grid.geometry, frame: frame,
+                    threshold: thresholds[$0], control: .none
+                ).trace()
             }
         }
     }

@@ -1,12 +1,14 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
 @testable import HeatMapFormats
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite struct StyleTests {
     @Test func defaultsAndClamping() {
@@ -16,7 +18,9 @@ import Testing
         #expect(HeatMapStyle(fillOpacity: -1).fillOpacity == 0)
         #expect(HeatMapStyle(fillOpacity: .nan).fillOpacity == 1)
         let config = HeatMapConfiguration(gradient: .warm, fillOpacity: 0.6, renderMode: .isolines(lineWidth: 2))
-        #expect(HeatMapStyle(config) == HeatMapStyle(gradient: .warm, fillOpacity: 0.6, renderMode: .isolines(lineWidth: 2)))
+        #expect(
+            HeatMapStyle(config) == HeatMapStyle(gradient: .warm, fillOpacity: 0.6, renderMode: .isolines(lineWidth: 2))
+        )
     }
 
     @Test func renderModeDetails() {
@@ -39,8 +43,11 @@ import Testing
         let a = thermal.elements("path", class: "band"), b = warm.elements("path", class: "band")
         #expect(a.map { $0.attr("d") } == b.map { $0.attr("d") })
         #expect(a.map { $0.attr("fill") } != b.map { $0.attr("fill") })
-        #expect(b.map { $0.attr("fill") } == [HeatMapGradient.warm.color(forLevel: 0, of: 2).hex,
-                                             HeatMapGradient.warm.color(forLevel: 1, of: 2).hex])
+        #expect(
+            b.map { $0.attr("fill") } == [
+                HeatMapGradient.warm.color(forLevel: 0, of: 2).hex,
+                HeatMapGradient.warm.color(forLevel: 1, of: 2).hex
+            ])
     }
 
     @Test func withoutAStyleTheConfigurationsLookIsUsed() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -36,7 +37,9 @@ import Testing
         // Every aligned 2×2 block at zoom 4 is four consecutive ids.
         for bx in 0..<8 {
             for by in 0..<8 {
-                let ids = [(0, 0), (0, 1), (1, 0), (1, 1)].map { HilbertTileID.id(z: 4, x: 2 * bx + $0.0, y: 2 * by + $0.1) }
+                let ids = [(0, 0), (0, 1), (1, 0), (1, 1)].map {
+                    HilbertTileID.id(z: 4, x: 2 * bx + $0.0, y: 2 * by + $0.1)
+                }
                 #expect(ids.max()! - ids.min()! == 3)
             }
         }
@@ -72,8 +75,10 @@ import Testing
 
     @Test func quantisedRingsDropFoldsAndCollapses() throws {
         // A spike that rounds onto itself goes; the square stays, positive.
-        let ring = [PlanePoint(x: 0, y: 0), PlanePoint(x: 10, y: 0), PlanePoint(x: 10, y: 10),
-                    PlanePoint(x: 0.1, y: 10.2), PlanePoint(x: 0.2, y: 20), PlanePoint(x: 0, y: 10)]
+        let ring = [
+            PlanePoint(x: 0, y: 0), PlanePoint(x: 10, y: 0), PlanePoint(x: 10, y: 10),
+            PlanePoint(x: 0.1, y: 10.2), PlanePoint(x: 0.2, y: 20), PlanePoint(x: 0, y: 10)
+        ]
         let q = try #require(TileQuantizer.ring(ring, exterior: true))
         #expect(q == [TilePoint(x: 0, y: 0), TilePoint(x: 10, y: 0), TilePoint(x: 10, y: 10), TilePoint(x: 0, y: 10)])
         #expect(TileQuantizer.doubleArea(q) > 0)
@@ -149,11 +154,13 @@ import Testing
         // inside it are inside the top band.
         var random = SplitMix(seed: 5)
         let points = (0..<8000).map { _ in
-            HeatMapPoint(latitude: 10 + Double.random(in: -0.25...0.25, using: &random),
-                         longitude: 20 + Double.random(in: -0.25...0.25, using: &random), weight: 1)
+            HeatMapPoint(
+                latitude: 10 + Double.random(in: -0.25...0.25, using: &random),
+                longitude: 20 + Double.random(in: -0.25...0.25, using: &random), weight: 1)
         }
-        let configuration = HeatMapConfiguration(radius: 6_000, contourLevels: 2, levelSpacing: .linear,
-                                                 bandwidth: .fixed)
+        let configuration = HeatMapConfiguration(
+            radius: 6_000, contourLevels: 2, levelSpacing: .linear,
+            bandwidth: .fixed)
         let tiles = try await HeatMapTiles.make(from: points, configuration: configuration, zooms: 12...12)
         let sink = MemorySink()
         let summary = try await tiles.write(to: sink)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -16,7 +17,7 @@ import Testing
         calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
         var rng = SplitMix(seed: 7)
         for _ in 0..<2000 {
-            let days = Int(rng.next() % 200_000) - 100_000           // 1696 … 2243
+            let days = Int(rng.next() % 200_000) - 100_000  // 1696 … 2243
             let d = UTCCalendar.date(days: days)
             #expect(UTCCalendar.days(year: d.year, month: d.month, day: d.day) == days)
             let date = Date(timeIntervalSince1970: Double(days) * 86_400)
@@ -38,15 +39,17 @@ import Testing
         ("2021-06-01T12:30:00.250Z", 1_622_550_600.25),
         ("  2021-06-01T12:30:00.5+00:00 ", 1_622_550_600.5),
         ("1900-02-28T23:59:59Z", -2_203_891_201.0),
-        ("2000-02-29", 951_782_400.0),
+        ("2000-02-29", 951_782_400.0)
     ])
     func readsISO8601(_ text: String, _ expected: Double) throws {
         let t = try TimeParser.iso8601(text).get()
         #expect(abs(t - expected) < 1e-6)
     }
 
-    @Test(arguments: ["", "2021", "2021-13-01", "2021-02-29", "1900-02-29", "2021-06-01T25:00", "2021-06-01T12",
-                      "2021-06-01T12:30:00.Z", "2021-06-01T12:30:00+2", "21-06-01", "yesterday", "2021-06-01T12:30:00Zulu"])
+    @Test(arguments: [
+        "", "2021", "2021-13-01", "2021-02-29", "1900-02-29", "2021-06-01T25:00", "2021-06-01T12",
+        "2021-06-01T12:30:00.Z", "2021-06-01T12:30:00+2", "21-06-01", "yesterday", "2021-06-01T12:30:00Zulu"
+    ])
     func refusesWhatIsNotADate(_ text: String) {
         #expect(throws: TimeParser.Failure.self) { try TimeParser.iso8601(text).get() }
     }
@@ -55,7 +58,8 @@ import Testing
         #expect(UTCCalendar.iso8601(0) == "1970-01-01T00:00:00Z")
         #expect(UTCCalendar.iso8601(1_622_550_600.25) == "2021-06-01T12:30:00.25Z")
         #expect(UTCCalendar.iso8601(-2_203_891_201) == "1900-02-28T23:59:59Z")
-        #expect(UTCCalendar.adding(months: 1, to: try! TimeParser.iso8601("2021-01-31").get())
+        #expect(
+            UTCCalendar.adding(months: 1, to: try! TimeParser.iso8601("2021-01-31").get())
                 == (try! TimeParser.iso8601("2021-02-28").get()))
     }
 
@@ -64,35 +68,41 @@ import Testing
     func t(_ text: String) -> Double { (try? TimeParser.iso8601(text).get()) ?? .nan }
 
     @Test func monthsFollowTheCalendar() throws {
-        let s = try FrameSchedule(TimeFrameOptions(step: TimeStep(1, .month)), earliest: t("2020-01-15T10:00:00Z"),
-                                  latest: t("2020-04-02"))
-        #expect(s.frames.map { UTCCalendar.iso8601($0.start) }
+        let s = try FrameSchedule(
+            TimeFrameOptions(step: TimeStep(1, .month)), earliest: t("2020-01-15T10:00:00Z"),
+            latest: t("2020-04-02"))
+        #expect(
+            s.frames.map { UTCCalendar.iso8601($0.start) }
                 == ["2020-01-01T00:00:00Z", "2020-02-01T00:00:00Z", "2020-03-01T00:00:00Z", "2020-04-01T00:00:00Z"])
-        #expect(UTCCalendar.iso8601(s.frames[1].end) == "2020-03-01T00:00:00Z")   // 29 days: a leap year
+        #expect(UTCCalendar.iso8601(s.frames[1].end) == "2020-03-01T00:00:00Z")  // 29 days: a leap year
         #expect(s.interval(of: t("2020-02-29T23:59:59Z")) == 1)
         #expect(s.interval(of: t("2020-03-01")) == 2)
         #expect(s.interval(of: t("2019-12-31")) == nil)
     }
 
     @Test func slidingAndCumulativeWindows() throws {
-        let sliding = try FrameSchedule(TimeFrameOptions(step: TimeStep(1, .day), window: TimeStep(7, .day)),
-                                        earliest: t("2021-03-01T05:00:00Z"), latest: t("2021-03-10"))
+        let sliding = try FrameSchedule(
+            TimeFrameOptions(step: TimeStep(1, .day), window: TimeStep(7, .day)),
+            earliest: t("2021-03-01T05:00:00Z"), latest: t("2021-03-10"))
         #expect(sliding.frames.count == 10)
         #expect(sliding.frames.allSatisfy { $0.end - $0.start == 7 * 86_400 })
         #expect(sliding.runs.allSatisfy { $0.count == 7 })
-        let cumulative = try FrameSchedule(TimeFrameOptions(step: TimeStep(1, .year), cumulative: true),
-                                           earliest: t("2001-06-01"), latest: t("2003-01-01"))
+        let cumulative = try FrameSchedule(
+            TimeFrameOptions(step: TimeStep(1, .year), cumulative: true),
+            earliest: t("2001-06-01"), latest: t("2003-01-01"))
         #expect(cumulative.frames.map(\.start) == [t("2001-01-01"), t("2001-01-01"), t("2001-01-01")])
         #expect(cumulative.frames.map(\.end) == [t("2002-01-01"), t("2003-01-01"), t("2004-01-01")])
     }
 
     @Test func refusesEmptyRangesAndTooManyFrames() {
         #expect(throws: HeatMapError.self) {
-            try FrameSchedule(TimeFrameOptions(step: TimeStep(1, .day), from: t("2022-01-01")),
-                              earliest: t("2021-01-01"), latest: t("2021-06-01"))
+            try FrameSchedule(
+                TimeFrameOptions(step: TimeStep(1, .day), from: t("2022-01-01")),
+                earliest: t("2021-01-01"), latest: t("2021-06-01"))
         }
         #expect(throws: HeatMapError.self) {
-            try FrameSchedule(TimeFrameOptions(step: TimeStep(1, .hour)), earliest: t("2000-01-01"), latest: t("2021-06-01"))
+            try FrameSchedule(
+                TimeFrameOptions(step: TimeStep(1, .hour)), earliest: t("2000-01-01"), latest: t("2021-06-01"))
         }
         #expect(throws: HeatMapError.self) { try TimeStep(parsing: "0d") }
         #expect(throws: HeatMapError.self) { try TimeStep(parsing: "0.5s") }
@@ -118,8 +128,9 @@ import Testing
             let v = Double(rng.next() % 1_000_000) / 1_000_000
             let w = Double(rng.next() % 1_000_000) / 1_000_000
             let day = 90 * u
-            return Fix(id: i, coordinate: LocationCoordinate2D(latitude: 40 + 2 * v, longitude: -100 + day / 10 + w),
-                       weight: 0.5 + w, time: Date(timeIntervalSince1970: 1_609_459_200 + day * 86_400))
+            return Fix(
+                id: i, coordinate: LocationCoordinate2D(latitude: 40 + 2 * v, longitude: -100 + day / 10 + w),
+                weight: 0.5 + w, time: Date(timeIntervalSince1970: 1_609_459_200 + day * 86_400))
         }
     }
 
@@ -146,8 +157,9 @@ import Testing
                     let q = frame.grid.projection.project(p.coordinate)
                     planes.append(x: q.x, y: q.y, weight: p.weight, value: nil)
                 }
-                var exact = try DensityAccumulator(geometry: timeline.geometry, radius: timeline.radius,
-                                                   projection: frame.grid.projection, method: .exact)
+                var exact = try DensityAccumulator(
+                    geometry: timeline.geometry, radius: timeline.radius,
+                    projection: frame.grid.projection, method: .exact)
                 try exact.add(planes)
                 let expected = try exact.finish()
                 let peak = expected.values.max() ?? 0
@@ -165,13 +177,16 @@ import Testing
         let fixes = Self.fixes()
         let flag = CancellationFlag()
         let stages = Mutex<[HeatMapStage]>([])
-        let control = ComputeControl(cancellation: flag, progress: { report in
-            stages.withLock { $0.append(report.stage) }
-            if report.stage == .density { flag.cancel() }
-        })
+        let control = ComputeControl(
+            cancellation: flag,
+            progress: { report in
+                stages.withLock { $0.append(report.stage) }
+                if report.stage == .density { flag.cancel() }
+            })
         #expect(throws: CancellationError.self) {
-            try HeatMapTimeline.prepare(fixes, configuration: HeatMapConfiguration(),
-                                        frames: TimeFrameOptions(step: TimeStep(1, .day)), control: control)
+            try HeatMapTimeline.prepare(
+                fixes, configuration: HeatMapConfiguration(),
+                frames: TimeFrameOptions(step: TimeStep(1, .day)), control: control)
         }
         #expect(!stages.withLock { $0.contains(.levels) })
     }

@@ -54,7 +54,7 @@ import Testing
 
     @Test func theCommandTableHoldsEachCommandOnceAndNothingElse() {
         let names = Commands.all.map(\.name)
-        #expect(names == ["export", "grid", "bin", "hit", "info", "sql"])
+        #expect(names == ["export", "tiles", "grid", "bin", "hit", "info", "sql"])
         for name in names { #expect(Commands.named(name)?.name == name) }
         for unknown in ["", "exprot", "Info", "infos", "--help"] { #expect(Commands.named(unknown) == nil) }
     }

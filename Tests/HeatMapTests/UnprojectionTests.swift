@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
@@ -38,7 +39,9 @@ import Testing
 
     /// The excess of `got` over `want` (longitudes taken modulo 360°) past
     /// `slack`, in ulps of max(|want|, `scale`).
-    static func excess(_ got: Double, _ want: Double, slack: Double, scale: Double = 0, longitude: Bool = false) -> Double {
+    static func excess(_ got: Double, _ want: Double, slack: Double, scale: Double = 0, longitude: Bool = false)
+        -> Double
+    {
         var d = got - want
         if longitude { d = remainder(d, 360) }
         return max(d.magnitude - slack, 0) / max(want.magnitude, scale.magnitude, 1e-300).ulp
@@ -110,12 +113,16 @@ import Testing
         var worst = 0.0
         func check(_ num: Double, _ den: Double) {
             let got = ArcTangent.twice(num, over: den), want = 2 * Foundation.atan2(num, den)
-            #expect(ArcTangent.twice(-num, over: den) == -got && got.sign == want.sign, "twice(\(num), \(den)): \(got) vs \(want)")
+            #expect(
+                ArcTangent.twice(-num, over: den) == -got && got.sign == want.sign,
+                "twice(\(num), \(den)): \(got) vs \(want)")
             worst = max(worst, Self.ulps(got, want))
         }
         for _ in 0..<400_000 {
             // Ratios in [-1, 1] over many binades of the denominator.
-            let den = Double.random(in: 0...1, using: &g) * Double(sign: .plus, exponent: Int.random(in: -40...40, using: &g), significand: 1)
+            let den =
+                Double.random(in: 0...1, using: &g)
+                * Double(sign: .plus, exponent: Int.random(in: -40...40, using: &g), significand: 1)
             check(den * Double.random(in: -1...1, using: &g), den)
         }
         for k in 0...200_000 { check(-1 + Double(k) / 100_000, 1) }
@@ -130,7 +137,9 @@ import Testing
             }
         }
         // Zeros: 0/0 is 0 with the numerator's sign.
-        for (num, den) in [(0.0, 0.0), (-0.0, 0.0), (0.0, 1), (-0.0, 1), (1, 1), (-1, 1), (1e-300, 1e-300), (-1e-307, 1e-300)] {
+        for (num, den) in [
+            (0.0, 0.0), (-0.0, 0.0), (0.0, 1), (-0.0, 1), (1, 1), (-1, 1), (1e-300, 1e-300), (-1e-307, 1e-300)
+        ] {
             check(num, den)
         }
         #expect(ArcTangent.twice(1, over: 1) == .pi / 2 && ArcTangent.twice(-1, over: 1) == -.pi / 2)
@@ -154,38 +163,50 @@ import Testing
             // The antipode's ring and just inside it, tiny distances, the axes.
             for k in 0..<720 {
                 let t = Double(k) * Double.pi / 360
-                for r in [reach, reach.nextDown, reach * (1 - 1e-9), reach * (1 - 1e-6), 0.9e-9, 1.1e-9, 2e-9, 1e-6, 1e-3, 1] {
+                for r in [
+                    reach, reach.nextDown, reach * (1 - 1e-9), reach * (1 - 1e-6), 0.9e-9, 1.1e-9, 2e-9, 1e-6, 1e-3, 1
+                ] {
                     out.append(PlanePoint(x: r * cos(t), y: r * sin(t)))
                 }
             }
             for v in [0.0, -0.0, 1e-10, 1.1e-9, 1, 1e6, -1e6, reach / 2, -reach / 2] {
-                out += [PlanePoint(x: v, y: 0), PlanePoint(x: 0, y: v), PlanePoint(x: -0.0, y: v), PlanePoint(x: v, y: -0.0)]
+                out += [
+                    PlanePoint(x: v, y: 0), PlanePoint(x: 0, y: v), PlanePoint(x: -0.0, y: v), PlanePoint(x: v, y: -0.0)
+                ]
             }
         case .webMercator:
             let reach = PlaneProjection.mercatorRadius * Double.pi
             for _ in 0..<count {
-                out.append(PlanePoint(x: Double.random(in: -reach...reach, using: &g),
-                                      y: Double.random(in: -reach...reach, using: &g)))
+                out.append(
+                    PlanePoint(
+                        x: Double.random(in: -reach...reach, using: &g),
+                        y: Double.random(in: -reach...reach, using: &g)))
             }
             for y in [0.0, -0.0, 1e-9, -1e-9, 1, -1, reach, -reach, 2 * reach, -2 * reach] {
                 out.append(PlanePoint(x: reach, y: y))
             }
         case .planar, .equirectangular:
             for _ in 0..<count {
-                out.append(PlanePoint(x: Double.random(in: -2e7...2e7, using: &g), y: Double.random(in: -1e7...1e7, using: &g)))
+                out.append(
+                    PlanePoint(x: Double.random(in: -2e7...2e7, using: &g), y: Double.random(in: -1e7...1e7, using: &g))
+                )
             }
         }
         // Where the poles and the ±180° meridian land, and near them.
         for lat in [90.0, -90, 89.999999, -89.999999, 89.5, -89.5, 0, 45.5, -60.25] {
-            for lon in [180.0, -180, 179.999999, -179.999999, 0, projection.centreLongitude + 180,
-                        projection.centreLongitude - 179.9999] {
+            for lon in [
+                180.0, -180, 179.999999, -179.999999, 0, projection.centreLongitude + 180,
+                projection.centreLongitude - 179.9999
+            ] {
                 out.append(projection.project(latitude: lat, longitude: lon))
             }
         }
         return out.filter { $0.x.isFinite && $0.y.isFinite }
     }
 
-    static let centres = [(0.0, 0.0), (45.3, 10.7), (-33.9, 151.2), (-60, 179.5), (89.9, -179.9), (90, 0), (-90, 120), (12, -180)]
+    static let centres = [
+        (0.0, 0.0), (45.3, 10.7), (-33.9, 151.2), (-60, 179.5), (89.9, -179.9), (90, 0), (-90, 120), (12, -180)
+    ]
     static let projections: [PlaneProjection] = {
         var out: [PlaneProjection] = []
         for kind in [MapProjection.equalArea, .webMercator, .equirectangular, .planar] {
@@ -206,10 +227,14 @@ import Testing
             // The latitude is well conditioned at the poles; the longitude is not.
             let exactly = Self.slack(projection, p, latitude: lat, pole: false)
             let nearPole = Self.slack(projection, p, latitude: lat, pole: true)
-            let dlat = Double(Float80(got.latitude) - want.latitude), dlon = Double(Float80(got.longitude) - want.longitude)
+            let dlat = Double(Float80(got.latitude) - want.latitude),
+                dlon = Double(Float80(got.longitude) - want.longitude)
             worstLatitude = max(worstLatitude, Self.excess(lat + dlat, lat, slack: exactly))
-            worstLongitude = max(worstLongitude, Self.excess(Double(want.longitude) + dlon, Double(want.longitude), slack: nearPole,
-                                                             scale: projection.centreLongitude, longitude: true))
+            worstLongitude = max(
+                worstLongitude,
+                Self.excess(
+                    Double(want.longitude) + dlon, Double(want.longitude), slack: nearPole,
+                    scale: projection.centreLongitude, longitude: true))
         }
         #expect(worstLatitude <= Self.degreeBound, "\(projection): latitude worst \(worstLatitude) ulp")
         #expect(worstLongitude <= Self.degreeBound, "\(projection): longitude worst \(worstLongitude) ulp")
@@ -230,9 +255,13 @@ import Testing
             let got = unprojection.coordinate(p), want = Self.library(projection, p)
             // Conditioning at the exact latitude (the library's is off by it).
             let slack = Self.slack(projection, p, latitude: Double(Self.exact(projection, p).latitude), pole: true)
-            worstLatitude = max(worstLatitude, Self.excess(got.latitude, want.latitude, slack: slack, scale: latitudeScale))
-            worstLongitude = max(worstLongitude, Self.excess(got.longitude, want.longitude, slack: slack,
-                                                             scale: projection.centreLongitude, longitude: true))
+            worstLatitude = max(
+                worstLatitude, Self.excess(got.latitude, want.latitude, slack: slack, scale: latitudeScale))
+            worstLongitude = max(
+                worstLongitude,
+                Self.excess(
+                    got.longitude, want.longitude, slack: slack,
+                    scale: projection.centreLongitude, longitude: true))
         }
         #expect(worstLatitude <= Self.degreeBound, "\(projection): latitude worst \(worstLatitude) ulp")
         #expect(worstLongitude <= Self.degreeBound, "\(projection): longitude worst \(worstLongitude) ulp")
@@ -240,7 +269,9 @@ import Testing
 
     /// The geographic projections but equirectangular about a pole, which
     /// degenerates (every meridian is squeezed into a sliver of the plane).
-    static let regular = projections.filter { $0.isGeographic && ($0.kind != .equirectangular || abs($0.centreLatitude) < 89) }
+    static let regular = projections.filter {
+        $0.isGeographic && ($0.kind != .equirectangular || abs($0.centreLatitude) < 89)
+    }
 
     @Test(arguments: regular)
     func projectingAndUnprojectingComesBack(_ projection: PlaneProjection) {
@@ -250,11 +281,16 @@ import Testing
             let lat = Double.random(in: -80...80, using: &g), lon = Double.random(in: -180..<180, using: &g)
             let p = projection.project(latitude: lat, longitude: lon)
             // Away from the antipode, where equal-area folds up.
-            if projection.kind == .equalArea, (p.x * p.x + p.y * p.y).squareRoot() > 1.9 * PlaneProjection.authalicRadius { continue }
+            if projection.kind == .equalArea,
+                (p.x * p.x + p.y * p.y).squareRoot() > 1.9 * PlaneProjection.authalicRadius
+            {
+                continue
+            }
             let c = unprojection.coordinate(p)
             let dlon = (c.longitude - lon).truncatingRemainder(dividingBy: 360)
             #expect(abs(c.latitude - lat) < 1e-9, "\(projection) (\(lat), \(lon)) → \(c)")
-            #expect(min(abs(dlon), 360 - abs(dlon)) * cos(lat * .pi / 180) < 1e-9, "\(projection) (\(lat), \(lon)) → \(c)")
+            #expect(
+                min(abs(dlon), 360 - abs(dlon)) * cos(lat * .pi / 180) < 1e-9, "\(projection) (\(lat), \(lon)) → \(c)")
         }
     }
 
@@ -289,8 +325,9 @@ import Testing
         let unprojection = Unprojection(projection)
         var g = SplitMix(seed: 5)
         // A wiggly ring about a random point, small enough not to wrap.
-        let centre = projection.project(latitude: Double.random(in: -70...70, using: &g),
-                                        longitude: Double.random(in: -180..<180, using: &g))
+        let centre = projection.project(
+            latitude: Double.random(in: -70...70, using: &g),
+            longitude: Double.random(in: -180..<180, using: &g))
         let ring = (0..<997).map { k -> PlanePoint in
             let t = 2 * Double.pi * Double(k) / 997, r = 50_000 * (1 + 0.3 * sin(9 * t))
             return PlanePoint(x: centre.x + r * cos(t), y: centre.y + r * sin(t))

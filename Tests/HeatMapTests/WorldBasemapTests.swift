@@ -1,12 +1,14 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
 @testable import HeatMapContouring
 @testable import HeatMapCore
 @testable import HeatMapDensity
 @testable import HeatMapFormats
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite struct WorldBasemapTests {
     /// An encoder written from the format's description (not the library's
@@ -22,7 +24,7 @@ import Testing
         for (n, line) in lines.enumerated() {
             put(line.count)
             for (x, y) in line { put(x - px); put(y - py); px = x; py = y }
-            if n % 3 == 2 { out += "\n" }   // line breaks are skipped
+            if n % 3 == 2 { out += "\n" }  // line breaks are skipped
         }
         return out
     }
@@ -57,8 +59,10 @@ import Testing
     }
 
     func geographicBins(_ lat: Double, _ lon: Double) -> HeatMapBinLayer {
-        let coords = [LocationCoordinate2D(latitude: lat, longitude: lon),
-                      LocationCoordinate2D(latitude: lat + 10, longitude: lon + 10)]
+        let coords = [
+            LocationCoordinate2D(latitude: lat, longitude: lon),
+            LocationCoordinate2D(latitude: lat + 10, longitude: lon + 10)
+        ]
         let projection = PlaneProjection.fitted(.equalArea, to: coords)
         let bins = coords.map { c -> BinTile in
             let p = projection.project(c)
@@ -105,8 +109,12 @@ import Testing
     }
 
     @Test func worldAndOwnLinesStack() throws {
-        let own = HeatMapBasemap(lines: [[LocationCoordinate2D(latitude: 40, longitude: -30),
-                                          LocationCoordinate2D(latitude: 45, longitude: -25)]])
+        let own = HeatMapBasemap(lines: [
+            [
+                LocationCoordinate2D(latitude: 40, longitude: -30),
+                LocationCoordinate2D(latitude: 45, longitude: -25)
+            ]
+        ])
         var options = HeatMapRenderOptions()
         options.basemap = .world + own
         let svg = try ParsedSVG(HeatMapRenderer.svg(geographicBins(40, -30), options: options))
@@ -146,7 +154,9 @@ import Testing
         #expect(forward.count < points.count)
         // Every kept point is an input point snapped to the grid.
         let snapped = Set(points.map { "\(Int(($0.x * 4).rounded())),\(Int(($0.y * 4).rounded()))" })
-        let kept = reducer.reduce(points, closed: false).map { "\(Int(($0.x * 4).rounded())),\(Int(($0.y * 4).rounded()))" }
+        let kept = reducer.reduce(points, closed: false).map {
+            "\(Int(($0.x * 4).rounded())),\(Int(($0.y * 4).rounded()))"
+        }
         #expect(kept.allSatisfy { snapped.contains($0) })
     }
 
@@ -169,8 +179,9 @@ import Testing
         #expect(ScaleBar.roundLength(atMost: 0) == nil)
         #expect(ScaleBar.text(500_000) == "500 km" && ScaleBar.text(200) == "200 m")
         // A degree of latitude is about 111 km.
-        let d = ScaleBar.groundDistance(LocationCoordinate2D(latitude: 0, longitude: 0),
-                                        LocationCoordinate2D(latitude: 1, longitude: 0))
+        let d = ScaleBar.groundDistance(
+            LocationCoordinate2D(latitude: 0, longitude: 0),
+            LocationCoordinate2D(latitude: 1, longitude: 0))
         #expect(abs(d - 111_195) < 50)
     }
 }

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// One unit of assembly work: a level (its polygons, or only its rings
 /// when nothing but isolines is asked for) or a band with an upper level.
 struct AssemblyTask: Sendable {
@@ -16,8 +17,10 @@ struct AssemblyTask: Sendable {
         let polygons = kinds.contains(.levels)
         if polygons || kinds.contains(.isolines) {
             for l in 0..<levelCount {
-                tasks.append(AssemblyTask(level: l, isBand: false,
-                                          needsPolygons: polygons || (kinds.contains(.bands) && l == levelCount - 1)))
+                tasks.append(
+                    AssemblyTask(
+                        level: l, isBand: false,
+                        needsPolygons: polygons || (kinds.contains(.bands) && l == levelCount - 1)))
             }
         } else if kinds.contains(.bands) {
             tasks.append(AssemblyTask(level: levelCount - 1, isBand: false, needsPolygons: true))

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Turns the shared pieces of one band — or one level — into polygons.
 ///
 /// Band i (t_i ≤ v < t_{i+1}) is bounded by level i's pieces as they are
@@ -110,14 +111,19 @@ struct BandAssembler {
         var orphans: [Int] = []
         for g in 0..<sources.count where !exterior[g] {
             let root = sets.find(g)
-            if exteriorOf[root] >= 0 && !ambiguous[root] { holes[exteriorOf[root]].append(g) } else { orphans.append(g) }
+            if exteriorOf[root] >= 0 && !ambiguous[root] {
+                holes[exteriorOf[root]].append(g)
+            } else {
+                orphans.append(g)
+            }
         }
         if !orphans.isEmpty {
             for (hole, shell) in Self.adopt(orphans, rings: rings, exterior: exterior) { holes[shell].append(hole) }
         }
         var polygons: [PlanePolygon] = []
         for g in 0..<sources.count where exterior[g] && rings[g].count >= 3 {
-            polygons.append(PlanePolygon(exterior: rings[g], holes: holes[g].map { rings[$0] }.filter { $0.count >= 3 }))
+            polygons.append(
+                PlanePolygon(exterior: rings[g], holes: holes[g].map { rings[$0] }.filter { $0.count >= 3 }))
         }
         return (polygons, rings.filter { $0.count >= 3 })
     }
@@ -228,8 +234,10 @@ struct BandAssembler {
         for hole in orphans {
             let hb = box(rings[hole])
             guard let probe = rings[hole].first else { continue }
-            for shell in shells where shell.box.contains(PlanePoint(x: hb.minX, y: hb.minY))
-                && shell.box.contains(PlanePoint(x: hb.maxX, y: hb.maxY)) {
+            for shell in shells
+            where shell.box.contains(PlanePoint(x: hb.minX, y: hb.minY))
+                && shell.box.contains(PlanePoint(x: hb.maxX, y: hb.maxY))
+            {
                 if PlaneRing.locate(probe, in: rings[shell.index]) > 0 {
                     out.append((hole, shell.index))
                     break

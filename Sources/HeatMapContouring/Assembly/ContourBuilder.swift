@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import HeatMapCore
 import HeatMapDensity
+import Synchronization
 
 /// Builds every kind of contour geometry from a grid (docs/contour-rules.md).
 ///
@@ -46,11 +46,15 @@ package enum ContourBuilder {
     ///   too large to index.
     /// - Complexity: O(levels × cells) to classify, O(vertices · 2^iterations)
     ///   for the rest; levels run on every core.
-    package static func build(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
-                             kinds: ContourKinds = .all, control: ComputeControl = .none) throws -> ContourSet {
-        try ContourPieces.contourSet(of: pieces(grid: grid, thresholds: thresholds, smoother: smoother,
-                                                control: control),
-                                     kinds: kinds, control: control)
+    package static func build(
+        grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
+        kinds: ContourKinds = .all, control: ComputeControl = .none
+    ) throws -> ContourSet {
+        try ContourPieces.contourSet(
+            of: pieces(
+                grid: grid, thresholds: thresholds, smoother: smoother,
+                control: control),
+            kinds: kinds, control: control)
     }
 
     /// Stages 1 and 2: the contours of `grid` at `thresholds` as traced
@@ -58,8 +62,10 @@ package enum ContourBuilder {
     /// ``ContourPieces`` makes any band, level or isoline on demand (stage 3,
     /// one at a time or all at once). Throws as `build` does.
     /// - Complexity: as `build` up to smoothing; memory O(traced vertices).
-    package static func pieces(grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
-                       control: ComputeControl = .none) throws -> ContourPieces {
+    package static func pieces(
+        grid: DensityGrid, thresholds: [Double], smoother: PolygonSmoother,
+        control: ComputeControl = .none
+    ) throws -> ContourPieces {
         guard let prepared = try prepare(grid: grid, thresholds: thresholds, control: control) else {
             return ContourPieces(thresholds: thresholds)
         }
@@ -73,12 +79,15 @@ package enum ContourBuilder {
             let bands = try prepared.values.withUnsafeBufferPointer {
                 try NodeBands(values: $0, thresholds: thresholds, control: control)
             }
-            traces = try trace(values: prepared.values, bands: bands, geometry: geometry, frame: prepared.frame,
-                               thresholds: thresholds, control: control)
-            let passes = try SmoothingGuard.passes(traces: traces, iterations: smoother.iterations,
-                                                   geometry: geometry, control: control)
-            return ContourPieces(thresholds: thresholds, geometry: geometry, frame: prepared.frame,
-                                 bands: bands, traces: traces, passes: passes)
+            traces = try trace(
+                values: prepared.values, bands: bands, geometry: geometry, frame: prepared.frame,
+                thresholds: thresholds, control: control)
+            let passes = try SmoothingGuard.passes(
+                traces: traces, iterations: smoother.iterations,
+                geometry: geometry, control: control)
+            return ContourPieces(
+                thresholds: thresholds, geometry: geometry, frame: prepared.frame,
+                bands: bands, traces: traces, passes: passes)
         } catch {
             DeferredRelease.release(traces)
             throw error
@@ -88,38 +97,48 @@ package enum ContourBuilder {
     /// Checks the thresholds and gives the values to contour with their
     /// frame, or nil when there is nothing to contour (no levels, or a
     /// grid of fewer than 2 × 2 nodes).
-    private static func prepare(grid: DensityGrid, thresholds: [Double],
-                                control: ComputeControl) throws -> (values: [Double], frame: GridFrame)? {
+    private static func prepare(
+        grid: DensityGrid, thresholds: [Double],
+        control: ComputeControl
+    ) throws -> (values: [Double], frame: GridFrame)? {
         for (i, t) in thresholds.enumerated() {
             guard t.isFinite else {
                 throw HeatMapError.invalidConfiguration("threshold \(i) is \(t); thresholds must be finite")
             }
             if i > 0 && !(t > thresholds[i - 1]) {
                 throw HeatMapError.invalidConfiguration(
-                    "threshold \(i) (\(t)) is not above threshold \(i - 1) (\(thresholds[i - 1])); thresholds must ascend strictly")
+                    "threshold \(i) (\(t)) is not above threshold \(i - 1) (\(thresholds[i - 1])); thresholds must ascend strictly"
+                )
             }
         }
         let geometry = grid.geometry
         guard !thresholds.isEmpty, geometry.columns >= 2, geometry.rows >= 2,
-              grid.values.count == geometry.count else { return nil }
+            grid.values.count == geometry.count
+        else { return nil }
         guard geometry.count < Int(Int32.max) / 2 else {
             throw HeatMapError.invalidConfiguration(
                 "grid of \(geometry.columns) × \(geometry.rows) nodes is too large to contour")
         }
-        return (try sanitized(grid, thresholds: thresholds, control: control),
-                GridFrame(columns: geometry.columns, rows: geometry.rows))
+        return (
+            try sanitized(grid, thresholds: thresholds, control: control),
+            GridFrame(columns: geometry.columns, rows: geometry.rows)
+        )
     }
 
     /// Marching squares on every level, levels in parallel (stage `.contour`).
-    private static func trace(values: [Double], bands: NodeBands, geometry: GridGeometry, frame: GridFrame,
-                              thresholds: [Double], control: ComputeControl) throws -> [LevelTrace] {
+    private static func trace(
+        values: [Double], bands: NodeBands, geometry: GridGeometry, frame: GridFrame,
+        thresholds: [Double], control: ComputeControl
+    ) throws -> [LevelTrace] {
         let done = Atomic<Int>(0)
         return try values.withUnsafeBufferPointer { buffer in
             let shared = SharedBuffer(buffer)
             return try Parallel.map(thresholds.count, control: control) { l in
                 try control.checkCancellation()
-                let trace = try LevelTracer(values: shared.buffer, bands: bands, level: l, geometry: geometry,
-                                            frame: frame, threshold: thresholds[l], control: control).trace()
+                let trace = try LevelTracer(
+                    values: shared.buffer, bands: bands, level: l, geometry: geometry,
+                    frame: frame, threshold: thresholds[l], control: control
+                ).trace()
                 let n = done.add(1, ordering: .relaxed).newValue
                 control.report(.contour, Double(n) / Double(thresholds.count))
                 return trace
@@ -128,7 +147,8 @@ package enum ContourBuilder {
     }
 
     /// The grid's values with NaN replaced by the floor of ``CrossingRule``.
-    private static func sanitized(_ grid: DensityGrid, thresholds: [Double], control: ComputeControl) throws -> [Double] {
+    private static func sanitized(_ grid: DensityGrid, thresholds: [Double], control: ComputeControl) throws -> [Double]
+    {
         guard grid.values.contains(where: { $0.isNaN }) else { return grid.values }
         let floor = CrossingRule.floorValue(minimum: grid.minimum, maximum: grid.maximum, thresholds: thresholds)
         var values = grid.values

@@ -1,6 +1,6 @@
-import Synchronization
 import HeatMapCore
 import HeatMapDensity
+import Synchronization
 
 /// A grid's contours held as their traced pieces and the Chaikin passes
 /// each keeps (``SmoothingGuard/passes(traces:iterations:geometry:control:)``),
@@ -54,8 +54,10 @@ package final class ContourPieces: ContourSource {
         passes = []
     }
 
-    package init(thresholds: [Double], geometry: GridGeometry, frame: GridFrame, bands: NodeBands,
-         traces: [LevelTrace], passes: [[UInt8]]) {
+    package init(
+        thresholds: [Double], geometry: GridGeometry, frame: GridFrame, bands: NodeBands,
+        traces: [LevelTrace], passes: [[UInt8]]
+    ) {
         self.thresholds = thresholds
         self.geometry = geometry
         self.frame = frame
@@ -74,13 +76,16 @@ package final class ContourPieces: ContourSource {
     /// (when nothing else holds the pieces), so the set does not sit beside
     /// a second copy of its outline.
     /// - Throws: `CancellationError`; what a cancel leaves is freed off the caller's path.
-    package static func contourSet(of pieces: consuming ContourPieces, kinds: ContourKinds,
-                           control: ComputeControl) throws -> ContourSet {
+    package static func contourSet(
+        of pieces: consuming ContourPieces, kinds: ContourKinds,
+        control: ComputeControl
+    ) throws -> ContourSet {
         let thresholds = pieces.thresholds, levelCount = thresholds.count
-        let empty = ContourSet(thresholds: thresholds,
-                               levels: Array(repeating: [], count: levelCount),
-                               bands: Array(repeating: [], count: levelCount),
-                               isolines: Array(repeating: [], count: levelCount))
+        let empty = ContourSet(
+            thresholds: thresholds,
+            levels: Array(repeating: [], count: levelCount),
+            bands: Array(repeating: [], count: levelCount),
+            isolines: Array(repeating: [], count: levelCount))
         guard !pieces.traces.isEmpty else { return empty }
         var traces = pieces.traces
         let passes = pieces.passes, bands = pieces.bands, geometry = pieces.geometry, frame = pieces.frame
@@ -103,11 +108,12 @@ package final class ContourPieces: ContourSource {
                 try control.checkCancellation()
                 let task = tasks[t], l = task.level
                 let hasUpper = task.isBand && l + 1 < levelCount
-                let assembler = BandAssembler(geometry: geometry, frame: frame, bands: bands, level: l,
-                                              lower: finalTraces[l], lowerSmooth: finalSmoothed[l],
-                                              upper: hasUpper ? finalTraces[l + 1] : nil,
-                                              upperSmooth: hasUpper ? finalSmoothed[l + 1] : nil,
-                                              control: control)
+                let assembler = BandAssembler(
+                    geometry: geometry, frame: frame, bands: bands, level: l,
+                    lower: finalTraces[l], lowerSmooth: finalSmoothed[l],
+                    upper: hasUpper ? finalTraces[l + 1] : nil,
+                    upperSmooth: hasUpper ? finalSmoothed[l + 1] : nil,
+                    control: control)
                 let result = try assembler.assemble(polygons: task.needsPolygons)
                 let n = assembled.add(1, ordering: .relaxed).newValue
                 control.report(.assemble, Double(n) / Double(tasks.count))
@@ -159,10 +165,12 @@ package final class ContourPieces: ContourSource {
         let l = key.level
         let lowerSmooth = try smoothed(l, control: control)
         let upperSmooth = key.band ? try smoothed(l + 1, control: control) : nil
-        let result = try BandAssembler(geometry: geometry, frame: frame, bands: bands, level: l,
-                                       lower: traces[l], lowerSmooth: lowerSmooth,
-                                       upper: key.band ? traces[l + 1] : nil, upperSmooth: upperSmooth,
-                                       control: control).assemble(polygons: true)
+        let result = try BandAssembler(
+            geometry: geometry, frame: frame, bands: bands, level: l,
+            lower: traces[l], lowerSmooth: lowerSmooth,
+            upper: key.band ? traces[l + 1] : nil, upperSmooth: upperSmooth,
+            control: control
+        ).assemble(polygons: true)
         recent.withLock { r in
             if let seen = r.asked.firstIndex(of: key) {
                 r.asked.remove(at: seen)

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Disjoint sets over 0 ..< count with path halving and union by size.
 /// Near-constant time per operation.
 struct UnionFind {

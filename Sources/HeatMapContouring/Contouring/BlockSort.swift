@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Sorts 64-bit keys whose top bits name a grid row: a counting pass
 /// distributes them into blocks of rows, then each block is sorted on its
 /// own, polling cancellation between blocks. O(n + blocks) plus the small
@@ -7,8 +8,10 @@ import HeatMapDensity
 enum BlockSort {
     /// Sorts `keys` ascending. `block(key)` must be monotone in the key and
     /// lie in 0 ..< `blocks`.
-    package static func sort(_ keys: inout [UInt64], blocks: Int, control: ComputeControl,
-                     block: (UInt64) -> Int) throws {
+    package static func sort(
+        _ keys: inout [UInt64], blocks: Int, control: ComputeControl,
+        block: (UInt64) -> Int
+    ) throws {
         guard keys.count > 1 else { return }
         guard blocks > 1 else {
             keys.sort()

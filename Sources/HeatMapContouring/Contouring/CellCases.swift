@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Marching-squares lookup tables for one cell.
 ///
 /// A cell's corners are bottom-left (bit 1), bottom-right (2), top-right (4)
@@ -69,7 +70,8 @@ enum CellCases {
                 // cell that has exactly that segment.
                 let other = (0..<4).first { $0 != side && exit[code * 4 + $0] >= 0 }!
                 let out = Int(exit[code * 4 + other])
-                table[code * 4 + side] = UInt8((0..<16).first { exit[$0 * 4 + other] == Int8(out) && segmentCountOf($0) == 1 }!)
+                table[code * 4 + side] = UInt8(
+                    (0..<16).first { exit[$0 * 4 + other] == Int8(out) && segmentCountOf($0) == 1 }!)
             }
         }
         return table

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Which kinds of contour geometry `ContourBuilder` assembles, chosen
 /// before computing: an export that writes bands never pays for levels or
 /// isolines.

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Contour geometry as writers read it: one level at a time, so a source
 /// may hold every level made (``ContourSet``) or make each on demand
 /// (``ContourPieces``) — the writer cannot tell them apart.

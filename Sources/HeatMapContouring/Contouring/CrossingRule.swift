@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Where an isoline crosses a grid edge, and what counts as inside.
 ///
 /// Rule (docs/contour-rules.md, degenerate cases): a node is inside a level when its value

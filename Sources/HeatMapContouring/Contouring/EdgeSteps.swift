@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// A grid edge as a place: horizontal from node (column, row) to
 /// (column + 1, row), or vertical from (column, row) to (column, row + 1).
 package struct EdgeSpot: Hashable, Sendable {
@@ -115,8 +116,10 @@ struct EdgeSteps: Sendable {
 
     /// The edge id of `spot`: see ``EdgeVertices``.
     @inline(__always) package func id(_ spot: EdgeSpot) -> Int32 {
-        Int32(truncatingIfNeeded: spot.vertical ? rows * (columns - 1) + spot.row * columns + spot.column
-                                                : spot.row * (columns - 1) + spot.column)
+        Int32(
+            truncatingIfNeeded: spot.vertical
+                ? rows * (columns - 1) + spot.row * columns + spot.column
+                : spot.row * (columns - 1) + spot.column)
     }
 
     /// `spot` in one word: vertical in bit 0, the column in bits 1–31, the
@@ -127,8 +130,9 @@ struct EdgeSteps: Sendable {
     }
 
     @inline(__always) private static func unpacked(_ word: UInt64) -> EdgeSpot {
-        EdgeSpot(vertical: word & 1 == 1, column: Int(truncatingIfNeeded: (word >> 1) & 0x7fff_ffff),
-                 row: Int(truncatingIfNeeded: word >> 32))
+        EdgeSpot(
+            vertical: word & 1 == 1, column: Int(truncatingIfNeeded: (word >> 1) & 0x7fff_ffff),
+            row: Int(truncatingIfNeeded: word >> 32))
     }
 
     /// The edge of id `e`.
@@ -170,7 +174,8 @@ struct EdgeSteps: Sendable {
     /// The edge `code` steps to from `s` (see the type's notes).
     @inline(__always) package static func step(_ s: EdgeSpot, _ code: UInt8) -> EdgeSpot {
         let entry = Int(truncatingIfNeeded: steps >> UInt64(5 * ((s.vertical ? 6 : 0) + Int(code))))
-        return EdgeSpot(vertical: entry & 1 != 0, column: s.column + (entry >> 1 & 3) - 1, row: s.row + (entry >> 3 & 3) - 1)
+        return EdgeSpot(
+            vertical: entry & 1 != 0, column: s.column + (entry >> 1 & 3) - 1, row: s.row + (entry >> 3 & 3) - 1)
     }
 
     /// The edge id of restart vertex `u`: a binary search, as restarts are one a piece.

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Where each traced vertex lies along its edge, exactly, in 6 bytes.
 ///
 /// A vertex at fraction f of an edge from node index i (the column of a

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Vertices that lie on grid edges, each stored as its edge and where
 /// along it: about 7 bytes a vertex (``EdgeSteps``, ``EdgeSums``), where
 /// two Doubles and the cell of the segment leaving it took 20.

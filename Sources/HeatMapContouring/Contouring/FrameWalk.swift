@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// A chain used by a frame-closed ring: a chain of the lower level, forward,
 /// or a chain of the upper level, reversed (so the band lies on its left).
 struct FramePart: Sendable, Hashable {
@@ -35,7 +36,8 @@ struct FrameWalk {
 
     /// The start and end of a part on the frame.
     @inline(__always) package static func keys(of part: FramePart, lower: LevelTrace, upper: LevelTrace?)
-        -> (start: FrameKey, end: FrameKey) {
+        -> (start: FrameKey, end: FrameKey)
+    {
         let p = Int(part.piece)
         if part.upper, let upper { return (upper.endKey[p], upper.startKey[p]) }
         return (lower.startKey[p], lower.endKey[p])

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// The frame of a grid: its boundary nodes and edges as one cyclic,
 /// counter-clockwise sequence (bottom row left to right, right column up,
 /// top row right to left, left column down).

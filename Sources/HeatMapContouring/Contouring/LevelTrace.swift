@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// The isolines of one level as traced by marching squares, before
 /// smoothing and assembly, in flat arrays.
 ///

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Marching squares for one level: classifies every cell, then traces the
 /// isolines cell to cell, stitching by grid edge (integer) identity.
 ///
@@ -37,8 +38,9 @@ struct LevelTracer {
         var codes = [UInt8](repeating: 0, count: (columns - 1) * (rows - 1))
         let segments = try codes.withUnsafeMutableBufferPointer { try classify(into: $0) }
         var (out, crossings) = try codes.withUnsafeMutableBufferPointer { cb in
-            var builder = Builder(values: values, geometry: geometry, frame: frame, t: threshold,
-                                  codes: cb, control: control, capacity: segments + frame.count)
+            var builder = Builder(
+                values: values, geometry: geometry, frame: frame, t: threshold,
+                codes: cb, control: control, capacity: segments + frame.count)
             try builder.traceAll()
             return (builder.out, builder.crossings)
         }
@@ -87,7 +89,9 @@ struct LevelTracer {
                                 // The same expression for every level, so the
                                 // choice is monotone in t and levels nest.
                                 let a = base + c
-                                if ((values[a] + values[a + 1]) + (values[a + columns + 1] + values[a + columns])) * 0.25 >= t {
+                                if ((values[a] + values[a + 1]) + (values[a + columns + 1] + values[a + columns]))
+                                    * 0.25 >= t
+                                {
                                     code |= 16
                                 }
                             }
@@ -162,8 +166,10 @@ private struct Builder {
     private var sinceCheck = 0
 
     /// A builder whose vertex arrays have room for `capacity` vertices.
-    package init(values: UnsafeBufferPointer<Double>, geometry: GridGeometry, frame: GridFrame, t: Double,
-         codes: UnsafeMutableBufferPointer<UInt8>, control: ComputeControl, capacity: Int) {
+    package init(
+        values: UnsafeBufferPointer<Double>, geometry: GridGeometry, frame: GridFrame, t: Double,
+        codes: UnsafeMutableBufferPointer<UInt8>, control: ComputeControl, capacity: Int
+    ) {
         self.values = values
         self.geometry = geometry
         self.frame = frame
@@ -286,12 +292,14 @@ private struct Builder {
             if row > 0 && row < rows - 1 {
                 crossings.append(UInt64(row * (columns - 1) + c) << 32 | UInt64(out.isChain.count))
             }
-            return out.vertices.append(row: row, column: c, fractionAlongX: CrossingRule.fraction(values[a], values[a + 1], t))
+            return out.vertices.append(
+                row: row, column: c, fractionAlongX: CrossingRule.fraction(values[a], values[a + 1], t))
         default:
             let col = side == 3 ? c : c + 1
             let a = r * columns + col
-            return out.vertices.append(row: r, column: col,
-                                       fractionAlongY: CrossingRule.fraction(values[a], values[a + columns], t))
+            return out.vertices.append(
+                row: r, column: col,
+                fractionAlongY: CrossingRule.fraction(values[a], values[a + columns], t))
         }
     }
 }

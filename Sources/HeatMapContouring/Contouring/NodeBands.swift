@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Per grid node, the band it lies in: how many thresholds are at or below
 /// its value (0 below the lowest threshold).
 ///
@@ -89,7 +90,8 @@ package struct NodeBands: Sendable {
 
     private static func bands<T: FixedWidthInteger & Sendable>(
         _ values: UnsafeBufferPointer<Double>, _ thresholds: [Double], as: T.Type,
-        control: ComputeControl) throws -> [T] {
+        control: ComputeControl
+    ) throws -> [T] {
         let count = values.count, chunk = 1 << 16
         let shared = UncheckedSendable(values)
         guard let lowest = thresholds.first else { return [T](repeating: 0, count: count) }

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Area and perimeter of a closed ring, computed about its first vertex so
 /// that small rings far from the origin keep their precision.
 struct RingMeasure {

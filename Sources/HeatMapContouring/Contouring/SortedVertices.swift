@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 extension Array where Element == Int32 {
     /// In an ascending array of vertex indices, the position of the first
     /// at or above `v` (the count when none is). O(log count).

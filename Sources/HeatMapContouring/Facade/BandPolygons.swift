@@ -28,8 +28,11 @@ struct BandPolygons: Sendable {
     }
 
     /// Nothing: no bands.
-    static let empty = BandPolygons(polygons: [], index: try! PolygonIndex(polygons: [], projection: PlaneProjection(kind: .planar),
-                                                                           control: .none))
+    static let empty = BandPolygons(
+        polygons: [],
+        index: try! PolygonIndex(
+            polygons: [], projection: PlaneProjection(kind: .planar),
+            control: .none))
 
     private init(polygons: [HeatMapPolygon], index: PolygonIndex<RingEdges>) {
         self.polygons = polygons
@@ -41,8 +44,10 @@ struct BandPolygons: Sendable {
     /// (stage `.index`), on every core. O(V) unprojections, O(V)
     /// projections and O(V + cells) for the index.
     /// - Throws: `CancellationError`; what was made is freed off the caller's path.
-    static func make(_ source: any ContourSource, projection: PlaneProjection,
-                     control: ComputeControl) throws -> BandPolygons {
+    static func make(
+        _ source: any ContourSource, projection: PlaneProjection,
+        control: ComputeControl
+    ) throws -> BandPolygons {
         let polygons = try unprojected(source, projection: projection, control: control)
         do {
             let index = try PolygonIndex(polygons: polygons, projection: projection, control: control)
@@ -57,8 +62,10 @@ struct BandPolygons: Sendable {
     /// levels on every core, polling `control` every ``pollInterval``
     /// vertices (within long rings too). Bands kept as pieces are
     /// assembled one level at a time, and their plane geometry not kept.
-    static func unprojected(_ source: any ContourSource, projection: PlaneProjection,
-                            control: ComputeControl) throws -> [HeatMapPolygon] {
+    static func unprojected(
+        _ source: any ContourSource, projection: PlaneProjection,
+        control: ComputeControl
+    ) throws -> [HeatMapPolygon] {
         let unprojection = Unprojection(projection)
         let thresholds = source.thresholds, levelCount = thresholds.count
         try control.begin(.assemble)
@@ -70,13 +77,16 @@ struct BandPolygons: Sendable {
             var budget = pollInterval
             do {
                 for (k, polygon) in bands.enumerated() {
-                    out.append(HeatMapPolygon(
-                        id: StableID.make(level: level, index: k, polygon: polygon),
-                        level: level,
-                        threshold: thresholds[level],
-                        coordinates: try unprojected(polygon.exterior, unprojection, control, &budget),
-                        interiorPolygons: try polygon.holes.map { try unprojected($0, unprojection, control, &budget) },
-                        isGeographic: projection.isGeographic))
+                    out.append(
+                        HeatMapPolygon(
+                            id: StableID.make(level: level, index: k, polygon: polygon),
+                            level: level,
+                            threshold: thresholds[level],
+                            coordinates: try unprojected(polygon.exterior, unprojection, control, &budget),
+                            interiorPolygons: try polygon.holes.map {
+                                try unprojected($0, unprojection, control, &budget)
+                            },
+                            isGeographic: projection.isGeographic))
                 }
             } catch {
                 DeferredRelease.release((bands, out))
@@ -95,8 +105,10 @@ struct BandPolygons: Sendable {
     static let pollInterval = 1 << 15
 
     /// `ring` unprojected; `budget` counts down the vertices left before the next poll.
-    private static func unprojected(_ ring: [PlanePoint], _ projection: Unprojection, _ control: ComputeControl,
-                                    _ budget: inout Int) throws -> [LocationCoordinate2D] {
+    private static func unprojected(
+        _ ring: [PlanePoint], _ projection: Unprojection, _ control: ComputeControl,
+        _ budget: inout Int
+    ) throws -> [LocationCoordinate2D] {
         var out: [LocationCoordinate2D] = []
         out.reserveCapacity(ring.count)
         var start = 0
@@ -107,7 +119,8 @@ struct BandPolygons: Sendable {
             }
             let end = min(ring.count, start + budget)
             ring.withUnsafeBufferPointer { points in
-                projection.forEachCoordinate(UnsafeBufferPointer(rebasing: points[start..<end])) { _, c in out.append(c) }
+                projection.forEachCoordinate(UnsafeBufferPointer(rebasing: points[start..<end])) { _, c in out.append(c)
+                }
             }
             budget -= end - start
             start = end

@@ -28,7 +28,8 @@ public struct HeatMapContours: Sendable, Equatable {
     /// O(polygons) without allocating to confirm equality.
     public static func == (lhs: HeatMapContours, rhs: HeatMapContours) -> Bool {
         guard lhs.levelCount == rhs.levelCount, lhs.contourCount == rhs.contourCount,
-              lhs.storage.bands.fingerprint == rhs.storage.bands.fingerprint else { return false }
+            lhs.storage.bands.fingerprint == rhs.storage.bands.fingerprint
+        else { return false }
         if lhs.storage === rhs.storage { return true }
         return lhs.contours.elementsEqual(rhs.contours) { $0.id == $1.id }
     }
@@ -98,18 +99,24 @@ public struct HeatMapContours: Sendable, Equatable {
 
     /// A result from a contour set made elsewhere, with its polygons and
     /// index, made here on the calling thread.
-    package init(grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration,
-                 summary: InputSummary, failure: (any Error)? = nil) {
+    package init(
+        grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration,
+        summary: InputSummary, failure: (any Error)? = nil
+    ) {
         // Only cancellation can fail, and this control never cancels.
-        try! self.init(grid: grid, contourSet: contourSet, configuration: configuration, summary: summary,
-                       kinds: .all, control: .none, failure: failure)
+        try! self.init(
+            grid: grid, contourSet: contourSet, configuration: configuration, summary: summary,
+            kinds: .all, control: .none, failure: failure)
     }
 
     /// A result from a contour set made elsewhere, its polygons and index
     /// made here with `control` when `kinds` holds ``ContourKinds/polygons``.
-    init(grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration, summary: InputSummary,
-         kinds: ContourKinds, control: ComputeControl, failure: (any Error)? = nil) throws {
-        let bands = kinds.contains(.polygons)
+    init(
+        grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration, summary: InputSummary,
+        kinds: ContourKinds, control: ComputeControl, failure: (any Error)? = nil
+    ) throws {
+        let bands =
+            kinds.contains(.polygons)
             ? try BandPolygons.make(contourSet, projection: grid.projection, control: control) : .empty
         self.thresholds = contourSet.thresholds
         self.configuration = configuration
@@ -120,9 +127,12 @@ public struct HeatMapContours: Sendable, Equatable {
 
     /// A result from contours kept as pieces, its polygons and index made
     /// here with `control` when `kinds` holds ``ContourKinds/polygons``.
-    init(grid: DensityGrid, pieces: ContourPieces, kinds: ContourKinds, configuration: HeatMapConfiguration,
-         summary: InputSummary, control: ComputeControl) throws {
-        let bands = kinds.contains(.polygons)
+    init(
+        grid: DensityGrid, pieces: ContourPieces, kinds: ContourKinds, configuration: HeatMapConfiguration,
+        summary: InputSummary, control: ComputeControl
+    ) throws {
+        let bands =
+            kinds.contains(.polygons)
             ? try BandPolygons.make(pieces, projection: grid.projection, control: control) : .empty
         self.thresholds = pieces.thresholds
         self.configuration = configuration
@@ -277,12 +287,15 @@ extension HeatMapContours {
         strict: Bool = false,
         kinds: ContourKinds = .all
     ) throws -> HeatMapContours {
-        let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: strict,
-                                                    control: control)
-        let grid = try DensityGrid.compute(points: prepared.points, projection: prepared.projection,
-                                           configuration: configuration, control: control)
-        return try compute(from: grid, configuration: configuration, control: control, summary: prepared.summary,
-                           kinds: kinds)
+        let prepared = try PointPreparation.prepare(
+            points, configuration: configuration, strict: strict,
+            control: control)
+        let grid = try DensityGrid.compute(
+            points: prepared.points, projection: prepared.projection,
+            configuration: configuration, control: control)
+        return try compute(
+            from: grid, configuration: configuration, control: control, summary: prepared.summary,
+            kinds: kinds)
     }
 
     /// Contours of a grid computed elsewhere (streamed input, a grid file,
@@ -305,8 +318,9 @@ extension HeatMapContours {
         kinds: ContourKinds = .all
     ) throws -> HeatMapContours {
         let thresholds = try thresholds(for: grid, configuration: configuration, control: control)
-        let pieces = try ContourBuilder.pieces(grid: grid, thresholds: thresholds,
-                                               smoother: configuration.smoother, control: control)
+        let pieces = try ContourBuilder.pieces(
+            grid: grid, thresholds: thresholds,
+            smoother: configuration.smoother, control: control)
         if control.isCancelled {
             DeferredRelease.release(pieces)
             throw CancellationError()
@@ -315,8 +329,9 @@ extension HeatMapContours {
             // Bands are assembled when first read: the polygons, an export
             // or the set itself, whichever comes first.
             do {
-                return try HeatMapContours(grid: grid, pieces: pieces, kinds: kinds, configuration: configuration,
-                                           summary: summary, control: control)
+                return try HeatMapContours(
+                    grid: grid, pieces: pieces, kinds: kinds, configuration: configuration,
+                    summary: summary, control: control)
             } catch {
                 DeferredRelease.release(pieces)
                 throw error
@@ -329,8 +344,9 @@ extension HeatMapContours {
             throw CancellationError()
         }
         do {
-            return try HeatMapContours(grid: grid, contourSet: set, configuration: configuration, summary: summary,
-                                       kinds: kinds, control: control)
+            return try HeatMapContours(
+                grid: grid, contourSet: set, configuration: configuration, summary: summary,
+                kinds: kinds, control: control)
         } catch {
             DeferredRelease.release(set)
             throw error
@@ -339,27 +355,34 @@ extension HeatMapContours {
 
     /// The thresholds `configuration` gives on `grid` (stage `.levels`),
     /// once the memory contouring it takes is known to be there.
-    package static func thresholds(for grid: DensityGrid, configuration: HeatMapConfiguration,
-                           control: ComputeControl) throws -> [Double] {
+    package static func thresholds(
+        for grid: DensityGrid, configuration: HeatMapConfiguration,
+        control: ComputeControl
+    ) throws -> [Double] {
         try control.begin(.levels)
         let g = grid.geometry
-        try MemoryBudget.reserve(ContourBuilder.bytesNeeded(cells: grid.values.count),
-                                 for: "contouring the grid of \(g.columns) × \(g.rows) nodes")
-        return try ThresholdResolver.thresholds(for: configuration.levelSpacing,
-                                                levelCount: configuration.contourLevels, grid: grid,
-                                                control: control)
+        try MemoryBudget.reserve(
+            ContourBuilder.bytesNeeded(cells: grid.values.count),
+            for: "contouring the grid of \(g.columns) × \(g.rows) nodes")
+        return try ThresholdResolver.thresholds(
+            for: configuration.levelSpacing,
+            levelCount: configuration.contourLevels, grid: grid,
+            control: control)
     }
 
     /// No contours; `failure` says why.
     package static func empty(configuration: HeatMapConfiguration, failure: (any Error)? = nil) -> HeatMapContours {
         let projection = PlaneProjection(kind: configuration.projection)
-        let geometry = GridGeometry.fitting(box: .empty, radius: configuration.radius, paddingFactor: 0,
-                                            resolution: 2)
-        let grid = DensityGrid(geometry: geometry, values: Array(repeating: 0, count: geometry.count),
-                               projection: projection, radius: configuration.radius,
-                               estimator: configuration.estimator, units: projection.densityUnits)
-        return HeatMapContours(grid: grid, contourSet: ContourSet(thresholds: [], levels: [], bands: [], isolines: []),
-                               configuration: configuration, summary: InputSummary(), failure: failure)
+        let geometry = GridGeometry.fitting(
+            box: .empty, radius: configuration.radius, paddingFactor: 0,
+            resolution: 2)
+        let grid = DensityGrid(
+            geometry: geometry, values: Array(repeating: 0, count: geometry.count),
+            projection: projection, radius: configuration.radius,
+            estimator: configuration.estimator, units: projection.densityUnits)
+        return HeatMapContours(
+            grid: grid, contourSet: ContourSet(thresholds: [], levels: [], bands: [], isolines: []),
+            configuration: configuration, summary: InputSummary(), failure: failure)
     }
 }
 

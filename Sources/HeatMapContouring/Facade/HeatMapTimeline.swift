@@ -42,8 +42,10 @@ public final class HeatMapTimeline: Sendable {
     private let density: UncheckedSendable<FrameDensity>
     private let progress: (@Sendable (HeatMapProgress) -> Void)?
 
-    private init(density: FrameDensity, thresholds: [Double], configuration: HeatMapConfiguration,
-                 summary: InputSummary, progress: (@Sendable (HeatMapProgress) -> Void)?) {
+    private init(
+        density: FrameDensity, thresholds: [Double], configuration: HeatMapConfiguration,
+        summary: InputSummary, progress: (@Sendable (HeatMapProgress) -> Void)?
+    ) {
         spans = density.schedule.frames
         self.thresholds = thresholds
         radius = density.radius
@@ -87,7 +89,9 @@ public final class HeatMapTimeline: Sendable {
             let c = p.coordinate, t = p.time.timeIntervalSince1970
             let reason: String?
             if !c.latitude.isFinite || !c.longitude.isFinite
-                || (geographic && (PointRule.isOutside(latitude: c.latitude) || PointRule.isOutside(longitude: c.longitude))) {
+                || (geographic
+                    && (PointRule.isOutside(latitude: c.latitude) || PointRule.isOutside(longitude: c.longitude)))
+            {
                 reason = "bad coordinate"
             } else if !(p.weight >= 0) || !p.weight.isFinite {
                 reason = "bad weight"
@@ -104,14 +108,17 @@ public final class HeatMapTimeline: Sendable {
             batch.append(point)
             statistics.add(point)
         }
-        let density = try FrameDensity.make(points: batch, statistics: statistics, configuration: configuration,
-                                            frames: frames, control: control)
-        let thresholds = try density.thresholds(spacing: configuration.levelSpacing,
-                                                levelCount: configuration.contourLevels, control: control)
+        let density = try FrameDensity.make(
+            points: batch, statistics: statistics, configuration: configuration,
+            frames: frames, control: control)
+        let thresholds = try density.thresholds(
+            spacing: configuration.levelSpacing,
+            levelCount: configuration.contourLevels, control: control)
         if batch.count > density.pointsInFrames { rejected["in no frame"] = batch.count - density.pointsInFrames }
-        return HeatMapTimeline(density: density, thresholds: thresholds, configuration: density.configuration,
-                               summary: InputSummary(used: density.pointsInFrames, rejected: rejected),
-                               progress: control.progress)
+        return HeatMapTimeline(
+            density: density, thresholds: thresholds, configuration: density.configuration,
+            summary: InputSummary(used: density.pointsInFrames, rejected: rejected),
+            progress: control.progress)
     }
 
     /// The frames, in order, each made when asked for (off the caller's actor).
@@ -140,10 +147,13 @@ public final class HeatMapTimeline: Sendable {
                 let stepper = self.stepper, timeline = self.timeline
                 return try await BackgroundWork.run { control in
                     guard let (span, grid) = try stepper.value.stepper.next(control: control) else { return nil }
-                    timeline.progress?(HeatMapProgress(stage: .export,
-                                                       fraction: Double(span.index + 1) / Double(timeline.spans.count)))
-                    return HeatMapFrame(span: span, grid: grid, thresholds: timeline.thresholds,
-                                        configuration: timeline.configuration)
+                    timeline.progress?(
+                        HeatMapProgress(
+                            stage: .export,
+                            fraction: Double(span.index + 1) / Double(timeline.spans.count)))
+                    return HeatMapFrame(
+                        span: span, grid: grid, thresholds: timeline.thresholds,
+                        configuration: timeline.configuration)
                 }
             }
         }
@@ -179,8 +189,9 @@ public struct HeatMapFrame: Sendable {
     public func contours(kinds: ContourKinds = .all) async throws -> HeatMapContours {
         let grid = grid, thresholds = thresholds, configuration = configuration
         return try await BackgroundWork.run { control in
-            try HeatMapContours.compute(from: grid, thresholds: thresholds, configuration: configuration,
-                                        control: control, kinds: kinds)
+            try HeatMapContours.compute(
+                from: grid, thresholds: thresholds, configuration: configuration,
+                control: control, kinds: kinds)
         }
     }
 }

@@ -29,7 +29,9 @@ struct CellFrame: Sendable {
     }
 
     /// The columns a segment's x-range meets.
-    @inline(__always) package func columns(_ a: Double, _ b: Double) -> (Int, Int) { (column(min(a, b)), column(max(a, b))) }
+    @inline(__always) package func columns(_ a: Double, _ b: Double) -> (Int, Int) {
+        (column(min(a, b)), column(max(a, b)))
+    }
     /// The rows a segment's y-range meets.
     @inline(__always) package func rows(_ a: Double, _ b: Double) -> (Int, Int) { (row(min(a, b)), row(max(a, b))) }
 

@@ -35,7 +35,7 @@ struct PolygonIndex<Edges: RasterEdges>: Sendable {
             let out = UncheckedSendable(out.baseAddress!)
             points.withUnsafeBufferPointer { points in
                 Parallel.forEach(chunks) { c in
-                    for k in c * chunk ..< min(points.count, (c + 1) * chunk) {
+                    for k in c * chunk..<min(points.count, (c + 1) * chunk) {
                         let i = order.map { Int($0.indices[k]) } ?? k
                         (out.value + i).initialize(to: highestPolygon(containing: points[i]))
                     }
@@ -114,16 +114,21 @@ extension PolygonIndex where Edges == RingEdges {
         let done = Mutex<Int>(0)
         parts = try Parallel.map(ranges.count, control: control) { k in
             try control.checkCancellation()
-            let part = try Self.part(polygons, ranges[k], capacity: sizes[ranges[k]].reduce(0, +),
-                                     projector: projector, control: control)
-            let finished = done.withLock { n in n += ranges[k].count; return n }
+            let part = try Self.part(
+                polygons, ranges[k], capacity: sizes[ranges[k]].reduce(0, +),
+                projector: projector, control: control)
+            let finished = done.withLock { n in
+                n += ranges[k].count; return n
+            }
             progress.report(Double(finished) / Double(max(polygons.count, 1)))
             return part
         }
     }
 
-    private static func part(_ polygons: [HeatMapPolygon], _ range: Range<Int>, capacity: Int,
-                             projector: PointProjector, control: ComputeControl) throws -> RasterIndex<RingEdges> {
+    private static func part(
+        _ polygons: [HeatMapPolygon], _ range: Range<Int>, capacity: Int,
+        projector: PointProjector, control: ComputeControl
+    ) throws -> RasterIndex<RingEdges> {
         var gathered = RingGatherer(capacity: capacity)
         var kept: [(coordinates: [LocationCoordinate2D], first: Int)] = []
         var scratch: [PlanePoint] = []

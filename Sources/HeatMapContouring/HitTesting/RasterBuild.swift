@@ -17,13 +17,17 @@ enum RasterBuild {
         package let vertices: UnsafeBufferPointer<PlanePoint>
         let links: UnsafeBufferPointer<EdgeLink>
         package var count: Int { vertices.count }
-        @inline(__always) func ends(_ i: Int) -> (PlanePoint, PlanePoint) { (vertices[i], vertices[Int(links[i].next)]) }
+        @inline(__always) func ends(_ i: Int) -> (PlanePoint, PlanePoint) {
+            (vertices[i], vertices[Int(links[i].next)])
+        }
     }
 
     /// The edges meeting each cell: every cell of the edge's box (edges
     /// are short). A count pass, then a fill pass. O(V + cells).
-    static func edgesByCell(_ edges: Edges, _ frame: CellFrame,
-                            control: ComputeControl) throws -> (start: [Int32], edges: [Int32]) {
+    static func edgesByCell(
+        _ edges: Edges, _ frame: CellFrame,
+        control: ComputeControl
+    ) throws -> (start: [Int32], edges: [Int32]) {
         let columns = frame.columns, cells = frame.columns * frame.rows
         // Calls body(edge, cell) for each cell of each edge's box, in edge order.
         func eachCell(_ body: (Int, Int) -> Void) throws {
@@ -118,8 +122,10 @@ enum RasterBuild {
     /// so no finer order is needed), then swept left to right, the set of
     /// polygons crossed an odd number of times written out at every
     /// centre. O(cells + crossings + output).
-    static func insideSets(_ crossings: Crossings, _ frame: CellFrame,
-                           control: ComputeControl) throws -> (start: [Int32], inside: [Int32]) {
+    static func insideSets(
+        _ crossings: Crossings, _ frame: CellFrame,
+        control: ComputeControl
+    ) throws -> (start: [Int32], inside: [Int32]) {
         let columns = frame.columns, rows = frame.rows
         var start = [Int32](repeating: 0, count: columns * rows + 1)
         var inside: [Int32] = []
@@ -148,7 +154,11 @@ enum RasterBuild {
                         for c in 0..<columns {
                             while next < Int(perColumn[c]) {
                                 let p = grouped[next]
-                                if let k = odd.firstIndex(of: p) { odd.swapAt(k, odd.count - 1); odd.removeLast() } else { odd.append(p) }
+                                if let k = odd.firstIndex(of: p) {
+                                    odd.swapAt(k, odd.count - 1); odd.removeLast()
+                                } else {
+                                    odd.append(p)
+                                }
                                 next += 1
                             }
                             for p in odd { inside.append(p) }

@@ -71,7 +71,9 @@ struct RingEdges: RasterEdges {
             if Int(starts[mid]) <= i { lo = mid } else { hi = mid - 1 }
         }
         let ring = rings[lo], j = i - Int(starts[lo]), n = ring.coordinates.count
-        return (Self.plane(ring.coordinates[j], projector), Self.plane(ring.coordinates[j + 1 == n ? 0 : j + 1], projector),
-                ring.link)
+        return (
+            Self.plane(ring.coordinates[j], projector), Self.plane(ring.coordinates[j + 1 == n ? 0 : j + 1], projector),
+            ring.link
+        )
     }
 }

@@ -124,11 +124,11 @@ final class RasterIndex<Edges: RasterEdges>: Sendable {
             for i in 0..<nExterior {
                 let q = buffer[capacity + i]
                 if !onHole(q), !(0..<n).contains(where: { buffer[$0] == q }),
-                   !(0..<i).contains(where: { buffer[capacity + $0] == q }) {
+                    !(0..<i).contains(where: { buffer[capacity + $0] == q })
+                {
                     body(q)
                 }
             }
         }
     }
 }
-

@@ -31,8 +31,9 @@ struct RingGatherer {
         guard ring.count >= 3 else { return false }
         let key = RingKey(ring)
         if let twin = seen[key],
-           RingKey.isReversal(ring, of: vertices[twin.start ..< twin.start + twin.count]) {
-            for i in twin.start ..< twin.start + twin.count {
+            RingKey.isReversal(ring, of: vertices[twin.start..<twin.start + twin.count])
+        {
+            for i in twin.start..<twin.start + twin.count {
                 links[i].twin = Int32(polygon)
                 links[i].twinIsHole = isHole
             }
@@ -87,7 +88,8 @@ struct RingKey: Hashable {
     /// The index of the lowest vertex by (x, y).
     static func lowest<C: RandomAccessCollection>(_ ring: C) -> C.Index where C.Element == PlanePoint {
         var best = ring.startIndex
-        for i in ring.indices where ring[i].x < ring[best].x || (ring[i].x == ring[best].x && ring[i].y < ring[best].y) {
+        for i in ring.indices where ring[i].x < ring[best].x || (ring[i].x == ring[best].x && ring[i].y < ring[best].y)
+        {
             best = i
         }
         return best

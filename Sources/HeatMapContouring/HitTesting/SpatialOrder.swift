@@ -31,7 +31,8 @@ struct SpatialOrder {
         for (i, p) in points.enumerated() {
             var k = cells
             if p.x.isFinite, p.y.isFinite {
-                k = SpatialOrder.cell((p.y - box.minY) * perY, rows) * columns
+                k =
+                    SpatialOrder.cell((p.y - box.minY) * perY, rows) * columns
                     + SpatialOrder.cell((p.x - box.minX) * perX, columns)
                 bucketOf[i] = Int32(k)
             }

@@ -34,7 +34,8 @@ extension FrameDensity {
             sample.append(lowest)
             sample.append(highest)
         }
-        return try ThresholdResolver.thresholds(for: spacing, levelCount: levelCount, values: sample, floor: 0,
-                                                control: control)
+        return try ThresholdResolver.thresholds(
+            for: spacing, levelCount: levelCount, values: sample, floor: 0,
+            control: control)
     }
 }

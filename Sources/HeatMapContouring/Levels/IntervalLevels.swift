@@ -19,7 +19,9 @@ package enum IntervalLevels {
     /// reduced to its remainder modulo I (exact in floating point), so a
     /// far offset neither loses the levels to rounding nor makes a count
     /// that cannot step (k + 1 == k past 2⁵³).
-    package static func interval(_ interval: Double, offset: Double = 0, minimum: Double, maximum: Double) throws -> [Double] {
+    package static func interval(_ interval: Double, offset: Double = 0, minimum: Double, maximum: Double) throws
+        -> [Double]
+    {
         guard interval > 0, interval.isFinite, offset.isFinite else {
             throw Failure(description: "the interval must be a positive number")
         }
@@ -29,7 +31,10 @@ package enum IntervalLevels {
         guard first.isFinite, last.isFinite, last - first <= Double(limit) + 1 else {
             let count = (maximum - minimum) / interval
             let shown = count.isFinite && count < 1e15 ? "about \(Int(count.rounded()))" : "more than \(limit)"
-            throw Failure(description: "interval \(interval) gives \(shown) levels over the range \(minimum) … \(maximum) (at most \(limit), as --levels); use a larger interval")
+            throw Failure(
+                description:
+                    "interval \(interval) gives \(shown) levels over the range \(minimum) … \(maximum) (at most \(limit), as --levels); use a larger interval"
+            )
         }
         var out: [Double] = []
         for step in 0...Int(last - first) {
@@ -37,7 +42,10 @@ package enum IntervalLevels {
             if v > minimum && v < maximum && (out.last.map { v > $0 } ?? true) { out.append(v) }
         }
         guard out.count <= limit else {
-            throw Failure(description: "interval \(interval) gives \(out.count) levels over the range \(minimum) … \(maximum) (at most \(limit), as --levels); use a larger interval")
+            throw Failure(
+                description:
+                    "interval \(interval) gives \(out.count) levels over the range \(minimum) … \(maximum) (at most \(limit), as --levels); use a larger interval"
+            )
         }
         return out
     }
@@ -45,7 +53,9 @@ package enum IntervalLevels {
     /// 0 and Bᵏ for every integer k ≥ 0 (1, B, B², …), those strictly inside
     /// (minimum, maximum): the levels `gdal_contour -e B` uses. O(levels).
     package static func exponential(base: Double, minimum: Double, maximum: Double) throws -> [Double] {
-        guard base > 1, base.isFinite else { throw Failure(description: "the exponential base must be a number above 1") }
+        guard base > 1, base.isFinite else {
+            throw Failure(description: "the exponential base must be a number above 1")
+        }
         guard minimum < maximum else { return [] }
         var out: [Double] = minimum < 0 && maximum > 0 ? [0] : []
         var v = 1.0

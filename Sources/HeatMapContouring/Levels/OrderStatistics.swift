@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Exact order statistics of grid values without sorting them all.
 ///
 /// Values map to 64-bit keys whose unsigned order is the values' order;
@@ -27,8 +28,10 @@ enum OrderStatistics {
 
     /// The number m of values above `floor` (NaN never is), and the values
     /// at `ranks(m)` of them in ascending order (each rank in 0 ..< m).
-    static func select(_ values: UnsafeBufferPointer<Double>, above floor: Double, ranks: (Int) -> [Int],
-                       control: ComputeControl) throws -> (count: Int, selected: [Double]) {
+    static func select(
+        _ values: UnsafeBufferPointer<Double>, above floor: Double, ranks: (Int) -> [Int],
+        control: ComputeControl
+    ) throws -> (count: Int, selected: [Double]) {
         var histogram = [Int](repeating: 0, count: 1 << 16)
         var m = 0
         try histogram.withUnsafeMutableBufferPointer { h in
@@ -73,8 +76,10 @@ enum OrderStatistics {
 
     /// `values` above `floor`, sorted descending (a radix sort on the keys,
     /// 16 bits a pass, polling between blocks).
-    static func sortedDescending(_ values: UnsafeBufferPointer<Double>, above floor: Double,
-                                 control: ComputeControl) throws -> [Double] {
+    static func sortedDescending(
+        _ values: UnsafeBufferPointer<Double>, above floor: Double,
+        control: ComputeControl
+    ) throws -> [Double] {
         var keys: [UInt64] = []
         try eachBlock(values.count, control: control) { range in
             for i in range where values[i] > floor { keys.append(key(values[i])) }
@@ -99,7 +104,9 @@ enum OrderStatistics {
     }
 
     /// The sum of the values above `floor`, in grid order, polled.
-    package static func sum(_ values: UnsafeBufferPointer<Double>, above floor: Double, control: ComputeControl) throws -> Double {
+    package static func sum(_ values: UnsafeBufferPointer<Double>, above floor: Double, control: ComputeControl) throws
+        -> Double
+    {
         var total = 0.0
         try eachBlock(values.count, control: control) { range in
             for i in range where values[i] > floor { total += values[i] }
@@ -123,7 +130,9 @@ enum OrderStatistics {
 
     /// The buckets holding `ranks`, each with its ranks relative to the
     /// bucket's start and their places in `ranks`.
-    private static func buckets(of ranks: [Int], in histogram: [Int]) -> [(bucket: Int, ranks: [(rank: Int, index: Int)])] {
+    private static func buckets(of ranks: [Int], in histogram: [Int]) -> [(
+        bucket: Int, ranks: [(rank: Int, index: Int)]
+    )] {
         let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
         var out: [(bucket: Int, ranks: [(rank: Int, index: Int)])] = []
         var bucket = 0, start = 0

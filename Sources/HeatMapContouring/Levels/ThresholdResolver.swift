@@ -22,17 +22,22 @@ package enum ThresholdResolver {
     /// The thresholds of ``thresholds(for:levelCount:grid:)``, polling
     /// `control` between blocks of nodes.
     /// - Throws: `CancellationError`.
-    package static func thresholds(for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid,
-                                  control: ComputeControl) throws -> [Double] {
-        try thresholds(for: spacing, levelCount: levelCount, values: grid.values,
-                       floor: grid.estimator == .density ? 0 : nil, control: control)
+    package static func thresholds(
+        for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid,
+        control: ComputeControl
+    ) throws -> [Double] {
+        try thresholds(
+            for: spacing, levelCount: levelCount, values: grid.values,
+            floor: grid.estimator == .density ? 0 : nil, control: control)
     }
 
     /// The thresholds of `spacing` with `levelCount` levels for raw values
     /// (NaN values are undefined and ignored); `floor`, when given, raises
     /// the minimum to at least that value.
-    package static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double],
-                                  floor: Double? = nil) -> [Double] {
+    package static func thresholds(
+        for spacing: LevelSpacing, levelCount: Int, values: [Double],
+        floor: Double? = nil
+    ) -> [Double] {
         (try? thresholds(for: spacing, levelCount: levelCount, values: values, floor: floor, control: .none)) ?? []
     }
 
@@ -41,15 +46,19 @@ package enum ThresholdResolver {
     /// rule select order statistics (O(n), no sort of all values); the
     /// probability rule sorts by radix.
     /// - Throws: `CancellationError`.
-    package static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: [Double],
-                                  floor: Double? = nil, control: ComputeControl) throws -> [Double] {
+    package static func thresholds(
+        for spacing: LevelSpacing, levelCount: Int, values: [Double],
+        floor: Double? = nil, control: ComputeControl
+    ) throws -> [Double] {
         try values.withUnsafeBufferPointer { buffer in
             try thresholds(for: spacing, levelCount: levelCount, values: buffer, floor: floor, control: control)
         }
     }
 
-    private static func thresholds(for spacing: LevelSpacing, levelCount: Int, values: UnsafeBufferPointer<Double>,
-                                   floor: Double?, control: ComputeControl) throws -> [Double] {
+    private static func thresholds(
+        for spacing: LevelSpacing, levelCount: Int, values: UnsafeBufferPointer<Double>,
+        floor: Double?, control: ComputeControl
+    ) throws -> [Double] {
         var (lo, hi) = try OrderStatistics.extremes(values, control: control)
         if let floor, lo < floor { lo = floor }
         guard lo.isFinite, hi.isFinite, hi > lo else { return [] }
@@ -69,10 +78,11 @@ package enum ThresholdResolver {
                 return lo + range * (pow(base, f) - 1) / (base - 1)
             }
         case .quantile:
-            let (count, picks) = try OrderStatistics.select(values, above: nonZeroFloor(minimum: lo, range: range),
-                                                            ranks: { m in
-                (0..<levels).map { l in min(Int(Double(l + 1) / Double(levels + 1) * Double(m)), m - 1) }
-            }, control: control)
+            let (count, picks) = try OrderStatistics.select(
+                values, above: nonZeroFloor(minimum: lo, range: range),
+                ranks: { m in
+                    (0..<levels).map { l in min(Int(Double(l + 1) / Double(levels + 1) * Double(m)), m - 1) }
+                }, control: control)
             guard count > 0 else { return [] }
             result = picks
         case .custom(let given):
@@ -83,7 +93,8 @@ package enum ThresholdResolver {
             let sorted = try OrderStatistics.sortedDescending(values, above: 0, control: control)
             result = probabilityThresholds(sortedDescending: sorted, shares: shares)
         }
-        return ascendingUnique(result.filter { $0.isFinite && $0 > lo && $0 < hi || isQuantileEdge($0, lo, hi, spacing) })
+        return ascendingUnique(
+            result.filter { $0.isFinite && $0 > lo && $0 < hi || isQuantileEdge($0, lo, hi, spacing) })
     }
 
     /// Quantile thresholds are grid values and may equal the maximum; the
@@ -97,11 +108,14 @@ package enum ThresholdResolver {
 
     /// `.quantile` when mean / median of the non-zero cells exceeds 2, else
     /// `.linear` (the mean summed in grid order).
-    static func autoSpacing(values: UnsafeBufferPointer<Double>, minimum: Double, range: Double,
-                            control: ComputeControl) throws -> LevelSpacing {
+    static func autoSpacing(
+        values: UnsafeBufferPointer<Double>, minimum: Double, range: Double,
+        control: ComputeControl
+    ) throws -> LevelSpacing {
         let floor = nonZeroFloor(minimum: minimum, range: range)
-        let (count, median) = try OrderStatistics.select(values, above: floor, ranks: { $0 >= 2 ? [$0 / 2] : [] },
-                                                         control: control)
+        let (count, median) = try OrderStatistics.select(
+            values, above: floor, ranks: { $0 >= 2 ? [$0 / 2] : [] },
+            control: control)
         guard count >= 2, let median = median.first else { return .linear }
         let mean = try OrderStatistics.sum(values, above: floor, control: control) / Double(count)
         guard median > 0 else { return .linear }
@@ -110,7 +124,9 @@ package enum ThresholdResolver {
 
     /// ``autoSpacing(values:minimum:range:control:)`` of an array.
     static func autoSpacing(values: [Double], minimum: Double, range: Double) -> LevelSpacing {
-        values.withUnsafeBufferPointer { (try? autoSpacing(values: $0, minimum: minimum, range: range, control: .none)) ?? .linear }
+        values.withUnsafeBufferPointer {
+            (try? autoSpacing(values: $0, minimum: minimum, range: range, control: .none)) ?? .linear
+        }
     }
 
     /// Where the Apple package's "non-zero" values begin: above min + 1e-10 × range.

@@ -66,8 +66,10 @@ enum BoxPairs {
     /// strip an item meets (and for the long boxes' comparisons). Once
     /// `control` is cancelled it stops between strips, pairs left out: the
     /// caller must then throw, not use the answer.
-    package static func forEach<Items: BoxedItems>(_ items: Items, stripBoxes: Int = stripBoxes,
-                                           control: ComputeControl = .none, _ body: (Int, Int) -> Void) {
+    package static func forEach<Items: BoxedItems>(
+        _ items: Items, stripBoxes: Int = stripBoxes,
+        control: ComputeControl = .none, _ body: (Int, Int) -> Void
+    ) {
         let n = items.count
         guard n >= 2 else { return }
         let grid = BoxGrid(items)
@@ -77,7 +79,8 @@ enum BoxPairs {
             // A strip is about a millisecond of work: a cancel stops the
             // pairing here, and the caller throws.
             if control.isCancelled { return }
-            cells.load(items, strips.visits(s), columns: strips.firstColumns[s]..<strips.firstColumns[s + 1], grid: grid)
+            cells.load(
+                items, strips.visits(s), columns: strips.firstColumns[s]..<strips.firstColumns[s + 1], grid: grid)
             cells.forEachPair(body)
         }
         let long = strips.long

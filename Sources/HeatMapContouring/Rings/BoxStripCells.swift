@@ -30,8 +30,10 @@ struct BoxStripCells {
 
     /// Copies the boxes of the items in `visits` (ascending runs of item
     /// indices) and lists them in the cells of `columns`. O(items + entries).
-    package mutating func load<Items: BoxedItems>(_ items: Items, _ visits: ArraySlice<Range<Int>>,
-                                          columns: Range<Int>, grid: BoxGrid) {
+    package mutating func load<Items: BoxedItems>(
+        _ items: Items, _ visits: ArraySlice<Range<Int>>,
+        columns: Range<Int>, grid: BoxGrid
+    ) {
         let m = visits.reduce(0) { $0 + $1.count }
         if members.count < m { members = [Member](repeating: Member(), count: m) }
         let first = columns.lowerBound, last = columns.upperBound - 1
@@ -45,7 +47,8 @@ struct BoxStripCells {
                     let next = i > visit.lowerBound
                     let runStart = next && items.joinsPrevious(i) ? members[k - 1].runStart : Int32(k)
                     members[k] = Member(box: b, item: i, runStart: runStart, follows: next && items.followsPrevious(i))
-                    entryCount += (min(grid.column(b.maxX), last) - max(grid.column(b.minX), first) + 1)
+                    entryCount +=
+                        (min(grid.column(b.maxX), last) - max(grid.column(b.minX), first) + 1)
                         * (grid.row(b.maxY) - grid.row(b.minY) + 1)
                     k += 1
                 }
@@ -106,7 +109,7 @@ struct BoxStripCells {
                         let b = members[Int((entries[f] &>> runBit) & indexMask)]
                         if b.runStart == a.runStart || (b.follows && a.item + 1 == b.item) { continue }
                         guard a.box.overlaps(b.box),
-                              grid.column(max(a.box.minX, b.box.minX)) == c, grid.row(max(a.box.minY, b.box.minY)) == r
+                            grid.column(max(a.box.minX, b.box.minX)) == c, grid.row(max(a.box.minY, b.box.minY)) == r
                         else { continue }
                         body(a.item, b.item)
                     }

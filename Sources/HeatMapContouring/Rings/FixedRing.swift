@@ -28,7 +28,9 @@ package struct FixedRing {
     package static let scaledLimit = Double(1 << 51)
 
     package static let powers: [Double] = (0...maximumDecimals).map { pow(10, Double($0)) }
-    package static let integerPowers: [Int64] = (0...maximumDecimals).map { k in (0..<k).reduce(Int64(1)) { p, _ in p * 10 } }
+    package static let integerPowers: [Int64] = (0...maximumDecimals).map { k in
+        (0..<k).reduce(Int64(1)) { p, _ in p * 10 }
+    }
 
     /// The most decimals with which coordinates up to `magnitude` still fit
     /// the exact integer range; negative for planar coordinates beyond
@@ -74,7 +76,8 @@ package struct FixedRing {
     /// and spikes (a vertex where the ring turns back on itself) removed,
     /// turned to run counter-clockwise (true) or clockwise (false). Nil
     /// when fewer than three positions or no area remain. O(n).
-    package static func rounded(_ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool) -> FixedRing? {
+    package static func rounded(_ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool) -> FixedRing?
+    {
         // Rounded straight onto the cleaning stack: one array, one pass.
         var valid = true
         var cleaned = [FixedPoint](unsafeUninitializedCapacity: ring.count) { buffer, count in

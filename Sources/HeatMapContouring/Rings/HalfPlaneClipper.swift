@@ -83,7 +83,9 @@ package enum HalfPlaneClipper {
                 continue
             }
             // Start where the ring enters the half-plane.
-            guard let start = (0..<n).first(where: { ring[$0].x <= c && ring[($0 + n - 1) % n].x > c }) else { continue }
+            guard let start = (0..<n).first(where: { ring[$0].x <= c && ring[($0 + n - 1) % n].x > c }) else {
+                continue
+            }
             var chain: [PlanePoint] = []
             for step in 0..<n {
                 let i = (start + step) % n

@@ -33,11 +33,13 @@ package struct LonLatGeometry {
         var exterior = ring(polygon.exterior, control: control)
         if PlaneRing.signedArea(exterior) < 0 { exterior.reverse() }
         guard projection.isGeographic else {
-            return PlanePolygon(exterior: exterior, holes: polygon.holes.map { h in
-                var h = ring(h)
-                if PlaneRing.signedArea(h) > 0 { h.reverse() }
-                return h
-            })
+            return PlanePolygon(
+                exterior: exterior,
+                holes: polygon.holes.map { h in
+                    var h = ring(h)
+                    if PlaneRing.signedArea(h) > 0 { h.reverse() }
+                    return h
+                })
         }
         let box = PlaneRing.bounds(exterior)
         var holes: [[PlanePoint]] = []
@@ -132,7 +134,9 @@ package struct LonLatGeometry {
 
     /// `plane` as raw (longitude, latitude), or x/y for planar; cut short
     /// if `control` is cancelled (polled every 16,384 points). O(n).
-    package static func unprojected(_ plane: [PlanePoint], _ unprojection: Unprojection, control: ComputeControl) -> [PlanePoint] {
+    package static func unprojected(_ plane: [PlanePoint], _ unprojection: Unprojection, control: ComputeControl)
+        -> [PlanePoint]
+    {
         let poll = 1 << 14
         return [PlanePoint](unsafeUninitializedCapacity: plane.count) { buffer, count in
             plane.withUnsafeBufferPointer { source in
@@ -140,7 +144,8 @@ package struct LonLatGeometry {
                 while start < source.count {
                     if start > 0, control.isCancelled { break }
                     let end = min(source.count, start + poll)
-                    unprojection.lonLat(UnsafeBufferPointer(rebasing: source[start..<end]), into: buffer.baseAddress! + start)
+                    unprojection.lonLat(
+                        UnsafeBufferPointer(rebasing: source[start..<end]), into: buffer.baseAddress! + start)
                     start = end
                 }
                 count = start

@@ -48,8 +48,9 @@ struct MonotonePieces: BoxedItems {
                 var run = MonotoneRun()
                 var spike = false
                 // The piece being gathered, appended with its box once it is closed.
-                var open = Piece(box: FixedBox(minX: 0, maxX: 0, minY: 0, maxY: 0), ring: r, first: 0, length: 0,
-                                 joins: false)
+                var open = Piece(
+                    box: FixedBox(minX: 0, maxX: 0, minY: 0, maxY: 0), ring: r, first: 0, length: 0,
+                    joins: false)
                 func close() {
                     guard open.length > 0 else { return }
                     let end = open.first + Int(open.length)
@@ -127,8 +128,9 @@ struct MonotonePieces: BoxedItems {
         let a = rings[ra], b = rings[rb]
         let na = a.count, nb = b.count
         let boxU = box(u), boxV = box(v)
-        let overlap = FixedBox(minX: max(boxU.minX, boxV.minX), maxX: min(boxU.maxX, boxV.maxX),
-                               minY: max(boxU.minY, boxV.minY), maxY: min(boxU.maxY, boxV.maxY))
+        let overlap = FixedBox(
+            minX: max(boxU.minX, boxV.minX), maxX: min(boxU.maxX, boxV.maxX),
+            minY: max(boxU.minY, boxV.minY), maxY: min(boxU.maxY, boxV.maxY))
         // The segments of a piece that reach into the overlap lie together:
         // along a monotone run, those before them end short of it in x or y
         // and those after begin beyond it.

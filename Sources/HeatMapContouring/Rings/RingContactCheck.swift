@@ -38,8 +38,10 @@ package struct RingContactCheck {
     /// `stripBoxes` as ``BoxPairs/forEach(_:stripBoxes:control:_:)`` takes it (the
     /// answer does not depend on it). A cancelled `control` cuts the check
     /// short: the caller must then throw, not use the answer.
-    package static func offenders(_ rings: [Ring], control: ComputeControl = .none,
-                          stripBoxes: Int = BoxPairs.stripBoxes) -> Set<Int> {
+    package static func offenders(
+        _ rings: [Ring], control: ComputeControl = .none,
+        stripBoxes: Int = BoxPairs.stripBoxes
+    ) -> Set<Int> {
         let pieces = MonotonePieces(rings.map(\.points))
         var bad = Set(pieces.spiky)
 
@@ -60,8 +62,10 @@ package struct RingContactCheck {
                 case .cross, .overlap:
                     bad.insert(ra); bad.insert(rb)
                 case .point(let p):
-                    touches.append(ra < rb ? (Touch(ringA: ra, ringB: rb, point: p), ia, ib)
-                                           : (Touch(ringA: rb, ringB: ra, point: p), ib, ia))
+                    touches.append(
+                        ra < rb
+                            ? (Touch(ringA: ra, ringB: rb, point: p), ia, ib)
+                            : (Touch(ringA: rb, ringB: ra, point: p), ib, ia))
                 }
             }
         }
@@ -117,7 +121,11 @@ package struct RingContactCheck {
         var exteriorOf: [Int: Int] = [:]
         var holes: [Int: Int] = [:]
         for (r, ring) in rings.enumerated() {
-            if exteriorOf[ring.polygon] == nil { exteriorOf[ring.polygon] = r } else { holes[ring.polygon, default: 0] += 1 }
+            if exteriorOf[ring.polygon] == nil {
+                exteriorOf[ring.polygon] = r
+            } else {
+                holes[ring.polygon, default: 0] += 1
+            }
         }
         var indexes: [Int: StripIndex] = [:]
         for (r, ring) in rings.enumerated() {
@@ -152,7 +160,8 @@ package struct RingContactCheck {
     /// The two directions in which a ring leaves point p, which lies on its
     /// segment `segment` (at a vertex, or inside the segment).
     private static func directions(_ ring: [FixedPoint], segment k: Int, at p: FixedPoint)
-        -> ((Int64, Int64), (Int64, Int64)) {
+        -> ((Int64, Int64), (Int64, Int64))
+    {
         let n = ring.count
         let a = ring[k], b = ring[(k + 1) % n]
         func to(_ q: FixedPoint) -> (Int64, Int64) { (q.x - p.x, q.y - p.y) }

@@ -65,11 +65,13 @@ package struct VertexPrecision {
         let d = decimals(of: p)
         if d == base, base >= 0 {
             guard let sx = FixedRing.roundedInteger(p.x * baseScale),
-                  let sy = FixedRing.roundedInteger(p.y * baseScale) else { return nil }
+                let sy = FixedRing.roundedInteger(p.y * baseScale)
+            else { return nil }
             return FixedPoint(x: sx * spread, y: sy * spread)
         }
         guard let sx = FixedRing.roundedInteger(FixedRing.scaled(p.x, d)),
-              let sy = FixedRing.roundedInteger(FixedRing.scaled(p.y, d)) else { return nil }
+            let sy = FixedRing.roundedInteger(FixedRing.scaled(p.y, d))
+        else { return nil }
         let f = d == base ? spread : FixedRing.integerPowers[limit - d]
         return FixedPoint(x: sx * f, y: sy * f)
     }

@@ -54,7 +54,9 @@ struct ArcSimplifier {
         var refs: [RingRef] = []
         for (l, layer) in layers.enumerated() {
             for (p, polygon) in layer.enumerated() {
-                for r in 0...polygon.holes.count { refs.append(RingRef(layer: Int32(l), polygon: Int32(p), ring: Int32(r))) }
+                for r in 0...polygon.holes.count {
+                    refs.append(RingRef(layer: Int32(l), polygon: Int32(p), ring: Int32(r)))
+                }
             }
         }
         func ring(_ k: Int) -> [PlanePoint] {
@@ -286,13 +288,17 @@ struct ArcSimplifier {
     /// exactly on a fine integer grid.
     private static func offenders(_ built: [[PlanePoint]], polygons: [Int]) -> Set<Int> {
         var magnitude = 0.0
-        for points in built { for p in points where p.x.isFinite && p.y.isFinite { magnitude = max(magnitude, abs(p.x), abs(p.y)) } }
+        for points in built {
+            for p in points where p.x.isFinite && p.y.isFinite { magnitude = max(magnitude, abs(p.x), abs(p.y)) }
+        }
         let decimals = FixedRing.decimalsLimit(forMagnitude: magnitude)
         let check = zip(built, polygons).map { points, polygon in
-            RingContactCheck.Ring(points: points.map {
-                FixedPoint(x: Int64(FixedRing.scaled($0.x.isFinite ? $0.x : 0, decimals).rounded()),
-                           y: Int64(FixedRing.scaled($0.y.isFinite ? $0.y : 0, decimals).rounded()))
-            }, polygon: polygon)
+            RingContactCheck.Ring(
+                points: points.map {
+                    FixedPoint(
+                        x: Int64(FixedRing.scaled($0.x.isFinite ? $0.x : 0, decimals).rounded()),
+                        y: Int64(FixedRing.scaled($0.y.isFinite ? $0.y : 0, decimals).rounded()))
+                }, polygon: polygon)
         }
         return RingContactCheck.offenders(check)
     }

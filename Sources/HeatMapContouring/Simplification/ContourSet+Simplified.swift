@@ -19,21 +19,32 @@ extension ContourSet {
     /// others stay as they were). A tolerance ≤ 0 gives the set unchanged.
     /// About O(n log n) in vertices.
     /// - Throws: `CancellationError` when `control` is cancelled.
-    public func simplified(tolerance: Double, maximumSegment: Double = .infinity, projection: PlaneProjection? = nil,
-                           modes: Set<ContourMode> = Set(ContourMode.allCases),
-                           control: ComputeControl = .none) throws -> ContourSet {
+    public func simplified(
+        tolerance: Double, maximumSegment: Double = .infinity, projection: PlaneProjection? = nil,
+        modes: Set<ContourMode> = Set(ContourMode.allCases),
+        control: ComputeControl = .none
+    ) throws -> ContourSet {
         guard tolerance > 0, tolerance.isFinite else { return self }
         var out = self
         if modes.contains(.bands) {
-            out.bands = try ArcSimplifier(layers: bands, tolerance: tolerance, maximumSegment: maximumSegment, projection: projection, control: control).run()
+            out.bands = try ArcSimplifier(
+                layers: bands, tolerance: tolerance, maximumSegment: maximumSegment, projection: projection,
+                control: control
+            ).run()
         }
         if modes.contains(.levels) {
-            out.levels = try ArcSimplifier(layers: levels, tolerance: tolerance, maximumSegment: maximumSegment, projection: projection, control: control).run()
+            out.levels = try ArcSimplifier(
+                layers: levels, tolerance: tolerance, maximumSegment: maximumSegment, projection: projection,
+                control: control
+            ).run()
         }
         if modes.contains(.isolines) {
             // Each isoline ring is its own polygon: lines of a level never cross.
             let layers = isolines.map { $0.map { PlanePolygon(exterior: $0) } }
-            out.isolines = try ArcSimplifier(layers: layers, tolerance: tolerance, maximumSegment: maximumSegment, projection: projection, control: control).run()
+            out.isolines = try ArcSimplifier(
+                layers: layers, tolerance: tolerance, maximumSegment: maximumSegment, projection: projection,
+                control: control
+            ).run()
                 .map { $0.map(\.exterior) }
         }
         return out
@@ -55,10 +66,13 @@ extension ContourSet {
     /// projection (see ``simplified(tolerance:maximumSegment:projection:modes:control:)``).
     ///
     /// - Throws: `CancellationError` when `control` is cancelled.
-    package func simplified(tolerance: Double, on grid: DensityGrid,
-                            modes: Set<ContourMode> = Set(ContourMode.allCases),
-                            control: ComputeControl = .none) throws -> ContourSet {
-        try simplified(tolerance: tolerance, maximumSegment: Self.longestSimplifiedSegment(on: grid),
-                       projection: grid.projection, modes: modes, control: control)
+    package func simplified(
+        tolerance: Double, on grid: DensityGrid,
+        modes: Set<ContourMode> = Set(ContourMode.allCases),
+        control: ComputeControl = .none
+    ) throws -> ContourSet {
+        try simplified(
+            tolerance: tolerance, maximumSegment: Self.longestSimplifiedSegment(on: grid),
+            projection: grid.projection, modes: modes, control: control)
     }
 }

@@ -12,8 +12,10 @@ enum DouglasPeucker {
     /// (a run's farthest vertex is kept while fewer are), and no run whose
     /// chord is longer than `maximumLength` is cut short (its middle vertex
     /// is kept).
-    package static func keep(_ points: UnsafeBufferPointer<PlanePoint>, tolerance: Double, minimum: Int = 2,
-                     maximumLength: Double = .infinity) -> [Bool] {
+    package static func keep(
+        _ points: UnsafeBufferPointer<PlanePoint>, tolerance: Double, minimum: Int = 2,
+        maximumLength: Double = .infinity
+    ) -> [Bool] {
         let n = points.count
         var kept = [Bool](repeating: false, count: n)
         guard n > 0 else { return kept }

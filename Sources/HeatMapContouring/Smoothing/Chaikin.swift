@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// Chaikin corner cutting (docs/contour-rules.md): every edge is replaced by its points at
 /// ¼ and ¾, `iterations` times; each pass doubles the vertex count and the
 /// curve tends to the quadratic B-spline of the original vertices.
@@ -28,8 +29,10 @@ enum Chaikin {
     /// ``alwaysMade``, then one for each further halving of its longest edge
     /// (in cells of `geometry`) that is still at least ``finestEdge``.
     /// Removed pieces get 0. O(vertices).
-    static func usefulPasses(_ trace: LevelTrace, upTo limit: Int, geometry: GridGeometry,
-                             control: ComputeControl) throws -> [UInt8] {
+    static func usefulPasses(
+        _ trace: LevelTrace, upTo limit: Int, geometry: GridGeometry,
+        control: ComputeControl
+    ) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: trace.pieceCount)
         let sx = 1 / geometry.dx, sy = 1 / geometry.dy
         var sinceCheck = 0
@@ -73,7 +76,9 @@ enum Chaikin {
     /// - Complexity: O(n · 2^iterations).
     package static func smooth(_ points: [PlanePoint], iterations: Int, closed: Bool = true) -> [PlanePoint] {
         var scratch = Scratch()
-        return points.withUnsafeBufferPointer { smoothed($0, closed: closed, iterations: iterations, scratch: &scratch) }
+        return points.withUnsafeBufferPointer {
+            smoothed($0, closed: closed, iterations: iterations, scratch: &scratch)
+        }
     }
 
     /// The number of vertices `n` vertices become after `iterations` passes.
@@ -92,15 +97,19 @@ enum Chaikin {
 
     /// `source` smoothed `iterations` times, in an array of exactly its
     /// final size (the passes before the last go through `scratch`).
-    package static func smoothed(_ source: UnsafeBufferPointer<PlanePoint>, closed: Bool, iterations: Int,
-                         scratch: inout Scratch) -> [PlanePoint] {
+    package static func smoothed(
+        _ source: UnsafeBufferPointer<PlanePoint>, closed: Bool, iterations: Int,
+        scratch: inout Scratch
+    ) -> [PlanePoint] {
         let n = source.count
         // Nothing to cut: fewer than three vertices, or no passes.
         guard iterations > 0, n >= 3 else { return Array(source) }
         let final = smoothedCount(n, closed: closed, iterations: iterations)
         let middle = iterations > 1 ? smoothedCount(n, closed: closed, iterations: iterations - 1) : 0
         if scratch.a.count < middle { scratch.a = Array(repeating: PlanePoint(x: 0, y: 0), count: middle) }
-        if iterations > 2 && scratch.b.count < middle { scratch.b = Array(repeating: PlanePoint(x: 0, y: 0), count: middle) }
+        if iterations > 2 && scratch.b.count < middle {
+            scratch.b = Array(repeating: PlanePoint(x: 0, y: 0), count: middle)
+        }
         return [PlanePoint](unsafeUninitializedCapacity: final) { out, count in
             scratch.a.withUnsafeMutableBufferPointer { a in
                 scratch.b.withUnsafeMutableBufferPointer { b in
@@ -121,8 +130,10 @@ enum Chaikin {
     /// One pass: the points at ¼ and ¾ of every edge of `from[0 ..< m]`
     /// (an open path keeps its ends). Returns the number written.
     @inline(__always)
-    private static func cut(_ from: UnsafePointer<PlanePoint>, _ m: Int, closed: Bool,
-                            into to: UnsafeMutablePointer<PlanePoint>) -> Int {
+    private static func cut(
+        _ from: UnsafePointer<PlanePoint>, _ m: Int, closed: Bool,
+        into to: UnsafeMutablePointer<PlanePoint>
+    ) -> Int {
         var k = 0
         @inline(__always) func put(_ x: Double, _ y: Double) {
             (to + k).initialize(to: PlanePoint(x: x, y: y))

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// A conservative test of whether two segments share any point.
 ///
 /// Orientation signs come from the 2×2 determinant with a forward error
@@ -10,8 +11,10 @@ import HeatMapDensity
 enum SegmentIntersection {
     /// −1, 0 or +1: the side of c relative to the directed line a→b, 0 when
     /// the sign is not certain.
-    @inline(__always) package static func orientation(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
-                                              _ cx: Double, _ cy: Double) -> Int {
+    @inline(__always) package static func orientation(
+        _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+        _ cx: Double, _ cy: Double
+    ) -> Int {
         let l = (ax - cx) * (by - cy)
         let r = (ay - cy) * (bx - cx)
         let det = l - r
@@ -22,8 +25,10 @@ enum SegmentIntersection {
     }
 
     /// Whether segments p1p2 and p3p4 may intersect or touch.
-    @inline(__always) static func mayMeet(_ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double,
-                                          _ p3x: Double, _ p3y: Double, _ p4x: Double, _ p4y: Double) -> Bool {
+    @inline(__always) static func mayMeet(
+        _ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double,
+        _ p3x: Double, _ p3y: Double, _ p4x: Double, _ p4y: Double
+    ) -> Bool {
         // Disjoint boxes cannot meet.
         if max(p1x, p2x) < min(p3x, p4x) || max(p3x, p4x) < min(p1x, p2x) { return false }
         if max(p1y, p2y) < min(p3y, p4y) || max(p3y, p4y) < min(p1y, p2y) { return false }

@@ -1,5 +1,6 @@
 import HeatMapCore
 import HeatMapDensity
+
 /// The pieces of one level after smoothing, each in its own array: a
 /// closed piece's array is the very ring that the level's polygon, its
 /// isoline and the band below use, shared rather than copied.
@@ -23,8 +24,10 @@ struct SmoothedLevel: Sendable {
                 pieces.append([])
                 continue
             }
-            pieces.append(Self.smooth(trace, piece: p, iterations: Int(iterations[p]), source: &source,
-                                      scratch: &scratch))
+            pieces.append(
+                Self.smooth(
+                    trace, piece: p, iterations: Int(iterations[p]), source: &source,
+                    scratch: &scratch))
             sinceCheck += trace.range(p).count << Int(iterations[p])
             if sinceCheck > 1 << 16 {
                 sinceCheck = 0
@@ -35,7 +38,9 @@ struct SmoothedLevel: Sendable {
 
     /// Every level of `traces` smoothed with its pieces' `passes`, levels
     /// on every core.
-    package static func all(_ traces: [LevelTrace], passes: [[UInt8]], control: ComputeControl) throws -> [SmoothedLevel] {
+    package static func all(_ traces: [LevelTrace], passes: [[UInt8]], control: ComputeControl) throws
+        -> [SmoothedLevel]
+    {
         try Parallel.map(traces.count, control: control) { l in
             try SmoothedLevel(trace: traces[l], iterations: passes[l], control: control)
         }
@@ -44,8 +49,10 @@ struct SmoothedLevel: Sendable {
     /// The vertex count of piece `p`.
     @inline(__always) package func count(_ p: Int) -> Int { pieces[p].count }
 
-    private static func smooth(_ trace: LevelTrace, piece p: Int, iterations: Int, source: inout [PlanePoint],
-                               scratch: inout Chaikin.Scratch) -> [PlanePoint] {
+    private static func smooth(
+        _ trace: LevelTrace, piece p: Int, iterations: Int, source: inout [PlanePoint],
+        scratch: inout Chaikin.Scratch
+    ) -> [PlanePoint] {
         let range = trace.range(p)
         source.removeAll(keepingCapacity: true)
         trace.vertices.forEachPoint(range) { _, point in source.append(point) }

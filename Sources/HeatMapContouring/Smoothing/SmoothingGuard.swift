@@ -31,11 +31,16 @@ import HeatMapDensity
 /// a set, whatever the thread order.
 enum SmoothingGuard {
     /// The smoothed pieces of every level.
-    package static func smooth(traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
-                       control: ComputeControl) throws -> [SmoothedLevel] {
-        try SmoothedLevel.all(traces, passes: passes(traces: traces, iterations: iterations, geometry: geometry,
-                                                     control: control),
-                              control: control)
+    package static func smooth(
+        traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
+        control: ComputeControl
+    ) throws -> [SmoothedLevel] {
+        try SmoothedLevel.all(
+            traces,
+            passes: passes(
+                traces: traces, iterations: iterations, geometry: geometry,
+                control: control),
+            control: control)
     }
 
     /// The Chaikin passes each piece of every level keeps, without holding
@@ -43,8 +48,10 @@ enum SmoothingGuard {
     /// l + 1 for itself (the upper one only in the pieces it meets in hot
     /// cells) and lets them go, so memory holds a level or two per core,
     /// never all of them. O(vertices · 2^iterations) per round.
-    static func passes(traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
-                       control: ComputeControl) throws -> [[UInt8]] {
+    static func passes(
+        traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
+        control: ComputeControl
+    ) throws -> [[UInt8]] {
         let levelCount = traces.count
         guard iterations > 0, levelCount > 0 else { return traces.map { [UInt8](repeating: 0, count: $0.pieceCount) } }
         try control.begin(.smooth)
@@ -52,13 +59,15 @@ enum SmoothingGuard {
             try Chaikin.usefulPasses(traces[l], upTo: iterations, geometry: geometry, control: control)
         }
         let hot = try Parallel.map(levelCount, control: control) { l in
-            try HotCells(lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
-                         control: control)
+            try HotCells(
+                lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
+                control: control)
         }
         // A cancel frees the hot cells off the caller's path.
         do {
-            try resolveConflicts(passes: &passes, traces: traces, hot: hot, iterations: iterations,
-                                 geometry: geometry, control: control)
+            try resolveConflicts(
+                passes: &passes, traces: traces, hot: hot, iterations: iterations,
+                geometry: geometry, control: control)
         } catch {
             DeferredRelease.release(hot)
             throw error
@@ -69,9 +78,11 @@ enum SmoothingGuard {
 
     /// Rounds of conflict checks, each taking one pass off the pieces in a
     /// conflict, until none is left.
-    private static func resolveConflicts(passes: inout [[UInt8]], traces: [LevelTrace], hot: [HotCells],
-                                         iterations: Int, geometry: GridGeometry,
-                                         control: ComputeControl) throws {
+    private static func resolveConflicts(
+        passes: inout [[UInt8]], traces: [LevelTrace], hot: [HotCells],
+        iterations: Int, geometry: GridGeometry,
+        control: ComputeControl
+    ) throws {
         let levelCount = traces.count
         var changed: [[Bool]]? = nil
         for round in 0...iterations {
@@ -80,7 +91,9 @@ enum SmoothingGuard {
             let changedNow = changed
             let found = try Parallel.map(levelCount, control: control) { l -> [Conflict] in
                 let upper = l + 1 < levelCount ? l + 1 : nil
-                if let changedNow, !changedNow[l].contains(true), !(upper.map { changedNow[$0].contains(true) } ?? false) {
+                if let changedNow, !changedNow[l].contains(true),
+                    !(upper.map { changedNow[$0].contains(true) } ?? false)
+                {
                     return []
                 }
                 // What the check reads: every piece of level l (its own
@@ -96,8 +109,9 @@ enum SmoothingGuard {
                 let upperLevel = try upper.map {
                     try SmoothedLevel(trace: traces[$0], iterations: passesNow[$0], only: occupied!, control: control)
                 }
-                let checker = ConflictChecker(geometry: geometry, level: l, traces: traces, lower: lower,
-                                              upper: upperLevel, changed: changedNow, control: control)
+                let checker = ConflictChecker(
+                    geometry: geometry, level: l, traces: traces, lower: lower,
+                    upper: upperLevel, changed: changedNow, control: control)
                 return try checker.conflicts(hot: hot[l])
             }
             var reduced = traces.map { [Bool](repeating: false, count: $0.pieceCount) }
@@ -190,7 +204,9 @@ private struct ConflictChecker {
 
         /// Whether both windows hold the same segments of the same piece.
         func isSame(as other: Window) -> Bool {
-            guard level == other.level, piece == other.piece, segments.count == other.segments.count else { return false }
+            guard level == other.level, piece == other.piece, segments.count == other.segments.count else {
+                return false
+            }
             for i in segments.indices where segments[i].index != other.segments[i].index { return false }
             return true
         }
@@ -310,8 +326,9 @@ private struct ConflictChecker {
         } else {
             (pa, pb, pc, pd) = (traces[lv].point(a), traces[lv].point(b), traces[lv].point(c), traces[lv].point(d))
         }
-        return Quad(x: ((pa.x + pb.x) / 2, pb.x, pc.x, (pc.x + pd.x) / 2),
-                    y: ((pa.y + pb.y) / 2, pb.y, pc.y, (pc.y + pd.y) / 2))
+        return Quad(
+            x: ((pa.x + pb.x) / 2, pb.x, pc.x, (pc.x + pd.x) / 2),
+            y: ((pa.y + pb.y) / 2, pb.y, pc.y, (pc.y + pd.y) / 2))
     }
 
     private func window(_ occupant: (level: Int, piece: Int, segment: Int), box: PlaneBox) -> Window {
@@ -341,7 +358,8 @@ private struct ConflictChecker {
             if max(ax, bx) < box.minX || min(ax, bx) > box.maxX || max(ay, by) < box.minY || min(ay, by) > box.maxY {
                 continue
             }
-            segments.append(Segment(minX: min(ax, bx), maxX: max(ax, bx), index: Int32(s), ax: ax, ay: ay, bx: bx, by: by))
+            segments.append(
+                Segment(minX: min(ax, bx), maxX: max(ax, bx), index: Int32(s), ax: ax, ay: ay, bx: bx, by: by))
         }
         segments.sort { $0.minX < $1.minX }
         return Window(level: lv, piece: p, segments: segments)
@@ -407,8 +425,9 @@ private struct ConflictChecker {
     private func cellBox(column c: Int, row r: Int) -> PlaneBox {
         let g = geometry
         let mx = g.dx * 1e-6, my = g.dy * 1e-6
-        return PlaneBox(minX: g.x0 + Double(c) * g.dx - mx, minY: g.y0 + Double(r) * g.dy - my,
-                        maxX: g.x0 + Double(c + 1) * g.dx + mx, maxY: g.y0 + Double(r + 1) * g.dy + my)
+        return PlaneBox(
+            minX: g.x0 + Double(c) * g.dx - mx, minY: g.y0 + Double(r) * g.dy - my,
+            maxX: g.x0 + Double(c + 1) * g.dx + mx, maxY: g.y0 + Double(r + 1) * g.dy + my)
     }
 }
 

@@ -24,10 +24,12 @@ public struct AdaptiveBandwidth: Sendable, Hashable, Codable {
     public func validate() throws {
         guard sensitivity > 0, sensitivity <= 1 else {
             throw HeatMapError.invalidConfiguration(
-                "adaptive sensitivity \(sensitivity) is out of range: expected a number in (0, 1] (0.5 is Abramson's square-root law)")
+                "adaptive sensitivity \(sensitivity) is out of range: expected a number in (0, 1] (0.5 is Abramson's square-root law)"
+            )
         }
         guard trim >= 1, trim.isFinite else {
-            throw HeatMapError.invalidConfiguration("adaptive trim \(trim) is out of range: expected a finite number >= 1")
+            throw HeatMapError.invalidConfiguration(
+                "adaptive trim \(trim) is out of range: expected a finite number >= 1")
         }
     }
 }
@@ -47,8 +49,10 @@ public struct AdaptiveSummary: Sendable, Hashable {
     /// Points whose radius was cut at trim × R.
     public var trimmed: Int
 
-    package init(pilotRadius: Double, geometricMean: Double, smallest: Double, largest: Double,
-                 percentile5: Double, percentile95: Double, trimmed: Int) {
+    package init(
+        pilotRadius: Double, geometricMean: Double, smallest: Double, largest: Double,
+        percentile5: Double, percentile95: Double, trimmed: Int
+    ) {
         self.pilotRadius = pilotRadius
         self.geometricMean = geometricMean
         self.smallest = smallest

@@ -34,8 +34,10 @@ public enum DensityKernel: Sendable, Hashable, Codable {
     case uniform
 
     /// Every kernel with its default parameters, in the order help lists them.
-    public static let all: [DensityKernel] = [.gaussian, .quartic, .epanechnikov, .triweight,
-                                               .triangular(decay: 0), .uniform]
+    public static let all: [DensityKernel] = [
+        .gaussian, .quartic, .epanechnikov, .triweight,
+        .triangular(decay: 0), .uniform
+    ]
 
     /// The name the tool reads and metadata carries: `quartic`,
     /// `triangular:0.25` (`triangular` for decay 0).
@@ -57,7 +59,8 @@ public enum DensityKernel: Sendable, Hashable, Codable {
     ///   wrong: an unknown name, or a decay that is not a number in 0...1.
     public init(name text: String) throws {
         let lower = text.lowercased()
-        let (head, decayText) = lower.firstIndex(of: ":").map { (String(lower[..<$0]), String(lower[lower.index(after: $0)...])) }
+        let (head, decayText) =
+            lower.firstIndex(of: ":").map { (String(lower[..<$0]), String(lower[lower.index(after: $0)...])) }
             ?? (lower, nil)
         switch head {
         case "gaussian", "normal": self = .gaussian
@@ -68,14 +71,16 @@ public enum DensityKernel: Sendable, Hashable, Codable {
         case "triangular", "triangle":
             guard let decayText else { self = .triangular(decay: 0); return }
             guard let decay = Double(decayText), decay.isFinite else {
-                throw HeatMapError.invalidConfiguration("kernel '\(text)': the decay '\(decayText)' is not a number (expected 0...1)")
+                throw HeatMapError.invalidConfiguration(
+                    "kernel '\(text)': the decay '\(decayText)' is not a number (expected 0...1)")
             }
             self = .triangular(decay: decay)
             try validate()
             return
         default:
             throw HeatMapError.invalidConfiguration(
-                "unknown kernel '\(text)' (expected gaussian, quartic, epanechnikov, triweight, triangular[:DECAY] or uniform)")
+                "unknown kernel '\(text)' (expected gaussian, quartic, epanechnikov, triweight, triangular[:DECAY] or uniform)"
+            )
         }
         if decayText != nil {
             throw HeatMapError.invalidConfiguration("kernel '\(text)': only the triangular kernel takes a parameter")
@@ -86,7 +91,8 @@ public enum DensityKernel: Sendable, Hashable, Codable {
     public func validate() throws {
         if case .triangular(let decay) = self, !(decay >= 0 && decay <= 1) {
             throw HeatMapError.invalidConfiguration(
-                "kernel triangular:\(Self.shortNumber(decay)): the decay must be in 0...1 (the share of the peak kept at the radius)")
+                "kernel triangular:\(Self.shortNumber(decay)): the decay must be in 0...1 (the share of the peak kept at the radius)"
+            )
         }
     }
 
@@ -103,11 +109,11 @@ public enum DensityKernel: Sendable, Hashable, Codable {
         // ratios of Beta integrals.
         switch self {
         case .gaussian: return 3
-        case .quartic: return 8.0.squareRoot()          // E[u²] = 1/4
-        case .epanechnikov: return 6.0.squareRoot()     // E[u²] = 1/3
-        case .triweight: return 10.0.squareRoot()       // E[u²] = 1/5
-        case .uniform: return 2                         // E[u²] = 1/2
-        case .triangular(let decay):                    // E[u²] = 3(1 + 4δ) / (10(1 + 2δ))
+        case .quartic: return 8.0.squareRoot()  // E[u²] = 1/4
+        case .epanechnikov: return 6.0.squareRoot()  // E[u²] = 1/3
+        case .triweight: return 10.0.squareRoot()  // E[u²] = 1/5
+        case .uniform: return 2  // E[u²] = 1/2
+        case .triangular(let decay):  // E[u²] = 3(1 + 4δ) / (10(1 + 2δ))
             return (20 * (1 + 2 * decay) / (3 * (1 + 4 * decay))).squareRoot()
         }
     }

@@ -42,8 +42,9 @@ public struct HeatMapColor: Sendable, Hashable, Codable {
         }
         guard s.count == 6 || s.count == 8, let v = UInt64(s, radix: 16) else { return nil }
         let n = s.count == 6 ? (v << 8) | 0xff : v
-        self.init(red: Double((n >> 24) & 0xff) / 255, green: Double((n >> 16) & 0xff) / 255,
-                  blue: Double((n >> 8) & 0xff) / 255, alpha: Double(n & 0xff) / 255)
+        self.init(
+            red: Double((n >> 24) & 0xff) / 255, green: Double((n >> 16) & 0xff) / 255,
+            blue: Double((n >> 8) & 0xff) / 255, alpha: Double(n & 0xff) / 255)
     }
 
     /// A colour from a hex form (see ``init(hex:)``) or one of the names
@@ -118,7 +119,7 @@ public struct HeatMapColor: Sendable, Hashable, Codable {
         "clear": .clear, "black": .black, "white": .white, "gray": .gray, "grey": .gray,
         "blue": .blue, "cyan": .cyan, "teal": .teal, "mint": .mint, "green": .green,
         "yellow": .yellow, "orange": .orange, "red": .red, "pink": .pink, "purple": .purple,
-        "indigo": .indigo, "brown": .brown,
+        "indigo": .indigo, "brown": .brown
     ]
 }
 

@@ -37,17 +37,17 @@ public struct HeatMapGradient: Sendable, Hashable {
     /// from 0.4 to 0.9 opacity (the default, as in the Apple package).
     public static let thermal = HeatMapGradient(validStops: [
         .blue.opacity(0), .blue.opacity(0.4), .cyan.opacity(0.5), .green.opacity(0.6),
-        .yellow.opacity(0.7), .orange.opacity(0.8), .red.opacity(0.9),
+        .yellow.opacity(0.7), .orange.opacity(0.8), .red.opacity(0.9)
     ])
 
     /// Transparent → yellow → orange → red.
     public static let warm = HeatMapGradient(validStops: [
-        .yellow.opacity(0), .yellow.opacity(0.4), .orange.opacity(0.6), .red.opacity(0.8), .red,
+        .yellow.opacity(0), .yellow.opacity(0.4), .orange.opacity(0.6), .red.opacity(0.8), .red
     ])
 
     /// Transparent → cyan → blue → purple.
     public static let cool = HeatMapGradient(validStops: [
-        .cyan.opacity(0), .cyan.opacity(0.4), .blue.opacity(0.6), .purple.opacity(0.8), .purple,
+        .cyan.opacity(0), .cyan.opacity(0.4), .blue.opacity(0.6), .purple.opacity(0.8), .purple
     ])
 
     /// Transparent → `color`, in six evenly spaced opacity steps.
@@ -100,9 +100,10 @@ public struct HeatMapGradient: Sendable, Hashable {
         // With both stops transparent there is nothing to weight by: blend straight.
         let wa = (a.alpha + b.alpha) > 0 ? a.alpha : 1, wb = (a.alpha + b.alpha) > 0 ? b.alpha : 1
         let w = wa * (1 - t) + wb * t
-        let mixed = OKLab(l: (la.l * wa * (1 - t) + lb.l * wb * t) / w,
-                          a: (la.a * wa * (1 - t) + lb.a * wb * t) / w,
-                          b: (la.b * wa * (1 - t) + lb.b * wb * t) / w)
+        let mixed = OKLab(
+            l: (la.l * wa * (1 - t) + lb.l * wb * t) / w,
+            a: (la.a * wa * (1 - t) + lb.a * wb * t) / w,
+            b: (la.b * wa * (1 - t) + lb.b * wb * t) / w)
         return mixed.color(alpha: alpha)
     }
 }
@@ -152,8 +153,15 @@ extension HeatMapGradient: CustomStringConvertible {
     /// "HeatMapGradient.thermal (7 stops)", as in the Apple package.
     public var description: String {
         let name: String
-        if self == .thermal { name = "thermal" } else if self == .warm { name = "warm" }
-        else if self == .cool { name = "cool" } else { name = "custom" }
+        if self == .thermal {
+            name = "thermal"
+        } else if self == .warm {
+            name = "warm"
+        } else if self == .cool {
+            name = "cool"
+        } else {
+            name = "custom"
+        }
         return "HeatMapGradient.\(name) (\(colors.count) stops)"
     }
 }

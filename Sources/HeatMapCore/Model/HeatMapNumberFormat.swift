@@ -65,7 +65,8 @@ public enum HeatMapNumberFormat {
         // %e rounds once, correctly, and tells the decimal exponent after rounding.
         let scientific = String(format: "%.\(digits - 1)e", value)
         guard let eIndex = scientific.firstIndex(of: "e"),
-              let exponent = Int(scientific[scientific.index(after: eIndex)...]) else { return scientific }
+            let exponent = Int(scientific[scientific.index(after: eIndex)...])
+        else { return scientific }
         let sign = value < 0 ? "−" : ""
         if exponent < -4 || exponent >= 15 {
             var mantissa = String(scientific[..<eIndex])

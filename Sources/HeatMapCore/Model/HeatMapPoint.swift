@@ -21,7 +21,8 @@ public struct HeatMapPoint: HeatMapMeasurable, Hashable, Codable {
 
     /// Creates a point from latitude and longitude in degrees.
     public init(id: Int = 0, latitude: Double, longitude: Double, weight: Double = 1, value: Double? = nil) {
-        self.init(id: id, coordinate: LocationCoordinate2D(latitude: latitude, longitude: longitude),
-                  weight: weight, value: value)
+        self.init(
+            id: id, coordinate: LocationCoordinate2D(latitude: latitude, longitude: longitude),
+            weight: weight, value: value)
     }
 }

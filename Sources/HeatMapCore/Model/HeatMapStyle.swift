@@ -20,8 +20,10 @@ public struct HeatMapStyle: Sendable, Hashable {
     public var renderMode: HeatMapRenderMode
 
     /// Creates a style; `fillOpacity` is clamped to 0...1 (non-finite becomes 1).
-    public init(gradient: HeatMapGradient = .thermal, fillOpacity: Double = 1.0,
-                renderMode: HeatMapRenderMode = .filled) {
+    public init(
+        gradient: HeatMapGradient = .thermal, fillOpacity: Double = 1.0,
+        renderMode: HeatMapRenderMode = .filled
+    ) {
         self.gradient = gradient
         self.fillOpacity = HeatMapColor.clampedOpacity(fillOpacity)
         self.renderMode = renderMode
@@ -34,8 +36,9 @@ public struct HeatMapStyle: Sendable, Hashable {
     /// for code that sets them on ``HeatMapConfiguration`` as the Apple
     /// package allows.
     public init(_ configuration: HeatMapConfiguration) {
-        self.init(gradient: configuration.gradient, fillOpacity: configuration.fillOpacity,
-                  renderMode: configuration.renderMode)
+        self.init(
+            gradient: configuration.gradient, fillOpacity: configuration.fillOpacity,
+            renderMode: configuration.renderMode)
     }
 }
 

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// How much memory the process may still take, and a check that a stage
 /// fits before it allocates.
@@ -64,15 +65,16 @@ package enum MemoryBudget {
     }
 
     #if canImport(Glibc)
-    private static let RLIMIT_AS_VALUE = __rlimit_resource_t(RLIMIT_AS.rawValue)
+        private static let RLIMIT_AS_VALUE = __rlimit_resource_t(RLIMIT_AS.rawValue)
     #else
-    private static let RLIMIT_AS_VALUE = RLIMIT_AS
+        private static let RLIMIT_AS_VALUE = RLIMIT_AS
     #endif
 
     /// The process's virtual size (VmSize), from /proc/self/statm.
     private static func processSize() -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = text.split(separator: " ").first.flatMap({ Int($0) }) else { return nil }
+            let pages = text.split(separator: " ").first.flatMap({ Int($0) })
+        else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 

@@ -48,12 +48,16 @@ package enum PointRule {
     /// What is wrong with a point, first problem first (latitude, longitude,
     /// weight, value), or nil when it is good.
     @inline(__always)
-    package static func problem(latitude: Double, longitude: Double, weight: Double, value: Double?,
-                        geographic: Bool) -> String? {
+    package static func problem(
+        latitude: Double, longitude: Double, weight: Double, value: Double?,
+        geographic: Bool
+    ) -> String? {
         if !latitude.isFinite { return notFinite(.latitude, geographic: geographic) }
         if !longitude.isFinite { return notFinite(.longitude, geographic: geographic) }
         if geographic {
-            if let why = outside(latitude, .latitude, geographic: true) ?? outside(longitude, .longitude, geographic: true) {
+            if let why = outside(latitude, .latitude, geographic: true)
+                ?? outside(longitude, .longitude, geographic: true)
+            {
                 return why
             }
         }

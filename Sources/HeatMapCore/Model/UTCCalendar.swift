@@ -84,11 +84,12 @@ package enum UTCCalendar {
     package static func civil(_ seconds: Double) -> Civil {
         let dayIndex = (seconds / day).rounded(.down)
         var rest = seconds - dayIndex * day
-        if rest >= day { rest = 0 }                    // rounding at a day's end
+        if rest >= day { rest = 0 }  // rounding at a day's end
         let d = date(days: Int(dayIndex))
         let wholeSeconds = Int(rest.rounded(.down))
-        return Civil(year: d.year, month: d.month, day: d.day, hour: wholeSeconds / 3600,
-                     minute: wholeSeconds / 60 % 60, second: rest - Double(wholeSeconds / 60 * 60))
+        return Civil(
+            year: d.year, month: d.month, day: d.day, hour: wholeSeconds / 3600,
+            minute: wholeSeconds / 60 % 60, second: rest - Double(wholeSeconds / 60 * 60))
     }
 
     /// `seconds` moved by `months` calendar months, keeping the day of the

@@ -11,7 +11,8 @@ extension HeatMapConfiguration {
     public static func adaptive<P: HeatMapable>(for points: [P]) -> HeatMapConfiguration {
         let coordinates = points.map(\.coordinate).filter { $0.latitude.isFinite && $0.longitude.isFinite }
         guard coordinates.count >= 2,
-              let rule = AdaptiveRule.geographic(coordinates) else { return HeatMapConfiguration() }
+            let rule = AdaptiveRule.geographic(coordinates)
+        else { return HeatMapConfiguration() }
         return HeatMapConfiguration(radius: rule.radius, gridResolution: rule.resolution)
     }
 }
@@ -25,8 +26,9 @@ package struct AdaptiveRule: Sendable, Hashable {
     /// points, with the radius clamped to `radiusRange`.
     package init(width: Double, height: Double, count: Int, radiusRange: ClosedRange<Double>) {
         let spacing = (width * height / Double(max(count, 1))).squareRoot()
-        radius = min(max(spacing.isFinite ? spacing : radiusRange.lowerBound, radiusRange.lowerBound),
-                     radiusRange.upperBound)
+        radius = min(
+            max(spacing.isFinite ? spacing : radiusRange.lowerBound, radiusRange.lowerBound),
+            radiusRange.upperBound)
         let cells = (max(width, height) / (radius / 3)).rounded()
         resolution = cells.isFinite ? min(max(Int(cells), 20), 300) : 20
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The allocator policy of the whole process, for programs that compute
@@ -67,10 +67,10 @@ package enum MemoryPolicy {
     /// glibc's own, absent from other C libraries); nil where it is not.
     private static func glibcFunction<F>(_ name: String, as type: F.Type) -> F? {
         #if canImport(Glibc)
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, name) else { return nil }
-        return unsafeBitCast(symbol, to: type)
+            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, name) else { return nil }
+            return unsafeBitCast(symbol, to: type)
         #else
-        return nil
+            return nil
         #endif
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 
 /// Calls `body` with the buffer of `slice`, or nil: for optional columns
 /// (values, weights) read through raw pointers in the hot loops.
-package func withOptionalSlice<R>(_ slice: ArraySlice<Double>?,
-                          _ body: (UnsafeBufferPointer<Double>?) throws -> R) rethrows -> R {
+package func withOptionalSlice<R>(
+    _ slice: ArraySlice<Double>?,
+    _ body: (UnsafeBufferPointer<Double>?) throws -> R
+) rethrows -> R {
     guard let slice else { return try body(nil) }
     return try slice.withUnsafeBufferPointer { try body($0) }
 }
@@ -14,8 +16,10 @@ package func withOptionalBuffer<R>(_ array: [Double]?, _ body: (UnsafePointer<Do
 }
 
 /// Calls `body` with the mutable buffer of `array`, or nil.
-func withOptionalMutable<R>(_ array: inout [Double]?,
-                            _ body: (UnsafeMutableBufferPointer<Double>?) throws -> R) rethrows -> R {
+func withOptionalMutable<R>(
+    _ array: inout [Double]?,
+    _ body: (UnsafeMutableBufferPointer<Double>?) throws -> R
+) rethrows -> R {
     guard array != nil else { return try body(nil) }
     return try array!.withUnsafeMutableBufferPointer { try body($0) }
 }

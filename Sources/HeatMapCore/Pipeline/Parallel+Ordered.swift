@@ -18,8 +18,10 @@ extension Parallel {
     /// index order (made or consumed) is rethrown, after every item before
     /// it was consumed, as a serial loop would. Returns only once every
     /// maker thread has stopped.
-    package static func ordered<Item>(_ count: Int, cost: (Int) -> Int, budget: Int, control: ComputeControl = .none,
-                              make: (Int) throws -> Item, consume: (Int, Item) throws -> Void) throws {
+    package static func ordered<Item>(
+        _ count: Int, cost: (Int) -> Int, budget: Int, control: ComputeControl = .none,
+        make: (Int) throws -> Item, consume: (Int, Item) throws -> Void
+    ) throws {
         guard count > 0 else { return }
         if count == 1 || workerCount == 1 {
             for i in 0..<count {

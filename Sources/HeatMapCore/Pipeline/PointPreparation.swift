@@ -29,8 +29,10 @@ package enum PointPreparation {
     /// columns, compacting each chunk's good points to its front; the
     /// second projects them in place, once the projection is fitted to
     /// them all. Memory: the four columns of the result, nothing more.
-    package static func prepare<P: HeatMapable>(_ points: [P], configuration: HeatMapConfiguration,
-                                        strict: Bool, control: ComputeControl = .none) throws -> Prepared {
+    package static func prepare<P: HeatMapable>(
+        _ points: [P], configuration: HeatMapConfiguration,
+        strict: Bool, control: ComputeControl = .none
+    ) throws -> Prepared {
         try control.begin(.project)
         let geographic = configuration.projection != .planar
         let mean = configuration.estimator == .mean
@@ -53,9 +55,10 @@ package enum PointPreparation {
                                     try Parallel.forEach(chunks) { c in
                                         try control.checkCancellation()
                                         let (source, lat, lon, w, v, r, t) = columns.value
-                                        t[c] = read(source, chunk: c, measured: measured, radial: radial, mean: mean,
-                                                    geographic: geographic, strict: strict,
-                                                    into: (lat, lon, w, v, r))
+                                        t[c] = read(
+                                            source, chunk: c, measured: measured, radial: radial, mean: mean,
+                                            geographic: geographic, strict: strict,
+                                            into: (lat, lon, w, v, r))
                                     }
                                 }
                             }
@@ -110,9 +113,11 @@ package enum PointPreparation {
     private static func read<P: HeatMapable>(
         _ source: UnsafeBufferPointer<P>, chunk c: Int, measured: ((UnsafePointer<P>) -> Double)?,
         radial: ((UnsafePointer<P>) -> Double)?, mean: Bool, geographic: Bool, strict: Bool,
-        into columns: (lat: UnsafeMutableBufferPointer<Double>, lon: UnsafeMutableBufferPointer<Double>,
-                       w: UnsafeMutableBufferPointer<Double>, v: UnsafeMutableBufferPointer<Double>?,
-                       r: UnsafeMutableBufferPointer<Double>?)
+        into columns: (
+            lat: UnsafeMutableBufferPointer<Double>, lon: UnsafeMutableBufferPointer<Double>,
+            w: UnsafeMutableBufferPointer<Double>, v: UnsafeMutableBufferPointer<Double>?,
+            r: UnsafeMutableBufferPointer<Double>?
+        )
     ) -> ChunkTally {
         var tally = ChunkTally()
         let start = c * chunkSize, end = min(start + chunkSize, source.count)
@@ -126,8 +131,9 @@ package enum PointPreparation {
             let w = mean && reading == nil ? 1 : given
             let v = mean ? (reading ?? given) : 0
             let ownRadius = radial?(p) ?? 1
-            var problem = PointRule.problem(latitude: coordinate.latitude, longitude: coordinate.longitude, weight: given,
-                                            value: mean ? v : nil, geographic: geographic)
+            var problem = PointRule.problem(
+                latitude: coordinate.latitude, longitude: coordinate.longitude, weight: given,
+                value: mean ? v : nil, geographic: geographic)
             if problem == nil, !(ownRadius.isFinite && ownRadius > 0) {
                 problem = "radius \(ownRadius) is not a finite number > 0"
             }
@@ -172,8 +178,10 @@ package enum PointPreparation {
     }
 
     /// The projection ``PlaneProjection/fitted(_:to:)`` fits to the kept points.
-    private static func fitted(_ kind: MapProjection, latitudes tallies: [ChunkTally],
-                               longitudes: [Double]) -> PlaneProjection {
+    private static func fitted(
+        _ kind: MapProjection, latitudes tallies: [ChunkTally],
+        longitudes: [Double]
+    ) -> PlaneProjection {
         guard kind != .planar else { return PlaneProjection(kind: .planar) }
         let lo = tallies.reduce(Double.infinity) { min($0, $1.minLatitude) }
         let hi = tallies.reduce(-Double.infinity) { max($0, $1.maxLatitude) }
@@ -183,8 +191,10 @@ package enum PointPreparation {
     }
 
     /// Projects every point in place: x over the longitude, y over the latitude.
-    private static func project(latitude: inout [Double], longitude: inout [Double], with projection: PlaneProjection,
-                                control: ComputeControl) throws {
+    private static func project(
+        latitude: inout [Double], longitude: inout [Double], with projection: PlaneProjection,
+        control: ComputeControl
+    ) throws {
         let count = latitude.count
         try latitude.withUnsafeMutableBufferPointer { lat in
             try longitude.withUnsafeMutableBufferPointer { lon in

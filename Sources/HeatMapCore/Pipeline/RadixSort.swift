@@ -64,8 +64,9 @@ package enum RadixSort {
                     var bounds = [Int](repeating: 0, count: buckets + 1)
                     for d in 0..<buckets { bounds[d + 1] = c[d] }
                     for d in 0..<buckets where bounds[d + 1] > bounds[d] {
-                        sortBucket(b, into: a, bounds[d]..<bounds[d + 1],
-                                   bits: range.lowerBound..<topShift, counts: c)
+                        sortBucket(
+                            b, into: a, bounds[d]..<bounds[d + 1],
+                            bits: range.lowerBound..<topShift, counts: c)
                     }
                 }
             }
@@ -75,7 +76,8 @@ package enum RadixSort {
     /// Sorts `source[slots]` stably by `bits` into `target[slots]`.
     private static func sortBucket<Key: FixedWidthInteger & UnsignedInteger>(
         _ source: UnsafeMutableBufferPointer<Key>, into target: UnsafeMutableBufferPointer<Key>,
-        _ slots: Range<Int>, bits: Range<Int>, counts: UnsafeMutableBufferPointer<Int>) {
+        _ slots: Range<Int>, bits: Range<Int>, counts: UnsafeMutableBufferPointer<Int>
+    ) {
         let m = slots.count
         let mask = digitMask(Key.self, bits.count), low = bits.lowerBound
         if m <= insertionCount {
@@ -99,8 +101,11 @@ package enum RadixSort {
         let t = UnsafeMutableBufferPointer(rebasing: target[slots])
         for p in 0..<passes {
             let shift = low + p * digit, bitsHere = min(digit, width - p * digit)
-            if p % 2 == 0 { pass(from: s, to: t, shift: shift, bits: bitsHere, counts: counts) }
-            else { pass(from: t, to: s, shift: shift, bits: bitsHere, counts: counts) }
+            if p % 2 == 0 {
+                pass(from: s, to: t, shift: shift, bits: bitsHere, counts: counts)
+            } else {
+                pass(from: t, to: s, shift: shift, bits: bitsHere, counts: counts)
+            }
         }
         if passes % 2 == 0 { _ = t.update(fromContentsOf: s) }
     }
@@ -109,7 +114,8 @@ package enum RadixSort {
     /// `counts[d]` is the end of digit d's keys in `target`.
     private static func pass<Key: FixedWidthInteger & UnsignedInteger>(
         from source: UnsafeMutableBufferPointer<Key>, to target: UnsafeMutableBufferPointer<Key>,
-        shift: Int, bits: Int, counts: UnsafeMutableBufferPointer<Int>) {
+        shift: Int, bits: Int, counts: UnsafeMutableBufferPointer<Int>
+    ) {
         let mask = Key((1 << bits) - 1)
         let buckets = 1 << bits
         for d in 0..<buckets { counts[d] = 0 }

@@ -35,15 +35,17 @@ package struct EqualAreaInverse: Sendable {
         let east = p.x * h, north = cosPhi0 * cosC - p.y * h * sinPhi0
         let z = cosC * sinPhi0 + p.y * h * cosPhi0
         let w = (east * east + north * north).squareRoot()
-        return HalfAngles(z: z, zOver: 1 + w, east: east, eastOver: w + north.magnitude,
-                          southward: north < 0, atCentre: rho2 < 1e-18)
+        return HalfAngles(
+            z: z, zOver: 1 + w, east: east, eastOver: w + north.magnitude,
+            southward: north < 0, atCentre: rho2 < 1e-18)
     }
 
     /// Step two: the divisions.
     @inline(__always) package func reduce(_ a: HalfAngles) -> Reduced {
-        Reduced(latitude: ArcTangent.reduce(a.z, over: a.zOver),
-                longitude: ArcTangent.reduce(a.east, over: a.eastOver),
-                southward: a.southward, atCentre: a.atCentre)
+        Reduced(
+            latitude: ArcTangent.reduce(a.z, over: a.zOver),
+            longitude: ArcTangent.reduce(a.east, over: a.eastOver),
+            southward: a.southward, atCentre: a.atCentre)
     }
 
     /// Step three: the angles, in degrees (longitude not wrapped: the
@@ -55,7 +57,8 @@ package struct EqualAreaInverse: Sendable {
         var dl = ArcTangent.twice(r.longitude)
         if r.southward {
             let east = r.longitude.sign
-            dl = (Double(signOf: east, magnitudeOf: ArcTangent.piHigh) - dl)
+            dl =
+                (Double(signOf: east, magnitudeOf: ArcTangent.piHigh) - dl)
                 + Double(signOf: east, magnitudeOf: ArcTangent.piLow)
         }
         return LocationCoordinate2D(latitude: latitude * deg, longitude: centreLongitude + dl * deg)
@@ -68,8 +71,10 @@ package struct EqualAreaInverse: Sendable {
 
     /// Hands `body` each point's index and coordinate, in order, taking
     /// blocks of 64 points through each step in turn. O(n).
-    @inline(__always) package func forEachCoordinate(_ plane: UnsafeBufferPointer<PlanePoint>,
-                                             _ body: (Int, LocationCoordinate2D) -> Void) {
+    @inline(__always) package func forEachCoordinate(
+        _ plane: UnsafeBufferPointer<PlanePoint>,
+        _ body: (Int, LocationCoordinate2D) -> Void
+    ) {
         let block = 64
         withUnsafeTemporaryAllocation(of: HalfAngles.self, capacity: block) { halves in
             withUnsafeTemporaryAllocation(of: Reduced.self, capacity: block) { reduced in

@@ -46,7 +46,9 @@ public struct GridGeometry: Sendable, Hashable, Codable {
             // The largest radius this padding allows, and the largest padding for this radius.
             let room = (Double.greatestFiniteMagnitude - width) / 2
             let radiusLimit = room / max(paddingFactor, 1), paddingLimit = room / radius
-            let limits = paddingLimit >= 1 ? "at most \(short(radiusLimit)) with this padding, or the padding at most \(short(paddingLimit)) with this radius"
+            let limits =
+                paddingLimit >= 1
+                ? "at most \(short(radiusLimit)) with this padding, or the padding at most \(short(paddingLimit)) with this radius"
                 : "at most \(short(radiusLimit))"
             throw HeatMapError.invalidConfiguration(
                 "radius \(short(radius)) with padding \(short(paddingFactor)) makes the grid wider than the largest"
@@ -103,7 +105,8 @@ public struct GridGeometry: Sendable, Hashable, Codable {
 
     /// The box of all cells (node box padded by half a cell).
     public var cellBox: PlaneBox {
-        PlaneBox(minX: x0 - dx / 2, minY: y0 - dy / 2,
-                 maxX: x0 + (Double(columns) - 0.5) * dx, maxY: y0 + (Double(rows) - 0.5) * dy)
+        PlaneBox(
+            minX: x0 - dx / 2, minY: y0 - dy / 2,
+            maxX: x0 + (Double(columns) - 0.5) * dx, maxY: y0 + (Double(rows) - 0.5) * dy)
     }
 }

@@ -25,14 +25,19 @@ public struct HeatMapPolygon: Sendable, Identifiable, Equatable {
     package let isGeographic: Bool
 
     /// Creates a polygon.
-    public init(id: UUID, level: Int, threshold: Double, coordinates: [LocationCoordinate2D],
-                interiorPolygons: [[LocationCoordinate2D]] = []) {
-        self.init(id: id, level: level, threshold: threshold, coordinates: coordinates,
-                  interiorPolygons: interiorPolygons, isGeographic: true)
+    public init(
+        id: UUID, level: Int, threshold: Double, coordinates: [LocationCoordinate2D],
+        interiorPolygons: [[LocationCoordinate2D]] = []
+    ) {
+        self.init(
+            id: id, level: level, threshold: threshold, coordinates: coordinates,
+            interiorPolygons: interiorPolygons, isGeographic: true)
     }
 
-    package init(id: UUID, level: Int, threshold: Double, coordinates: [LocationCoordinate2D],
-         interiorPolygons: [[LocationCoordinate2D]], isGeographic: Bool) {
+    package init(
+        id: UUID, level: Int, threshold: Double, coordinates: [LocationCoordinate2D],
+        interiorPolygons: [[LocationCoordinate2D]], isGeographic: Bool
+    ) {
         self.id = id
         self.level = level
         self.threshold = threshold

@@ -57,7 +57,8 @@ package struct LongitudeBins: Sendable, Hashable {
     /// notes); nil when none was. O(bins).
     package func smallestArc() -> LongitudeArc? {
         guard let firstBin = low.firstIndex(where: { $0.isFinite }),
-              let lastBin = high.lastIndex(where: { $0.isFinite }) else { return nil }
+            let lastBin = high.lastIndex(where: { $0.isFinite })
+        else { return nil }
         let first = low[firstBin], last = high[lastBin]
         var widestGap = first + 360 - last
         var west = first

@@ -19,8 +19,9 @@ public struct PlanePoints: Sendable, Hashable {
 
     /// Creates a point set; all arrays must have the same length.
     public init(x: [Double] = [], y: [Double] = [], weight: [Double] = [], value: [Double]? = nil) {
-        precondition(x.count == y.count && x.count == weight.count && (value?.count ?? x.count) == x.count,
-                     "PlanePoints arrays differ in length")
+        precondition(
+            x.count == y.count && x.count == weight.count && (value?.count ?? x.count) == x.count,
+            "PlanePoints arrays differ in length")
         self.x = x
         self.y = y
         self.weight = weight
@@ -52,8 +53,10 @@ public struct PlanePoints: Sendable, Hashable {
     public var totalWeight: Double { weight.reduce(0, +) }
 
     /// Appends one point.
-    public mutating func append(x px: Double, y py: Double, weight w: Double, value v: Double? = nil,
-                                radius r: Double? = nil) {
+    public mutating func append(
+        x px: Double, y py: Double, weight w: Double, value v: Double? = nil,
+        radius r: Double? = nil
+    ) {
         x.append(px); y.append(py); weight.append(w)
         if let v {
             if value == nil { value = [] }

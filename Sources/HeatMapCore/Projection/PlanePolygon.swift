@@ -58,8 +58,9 @@ package enum PlaneRing {
             // On-segment test first, so boundary points answer consistently.
             let cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
             if cross == 0,
-               p.x >= min(a.x, b.x), p.x <= max(a.x, b.x),
-               p.y >= min(a.y, b.y), p.y <= max(a.y, b.y) {
+                p.x >= min(a.x, b.x), p.x <= max(a.x, b.x),
+                p.y >= min(a.y, b.y), p.y <= max(a.y, b.y)
+            {
                 return 0
             }
             if (b.y > p.y) != (a.y > p.y) {

@@ -43,7 +43,9 @@ public struct PlaneProjection: Sendable, Hashable, Codable {
     /// The projection of `kind` about the middle of the latitudes `lo`…`hi`
     /// and of `arc`: how every fitted projection is centred. Centred on
     /// (0, 0) when there are no points (no arc, `lo` > `hi`).
-    package static func centred(_ kind: MapProjection, latitudes lo: Double, _ hi: Double, arc: LongitudeArc?) -> PlaneProjection {
+    package static func centred(_ kind: MapProjection, latitudes lo: Double, _ hi: Double, arc: LongitudeArc?)
+        -> PlaneProjection
+    {
         guard kind != .planar else { return PlaneProjection(kind: .planar) }
         guard let arc, lo <= hi else { return PlaneProjection(kind: kind) }
         return PlaneProjection(kind: kind, centreLatitude: (lo + hi) / 2, centreLongitude: arc.centre)
@@ -95,15 +97,18 @@ package struct Unprojection: Sendable {
         let phi0 = projection.centreLatitude / deg
         let cosPhi0 = cos(phi0)
         cosLatitude = max(cosPhi0, 1e-12)
-        equalArea = EqualAreaInverse(centreLatitude: centreLatitude, centreLongitude: centreLongitude,
-                                     sinPhi0: sin(phi0), cosPhi0: cosPhi0)
+        equalArea = EqualAreaInverse(
+            centreLatitude: centreLatitude, centreLongitude: centreLongitude,
+            sinPhi0: sin(phi0), cosPhi0: cosPhi0)
     }
 
     /// Hands `body` each point's index and ``coordinate(_:)``, in order,
     /// the same bits as point by point, only batched where that pays
     /// (equal-area: see ``EqualAreaInverse``). O(n).
-    @inline(__always) package func forEachCoordinate(_ plane: UnsafeBufferPointer<PlanePoint>,
-                                             _ body: (Int, LocationCoordinate2D) -> Void) {
+    @inline(__always) package func forEachCoordinate(
+        _ plane: UnsafeBufferPointer<PlanePoint>,
+        _ body: (Int, LocationCoordinate2D) -> Void
+    ) {
         if kind == .equalArea { return equalArea.forEachCoordinate(plane, body) }
         for (i, p) in plane.enumerated() { body(i, coordinate(p)) }
     }
@@ -125,8 +130,9 @@ package struct Unprojection: Sendable {
             return equalArea.coordinate(p)
         case .equirectangular:
             let r = PlaneProjection.authalicRadius
-            return LocationCoordinate2D(latitude: centreLatitude + p.y / r * deg,
-                                        longitude: centreLongitude + p.x / (r * cosLatitude) * deg)
+            return LocationCoordinate2D(
+                latitude: centreLatitude + p.y / r * deg,
+                longitude: centreLongitude + p.x / (r * cosLatitude) * deg)
         case .webMercator:
             let r = PlaneProjection.mercatorRadius
             // 2·atan(e^v) − π/2 = 2·atan((e^v − 1)/(e^v + 1)), without

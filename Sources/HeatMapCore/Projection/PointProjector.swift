@@ -35,8 +35,9 @@ package struct PointProjector: Sendable {
             // The antipode has no image; nudging keeps the map total.
             let k = (2 / max(1 + cosc, 1e-15)).squareRoot()
             let r = PlaneProjection.authalicRadius
-            return PlanePoint(x: r * k * cosPhi * sinDl,
-                              y: r * k * (cosPhi0 * sinPhi - sinPhi0 * cosPhi * cosDl))
+            return PlanePoint(
+                x: r * k * cosPhi * sinDl,
+                y: r * k * (cosPhi0 * sinPhi - sinPhi0 * cosPhi * cosDl))
         case .equirectangular:
             let r = PlaneProjection.authalicRadius
             let dl = LongitudeArc.normalized(longitude - centreLongitude) * rad

@@ -50,8 +50,10 @@ package enum JSONEscaping {
     /// `\u` and four lower-case hex digits of a code point below U+10000.
     private static func appendEscape(_ v: UInt32, to bytes: inout [UInt8]) {
         let hex = Array("0123456789abcdef".utf8)
-        bytes.append(contentsOf: [92, UInt8(ascii: "u"),
-                                  hex[Int(v >> 12 & 15)], hex[Int(v >> 8 & 15)],
-                                  hex[Int(v >> 4 & 15)], hex[Int(v & 15)]])
+        bytes.append(contentsOf: [
+            92, UInt8(ascii: "u"),
+            hex[Int(v >> 12 & 15)], hex[Int(v >> 8 & 15)],
+            hex[Int(v >> 4 & 15)], hex[Int(v & 15)]
+        ])
     }
 }

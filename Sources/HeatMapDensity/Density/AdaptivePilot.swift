@@ -14,18 +14,24 @@ enum AdaptivePilot {
     ///   take more than ``pairBudget`` pairs: the fixed-radius grid's
     ///   nodes (the pilot is then its bilinear interpolation at each point,
     ///   as spatstat reads its pilot image).
-    static func radii(of points: PlanePoints, kernel: DensityKernel, radius: Double, rule: AdaptiveBandwidth,
-                      grid: GridGeometry? = nil, projection: PlaneProjection = PlaneProjection(kind: .planar),
-                      control: ComputeControl) throws -> (radii: [Double], summary: AdaptiveSummary) {
+    static func radii(
+        of points: PlanePoints, kernel: DensityKernel, radius: Double, rule: AdaptiveBandwidth,
+        grid: GridGeometry? = nil, projection: PlaneProjection = PlaneProjection(kind: .planar),
+        control: ComputeControl
+    ) throws -> (radii: [Double], summary: AdaptiveSummary) {
         try rule.validate()
         let n = points.count
-        var pilot = try density(of: points, kernel: kernel, radius: radius, budget: grid == nil ? nil : pairBudget(n),
-                                control: control)
+        var pilot = try density(
+            of: points, kernel: kernel, radius: radius, budget: grid == nil ? nil : pairBudget(n),
+            control: control)
         if pilot == nil, let grid {
-            pilot = try interpolated(points, kernel: kernel, radius: radius, geometry: grid, projection: projection,
-                                     control: control)
+            pilot = try interpolated(
+                points, kernel: kernel, radius: radius, geometry: grid, projection: projection,
+                control: control)
         }
-        guard let pilot else { return try radii(of: points, kernel: kernel, radius: radius, rule: rule, control: control) }
+        guard let pilot else {
+            return try radii(of: points, kernel: kernel, radius: radius, rule: rule, control: control)
+        }
         // The weight-weighted geometric mean over points of weight > 0.
         var logSum = 0.0, weightSum = 0.0
         var lowest = Double.infinity, highest = -Double.infinity
@@ -36,7 +42,8 @@ enum AdaptivePilot {
         }
         guard weightSum > 0, highest > lowest * (1 + 1e-12) else {
             throw HeatMapError.invalidConfiguration(
-                "adaptive bandwidth: the pilot density is the same at every point (\(n) point\(n == 1 ? "" : "s")), so every radius would be the pilot radius; leave adaptive off")
+                "adaptive bandwidth: the pilot density is the same at every point (\(n) point\(n == 1 ? "" : "s")), so every radius would be the pilot radius; leave adaptive off"
+            )
         }
         let g = exp(logSum / weightSum)
         var radii = [Double](repeating: radius, count: n)
@@ -54,10 +61,13 @@ enum AdaptivePilot {
     static func pairBudget(_ n: Int) -> Int { 64 * n + 1_000_000 }
 
     /// The fixed-radius raw grid on `geometry`, bilinearly interpolated at every point.
-    static func interpolated(_ points: PlanePoints, kernel: DensityKernel, radius: Double, geometry: GridGeometry,
-                             projection: PlaneProjection, control: ComputeControl) throws -> [Double] {
-        var accumulator = try DensityAccumulator(geometry: geometry, radius: radius, projection: projection,
-                                                 kernel: kernel, kernelValues: .raw, expectedCount: points.count)
+    static func interpolated(
+        _ points: PlanePoints, kernel: DensityKernel, radius: Double, geometry: GridGeometry,
+        projection: PlaneProjection, control: ComputeControl
+    ) throws -> [Double] {
+        var accumulator = try DensityAccumulator(
+            geometry: geometry, radius: radius, projection: projection,
+            kernel: kernel, kernelValues: .raw, expectedCount: points.count)
         var fixed = points
         fixed.radius = nil
         fixed.value = nil
@@ -68,8 +78,10 @@ enum AdaptivePilot {
 
     /// Σⱼ wⱼ shape(|xᵢ − xⱼ|² / R²) at every point i (itself included), or
     /// nil when that would look at more than `budget` pairs.
-    static func density(of points: PlanePoints, kernel: DensityKernel, radius: Double, budget: Int? = nil,
-                        control: ComputeControl) throws -> [Double]? {
+    static func density(
+        of points: PlanePoints, kernel: DensityKernel, radius: Double, budget: Int? = nil,
+        control: ComputeControl
+    ) throws -> [Double]? {
         let n = points.count
         guard n > 0 else { return [] }
         let box = points.bounds
@@ -104,7 +116,9 @@ enum AdaptivePilot {
                     let own = start[r * columns + c + 1] - start[r * columns + c]
                     guard own > 0 else { continue }
                     for rr in max(r - 1, 0)...min(r + 1, rows - 1) {
-                        pairs += own * (start[rr * columns + min(c + 1, columns - 1) + 1] - start[rr * columns + max(c - 1, 0)])
+                        pairs +=
+                            own
+                            * (start[rr * columns + min(c + 1, columns - 1) + 1] - start[rr * columns + max(c - 1, 0)])
                     }
                 }
                 if pairs > budget { return nil }
@@ -123,7 +137,7 @@ enum AdaptivePilot {
                         try Parallel.forEach((n + chunk - 1) / chunk) { k in
                             try control.checkCancellation()
                             let (order, start, of) = shared.value
-                            for i in k * chunk ..< min(n, (k + 1) * chunk) {
+                            for i in k * chunk..<min(n, (k + 1) * chunk) {
                                 let b = of[i], bc = b % columns, br = b / columns
                                 let px = xs[i], py = ys[i]
                                 var sum = 0.0
@@ -162,9 +176,10 @@ enum AdaptivePilot {
             }
             return order.last.map { radii[$0] } ?? radius
         }
-        return AdaptiveSummary(pilotRadius: radius, geometricMean: total > 0 ? exp(logSum / total) : radius,
-                               smallest: order.first.map { radii[$0] } ?? radius,
-                               largest: order.last.map { radii[$0] } ?? radius,
-                               percentile5: percentile(0.05), percentile95: percentile(0.95), trimmed: trimmed)
+        return AdaptiveSummary(
+            pilotRadius: radius, geometricMean: total > 0 ? exp(logSum / total) : radius,
+            smallest: order.first.map { radii[$0] } ?? radius,
+            largest: order.last.map { radii[$0] } ?? radius,
+            percentile5: percentile(0.05), percentile95: percentile(0.95), trimmed: trimmed)
     }
 }

@@ -107,7 +107,7 @@ struct BandwidthEstimator: Sendable, Hashable {
     /// capacity, estimated from the sample beyond). (0, 0) with no weight.
     var interquartileRange: (x: Double, y: Double) {
         guard let x1 = reservoir.quantile(0.25, alongX: true), let x3 = reservoir.quantile(0.75, alongX: true),
-              let y1 = reservoir.quantile(0.25, alongX: false), let y3 = reservoir.quantile(0.75, alongX: false)
+            let y1 = reservoir.quantile(0.25, alongX: false), let y3 = reservoir.quantile(0.75, alongX: false)
         else { return (0, 0) }
         return (x3 - x1, y3 - y1)
     }
@@ -129,8 +129,9 @@ struct BandwidthEstimator: Sendable, Hashable {
             guard weightedCount >= 2, let centre = mean, let median = reservoir.medianDistance(to: centre) else {
                 return nil
             }
-            radius = BandwidthEstimator.arcgisRadius(standardDistance: standardDistance, medianDistance: median,
-                                                     totalWeight: totalWeight)
+            radius = BandwidthEstimator.arcgisRadius(
+                standardDistance: standardDistance, medianDistance: median,
+                totalWeight: totalWeight)
         case .auto:
             guard weightedCount >= 2 else { return nil }
             let width = weightedBounds.width, height = weightedBounds.height
@@ -159,8 +160,9 @@ struct BandwidthEstimator: Sendable, Hashable {
             radius = 3 * pow(n, -1.0 / 6) * spread
         }
         // A spread at the level of the coordinates' rounding is noise.
-        let magnitude = max(abs(weightedBounds.minX), abs(weightedBounds.maxX),
-                            abs(weightedBounds.minY), abs(weightedBounds.maxY))
+        let magnitude = max(
+            abs(weightedBounds.minX), abs(weightedBounds.maxX),
+            abs(weightedBounds.minY), abs(weightedBounds.maxY))
         guard radius.isFinite, radius > 0, radius > magnitude * 1e-9 else { return nil }
         return radius
     }

@@ -21,8 +21,9 @@ struct Binnability: Sendable {
         case .rowMoments:
             return yAxis.node(atIndex: yAxis.index(of: y)) != nil
         case .linearBinning, .taylorBinning:
-            return MomentBinning.node(xAxis.index(of: x), yAxis.index(of: y), order: scheme.order,
-                                      columns: xAxis.count, rows: yAxis.count) != nil
+            return MomentBinning.node(
+                xAxis.index(of: x), yAxis.index(of: y), order: scheme.order,
+                columns: xAxis.count, rows: yAxis.count) != nil
         }
     }
 }

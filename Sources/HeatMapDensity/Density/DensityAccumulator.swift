@@ -83,31 +83,40 @@ struct DensityAccumulator: Sendable {
     ///   - maximumRadius: for points that bring their own radius
     ///     (``PlanePoints/radius``), the largest of them; `radius` is then
     ///     the one the density is normalised by.
-    package init(geometry: GridGeometry, radius: Double, projection: PlaneProjection,
-                estimator: DensityEstimator = .density, method: DensityMethod = .automatic,
-                kernel: DensityKernel = .gaussian, kernelValues: KernelValues = .density,
-                maximumRadius: Double? = nil, expectedCount: Int? = nil) throws {
-        try self.init(geometry: geometry, radius: radius, projection: projection, estimator: estimator,
-                      method: method, kernel: kernel, kernelValues: kernelValues, maximumRadius: maximumRadius,
-                      expectedCount: expectedCount, scheme: nil)
+    package init(
+        geometry: GridGeometry, radius: Double, projection: PlaneProjection,
+        estimator: DensityEstimator = .density, method: DensityMethod = .automatic,
+        kernel: DensityKernel = .gaussian, kernelValues: KernelValues = .density,
+        maximumRadius: Double? = nil, expectedCount: Int? = nil
+    ) throws {
+        try self.init(
+            geometry: geometry, radius: radius, projection: projection, estimator: estimator,
+            method: method, kernel: kernel, kernelValues: kernelValues, maximumRadius: maximumRadius,
+            expectedCount: expectedCount, scheme: nil)
     }
 
     /// An accumulator running the given scheme (tests and benchmarks).
-    package init(geometry: GridGeometry, radius: Double, projection: PlaneProjection,
-         estimator: DensityEstimator = .density, scheme: DensityScheme) throws {
-        try self.init(geometry: geometry, radius: radius, projection: projection, estimator: estimator,
-                      method: scheme == .direct ? .exact : .binned, kernel: .gaussian, kernelValues: .density,
-                      maximumRadius: nil, expectedCount: nil, scheme: scheme)
+    package init(
+        geometry: GridGeometry, radius: Double, projection: PlaneProjection,
+        estimator: DensityEstimator = .density, scheme: DensityScheme
+    ) throws {
+        try self.init(
+            geometry: geometry, radius: radius, projection: projection, estimator: estimator,
+            method: scheme == .direct ? .exact : .binned, kernel: .gaussian, kernelValues: .density,
+            maximumRadius: nil, expectedCount: nil, scheme: scheme)
     }
 
-    private init(geometry: GridGeometry, radius: Double, projection: PlaneProjection, estimator: DensityEstimator,
-                 method: DensityMethod, kernel: DensityKernel, kernelValues: KernelValues, maximumRadius: Double?,
-                 expectedCount: Int?, scheme forced: DensityScheme?) throws {
+    private init(
+        geometry: GridGeometry, radius: Double, projection: PlaneProjection, estimator: DensityEstimator,
+        method: DensityMethod, kernel: DensityKernel, kernelValues: KernelValues, maximumRadius: Double?,
+        expectedCount: Int?, scheme forced: DensityScheme?
+    ) throws {
         guard radius.isFinite, radius > 0 else {
             throw HeatMapError.invalidConfiguration("kernel radius must be finite and > 0, not \(radius)")
         }
         if let maximumRadius, !(maximumRadius.isFinite && maximumRadius > 0) {
-            throw HeatMapError.invalidConfiguration("the largest point radius must be finite and > 0, not \(maximumRadius)")
+            throw HeatMapError.invalidConfiguration(
+                "the largest point radius must be finite and > 0, not \(maximumRadius)")
         }
         try kernel.validate()
         guard !geometry.dx.isInfinite, !geometry.dy.isInfinite else {
@@ -115,8 +124,9 @@ struct DensityAccumulator: Sendable {
                 "the points span more than the largest number (about 1.8e308) across: no grid can cover them")
         }
         guard geometry.columns >= 1, geometry.rows >= 1,
-              geometry.dx.isFinite, geometry.dx > 0, geometry.dy.isFinite, geometry.dy > 0,
-              geometry.x0.isFinite, geometry.y0.isFinite else {
+            geometry.dx.isFinite, geometry.dx > 0, geometry.dy.isFinite, geometry.dy > 0,
+            geometry.x0.isFinite, geometry.y0.isFinite
+        else {
             throw HeatMapError.invalidConfiguration("grid geometry \(geometry) has no area")
         }
         let (cells, overflow) = geometry.columns.multipliedReportingOverflow(by: geometry.rows)
@@ -140,25 +150,34 @@ struct DensityAccumulator: Sendable {
         // The disc splat is exact and the only scheme of the finite kernels
         // and of radii per point: it runs as the exact method.
         let disc = kernel != .gaussian || maximumRadius != nil
-        scheme = forced ?? (disc ? .direct : DensityPlan.scheme(method: method, xAxis: x, yAxis: y, channels: channels,
-                                                                 pointCount: expectedCount))
+        scheme =
+            forced
+            ?? (disc
+                ? .direct
+                : DensityPlan.scheme(
+                    method: method, xAxis: x, yAxis: y, channels: channels,
+                    pointCount: expectedCount))
         (xAxis, yAxis) = axes(reachInSigmas: DensityPlan.reach(of: scheme, method: method))
-        try MemoryBudget.reserve(DensityAccumulator.bytesNeeded(scheme: scheme, cells: cells, channels: channels),
-                                 for: "the density grid of \(geometry.columns) × \(geometry.rows) nodes")
+        try MemoryBudget.reserve(
+            DensityAccumulator.bytesNeeded(scheme: scheme, cells: cells, channels: channels),
+            for: "the density grid of \(geometry.columns) × \(geometry.rows) nodes")
         switch scheme {
         case .direct:
             storage = try DensityStorage(planeCount: nil, cells: cells, channels: channels)
         case .rowMoments(let order):
             let layout = RowMomentLayout(xAxis: xAxis, rows: geometry.rows, order: order, channels: channels)
-            storage = try DensityStorage(planeCount: layout.count, zeroed: layout.flagsOffset ..< layout.count,
-                                         cells: cells, channels: channels)
+            storage = try DensityStorage(
+                planeCount: layout.count, zeroed: layout.flagsOffset..<layout.count,
+                cells: cells, channels: channels)
         case .linearBinning, .taylorBinning:
             let perNode = scheme.valuesPerNode * channels
             guard cells <= Int.max / perNode - SeparableConvolution.slack else {
-                throw HeatMapError.invalidConfiguration("grid of \(geometry.columns) × \(geometry.rows) nodes is too large")
+                throw HeatMapError.invalidConfiguration(
+                    "grid of \(geometry.columns) × \(geometry.rows) nodes is too large")
             }
-            storage = try DensityStorage(planeCount: cells * perNode + SeparableConvolution.slack, cells: cells,
-                                         channels: channels)
+            storage = try DensityStorage(
+                planeCount: cells * perNode + SeparableConvolution.slack, cells: cells,
+                channels: channels)
         }
     }
 
@@ -172,8 +191,10 @@ struct DensityAccumulator: Sendable {
         let sigma = radius / 3
         let r = reachInSigmas * sigma
         let reach = (r * r + (geometry.dx * geometry.dx + geometry.dy * geometry.dy) / 4).squareRoot()
-        return (GaussianAxis(origin: geometry.x0, step: geometry.dx, count: geometry.columns, sigma: sigma, reach: reach),
-                GaussianAxis(origin: geometry.y0, step: geometry.dy, count: geometry.rows, sigma: sigma, reach: reach))
+        return (
+            GaussianAxis(origin: geometry.x0, step: geometry.dx, count: geometry.columns, sigma: sigma, reach: reach),
+            GaussianAxis(origin: geometry.y0, step: geometry.dy, count: geometry.rows, sigma: sigma, reach: reach)
+        )
     }
 
     /// The bytes a grid of `cells` nodes takes from start to finish: the
@@ -212,18 +233,21 @@ struct DensityAccumulator: Sendable {
         let kernelWeights = ones ?? batch.weight
         let values: [Double]? = mean ? (batch.value ?? batch.weight) : nil
 
-        let check = try BatchCheck.run(x: batch.x, y: batch.y, weight: kernelWeights, value: values,
-                                       binning: scheme.isBinned ? binnability : nil, control: control)
+        let check = try BatchCheck.run(
+            x: batch.x, y: batch.y, weight: kernelWeights, value: values,
+            binning: scheme.isBinned ? binnability : nil, control: control)
         if let bad = check.firstProblem {
             throw HeatMapError.invalidPoint(index: count + bad.index, reason: bad.reason)
         }
         let radii = usesDisc ? batch.radius : nil
         if let radii {
             guard let maximumRadius else {
-                throw HeatMapError.invalidConfiguration("points bring their own radius, but the accumulator was made without a largest radius")
+                throw HeatMapError.invalidConfiguration(
+                    "points bring their own radius, but the accumulator was made without a largest radius")
             }
             for i in 0..<n where !(radii[i].isFinite && radii[i] > 0 && radii[i] <= maximumRadius) {
-                let reason = radii[i] > maximumRadius && radii[i].isFinite
+                let reason =
+                    radii[i] > maximumRadius && radii[i].isFinite
                     ? "radius \(radii[i]) is above the largest planned (\(maximumRadius))"
                     : "radius \(radii[i]) is not finite and > 0"
                 throw HeatMapError.invalidPoint(index: count + i, reason: reason)
@@ -253,10 +277,11 @@ struct DensityAccumulator: Sendable {
                             var start = 0
                             while start < n {
                                 let m = min(n - start, DensityAccumulator.sliceSize)
-                                try deposit(x: xs.baseAddress! + start, y: ys.baseAddress! + start,
-                                            weight: ws.baseAddress! + start, value: vs.map { $0 + start },
-                                            radii: rs.map { $0 + start }, count: m, offGrid: check.needsDirectGrid,
-                                            control: control, progress: done)
+                                try deposit(
+                                    x: xs.baseAddress! + start, y: ys.baseAddress! + start,
+                                    weight: ws.baseAddress! + start, value: vs.map { $0 + start },
+                                    radii: rs.map { $0 + start }, count: m, offGrid: check.needsDirectGrid,
+                                    control: control, progress: done)
                                 start += m
                             }
                         }
@@ -274,35 +299,43 @@ struct DensityAccumulator: Sendable {
     /// dynamic, never a point's deposit.
     private func fill(radii: UnsafePointer<Double>? = nil) -> any DensityFill {
         if usesDisc {
-            return DiscFill(kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius,
-                            maximumRadius: maximumRadius ?? radius, raw: kernelValues == .raw,
-                            density: storage.direct!.base, weightedValue: storage.directValue?.base, radii: radii)
+            return DiscFill(
+                kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius,
+                maximumRadius: maximumRadius ?? radius, raw: kernelValues == .raw,
+                density: storage.direct!.base, weightedValue: storage.directValue?.base, radii: radii)
         }
         switch scheme {
         case .direct:
-            return DirectFill(xAxis: xAxis, yAxis: yAxis, density: storage.direct!.base,
-                              weightedValue: storage.directValue?.base)
+            return DirectFill(
+                xAxis: xAxis, yAxis: yAxis, density: storage.direct!.base,
+                weightedValue: storage.directValue?.base)
         case .rowMoments(let order):
-            return RowMomentFill(xAxis: xAxis, yAxis: yAxis, layout: rowMomentLayout(order: order),
-                                 moments: storage.planes!.base)
+            return RowMomentFill(
+                xAxis: xAxis, yAxis: yAxis, layout: rowMomentLayout(order: order),
+                moments: storage.planes!.base)
         case .linearBinning, .taylorBinning:
-            return MomentPlaneFill(xAxis: xAxis, yAxis: yAxis, order: scheme.order, channels: channels,
-                                   planes: storage.planes!.base)
+            return MomentPlaneFill(
+                xAxis: xAxis, yAxis: yAxis, order: scheme.order, channels: channels,
+                planes: storage.planes!.base)
         }
     }
 
     /// Deposits one slice with the scheme's fill; points a binned scheme
     /// cannot bin (off its nodes) are then splatted exactly, in input
     /// order, when `offGrid` says there are any.
-    private func deposit(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
-                         value: UnsafePointer<Double>?, radii: UnsafePointer<Double>?, count n: Int, offGrid: Bool,
-                         control: ComputeControl, progress: ProgressCounter) throws {
-        try fill(radii: radii).deposit(x: x, y: y, weight: weight, value: value, count: n, control: control,
-                           progress: { progress.add($0) })
+    private func deposit(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+        value: UnsafePointer<Double>?, radii: UnsafePointer<Double>?, count n: Int, offGrid: Bool,
+        control: ComputeControl, progress: ProgressCounter
+    ) throws {
+        try fill(radii: radii).deposit(
+            x: x, y: y, weight: weight, value: value, count: n, control: control,
+            progress: { progress.add($0) })
         guard scheme.isBinned, offGrid else { return }
-        let direct = DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: geometry.columns,
-                                 density: storage.direct?.base,
-                                 weightedValue: value == nil ? nil : storage.directValue?.base)
+        let direct = DirectSplat(
+            xAxis: xAxis, yAxis: yAxis, columns: geometry.columns,
+            density: storage.direct?.base,
+            weightedValue: value == nil ? nil : storage.directValue?.base)
         let scratch = UnsafeMutablePointer<Double>.allocate(capacity: max(direct.scratchCount, 1))
         defer { scratch.deallocate() }
         let binnability = self.binnability
@@ -391,13 +424,15 @@ struct DensityAccumulator: Sendable {
                     row[c] = DensityAccumulator.nodeValue(sum: den, valueSum: num, mean: mean, scale: scale)
                 }
             }
-            try fill.finish(control: control, progress: { f in control.report(.density, share + (1 - share) * f) },
-                            emit: emit)
+            try fill.finish(
+                control: control, progress: { f in control.report(.density, share + (1 - share) * f) },
+                emit: emit)
             initialized = cells
         }
         control.report(.density, 1)
         let units = mean || kernelValues == .raw ? "" : projection.densityUnits
-        return DensityGrid(geometry: geometry, values: values, projection: projection, radius: radius,
-                           estimator: estimator, units: units, kernel: kernel, kernelValues: kernelValues)
+        return DensityGrid(
+            geometry: geometry, values: values, projection: projection, radius: radius,
+            estimator: estimator, units: units, kernel: kernel, kernelValues: kernelValues)
     }
 }

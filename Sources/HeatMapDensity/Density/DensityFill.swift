@@ -18,14 +18,16 @@ protocol DensityFill {
     /// given for the mean estimator only). Points a binned scheme cannot
     /// place on its nodes are skipped (the accumulator splats them
     /// exactly). `progress` gets counts of points done.
-    func deposit(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
-                 value: UnsafePointer<Double>?, count n: Int, control: ComputeControl,
-                 progress: @escaping @Sendable (Int) -> Void) throws
+    func deposit(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+        value: UnsafePointer<Double>?, count n: Int, control: ComputeControl,
+        progress: @escaping @Sendable (Int) -> Void) throws
 
     /// Calls `emit(row, sums)` once for every row, from any thread: `sums`
     /// holds the row's Σ w e^(…) per column and, for two channels,
     /// Σ v w e^(…) from `sums + columns`; nil when the scheme's sums are the
     /// exact-splat grid itself. `progress` gets the fraction done.
-    func finish(control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
-                emit: (Int, UnsafePointer<Double>?) -> Void) throws
+    func finish(
+        control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
+        emit: (Int, UnsafePointer<Double>?) -> Void) throws
 }

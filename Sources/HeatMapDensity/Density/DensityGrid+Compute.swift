@@ -19,12 +19,16 @@ extension DensityGrid {
     ///
     /// - Throws: `CancellationError`; ``HeatMapError`` for a non-finite or
     ///   negatively weighted point or a grid too large for memory.
-    public static func compute(points: PlanePoints, projection: PlaneProjection,
-                               configuration: HeatMapConfiguration,
-                               control: ComputeControl = .none) throws -> DensityGrid {
+    public static func compute(
+        points: PlanePoints, projection: PlaneProjection,
+        configuration: HeatMapConfiguration,
+        control: ComputeControl = .none
+    ) throws -> DensityGrid {
         try control.begin(.density)
-        return try DensityPlanner.compute(MemoryPointSource(points: points, projection: projection),
-                                          configuration: configuration, control: control).grid
+        return try DensityPlanner.compute(
+            MemoryPointSource(points: points, projection: projection),
+            configuration: configuration, control: control
+        ).grid
     }
 
     /// The box of the finite points (non-finite ones are refused later by
@@ -42,7 +46,7 @@ extension DensityGrid {
                         try control.checkCancellation()
                         var minX = Double.infinity, maxX = -Double.infinity
                         var minY = Double.infinity, maxY = -Double.infinity
-                        for i in c * chunk ..< min(n, (c + 1) * chunk) {
+                        for i in c * chunk..<min(n, (c + 1) * chunk) {
                             let px = xs[i], py = ys[i]
                             guard px.isFinite, py.isFinite else { continue }
                             minX = min(minX, px); maxX = max(maxX, px)

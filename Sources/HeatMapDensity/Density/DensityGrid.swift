@@ -29,9 +29,11 @@ public struct DensityGrid: Sendable {
     public var kernelValues: KernelValues
 
     /// Creates a grid from its parts.
-    public init(geometry: GridGeometry, values: [Double], projection: PlaneProjection, radius: Double,
-                estimator: DensityEstimator, units: String, kernel: DensityKernel = .gaussian,
-                kernelValues: KernelValues = .density) {
+    public init(
+        geometry: GridGeometry, values: [Double], projection: PlaneProjection, radius: Double,
+        estimator: DensityEstimator, units: String, kernel: DensityKernel = .gaussian,
+        kernelValues: KernelValues = .density
+    ) {
         precondition(values.count == geometry.count, "grid has \(values.count) values for \(geometry.count) nodes")
         self.geometry = geometry
         self.values = values

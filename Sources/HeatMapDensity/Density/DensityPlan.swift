@@ -125,8 +125,10 @@ enum DensityPlan {
     /// `pointCount` nil means unknown (streamed input), costed as one point
     /// per node. The choice depends on the request and the grid alone,
     /// never on the machine, so the same input gives the same bits anywhere.
-    static func scheme(method: DensityMethod, xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int,
-                       pointCount: Int?) -> DensityScheme {
+    static func scheme(
+        method: DensityMethod, xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int,
+        pointCount: Int?
+    ) -> DensityScheme {
         guard method != .exact else { return .direct }
         let sx = xAxis.sigma / xAxis.step, sy = yAxis.sigma / yAxis.step
         let cells = Double(xAxis.count) * Double(yAxis.count)
@@ -146,8 +148,10 @@ enum DensityPlan {
 
     /// Rough cost in nanoseconds of CPU time, fitted to measurements on a
     /// 2021 x86-64 (only the ratios matter).
-    package static func cost(_ scheme: DensityScheme, points n: Double, sx: Double, sy: Double, cells: Double,
-                     channels: Double) -> Double {
+    package static func cost(
+        _ scheme: DensityScheme, points n: Double, sx: Double, sy: Double, cells: Double,
+        channels: Double
+    ) -> Double {
         let r = reachInSigmas
         let xTaps = 2 * (r * sx + 1) + 1, yTaps = 2 * (r * sy + 1) + 1
         switch scheme {

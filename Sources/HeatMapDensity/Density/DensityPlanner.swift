@@ -54,16 +54,19 @@ enum DensityPlanner {
     ///
     /// - Throws: `CancellationError`; ``HeatMapError`` for a grid too wide
     ///   or too large for memory, or a bad point; what the source throws.
-    package static func compute<S: PlanePointSource>(_ source: S, configuration: HeatMapConfiguration,
-                                             control: ComputeControl) throws -> (grid: DensityGrid, plan: Plan) {
+    package static func compute<S: PlanePointSource>(
+        _ source: S, configuration: HeatMapConfiguration,
+        control: ComputeControl
+    ) throws -> (grid: DensityGrid, plan: Plan) {
         if configuration.adaptive != nil || source.carriesRadius {
             return try computeWithRadii(source, configuration: configuration, control: control)
         }
         let plan = try self.plan(source, configuration: configuration, control: control)
-        var accumulator = try DensityAccumulator(geometry: plan.geometry, radius: plan.radius,
-                                                 projection: source.projection, estimator: configuration.estimator,
-                                                 method: configuration.densityMethod, kernel: configuration.kernel,
-                                                 kernelValues: configuration.kernelValues, expectedCount: source.count)
+        var accumulator = try DensityAccumulator(
+            geometry: plan.geometry, radius: plan.radius,
+            projection: source.projection, estimator: configuration.estimator,
+            method: configuration.densityMethod, kernel: configuration.kernel,
+            kernelValues: configuration.kernelValues, expectedCount: source.count)
         try source.forEachBatch(control: control) { try accumulator.add($0, control: control) }
         return (try (consume accumulator).finish(control: control), plan)
     }
@@ -73,8 +76,10 @@ enum DensityPlanner {
     /// plan (the rule's, or the given one) is the pilot's and the one the
     /// density is normalised by; the grid's box holds every point padded by
     /// `paddingFactor` × its own radius as well as by `paddingFactor` × R.
-    private static func computeWithRadii<S: PlanePointSource>(_ source: S, configuration: HeatMapConfiguration,
-                                                               control: ComputeControl) throws -> (grid: DensityGrid, plan: Plan) {
+    private static func computeWithRadii<S: PlanePointSource>(
+        _ source: S, configuration: HeatMapConfiguration,
+        control: ComputeControl
+    ) throws -> (grid: DensityGrid, plan: Plan) {
         var points = PlanePoints()
         if let memory = source as? MemoryPointSource {
             points = memory.points
@@ -89,9 +94,10 @@ enum DensityPlanner {
         var plan = try self.plan(memory, configuration: configuration, control: control)
         let radii: [Double]
         if let rule = configuration.adaptive {
-            let chosen = try AdaptivePilot.radii(of: points, kernel: configuration.kernel, radius: plan.radius,
-                                                 rule: rule, grid: plan.geometry, projection: source.projection,
-                                                 control: control)
+            let chosen = try AdaptivePilot.radii(
+                of: points, kernel: configuration.kernel, radius: plan.radius,
+                rule: rule, grid: plan.geometry, projection: source.projection,
+                control: control)
             radii = chosen.radii
             plan.adaptive = chosen.summary
         } else {
@@ -111,16 +117,19 @@ enum DensityPlanner {
         for i in 0..<points.count {
             let r = pad * radii[i]
             largest = max(largest, radii[i])
-            box.formUnion(PlaneBox(minX: points.x[i] - r, minY: points.y[i] - r, maxX: points.x[i] + r, maxY: points.y[i] + r))
+            box.formUnion(
+                PlaneBox(minX: points.x[i] - r, minY: points.y[i] - r, maxX: points.x[i] + r, maxY: points.y[i] + r))
         }
         try GridGeometry.checkSpan(box: box, radius: largest, paddingFactor: 0)
-        plan.geometry = GridGeometry.fitting(box: box, radius: plan.radius, paddingFactor: 0, resolution: plan.resolution)
+        plan.geometry = GridGeometry.fitting(
+            box: box, radius: plan.radius, paddingFactor: 0, resolution: plan.resolution)
         plan.maximumRadius = largest
-        var accumulator = try DensityAccumulator(geometry: plan.geometry, radius: plan.radius,
-                                                 projection: source.projection, estimator: configuration.estimator,
-                                                 method: configuration.densityMethod, kernel: configuration.kernel,
-                                                 kernelValues: configuration.kernelValues, maximumRadius: largest,
-                                                 expectedCount: points.count)
+        var accumulator = try DensityAccumulator(
+            geometry: plan.geometry, radius: plan.radius,
+            projection: source.projection, estimator: configuration.estimator,
+            method: configuration.densityMethod, kernel: configuration.kernel,
+            kernelValues: configuration.kernelValues, maximumRadius: largest,
+            expectedCount: points.count)
         try accumulator.add(points, control: control)
         return (try (consume accumulator).finish(control: control), plan)
     }
@@ -136,8 +145,10 @@ enum DensityPlanner {
     ///    is raised to it.
     /// 4. The box padded by `paddingFactor × radius` is cut into cells
     ///    (``GridGeometry/fitting(box:radius:paddingFactor:resolution:)``).
-    package static func plan<S: PlanePointSource>(_ source: S, configuration: HeatMapConfiguration,
-                                          control: ComputeControl) throws -> Plan {
+    package static func plan<S: PlanePointSource>(
+        _ source: S, configuration: HeatMapConfiguration,
+        control: ComputeControl
+    ) throws -> Plan {
         let bandwidth = configuration.bandwidth
         var radius = configuration.radius
         var resolution = configuration.gridResolution
@@ -147,23 +158,28 @@ enum DensityPlanner {
             radius = kernelRadius(measured, bandwidth: bandwidth, kernel: kernel)
             if bandwidth == .auto, configuration.resolutionFromData, spread.weightedCount >= 2 {
                 let b = spread.weightedBounds
-                resolution = AdaptiveRule(width: b.width, height: b.height, count: spread.weightedCount,
-                                          radiusRange: measured...measured).resolution
+                resolution =
+                    AdaptiveRule(
+                        width: b.width, height: b.height, count: spread.weightedCount,
+                        radiusRange: measured...measured
+                    ).resolution
             }
         }
         let box = try source.box(spread: spread, control: control)
         var raised = false
         if bandwidth == .auto {
-            let floor = kernelRadius(radiusFloor(box: box, resolution: resolution, padding: configuration.paddingFactor),
-                                     bandwidth: bandwidth, kernel: kernel)
+            let floor = kernelRadius(
+                radiusFloor(box: box, resolution: resolution, padding: configuration.paddingFactor),
+                bandwidth: bandwidth, kernel: kernel)
             if floor > radius {
                 radius = floor
                 raised = true
             }
         }
         try GridGeometry.checkSpan(box: box, radius: radius, paddingFactor: configuration.paddingFactor)
-        let geometry = GridGeometry.fitting(box: box, radius: radius, paddingFactor: configuration.paddingFactor,
-                                            resolution: resolution)
+        let geometry = GridGeometry.fitting(
+            box: box, radius: radius, paddingFactor: configuration.paddingFactor,
+            resolution: resolution)
         try checkCoverage(geometry, projection: source.projection)
         return Plan(radius: radius, resolution: resolution, radiusRaised: raised, box: box, geometry: geometry)
     }
@@ -193,7 +209,8 @@ enum DensityPlanner {
         let width = Double(geometry.columns - 1) * geometry.dx
         let cosine = cos(projection.centreLatitude / deg)
         let span = cosine > 0 ? width / (r * cosine) * deg : .infinity
-        let cause = "in the equirectangular projection (centred on latitude \(String(format: "%.4g", projection.centreLatitude))°); the equal-area projection maps the poles"
+        let cause =
+            "in the equirectangular projection (centred on latitude \(String(format: "%.4g", projection.centreLatitude))°); the equal-area projection maps the poles"
         if south < -90 || north > 90 {
             let past = north > 90 ? north : south
             throw HeatMapError.invalidConfiguration(
@@ -201,7 +218,8 @@ enum DensityPlanner {
         }
         if !(span <= 360) {
             throw HeatMapError.invalidConfiguration(
-                "the grid spans \(span.isFinite ? String(format: "%.4g", span) : "unboundedly many") degrees of longitude, more than the globe, \(cause)")
+                "the grid spans \(span.isFinite ? String(format: "%.4g", span) : "unboundedly many") degrees of longitude, more than the globe, \(cause)"
+            )
         }
     }
 

@@ -82,8 +82,10 @@ struct BatchCheck {
 
     package static let chunkSize = 1 << 14
 
-    package static func run(x: [Double], y: [Double], weight: [Double], value: [Double]?,
-                    binning: Binnability?, control: ComputeControl) throws -> BatchCheck {
+    package static func run(
+        x: [Double], y: [Double], weight: [Double], value: [Double]?,
+        binning: Binnability?, control: ComputeControl
+    ) throws -> BatchCheck {
         let n = x.count
         let chunks = (n + chunkSize - 1) / chunkSize
         var parts = [BatchCheck](repeating: BatchCheck(), count: chunks)
@@ -96,9 +98,10 @@ struct BatchCheck {
                             let parts = parts.baseAddress!
                             try Parallel.forEach(chunks) { c in
                                 try control.checkCancellation()
-                                parts[c] = check(x: x, y: y, weight: weight, value: value,
-                                                 range: c * chunkSize ..< min(n, (c + 1) * chunkSize),
-                                                 binning: binning)
+                                parts[c] = check(
+                                    x: x, y: y, weight: weight, value: value,
+                                    range: c * chunkSize..<min(n, (c + 1) * chunkSize),
+                                    binning: binning)
                             }
                         }
                     }
@@ -114,8 +117,10 @@ struct BatchCheck {
         return result
     }
 
-    private static func check(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
-                              value: UnsafePointer<Double>?, range: Range<Int>, binning: Binnability?) -> BatchCheck {
+    private static func check(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+        value: UnsafePointer<Double>?, range: Range<Int>, binning: Binnability?
+    ) -> BatchCheck {
         var part = BatchCheck()
         // Fast path: all finite and non-negative is one test per value.
         var allFine = true
@@ -142,7 +147,8 @@ struct BatchCheck {
         // Binnable points form a box (an interval per axis), so when the
         // corners of the points' box are binnable, all points are.
         if let binning, range.count > 0,
-           !(binning.contains(x: minX, y: minY) && binning.contains(x: maxX, y: maxY)) {
+            !(binning.contains(x: minX, y: minY) && binning.contains(x: maxX, y: maxY))
+        {
             for i in range where weight[i] != 0 && !binning.contains(x: x[i], y: y[i]) {
                 part.needsDirectGrid = true
                 break

@@ -13,9 +13,11 @@ extension DirectSplat {
     /// false when the point's nearest node is off the grid (the recurrence
     /// handles those).
     @inline(__always)
-    func tabulated(_ px: Double, _ py: Double, _ w: Double, _ v: Double,
-                   _ density: UnsafeMutablePointer<Double>, _ tables: SplatTables.View,
-                   _ scratch: UnsafeMutablePointer<Double>) -> Bool {
+    func tabulated(
+        _ px: Double, _ py: Double, _ w: Double, _ v: Double,
+        _ density: UnsafeMutablePointer<Double>, _ tables: SplatTables.View,
+        _ scratch: UnsafeMutablePointer<Double>
+    ) -> Bool {
         let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
         guard fx >= -0.5, fy >= -0.5, fx < Double(xAxis.count) - 0.5, fy < Double(yAxis.count) - 0.5 else {
             return false
@@ -31,9 +33,10 @@ extension DirectSplat {
         // columns per row otherwise costs more than the arithmetic.
         if x.stride <= 8, cn - hx >= 0, cn - hx + x.stride <= xAxis.count {
             @inline(__always) func rows<V: SIMD>(_ vector: V.Type) where V.Scalar == Double {
-                DirectSplat.vectorRows(vector, bx, sx, tx, by, sy, ty, w: w, v: v, column: cn - hx,
-                                       rn: rn, hy: hy, height: y.width, rows: yAxis.count, columns: columns,
-                                       density: density, weightedValue: weightedValue)
+                DirectSplat.vectorRows(
+                    vector, bx, sx, tx, by, sy, ty, w: w, v: v, column: cn - hx,
+                    rn: rn, hy: hy, height: y.width, rows: yAxis.count, columns: columns,
+                    density: density, weightedValue: weightedValue)
             }
             if x.stride == 4 { rows(SIMD4<Double>.self) } else { rows(SIMD8<Double>.self) }
             return true
@@ -70,12 +73,15 @@ extension DirectSplat {
     /// Writing to the row's padding columns adds zero, and rows belong to
     /// one band at a time, so no other task writes them.
     @inline(__always)
-    static func vectorRows<V: SIMD>(_: V.Type, _ bx: UnsafePointer<Double>, _ sx: UnsafePointer<Double>, _ tx: Double,
-                                    _ by: UnsafePointer<Double>, _ sy: UnsafePointer<Double>, _ ty: Double,
-                                    w: Double, v: Double, column: Int, rn: Int, hy: Int, height: Int,
-                                    rows: Int, columns: Int, density: UnsafeMutablePointer<Double>,
-                                    weightedValue: UnsafeMutablePointer<Double>?) where V.Scalar == Double {
-        let g = w * (UnsafeRawPointer(bx).loadUnaligned(as: V.self) + tx * UnsafeRawPointer(sx).loadUnaligned(as: V.self))
+    static func vectorRows<V: SIMD>(
+        _: V.Type, _ bx: UnsafePointer<Double>, _ sx: UnsafePointer<Double>, _ tx: Double,
+        _ by: UnsafePointer<Double>, _ sy: UnsafePointer<Double>, _ ty: Double,
+        w: Double, v: Double, column: Int, rn: Int, hy: Int, height: Int,
+        rows: Int, columns: Int, density: UnsafeMutablePointer<Double>,
+        weightedValue: UnsafeMutablePointer<Double>?
+    ) where V.Scalar == Double {
+        let g =
+            w * (UnsafeRawPointer(bx).loadUnaligned(as: V.self) + tx * UnsafeRawPointer(sx).loadUnaligned(as: V.self))
         let j0 = max(0, hy - rn), j1 = min(height - 1, rows - 1 - rn + hy)
         guard j0 <= j1 else { return }
         for j in j0...j1 {
@@ -90,4 +96,3 @@ extension DirectSplat {
         }
     }
 }
-

@@ -32,8 +32,10 @@ struct DirectSplat: PointDepositor {
     /// time. Whoever makes the splat keeps the tables alive while it runs.
     package let tables: SplatTables.View?
 
-    package init(xAxis: GaussianAxis, yAxis: GaussianAxis, columns: Int, density: UnsafeMutablePointer<Double>?,
-         weightedValue: UnsafeMutablePointer<Double>?, tables: SplatTables.View? = nil) {
+    package init(
+        xAxis: GaussianAxis, yAxis: GaussianAxis, columns: Int, density: UnsafeMutablePointer<Double>?,
+        weightedValue: UnsafeMutablePointer<Double>?, tables: SplatTables.View? = nil
+    ) {
         self.xAxis = xAxis
         self.yAxis = yAxis
         self.columns = columns
@@ -43,10 +45,13 @@ struct DirectSplat: PointDepositor {
     }
 
     /// The same splat adding into other grids (of the same geometry).
-    package func writing(into density: UnsafeMutablePointer<Double>,
-                 weightedValue: UnsafeMutablePointer<Double>?) -> DirectSplat {
-        DirectSplat(xAxis: xAxis, yAxis: yAxis, columns: columns, density: density, weightedValue: weightedValue,
-                    tables: tables)
+    package func writing(
+        into density: UnsafeMutablePointer<Double>,
+        weightedValue: UnsafeMutablePointer<Double>?
+    ) -> DirectSplat {
+        DirectSplat(
+            xAxis: xAxis, yAxis: yAxis, columns: columns, density: density, weightedValue: weightedValue,
+            tables: tables)
     }
 
     var scratchCount: Int {
@@ -70,8 +75,10 @@ struct DirectSplat: PointDepositor {
     }
 
     @inline(__always)
-    func deposit(x px: Double, y py: Double, weight w: Double, value v: Double,
-                 scratch: UnsafeMutablePointer<Double>) {
+    func deposit(
+        x px: Double, y py: Double, weight w: Double, value v: Double,
+        scratch: UnsafeMutablePointer<Double>
+    ) {
         guard w != 0, let density else { return }
         if let tables, tabulated(px, py, w, v, density, tables, scratch) { return }
         let xs = xAxis.span(of: px)

@@ -23,36 +23,45 @@ struct DiscFill: DensityFill {
     /// The radius of each point of the slice being deposited, or nil.
     var radii: UnsafePointer<Double>? = nil
 
-    func deposit(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
-                 value: UnsafePointer<Double>?, count n: Int, control: ComputeControl,
-                 progress: @escaping @Sendable (Int) -> Void) throws {
+    func deposit(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+        value: UnsafePointer<Double>?, count n: Int, control: ComputeControl,
+        progress: @escaping @Sendable (Int) -> Void
+    ) throws {
         switch kernel {
         case .gaussian: try run(GaussianShape(), x, y, weight, value, n, control, progress)
         case .quartic: try run(QuarticShape(), x, y, weight, value, n, control, progress)
         case .epanechnikov: try run(EpanechnikovShape(), x, y, weight, value, n, control, progress)
         case .triweight: try run(TriweightShape(), x, y, weight, value, n, control, progress)
-        case .triangular(let decay): try run(TriangularShape(fall: 1 - decay), x, y, weight, value, n, control, progress)
+        case .triangular(let decay):
+            try run(TriangularShape(fall: 1 - decay), x, y, weight, value, n, control, progress)
         case .uniform: try run(UniformShape(), x, y, weight, value, n, control, progress)
         }
     }
 
-    private func run<S: RadialShape>(_ shape: S, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
-                                     _ weight: UnsafePointer<Double>, _ value: UnsafePointer<Double>?, _ n: Int,
-                                     _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void) throws {
-        let splat = DiscSplat(shape: shape, xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius,
-                              normalisingRadius: raw ? nil : radius, radii: radii, radius: radius,
-                              density: density, weightedValue: value == nil ? nil : weightedValue)
-        try RowBands<DiscEntry>.deposit(splat, x: x, y: y, weight: weight, value: value, count: n,
-                                        rows: yAxis.count, columns: xAxis.count, control: control,
-                                        progress: progress)
+    private func run<S: RadialShape>(
+        _ shape: S, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
+        _ weight: UnsafePointer<Double>, _ value: UnsafePointer<Double>?, _ n: Int,
+        _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
+    ) throws {
+        let splat = DiscSplat(
+            shape: shape, xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius,
+            normalisingRadius: raw ? nil : radius, radii: radii, radius: radius,
+            density: density, weightedValue: value == nil ? nil : weightedValue)
+        try RowBands<DiscEntry>.deposit(
+            splat, x: x, y: y, weight: weight, value: value, count: n,
+            rows: yAxis.count, columns: xAxis.count, control: control,
+            progress: progress)
     }
 
-    func finish(control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
-                emit: (Int, UnsafePointer<Double>?) -> Void) throws {
+    func finish(
+        control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
+        emit: (Int, UnsafePointer<Double>?) -> Void
+    ) throws {
         let rows = yAxis.count, blocks = (rows + 15) / 16
         try Parallel.forEach(blocks) { b in
             try control.checkCancellation()
-            for r in b * 16 ..< min(rows, (b + 1) * 16) { emit(r, nil) }
+            for r in b * 16..<min(rows, (b + 1) * 16) { emit(r, nil) }
         }
     }
 }

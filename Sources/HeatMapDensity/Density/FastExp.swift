@@ -9,7 +9,7 @@ import HeatMapCore
 @inline(__always) func expOfNegative(_ x: Double) -> Double {
     guard x > -708 else { return 0 }
     guard x <= 0 else { return exp(x) }
-    let t = x * 1.442_695_040_888_963_4 // log₂ e
+    let t = x * 1.442_695_040_888_963_4  // log₂ e
     let k = GaussianAxis.floor(t + 0.5)
     let kd = Double(k)
     // Cody–Waite: ln 2 split so that kd · ln2High is exact.

@@ -53,8 +53,10 @@ package final class FrameDensity {
 
     fileprivate let grids: ScratchFile
 
-    private init(schedule: FrameSchedule, plan: DensityPlanner.Plan, projection: PlaneProjection,
-                 estimator: DensityEstimator, pointsInFrames: Int, intervalCounts: [Int], grids: ScratchFile) {
+    private init(
+        schedule: FrameSchedule, plan: DensityPlanner.Plan, projection: PlaneProjection,
+        estimator: DensityEstimator, pointsInFrames: Int, intervalCounts: [Int], grids: ScratchFile
+    ) {
         self.schedule = schedule
         self.plan = plan
         self.projection = projection
@@ -78,7 +80,8 @@ package final class FrameDensity {
         control: ComputeControl
     ) throws -> FrameDensity {
         guard configuration.estimator == .density else {
-            throw HeatMapError.invalidConfiguration("frames map the density; the kernel-weighted mean (--value) has no frames yet")
+            throw HeatMapError.invalidConfiguration(
+                "frames map the density; the kernel-weighted mean (--value) has no frames yet")
         }
         let stats = timed.statistics
         let schedule = try FrameSchedule(options, earliest: stats.minTime, latest: stats.maxTime)
@@ -90,7 +93,8 @@ package final class FrameDensity {
         let scratchBytes = Double(intervals) * Double(nodes) * 8
         if scratchBytes > 64e9 {
             throw HeatMapError.invalidConfiguration(
-                "\(schedule.frames.count) frames on a grid of \(nodes) nodes need \(Int(scratchBytes / 1e9)) GB of temporary space (at most 64): use fewer frames or a coarser grid")
+                "\(schedule.frames.count) frames on a grid of \(nodes) nodes need \(Int(scratchBytes / 1e9)) GB of temporary space (at most 64): use fewer frames or a coarser grid"
+            )
         }
 
         // Pass: how many points each interval holds.
@@ -143,18 +147,22 @@ package final class FrameDensity {
         var filled = 0
         control.report(.density, 0)
         for j in 0..<intervals where counts[j] > 0 {
-            var accumulator = try DensityAccumulator(geometry: plan.geometry, radius: plan.radius,
-                                                     projection: projection, estimator: .density,
-                                                     method: configuration.densityMethod, expectedCount: counts[j])
+            var accumulator = try DensityAccumulator(
+                geometry: plan.geometry, radius: plan.radius,
+                projection: projection, estimator: .density,
+                method: configuration.densityMethod, expectedCount: counts[j])
             var k = 0
             while k < counts[j] {
                 let n = min(chunk, counts[j] - k)
                 try records.withUnsafeMutableBufferPointer {
-                    try sorted.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<(3 * n)]), at: 3 * (offsets[j] + k))
+                    try sorted.read(
+                        into: UnsafeMutableBufferPointer(rebasing: $0[0..<(3 * n)]), at: 3 * (offsets[j] + k))
                 }
                 var points = PlanePoints()
                 points.reserveCapacity(n)
-                for r in 0..<n { points.append(x: records[3 * r], y: records[3 * r + 1], weight: records[3 * r + 2], value: nil) }
+                for r in 0..<n {
+                    points.append(x: records[3 * r], y: records[3 * r + 1], weight: records[3 * r + 2], value: nil)
+                }
                 try accumulator.add(points, control: quiet)
                 k += n
             }
@@ -164,8 +172,9 @@ package final class FrameDensity {
             control.report(.density, Double(filled) / Double(max(held, 1)))
         }
         control.report(.density, 1)
-        let made = FrameDensity(schedule: schedule, plan: plan, projection: projection, estimator: .density,
-                                pointsInFrames: held, intervalCounts: counts, grids: grids)
+        let made = FrameDensity(
+            schedule: schedule, plan: plan, projection: projection, estimator: .density,
+            pointsInFrames: held, intervalCounts: counts, grids: grids)
         var used = configuration
         used.radius = plan.radius
         used.gridResolution = plan.resolution
@@ -177,13 +186,16 @@ package final class FrameDensity {
 
     /// The frames of points read by ``StreamedPoints`` (with times).
     /// - Parameter resolutionFromData: as ``StreamedDensity/compute(from:configuration:resolutionFromData:control:)``.
-    package static func make(streamed points: StreamedPoints, configuration: HeatMapConfiguration,
-                             resolutionFromData: Bool = false, frames options: TimeFrameOptions,
-                             control: ComputeControl) throws -> FrameDensity {
+    package static func make(
+        streamed points: StreamedPoints, configuration: HeatMapConfiguration,
+        resolutionFromData: Bool = false, frames options: TimeFrameOptions,
+        control: ComputeControl
+    ) throws -> FrameDensity {
         var asked = configuration
         if resolutionFromData { asked.resolutionFromData = true }
-        let source = StreamedPointSource(points: points, configuration: configuration,
-                                         batchSize: StreamedPoints.batchSize)
+        let source = StreamedPointSource(
+            points: points, configuration: configuration,
+            batchSize: StreamedPoints.batchSize)
         return try make(planning: source, timed: points, configuration: asked, frames: options, control: control)
     }
 
@@ -218,7 +230,8 @@ package final class FrameDensity {
             let frame = schedule.frames[position], run = schedule.runs[position]
             position += 1
             if run.lowerBound >= current.upperBound || run.upperBound <= current.lowerBound
-                || run.upperBound < current.upperBound || run.lowerBound < current.lowerBound {
+                || run.upperBound < current.upperBound || run.lowerBound < current.lowerBound
+            {
                 // No overlap with the last frame: start again.
                 for i in 0..<sum.count { sum[i] = 0 }
                 for j in run { try apply(j, sign: 1) }
@@ -230,9 +243,10 @@ package final class FrameDensity {
             var values = sum
             // Subtraction leaves rounding noise where nothing is left: a density is never below 0.
             for i in 0..<values.count where values[i] < 0 { values[i] = 0 }
-            let grid = DensityGrid(geometry: density.plan.geometry, values: values, projection: density.projection,
-                                   radius: density.plan.radius, estimator: density.estimator,
-                                   units: density.projection.densityUnits)
+            let grid = DensityGrid(
+                geometry: density.plan.geometry, values: values, projection: density.projection,
+                radius: density.plan.radius, estimator: density.estimator,
+                units: density.projection.densityUnits)
             return (frame, grid)
         }
 
@@ -250,9 +264,11 @@ package final class FrameDensity {
 
     /// The frames of points held in memory (with times), projected with
     /// `configuration.projection` centred on them.
-    package static func make(points batch: PointBatch, statistics: InputStatistics,
-                             configuration: HeatMapConfiguration, frames options: TimeFrameOptions,
-                             control: ComputeControl) throws -> FrameDensity {
+    package static func make(
+        points batch: PointBatch, statistics: InputStatistics,
+        configuration: HeatMapConfiguration, frames options: TimeFrameOptions,
+        control: ComputeControl
+    ) throws -> FrameDensity {
         let projection = statistics.projection(configuration.projection)
         var planes = PlanePoints()
         planes.reserveCapacity(batch.count)
@@ -262,9 +278,10 @@ package final class FrameDensity {
             let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
             planes.append(x: q.x, y: q.y, weight: batch.weight[i], value: nil)
         }
-        return try make(planning: MemoryPointSource(points: planes, projection: projection),
-                        timed: MemoryTimedSource(batch: batch, statistics: statistics), configuration: configuration,
-                        frames: options, control: control)
+        return try make(
+            planning: MemoryPointSource(points: planes, projection: projection),
+            timed: MemoryTimedSource(batch: batch, statistics: statistics), configuration: configuration,
+            frames: options, control: control)
     }
 }
 

@@ -21,8 +21,8 @@ package struct GaussianAxis: Sendable {
     /// Distance beyond which the kernel is dropped.
     package let reach: Double
 
-    private let halfInverseVariance: Double   // 1 / 2σ²
-    private let ratioStep: Double             // exp(−δ²/σ²)
+    private let halfInverseVariance: Double  // 1 / 2σ²
+    private let ratioStep: Double  // exp(−δ²/σ²)
     private let stepSquared: Double
     private let inverseStep: Double
 
@@ -103,8 +103,10 @@ package struct GaussianAxis: Sendable {
         // Rightward ratio g(j+1)/g(j) = exp(−(2dδ + δ²)/2σ²), leftward
         // exp(−(δ² − 2dδ)/2σ²); each then shrinks by exp(−δ²/σ²) per step.
         var right = expOfNegative(-(2 * d * step + stepSquared) * halfInverseVariance)
-        var left = right > 1e-300 ? ratioStep / right
-                                  : expOfNegative(-(stepSquared - 2 * d * step) * halfInverseVariance)
+        var left =
+            right > 1e-300
+            ? ratioStep / right
+            : expOfNegative(-(stepSquared - 2 * d * step) * halfInverseVariance)
         var vr = g, vl = g
         let rightCount = hi - centre, leftCount = k
         let both = min(rightCount, leftCount)

@@ -97,7 +97,9 @@ final class GaussianTable: @unchecked Sendable {
         package let rows: UnsafePointer<Double>
 
         /// The interval of offset `u` (in cells, −0.5…0.5) and the position in it.
-        @inline(__always) package func locate(_ u: Double) -> (base: UnsafePointer<Double>, slope: UnsafePointer<Double>, t: Double) {
+        @inline(__always) package func locate(_ u: Double) -> (
+            base: UnsafePointer<Double>, slope: UnsafePointer<Double>, t: Double
+        ) {
             let n = intervals
             let position = min(max((u + 0.5) * Double(n), 0), Double(n))
             let k = min(Int(position), n - 1)

@@ -27,14 +27,15 @@ final class GridBuffer: @unchecked Sendable {
     /// through memory). Nil when the memory is not available.
     package init?(count: Int, zeroing zeroed: Range<Int>) {
         guard count >= 0, count <= Int.max / MemoryLayout<Double>.stride,
-              zeroed.lowerBound >= 0, zeroed.upperBound <= count else { return nil }
+            zeroed.lowerBound >= 0, zeroed.upperBound <= count
+        else { return nil }
         guard let raw = malloc(max(count, 1) * MemoryLayout<Double>.stride) else { return nil }
         self.base = raw.bindMemory(to: Double.self, capacity: max(count, 1))
         self.count = count
         #if DEBUG
-        // Debug builds (the tests) poison the rest: a read before the
-        // owner clears it shows up as NaN in the results.
-        base.initialize(repeating: .nan, count: count)
+            // Debug builds (the tests) poison the rest: a read before the
+            // owner clears it shows up as NaN in the results.
+            base.initialize(repeating: .nan, count: count)
         #endif
         (base + zeroed.lowerBound).initialize(repeating: 0, count: zeroed.count)
     }
@@ -48,7 +49,7 @@ final class GridBuffer: @unchecked Sendable {
     /// write, two faults per page. Touching by writing first takes one.
     func prefault(control: ComputeControl) throws {
         let page = 4096 / MemoryLayout<Double>.stride
-        let chunk = 1 << 18 // doubles: 2 MB
+        let chunk = 1 << 18  // doubles: 2 MB
         let chunks = (count + chunk - 1) / chunk
         let base = self.base, count = self.count
         try Parallel.forEach(chunks) { c in

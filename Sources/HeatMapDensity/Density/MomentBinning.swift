@@ -76,8 +76,10 @@ struct MomentBinning: PointDepositor {
     }
 
     @inline(__always)
-    func deposit(x px: Double, y py: Double, weight w: Double, value v: Double,
-                 scratch: UnsafeMutablePointer<Double>) {
+    func deposit(
+        x px: Double, y py: Double, weight w: Double, value v: Double,
+        scratch: UnsafeMutablePointer<Double>
+    ) {
         if w == 0 { return }
         let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
         guard let n = node(fx, fy) else { return }
@@ -109,8 +111,10 @@ struct MomentBinning: PointDepositor {
     /// Adds g · sx^m · sy^n to moment (m, n) of the node at `cell`, ordered
     /// by n then m.
     @inline(__always)
-    private func addMoments(_ cell: UnsafeMutablePointer<Double>, _ g: Double, _ sx: Double, _ sy: Double,
-                            _ order: Int) {
+    private func addMoments(
+        _ cell: UnsafeMutablePointer<Double>, _ g: Double, _ sx: Double, _ sy: Double,
+        _ order: Int
+    ) {
         var plane = 0
         var gy = g
         for n in 0...order {

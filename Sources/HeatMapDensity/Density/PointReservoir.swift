@@ -49,7 +49,9 @@ struct PointReservoir: Sendable, Hashable {
     /// the smallest distance whose cumulative weight reaches half of Σw.
     /// nil when the sample has no weight.
     func medianDistance(to centre: PlanePoint) -> Double? {
-        let distances = x.indices.map { i in ((x[i] - centre.x) * (x[i] - centre.x) + (y[i] - centre.y) * (y[i] - centre.y)).squareRoot() }
+        let distances = x.indices.map { i in
+            ((x[i] - centre.x) * (x[i] - centre.x) + (y[i] - centre.y) * (y[i] - centre.y)).squareRoot()
+        }
         let order = distances.indices.sorted { distances[$0] < distances[$1] }
         let total = weight.reduce(0, +)
         guard total > 0 else { return nil }

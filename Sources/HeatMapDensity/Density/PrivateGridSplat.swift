@@ -25,9 +25,11 @@ enum PrivateGridSplat {
     /// grids, then adds the copies to the splat's own grids (its density,
     /// and its Σ v w K when `value` is given). `progress` gets each chunk's
     /// point count.
-    package static func run(_ splat: DirectSplat, x: UnsafePointer<Double>, y: UnsafePointer<Double>,
-                    weight: UnsafePointer<Double>, value: UnsafePointer<Double>?, count n: Int, nodes: Int,
-                    control: ComputeControl, progress: (@Sendable (Int) -> Void)?) throws {
+    package static func run(
+        _ splat: DirectSplat, x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+        weight: UnsafePointer<Double>, value: UnsafePointer<Double>?, count n: Int, nodes: Int,
+        control: ComputeControl, progress: (@Sendable (Int) -> Void)?
+    ) throws {
         let chunks = chunks(count: n)
         let channels = value == nil ? 1 : 2
         // Copy c at c · channels · nodes: its density, then its Σ v w K.
@@ -41,7 +43,7 @@ enum PrivateGridSplat {
             let scratch = UnsafeMutablePointer<Double>.allocate(capacity: max(splat.scratchCount, 1))
             defer { scratch.deallocate() }
             let poll = max(splat.pollInterval, 1)
-            let range = n * c / chunks ..< n * (c + 1) / chunks
+            let range = n * c / chunks..<n * (c + 1) / chunks
             // Runs of `poll` points between cancellation checks, as the
             // band loop of RowBands does: no division per point.
             var i = range.lowerBound
@@ -61,7 +63,7 @@ enum PrivateGridSplat {
             try control.checkCancellation()
             for (channel, target) in [splat.density, splat.weightedValue].prefix(channels).enumerated() {
                 guard let target else { continue }
-                for k in b * block ..< min(nodes, (b + 1) * block) {
+                for k in b * block..<min(nodes, (b + 1) * block) {
                     var sum = 0.0
                     for c in 0..<chunks { sum += copies[(c * channels + channel) * nodes + k] }
                     target[k] += sum

@@ -96,17 +96,23 @@ struct RowBands<Entry: BitwiseCopyable> {
     /// over all points (their buckets, then their entries), and for
     /// depositors that write around their row a pass over a sample first
     /// (the cut, which their buckets depend on).
-    package init<D: RowDepositor>(x: UnsafePointer<Double>, y: UnsafePointer<Double>,
-                          weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
-                          count n: Int, rows: Int, columns: Int, depositor: D,
-                          control: ComputeControl) throws where D.Entry == Entry {
+    package init<D: RowDepositor>(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+        weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
+        count n: Int, rows: Int, columns: Int, depositor: D,
+        control: ComputeControl
+    ) throws where D.Entry == Entry {
         let chunkSize = RowBands.chunkSize(count: n), tileWidth = RowBands.tileWidth
         let chunks = max(1, (n + chunkSize - 1) / chunkSize)
         let byRow = depositor.reachRows == 0
         // Buckets: rows, or (band, column tile) pairs for a cut made first.
         let tiles = byRow ? 1 : max(1, (columns + tileWidth - 1) / tileWidth)
-        var cuts = byRow ? [] : try RowBands.cut(x: x, y: y, weight: weight, count: n, rows: rows,
-                                                 depositor: depositor, control: control)
+        var cuts =
+            byRow
+            ? []
+            : try RowBands.cut(
+                x: x, y: y, weight: weight, count: n, rows: rows,
+                depositor: depositor, control: control)
         var bandOfRow = [Int32](repeating: 0, count: byRow ? 0 : rows)
         if !byRow { for b in 0..<cuts.count - 1 { for r in cuts[b]..<cuts[b + 1] { bandOfRow[r] = Int32(b) } } }
         let buckets = byRow ? rows : (cuts.count - 1) * tiles
@@ -127,7 +133,7 @@ struct RowBands<Entry: BitwiseCopyable> {
                     try Parallel.forEach(chunks) { c in
                         try control.checkCancellation()
                         let count = counts + c * buckets
-                        for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
+                        for i in c * chunkSize..<min(n, (c + 1) * chunkSize) {
                             if i & 1023 == 0 { try control.checkCancellation() }
                             guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else {
                                 bucketOf[i] = none
@@ -173,7 +179,7 @@ struct RowBands<Entry: BitwiseCopyable> {
                     try Parallel.forEach(chunks) { c in
                         try control.checkCancellation()
                         let slot = next + c * buckets
-                        for i in c * chunkSize ..< min(n, (c + 1) * chunkSize) {
+                        for i in c * chunkSize..<min(n, (c + 1) * chunkSize) {
                             if i & 1023 == 0 { try control.checkCancellation() }
                             let b = bucketOf[i]
                             guard b != none else { continue }
@@ -190,12 +196,15 @@ struct RowBands<Entry: BitwiseCopyable> {
 
     /// Sorts points 0..<n into bands for `depositor` and runs it over
     /// them: what every fill that deposits by rows does with a slice.
-    static func deposit<D: RowDepositor>(_ depositor: D, x: UnsafePointer<Double>, y: UnsafePointer<Double>,
-                                         weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
-                                         count n: Int, rows: Int, columns: Int, control: ComputeControl,
-                                         progress: (@Sendable (Int) -> Void)?) throws where D.Entry == Entry {
-        let bands = try RowBands(x: x, y: y, weight: weight, value: value, count: n, rows: rows, columns: columns,
-                                 depositor: depositor, control: control)
+    static func deposit<D: RowDepositor>(
+        _ depositor: D, x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+        weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
+        count n: Int, rows: Int, columns: Int, control: ComputeControl,
+        progress: (@Sendable (Int) -> Void)?
+    ) throws where D.Entry == Entry {
+        let bands = try RowBands(
+            x: x, y: y, weight: weight, value: value, count: n, rows: rows, columns: columns,
+            depositor: depositor, control: control)
         try bands.run(depositor, control: control, progress: progress)
     }
 
@@ -212,9 +221,11 @@ struct RowBands<Entry: BitwiseCopyable> {
     /// write it. A sample
     /// balances the bands as well as all the points would, and keeps the cut
     /// a function of the data alone.
-    package static func cut<D: RowDepositor>(x: UnsafePointer<Double>, y: UnsafePointer<Double>,
-                                     weight: UnsafePointer<Double>, count n: Int, rows: Int,
-                                     depositor: D, control: ComputeControl) throws -> [Int] {
+    package static func cut<D: RowDepositor>(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+        weight: UnsafePointer<Double>, count n: Int, rows: Int,
+        depositor: D, control: ComputeControl
+    ) throws -> [Int] {
         let run = 64
         let runs = (n + run - 1) / run
         let step = max(1, runs / RowBands.sampledRuns)
@@ -227,9 +238,9 @@ struct RowBands<Entry: BitwiseCopyable> {
             try Parallel.forEach(chunks) { c in
                 try control.checkCancellation()
                 let histogram = perRow + c * rows
-                for k in c * runsPerChunk ..< min(sampledRuns, (c + 1) * runsPerChunk) {
+                for k in c * runsPerChunk..<min(sampledRuns, (c + 1) * runsPerChunk) {
                     let start = k * step * run
-                    for i in start ..< min(n, start + run) {
+                    for i in start..<min(n, start + run) {
                         guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else { continue }
                         histogram[a.row] &+= 1
                     }
@@ -238,7 +249,7 @@ struct RowBands<Entry: BitwiseCopyable> {
         }
         // Work per row: the (sampled) points whose rows cover it.
         let reach = depositor.reachRows
-        var anchored = [Double](repeating: 0, count: rows + 1) // prefix sums
+        var anchored = [Double](repeating: 0, count: rows + 1)  // prefix sums
         for r in 0..<rows {
             var m = 0
             for c in 0..<chunks { m += Int(perRow[c * rows + r]) }
@@ -274,8 +285,10 @@ struct RowBands<Entry: BitwiseCopyable> {
     /// ones (all together when bands do not overlap). Polls cancellation
     /// every `pollInterval` points; `progress` gets each finished band's
     /// point count.
-    package func run<D: RowDepositor>(_ depositor: D, control: ComputeControl,
-                              progress: (@Sendable (Int) -> Void)? = nil) throws where D.Entry == Entry {
+    package func run<D: RowDepositor>(
+        _ depositor: D, control: ComputeControl,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) throws where D.Entry == Entry {
         let scratchCount = max(depositor.scratchCount, 1)
         let poll = max(depositor.pollInterval, 1)
         let phases = overlap ? 2 : 1

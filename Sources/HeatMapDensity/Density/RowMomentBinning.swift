@@ -36,8 +36,10 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
     /// δy/σ: converts a row offset into the moments' variable s.
     private let stepInSigmas: Double
 
-    package init(xAxis: GaussianAxis, yAxis: GaussianAxis, layout: RowMomentLayout, moments: UnsafeMutablePointer<Double>,
-         table: GaussianTable.Lookup) {
+    package init(
+        xAxis: GaussianAxis, yAxis: GaussianAxis, layout: RowMomentLayout, moments: UnsafeMutablePointer<Double>,
+        table: GaussianTable.Lookup
+    ) {
         precondition(table.half == layout.half && table.stride >= layout.span, "table and layout disagree")
         self.xAxis = xAxis
         self.yAxis = yAxis
@@ -71,9 +73,10 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
         let r = min(GaussianAxis.floor(fy + 0.5), yAxis.count - 1)
         let nearest = GaussianAxis.floor(fx + 0.5)
         let s = (fy - Double(r)) * stepInSigmas
-        let point = RowMomentPoint(row: Int32(r), column: Int32(nearest), s: Float(s),
-                                   u: Float(fx - Double(nearest)),
-                                   weight: w * MomentBinning.expNegative(s * s / 2))
+        let point = RowMomentPoint(
+            row: Int32(r), column: Int32(nearest), s: Float(s),
+            u: Float(fx - Double(nearest)),
+            weight: w * MomentBinning.expNegative(s * s / 2))
         return Entry(point, value: v)
     }
 
@@ -104,8 +107,10 @@ struct RowMomentBinning<Entry: RowMomentEntry>: RowDepositor {
     /// Adds a · mₖ to run k (and a · mₖ · v to the value channel's) for the
     /// span's columns, a being each column's interpolated kernel weight.
     @inline(__always)
-    private func spread(_ first: UnsafeMutablePointer<Double>, _ m: SIMD8<Double>, _ v: Double, moments k: Int,
-                        _ base: UnsafePointer<Double>, _ slope: UnsafePointer<Double>, _ t: Double) {
+    private func spread(
+        _ first: UnsafeMutablePointer<Double>, _ m: SIMD8<Double>, _ v: Double, moments k: Int,
+        _ base: UnsafePointer<Double>, _ slope: UnsafePointer<Double>, _ t: Double
+    ) {
         let stride = layout.stride
         let mv = m * v
         var j = 0

@@ -15,24 +15,30 @@ struct RowMomentFill: DensityFill {
     /// Rows per block of the finishing pass.
     static let blockRows = 16
 
-    func deposit(x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
-                 value: UnsafePointer<Double>?, count n: Int, control: ComputeControl,
-                 progress: @escaping @Sendable (Int) -> Void) throws {
+    func deposit(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+        value: UnsafePointer<Double>?, count n: Int, control: ComputeControl,
+        progress: @escaping @Sendable (Int) -> Void
+    ) throws {
         // The binning refers to the table without owning it: it lives
         // until this function returns.
         let columnTable = GaussianTable(axis: xAxis)
         defer { withExtendedLifetime(columnTable) {} }
         func run<Entry: RowMomentEntry>(_: Entry.Type) throws {
-            let binning = RowMomentBinning<Entry>(xAxis: xAxis, yAxis: yAxis, layout: layout, moments: moments,
-                                                  table: columnTable.lookup)
-            try RowBands.deposit(binning, x: x, y: y, weight: weight, value: value, count: n, rows: yAxis.count,
-                                 columns: xAxis.count, control: control, progress: progress)
+            let binning = RowMomentBinning<Entry>(
+                xAxis: xAxis, yAxis: yAxis, layout: layout, moments: moments,
+                table: columnTable.lookup)
+            try RowBands.deposit(
+                binning, x: x, y: y, weight: weight, value: value, count: n, rows: yAxis.count,
+                columns: xAxis.count, control: control, progress: progress)
         }
         if value == nil { try run(RowMomentPoint.self) } else { try run(RowMomentValuePoint.self) }
     }
 
-    package func finish(control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
-                emit: (Int, UnsafePointer<Double>?) -> Void) throws {
+    package func finish(
+        control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
+        emit: (Int, UnsafePointer<Double>?) -> Void
+    ) throws {
         let moments = UnsafePointer(self.moments)
         let rows = yAxis.count, columns = xAxis.count, blockRows = RowMomentFill.blockRows
         let mean = layout.channels == 2
@@ -49,8 +55,9 @@ struct RowMomentFill: DensityFill {
             let first = b * blockRows, count = min(rows, first + blockRows) - first
             pass.run(rows: first, count: count, channel: 0, moments: moments, into: sums, outStride: stride)
             if mean {
-                pass.run(rows: first, count: count, channel: 1, moments: moments, into: sums + columns,
-                         outStride: stride)
+                pass.run(
+                    rows: first, count: count, channel: 1, moments: moments, into: sums + columns,
+                    outStride: stride)
             }
             for i in 0..<count { emit(first + i, sums + i * stride) }
             done.add(1)

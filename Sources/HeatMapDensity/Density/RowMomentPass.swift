@@ -58,8 +58,10 @@ struct RowMomentPass {
     /// Writes the sums for `channel` of rows `first ..< first + count`
     /// (count ≤ blockRows) to `out + (r − first)·outStride`, each holding
     /// columns + 8 doubles (the last vector may run past the row).
-    package func run(rows first: Int, count: Int, channel: Int, moments: UnsafePointer<Double>,
-             into out: UnsafeMutablePointer<Double>, outStride: Int) {
+    package func run(
+        rows first: Int, count: Int, channel: Int, moments: UnsafePointer<Double>,
+        into out: UnsafeMutablePointer<Double>, outStride: Int
+    ) {
         let k = layout.moments
         for i in 0..<count {
             let r = first + i

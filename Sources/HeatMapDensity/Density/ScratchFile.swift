@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import HeatMapCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An anonymous temporary file of doubles read and written at offsets:
 /// unlinked as soon as it is made, so the system reclaims it however the
@@ -22,8 +23,9 @@ package final class ScratchFile {
         var template = Array((dir + "/contours-scratch-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard made >= 0 else {
-            throw InputError(file: dir, line: 0, column: "", reason: "temporary file",
-                             message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+            throw InputError(
+                file: dir, line: 0, column: "", reason: "temporary file",
+                message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         fd = made
@@ -40,8 +42,9 @@ package final class ScratchFile {
             let n = pwrite(fd, raw + done, bytes - done, off_t(index * 8 + done))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
-                                 message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
+                throw InputError(
+                    file: "temporary file", line: 0, column: "", reason: "temporary file",
+                    message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
             }
             done += n
         }
@@ -56,12 +59,14 @@ package final class ScratchFile {
             let n = pread(fd, raw + done, bytes - done, off_t(index * 8 + done))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
-                                 message: "cannot read a temporary file: \(String(cString: strerror(errno)))")
+                throw InputError(
+                    file: "temporary file", line: 0, column: "", reason: "temporary file",
+                    message: "cannot read a temporary file: \(String(cString: strerror(errno)))")
             }
             if n == 0 {
-                throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
-                                 message: "a temporary file ended early")
+                throw InputError(
+                    file: "temporary file", line: 0, column: "", reason: "temporary file",
+                    message: "a temporary file ended early")
             }
             done += n
         }

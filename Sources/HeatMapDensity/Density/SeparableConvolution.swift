@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import HeatMapCore
+import Synchronization
 
 /// Turns the moments of ``MomentBinning`` into Σ w e^(−d²/2σ²) at the
 /// nodes. x pass, per row: the row's moments Aₘₙ are convolved with their
@@ -47,10 +47,11 @@ struct SeparableConvolution {
         var factorial = 1.0
         for m in 0...order {
             if m > 0 { factorial *= Double(m) }
-            out.append((-half...half).map { j in
-                let t = Double(j) * axis.step / axis.sigma
-                return exp(-t * t / 2) * pow(t, Double(m)) / factorial
-            })
+            out.append(
+                (-half...half).map { j in
+                    let t = Double(j) * axis.step / axis.sigma
+                    return exp(-t * t / 2) * pow(t, Double(m)) / factorial
+                })
         }
         return out
     }
@@ -71,9 +72,11 @@ struct SeparableConvolution {
     /// Runs both passes. `emit(row, sums)` receives each output row's Σ w K
     /// (and Σ v w K for two channels) in `sums[channel * columns ..< …]`;
     /// rows are emitted from several threads, each exactly once.
-    package func run(planes: UnsafeMutablePointer<Double>, control: ComputeControl,
-             progress: @escaping @Sendable (Double) -> Void,
-             emit: (Int, UnsafePointer<Double>) -> Void) throws {
+    package func run(
+        planes: UnsafeMutablePointer<Double>, control: ComputeControl,
+        progress: @escaping @Sendable (Double) -> Void,
+        emit: (Int, UnsafePointer<Double>) -> Void
+    ) throws {
         let blockRows = SeparableConvolution.blockRows
         let blocks = (rows + blockRows - 1) / blockRows
         let cells = columns * rows
@@ -94,7 +97,7 @@ struct SeparableConvolution {
                 let convolver = RowConvolver(columns: columns, kernels: planeKernels)
                 defer { convolver.deallocate() }
                 var empty = [Bool](repeating: false, count: planeCount)
-                for r in b * blockRows ..< min(rows, (b + 1) * blockRows) {
+                for r in b * blockRows..<min(rows, (b + 1) * blockRows) {
                     for ch in 0..<channels {
                         let row = planes + ch * planeCount * cells + r * rowStride
                         for p in 0..<planeCount {
@@ -134,7 +137,7 @@ struct SeparableConvolution {
                     try control.checkCancellation()
                     let sums = UnsafeMutablePointer<Double>.allocate(capacity: channels * columns + 8)
                     defer { sums.deallocate() }
-                    for r in b * blockRows ..< min(rows, (b + 1) * blockRows) {
+                    for r in b * blockRows..<min(rows, (b + 1) * blockRows) {
                         let lo = max(0, r - half), hi = min(rows - 1, r + half)
                         for ch in 0..<channels {
                             let channel = planes + ch * planeCount * cells
@@ -149,8 +152,9 @@ struct SeparableConvolution {
                                         acc += k[-source] * p.loadUnaligned(as: SIMD8<Double>.self)
                                     }
                                 }
-                                UnsafeMutableRawPointer(sums + ch * columns + c).storeBytes(of: acc,
-                                                                                           as: SIMD8<Double>.self)
+                                UnsafeMutableRawPointer(sums + ch * columns + c).storeBytes(
+                                    of: acc,
+                                    as: SIMD8<Double>.self)
                                 c += 8
                             }
                         }

@@ -26,7 +26,8 @@ final class SplatTables: @unchecked Sendable {
     /// than the tables allow.
     package init?(xAxis: GaussianAxis, yAxis: GaussianAxis) {
         guard xAxis.sigma >= xAxis.step / 64, yAxis.sigma >= yAxis.step / 64,
-              GaussianTable.fits(xAxis), GaussianTable.fits(yAxis) else { return nil }
+            GaussianTable.fits(xAxis), GaussianTable.fits(yAxis)
+        else { return nil }
         let x = GaussianTable(axis: xAxis), y = GaussianTable(axis: yAxis)
         self.x = x
         self.y = y

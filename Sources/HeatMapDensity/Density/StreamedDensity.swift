@@ -27,8 +27,10 @@ package enum StreamedDensity {
         package var maximumRadius: Double?
 
         /// Creates a result from its parts.
-        package init(grid: DensityGrid, configuration: HeatMapConfiguration, bandwidth: Bandwidth, radiusRaised: Bool,
-                    summary: InputSummary) {
+        package init(
+            grid: DensityGrid, configuration: HeatMapConfiguration, bandwidth: Bandwidth, radiusRaised: Bool,
+            summary: InputSummary
+        ) {
             self.grid = grid
             self.configuration = configuration
             self.bandwidth = bandwidth
@@ -62,22 +64,28 @@ package enum StreamedDensity {
     ///   changed; ``HeatMapError`` when the grid does not fit in memory.
     ///   - valuesAreRadii: the points' values (read from the value column)
     ///     are each point's kernel radius, not a measured value.
-    package static func compute(from points: StreamedPoints, configuration: HeatMapConfiguration,
-                               resolutionFromData: Bool = false, valuesAreRadii: Bool = false,
-                               control: ComputeControl = .none) throws -> Result {
-        try compute(from: points, configuration: configuration, resolutionFromData: resolutionFromData,
-                    batchSize: StreamedPoints.batchSize, valuesAreRadii: valuesAreRadii, control: control)
+    package static func compute(
+        from points: StreamedPoints, configuration: HeatMapConfiguration,
+        resolutionFromData: Bool = false, valuesAreRadii: Bool = false,
+        control: ComputeControl = .none
+    ) throws -> Result {
+        try compute(
+            from: points, configuration: configuration, resolutionFromData: resolutionFromData,
+            batchSize: StreamedPoints.batchSize, valuesAreRadii: valuesAreRadii, control: control)
     }
 
     /// ``compute(from:configuration:resolutionFromData:control:)`` with
     /// batches of `batchSize` points (tests of the summation order).
-    package static func compute(from points: StreamedPoints, configuration: HeatMapConfiguration,
-                        resolutionFromData: Bool, batchSize: Int, valuesAreRadii: Bool = false,
-                        control: ComputeControl) throws -> Result {
+    package static func compute(
+        from points: StreamedPoints, configuration: HeatMapConfiguration,
+        resolutionFromData: Bool, batchSize: Int, valuesAreRadii: Bool = false,
+        control: ComputeControl
+    ) throws -> Result {
         var asked = configuration
         if resolutionFromData { asked.resolutionFromData = true }
-        let source = StreamedPointSource(points: points, configuration: configuration, batchSize: batchSize,
-                                         valuesAreRadii: valuesAreRadii)
+        let source = StreamedPointSource(
+            points: points, configuration: configuration, batchSize: batchSize,
+            valuesAreRadii: valuesAreRadii)
         let (grid, plan) = try DensityPlanner.compute(source, configuration: asked, control: control)
         var used = configuration
         used.radius = plan.radius
@@ -85,8 +93,9 @@ package enum StreamedDensity {
         used.bandwidth = .fixed
         used.resolutionFromData = false
         let summary = InputSummary(used: points.count, rejected: points.rejections.byReason)
-        var result = Result(grid: grid, configuration: used, bandwidth: configuration.bandwidth,
-                            radiusRaised: plan.radiusRaised, summary: summary)
+        var result = Result(
+            grid: grid, configuration: used, bandwidth: configuration.bandwidth,
+            radiusRaised: plan.radiusRaised, summary: summary)
         result.adaptive = plan.adaptive
         result.maximumRadius = plan.maximumRadius
         return result
@@ -105,7 +114,9 @@ struct StreamedPointSource: PlanePointSource {
 
     /// The points in the plane of `configuration.projection`, with their
     /// values when the estimator is the mean, or their values as radii.
-    package init(points: StreamedPoints, configuration: HeatMapConfiguration, batchSize: Int, valuesAreRadii: Bool = false) {
+    package init(
+        points: StreamedPoints, configuration: HeatMapConfiguration, batchSize: Int, valuesAreRadii: Bool = false
+    ) {
         self.points = points
         self.batchSize = batchSize
         projection = points.statistics.projection(configuration.projection)
@@ -135,16 +146,18 @@ struct StreamedPointSource: PlanePointSource {
         if let spread { return spread.bounds }
         let s = points.statistics
         if projection.kind == .planar {
-            return s.count == 0 ? .empty
+            return s.count == 0
+                ? .empty
                 : PlaneBox(minX: s.minLongitude, minY: s.minLatitude, maxX: s.maxLongitude, maxY: s.maxLatitude)
         }
         return try self.spread(control: control).bounds
     }
 
     package func forEachBatch(control: ComputeControl, _ body: (PlanePoints) throws -> Void) throws {
-        try BatchPipeline.run(produce: { yield in
-            try points.forEachBatch(size: batchSize, control: control) { try yield(plane($0)) }
-        }, consume: body)
+        try BatchPipeline.run(
+            produce: { yield in
+                try points.forEachBatch(size: batchSize, control: control) { try yield(plane($0)) }
+            }, consume: body)
     }
 
     private func plane(_ batch: PointBatch) -> PlanePoints {
@@ -155,8 +168,9 @@ struct StreamedPointSource: PlanePointSource {
         let projector = PointProjector(projection)
         for i in 0..<batch.count {
             let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
-            out.append(x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil,
-                       radius: valuesAreRadii ? batch.value[i] : nil)
+            out.append(
+                x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil,
+                radius: valuesAreRadii ? batch.value[i] : nil)
         }
         return out
     }

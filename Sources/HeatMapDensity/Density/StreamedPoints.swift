@@ -56,9 +56,11 @@ package final class StreamedPoints {
     private let options: PointReaderOptions
     private let spool: PointSpool?
 
-    private init(name: String, format: InputFormat, statistics: InputStatistics, rejections: InputRejections,
-                 rowsRead: Int, columnsDescription: String?, replay: Replay, planarSpread: BandwidthEstimator?,
-                 path: String?, options: PointReaderOptions, spool: PointSpool?) {
+    private init(
+        name: String, format: InputFormat, statistics: InputStatistics, rejections: InputRejections,
+        rowsRead: Int, columnsDescription: String?, replay: Replay, planarSpread: BandwidthEstimator?,
+        path: String?, options: PointReaderOptions, spool: PointSpool?
+    ) {
         self.name = name
         self.format = format
         self.statistics = statistics
@@ -79,17 +81,22 @@ package final class StreamedPoints {
     ///   again (as is a regular file whose spool cannot be written).
     /// - Throws: ``InputError`` for the first bad row (unless skipping) or
     ///   bad structure; `CancellationError` when the control says stop.
-    package static func read(path: String?, options: PointReaderOptions, replay: Replay? = nil,
-                            control: ComputeControl = .none) throws -> StreamedPoints {
+    package static func read(
+        path: String?, options: PointReaderOptions, replay: Replay? = nil,
+        control: ComputeControl = .none
+    ) throws -> StreamedPoints {
         let forced: InputKind? = options.format.map { $0 == .geojson ? .geojson : .csv }
-        return try read(input: InputFile(path: path, forced: forced), options: options, replay: replay, control: control)
+        return try read(
+            input: InputFile(path: path, forced: forced), options: options, replay: replay, control: control)
     }
 
     /// Makes the first pass over an input already opened and sniffed
     /// (see ``read(path:options:replay:control:)``). A stream is read once
     /// and spooled; only a regular file named by its path is read again.
-    package static func read(input: InputFile, options: PointReaderOptions, replay: Replay? = nil,
-                            control: ComputeControl = .none) throws -> StreamedPoints {
+    package static func read(
+        input: InputFile, options: PointReaderOptions, replay: Replay? = nil,
+        control: ComputeControl = .none
+    ) throws -> StreamedPoints {
         let reader = try PointReader(input: input, options: options)
         // Standard input is spooled even when it is a file: it cannot be
         // opened again by name, and its offset is not ours to rewind.
@@ -158,21 +165,25 @@ package final class StreamedPoints {
         }
         try spooling { try $0.flush() }
         control.report(.read, 1)
-        return StreamedPoints(name: reader.name, format: reader.format, statistics: statistics,
-                              rejections: rejections, rowsRead: rowsRead,
-                              columnsDescription: reader.columnsDescription, replay: mode,
-                              planarSpread: spread, path: path, options: options, spool: spool)
+        return StreamedPoints(
+            name: reader.name, format: reader.format, statistics: statistics,
+            rejections: rejections, rowsRead: rowsRead,
+            columnsDescription: reader.columnsDescription, replay: mode,
+            planarSpread: spread, path: path, options: options, spool: spool)
     }
 
     /// The same points told as the input they were converted from: a tool
     /// that turns a user's file into a temporary one before reading it
     /// (e.g. H3 cells into their centres) names the user's file, its
     /// columns, rows and rejections in messages. O(1); the replay is shared.
-    package func relabeled(name: String, columnsDescription: String?, rowsRead: Int,
-                          rejections: InputRejections) -> StreamedPoints {
-        StreamedPoints(name: name, format: format, statistics: statistics, rejections: rejections,
-                       rowsRead: rowsRead, columnsDescription: columnsDescription, replay: replay,
-                       planarSpread: planarSpread, path: path, options: options, spool: spool)
+    package func relabeled(
+        name: String, columnsDescription: String?, rowsRead: Int,
+        rejections: InputRejections
+    ) -> StreamedPoints {
+        StreamedPoints(
+            name: name, format: format, statistics: statistics, rejections: rejections,
+            rowsRead: rowsRead, columnsDescription: columnsDescription, replay: replay,
+            planarSpread: planarSpread, path: path, options: options, spool: spool)
     }
 
     /// The number of good points.
@@ -183,8 +194,10 @@ package final class StreamedPoints {
     ///
     /// - Throws: ``InputError`` when the file changed since the first
     ///   pass; `CancellationError` when the control says stop.
-    package func forEachBatch(size: Int = StreamedPoints.batchSize, control: ComputeControl = .none,
-                             _ body: (PointBatch) throws -> Void) throws {
+    package func forEachBatch(
+        size: Int = StreamedPoints.batchSize, control: ComputeControl = .none,
+        _ body: (PointBatch) throws -> Void
+    ) throws {
         let size = max(size, 1)
         var batch = PointBatch(capacity: size)
         if let spool {
@@ -220,9 +233,10 @@ package final class StreamedPoints {
         seen += batch.count
         if batch.count > 0 { try body(batch) }
         if seen != statistics.count || rejected != rejections.count {
-            throw InputError(file: name, line: 0, column: "", reason: "input changed",
-                             message: "the file changed while it was being read (\(statistics.count) points,"
-                                + " then \(seen))")
+            throw InputError(
+                file: name, line: 0, column: "", reason: "input changed",
+                message: "the file changed while it was being read (\(statistics.count) points,"
+                    + " then \(seen))")
         }
     }
 }

@@ -23,8 +23,10 @@ public struct TimeFrameOptions: Sendable, Hashable {
     public static let maximumFrames = 10_000
 
     /// Creates frame options.
-    public init(step: TimeStep, window: TimeStep? = nil, cumulative: Bool = false, from: Double? = nil,
-                to: Double? = nil) {
+    public init(
+        step: TimeStep, window: TimeStep? = nil, cumulative: Bool = false, from: Double? = nil,
+        to: Double? = nil
+    ) {
         self.step = step
         self.window = window
         self.cumulative = cumulative
@@ -82,7 +84,8 @@ package struct FrameSchedule: Sendable, Hashable {
         let first = options.from ?? step.floor(earliest)
         if let to = options.to, to <= first {
             throw HeatMapError.invalidConfiguration(
-                "empty frame range: it starts at \(UTCCalendar.iso8601(first)), not before --to \(UTCCalendar.iso8601(to))")
+                "empty frame range: it starts at \(UTCCalendar.iso8601(first)), not before --to \(UTCCalendar.iso8601(to))"
+            )
         }
         let window = options.window ?? step
         var frames: [TimeFrame] = []
@@ -103,15 +106,19 @@ package struct FrameSchedule: Sendable, Hashable {
                     if n > 10_000_000 { break }
                 }
                 throw HeatMapError.invalidConfiguration(
-                    "\(n > 10_000_000 ? "more than 10000000" : String(n)) frames of \(step) from \(UTCCalendar.iso8601(first)); at most \(TimeFrameOptions.maximumFrames): use a longer step or a shorter span (--from, --to)")
+                    "\(n > 10_000_000 ? "more than 10000000" : String(n)) frames of \(step) from \(UTCCalendar.iso8601(first)); at most \(TimeFrameOptions.maximumFrames): use a longer step or a shorter span (--from, --to)"
+                )
             }
-            frames.append(TimeFrame(index: k, start: options.cumulative ? first : start,
-                                    end: window.advance(start, by: 1)))
+            frames.append(
+                TimeFrame(
+                    index: k, start: options.cumulative ? first : start,
+                    end: window.advance(start, by: 1)))
             k += 1
         }
         guard !frames.isEmpty else {
             throw HeatMapError.invalidConfiguration(
-                "empty frame range: no point's time is at or after \(UTCCalendar.iso8601(first)) (the last is \(UTCCalendar.iso8601(latest)))")
+                "empty frame range: no point's time is at or after \(UTCCalendar.iso8601(first)) (the last is \(UTCCalendar.iso8601(latest)))"
+            )
         }
         var cuts = Set<Double>()
         for f in frames {

@@ -47,14 +47,16 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
             "d": .day, "day": .day, "days": .day,
             "w": .week, "week": .week, "weeks": .week,
             "mo": .month, "month": .month, "months": .month,
-            "y": .year, "year": .year, "years": .year,
+            "y": .year, "year": .year, "years": .year
         ]
         guard let count = digits.isEmpty ? nil : Int(digits), let unit = units[name] else {
             throw HeatMapError.invalidConfiguration(
-                "'\(text)': not a length of time; expected a whole number and a unit, as 6h, 1d, 7d, 1mo, 1y (units s, min, h, d, w, mo, y)")
+                "'\(text)': not a length of time; expected a whole number and a unit, as 6h, 1d, 7d, 1mo, 1y (units s, min, h, d, w, mo, y)"
+            )
         }
         guard count >= 1 else {
-            throw HeatMapError.invalidConfiguration("'\(text)': no time at all (a step or window is at least 1\(unit.rawValue))")
+            throw HeatMapError.invalidConfiguration(
+                "'\(text)': no time at all (a step or window is at least 1\(unit.rawValue))")
         }
         guard count <= 100_000 else {
             throw HeatMapError.invalidConfiguration("'\(text)': too long (at most 100000\(unit.rawValue))")

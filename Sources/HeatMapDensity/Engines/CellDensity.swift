@@ -40,21 +40,24 @@ extension CellTable {
                 }
             }
             for i in 0..<cells {
-                values[i] = DensityAccumulator.nodeValue(sum: den[i], valueSum: mean ? num[i] : 0, mean: mean,
-                                                         scale: scale)
+                values[i] = DensityAccumulator.nodeValue(
+                    sum: den[i], valueSum: mean ? num[i] : 0, mean: mean,
+                    scale: scale)
             }
         case .taylor(let order):
             // The automatic method's reach, as the points' own binned or
             // splatted grid has it: the same nodes are left at zero.
-            let (xAxis, yAxis) = DensityAccumulator.axes(geometry: geometry, radius: radius,
-                                                         reachInSigmas: DensityPlan.automaticReachInSigmas)
+            let (xAxis, yAxis) = DensityAccumulator.axes(
+                geometry: geometry, radius: radius,
+                reachInSigmas: DensityPlan.automaticReachInSigmas)
             let planeCount = MomentBinning.planeCount(order: order)
             let (total, overflow) = cells.multipliedReportingOverflow(by: planeCount * channels)
             guard !overflow, total <= Int.max / 16 else {
                 throw HeatMapError.invalidConfiguration("grid of \(columns) × \(geometry.rows) nodes is too large")
             }
-            let storage = try DensityStorage(planeCount: total + SeparableConvolution.slack, cells: cells,
-                                             channels: channels)
+            let storage = try DensityStorage(
+                planeCount: total + SeparableConvolution.slack, cells: cells,
+                channels: channels)
             let planes = storage.planes!.base
             // Plane (m, n) of this order's layout ← moment (m, n) of the table's.
             var source: [Int] = []
@@ -69,15 +72,16 @@ extension CellTable {
             let convolution = SeparableConvolution(order: order, xAxis: xAxis, yAxis: yAxis, channels: channels)
             try values.withUnsafeMutableBufferPointer { out in
                 let out = out.baseAddress!
-                try convolution.run(planes: planes, control: control,
-                                    progress: { f in control.report(.density, f) },
-                                    emit: { r, rowSums in
-                                        for c in 0..<columns {
-                                            out[r * columns + c] = DensityAccumulator.nodeValue(
-                                                sum: rowSums[c], valueSum: mean ? rowSums[columns + c] : 0,
-                                                mean: mean, scale: scale)
-                                        }
-                                    })
+                try convolution.run(
+                    planes: planes, control: control,
+                    progress: { f in control.report(.density, f) },
+                    emit: { r, rowSums in
+                        for c in 0..<columns {
+                            out[r * columns + c] = DensityAccumulator.nodeValue(
+                                sum: rowSums[c], valueSum: mean ? rowSums[columns + c] : 0,
+                                mean: mean, scale: scale)
+                        }
+                    })
             }
             withExtendedLifetime(storage) {}
         }
@@ -86,8 +90,9 @@ extension CellTable {
         let reached = self.reached(channels: channels)
         for i in 0..<cells where !reached[i] { values[i] = mean ? .nan : 0 }
         control.report(.density, 1)
-        return DensityGrid(geometry: geometry, values: values, projection: projection, radius: radius,
-                           estimator: estimator, units: mean ? units : projection.densityUnits)
+        return DensityGrid(
+            geometry: geometry, values: values, projection: projection, radius: radius,
+            estimator: estimator, units: mean ? units : projection.densityUnits)
     }
 
     /// The nodes the points' own grid would reach: the footprints of the
@@ -97,10 +102,13 @@ extension CellTable {
     /// is taken as the chords too).
     func reached(channels: Int) -> [Bool] {
         let columns = geometry.columns, rows = geometry.rows
-        let (x5, y5) = DensityAccumulator.axes(geometry: geometry, radius: radius, reachInSigmas: DensityPlan.reachInSigmas)
-        let scheme = DensityPlan.scheme(method: .automatic, xAxis: x5, yAxis: y5, channels: channels, pointCount: points)
-        let (x, y) = DensityAccumulator.axes(geometry: geometry, radius: radius,
-                                             reachInSigmas: DensityPlan.reach(of: scheme, method: .automatic))
+        let (x5, y5) = DensityAccumulator.axes(
+            geometry: geometry, radius: radius, reachInSigmas: DensityPlan.reachInSigmas)
+        let scheme = DensityPlan.scheme(
+            method: .automatic, xAxis: x5, yAxis: y5, channels: channels, pointCount: points)
+        let (x, y) = DensityAccumulator.axes(
+            geometry: geometry, radius: radius,
+            reachInSigmas: DensityPlan.reach(of: scheme, method: .automatic))
         let hx = min(GaussianTable.half(of: x), columns), hy = min(GaussianTable.half(of: y), rows)
         let stride = (2 * hx + 1 + 3) / 4 * 4
         var chord = [Int](repeating: hx, count: 2 * hy + 1)

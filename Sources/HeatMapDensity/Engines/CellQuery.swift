@@ -37,9 +37,11 @@ package struct CellQuery: Sendable {
     package var padding: Double
 
     /// Creates a query.
-    package init(dialect: Dialect, table: String, latitude: String, longitude: String, weight: String? = nil,
-                value: String? = nil, projection: MapProjection = .equalArea, bandwidth: Bandwidth = .auto,
-                radius: Double, resolution: Int? = nil, padding: Double = 1.5) {
+    package init(
+        dialect: Dialect, table: String, latitude: String, longitude: String, weight: String? = nil,
+        value: String? = nil, projection: MapProjection = .equalArea, bandwidth: Bandwidth = .auto,
+        radius: Double, resolution: Int? = nil, padding: Double = 1.5
+    ) {
         self.dialect = dialect
         self.table = table
         self.latitude = latitude
@@ -117,60 +119,92 @@ package struct CellQuery: Sendable {
         let v = value.map { "CAST(\(identifier($0)) AS \(double))" } ?? number(0)
         var ctes: [(String, String)] = []
 
-        ctes.append(("src", """
-            SELECT CAST(\(identifier(latitude)) AS \(double)) AS lat, CAST(\(identifier(longitude)) AS \(double)) AS lon,
-                   \(w) AS w, \(v) AS v
-            FROM \(tableExpression)
-            """))
+        ctes.append(
+            (
+                "src",
+                """
+                SELECT CAST(\(identifier(latitude)) AS \(double)) AS lat, CAST(\(identifier(longitude)) AS \(double)) AS lon,
+                       \(w) AS w, \(v) AS v
+                FROM \(tableExpression)
+                """
+            ))
         var finiteAll = [finite("lat"), finite("lon"), finite("w")]
         if mean { finiteAll.append(finite("v")) }
         let latitudeBad = geographic ? "lat < -90 OR lat > 90" : "1 = 0"
         let longitudeBad = geographic ? "lon < -180 OR lon >= 360" : "1 = 0"
-        ctes.append(("checked", """
-            SELECT lat, lon, w, v,
-                   CASE WHEN \(finiteAll.joined(separator: " AND ")) THEN
-                     CASE WHEN \(latitudeBad) THEN 2 WHEN \(longitudeBad) THEN 3 WHEN w < 0 THEN 4 ELSE 0 END
-                   ELSE 1 END AS bad
-            FROM src
-            """))
+        ctes.append(
+            (
+                "checked",
+                """
+                SELECT lat, lon, w, v,
+                       CASE WHEN \(finiteAll.joined(separator: " AND ")) THEN
+                         CASE WHEN \(latitudeBad) THEN 2 WHEN \(longitudeBad) THEN 3 WHEN w < 0 THEN 4 ELSE 0 END
+                       ELSE 1 END AS bad
+                FROM src
+                """
+            ))
         ctes.append(("good", "SELECT lat, lon, w, v FROM checked WHERE bad = 0"))
-        ctes.append(("rejects", """
-            SELECT SUM(CASE WHEN bad = 1 THEN 1 ELSE 0 END) AS r1, SUM(CASE WHEN bad = 2 THEN 1 ELSE 0 END) AS r2,
-                   SUM(CASE WHEN bad = 3 THEN 1 ELSE 0 END) AS r3, SUM(CASE WHEN bad = 4 THEN 1 ELSE 0 END) AS r4
-            FROM checked
-            """))
+        ctes.append(
+            (
+                "rejects",
+                """
+                SELECT SUM(CASE WHEN bad = 1 THEN 1 ELSE 0 END) AS r1, SUM(CASE WHEN bad = 2 THEN 1 ELSE 0 END) AS r2,
+                       SUM(CASE WHEN bad = 3 THEN 1 ELSE 0 END) AS r3, SUM(CASE WHEN bad = 4 THEN 1 ELSE 0 END) AS r4
+                FROM checked
+                """
+            ))
         // Pass 1: latitude range and, per 0.1° of longitude, the extremes
         // (InputStatistics' table): the widest gap between neighbouring
         // occupied bins, or the one round the back, is left out of the arc.
-        ctes.append(("first", """
-            SELECT COUNT(*) AS n, MIN(lat) AS lat_lo, MAX(lat) AS lat_hi, MIN(lon) AS lon_lo, MAX(lon) AS lon_hi
-            FROM good
-            """))
-        ctes.append(("bins", """
-            SELECT k, MIN(l) AS lo, MAX(l) AS hi FROM (
-              SELECT l, LEAST(GREATEST(FLOOR((l + 180) * 10), 0), 3599) AS k
-              FROM (SELECT CASE WHEN lon >= 180 THEN lon - 360 ELSE lon END AS l FROM good) a
-            ) b GROUP BY k
-            """))
+        ctes.append(
+            (
+                "first",
+                """
+                SELECT COUNT(*) AS n, MIN(lat) AS lat_lo, MAX(lat) AS lat_hi, MIN(lon) AS lon_lo, MAX(lon) AS lon_hi
+                FROM good
+                """
+            ))
+        ctes.append(
+            (
+                "bins",
+                """
+                SELECT k, MIN(l) AS lo, MAX(l) AS hi FROM (
+                  SELECT l, LEAST(GREATEST(FLOOR((l + 180) * 10), 0), 3599) AS k
+                  FROM (SELECT CASE WHEN lon >= 180 THEN lon - 360 ELSE lon END AS l FROM good) a
+                ) b GROUP BY k
+                """
+            ))
         ctes.append(("gaps", "SELECT k, lo, lo - LAG(hi) OVER (ORDER BY k) AS gap FROM bins"))
         ctes.append(("inner_gap", "SELECT lo, gap FROM gaps WHERE gap IS NOT NULL ORDER BY gap DESC, k ASC LIMIT 1"))
         ctes.append(("ends", "SELECT MIN(lo) AS lo, MAX(hi) AS hi FROM bins"))
-        ctes.append(("arc0", """
-            SELECT CASE WHEN g.gap > e.lo + 360 - e.hi THEN g.lo ELSE e.lo END AS west,
-                   CASE WHEN g.gap > e.lo + 360 - e.hi THEN g.gap ELSE e.lo + 360 - e.hi END AS widest
-            FROM ends e LEFT JOIN inner_gap g ON 1 = 1
-            """))
-        ctes.append(("arc", """
-            SELECT CASE WHEN widest < \(number(0.1)) THEN -180 ELSE west END AS west,
-                   CASE WHEN widest < \(number(0.1)) THEN 360 ELSE 360 - widest END AS width
-            FROM arc0
-            """))
+        ctes.append(
+            (
+                "arc0",
+                """
+                SELECT CASE WHEN g.gap > e.lo + 360 - e.hi THEN g.lo ELSE e.lo END AS west,
+                       CASE WHEN g.gap > e.lo + 360 - e.hi THEN g.gap ELSE e.lo + 360 - e.hi END AS widest
+                FROM ends e LEFT JOIN inner_gap g ON 1 = 1
+                """
+            ))
+        ctes.append(
+            (
+                "arc",
+                """
+                SELECT CASE WHEN widest < \(number(0.1)) THEN -180 ELSE west END AS west,
+                       CASE WHEN widest < \(number(0.1)) THEN 360 ELSE 360 - widest END AS width
+                FROM arc0
+                """
+            ))
         if geographic {
-            ctes.append(("centre", """
-                SELECT (f.lat_lo + f.lat_hi) / 2 AS clat, \(normalized("(a.west + a.width / 2)")) AS clon,
-                       a.west AS lon_west, \(normalized("(a.west + a.width)")) AS lon_east
-                FROM first f CROSS JOIN arc a
-                """))
+            ctes.append(
+                (
+                    "centre",
+                    """
+                    SELECT (f.lat_lo + f.lat_hi) / 2 AS clat, \(normalized("(a.west + a.width / 2)")) AS clon,
+                           a.west AS lon_west, \(normalized("(a.west + a.width)")) AS lon_east
+                    FROM first f CROSS JOIN arc a
+                    """
+                ))
         } else {
             ctes.append(("centre", "SELECT 0 AS clat, 0 AS clon, lon_lo AS lon_west, lon_hi AS lon_east FROM first"))
         }
@@ -213,23 +247,31 @@ package struct CellQuery: Sendable {
         // Spread about a shift (the centre projects near 0; planar data is
         // shifted by its first corner) keeps the variance's sums exact enough.
         let (shiftX, shiftY) = geographic ? ("0", "0") : ("f.lon_lo", "f.lat_lo")
-        ctes.append(("box", """
-            SELECT MIN(x) AS bx0, MAX(x) AS bx1, MIN(y) AS by0, MAX(y) AS by1,
-                   MIN(CASE WHEN w > 0 THEN x END) AS wx0, MAX(CASE WHEN w > 0 THEN x END) AS wx1,
-                   MIN(CASE WHEN w > 0 THEN y END) AS wy0, MAX(CASE WHEN w > 0 THEN y END) AS wy1,
-                   SUM(CASE WHEN w > 0 THEN 1 ELSE 0 END) AS wn, SUM(w) AS sw, SUM(w * w) AS sww,
-                   SUM(w * (x - \(shiftX))) AS swx, SUM(w * (y - \(shiftY))) AS swy,
-                   SUM(w * (x - \(shiftX)) * (x - \(shiftX))) AS swxx, SUM(w * (y - \(shiftY)) * (y - \(shiftY))) AS swyy
-            FROM plane CROSS JOIN first f
-            """))
+        ctes.append(
+            (
+                "box",
+                """
+                SELECT MIN(x) AS bx0, MAX(x) AS bx1, MIN(y) AS by0, MAX(y) AS by1,
+                       MIN(CASE WHEN w > 0 THEN x END) AS wx0, MAX(CASE WHEN w > 0 THEN x END) AS wx1,
+                       MIN(CASE WHEN w > 0 THEN y END) AS wy0, MAX(CASE WHEN w > 0 THEN y END) AS wy1,
+                       SUM(CASE WHEN w > 0 THEN 1 ELSE 0 END) AS wn, SUM(w) AS sw, SUM(w * w) AS sww,
+                       SUM(w * (x - \(shiftX))) AS swx, SUM(w * (y - \(shiftY))) AS swy,
+                       SUM(w * (x - \(shiftX)) * (x - \(shiftX))) AS swxx, SUM(w * (y - \(shiftY)) * (y - \(shiftY))) AS swyy
+                FROM plane CROSS JOIN first f
+                """
+            ))
         if bandwidth == .silverman {
             // BandwidthEstimator's weighted quartiles: the first value whose
             // running weight, in ascending order, reaches q · Σw.
             for axis in ["x", "y"] {
-                ctes.append(("q\(axis)", """
-                    SELECT \(axis) AS q, SUM(w) OVER (ORDER BY \(axis) ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cw
-                    FROM plane WHERE w > 0
-                    """))
+                ctes.append(
+                    (
+                        "q\(axis)",
+                        """
+                        SELECT \(axis) AS q, SUM(w) OVER (ORDER BY \(axis) ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cw
+                        FROM plane WHERE w > 0
+                        """
+                    ))
             }
             // Aggregates over a join rather than scalar subqueries, which
             // Spark 4's planner fails on here (an unresolved attribute).
@@ -237,59 +279,93 @@ package struct CellQuery: Sendable {
                 func quartile(_ share: Double) -> String {
                     "COALESCE(MIN(CASE WHEN cw >= \(number(share)) * sw THEN q END), MAX(q))"
                 }
-                return "(SELECT \(quartile(0.25)) AS q\(axis)1, \(quartile(0.75)) AS q\(axis)3 FROM q\(axis) CROSS JOIN box) \(axis)q"
+                return
+                    "(SELECT \(quartile(0.25)) AS q\(axis)1, \(quartile(0.75)) AS q\(axis)3 FROM q\(axis) CROSS JOIN box) \(axis)q"
             }
-            ctes.append(("quartiles", """
-                SELECT xq.qx1, xq.qx3, yq.qy1, yq.qy3
-                FROM \(quartiles("x")) CROSS JOIN \(quartiles("y"))
-                """))
+            ctes.append(
+                (
+                    "quartiles",
+                    """
+                    SELECT xq.qx1, xq.qx3, yq.qy1, yq.qy3
+                    FROM \(quartiles("x")) CROSS JOIN \(quartiles("y"))
+                    """
+                ))
         }
         ctes.append(("rule", radiusRule(geographic: geographic)))
         ctes.append(("floored", floorRule()))
-        ctes.append(("fit0", """
-            SELECT f.*, padding * radius AS pad FROM (SELECT r.*, \(number(padding)) AS padding FROM floored r) f
-            """))
-        ctes.append(("fit1", """
-            SELECT f.*, bx0 - pad AS ax0, bx1 + pad AS ax1, by0 - pad AS ay0, by1 + pad AS ay1 FROM fit0 f
-            """))
-        ctes.append(("fit2", """
-            SELECT f.*,
-                   CASE WHEN ax1 - ax0 <= 0 THEN ax0 - GREATEST(radius, \(number(1e-9))) ELSE ax0 END AS minx,
-                   CASE WHEN ax1 - ax0 <= 0 THEN ax1 + GREATEST(radius, \(number(1e-9))) ELSE ax1 END AS maxx,
-                   CASE WHEN ay1 - ay0 <= 0 THEN ay0 - GREATEST(radius, \(number(1e-9))) ELSE ay0 END AS miny,
-                   CASE WHEN ay1 - ay0 <= 0 THEN ay1 + GREATEST(radius, \(number(1e-9))) ELSE ay1 END AS maxy,
-                   GREATEST(res, 2) AS res2
-            FROM fit1 f
-            """))
-        ctes.append(("fit3", """
-            SELECT f.*,
-                   CASE WHEN maxy - miny >= maxx - minx
-                        THEN GREATEST(2, CAST(FLOOR(LEAST(CAST(res2 AS \(double)) * (maxx - minx) / (maxy - miny), CAST(res2 AS \(double)))) AS INTEGER))
-                        ELSE res2 END AS ncols,
-                   CASE WHEN maxy - miny >= maxx - minx THEN res2
-                        ELSE GREATEST(2, CAST(FLOOR(LEAST(CAST(res2 AS \(double)) * (maxy - miny) / (maxx - minx), CAST(res2 AS \(double)))) AS INTEGER))
-                        END AS nrows
-            FROM fit2 f
-            """))
-        ctes.append(("fit4", """
-            SELECT f.*, (maxx - minx) / ncols AS dx, (maxy - miny) / nrows AS dy FROM fit3 f
-            """))
+        ctes.append(
+            (
+                "fit0",
+                """
+                SELECT f.*, padding * radius AS pad FROM (SELECT r.*, \(number(padding)) AS padding FROM floored r) f
+                """
+            ))
+        ctes.append(
+            (
+                "fit1",
+                """
+                SELECT f.*, bx0 - pad AS ax0, bx1 + pad AS ax1, by0 - pad AS ay0, by1 + pad AS ay1 FROM fit0 f
+                """
+            ))
+        ctes.append(
+            (
+                "fit2",
+                """
+                SELECT f.*,
+                       CASE WHEN ax1 - ax0 <= 0 THEN ax0 - GREATEST(radius, \(number(1e-9))) ELSE ax0 END AS minx,
+                       CASE WHEN ax1 - ax0 <= 0 THEN ax1 + GREATEST(radius, \(number(1e-9))) ELSE ax1 END AS maxx,
+                       CASE WHEN ay1 - ay0 <= 0 THEN ay0 - GREATEST(radius, \(number(1e-9))) ELSE ay0 END AS miny,
+                       CASE WHEN ay1 - ay0 <= 0 THEN ay1 + GREATEST(radius, \(number(1e-9))) ELSE ay1 END AS maxy,
+                       GREATEST(res, 2) AS res2
+                FROM fit1 f
+                """
+            ))
+        ctes.append(
+            (
+                "fit3",
+                """
+                SELECT f.*,
+                       CASE WHEN maxy - miny >= maxx - minx
+                            THEN GREATEST(2, CAST(FLOOR(LEAST(CAST(res2 AS \(double)) * (maxx - minx) / (maxy - miny), CAST(res2 AS \(double)))) AS INTEGER))
+                            ELSE res2 END AS ncols,
+                       CASE WHEN maxy - miny >= maxx - minx THEN res2
+                            ELSE GREATEST(2, CAST(FLOOR(LEAST(CAST(res2 AS \(double)) * (maxy - miny) / (maxx - minx), CAST(res2 AS \(double)))) AS INTEGER))
+                            END AS nrows
+                FROM fit2 f
+                """
+            ))
+        ctes.append(
+            (
+                "fit4",
+                """
+                SELECT f.*, (maxx - minx) / ncols AS dx, (maxy - miny) / nrows AS dy FROM fit3 f
+                """
+            ))
         var orderCase = "CASE"
         for (least, order) in CellScheme.taylorOrders {
             orderCase += " WHEN radius / 3 / GREATEST(dx, dy) >= \(number(least)) THEN \(order)"
         }
         orderCase += " ELSE 0 END"
-        ctes.append(("geometry", """
-            SELECT f.*, minx + dx / 2 AS x0, miny + dy / 2 AS y0, radius / 3 AS sigma, \(orderCase) AS torder
-            FROM fit4 f
-            """))
+        ctes.append(
+            (
+                "geometry",
+                """
+                SELECT f.*, minx + dx / 2 AS x0, miny + dy / 2 AS y0, radius / 3 AS sigma, \(orderCase) AS torder
+                FROM fit4 f
+                """
+            ))
         // The splat's half-widths (CellScheme.splatReach).
-        let reach = "SQRT((\(number(DensityPlan.automaticReachInSigmas)) * sigma) * (\(number(DensityPlan.automaticReachInSigmas)) * sigma) + (dx * dx + dy * dy) / 4)"
-        ctes.append(("reach0", """
-            SELECT g.*, \(reach) AS rch, LEAST(FLOOR(\(reach) / dx + 0.5), \(CellScheme.splatHalf)) AS hx,
-                   LEAST(FLOOR(\(reach) / dy + 0.5), \(CellScheme.splatHalf)) AS hy
-            FROM geometry g
-            """))
+        let reach =
+            "SQRT((\(number(DensityPlan.automaticReachInSigmas)) * sigma) * (\(number(DensityPlan.automaticReachInSigmas)) * sigma) + (dx * dx + dy * dy) / 4)"
+        ctes.append(
+            (
+                "reach0",
+                """
+                SELECT g.*, \(reach) AS rch, LEAST(FLOOR(\(reach) / dx + 0.5), \(CellScheme.splatHalf)) AS hx,
+                       LEAST(FLOOR(\(reach) / dy + 0.5), \(CellScheme.splatHalf)) AS hy
+                FROM geometry g
+                """
+            ))
         // DirectSplat's footprint: the whole square of taps for a point
         // whose block of columns (rounded up to 4) lies inside the grid,
         // else per row of offset a the disc's chord.
@@ -297,12 +373,18 @@ package struct CellQuery: Sendable {
         for a in 0...CellScheme.splatHalf {
             let dyA = "(GREATEST(0, \(number(Double(a) - 0.5))) * dy)"
             let left = "(rch * rch - \(dyA) * \(dyA))"
-            chords.append("CASE WHEN \(left) < 0 THEN -1 ELSE LEAST(hx, FLOOR(SQRT(GREATEST(\(left), 0)) / dx + 0.5)) END AS ch\(a)")
+            chords.append(
+                "CASE WHEN \(left) < 0 THEN -1 ELSE LEAST(hx, FLOOR(SQRT(GREATEST(\(left), 0)) / dx + 0.5)) END AS ch\(a)"
+            )
         }
-        ctes.append(("reach", """
-            SELECT g.*, FLOOR((2 * hx + 1 + 3) / 4) * 4 AS stride, \(chords.joined(separator: ", "))
-            FROM reach0 g
-            """))
+        ctes.append(
+            (
+                "reach",
+                """
+                SELECT g.*, FLOOR((2 * hx + 1 + 3) / 4) * 4 AS stride, \(chords.joined(separator: ", "))
+                FROM reach0 g
+                """
+            ))
         // Pass 3: each point's nearest node and offsets, then the sums.
         let half = CellScheme.splatHalf
         let taps = Array(-half...half)
@@ -360,10 +442,12 @@ package struct CellQuery: Sendable {
             let weightTerm = channel == "s" ? "w" : "w * v", momentTerm = channel == "s" ? "g" : "g * v"
             for k in 0..<CellScheme.sumCount {
                 let jx = k % side - half, jy = k / side - half
-                let splat = "CASE WHEN hx >= \(abs(jx)) AND hy >= \(abs(jy)) AND (sq = 1 OR ch\(abs(jy)) >= \(abs(jx))) THEN \(weightTerm) * gx\(tap(jx)) * gy\(tap(jy)) ELSE 0 END"
+                let splat =
+                    "CASE WHEN hx >= \(abs(jx)) AND hy >= \(abs(jy)) AND (sq = 1 OR ch\(abs(jy)) >= \(abs(jx))) THEN \(weightTerm) * gx\(tap(jx)) * gy\(tap(jy)) ELSE 0 END"
                 var taylor = "0"
                 if let (m, n) = moment[k] {
-                    taylor = ([momentTerm] + (m > 0 ? ["qx\(m)"] : []) + (n > 0 ? ["qy\(n)"] : [])).joined(separator: " * ")
+                    taylor = ([momentTerm] + (m > 0 ? ["qx\(m)"] : []) + (n > 0 ? ["qy\(n)"] : [])).joined(
+                        separator: " * ")
                 }
                 sums.append("SUM(CASE WHEN torder = 0 THEN \(splat) ELSE \(taylor) END) AS \(channel)\(k)")
             }
@@ -382,7 +466,8 @@ package struct CellQuery: Sendable {
               g.bx0 AS box_min_x, g.bx1 AS box_max_x, g.by0 AS box_min_y, g.by1 AS box_max_y,
               f.lat_lo AS lat_min, f.lat_hi AS lat_max, c.lon_west, c.lon_east
             """
-        let cellColumns = ["n"] + (mean ? ["s", "v"] : ["s"]).flatMap { ch in (0..<CellScheme.sumCount).map { "\(ch)\($0)" } }
+        let cellColumns =
+            ["n"] + (mean ? ["s", "v"] : ["s"]).flatMap { ch in (0..<CellScheme.sumCount).map { "\(ch)\($0)" } }
         let select = """
             SELECT \(meta),
               s.i, s.j, \(cellColumns.map { "s.\($0)" }.joined(separator: ", "))
@@ -390,7 +475,8 @@ package struct CellQuery: Sendable {
             LEFT JOIN cells s ON 1 = 1
             ORDER BY s.j, s.i
             """
-        return "WITH\n" + ctes.map { "\(header($0.0)) (\n\(indent($0.1))\n)" }.joined(separator: ",\n") + "\n" + select + "\n"
+        return "WITH\n" + ctes.map { "\(header($0.0)) (\n\(indent($0.1))\n)" }.joined(separator: ",\n") + "\n" + select
+            + "\n"
     }
 
     private func indent(_ text: String) -> String {
@@ -412,7 +498,8 @@ package struct CellQuery: Sendable {
             let (lo, hi) = geographic ? (number(50), number(50_000)) : ("\(longer) / 1000", "\(longer) / 2")
             let spacing = "SQRT((wx1 - wx0) * (wy1 - wy0) / NULLIF(CAST(wn AS \(double)), 0))"
             let guardLonger = geographic ? "" : " AND \(longer) > 0"
-            candidate = "CASE WHEN wn >= 2\(guardLonger) THEN LEAST(GREATEST(COALESCE(\(spacing), \(lo)), \(lo)), \(hi)) END"
+            candidate =
+                "CASE WHEN wn >= 2\(guardLonger) THEN LEAST(GREATEST(COALESCE(\(spacing), \(lo)), \(lo)), \(hi)) END"
         case .scott, .silverman:
             let den = "(sw - sww / GREATEST(sw, \(number(Double.leastNormalMagnitude))))"
             let ok = "(sw > 0 AND \(den) > sw * \(number(1e-12)))"
@@ -420,7 +507,8 @@ package struct CellQuery: Sendable {
                 "CASE WHEN \(ok) THEN SQRT(GREATEST((\(ss) - \(s) * \(s) / NULLIF(sw, 0)) / NULLIF(\(den), 0), 0)) ELSE 0 END"
             }
             let neff = "(sw * sw / NULLIF(sww, 0))"
-            var spread = "SQRT((\(sd("swx", "swxx")) * \(sd("swx", "swxx")) + \(sd("swy", "swyy")) * \(sd("swy", "swyy"))) / 2)"
+            var spread =
+                "SQRT((\(sd("swx", "swxx")) * \(sd("swx", "swxx")) + \(sd("swy", "swyy")) * \(sd("swy", "swyy"))) / 2)"
             if bandwidth == .silverman {
                 // a = min(s, IQR / 1.349) per axis, just s when the IQR is 0.
                 func robust(_ s: String, _ low: String, _ high: String) -> String {
@@ -431,7 +519,8 @@ package struct CellQuery: Sendable {
             candidate = "CASE WHEN wn >= 2 AND \(neff) > 1 THEN 3 * POWER(\(neff), \(number(-1.0 / 6))) * \(spread) END"
         }
         let fromData = bandwidth == .auto && resolution == nil
-        let res = fromData
+        let res =
+            fromData
             ? "CASE WHEN wn >= 2 THEN LEAST(GREATEST(CAST(FLOOR(GREATEST(wx1 - wx0, wy1 - wy0) / (rradius / 3) + 0.5) AS INTEGER), 20), 300) ELSE \(given) END"
             : given
         return """

@@ -43,8 +43,9 @@ package enum CellScheme: Sendable, Hashable {
     /// exact splat for the automatic method (4σ widened by half a cell
     /// diagonal), at most ``splatHalf``.
     package static func splatReach(geometry: GridGeometry, radius: Double) -> (x: Int, y: Int) {
-        let (x, y) = DensityAccumulator.axes(geometry: geometry, radius: radius,
-                                             reachInSigmas: DensityPlan.automaticReachInSigmas)
+        let (x, y) = DensityAccumulator.axes(
+            geometry: geometry, radius: radius,
+            reachInSigmas: DensityPlan.automaticReachInSigmas)
         return (min(GaussianTable.half(of: x), splatHalf), min(GaussianTable.half(of: y), splatHalf))
     }
 

@@ -45,18 +45,22 @@ package struct CellTable: Sendable {
     /// The marker column that makes a CSV a cells table.
     package static let marker = InputKind.cellsMarker
 
-    package static let shared = ["scheme", "order", "columns", "rows", "x0", "y0", "dx", "dy", "radius", "bandwidth",
-                         "radius_raised", "resolution", "padding", "projection", "centre_lat", "centre_lon",
-                         "estimator", "units", "points", "weighted_points", "total_weight", "rejected_nonfinite",
-                         "rejected_latitude", "rejected_longitude", "rejected_weight", "box_min_x", "box_max_x",
-                         "box_min_y", "box_max_y", "lat_min", "lat_max", "lon_west", "lon_east"]
+    package static let shared = [
+        "scheme", "order", "columns", "rows", "x0", "y0", "dx", "dy", "radius", "bandwidth",
+        "radius_raised", "resolution", "padding", "projection", "centre_lat", "centre_lon",
+        "estimator", "units", "points", "weighted_points", "total_weight", "rejected_nonfinite",
+        "rejected_latitude", "rejected_longitude", "rejected_weight", "box_min_x", "box_max_x",
+        "box_min_y", "box_max_y", "lat_min", "lat_max", "lon_west", "lon_east"
+    ]
     static let cellColumns = ["i", "j"] + (0..<CellScheme.sumCount).map { "s\($0)" }
 
     /// The reasons of the rejection columns, as the point readers word them.
-    static let rejectionReasons = [("rejected_nonfinite", "missing, NaN or infinite field"),
-                                   ("rejected_latitude", "latitude outside [-90, 90]"),
-                                   ("rejected_longitude", "longitude outside [-180, 360)"),
-                                   ("rejected_weight", "negative weight")]
+    static let rejectionReasons = [
+        ("rejected_nonfinite", "missing, NaN or infinite field"),
+        ("rejected_latitude", "latitude outside [-90, 90]"),
+        ("rejected_longitude", "longitude outside [-180, 360)"),
+        ("rejected_weight", "negative weight")
+    ]
 
     /// Whether a CSV header line names a cells table (``InputKind/isCellsHeader(_:)``).
     package static func isCellsHeader(_ line: Substring) -> Bool {
@@ -84,11 +88,15 @@ package struct CellTable: Sendable {
         let header = CSVFields(bytes, headerLine.lo, headerLine.hi).texts(bytes).map { $0.lowercased() }
         var index: [String: Int] = [:]
         for (k, h) in header.enumerated() where index[h] == nil { index[h] = k }
-        guard index[marker] != nil else { throw fail(headerLine.number, "", "not a cells table: no '\(marker)' column") }
+        guard index[marker] != nil else {
+            throw fail(headerLine.number, "", "not a cells table: no '\(marker)' column")
+        }
         let missing = (shared + cellColumns).filter { index[$0] == nil }
         guard missing.isEmpty else {
-            throw fail(headerLine.number, missing[0], "cells table lacks column\(missing.count > 1 ? "s" : "") "
-                       + missing.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (missing.count > 5 ? ", …" : ""))
+            throw fail(
+                headerLine.number, missing[0],
+                "cells table lacks column\(missing.count > 1 ? "s" : "") "
+                    + missing.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (missing.count > 5 ? ", …" : ""))
         }
         guard lines.count >= 2 else { throw fail(headerLine.number, "", "cells table has a header but no rows") }
 
@@ -110,7 +118,9 @@ package struct CellTable: Sendable {
         func optionalNumber(_ c: String) -> Double? { Double(meta[c]!.trimmingCharacters(in: .whitespaces)) }
         func integer(_ c: String) throws -> Int {
             let v = try number(c)
-            guard v == v.rounded(), abs(v) < 1e15 else { throw fail(line2, c, "\(c) is not a whole number: '\(meta[c]!)'") }
+            guard v == v.rounded(), abs(v) < 1e15 else {
+                throw fail(line2, c, "\(c) is not a whole number: '\(meta[c]!)'")
+            }
             return Int(v)
         }
         guard let kind = MapProjection(rawValue: meta["projection"]!.lowercased()) else {
@@ -131,12 +141,14 @@ package struct CellTable: Sendable {
         if points == 0 {
             // No usable point: the empty grid the tool makes of no points.
             let radius = try number("radius"), resolution = try integer("resolution"), padding = try number("padding")
-            let geometry = GridGeometry.fitting(box: .empty, radius: radius, paddingFactor: padding, resolution: resolution)
-            return CellTable(geometry: geometry, projection: PlaneProjection(kind: kind), radius: radius,
-                             bandwidth: bandwidth, radiusRaised: false, resolution: resolution, padding: padding,
-                             estimator: estimator, units: meta["units"]!, scheme: .splat, points: 0,
-                             weightedPoints: 0, totalWeight: 0, rejected: rejected, box: .empty, latitudeRange: nil,
-                             longitudeEnds: nil, nodes: [], sums: [])
+            let geometry = GridGeometry.fitting(
+                box: .empty, radius: radius, paddingFactor: padding, resolution: resolution)
+            return CellTable(
+                geometry: geometry, projection: PlaneProjection(kind: kind), radius: radius,
+                bandwidth: bandwidth, radiusRaised: false, resolution: resolution, padding: padding,
+                estimator: estimator, units: meta["units"]!, scheme: .splat, points: 0,
+                weightedPoints: 0, totalWeight: 0, rejected: rejected, box: .empty, latitudeRange: nil,
+                longitudeEnds: nil, nodes: [], sums: [])
         }
         let scheme: CellScheme
         switch meta["scheme"]!.lowercased() {
@@ -149,21 +161,30 @@ package struct CellTable: Sendable {
             scheme = .taylor(order: order)
         default: throw fail(line2, "scheme", "unknown scheme '\(meta["scheme"]!)' (expected splat or taylor)")
         }
-        let geometry = GridGeometry(columns: try integer("columns"), rows: try integer("rows"), x0: try number("x0"),
-                                    y0: try number("y0"), dx: try number("dx"), dy: try number("dy"))
+        let geometry = GridGeometry(
+            columns: try integer("columns"), rows: try integer("rows"), x0: try number("x0"),
+            y0: try number("y0"), dx: try number("dx"), dy: try number("dy"))
         guard geometry.columns >= 1, geometry.rows >= 1, geometry.columns <= 1 << 20, geometry.rows <= 1 << 20,
-              geometry.dx > 0, geometry.dy > 0 else {
-            throw fail(line2, "columns", "grid \(geometry.columns) × \(geometry.rows) with cells \(geometry.dx) × \(geometry.dy) has no area or is too large")
+            geometry.dx > 0, geometry.dy > 0
+        else {
+            throw fail(
+                line2, "columns",
+                "grid \(geometry.columns) × \(geometry.rows) with cells \(geometry.dx) × \(geometry.dy) has no area or is too large"
+            )
         }
         let radius = try number("radius")
         guard radius > 0 else { throw fail(line2, "radius", "radius must be > 0, not \(radius)") }
         let resolution = try integer("resolution"), padding = try number("padding")
-        let box = PlaneBox(minX: try number("box_min_x"), minY: try number("box_min_y"),
-                           maxX: try number("box_max_x"), maxY: try number("box_max_y"))
+        let box = PlaneBox(
+            minX: try number("box_min_x"), minY: try number("box_min_y"),
+            maxX: try number("box_max_x"), maxY: try number("box_max_y"))
         // The geometry must be what the planner makes of the box and radius.
         let planned = GridGeometry.fitting(box: box, radius: radius, paddingFactor: padding, resolution: resolution)
         guard planned == geometry else {
-            throw fail(line2, "x0", "the grid (\(geometry.columns) × \(geometry.rows) from \(geometry.x0), \(geometry.y0) by \(geometry.dx) × \(geometry.dy)) does not follow from the table's box, radius, padding and resolution (expected \(planned.columns) × \(planned.rows) from \(planned.x0), \(planned.y0) by \(planned.dx) × \(planned.dy))")
+            throw fail(
+                line2, "x0",
+                "the grid (\(geometry.columns) × \(geometry.rows) from \(geometry.x0), \(geometry.y0) by \(geometry.dx) × \(geometry.dy)) does not follow from the table's box, radius, padding and resolution (expected \(planned.columns) × \(planned.rows) from \(planned.x0), \(planned.y0) by \(planned.dx) × \(planned.dy))"
+            )
         }
         let sigmaInCells = radius / 3 / max(geometry.dx, geometry.dy)
         guard CellScheme.choose(sigmaInCells: sigmaInCells) == scheme else {
@@ -181,8 +202,9 @@ package struct CellTable: Sendable {
 
         var table = CellTable(
             geometry: geometry,
-            projection: PlaneProjection(kind: kind, centreLatitude: try number("centre_lat"),
-                                        centreLongitude: try number("centre_lon")),
+            projection: PlaneProjection(
+                kind: kind, centreLatitude: try number("centre_lat"),
+                centreLongitude: try number("centre_lon")),
             radius: radius, bandwidth: bandwidth, radiusRaised: try integer("radius_raised") != 0,
             resolution: resolution, padding: padding, estimator: estimator, units: meta["units"]!, scheme: scheme,
             points: points, weightedPoints: try integer("weighted_points"),
@@ -212,17 +234,25 @@ package struct CellTable: Sendable {
                 // Same bytes, or the same value quoted otherwise ("" and an empty field).
                 for (c, k) in zip(shared, sharedIndex)
                 where !row.same(k, as: first, bytes) && row.text(k, bytes) != first.text(k, bytes) {
-                    throw fail(l.number, c, "\(c) is '\(row.text(k, bytes))' here but '\(meta[c]!)' on line \(line2): rows of one table share one grid")
+                    throw fail(
+                        l.number, c,
+                        "\(c) is '\(row.text(k, bytes))' here but '\(meta[c]!)' on line \(line2): rows of one table share one grid"
+                    )
                 }
                 guard case .number(let iv) = value(row, iIndex), case .number(let jv) = value(row, jIndex),
-                      iv == iv.rounded(), jv == jv.rounded(), abs(iv) < 1e9, abs(jv) < 1e9 else {
+                    iv == iv.rounded(), jv == jv.rounded(), abs(iv) < 1e9, abs(jv) < 1e9
+                else {
                     // A table without points in cells has one row and no node.
                     if row.isEmpty(iIndex) && row.isEmpty(jIndex) { continue }
-                    throw fail(l.number, "i", "node ('\(row.text(iIndex, bytes))', '\(row.text(jIndex, bytes))') is not a pair of whole numbers")
+                    throw fail(
+                        l.number, "i",
+                        "node ('\(row.text(iIndex, bytes))', '\(row.text(jIndex, bytes))') is not a pair of whole numbers"
+                    )
                 }
                 let i = Int(iv), j = Int(jv)
                 guard (0..<geometry.columns).contains(i), (0..<geometry.rows).contains(j) else {
-                    throw fail(l.number, "i", "node (\(i), \(j)) is outside the \(geometry.columns) × \(geometry.rows) grid")
+                    throw fail(
+                        l.number, "i", "node (\(i), \(j)) is outside the \(geometry.columns) × \(geometry.rows) grid")
                 }
                 cells.append((j * geometry.columns + i, l.number))
                 for k in sumIndex {
@@ -241,11 +271,13 @@ package struct CellTable: Sendable {
         var previous = -1
         for k in order {
             if cells[k].node == previous {
-                throw fail(cells[k].line, "i", "node (\(cells[k].node % geometry.columns), \(cells[k].node / geometry.columns)) appears twice")
+                throw fail(
+                    cells[k].line, "i",
+                    "node (\(cells[k].node % geometry.columns), \(cells[k].node / geometry.columns)) appears twice")
             }
             previous = cells[k].node
             table.nodes.append(cells[k].node)
-            table.sums.append(contentsOf: values[k * perCell ..< (k + 1) * perCell])
+            table.sums.append(contentsOf: values[k * perCell..<(k + 1) * perCell])
         }
         return table
     }

@@ -28,8 +28,10 @@ enum BatchPipeline {
     /// each item to `consume`, called on this thread in order.
     ///
     /// - Throws: what `produce` or `consume` throws, whichever comes first.
-    package static func run<Item>(produce: ((Item) throws -> Void) throws -> Void,
-                          consume: (Item) throws -> Void) throws {
+    package static func run<Item>(
+        produce: ((Item) throws -> Void) throws -> Void,
+        consume: (Item) throws -> Void
+    ) throws {
         let channel = Channel<Item>()
         let done = DispatchSemaphore(value: 0)
         try withoutActuallyEscaping(produce) { produce in

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import HeatMapCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A file or standard input read in fixed-size chunks with `read(2)`, so a
 /// file of any size is read in bounded memory (one chunk, 256 KiB).
@@ -61,8 +62,9 @@ package final class ByteSource {
         } else {
             let opened = open(path!, O_RDONLY | O_CLOEXEC)
             guard opened >= 0 else {
-                throw InputError(file: path!, line: 0, column: "", reason: "cannot open",
-                                 message: "cannot open: \(String(cString: strerror(errno)))")
+                throw InputError(
+                    file: path!, line: 0, column: "", reason: "cannot open",
+                    message: "cannot open: \(String(cString: strerror(errno)))")
             }
             fd = opened
             ownsDescriptor = true
@@ -150,11 +152,15 @@ package final class ByteSource {
                 let code = errno
                 // A descriptor closed by the caller (`<&-`) or opened for
                 // writing only reads as EBADF: say what that means.
-                let why = code == EBADF ? (fd == STDIN_FILENO ? "standard input is closed or not open for reading"
-                                                               : "not open for reading")
+                let why =
+                    code == EBADF
+                    ? (fd == STDIN_FILENO
+                        ? "standard input is closed or not open for reading"
+                        : "not open for reading")
                     : String(cString: strerror(code))
-                throw InputError(file: name, line: 0, column: "", reason: "read error",
-                                 message: "read error: \(why)")
+                throw InputError(
+                    file: name, line: 0, column: "", reason: "read error",
+                    message: "read error: \(why)")
             }
             if n == 0 {
                 reachedEnd = true

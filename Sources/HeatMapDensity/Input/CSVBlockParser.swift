@@ -1,10 +1,10 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
-import HeatMapCore
+    import Darwin
+    import HeatMapCore
 #endif
 
 /// Parses a block of plain CSV rows the quick way, or declines.
@@ -131,8 +131,12 @@ struct CSVBlockParser: Sendable {
                 }
                 // The serial reader's quick path, test for test.
                 guard field + 1 >= neededFields, i - rowStart <= CSVBlockParser.longestRow else { return nil }
-                if geographic, PointRule.isOutside(latitude: latitude)
-                    || PointRule.isOutside(longitude: longitude) { return nil }
+                if geographic,
+                    PointRule.isOutside(latitude: latitude)
+                        || PointRule.isOutside(longitude: longitude)
+                {
+                    return nil
+                }
                 guard weight >= 0 else { return nil }
                 var time = Double.nan
                 if let timeReader {
@@ -145,8 +149,10 @@ struct CSVBlockParser: Sendable {
                     guard case .success(let t) = read else { return nil }
                     time = t
                 }
-                points.append(InputPoint(latitude: latitude, longitude: longitude, weight: weight, value: value,
-                                         time: time))
+                points.append(
+                    InputPoint(
+                        latitude: latitude, longitude: longitude, weight: weight, value: value,
+                        time: time))
                 rows += 1
                 if i == n {
                     // A last row without a line end ends only the file, and
@@ -175,8 +181,10 @@ struct CSVBlockParser: Sendable {
     /// anything else (spaces, exponents, long mantissas, words) goes to
     /// ``NumberParser/parse(_:decimalComma:)`` itself.
     @inline(__always)
-    private func number(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int,
-                        delimiter: UInt8, decimalComma: Bool) -> Double? {
+    private func number(
+        _ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int,
+        delimiter: UInt8, decimalComma: Bool
+    ) -> Double? {
         let start = i
         var j = i
         var negative = false
@@ -200,14 +208,17 @@ struct CSVBlockParser: Sendable {
             j += fraction.count
         }
         if digits > 0, digits <= 19, j == n || p[j] == delimiter || p[j] == 0x0A || p[j] == 0x0D,
-           let v = NumberParser.exact(mantissa: mantissa, exponent: exponent, negative: negative) {
+            let v = NumberParser.exact(mantissa: mantissa, exponent: exponent, negative: negative)
+        {
             i = j
             return v
         }
         while j < n, p[j] != delimiter, p[j] != 0x0A, p[j] != 0x0D { j += 1 }
         i = j
-        if case .number(let v) = NumberParser.parse(UnsafeBufferPointer(start: p + start, count: j - start),
-                                                    decimalComma: decimalComma) {
+        if case .number(let v) = NumberParser.parse(
+            UnsafeBufferPointer(start: p + start, count: j - start),
+            decimalComma: decimalComma)
+        {
             return v
         }
         return nil
@@ -235,7 +246,9 @@ struct CSVBlockParser: Sendable {
     /// reads up to 7 bytes past the run, so the caller's buffer must have
     /// ``padding`` readable bytes after its end.
     @inline(__always)
-    private static func digits(_ p: UnsafePointer<UInt8>, limit: Int, after prefix: UInt64) -> (count: Int, value: UInt64) {
+    private static func digits(_ p: UnsafePointer<UInt8>, limit: Int, after prefix: UInt64) -> (
+        count: Int, value: UInt64
+    ) {
         var count = 0
         var value = prefix
         while true {

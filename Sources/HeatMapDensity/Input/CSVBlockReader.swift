@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import HeatMapCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads the rows of a regular CSV file on every core, handing out the
 /// points in file order, exactly as ``CSVPointReader`` would.
@@ -91,11 +92,13 @@ final class CSVBlockReader {
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw InputError(file: name, line: 0, column: "", reason: "cannot open",
-                             message: "cannot open: \(String(cString: strerror(errno)))")
+            throw InputError(
+                file: name, line: 0, column: "", reason: "cannot open",
+                message: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        let padded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: groupBlocks * blockSize + CSVBlockParser.padding)
+        let padded = UnsafeMutableBufferPointer<UInt8>.allocate(
+            capacity: groupBlocks * blockSize + CSVBlockParser.padding)
         padded.initialize(repeating: 0)
         defer { padded.deallocate() }
         let buffer = UnsafeMutableBufferPointer(rebasing: padded[0..<(groupBlocks * blockSize)])
@@ -115,7 +118,8 @@ final class CSVBlockReader {
                     next = try consume(pending, from: position, body)
                 } else {
                     let block = group[k - 1]
-                    let bytes = UnsafeBufferPointer(rebasing: buffer[block.bufferOffset..<(block.bufferOffset + block.end - block.start)])
+                    let bytes = UnsafeBufferPointer(
+                        rebasing: buffer[block.bufferOffset..<(block.bufferOffset + block.end - block.start)])
                     parsed[k - 1] = parser.parse(bytes, isLast: block.isLast)
                 }
             }
@@ -140,8 +144,10 @@ final class CSVBlockReader {
     /// Hands out `blocks` (contiguous, the first starting at `position`)
     /// and returns where the reading stands after them, or nil at the end
     /// of the file. Stops early when a serial read runs past a block's end.
-    private func consume(_ blocks: [Block], from position: (offset: Int, line: Int),
-                         _ body: (PointBatch) throws -> Void) throws -> (offset: Int, line: Int)? {
+    private func consume(
+        _ blocks: [Block], from position: (offset: Int, line: Int),
+        _ body: (PointBatch) throws -> Void
+    ) throws -> (offset: Int, line: Int)? {
         var position = position
         for block in blocks {
             guard position.offset == block.start else { break }
@@ -152,8 +158,9 @@ final class CSVBlockReader {
                 position = (block.end, position.line + rows.lines)
             } else {
                 let source = try ByteSource(path: path, startingAt: position.offset)
-                let reader = CSVPointReader(continuing: layout, source: source, line: position.line,
-                                            skipInvalid: skipInvalid)
+                let reader = CSVPointReader(
+                    continuing: layout, source: source, line: position.line,
+                    skipInvalid: skipInvalid)
                 serialBlocks += 1
                 guard let reached = try serial(reader, until: block.end, body) else { return nil }
                 position = reached
@@ -165,8 +172,10 @@ final class CSVBlockReader {
     /// Reads records with `reader` until it stands at a record boundary at
     /// or past file offset `end`; returns that boundary, or nil at the end
     /// of the file. Adds its rows and rejections to this reader's.
-    private func serial(_ reader: CSVPointReader, until end: Int,
-                        _ body: (PointBatch) throws -> Void) throws -> (offset: Int, line: Int)? {
+    private func serial(
+        _ reader: CSVPointReader, until end: Int,
+        _ body: (PointBatch) throws -> Void
+    ) throws -> (offset: Int, line: Int)? {
         let rowsBefore = reader.rowsRead, rejectionsBefore = reader.rejections.count
         defer {
             rowsRead += reader.rowsRead - rowsBefore
@@ -199,14 +208,17 @@ final class CSVBlockReader {
     /// end a line are left for the next group; a block's worth of bytes
     /// without a line end becomes a block for the serial reader. Empty at
     /// the end of the file.
-    private func readGroup(_ fd: Int32, at offset: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) throws -> [Block] {
+    private func readGroup(_ fd: Int32, at offset: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) throws
+        -> [Block]
+    {
         var got = 0
         while got < buffer.count {
             let n = pread(fd, buffer.baseAddress! + got, buffer.count - got, off_t(offset + got))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError(file: name, line: 0, column: "", reason: "read error",
-                                 message: "read error: \(String(cString: strerror(errno)))")
+                throw InputError(
+                    file: name, line: 0, column: "", reason: "read error",
+                    message: "read error: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
             got += n

@@ -1,4 +1,5 @@
 import HeatMapCore
+
 /// Where a CSV file's point fields are and how to read them, as learned
 /// from its header: everything a row parser needs, and nothing that
 /// changes while rows are read, so any thread may parse rows with it.

@@ -55,17 +55,21 @@ package final class CSVPointReader {
             throw CSVPointReader.describe(error, file: source.name, header: [])
         }
         guard hasHeader else {
-            throw InputError(file: source.name, line: 1, column: "1", reason: "empty file",
-                             message: "empty file: expected a header row naming the columns")
+            throw InputError(
+                file: source.name, line: 1, column: "1", reason: "empty file",
+                message: "empty file: expected a header row naming the columns")
         }
         let headerLine = tokenizer.line
         var names: [String] = []
         for k in 0..<tokenizer.fieldCount {
             // Control characters never occur in a real header: this is binary noise.
-            if let bad = tokenizer.field(k).first(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7f }) {
-                throw InputError(file: source.name, line: headerLine, column: String(k + 1), reason: "binary data",
-                                 message: String(format: "binary data (byte 0x%02x in the header row):", bad)
-                                    + " this is not a CSV text file")
+            if let bad = tokenizer.field(k).first(where: {
+                ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7f
+            }) {
+                throw InputError(
+                    file: source.name, line: headerLine, column: String(k + 1), reason: "binary data",
+                    message: String(format: "binary data (byte 0x%02x in the header row):", bad)
+                        + " this is not a CSV text file")
             }
             names.append(tokenizer.string(k).trimmingCharacters(in: .whitespaces))
         }
@@ -77,37 +81,50 @@ package final class CSVPointReader {
         func only(_ matches: [Int], role: String, option: String) throws -> Int? {
             guard matches.count > 1 else { return matches.first }
             let listed = matches.prefix(4).map { "'\(names[$0])' (column \($0 + 1))" }.joined(separator: ", ")
-            throw InputError(file: file, line: headerLine, column: names[matches[0]], reason: "ambiguous column",
-                             message: "\(matches.count) columns could be the \(role): \(listed); pick one with \(option) NAME"
-                                + (Set(matches.map { names[$0] }).count < matches.count ? " (or rename the repeated one)" : ""))
+            throw InputError(
+                file: file, line: headerLine, column: names[matches[0]], reason: "ambiguous column",
+                message: "\(matches.count) columns could be the \(role): \(listed); pick one with \(option) NAME"
+                    + (Set(matches.map { names[$0] }).count < matches.count ? " (or rename the repeated one)" : ""))
         }
         func find(_ wanted: String?, defaults: [String], role: String, option: String) throws -> Int {
             if let wanted {
-                if let k = try only(names.indices.filter { names[$0] == wanted }, role: role, option: option) { return k }
-                let folded = wanted.lowercased()
-                if let k = try only(names.indices.filter { names[$0].lowercased() == folded }, role: role, option: option) {
+                if let k = try only(names.indices.filter { names[$0] == wanted }, role: role, option: option) {
                     return k
                 }
-                throw InputError(file: file, line: headerLine, column: wanted, reason: "missing column",
-                                 message: "no column '\(wanted)' for the \(role) in the header"
-                                    + " (columns: \(CSVPointReader.list(names)))")
+                let folded = wanted.lowercased()
+                if let k = try only(
+                    names.indices.filter { names[$0].lowercased() == folded }, role: role, option: option)
+                {
+                    return k
+                }
+                throw InputError(
+                    file: file, line: headerLine, column: wanted, reason: "missing column",
+                    message: "no column '\(wanted)' for the \(role) in the header"
+                        + " (columns: \(CSVPointReader.list(names)))")
             }
             for candidate in defaults {
-                if let k = try only(names.indices.filter { names[$0].lowercased() == candidate }, role: role, option: option) {
+                if let k = try only(
+                    names.indices.filter { names[$0].lowercased() == candidate }, role: role, option: option)
+                {
                     return k
                 }
             }
-            throw InputError(file: file, line: headerLine, column: defaults[0], reason: "missing column",
-                             message: "no \(role) column: looked for \(defaults.joined(separator: ", ")) in the header"
-                                + " (columns: \(CSVPointReader.list(names))); name it with \(option) NAME")
+            throw InputError(
+                file: file, line: headerLine, column: defaults[0], reason: "missing column",
+                message: "no \(role) column: looked for \(defaults.joined(separator: ", ")) in the header"
+                    + " (columns: \(CSVPointReader.list(names))); name it with \(option) NAME")
         }
         let lat = options.geographic ? "latitude" : "y"
         let lon = options.geographic ? "longitude" : "x"
-        latitudeColumn = try find(options.columns.latitude, defaults: PointColumns.latitudeNames,
-                                  role: lat, option: "--lat")
-        longitudeColumn = try find(options.columns.longitude, defaults: PointColumns.longitudeNames,
-                                   role: lon, option: "--lon")
-        weightColumn = try options.columns.weight.map { try find($0, defaults: [$0], role: "weight", option: "--weight") }
+        latitudeColumn = try find(
+            options.columns.latitude, defaults: PointColumns.latitudeNames,
+            role: lat, option: "--lat")
+        longitudeColumn = try find(
+            options.columns.longitude, defaults: PointColumns.longitudeNames,
+            role: lon, option: "--lon")
+        weightColumn = try options.columns.weight.map {
+            try find($0, defaults: [$0], role: "weight", option: "--weight")
+        }
         valueColumn = try options.columns.value.map { try find($0, defaults: [$0], role: "value", option: "--value") }
         timeColumns = try (options.columns.time?.names ?? []).map {
             try find($0, defaults: [$0], role: "time", option: "--time")
@@ -139,9 +156,10 @@ package final class CSVPointReader {
 
     /// The columns read and how, for parsers that work on the same file.
     package var layout: CSVLayout {
-        CSVLayout(header: header, delimiter: tokenizer.delimiter, latitudeColumn: latitudeColumn,
-                  longitudeColumn: longitudeColumn, weightColumn: weightColumn, valueColumn: valueColumn,
-                  geographic: geographic, timeColumns: timeColumns, time: timeReader?.columns)
+        CSVLayout(
+            header: header, delimiter: tokenizer.delimiter, latitudeColumn: latitudeColumn,
+            longitudeColumn: longitudeColumn, weightColumn: weightColumn, valueColumn: valueColumn,
+            geographic: geographic, timeColumns: timeColumns, time: timeReader?.columns)
     }
 
     private static func list(_ names: [String]) -> String {
@@ -160,15 +178,18 @@ package final class CSVPointReader {
         }
         switch error {
         case .unterminatedQuote(let line, let field):
-            return InputError(file: file, line: line, column: name(field), reason: "unterminated quote",
-                              message: "unterminated quoted field: the quote opened here never closes")
+            return InputError(
+                file: file, line: line, column: name(field), reason: "unterminated quote",
+                message: "unterminated quoted field: the quote opened here never closes")
         case .binaryData(let line, let field):
-            return InputError(file: file, line: line, column: name(field), reason: "binary data",
-                              message: "binary data (a NUL byte): this is not a CSV text file")
+            return InputError(
+                file: file, line: line, column: name(field), reason: "binary data",
+                message: "binary data (a NUL byte): this is not a CSV text file")
         case .recordTooLong(let line, let field):
-            return InputError(file: file, line: line, column: name(field), reason: "row too long",
-                              message: "row longer than \(CSVTokenizer.maximumRecordLength / 1024) KiB"
-                                + " (an unterminated quote?)")
+            return InputError(
+                file: file, line: line, column: name(field), reason: "row too long",
+                message: "row longer than \(CSVTokenizer.maximumRecordLength / 1024) KiB"
+                    + " (an unterminated quote?)")
         }
     }
 
@@ -238,8 +259,12 @@ package final class CSVPointReader {
             return nil
         }
         guard let lat = number(latitudeColumn), let lon = number(longitudeColumn) else { return nil }
-        if geographic, PointRule.isOutside(latitude: lat)
-            || PointRule.isOutside(longitude: lon) { return nil }
+        if geographic,
+            PointRule.isOutside(latitude: lat)
+                || PointRule.isOutside(longitude: lon)
+        {
+            return nil
+        }
         var weight = 1.0
         if let w = weightColumn {
             guard let v = number(w), v >= 0 else { return nil }
@@ -274,19 +299,22 @@ package final class CSVPointReader {
         let line = tokenizer.line
         let count = tokenizer.fieldCount
         if count < neededFields {
-            let missing = ([latitudeColumn, longitudeColumn, weightColumn, valueColumn] + timeColumns.map { $0 })
+            let missing =
+                ([latitudeColumn, longitudeColumn, weightColumn, valueColumn] + timeColumns.map { $0 })
                 .compactMap { $0 }.filter { $0 >= count }.min() ?? count
-            return .failure(InputError(
-                file: fileName, line: line, column: columnName(missing), reason: "short row",
-                message: "short row: \(count) field\(count == 1 ? "" : "s") but the header has \(header.count);"
-                    + " no value for '\(columnName(missing))'"))
+            return .failure(
+                InputError(
+                    file: fileName, line: line, column: columnName(missing), reason: "short row",
+                    message: "short row: \(count) field\(count == 1 ? "" : "s") but the header has \(header.count);"
+                        + " no value for '\(columnName(missing))'"))
         }
         if count > header.count {
             for k in header.count..<count where tokenizer.field(k).contains(where: { $0 != 0x20 && $0 != 0x09 }) {
-                return .failure(InputError(
-                    file: fileName, line: line, column: String(k + 1), reason: "too many fields",
-                    message: "row has \(count) fields but the header has \(header.count)"
-                        + " (an unquoted delimiter inside a value?)"))
+                return .failure(
+                    InputError(
+                        file: fileName, line: line, column: String(k + 1), reason: "too many fields",
+                        message: "row has \(count) fields but the header has \(header.count)"
+                            + " (an unquoted delimiter inside a value?)"))
             }
         }
         func number(_ k: Int, _ role: PointValidator.Role) -> Result<Double, InputError> {
@@ -307,8 +335,9 @@ package final class CSVPointReader {
                 switch timeReader.time({ tokenizer.field(timeColumns[$0]) }) {
                 case .success(let t): time = t
                 case .failure(let p):
-                    throw InputError(file: fileName, line: line, column: columnName(timeColumns[p.part]),
-                                     reason: p.reason, message: p.message)
+                    throw InputError(
+                        file: fileName, line: line, column: columnName(timeColumns[p.part]),
+                        reason: p.reason, message: p.message)
                 }
             }
             return .success(InputPoint(latitude: lat, longitude: lon, weight: weight, value: value, time: time))

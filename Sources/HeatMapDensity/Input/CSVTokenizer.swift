@@ -51,8 +51,10 @@ package final class CSVTokenizer {
         self.source = source
         let prefix = source.prefix
         let bom = CSVTokenizer.hasBOM(prefix)
-        self.delimiter = delimiter ?? CSVTokenizer.sniffDelimiter(
-            UnsafeBufferPointer(rebasing: prefix[(bom ? 3 : 0)...]))
+        self.delimiter =
+            delimiter
+            ?? CSVTokenizer.sniffDelimiter(
+                UnsafeBufferPointer(rebasing: prefix[(bom ? 3 : 0)...]))
         storage = .allocate(capacity: 4096)
     }
 
@@ -211,14 +213,18 @@ package final class CSVTokenizer {
                         state = .quoteInQuoted
                     } else {
                         if b == cr { nextLine += 1; afterCR = true } else if b == lf && !wasCR { nextLine += 1 }
-                        if length == storage.count { storage = try CSVTokenizer.grow(storage, line: line, field: ends.count + 1) }
+                        if length == storage.count {
+                            storage = try CSVTokenizer.grow(storage, line: line, field: ends.count + 1)
+                        }
                         storage[length] = b
                         length += 1
                     }
                     continue
                 case .quoteInQuoted:
                     if b == quote {
-                        if length == storage.count { storage = try CSVTokenizer.grow(storage, line: line, field: ends.count + 1) }
+                        if length == storage.count {
+                            storage = try CSVTokenizer.grow(storage, line: line, field: ends.count + 1)
+                        }
                         storage[length] = quote
                         length += 1
                         state = .quoted
@@ -253,7 +259,9 @@ package final class CSVTokenizer {
                     quoteLine = nextLine
                     hasContent = true
                 } else {
-                    if length == storage.count { storage = try CSVTokenizer.grow(storage, line: line, field: ends.count + 1) }
+                    if length == storage.count {
+                        storage = try CSVTokenizer.grow(storage, line: line, field: ends.count + 1)
+                    }
                     storage[length] = b
                     length += 1
                     state = .unquoted
@@ -274,8 +282,10 @@ package final class CSVTokenizer {
     }
 
     /// A buffer twice the size holding the same bytes (the old one is freed).
-    private static func grow(_ storage: UnsafeMutableBufferPointer<UInt8>, line: Int,
-                             field: Int) throws -> UnsafeMutableBufferPointer<UInt8> {
+    private static func grow(
+        _ storage: UnsafeMutableBufferPointer<UInt8>, line: Int,
+        field: Int
+    ) throws -> UnsafeMutableBufferPointer<UInt8> {
         guard storage.count < CSVTokenizer.maximumRecordLength else {
             throw SyntaxError.recordTooLong(line: line, field: field)
         }

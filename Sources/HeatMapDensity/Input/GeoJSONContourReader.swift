@@ -44,7 +44,10 @@ package enum GeoJSONContourReader {
         var out: [ContourFeature] = []
         while let node = try stream.next() {
             guard stream.inFeatureCollection else {
-                throw fail(node, source.name, "expected a FeatureCollection of contour features (as 'contours export' writes), found a bare \(node["type"]?.string ?? node.kind)")
+                throw fail(
+                    node, source.name,
+                    "expected a FeatureCollection of contour features (as 'contours export' writes), found a bare \(node["type"]?.string ?? node.kind)"
+                )
             }
             let f = try feature(node, file: source.name)
             try checkPositions(f, node: node, geographic: geographic, file: source.name)
@@ -60,12 +63,16 @@ package enum GeoJSONContourReader {
                 for p in ring {
                     if geographic == true {
                         guard abs(p.x) <= 180, abs(p.y) <= 90 else {
-                            throw fail(node, file, "contour feature (level \(f.level)) has position [\(p.x), \(p.y)]"
-                                       + " outside longitude [-180, 180] or latitude [-90, 90]")
+                            throw fail(
+                                node, file,
+                                "contour feature (level \(f.level)) has position [\(p.x), \(p.y)]"
+                                    + " outside longitude [-180, 180] or latitude [-90, 90]")
                         }
                     } else if !(abs(p.x) <= largestPlanarCoordinate && abs(p.y) <= largestPlanarCoordinate) {
-                        throw fail(node, file, "contour feature (level \(f.level)) has position [\(p.x), \(p.y)]"
-                                   + " beyond ±1e150, too large to test points against")
+                        throw fail(
+                            node, file,
+                            "contour feature (level \(f.level)) has position [\(p.x), \(p.y)]"
+                                + " beyond ±1e150, too large to test points against")
                     }
                 }
                 guard PlaneRing.signedArea(ring) != 0 else {
@@ -86,8 +93,10 @@ package enum GeoJSONContourReader {
             }
             if let first = byLevel[f.level] {
                 if first.threshold != f.threshold {
-                    throw at(f, "contour feature (level \(f.level)) has threshold \(f.threshold.map { "\($0)" } ?? "none"),"
-                             + " but an earlier feature of that level has \(first.threshold.map { "\($0)" } ?? "none")")
+                    throw at(
+                        f,
+                        "contour feature (level \(f.level)) has threshold \(f.threshold.map { "\($0)" } ?? "none"),"
+                            + " but an earlier feature of that level has \(first.threshold.map { "\($0)" } ?? "none")")
                 }
             } else {
                 byLevel[f.level] = f
@@ -97,15 +106,18 @@ package enum GeoJSONContourReader {
         for level in byLevel.keys.sorted() {
             let f = byLevel[level]!
             if let p = previous, let a = p.threshold, let b = f.threshold, !(a < b) {
-                throw at(f, "contour levels out of order: level \(f.level) has threshold \(b),"
-                         + " not above level \(p.level)'s \(a)")
+                throw at(
+                    f,
+                    "contour levels out of order: level \(f.level) has threshold \(b),"
+                        + " not above level \(p.level)'s \(a)")
             }
             previous = f
         }
     }
 
     private static func fail(_ node: JSONNode, _ file: String, _ message: String) -> InputError {
-        InputError(file: file, line: node.line, column: String(node.column), reason: "invalid contours", message: message)
+        InputError(
+            file: file, line: node.line, column: String(node.column), reason: "invalid contours", message: message)
     }
 
     package static func feature(_ node: JSONNode, file: String) throws -> ContourFeature {
@@ -114,15 +126,19 @@ package enum GeoJSONContourReader {
         }
         let properties = node["properties"]
         guard let levelNode = properties?["level"], let level = levelNode.number,
-              level == level.rounded(), level >= 0, level < 1_000_000 else {
+            level == level.rounded(), level >= 0, level < 1_000_000
+        else {
             throw fail(properties ?? node, file, "contour feature without an integer 'level' property >= 0")
         }
         guard let threshold = properties?["threshold"]?.number, threshold.isFinite else {
-            throw fail(properties ?? node, file, "contour feature (level \(Int(level))) without a numeric 'threshold' property")
+            throw fail(
+                properties ?? node, file, "contour feature (level \(Int(level))) without a numeric 'threshold' property"
+            )
         }
         let upper = properties?["upper"]?.number
         if let given = properties?["upper"], given.kind != "null", !(upper?.isFinite ?? false) {
-            throw fail(properties ?? node, file, "contour feature (level \(Int(level))) has an 'upper' that is not a number")
+            throw fail(
+                properties ?? node, file, "contour feature (level \(Int(level))) has an 'upper' that is not a number")
         }
         guard let geometry = node["geometry"], let type = geometry["type"]?.string else {
             throw fail(node, file, "contour feature without a geometry")
@@ -137,11 +153,14 @@ package enum GeoJSONContourReader {
             }
             for part in parts { polygons.append(try polygon(part, in: geometry, file: file)) }
         default:
-            throw fail(geometry, file, "expected Polygon or MultiPolygon contours, found \(type)"
-                        + (type.contains("LineString") ? " (isolines cannot be hit-tested; export bands)" : ""))
+            throw fail(
+                geometry, file,
+                "expected Polygon or MultiPolygon contours, found \(type)"
+                    + (type.contains("LineString") ? " (isolines cannot be hit-tested; export bands)" : ""))
         }
-        return ContourFeature(level: Int(level), threshold: threshold, upper: upper, polygons: polygons,
-                              line: node.line, column: node.column)
+        return ContourFeature(
+            level: Int(level), threshold: threshold, upper: upper, polygons: polygons,
+            line: node.line, column: node.column)
     }
 
     private static func polygon(_ node: JSONNode?, in geometry: JSONNode, file: String) throws -> PlanePolygon {
@@ -158,7 +177,8 @@ package enum GeoJSONContourReader {
         ring.reserveCapacity(positions.count)
         for p in positions {
             guard let xy = p.array, xy.count >= 2, let x = xy[0].number, let y = xy[1].number,
-                  x.isFinite, y.isFinite else {
+                x.isFinite, y.isFinite
+            else {
                 throw fail(p, file, "a position must be [longitude, latitude] numbers")
             }
             ring.append(PlanePoint(x: x, y: y))

@@ -114,8 +114,9 @@ final class GeoJSONFeatureStream {
             }
         } catch let error as JSONStreamParser.SyntaxError {
             state = .done
-            throw InputError(file: fileName, line: error.line, column: String(error.column),
-                             reason: error.reason, message: error.message)
+            throw InputError(
+                file: fileName, line: error.line, column: String(error.column),
+                reason: error.reason, message: error.message)
         }
     }
 
@@ -130,8 +131,9 @@ final class GeoJSONFeatureStream {
             guard let b else {
                 state = .done
                 if valuesRead == 0 {
-                    throw InputError(file: fileName, line: 1, column: "1", reason: "empty file",
-                                     message: "empty file: expected GeoJSON")
+                    throw InputError(
+                        file: fileName, line: 1, column: "1", reason: "empty file",
+                        message: "empty file: expected GeoJSON")
                 }
                 return nil
             }
@@ -140,12 +142,14 @@ final class GeoJSONFeatureStream {
             objectColumn = parser.column
             if valuesRead > 1 {
                 if lastWasCollection {
-                    throw located("a second JSON value after a FeatureCollection (concatenated files?);"
-                                  + " a file holds one FeatureCollection, or one Feature per line")
+                    throw located(
+                        "a second JSON value after a FeatureCollection (concatenated files?);"
+                            + " a file holds one FeatureCollection, or one Feature per line")
                 }
                 if objectLine == lastEndLine {
-                    throw located("a second JSON value on the line where the previous one ended (concatenated objects?);"
-                                  + " newline-delimited GeoJSON has one value per line")
+                    throw located(
+                        "a second JSON value on the line where the previous one ended (concatenated objects?);"
+                            + " newline-delimited GeoJSON has one value per line")
                 }
             }
             if b == UInt8(ascii: "{") {
@@ -175,8 +179,9 @@ final class GeoJSONFeatureStream {
             try parser.expect(UInt8(ascii: ":"), context: "after an object key")
             if key == "features", try parser.skipSpace() == UInt8(ascii: "[") {
                 if valuesRead > 1 {
-                    throw located("a FeatureCollection after another top-level value (concatenated files?);"
-                                  + " a file holds one FeatureCollection, or one Feature per line")
+                    throw located(
+                        "a FeatureCollection after another top-level value (concatenated files?);"
+                            + " a file holds one FeatureCollection, or one Feature per line")
                 }
                 sawFeatures = true
                 try parser.expect(UInt8(ascii: "["), context: "")
@@ -219,7 +224,9 @@ final class GeoJSONFeatureStream {
                 try push(.geometry, depth: depth + 1)
                 return nil
             }
-            if key == "coordinates", let item = try streamCoordinates(of: frames[frames.count - 1].members, depth: depth) {
+            if key == "coordinates",
+                let item = try streamCoordinates(of: frames[frames.count - 1].members, depth: depth)
+            {
                 markStreamed()
                 return item
             }
@@ -233,7 +240,8 @@ final class GeoJSONFeatureStream {
                 return nil
             }
             let position = try parser.parseValue(depth: (frames.last?.depth ?? 0) + 2)
-            state = try parser.separator(close: UInt8(ascii: "]"), context: "in an array")
+            state =
+                try parser.separator(close: UInt8(ascii: "]"), context: "in an array")
                 ? .positions(first: false) : .memberEnded
             return .position(position)
         case .memberEnded:
@@ -281,12 +289,15 @@ final class GeoJSONFeatureStream {
     /// or when a MultiPoint's positions begin (the state says which).
     private func streamCoordinates(of members: [(key: String, value: JSONNode)], depth: Int) throws -> Item? {
         guard let wanted = positionsWanted,
-              let type = members.first(where: { $0.key == "type" })?.value.string,
-              type == "Point" || type == "MultiPoint" else { return nil }
+            let type = members.first(where: { $0.key == "type" })?.value.string,
+            type == "Point" || type == "MultiPoint"
+        else { return nil }
         let feature: JSONNode?
         if frames.last.map({ if case .geometry = $0.role { return true } else { return false } }) ?? false {
-            feature = frames.count >= 2 ? frames[frames.count - 2].node
-                                        : JSONNode(.object(self.members), line: objectLine, column: objectColumn)
+            feature =
+                frames.count >= 2
+                ? frames[frames.count - 2].node
+                : JSONNode(.object(self.members), line: objectLine, column: objectColumn)
         } else {
             feature = nil
         }
@@ -368,12 +379,15 @@ final class GeoJSONFeatureStream {
     }
 
     /// The types a top-level object may have besides FeatureCollection.
-    static let objectTypes: Set<String> = ["Feature", "Point", "MultiPoint", "LineString", "MultiLineString",
-                                           "Polygon", "MultiPolygon", "GeometryCollection"]
+    static let objectTypes: Set<String> = [
+        "Feature", "Point", "MultiPoint", "LineString", "MultiLineString",
+        "Polygon", "MultiPolygon", "GeometryCollection"
+    ]
 
     /// An error at the current top-level value's position.
     private func located(_ message: String) -> InputError {
-        InputError(file: fileName, line: objectLine, column: String(objectColumn), reason: "invalid GeoJSON",
-                   message: message)
+        InputError(
+            file: fileName, line: objectLine, column: String(objectColumn), reason: "invalid GeoJSON",
+            message: message)
     }
 }

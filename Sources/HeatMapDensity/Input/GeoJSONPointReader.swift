@@ -84,7 +84,8 @@ final class GeoJSONPointReader {
             case .position(let node):
                 take(node)
                 while pending.count < batchSize, features.isStreamingPositions,
-                      case .position(let more)? = try features.nextItem() {
+                    case .position(let more)? = try features.nextItem()
+                {
                     take(more)
                 }
             }
@@ -187,20 +188,26 @@ final class GeoJSONPointReader {
         case "Point", "MultiPoint", "GeometryCollection":
             if let name = options.columns.weight ?? options.columns.value {
                 rowsRead += 1
-                errors.append(fail(node, "missing property",
-                                   "bare \(type) geometry has no properties, so no '\(name)'"))
+                errors.append(
+                    fail(
+                        node, "missing property",
+                        "bare \(type) geometry has no properties, so no '\(name)'"))
                 return
             }
             positions(of: node, weight: 1, value: .nan, into: &out, errors: &errors)
         default:
             rowsRead += 1
-            errors.append(fail(node, "not a point geometry",
-                               "expected a Feature with Point or MultiPoint geometry, found \(type)"))
+            errors.append(
+                fail(
+                    node, "not a point geometry",
+                    "expected a Feature with Point or MultiPoint geometry, found \(type)"))
         }
     }
 
-    private func property(_ name: String, of properties: JSONNode?, feature: JSONNode,
-                          role: PointValidator.Role) throws -> Double {
+    private func property(
+        _ name: String, of properties: JSONNode?, feature: JSONNode,
+        role: PointValidator.Role
+    ) throws -> Double {
         let what = validator.name(role)
         guard let properties, case .object = properties.value else {
             throw fail(feature, "missing property", "feature has no properties, so no '\(name)' for the \(what)")
@@ -226,8 +233,10 @@ final class GeoJSONPointReader {
         }
     }
 
-    private func positions(of geometry: JSONNode, weight: Double, value: Double,
-                           into out: inout [InputPoint], errors: inout [InputError]) {
+    private func positions(
+        of geometry: JSONNode, weight: Double, value: Double,
+        into out: inout [InputPoint], errors: inout [InputError]
+    ) {
         let type = geometry["type"]?.string
         switch type {
         case "Point":
@@ -254,18 +263,24 @@ final class GeoJSONPointReader {
         default:
             rowsRead += 1
             let found = type ?? (geometry.string != nil ? "a string" : "a geometry without a 'type'")
-            errors.append(fail(geometry, "not a point geometry",
-                               "expected a Point or MultiPoint geometry, found \(found)"))
+            errors.append(
+                fail(
+                    geometry, "not a point geometry",
+                    "expected a Point or MultiPoint geometry, found \(found)"))
         }
     }
 
-    private func position(_ node: JSONNode, weight: Double, value: Double,
-                          into out: inout [InputPoint], errors: inout [InputError]) {
+    private func position(
+        _ node: JSONNode, weight: Double, value: Double,
+        into out: inout [InputPoint], errors: inout [InputError]
+    ) {
         rowsRead += 1
         guard let parts = node.array, parts.count >= 2 else {
-            errors.append(fail(node, "invalid position",
-                               "a position must be an array [\(options.geographic ? "longitude, latitude" : "x, y")],"
-                                + " found \(node.kind)\(node.array.map { " of \($0.count)" } ?? "")"))
+            errors.append(
+                fail(
+                    node, "invalid position",
+                    "a position must be an array [\(options.geographic ? "longitude, latitude" : "x, y")],"
+                        + " found \(node.kind)\(node.array.map { " of \($0.count)" } ?? "")"))
             return
         }
         func coordinate(_ k: Int, _ role: PointValidator.Role) -> Double? {

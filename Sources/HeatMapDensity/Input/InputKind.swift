@@ -45,7 +45,8 @@ package enum InputKind: Sendable, Hashable {
         let trimmed = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         let start = trimmed.prefix(5).lowercased()
         if start == "ncols" || start == "nrows" { return .asciiGrid }
-        if trimmed.hasPrefix("{"), head.contains("\"columns\""), head.contains("\"rows\""), !head.contains("\"Feature") {
+        if trimmed.hasPrefix("{"), head.contains("\"columns\""), head.contains("\"rows\""), !head.contains("\"Feature")
+        {
             return .jsonGrid
         }
         if InputFormat.byContent(prefix) == .geojson { return .geojson }
@@ -63,7 +64,9 @@ package enum InputKind: Sendable, Hashable {
     /// bytes of a JSON object (whose keys may come in any order).
     package static func hasEnough(_ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let newline = prefix.firstIndex(of: 0x0A) else { return false }
-        let first = prefix.prefix(newline).first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
+        let first = prefix.prefix(newline).first {
+            $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF
+        }
         return first != UInt8(ascii: "{") || prefix.count >= 4096
     }
 
@@ -82,7 +85,9 @@ package enum InputKind: Sendable, Hashable {
 
     private static func firstLine(_ prefix: UnsafeBufferPointer<UInt8>) -> Substring? {
         let end = prefix.firstIndex(of: 0x0A) ?? prefix.count
-        guard let text = String(validating: UnsafeBufferPointer(rebasing: prefix[0..<end]), as: UTF8.self) else { return nil }
+        guard let text = String(validating: UnsafeBufferPointer(rebasing: prefix[0..<end]), as: UTF8.self) else {
+            return nil
+        }
         return Substring(text)
     }
 }

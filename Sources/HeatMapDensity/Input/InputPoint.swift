@@ -102,8 +102,10 @@ public struct PointColumns: Sendable, Hashable {
     }
 
     /// Creates a column choice with the column or columns of each point's time.
-    public init(latitude: String? = nil, longitude: String? = nil, weight: String? = nil, value: String? = nil,
-                time: TimeColumns?) {
+    public init(
+        latitude: String? = nil, longitude: String? = nil, weight: String? = nil, value: String? = nil,
+        time: TimeColumns?
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.weight = weight
@@ -125,8 +127,10 @@ public struct PointReaderOptions: Sendable, Hashable {
     public var skipInvalid: Bool
 
     /// Creates reader options.
-    public init(columns: PointColumns = PointColumns(), geographic: Bool = true, format: InputFormat? = nil,
-                skipInvalid: Bool = false) {
+    public init(
+        columns: PointColumns = PointColumns(), geographic: Bool = true, format: InputFormat? = nil,
+        skipInvalid: Bool = false
+    ) {
         self.columns = columns
         self.geographic = geographic
         self.format = format

@@ -101,7 +101,9 @@ final class JSONStreamParser {
     /// Consumes `expected` after white space, or throws naming what was found.
     func expect(_ expected: UInt8, context: String) throws {
         let b = try skipSpace()
-        guard b == expected else { throw unexpected(b, wanted: "'\(Character(Unicode.Scalar(expected)))'", context: context) }
+        guard b == expected else {
+            throw unexpected(b, wanted: "'\(Character(Unicode.Scalar(expected)))'", context: context)
+        }
         advance(expected)
     }
 
@@ -183,7 +185,9 @@ final class JSONStreamParser {
 
     /// A string starting at the opening quote.
     func parseString() throws -> String {
-        guard let q = try peek(), q == UInt8(ascii: "\"") else { throw unexpected(try peek(), wanted: "'\"'", context: "") }
+        guard let q = try peek(), q == UInt8(ascii: "\"") else {
+            throw unexpected(try peek(), wanted: "'\"'", context: "")
+        }
         advance(q)
         scratch.removeAll(keepingCapacity: true)
         while true {
@@ -200,7 +204,8 @@ final class JSONStreamParser {
                     column += i - position
                     position = i
                     if scratch.count > JSONStreamParser.maximumStringLength {
-                        throw error("invalid JSON", "string longer than \(JSONStreamParser.maximumStringLength / 1024) KiB")
+                        throw error(
+                            "invalid JSON", "string longer than \(JSONStreamParser.maximumStringLength / 1024) KiB")
                     }
                     continue
                 }
@@ -281,7 +286,7 @@ final class JSONStreamParser {
         while let b = try peek() {
             switch b {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
-                 UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+                UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
                 scratch.append(b)
                 advance(b)
                 if scratch.count > 64 { throw error("invalid JSON", "invalid JSON: number too long") }
@@ -292,8 +297,9 @@ final class JSONStreamParser {
                 let negative = scratch == [UInt8(ascii: "-")]
                 let word = try parseWord()
                 guard case .number(let v) = word else {
-                    throw SyntaxError(line: line, column: column, reason: "invalid JSON",
-                                      message: "invalid JSON: malformed number")
+                    throw SyntaxError(
+                        line: line, column: column, reason: "invalid JSON",
+                        message: "invalid JSON: malformed number")
                 }
                 return .number(negative ? -v : v)
             default:
@@ -305,8 +311,9 @@ final class JSONStreamParser {
         switch parsed {
         case .number(let v), .infinite(let v): return .number(v)
         default:
-            throw SyntaxError(line: line, column: column, reason: "invalid JSON",
-                              message: "invalid JSON: malformed number '\(String(decoding: scratch, as: UTF8.self))'")
+            throw SyntaxError(
+                line: line, column: column, reason: "invalid JSON",
+                message: "invalid JSON: malformed number '\(String(decoding: scratch, as: UTF8.self))'")
         }
     }
 
@@ -314,7 +321,9 @@ final class JSONStreamParser {
     private func parseWord() throws -> JSONValue {
         let line = self.line, column = self.column
         var word = ""
-        while let b = try peek(), (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) {
+        while let b = try peek(),
+            (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+        {
             advance(b)
             word.unicodeScalars.append(Unicode.Scalar(b))
             if word.count > 16 { break }
@@ -326,8 +335,9 @@ final class JSONStreamParser {
         case "NaN": return .number(.nan)
         case "Infinity": return .number(.infinity)
         default:
-            throw SyntaxError(line: line, column: column, reason: "invalid JSON",
-                              message: "invalid JSON: unexpected word '\(word)'")
+            throw SyntaxError(
+                line: line, column: column, reason: "invalid JSON",
+                message: "invalid JSON: unexpected word '\(word)'")
         }
     }
 }

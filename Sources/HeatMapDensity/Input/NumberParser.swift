@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import HeatMapCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What a text field holds, read as a number.
 enum ParsedNumber: Sendable, Hashable {
@@ -48,8 +49,8 @@ enum NumberParser {
             i += 1
         }
         var mantissa: UInt64 = 0
-        var digits = 0            // significant digits taken into the mantissa
-        var exponent = 0          // power of ten to apply to the mantissa
+        var digits = 0  // significant digits taken into the mantissa
+        var exponent = 0  // power of ten to apply to the mantissa
         var sawDigit = false
         var overflow = false
         // Integer part.
@@ -159,8 +160,10 @@ enum NumberParser {
     }
 
     /// strtod on a NUL-terminated copy (C locale: '.' is the decimal point).
-    private static func slowParse(_ bytes: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int,
-                                  decimalComma: Bool) -> Double {
+    private static func slowParse(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int,
+        decimalComma: Bool
+    ) -> Double {
         var text = [CChar](repeating: 0, count: hi - lo + 1)
         for k in lo..<hi {
             let b = bytes[k]
@@ -173,7 +176,9 @@ enum NumberParser {
     private static func special(_ bytes: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int) -> ParsedNumber {
         guard hi - lo <= 12 else { return .invalid }
         var word = ""
-        for k in lo..<hi { word.unicodeScalars.append(Unicode.Scalar(bytes[k] | (bytes[k] >= 0x41 && bytes[k] <= 0x5a ? 0x20 : 0))) }
+        for k in lo..<hi {
+            word.unicodeScalars.append(Unicode.Scalar(bytes[k] | (bytes[k] >= 0x41 && bytes[k] <= 0x5a ? 0x20 : 0)))
+        }
         var sign = 1.0
         var body = Substring(word)
         if let f = body.first, f == "+" || f == "-" {

@@ -46,8 +46,9 @@ public final class PointReader {
     package init(input: InputFile, options: PointReaderOptions) throws {
         source = input.source
         if source.prefix.isEmpty {
-            throw InputError(file: source.name, line: 1, column: "1", reason: "empty file",
-                             message: "empty file: expected CSV with a header row, or GeoJSON")
+            throw InputError(
+                file: source.name, line: 1, column: "1", reason: "empty file",
+                message: "empty file: expected CSV with a header row, or GeoJSON")
         }
         format = options.format ?? input.kind.pointFormat
         switch format {

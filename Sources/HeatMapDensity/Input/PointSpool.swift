@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import HeatMapCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Checked points kept in an anonymous temporary file as raw doubles, so
 /// input that cannot be read twice (a pipe) can still be passed over
@@ -32,8 +33,9 @@ final class PointSpool {
         var template = Array((dir + "/contours-spool-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard made >= 0 else {
-            throw InputError(file: dir, line: 0, column: "", reason: "temporary file",
-                             message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+            throw InputError(
+                file: dir, line: 0, column: "", reason: "temporary file",
+                message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         fd = made
@@ -93,10 +95,13 @@ final class PointSpool {
                 if n < 0 {
                     if errno == EINTR { continue }
                     // EFBIG: the points kept to read again pass `ulimit -f`.
-                    let why = errno == EFBIG ? "the file-size limit was reached (ulimit -f)"
-                                             : String(cString: strerror(errno))
-                    throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
-                                     message: "cannot keep the points read for the next pass: \(why)")
+                    let why =
+                        errno == EFBIG
+                        ? "the file-size limit was reached (ulimit -f)"
+                        : String(cString: strerror(errno))
+                    throw InputError(
+                        file: "temporary file", line: 0, column: "", reason: "temporary file",
+                        message: "cannot keep the points read for the next pass: \(why)")
                 }
                 offset += n
             }
@@ -105,8 +110,10 @@ final class PointSpool {
     }
 
     /// Reads every point back, in batches of `size` points, from the start.
-    package func forEachBatch(into batch: inout PointBatch, size: Int, control: ComputeControl,
-                      _ body: (PointBatch) throws -> Void) throws {
+    package func forEachBatch(
+        into batch: inout PointBatch, size: Int, control: ComputeControl,
+        _ body: (PointBatch) throws -> Void
+    ) throws {
         try flush()
         var readOffset: off_t = 0
         let recordBytes = stride * MemoryLayout<Double>.size
@@ -119,8 +126,9 @@ final class PointSpool {
                     let n = pread(fd, raw.baseAddress! + got, raw.count - got, readOffset + off_t(got))
                     if n < 0 {
                         if errno == EINTR { continue }
-                        throw InputError(file: "temporary file", line: 0, column: "", reason: "temporary file",
-                                         message: "cannot read: \(String(cString: strerror(errno)))")
+                        throw InputError(
+                            file: "temporary file", line: 0, column: "", reason: "temporary file",
+                            message: "cannot read: \(String(cString: strerror(errno)))")
                     }
                     if n == 0 { break }
                     got += n
@@ -134,9 +142,11 @@ final class PointSpool {
             buffer.withUnsafeBufferPointer { stored in
                 for r in 0..<records {
                     let k = r * stride
-                    batch.append(InputPoint(latitude: stored[k], longitude: stored[k + 1], weight: stored[k + 2],
-                                            value: withValue ? stored[k + 3] : .nan,
-                                            time: timeSlot.map { stored[k + $0] } ?? .nan))
+                    batch.append(
+                        InputPoint(
+                            latitude: stored[k], longitude: stored[k + 1], weight: stored[k + 2],
+                            value: withValue ? stored[k + 3] : .nan,
+                            time: timeSlot.map { stored[k + $0] } ?? .nan))
                 }
             }
             try body(batch)
@@ -195,8 +205,12 @@ package struct PointBatch: Sendable {
 
     /// Calls `body` with the four columns' storage.
     @inline(__always)
-    func withColumns<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
-                                 UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
+    func withColumns<R>(
+        _ body: (
+            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
+            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>
+        ) throws -> R
+    ) rethrows -> R {
         try latitude.withUnsafeBufferPointer { la in
             try longitude.withUnsafeBufferPointer { lo in
                 try weight.withUnsafeBufferPointer { w in

@@ -23,8 +23,10 @@ struct PointValidator: Sendable {
 
     /// The number in `parsed`, or the problem with it. `text` is the
     /// field's text, quoted in messages.
-    package func number(_ parsed: ParsedNumber, role: Role, text: @autoclosure () -> String,
-                        bytes: UnsafeBufferPointer<UInt8>? = nil) -> Result<Double, Problem> {
+    package func number(
+        _ parsed: ParsedNumber, role: Role, text: @autoclosure () -> String,
+        bytes: UnsafeBufferPointer<UInt8>? = nil
+    ) -> Result<Double, Problem> {
         let what = name(role)
         // The field's own bytes when known, so a byte that is not UTF-8
         // shows as itself (0xFF as \xff), not as the replacement character.
@@ -35,16 +37,22 @@ struct PointValidator: Sendable {
         case .nan:
             return .failure(Problem(reason: "\(what) is NaN", message: "\(what) is NaN (\(quoted(text())))"))
         case .infinite:
-            return .failure(Problem(reason: "\(what) is infinite",
-                                    message: "\(what) is not finite (\(quoted(text())))"))
+            return .failure(
+                Problem(
+                    reason: "\(what) is infinite",
+                    message: "\(what) is not finite (\(quoted(text())))"))
         case .empty:
             return .failure(Problem(reason: "\(what) is empty", message: "\(what) is empty"))
         case .missing:
-            return .failure(Problem(reason: "\(what) is missing",
-                                    message: "\(what) is missing (\(quoted(text())))"))
+            return .failure(
+                Problem(
+                    reason: "\(what) is missing",
+                    message: "\(what) is missing (\(quoted(text())))"))
         case .invalid:
-            return .failure(Problem(reason: "\(what) is not a number",
-                                    message: "\(what) is not a number: \(quoted(text()))"))
+            return .failure(
+                Problem(
+                    reason: "\(what) is not a number",
+                    message: "\(what) is not a number: \(quoted(text()))"))
         }
     }
 
@@ -73,9 +81,11 @@ struct PointValidator: Sendable {
             if shown == 40 { out += "…"; break }
             shown += 1
             let b = field[i]
-            let length = b < 0x80 ? 1 : b >= 0xC2 && b < 0xE0 ? 2 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xF0 && b < 0xF5 ? 4 : 0
+            let length =
+                b < 0x80 ? 1 : b >= 0xC2 && b < 0xE0 ? 2 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xF0 && b < 0xF5 ? 4 : 0
             if length > 1, i + length <= hi,
-               let text = String(validating: UnsafeBufferPointer(rebasing: field[i..<(i + length)]), as: UTF8.self) {
+                let text = String(validating: UnsafeBufferPointer(rebasing: field[i..<(i + length)]), as: UTF8.self)
+            {
                 out += escaped(text.unicodeScalars.first!)
                 i += length
             } else if length == 1 {

@@ -1,4 +1,5 @@
 import HeatMapCore
+
 /// Where each point's time is read from: one column (ISO 8601 text, or
 /// Unix seconds or milliseconds), or calendar parts in several columns
 /// (year, month, day, hour, minute; the later ones may be left out).

@@ -130,21 +130,33 @@ struct TimeFieldReader: Sendable, Hashable {
             case .iso8601:
                 switch TimeParser.iso8601(bytes) {
                 case .success(let t): return .success(t)
-                case .failure(.empty): return .failure(Problem(part: 0, reason: "time is empty", message: "time is empty"))
+                case .failure(.empty):
+                    return .failure(Problem(part: 0, reason: "time is empty", message: "time is empty"))
                 case .failure(.notADate):
-                    return .failure(Problem(part: 0, reason: "time is not a date",
-                                            message: "time is not an ISO 8601 date or date-time (YYYY-MM-DD[Thh:mm[:ss[.f]]][Z|±hh:mm]): \(Self.quoted(bytes))"))
+                    return .failure(
+                        Problem(
+                            part: 0, reason: "time is not a date",
+                            message:
+                                "time is not an ISO 8601 date or date-time (YYYY-MM-DD[Thh:mm[:ss[.f]]][Z|±hh:mm]): \(Self.quoted(bytes))"
+                        ))
                 case .failure(.outOfRange(let what)):
-                    return .failure(Problem(part: 0, reason: "time out of range",
-                                            message: "time \(Self.quoted(bytes)) has \(what), out of range"))
+                    return .failure(
+                        Problem(
+                            part: 0, reason: "time out of range",
+                            message: "time \(Self.quoted(bytes)) has \(what), out of range"))
                 }
             case .epoch, .epochMilliseconds:
                 guard case .number(let v) = NumberParser.parse(bytes, decimalComma: decimalComma),
-                      abs(v) < 1e17 else {
+                    abs(v) < 1e17
+                else {
                     let empty = NumberParser.parse(bytes) == .empty
-                    return .failure(Problem(part: 0, reason: empty ? "time is empty" : "time is not a number",
-                                            message: empty ? "time is empty"
-                                                : "time is not a number of \(format == .epoch ? "seconds" : "milliseconds") since 1970: \(Self.quoted(bytes))"))
+                    return .failure(
+                        Problem(
+                            part: 0, reason: empty ? "time is empty" : "time is not a number",
+                            message: empty
+                                ? "time is empty"
+                                : "time is not a number of \(format == .epoch ? "seconds" : "milliseconds") since 1970: \(Self.quoted(bytes))"
+                        ))
                 }
                 return .success(format == .epoch ? v : v / 1000)
             }
@@ -155,8 +167,10 @@ struct TimeFieldReader: Sendable, Hashable {
                 let part = TimeColumns.partNames[k]
                 guard case .number(let v) = NumberParser.parse(bytes, decimalComma: decimalComma) else {
                     let empty = NumberParser.parse(bytes) == .empty
-                    return .failure(Problem(part: k, reason: empty ? "time is empty" : "time is not a number",
-                                            message: empty ? "\(part) is empty" : "\(part) is not a number: \(Self.quoted(bytes))"))
+                    return .failure(
+                        Problem(
+                            part: k, reason: empty ? "time is empty" : "time is not a number",
+                            message: empty ? "\(part) is empty" : "\(part) is not a number: \(Self.quoted(bytes))"))
                 }
                 let range: ClosedRange<Double>
                 switch k {
@@ -167,8 +181,12 @@ struct TimeFieldReader: Sendable, Hashable {
                 default: range = 0...59
                 }
                 guard v == v.rounded(), range.contains(v) else {
-                    return .failure(Problem(part: k, reason: "time out of range",
-                                            message: "\(part) \(Self.quoted(bytes)) is not a whole number in \(Int(range.lowerBound))...\(Int(range.upperBound))"))
+                    return .failure(
+                        Problem(
+                            part: k, reason: "time out of range",
+                            message:
+                                "\(part) \(Self.quoted(bytes)) is not a whole number in \(Int(range.lowerBound))...\(Int(range.upperBound))"
+                        ))
                 }
                 switch k {
                 case 0: values.0 = Int(v)
@@ -178,13 +196,21 @@ struct TimeFieldReader: Sendable, Hashable {
                 default: values.4 = Int(v)
                 }
             }
-            if names.count == 0 { return .failure(Problem(part: 0, reason: "time is empty", message: "no time column")) }
-            if values.2 > UTCCalendar.daysIn(month: values.1, year: values.0) {
-                return .failure(Problem(part: 2, reason: "time out of range",
-                                        message: "day \(values.2) is past the end of \(values.0)-\(values.1 < 10 ? "0" : "")\(values.1)"))
+            if names.count == 0 {
+                return .failure(Problem(part: 0, reason: "time is empty", message: "no time column"))
             }
-            return .success(UTCCalendar.seconds(UTCCalendar.Civil(year: values.0, month: values.1, day: values.2,
-                                                                  hour: values.3, minute: values.4)))
+            if values.2 > UTCCalendar.daysIn(month: values.1, year: values.0) {
+                return .failure(
+                    Problem(
+                        part: 2, reason: "time out of range",
+                        message: "day \(values.2) is past the end of \(values.0)-\(values.1 < 10 ? "0" : "")\(values.1)"
+                    ))
+            }
+            return .success(
+                UTCCalendar.seconds(
+                    UTCCalendar.Civil(
+                        year: values.0, month: values.1, day: values.2,
+                        hour: values.3, minute: values.4)))
         }
     }
 

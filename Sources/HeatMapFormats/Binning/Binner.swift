@@ -89,7 +89,8 @@ package struct Binner: Sendable {
     package init(configuration: BinningConfiguration, projection: PlaneProjection, strict: Bool = false) throws {
         guard (projection.kind == .planar) == (configuration.projection == .planar) else {
             throw HeatMapError.invalidConfiguration(
-                "binning projection \(projection.kind.rawValue) does not match configuration \(configuration.projection.rawValue)")
+                "binning projection \(projection.kind.rawValue) does not match configuration \(configuration.projection.rawValue)"
+            )
         }
         self.grid = try configuration.grid()
         self.projection = projection
@@ -106,8 +107,10 @@ package struct Binner: Sendable {
     /// (a value column or the weights) may be nil: every value is then 1.
     /// A latitude outside [-90, 90] or a longitude outside [-180, 360) is
     /// bad input. O(n).
-    package mutating func add(latitudes: [Double], longitudes: [Double], values: [Double]? = nil,
-                             control: ComputeControl = .none) throws {
+    package mutating func add(
+        latitudes: [Double], longitudes: [Double], values: [Double]? = nil,
+        control: ComputeControl = .none
+    ) throws {
         try checkLengths(latitudes.count, longitudes.count, values?.count)
         var xs = [Double](), ys = [Double]()
         let projector = PointProjector(projection)
@@ -119,8 +122,10 @@ package struct Binner: Sendable {
             var badness: [Int: String] = [:]
             for k in start..<end {
                 let lat = latitudes[k], lon = longitudes[k]
-                if let why = PointRule.problem(latitude: lat, longitude: lon, weight: 0, value: nil,
-                                                      geographic: projection.isGeographic) {
+                if let why = PointRule.problem(
+                    latitude: lat, longitude: lon, weight: 0, value: nil,
+                    geographic: projection.isGeographic)
+                {
                     badness[k - start] = why
                     xs.append(.nan); ys.append(.nan)
                 } else {
@@ -135,8 +140,10 @@ package struct Binner: Sendable {
 
     /// Adds points already in the binning plane. `values` may be nil
     /// (every value 1). O(n).
-    package mutating func add(x: [Double], y: [Double], values: [Double]? = nil,
-                             control: ComputeControl = .none) throws {
+    package mutating func add(
+        x: [Double], y: [Double], values: [Double]? = nil,
+        control: ComputeControl = .none
+    ) throws {
         try checkLengths(x.count, y.count, values?.count)
         var start = 0
         while start < x.count {
@@ -175,8 +182,10 @@ package struct Binner: Sendable {
         BinCellID((key & mask) - offset, (key >> 31) - offset)
     }
 
-    private mutating func addChunk(xs: ArraySlice<Double>, ys: ArraySlice<Double>, values: ArraySlice<Double>?,
-                                   reasons: [Int: String]) throws {
+    private mutating func addChunk(
+        xs: ArraySlice<Double>, ys: ArraySlice<Double>, values: ArraySlice<Double>?,
+        reasons: [Int: String]
+    ) throws {
         let n = xs.count
         var keys = [Int](repeating: -1, count: n)
         var failures = [UInt8](repeating: 0, count: n)
@@ -194,7 +203,7 @@ package struct Binner: Sendable {
                                 let outcomes = UncheckedSendable(outcomes.baseAddress!)
                                 let grid = self.grid
                                 Parallel.forEach(parts) { k in
-                                    let range = k * Binner.part ..< min(n, (k + 1) * Binner.part)
+                                    let range = k * Binner.part..<min(n, (k + 1) * Binner.part)
                                     switch grid {
                                     case .hexagon(let g): outcomes.value[k] = Binner.computeKeys(g, pass, range)
                                     case .square(let g): outcomes.value[k] = Binner.computeKeys(g, pass, range)
@@ -220,7 +229,10 @@ package struct Binner: Sendable {
             for k in 0..<n where failures[k] != 0 {
                 switch failures[k] {
                 case 1: try reject(reasons[k] ?? "bad point", at: k)
-                case 2: try reject(projection.isGeographic ? "coordinate is not a finite number" : "x or y is not a finite number", at: k)
+                case 2:
+                    try reject(
+                        projection.isGeographic ? "coordinate is not a finite number" : "x or y is not a finite number",
+                        at: k)
                 case 3: try reject(PointRule.notFinite(.value, geographic: projection.isGeographic), at: k)
                 default: try reject(Binner.tooFarReason, at: k)
                 }
@@ -264,7 +276,8 @@ package struct Binner: Sendable {
     /// and `failures` says why: 1 bad coordinate range, 2 non-finite
     /// coordinate, 3 non-finite value, 4 too far out.
     @inline(__always)
-    private static func computeKeys<G: CellIndexing>(_ grid: G, _ pass: KeyPass, _ range: Range<Int>) -> KeyPass.Outcome {
+    private static func computeKeys<G: CellIndexing>(_ grid: G, _ pass: KeyPass, _ range: Range<Int>) -> KeyPass.Outcome
+    {
         var failed = 0
         var aLo = Int.max, aHi = Int.min, bLo = Int.max, bHi = Int.min
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
@@ -307,8 +320,10 @@ package struct Binner: Sendable {
     /// cell in group order. The number of groups depends on the batch only
     /// (never on the cores), so the sums are the same bit for bit on any
     /// machine.
-    private mutating func accumulateFlat(keys: [Int], values: ArraySlice<Double>?,
-                                         aLo: Int, bLo: Int, spanA: Int, spanB: Int) {
+    private mutating func accumulateFlat(
+        keys: [Int], values: ArraySlice<Double>?,
+        aLo: Int, bLo: Int, spanA: Int, spanB: Int
+    ) {
         let cells = spanA * spanB
         // Groups of at least 64 Ki points, and their arrays within 64 MiB.
         let byMemory = (64 << 20) / max(cells * MemoryLayout<BinStatistics>.stride, 1)
@@ -321,7 +336,7 @@ package struct Binner: Sendable {
                     let tables = UncheckedSendable(tables.baseAddress!)
                     Parallel.forEach(groups) { g in
                         let table = tables.value + g * cells
-                        for k in keys.count * g / groups ..< keys.count * (g + 1) / groups {
+                        for k in keys.count * g / groups..<keys.count * (g + 1) / groups {
                             let key = keys[k]
                             guard key >= 0 else { continue }
                             let id = Binner.unpack(key)
@@ -391,8 +406,9 @@ package struct Binner: Sendable {
             }
             // The cover's ids, and a bin each (the corners are computed later, per cell).
             let each = MemoryLayout<Bin>.stride + 2 * MemoryLayout<BinCellID>.stride
-            try MemoryBudget.reserve(MemoryBudget.product(Int(estimate), each),
-                                     for: "listing \(Int(estimate)) cells, the empty ones included,")
+            try MemoryBudget.reserve(
+                MemoryBudget.product(Int(estimate), each),
+                for: "listing \(Int(estimate)) cells, the empty ones included,")
             let cover = grid.cells(covering: bounds)
             try control.checkCancellation()
             // Both lists are row-major: merge them.

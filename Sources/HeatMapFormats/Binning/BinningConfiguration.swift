@@ -24,9 +24,11 @@ public struct BinningConfiguration: Sendable, Hashable {
     public var maximumCells: Int
 
     /// Creates a configuration.
-    public init(shape: BinShape = .hexagon, size: Double, orientation: HexOrientation = .pointy,
-                projection: MapProjection = .equalArea, includeEmpty: Bool = false,
-                maximumCells: Int = 5_000_000) {
+    public init(
+        shape: BinShape = .hexagon, size: Double, orientation: HexOrientation = .pointy,
+        projection: MapProjection = .equalArea, includeEmpty: Bool = false,
+        maximumCells: Int = 5_000_000
+    ) {
         self.shape = shape
         self.size = size
         self.orientation = orientation

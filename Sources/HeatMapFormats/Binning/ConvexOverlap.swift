@@ -17,8 +17,10 @@ enum ConvexOverlap {
         lo = .infinity; hi = -.infinity
         for c in corners { lo = min(lo, c.y); hi = max(hi, c.y) }
         guard lo < box.maxY, box.minY < hi else { return false }
-        let boxCorners = [PlanePoint(x: box.minX, y: box.minY), PlanePoint(x: box.maxX, y: box.minY),
-                          PlanePoint(x: box.maxX, y: box.maxY), PlanePoint(x: box.minX, y: box.maxY)]
+        let boxCorners = [
+            PlanePoint(x: box.minX, y: box.minY), PlanePoint(x: box.maxX, y: box.minY),
+            PlanePoint(x: box.maxX, y: box.maxY), PlanePoint(x: box.minX, y: box.maxY)
+        ]
         for k in 0..<corners.count {
             let a = corners[k], b = corners[(k + 1) % corners.count]
             let nx = -(b.y - a.y), ny = b.x - a.x

@@ -21,9 +21,11 @@ public enum HeatMapBinning {
     ///     ``HeatMapError/invalidPoint(index:reason:)``; otherwise bad points
     ///     are left out and counted in the result's summary.
     ///   - control: cancellation and progress (stage `.bin`).
-    public static func bin<P: HeatMapable>(_ points: [P], configuration: BinningConfiguration,
-                                           strict: Bool = false,
-                                           control: ComputeControl = .none) throws -> BinningResult {
+    public static func bin<P: HeatMapable>(
+        _ points: [P], configuration: BinningConfiguration,
+        strict: Bool = false,
+        control: ComputeControl = .none
+    ) throws -> BinningResult {
         control.report(.bin, 0)
         let geographic = configuration.projection != .planar
         var latitudes = [Double](), longitudes = [Double](), values = [Double]()
@@ -34,8 +36,11 @@ public enum HeatMapBinning {
             let c = p.coordinate
             latitudes.append(c.latitude); longitudes.append(c.longitude)
             values.append((p as? any HeatMapMeasurable)?.value ?? p.weight)
-            if geographic, PointRule.problem(latitude: c.latitude, longitude: c.longitude, weight: 0,
-                                                    value: nil, geographic: true) == nil {
+            if geographic,
+                PointRule.problem(
+                    latitude: c.latitude, longitude: c.longitude, weight: 0,
+                    value: nil, geographic: true) == nil
+            {
                 fitter.add(latitude: c.latitude, longitude: c.longitude)
             }
         }
@@ -54,9 +59,11 @@ public enum HeatMapBinning {
     /// Bins points already in a plane (`projection` says how they got
     /// there; `.planar` for x/y data). Values are `points.value` when
     /// present, else the weights. O(N + cells log cells).
-    public static func bin(_ points: PlanePoints, projection: PlaneProjection = PlaneProjection(kind: .planar),
-                           configuration: BinningConfiguration,
-                           control: ComputeControl = .none) throws -> BinningResult {
+    public static func bin(
+        _ points: PlanePoints, projection: PlaneProjection = PlaneProjection(kind: .planar),
+        configuration: BinningConfiguration,
+        control: ComputeControl = .none
+    ) throws -> BinningResult {
         var binner = try Binner(configuration: configuration, projection: projection)
         try binner.add(x: points.x, y: points.y, values: points.value ?? points.weight, control: control)
         return try binner.result(control: control)

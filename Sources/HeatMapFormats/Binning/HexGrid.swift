@@ -151,8 +151,10 @@ public struct HexGrid: Sendable, Hashable, CellIndexing {
         }
         let limit = Double(HexGrid.indexLimit - 2)
         guard qLo > -limit, qHi < limit, rLo > -limit, rHi < limit else { return nil }
-        return (Int(qLo.rounded(.down)) - 1...Int(qHi.rounded(.up)) + 1,
-                Int(rLo.rounded(.down)) - 1...Int(rHi.rounded(.up)) + 1)
+        return (
+            Int(qLo.rounded(.down)) - 1...Int(qHi.rounded(.up)) + 1,
+            Int(rLo.rounded(.down)) - 1...Int(rHi.rounded(.up)) + 1
+        )
     }
 
     /// An upper bound on the number of cells `cells(covering:)` returns

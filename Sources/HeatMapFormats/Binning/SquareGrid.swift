@@ -52,8 +52,10 @@ public struct SquareGrid: Sendable, Hashable, CellIndexing {
 
     /// The four cells sharing an edge, counter-clockwise from the east one. O(1).
     func neighbors(of cell: SquareCell) -> [SquareCell] {
-        [SquareCell(i: cell.i + 1, j: cell.j), SquareCell(i: cell.i, j: cell.j + 1),
-         SquareCell(i: cell.i - 1, j: cell.j), SquareCell(i: cell.i, j: cell.j - 1)]
+        [
+            SquareCell(i: cell.i + 1, j: cell.j), SquareCell(i: cell.i, j: cell.j + 1),
+            SquareCell(i: cell.i - 1, j: cell.j), SquareCell(i: cell.i, j: cell.j - 1)
+        ]
     }
 
     func indexRange(_ box: PlaneBox) -> (i: ClosedRange<Int>, j: ClosedRange<Int>)? {

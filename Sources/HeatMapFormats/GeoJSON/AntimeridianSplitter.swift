@@ -100,7 +100,8 @@ enum AntimeridianSplitter {
     /// The part of segment a–b with lo ≤ x ≤ hi, cut points computed from
     /// the end points in a fixed order.
     private static func clipSegment(_ a: PlanePoint, _ b: PlanePoint, lo: Double, hi: Double)
-        -> (PlanePoint, PlanePoint)? {
+        -> (PlanePoint, PlanePoint)?
+    {
         if max(a.x, b.x) < lo || min(a.x, b.x) > hi { return nil }
         var p = a, q = b
         if p.x < lo { p = HalfPlaneClipper.cut(a, b, lo) } else if p.x > hi { p = HalfPlaneClipper.cut(a, b, hi) }

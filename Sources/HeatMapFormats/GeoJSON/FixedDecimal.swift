@@ -1,6 +1,7 @@
 import HeatMapContouring
 import HeatMapCore
 import HeatMapDensity
+
 /// Writes n / 10^decimals as a plain decimal with trailing zeros dropped
 /// ("12.5", "-0.03", "0"), straight into bytes and backwards: the writers'
 /// hot loop, with no allocation.
@@ -118,7 +119,8 @@ struct FixedDecimal: @unchecked Sendable {
         // zeros are the word's zero high bytes (all eight when it is 0).
         let wide = fraction &* widening
         let high = (wide &* 109_951_163) >> 40
-        let f = UInt64(digitGroups[Int(truncatingIfNeeded: high)])
+        let f =
+            UInt64(digitGroups[Int(truncatingIfNeeded: high)])
             | UInt64(digitGroups[Int(truncatingIfNeeded: wide &- high &* 10_000)]) << 32
         let shown = 8 &- f.leadingZeroBitCount &>> 3
         FixedDecimal.store((f | FixedDecimal.zeros) &<< UInt64(64 &- 8 &* shown), endingAt: p)
@@ -167,7 +169,8 @@ struct FixedDecimal: @unchecked Sendable {
     /// The same text as ``write(_:endingAt:)`` for any number, a digit pair
     /// at a time and exactly within its bytes; one division per pair.
     static func writeSlowly(_ n: Int64, decimals: Int, endingAt end: UnsafeMutablePointer<UInt8>)
-        -> UnsafeMutablePointer<UInt8> {
+        -> UnsafeMutablePointer<UInt8>
+    {
         var p = end
         if n == 0 { p -= 1; p.pointee = UInt8(ascii: "0"); return p }
         var m = n.magnitude

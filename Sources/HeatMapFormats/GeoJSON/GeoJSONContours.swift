@@ -1,6 +1,7 @@
 import HeatMapContouring
 import HeatMapCore
 import HeatMapDensity
+
 /// What writing a result's contours as GeoJSON needs of it: the contours
 /// (as pieces or a set), and how to place, label and colour them — but not
 /// its density grid, so a writer that streams a large export can let the

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import HeatMapContouring
 import HeatMapCore
 import HeatMapDensity
+import Synchronization
 
 /// A FeatureCollection being assembled: geometry already rounded, so the
 /// `bbox` is known before anything is written.
@@ -140,8 +140,10 @@ struct GeoJSONDocument {
     ///
     /// Deferred features get their polygons from `deferred(key)`, made
     /// there too; a deferred feature made without polygons is left out.
-    package func write(to sink: ByteSink, control: ComputeControl = .none,
-               deferred: ((Int) throws -> [PrecisionRounding.Polygon])? = nil) throws {
+    package func write(
+        to sink: ByteSink, control: ComputeControl = .none,
+        deferred: ((Int) throws -> [PrecisionRounding.Polygon])? = nil
+    ) throws {
         _ = try write(to: sink, control: control, bboxSlot: nil, deferred: deferred)
     }
 
@@ -168,8 +170,10 @@ struct GeoJSONDocument {
     /// are those of ``write(to:control:deferred:)`` with the same extent.
     /// The bbox is not filled when there is none or it did not fit its slot
     /// (then write again from `start`).
-    func writeBBoxLast(to sink: RewritableByteSink, start: Int, control: ComputeControl = .none,
-                       deferred: @escaping (Int) throws -> [PrecisionRounding.Polygon]) throws -> Written {
+    func writeBBoxLast(
+        to sink: RewritableByteSink, start: Int, control: ComputeControl = .none,
+        deferred: @escaping (Int) throws -> [PrecisionRounding.Polygon]
+    ) throws -> Written {
         precondition(bboxWidth != nil, "a bbox written last needs its slot's width")
         let made = Mutex(Extent())
         var written = try write(to: sink, control: control, bboxSlot: start) { k in
@@ -190,17 +194,21 @@ struct GeoJSONDocument {
     /// (the features before stay as written), then the end, and fills the
     /// bbox slot from this document's extent. Returns whether that worked
     /// (the bbox fitted its slot; if not, write again from the start).
-    func writeAgain(fromKey key: Int?, of written: Written, to sink: RewritableByteSink,
-                    control: ComputeControl = .none,
-                    deferred: @escaping (Int) throws -> [PrecisionRounding.Polygon]) throws -> Bool {
+    func writeAgain(
+        fromKey key: Int?, of written: Written, to sink: RewritableByteSink,
+        control: ComputeControl = .none,
+        deferred: @escaping (Int) throws -> [PrecisionRounding.Polygon]
+    ) throws -> Bool {
         guard let place = key.map({ written.starts[$0] }) ?? written.end else { return false }
         // This document leaves out features without geometry, so its index
         // of the key is found, not assumed.
-        let first = key.flatMap { key in features.indices.first { deferredKeys[$0].map { $0.key >= key } ?? false } }
+        let first =
+            key.flatMap { key in features.indices.first { deferredKeys[$0].map { $0.key >= key } ?? false } }
             ?? features.count
         try sink.truncate(to: place.offset)
-        _ = try write(to: sink, control: control, bboxSlot: nil, deferred: deferred,
-                      resume: (first, place.written))
+        _ = try write(
+            to: sink, control: control, bboxSlot: nil, deferred: deferred,
+            resume: (first, place.written))
         return try fillBBox(written.slot, in: sink)
     }
 
@@ -247,9 +255,11 @@ struct GeoJSONDocument {
     /// start are returned; with `resume` (a feature and how many were
     /// written before it) the header and the features before it are not
     /// written again.
-    private func write(to sink: ByteSink, control: ComputeControl, bboxSlot: Int?,
-                       deferred: ((Int) throws -> [PrecisionRounding.Polygon])?,
-                       resume: (feature: Int, written: Int)? = nil) throws -> Written {
+    private func write(
+        to sink: ByteSink, control: ComputeControl, bboxSlot: Int?,
+        deferred: ((Int) throws -> [PrecisionRounding.Polygon])?,
+        resume: (feature: Int, written: Int)? = nil
+    ) throws -> Written {
         var out = JSONText(reserving: 1 << 20)
         var result = Written()
         let rewritable = bboxSlot == nil ? nil : sink as? RewritableByteSink
@@ -277,8 +287,10 @@ struct GeoJSONDocument {
         let first = resume?.feature ?? 0
         // Each feature's geometry is made and formatted on a maker thread, a
         // few features ahead; this thread writes them in order.
-        try Parallel.ordered(features.count - first, cost: { self.positions(ofFeature: first + $0) },
-                             budget: GeoJSONDocument.aheadPositions, control: control) { i in
+        try Parallel.ordered(
+            features.count - first, cost: { self.positions(ofFeature: first + $0) },
+            budget: GeoJSONDocument.aheadPositions, control: control
+        ) { i in
             try geometryText(ofFeature: first + i, deferred: deferred, control: control)
         } consume: { i, geometry in
             let k = first + i
@@ -330,8 +342,10 @@ struct GeoJSONDocument {
 
     /// Feature k's geometry member as text, in pieces; nil when a deferred
     /// feature was made without polygons (it is left out).
-    private func geometryText(ofFeature k: Int, deferred: ((Int) throws -> [PrecisionRounding.Polygon])?,
-                              control: ComputeControl) throws -> GeometryText? {
+    private func geometryText(
+        ofFeature k: Int, deferred: ((Int) throws -> [PrecisionRounding.Polygon])?,
+        control: ComputeControl
+    ) throws -> GeometryText? {
         let text: [JSONText]
         if let d = deferredKeys[k], let deferred {
             var polygons = try deferred(d.key)
@@ -368,10 +382,14 @@ struct GeoJSONDocument {
 
     /// The text of a (Multi)Polygon member; each polygon is left empty once
     /// it is text, so that polygons made for it alone are freed as it grows.
-    private static func text(releasing polygons: inout [PrecisionRounding.Polygon],
-                             control: ComputeControl) -> [JSONText] {
+    private static func text(
+        releasing polygons: inout [PrecisionRounding.Polygon],
+        control: ComputeControl
+    ) -> [JSONText] {
         var out = JSONPieces()
-        out.append(polygons.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
+        out.append(
+            polygons.count == 1
+                ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
         for k in polygons.indices {
             if control.isCancelled { break }
             let polygon = polygons[k]
@@ -391,7 +409,9 @@ struct GeoJSONDocument {
     /// The text of a (Multi)LineString member.
     private static func text(ofLines lines: [FixedLine], control: ComputeControl) -> [JSONText] {
         var out = JSONPieces()
-        out.append(lines.count == 1 ? "{\"type\":\"LineString\",\"coordinates\":" : "{\"type\":\"MultiLineString\",\"coordinates\":[")
+        out.append(
+            lines.count == 1
+                ? "{\"type\":\"LineString\",\"coordinates\":" : "{\"type\":\"MultiLineString\",\"coordinates\":[")
         for (k, line) in lines.enumerated() {
             if control.isCancelled { break }
             if k > 0 { out.append(byte: UInt8(ascii: ",")) }

@@ -13,17 +13,23 @@ extension GeoJSONExport {
     /// `density` (Σ value per km²) and `fill`, `fill-opacity`, `stroke` as
     /// for ``bins(_:aggregate:options:control:)``. O(bins).
     /// - Throws: `CancellationError` when `control` is cancelled.
-    public static func h3Bins(_ result: H3BinningResult, aggregate: BinAggregate = .count,
-                              options: GeoJSONOptions = GeoJSONOptions(),
-                              control: ComputeControl = .none) throws -> String {
+    public static func h3Bins(
+        _ result: H3BinningResult, aggregate: BinAggregate = .count,
+        options: GeoJSONOptions = GeoJSONOptions(),
+        control: ComputeControl = .none
+    ) throws -> String {
         let precision = VertexPrecision(decimals: options.precision, limit: FixedRing.decimalsLimit(forMagnitude: 180))
         let fill = BinFill(options: options, range: result.valueRange(aggregate))
-        let pieces = { (k: Int) in AntimeridianSplitter.split(PlanePolygon(exterior: H3CellOutline.ring(result.bins[k].cell))) }
+        let pieces = { (k: Int) in
+            AntimeridianSplitter.split(PlanePolygon(exterior: H3CellOutline.ring(result.bins[k].cell)))
+        }
         let decimals = min(max(options.precision, 0), 15)
         let scale = pow(10, Double(decimals))
         let collector = ByteCollector()
-        try writeBins(count: result.bins.count, pieces: pieces, precision: precision, geographic: true,
-                      crsName: nil, to: collector, control: control) { k in
+        try writeBins(
+            count: result.bins.count, pieces: pieces, precision: precision, geographic: true,
+            crsName: nil, to: collector, control: control
+        ) { k in
             let bin = result.bins[k]
             let stats = bin.statistics
             let value = stats.value(aggregate)

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import HeatMapContouring
 import HeatMapCore
 import HeatMapDensity
+import Synchronization
 
 /// GeoJSON (RFC 7946) text of contours and bins, ready for QGIS, GDAL,
 /// geopandas, Leaflet or Mapbox (docs/formats.md).
@@ -25,9 +25,11 @@ public enum GeoJSONExport {
     /// isolines, coloured with the result's gradient and opacity unless the
     /// options say otherwise. O(vertices log vertices).
     /// - Throws: `CancellationError` when `control` is cancelled.
-    public static func contours(_ contours: HeatMapContours, mode: ContourMode = .bands,
-                                options: GeoJSONOptions = GeoJSONOptions(),
-                                control: ComputeControl = .none) throws -> String {
+    public static func contours(
+        _ contours: HeatMapContours, mode: ContourMode = .bands,
+        options: GeoJSONOptions = GeoJSONOptions(),
+        control: ComputeControl = .none
+    ) throws -> String {
         let collector = ByteCollector()
         try write(contours, mode: mode, options: options, to: collector, control: control)
         return collector.takeString()
@@ -38,22 +40,27 @@ public enum GeoJSONExport {
     /// rounded geometry and a few batches of text, never the whole file.
     /// - Throws: `CancellationError` when `control` is cancelled, and what
     ///   the sink throws.
-    public static func write(_ contours: HeatMapContours, mode: ContourMode = .bands,
-                             options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
-                             control: ComputeControl = .none) throws {
+    public static func write(
+        _ contours: HeatMapContours, mode: ContourMode = .bands,
+        options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
+        control: ComputeControl = .none
+    ) throws {
         try write(GeoJSONContours(contours), mode: mode, options: options, to: sink, control: control)
     }
 
     /// The same, from the parts of a result an export uses (the tool lets
     /// the grid go first).
-    package static func write(_ contours: GeoJSONContours, mode: ContourMode = .bands,
-                              options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
-                              control: ComputeControl = .none) throws {
+    package static func write(
+        _ contours: GeoJSONContours, mode: ContourMode = .bands,
+        options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
+        control: ComputeControl = .none
+    ) throws {
         // Contours still held as pieces are assembled feature by feature.
-        try write(source: contours.source, projection: contours.projection, units: contours.units, mode: mode,
-                  gradient: options.gradient ?? contours.gradient,
-                  fillOpacity: options.fillOpacity ?? contours.fillOpacity,
-                  options: options, to: sink, control: control)
+        try write(
+            source: contours.source, projection: contours.projection, units: contours.units, mode: mode,
+            gradient: options.gradient ?? contours.gradient,
+            fillOpacity: options.fillOpacity ?? contours.fillOpacity,
+            options: options, to: sink, control: control)
     }
 
     /// Contours from their parts: plane geometry, the projection that
@@ -65,32 +72,40 @@ public enum GeoJSONExport {
     /// top band), `units`, `fill`, `fill-opacity`, `stroke`; levels the same
     /// with `upper` null; isolines `level`, `threshold`, `units`, `stroke`
     /// on (Multi)LineStrings. Levels without geometry get no feature.
-    public static func contours(_ set: ContourSet, projection: PlaneProjection, units: String,
-                                mode: ContourMode = .bands, gradient: HeatMapGradient = .thermal,
-                                fillOpacity: Double = 1, options: GeoJSONOptions = GeoJSONOptions(),
-                                control: ComputeControl = .none) throws -> String {
+    public static func contours(
+        _ set: ContourSet, projection: PlaneProjection, units: String,
+        mode: ContourMode = .bands, gradient: HeatMapGradient = .thermal,
+        fillOpacity: Double = 1, options: GeoJSONOptions = GeoJSONOptions(),
+        control: ComputeControl = .none
+    ) throws -> String {
         let collector = ByteCollector()
-        try write(set, projection: projection, units: units, mode: mode, gradient: gradient,
-                  fillOpacity: fillOpacity, options: options, to: collector, control: control)
+        try write(
+            set, projection: projection, units: units, mode: mode, gradient: gradient,
+            fillOpacity: fillOpacity, options: options, to: collector, control: control)
         return collector.takeString()
     }
 
     /// The same text as
     /// ``contours(_:projection:units:mode:gradient:fillOpacity:options:control:)``,
     /// written to `sink` feature by feature.
-    public static func write(_ set: ContourSet, projection: PlaneProjection, units: String,
-                             mode: ContourMode = .bands, gradient: HeatMapGradient = .thermal,
-                             fillOpacity: Double = 1, options: GeoJSONOptions = GeoJSONOptions(),
-                             to sink: ByteSink, control: ComputeControl = .none) throws {
-        try write(source: set, projection: projection, units: units, mode: mode, gradient: gradient,
-                  fillOpacity: fillOpacity, options: options, to: sink, control: control)
+    public static func write(
+        _ set: ContourSet, projection: PlaneProjection, units: String,
+        mode: ContourMode = .bands, gradient: HeatMapGradient = .thermal,
+        fillOpacity: Double = 1, options: GeoJSONOptions = GeoJSONOptions(),
+        to sink: ByteSink, control: ComputeControl = .none
+    ) throws {
+        try write(
+            source: set, projection: projection, units: units, mode: mode, gradient: gradient,
+            fillOpacity: fillOpacity, options: options, to: sink, control: control)
     }
 
     /// The writer behind both: levels are read from `source` one at a
     /// time, so contours kept as pieces are assembled as they are written.
-    private static func write(source: any ContourSource, projection: PlaneProjection, units: String,
-                              mode: ContourMode, gradient: HeatMapGradient, fillOpacity: Double,
-                              options: GeoJSONOptions, to sink: ByteSink, control: ComputeControl) throws {
+    private static func write(
+        source: any ContourSource, projection: PlaneProjection, units: String,
+        mode: ContourMode, gradient: HeatMapGradient, fillOpacity: Double,
+        options: GeoJSONOptions, to sink: ByteSink, control: ComputeControl
+    ) throws {
         let geometry = LonLatGeometry(projection: projection)
         let levelCount = source.thresholds.count
         let thresholds = source.thresholds
@@ -169,20 +184,24 @@ public enum GeoJSONExport {
         let pieces = { (f: Int) throws -> [PlanePolygon] in
             let feature = polygonFeatures[f]
             var polygons = try source.polygons(mode, level: feature.level, control: control)
-            let lonLat = feature.polygon.map { outputPolygons(polygons[$0], geometry: geometry, control: control) }
+            let lonLat =
+                feature.polygon.map { outputPolygons(polygons[$0], geometry: geometry, control: control) }
                 ?? outputPolygons(releasing: &polygons, geometry: geometry, control: control)
             try control.checkCancellation()
             return lonLat
         }
-        document.bboxWidth = GeoJSONDocument.bboxWidth(decimals: precision.base,
-                                                       magnitude: projection.isGeographic ? 180 : magnitude ?? 0)
+        document.bboxWidth = GeoJSONDocument.bboxWidth(
+            decimals: precision.base,
+            magnitude: projection.isGeographic ? 180 : magnitude ?? 0)
         var firstRound: [PrecisionRounding.FeatureRound]?
         var hoped: (sink: RewritableByteSink, start: Int, written: GeoJSONDocument.Written, kept: [Bool])?
         let stash = RoundedStash(positions: stashPositions)
         if let rewritable = sink as? RewritableByteSink, let start = rewritable.offset {
-            switch try writeHopingForNoRepair(document, features: polygonFeatures.map { ($0.properties, $0.vertices) },
-                                              pieces: pieces, precision: precision, to: rewritable, start: start,
-                                              stash: stash, control: control) {
+            switch try writeHopingForNoRepair(
+                document, features: polygonFeatures.map { ($0.properties, $0.vertices) },
+                pieces: pieces, precision: precision, to: rewritable, start: start,
+                stash: stash, control: control)
+            {
             case .written:
                 control.report(.export, 1)
                 return
@@ -193,14 +212,17 @@ public enum GeoJSONExport {
         }
         // Levels share positions only with the levels next to them (a band
         // with the band above: the isoline between them).
-        let plans = try PrecisionRounding.planFeatures(count: polygonFeatures.count, pieces: pieces,
-                                                       precision: &precision, control: control,
-                                                       firstRound: firstRound) { f, g in
+        let plans = try PrecisionRounding.planFeatures(
+            count: polygonFeatures.count, pieces: pieces,
+            precision: &precision, control: control,
+            firstRound: firstRound
+        ) { f, g in
             abs(polygonFeatures[f].level - polygonFeatures[g].level) <= 1
         }
         for (k, feature) in polygonFeatures.enumerated() {
-            document.addDeferred(key: k, extent: plans[k].extent, positions: plans[k].positions,
-                                 properties: feature.properties)
+            document.addDeferred(
+                key: k, extent: plans[k].extent, positions: plans[k].positions,
+                properties: feature.properties)
         }
         control.report(.export, 0.75)
         let settled = precision
@@ -222,8 +244,10 @@ public enum GeoJSONExport {
             // as they were stay; the export is written again from the first
             // that changed (or was not written).
             let resume = polygonFeatures.indices.first { !hoped.kept[$0] || !plans[$0].isFirstRound }
-            if try document.writeAgain(fromKey: resume, of: hoped.written, to: hoped.sink, control: control,
-                                       deferred: final) {
+            if try document.writeAgain(
+                fromKey: resume, of: hoped.written, to: hoped.sink, control: control,
+                deferred: final)
+            {
                 control.report(.export, 1)
                 return
             }
@@ -245,9 +269,11 @@ public enum GeoJSONExport {
     /// skipped, so every occupied cell shows; empty cells have
     /// `fill-opacity` 0. O(bins).
     /// - Throws: `CancellationError` when `control` is cancelled.
-    public static func bins(_ result: BinningResult, aggregate: BinAggregate = .count,
-                            options: GeoJSONOptions = GeoJSONOptions(),
-                            control: ComputeControl = .none) throws -> String {
+    public static func bins(
+        _ result: BinningResult, aggregate: BinAggregate = .count,
+        options: GeoJSONOptions = GeoJSONOptions(),
+        control: ComputeControl = .none
+    ) throws -> String {
         let collector = ByteCollector()
         try write(result, aggregate: aggregate, options: options, to: collector, control: control)
         return collector.takeString()
@@ -255,9 +281,11 @@ public enum GeoJSONExport {
 
     /// The same text as ``bins(_:aggregate:options:control:)``, written to
     /// `sink` feature by feature.
-    public static func write(_ result: BinningResult, aggregate: BinAggregate = .count,
-                             options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
-                             control: ComputeControl = .none) throws {
+    public static func write(
+        _ result: BinningResult, aggregate: BinAggregate = .count,
+        options: GeoJSONOptions = GeoJSONOptions(), to sink: ByteSink,
+        control: ComputeControl = .none
+    ) throws {
         let geometry = LonLatGeometry(projection: result.projection)
         let limit = decimalsLimit(projection: result.projection) {
             var m = Magnitude()
@@ -268,12 +296,15 @@ public enum GeoJSONExport {
         let fill = BinFill(options: options, range: result.valueRange(aggregate))
         let (firstName, secondName) = result.grid.idNames
         let pieces = { (k: Int) in
-            outputPolygons(PlanePolygon(exterior: BinOutline.densified(result.bins[k].corners, projection: result.projection)),
-                           geometry: geometry)
+            outputPolygons(
+                PlanePolygon(exterior: BinOutline.densified(result.bins[k].corners, projection: result.projection)),
+                geometry: geometry)
         }
-        try writeBins(count: result.bins.count, pieces: pieces, precision: precision,
-                      geographic: result.projection.isGeographic, crsName: options.crsName, to: sink,
-                      control: control) { k in
+        try writeBins(
+            count: result.bins.count, pieces: pieces, precision: precision,
+            geographic: result.projection.isGeographic, crsName: options.crsName, to: sink,
+            control: control
+        ) { k in
             let bin = result.bins[k]
             let stats = bin.statistics
             let value = stats.value(aggregate)
@@ -296,12 +327,15 @@ public enum GeoJSONExport {
     /// together first, so that neighbours share their corners exactly,
     /// repairs included (their pieces are cheap to make again), then
     /// written in order. O(bins).
-    static func writeBins(count: Int, pieces: @escaping (Int) -> [PlanePolygon], precision: VertexPrecision,
-                          geographic: Bool, crsName: String?, to sink: ByteSink, control: ComputeControl,
-                          properties: (Int) -> String) throws {
+    static func writeBins(
+        count: Int, pieces: @escaping (Int) -> [PlanePolygon], precision: VertexPrecision,
+        geographic: Bool, crsName: String?, to sink: ByteSink, control: ComputeControl,
+        properties: (Int) -> String
+    ) throws {
         var precision = precision
-        let plans = try PrecisionRounding.planFeatures(count: count, pieces: pieces, precision: &precision,
-                                                       control: control)
+        let plans = try PrecisionRounding.planFeatures(
+            count: count, pieces: pieces, precision: &precision,
+            control: control)
         let settled = precision
         var document = GeoJSONDocument(geographic: geographic)
         document.crsName = crsName
@@ -310,8 +344,9 @@ public enum GeoJSONExport {
                 try control.checkCancellation()
                 control.report(.export, Double(k) / Double(count))
             }
-            document.addDeferred(key: k, extent: plans[k].extent, positions: plans[k].positions,
-                                 properties: properties(k))
+            document.addDeferred(
+                key: k, extent: plans[k].extent, positions: plans[k].positions,
+                properties: properties(k))
         }
         try document.write(to: sink, control: control) { k in
             PrecisionRounding.rounded(pieces(k), precision: settled, dropped: plans[k].dropped)
@@ -340,12 +375,14 @@ public enum GeoJSONExport {
     /// written go to `stash` (as far as it has room), for the writing after
     /// the planning.
     /// `features[k]` is deferred feature k's properties and vertex estimate.
-    private static func writeHopingForNoRepair(_ document: GeoJSONDocument,
-                                               features: [(properties: String, vertices: Int)],
-                                               pieces: @escaping (Int) throws -> [PlanePolygon],
-                                               precision: VertexPrecision, to sink: RewritableByteSink,
-                                               start: Int, stash: RoundedStash,
-                                               control: ComputeControl) throws -> OnePass {
+    private static func writeHopingForNoRepair(
+        _ document: GeoJSONDocument,
+        features: [(properties: String, vertices: Int)],
+        pieces: @escaping (Int) throws -> [PlanePolygon],
+        precision: VertexPrecision, to sink: RewritableByteSink,
+        start: Int, stash: RoundedStash,
+        control: ComputeControl
+    ) throws -> OnePass {
         var document = document
         for (k, feature) in features.enumerated() {
             document.addDeferred(key: k, extent: nil, positions: feature.vertices, properties: feature.properties)
@@ -360,8 +397,9 @@ public enum GeoJSONExport {
             if round.raised != nil { repairing.store(true, ordering: .relaxed) }
             // The second quarter of the stage, as the planning of the two
             // passes: a repair then goes on from 0.75, never back.
-            progress.report(0.5 + 0.25 * Double(finished.add(1, ordering: .relaxed).newValue)
-                / Double(features.count))
+            progress.report(
+                0.5 + 0.25 * Double(finished.add(1, ordering: .relaxed).newValue)
+                    / Double(features.count))
             if repairing.load(ordering: .relaxed) {
                 stash.keep(polygons, for: k)
                 return []
@@ -403,8 +441,10 @@ public enum GeoJSONExport {
 
     /// A plane polygon in output coordinates, split at ±180° when geographic.
     /// A cancelled `control` cuts it short within long rings (the caller throws).
-    static func outputPolygons(_ polygon: PlanePolygon, geometry: LonLatGeometry,
-                               control: ComputeControl = .none) -> [PlanePolygon] {
+    static func outputPolygons(
+        _ polygon: PlanePolygon, geometry: LonLatGeometry,
+        control: ComputeControl = .none
+    ) -> [PlanePolygon] {
         guard polygon.exterior.count >= 3, !control.isCancelled else { return [] }
         let lonLat = geometry.polygon(polygon, control: control)
         if control.isCancelled { return [] }
@@ -415,8 +455,10 @@ public enum GeoJSONExport {
     /// `polygons` in output coordinates, each left empty once made, so
     /// that plane polygons made for this alone are freed as the output ones
     /// are made (a feature is not held in both at once).
-    static func outputPolygons(releasing polygons: inout [PlanePolygon], geometry: LonLatGeometry,
-                               control: ComputeControl = .none) -> [PlanePolygon] {
+    static func outputPolygons(
+        releasing polygons: inout [PlanePolygon], geometry: LonLatGeometry,
+        control: ComputeControl = .none
+    ) -> [PlanePolygon] {
         var out: [PlanePolygon] = []
         for k in polygons.indices {
             let polygon = polygons[k]
@@ -427,8 +469,10 @@ public enum GeoJSONExport {
     }
 
     /// An isoline ring (open, closed by joining last to first) in output coordinates, split and rounded.
-    static func outputLines(_ ring: [PlanePoint], geometry: LonLatGeometry,
-                            precision: VertexPrecision) -> [GeoJSONDocument.FixedLine] {
+    static func outputLines(
+        _ ring: [PlanePoint], geometry: LonLatGeometry,
+        precision: VertexPrecision
+    ) -> [GeoJSONDocument.FixedLine] {
         guard ring.count >= 2 else { return [] }
         let line = geometry.line(ring, closed: true)
         let pieces = geometry.projection.isGeographic ? AntimeridianSplitter.split(line: line, closed: true) : [line]

@@ -44,8 +44,10 @@ public struct GeoJSONOptions: Sendable, Hashable {
     public var kernel: GeoJSONKernelMember?
 
     /// Creates options.
-    public init(precision: Int = 6, grouping: GeoJSONFeatureGrouping = .level, gradient: HeatMapGradient? = nil,
-                fillOpacity: Double? = nil, stroke: HeatMapColor? = nil, colorScale: HeatMapScaleType = .linear) {
+    public init(
+        precision: Int = 6, grouping: GeoJSONFeatureGrouping = .level, gradient: HeatMapGradient? = nil,
+        fillOpacity: Double? = nil, stroke: HeatMapColor? = nil, colorScale: HeatMapScaleType = .linear
+    ) {
         self.precision = precision
         self.grouping = grouping
         self.gradient = gradient

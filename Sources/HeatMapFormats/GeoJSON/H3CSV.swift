@@ -10,7 +10,8 @@ import HeatMapDensity
 /// Σ value per km² of the cell's exact area.
 package enum H3CSV {
     /// The whole CSV text. O(bins).
-    package static func text(_ result: H3BinningResult, aggregate: BinAggregate = .count, precision: Int = 6) -> String {
+    package static func text(_ result: H3BinningResult, aggregate: BinAggregate = .count, precision: Int = 6) -> String
+    {
         var out = "h3,lat,lon,count,value,area_km2,density\n"
         out.reserveCapacity(64 + result.bins.count * 80)
         let decimals = min(max(precision, 0), 15)

@@ -52,7 +52,9 @@ struct JSONPieces {
             // text made apart, then copied in.
             var one = JSONText(reserving: 64)
             one.append(positions: points, closing: closing, decimals: decimals)
-            one.bytes.withUnsafeBufferPointer { room($0.count); text.append(bytes: $0) }
+            one.bytes.withUnsafeBufferPointer {
+                room($0.count); text.append(bytes: $0)
+            }
             return
         }
         append(byte: UInt8(ascii: "["))

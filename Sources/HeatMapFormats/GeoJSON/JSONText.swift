@@ -107,8 +107,10 @@ package struct JSONText {
     /// of positions is written backwards, last one first, into the end of
     /// a scratch buffer — numbers come out of their digits backwards — so
     /// it lies in one piece there, handed to `emit` (at most ``blockBytes``).
-    package static func writePositions(_ points: [FixedPoint], closing: Bool, decimals: Int,
-                               _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package static func writePositions(
+        _ points: [FixedPoint], closing: Bool, decimals: Int,
+        _ emit: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         let n = points.count + (closing && !points.isEmpty ? 1 : 0)
         let format = FixedDecimal.of(decimals)
         let capacity = blockBytes + FixedDecimal.scratchBytes
@@ -145,7 +147,8 @@ package struct JSONText {
     /// Scratch may land in the ``FixedDecimal/scratchBytes`` before it.
     @inline(__always)
     private static func write(x: Int64, y: Int64, _ format: FixedDecimal, endingAt end: UnsafeMutablePointer<UInt8>)
-        -> UnsafeMutablePointer<UInt8> {
+        -> UnsafeMutablePointer<UInt8>
+    {
         var p = end - 1
         p.pointee = UInt8(ascii: "]")
         p = format.write(y, endingAt: p)
@@ -184,7 +187,8 @@ package struct JSONText {
         var mantissa = Substring(text[..<e])
         var sign = ""
         if mantissa.hasPrefix("-") { sign = "-"; mantissa = mantissa.dropFirst() }
-        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
+        let point =
+            mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) }
             ?? mantissa.count
         var digits = mantissa.filter { $0 != "." }
         var position = point + exponent

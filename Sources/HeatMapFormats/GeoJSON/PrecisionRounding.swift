@@ -26,9 +26,12 @@ enum PrecisionRounding {
     /// rare. About O(n) per round, at most `limit − base + 1` rounds.
     /// Polls `control` between polygons and inside the check.
     /// - Throws: `CancellationError`, and what `pieces` throws.
-    static func repaired(_ pieces: () throws -> [PlanePolygon], precision: inout VertexPrecision,
-                         control: ComputeControl = .none) throws
-        -> (polygons: [Polygon], dropped: Set<[Int]>, box: PlaneBox) {
+    static func repaired(
+        _ pieces: () throws -> [PlanePolygon], precision: inout VertexPrecision,
+        control: ComputeControl = .none
+    ) throws
+        -> (polygons: [Polygon], dropped: Set<[Int]>, box: PlaneBox)
+    {
         var polygons = try pieces()
         var box = PlaneBox.empty
         // The common case of bins: one convex ring.
@@ -40,10 +43,11 @@ enum PrecisionRounding {
         }
         var dropped = Set<[Int]>()
         while true {
-            var refs: [[Int]] = []            // (polygon, ring) of each output ring
+            var refs: [[Int]] = []  // (polygon, ring) of each output ring
             box = .empty
-            let out = rounded(releasing: &polygons, precision: precision, dropped: dropped, refs: &refs, box: &box,
-                              control: control)
+            let out = rounded(
+                releasing: &polygons, precision: precision, dropped: dropped, refs: &refs, box: &box,
+                control: control)
             try control.checkCancellation()
             if isPlainlyValid(out) { return (out, dropped, box) }
             var checkRings: [RingContactCheck.Ring] = []
@@ -74,8 +78,10 @@ enum PrecisionRounding {
     /// holes in `dropped` and the rings that collapse: what ``repaired(_:precision:control:)``
     /// returns once `precision` holds its repairs, without checking again.
     /// Each polygon is let go of once rounded. O(n).
-    package static func rounded(_ polygons: consuming [PlanePolygon], precision: VertexPrecision,
-                        dropped: Set<[Int]> = []) -> [Polygon] {
+    package static func rounded(
+        _ polygons: consuming [PlanePolygon], precision: VertexPrecision,
+        dropped: Set<[Int]> = []
+    ) -> [Polygon] {
         var refs: [[Int]] = []
         var box = PlaneBox.empty
         return rounded(releasing: &polygons, precision: precision, dropped: dropped, refs: &refs, box: &box)
@@ -86,9 +92,11 @@ enum PrecisionRounding {
     /// once rounded, so that its positions are freed as the rounded ones
     /// are made. A cancelled `control` cuts it short between polygons (the
     /// caller throws).
-    private static func rounded(releasing polygons: inout [PlanePolygon], precision: VertexPrecision,
-                                dropped: Set<[Int]>, refs: inout [[Int]], box: inout PlaneBox,
-                                control: ComputeControl = .none) -> [Polygon] {
+    private static func rounded(
+        releasing polygons: inout [PlanePolygon], precision: VertexPrecision,
+        dropped: Set<[Int]>, refs: inout [[Int]], box: inout PlaneBox,
+        control: ComputeControl = .none
+    ) -> [Polygon] {
         var out: [Polygon] = []
         for pi in polygons.indices {
             if control.isCancelled { break }
@@ -141,9 +149,11 @@ enum PrecisionRounding {
     /// `mayShare(f, g)` false says features f and g hold no position in
     /// common (bands two levels apart), so a repair of one spares the other.
     /// O(rounds × vertices); memory O(one pass's features in flight).
-    static func planFeatures(count: Int, pieces: (Int) throws -> [PlanePolygon], precision: inout VertexPrecision,
-                             control: ComputeControl = .none, firstRound: [FeatureRound]? = nil,
-                             mayShare: (Int, Int) -> Bool = { _, _ in true }) throws -> [FeaturePlan] {
+    static func planFeatures(
+        count: Int, pieces: (Int) throws -> [PlanePolygon], precision: inout VertexPrecision,
+        control: ComputeControl = .none, firstRound: [FeatureRound]? = nil,
+        mayShare: (Int, Int) -> Bool = { _, _ in true }
+    ) throws -> [FeaturePlan] {
         var plans = [FeaturePlan](repeating: FeaturePlan(), count: count)
         var todo = Array(0..<count)
         var known = firstRound
@@ -151,12 +161,14 @@ enum PrecisionRounding {
         while !todo.isEmpty {
             let start = precision.shared
             let round = todo
-            let results = try known ?? inParallel(round.count, control: control) { k in
-                try Self.round({ try pieces(round[k]) }, from: start, control: control).round
-            }
+            let results =
+                try known
+                ?? inParallel(round.count, control: control) { k in
+                    try Self.round({ try pieces(round[k]) }, from: start, control: control).round
+                }
             known = nil
             var changed: [PlanePoint] = []
-            var setters: [PlanePoint: Int] = [:]     // changed position → the feature whose raise won
+            var setters: [PlanePoint: Int] = [:]  // changed position → the feature whose raise won
             for (k, r) in results.enumerated() {
                 let f = round[k]
                 plans[f] = r.plan
@@ -169,8 +181,9 @@ enum PrecisionRounding {
             }
             isFirstRound = false
             guard !changed.isEmpty else { break }
-            todo = try holders(of: changed, setters: setters, plans: plans, pieces: pieces, mayShare: mayShare,
-                               control: control)
+            todo = try holders(
+                of: changed, setters: setters, plans: plans, pieces: pieces, mayShare: mayShare,
+                control: control)
         }
         return plans
     }
@@ -187,8 +200,10 @@ enum PrecisionRounding {
     /// planning keeps of them.
     /// - Throws: `CancellationError` when `control` is cancelled, and what
     ///   `pieces` throws.
-    static func round(_ pieces: () throws -> [PlanePolygon], from start: VertexPrecision,
-                      control: ComputeControl = .none) throws -> (polygons: [Polygon], round: FeatureRound) {
+    static func round(
+        _ pieces: () throws -> [PlanePolygon], from start: VertexPrecision,
+        control: ComputeControl = .none
+    ) throws -> (polygons: [Polygon], round: FeatureRound) {
         var local = start
         let (rounded, dropped, box) = try repaired(pieces, precision: &local, control: control)
         var plan = FeaturePlan(dropped: dropped, box: box)
@@ -206,9 +221,11 @@ enum PrecisionRounding {
     /// collision only costs a rounding that gives the same result). Their
     /// positions are hashed again rather than kept from the first pass,
     /// since repairs are rare. O(candidates' vertices).
-    private static func holders(of changed: [PlanePoint], setters: [PlanePoint: Int], plans: [FeaturePlan],
-                                pieces: (Int) throws -> [PlanePolygon], mayShare: (Int, Int) -> Bool,
-                                control: ComputeControl) throws -> [Int] {
+    private static func holders(
+        of changed: [PlanePoint], setters: [PlanePoint: Int], plans: [FeaturePlan],
+        pieces: (Int) throws -> [PlanePolygon], mayShare: (Int, Int) -> Bool,
+        control: ComputeControl
+    ) throws -> [Int] {
         var setterOfHash: [UInt32: [Int]] = [:]
         for p in changed { setterOfHash[VertexPrecision.positionHash(p), default: []].append(setters[p]!) }
         let candidates = plans.indices.filter { f in
@@ -229,8 +246,10 @@ enum PrecisionRounding {
 
     /// `body(k)` for k in 0..<count on every core, in runs of a few per
     /// worker so that uneven features still share out; results in k order.
-    private static func inParallel<T>(_ count: Int, control: ComputeControl,
-                                      _ body: (Int) throws -> T) throws -> [T] {
+    private static func inParallel<T>(
+        _ count: Int, control: ComputeControl,
+        _ body: (Int) throws -> T
+    ) throws -> [T] {
         let chunks = chunked(count)
         let parts = try Parallel.map(chunks.count, control: control) { c in
             try chunks[c].map { k in
@@ -267,7 +286,8 @@ enum PrecisionRounding {
                 let a = boxes[i], b = boxes[j]
                 func v(_ n: Int64, _ d: Int) -> Double { FixedRing.value(n, d) }
                 if v(a.0, a.4) <= v(b.1, b.4), v(b.0, b.4) <= v(a.1, a.4),
-                   v(a.2, a.4) <= v(b.3, b.4), v(b.2, b.4) <= v(a.3, a.4) {
+                    v(a.2, a.4) <= v(b.3, b.4), v(b.2, b.4) <= v(a.3, a.4)
+                {
                     return false
                 }
             }

@@ -1,7 +1,7 @@
-import Synchronization
 import HeatMapContouring
 import HeatMapCore
 import HeatMapDensity
+import Synchronization
 
 /// Rounded features a writer made but could not write yet, kept within a
 /// budget of positions until they are taken (once each).

@@ -20,7 +20,7 @@ struct CoordIJK: Hashable, Sendable {
     /// The unit vector of each digit 0...6 (centre, k, j, jk, i, ik, ij).
     static let unitVectors: [CoordIJK] = [
         CoordIJK(0, 0, 0), CoordIJK(0, 0, 1), CoordIJK(0, 1, 0), CoordIJK(0, 1, 1),
-        CoordIJK(1, 0, 0), CoordIJK(1, 0, 1), CoordIJK(1, 1, 0),
+        CoordIJK(1, 0, 0), CoordIJK(1, 0, 1), CoordIJK(1, 1, 0)
     ]
 
     @inline(__always) static func + (a: CoordIJK, b: CoordIJK) -> CoordIJK { CoordIJK(a.i + b.i, a.j + b.j, a.k + b.k) }
@@ -52,17 +52,29 @@ struct CoordIJK: Hashable, Sendable {
     }
 
     /// The centre of this cell in the next finer counter-clockwise aperture-7 grid.
-    @inline(__always) func downAperture7() -> CoordIJK { combine(CoordIJK(3, 0, 1), CoordIJK(1, 3, 0), CoordIJK(0, 1, 3)) }
+    @inline(__always) func downAperture7() -> CoordIJK {
+        combine(CoordIJK(3, 0, 1), CoordIJK(1, 3, 0), CoordIJK(0, 1, 3))
+    }
     /// The centre of this cell in the next finer clockwise aperture-7 grid.
-    @inline(__always) func downAperture7r() -> CoordIJK { combine(CoordIJK(3, 1, 0), CoordIJK(0, 3, 1), CoordIJK(1, 0, 3)) }
+    @inline(__always) func downAperture7r() -> CoordIJK {
+        combine(CoordIJK(3, 1, 0), CoordIJK(0, 3, 1), CoordIJK(1, 0, 3))
+    }
     /// The centre in the next finer counter-clockwise aperture-3 grid.
-    @inline(__always) func downAperture3() -> CoordIJK { combine(CoordIJK(2, 0, 1), CoordIJK(1, 2, 0), CoordIJK(0, 1, 2)) }
+    @inline(__always) func downAperture3() -> CoordIJK {
+        combine(CoordIJK(2, 0, 1), CoordIJK(1, 2, 0), CoordIJK(0, 1, 2))
+    }
     /// The centre in the next finer clockwise aperture-3 grid.
-    @inline(__always) func downAperture3r() -> CoordIJK { combine(CoordIJK(2, 1, 0), CoordIJK(0, 2, 1), CoordIJK(1, 0, 2)) }
+    @inline(__always) func downAperture3r() -> CoordIJK {
+        combine(CoordIJK(2, 1, 0), CoordIJK(0, 2, 1), CoordIJK(1, 0, 2))
+    }
     /// Rotated 60° counter-clockwise.
-    @inline(__always) func rotated60ccw() -> CoordIJK { combine(CoordIJK(1, 1, 0), CoordIJK(0, 1, 1), CoordIJK(1, 0, 1)) }
+    @inline(__always) func rotated60ccw() -> CoordIJK {
+        combine(CoordIJK(1, 1, 0), CoordIJK(0, 1, 1), CoordIJK(1, 0, 1))
+    }
     /// Rotated 60° clockwise.
-    @inline(__always) func rotated60cw() -> CoordIJK { combine(CoordIJK(1, 0, 1), CoordIJK(1, 1, 0), CoordIJK(0, 1, 1)) }
+    @inline(__always) func rotated60cw() -> CoordIJK {
+        combine(CoordIJK(1, 0, 1), CoordIJK(1, 1, 0), CoordIJK(0, 1, 1))
+    }
 
     /// The parent cell in the counter-clockwise aperture-7 grid one step coarser.
     @inline(__always) func upAperture7() -> CoordIJK {

@@ -25,8 +25,10 @@ extension H3Cell {
                         for i in (c * chunk)..<min(n, (c + 1) * chunk) {
                             let a = lat[i], b = lon[i]
                             guard a.isFinite, b.isFinite else { continue }
-                            dst[i] = H3Encoding.index(lat: H3Constants.radians(a), lon: H3Constants.radians(b),
-                                                      resolution: resolution) ?? 0
+                            dst[i] =
+                                H3Encoding.index(
+                                    lat: H3Constants.radians(a), lon: H3Constants.radians(b),
+                                    resolution: resolution) ?? 0
                         }
                     }
                 }

@@ -38,8 +38,10 @@ package struct H3Binner: Sendable {
     /// be nil: every value is then 1. O(n · resolution), on all cores.
     /// - Throws: ``HeatMapError/invalidPoint(index:reason:)`` for a bad point
     ///   when `strict`; `CancellationError`.
-    package mutating func add(latitudes: [Double], longitudes: [Double], values: [Double]? = nil,
-                             control: ComputeControl = .none) throws {
+    package mutating func add(
+        latitudes: [Double], longitudes: [Double], values: [Double]? = nil,
+        control: ComputeControl = .none
+    ) throws {
         guard latitudes.count == longitudes.count, values.map({ $0.count == latitudes.count }) ?? true else {
             throw HeatMapError.invalidConfiguration("latitudes, longitudes and values differ in length")
         }
@@ -47,8 +49,10 @@ package struct H3Binner: Sendable {
         let ids = H3Cell.indexes(latitudes: latitudes, longitudes: longitudes, resolution: resolution)
         for k in ids.indices {
             let value = values?[k] ?? 1
-            if let why = PointRule.problem(latitude: latitudes[k], longitude: longitudes[k], weight: 0,
-                                           value: value, geographic: true) {
+            if let why = PointRule.problem(
+                latitude: latitudes[k], longitude: longitudes[k], weight: 0,
+                value: value, geographic: true)
+            {
                 if strict { throw HeatMapError.invalidPoint(index: k, reason: why) }
                 summary.rejected[why, default: 0] += 1
                 continue
@@ -69,8 +73,9 @@ package struct H3Binner: Sendable {
         for (k, cell) in cells.enumerated() {
             let w = weights?[k] ?? 1
             var why: String?
-            if !w.isFinite { why = PointRule.notFinite(.weight, geographic: true) }
-            else if cell.resolution < resolution {
+            if !w.isFinite {
+                why = PointRule.notFinite(.weight, geographic: true)
+            } else if cell.resolution < resolution {
                 why = "H3 cell of resolution \(cell.resolution) is coarser than the binning resolution \(resolution)"
             }
             if let why {
@@ -94,8 +99,10 @@ package struct H3Binner: Sendable {
     /// longitude arc.
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when the covering
     ///   cells would exceed `maximumCells`; `CancellationError`.
-    package func result(includeEmpty: Bool = false, maximumCells: Int = 5_000_000,
-                       control: ComputeControl = .none) throws -> H3BinningResult {
+    package func result(
+        includeEmpty: Bool = false, maximumCells: Int = 5_000_000,
+        control: ComputeControl = .none
+    ) throws -> H3BinningResult {
         var ids = Set(table.keys)
         if includeEmpty, !table.isEmpty {
             ids = try covering(limit: maximumCells, control: control)
@@ -106,8 +113,9 @@ package struct H3Binner: Sendable {
             if n % 4096 == 0 { try control.checkCancellation() }
             bins.append(H3Bin(cell: H3Cell(unchecked: id), statistics: table[id] ?? .empty))
         }
-        return H3BinningResult(resolution: resolution, bins: bins, summary: summary,
-                               projection: fitter.projection(.equalArea))
+        return H3BinningResult(
+            resolution: resolution, bins: bins, summary: summary,
+            projection: fitter.projection(.equalArea))
     }
 
     private func covering(limit: Int, control: ComputeControl) throws -> Set<UInt64> {

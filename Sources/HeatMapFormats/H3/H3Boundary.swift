@@ -9,8 +9,12 @@ import HeatMapDensity
 enum H3Boundary {
     /// Corners of an origin-centred cell on the substrate grid (aperture
     /// 3 then 3r, and 7r more at Class III), counter-clockwise from the i axis.
-    private static let classIICorners = [CoordIJK(2, 1, 0), CoordIJK(1, 2, 0), CoordIJK(0, 2, 1), CoordIJK(0, 1, 2), CoordIJK(1, 0, 2), CoordIJK(2, 0, 1)]
-    private static let classIIICorners = [CoordIJK(5, 4, 0), CoordIJK(1, 5, 0), CoordIJK(0, 5, 4), CoordIJK(0, 1, 5), CoordIJK(4, 0, 5), CoordIJK(5, 0, 1)]
+    private static let classIICorners = [
+        CoordIJK(2, 1, 0), CoordIJK(1, 2, 0), CoordIJK(0, 2, 1), CoordIJK(0, 1, 2), CoordIJK(1, 0, 2), CoordIJK(2, 0, 1)
+    ]
+    private static let classIIICorners = [
+        CoordIJK(5, 4, 0), CoordIJK(1, 5, 0), CoordIJK(0, 5, 4), CoordIJK(0, 1, 5), CoordIJK(4, 0, 5), CoordIJK(5, 0, 1)
+    ]
 
     /// The boundary of a valid cell, radians.
     package static func vertices(of h: UInt64) -> [(lat: Double, lon: Double)] {

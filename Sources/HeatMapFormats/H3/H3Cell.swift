@@ -38,8 +38,9 @@ public struct H3Cell: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// - Returns: nil for a non-finite coordinate or a resolution out of range.
     public init?(latitude: Double, longitude: Double, resolution: Int) {
         guard latitude.isFinite, longitude.isFinite, (0...H3Cell.maximumResolution).contains(resolution),
-              let h = H3Encoding.index(lat: H3Constants.radians(latitude), lon: H3Constants.radians(longitude),
-                                       resolution: resolution)
+            let h = H3Encoding.index(
+                lat: H3Constants.radians(latitude), lon: H3Constants.radians(longitude),
+                resolution: resolution)
         else { return nil }
         rawValue = h
     }

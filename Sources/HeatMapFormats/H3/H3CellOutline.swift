@@ -55,7 +55,9 @@ enum H3CellOutline {
     /// chords stay within ``tolerance`` of the arc. Computed from the
     /// endpoints in a fixed order, so the two cells sharing an edge get the
     /// very same points.
-    private static func densified(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> [(lat: Double, lon: Double)] {
+    private static func densified(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> [(
+        lat: Double, lon: Double
+    )] {
         let swap = (a.lat, a.lon) > (b.lat, b.lon)
         let (p, q) = swap ? (b, a) : (a, b)
         let u = H3Vector(lat: p.lat, lon: p.lon), v = H3Vector(lat: q.lat, lon: q.lon)
@@ -75,8 +77,10 @@ enum H3CellOutline {
             let s = sin(omega)
             for k in 1..<n {
                 let t = Double(k) / Double(n)
-                let w = s > 0 ? H3Vector.combine(sin((1 - t) * omega) / s, u, sin(t * omega) / s, v)
-                              : H3Vector.combine(1 - t, u, t, v)
+                let w =
+                    s > 0
+                    ? H3Vector.combine(sin((1 - t) * omega) / s, u, sin(t * omega) / s, v)
+                    : H3Vector.combine(1 - t, u, t, v)
                 points.append(w.normalized().geo)
             }
         }

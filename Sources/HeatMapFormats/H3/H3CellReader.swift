@@ -30,15 +30,20 @@ package enum H3CellReader {
     /// Reads the whole file (`nil` or "-" for standard input). O(rows).
     /// - Throws: ``InputError`` naming the file, line and column of the first
     ///   bad row (unless `skipInvalid`), or of a missing column.
-    package static func read(path: String?, column: String, weight: String? = nil,
-                            skipInvalid: Bool = false) throws -> H3CellRows {
-        try read(source: ByteSource(path: path == "-" ? nil : path), column: column, weight: weight,
-                 skipInvalid: skipInvalid)
+    package static func read(
+        path: String?, column: String, weight: String? = nil,
+        skipInvalid: Bool = false
+    ) throws -> H3CellRows {
+        try read(
+            source: ByteSource(path: path == "-" ? nil : path), column: column, weight: weight,
+            skipInvalid: skipInvalid)
     }
 
     /// Reads the rest of an input already opened (see ``read(path:column:weight:skipInvalid:)``).
-    package static func read(source: ByteSource, column: String, weight: String? = nil,
-                            skipInvalid: Bool = false) throws -> H3CellRows {
+    package static func read(
+        source: ByteSource, column: String, weight: String? = nil,
+        skipInvalid: Bool = false
+    ) throws -> H3CellRows {
         let name = source.name
         let csv = CSVTokenizer(source: source)
         guard try csv.next() else {
@@ -47,14 +52,16 @@ package enum H3CellReader {
         let header = (0..<csv.fieldCount).map { csv.string($0).trimmingCharacters(in: .whitespaces) }
         func find(_ wanted: String) -> Int? { header.firstIndex { $0.lowercased() == wanted.lowercased() } }
         guard let idColumn = find(column) else {
-            throw InputError(file: name, line: csv.line, column: column, reason: "missing column",
-                             message: "no column '\(column)' for --h3 (columns: \(header.joined(separator: ", ")))")
+            throw InputError(
+                file: name, line: csv.line, column: column, reason: "missing column",
+                message: "no column '\(column)' for --h3 (columns: \(header.joined(separator: ", ")))")
         }
         var weightColumn: Int?
         if let weight {
             guard let k = find(weight) else {
-                throw InputError(file: name, line: csv.line, column: weight, reason: "missing column",
-                                 message: "no weight column '\(weight)' (columns: \(header.joined(separator: ", ")))")
+                throw InputError(
+                    file: name, line: csv.line, column: weight, reason: "missing column",
+                    message: "no weight column '\(weight)' (columns: \(header.joined(separator: ", ")))")
             }
             weightColumn = k
         } else {
@@ -66,7 +73,8 @@ package enum H3CellReader {
         while try csv.next() {
             rows.rowsRead += 1
             func bad(_ col: Int, _ reason: String, _ message: String) throws {
-                let error = InputError(file: name, line: csv.line, column: header[col], reason: reason, message: message)
+                let error = InputError(
+                    file: name, line: csv.line, column: header[col], reason: reason, message: message)
                 guard skipInvalid else { throw error }
                 rows.rejections.record(error)
             }

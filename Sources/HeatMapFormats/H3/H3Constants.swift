@@ -27,9 +27,13 @@ enum H3Constants {
     static let baseCellCount = 122
 
     /// Face-edge length of a Class II resolution grid in hex units (index by resolution).
-    static let maxDimByClassIIResolution: [Int] = [2, -1, 14, -1, 98, -1, 686, -1, 4802, -1, 33614, -1, 235298, -1, 1647086, -1, 11529602]
+    static let maxDimByClassIIResolution: [Int] = [
+        2, -1, 14, -1, 98, -1, 686, -1, 4802, -1, 33614, -1, 235298, -1, 1647086, -1, 11529602
+    ]
     /// Unit scale of a Class II resolution grid relative to resolution 0.
-    static let unitScaleByClassIIResolution: [Int] = [1, -1, 7, -1, 49, -1, 343, -1, 2401, -1, 16807, -1, 117649, -1, 823543, -1, 5764801]
+    static let unitScaleByClassIIResolution: [Int] = [
+        1, -1, 7, -1, 49, -1, 343, -1, 2401, -1, 16807, -1, 117649, -1, 823543, -1, 5764801
+    ]
 
     static func isClassIII(_ resolution: Int) -> Bool { resolution & 1 == 1 }
 

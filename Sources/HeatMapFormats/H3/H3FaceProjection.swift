@@ -68,7 +68,9 @@ enum H3FaceProjection {
     }
 
     /// The point (radians) of a position in a face's plane.
-    @inline(__always) package static func geo(_ v: HexPoint, face: Int, resolution: Int, substrate: Bool) -> (lat: Double, lon: Double) {
+    @inline(__always) package static func geo(_ v: HexPoint, face: Int, resolution: Int, substrate: Bool) -> (
+        lat: Double, lon: Double
+    ) {
         vector(v, face: face, resolution: resolution, substrate: substrate).geo
     }
 }

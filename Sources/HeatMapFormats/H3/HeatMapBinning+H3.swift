@@ -21,15 +21,19 @@ extension HeatMapBinning {
     ///     ``HeatMapError/invalidPoint(index:reason:)``; otherwise bad points
     ///     are left out and counted in the result's summary.
     ///   - control: cancellation and progress (stage `.bin`).
-    public static func binH3<P: HeatMapable>(_ points: [P], configuration: BinningConfiguration,
-                                             strict: Bool = false,
-                                             control: ComputeControl = .none) throws -> H3BinningResult {
+    public static func binH3<P: HeatMapable>(
+        _ points: [P], configuration: BinningConfiguration,
+        strict: Bool = false,
+        control: ComputeControl = .none
+    ) throws -> H3BinningResult {
         control.report(.bin, 0)
         var binner = try H3Binner(resolution: configuration.h3Resolution, strict: strict)
-        try binner.add(latitudes: points.map(\.coordinate.latitude), longitudes: points.map(\.coordinate.longitude),
-                       values: points.map { ($0 as? any HeatMapMeasurable)?.value ?? $0.weight }, control: control)
-        let result = try binner.result(includeEmpty: configuration.includeEmpty,
-                                       maximumCells: configuration.maximumCells, control: control)
+        try binner.add(
+            latitudes: points.map(\.coordinate.latitude), longitudes: points.map(\.coordinate.longitude),
+            values: points.map { ($0 as? any HeatMapMeasurable)?.value ?? $0.weight }, control: control)
+        let result = try binner.result(
+            includeEmpty: configuration.includeEmpty,
+            maximumCells: configuration.maximumCells, control: control)
         control.report(.bin, 1)
         return result
     }

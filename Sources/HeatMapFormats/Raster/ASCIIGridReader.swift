@@ -12,12 +12,16 @@ enum ASCIIGridReader {
         var position = 0
         let n = data.count
         func token() -> Substring? {
-            while position < n, data[position] == 0x20 || data[position] == 0x09 || data[position] == 0x0A || data[position] == 0x0D {
+            while position < n,
+                data[position] == 0x20 || data[position] == 0x09 || data[position] == 0x0A || data[position] == 0x0D
+            {
                 position += 1
             }
             guard position < n else { return nil }
             let start = position
-            while position < n, !(data[position] == 0x20 || data[position] == 0x09 || data[position] == 0x0A || data[position] == 0x0D) {
+            while position < n,
+                !(data[position] == 0x20 || data[position] == 0x09 || data[position] == 0x0A || data[position] == 0x0D)
+            {
                 position += 1
             }
             return Substring(String(decoding: data[start..<position], as: UTF8.self))
@@ -36,17 +40,28 @@ enum ASCIIGridReader {
             }
         }
         guard let ncols = header["ncols"], let nrows = header["nrows"], ncols >= 1, nrows >= 1,
-              ncols == ncols.rounded(), nrows == nrows.rounded(), ncols * nrows <= 400_000_000 else {
+            ncols == ncols.rounded(), nrows == nrows.rounded(), ncols * nrows <= 400_000_000
+        else {
             throw RasterCodecError("\(name): not an ESRI ASCII grid (needs whole-number ncols and nrows)")
         }
         let w = Int(ncols), h = Int(nrows)
         let dx = header["cellsize"] ?? header["dx"], dy = header["cellsize"] ?? header["dy"]
-        guard let dx, let dy, dx > 0, dy > 0 else { throw RasterCodecError("\(name): no positive cellsize (or dx and dy)") }
+        guard let dx, let dy, dx > 0, dy > 0 else {
+            throw RasterCodecError("\(name): no positive cellsize (or dx and dy)")
+        }
         let left: Double, bottom: Double
-        if let x = header["xllcenter"] { left = x - dx / 2 } else if let x = header["xllcorner"] { left = x } else {
+        if let x = header["xllcenter"] {
+            left = x - dx / 2
+        } else if let x = header["xllcorner"] {
+            left = x
+        } else {
             throw RasterCodecError("\(name): no xllcorner or xllcenter")
         }
-        if let y = header["yllcenter"] { bottom = y - dy / 2 } else if let y = header["yllcorner"] { bottom = y } else {
+        if let y = header["yllcenter"] {
+            bottom = y - dy / 2
+        } else if let y = header["yllcorner"] {
+            bottom = y
+        } else {
             throw RasterCodecError("\(name): no yllcorner or yllcenter")
         }
         var values = [Double](repeating: .nan, count: w * h)
@@ -55,7 +70,8 @@ enum ASCIIGridReader {
         while k < w * h, let t = next ?? token() {
             next = nil
             guard let v = Double(t) else {
-                throw RasterCodecError("\(name): value \(k + 1) (row \(k / w + 1), column \(k % w + 1)) is '\(t)', not a number")
+                throw RasterCodecError(
+                    "\(name): value \(k + 1) (row \(k / w + 1), column \(k % w + 1)) is '\(t)', not a number")
             }
             values[k] = v
             k += 1
@@ -64,13 +80,16 @@ enum ASCIIGridReader {
             throw RasterCodecError("\(name): \(k) values for \(w) × \(h) = \(w * h) cells (truncated file?)")
         }
         if let extra = next ?? token() {
-            throw RasterCodecError("\(name): more values than \(w) × \(h) = \(w * h) cells (value \(w * h + 1) is '\(extra)'); are ncols and nrows right?")
+            throw RasterCodecError(
+                "\(name): more values than \(w) × \(h) = \(w * h) cells (value \(w * h + 1) is '\(extra)'); are ncols and nrows right?"
+            )
         }
         let reference = prj.map(ProjectionText.reference) ?? .none
-        return try RasterAssembly.grid(values: values, width: w, height: h, originX: left,
-                                       originY: bottom + Double(h) * dy, stepX: dx, stepY: -dy,
-                                       nodata: header["nodata_value"], reference: reference, units: nil,
-                                       radius: nil, name: name)
+        return try RasterAssembly.grid(
+            values: values, width: w, height: h, originX: left,
+            originY: bottom + Double(h) * dy, stepX: dx, stepY: -dy,
+            nodata: header["nodata_value"], reference: reference, units: nil,
+            radius: nil, name: name)
     }
 }
 
@@ -92,17 +111,22 @@ enum ProjectionText {
         }
         let onSphere = t.contains("\(GridEncoding.number(PlaneProjection.authalicRadius)),0]")
         if onSphere, t.range(of: "Lambert_Azimuthal_Equal_Area", options: .caseInsensitive) != nil {
-            return .known(.lambertAzimuthalEqualArea(
-                centreLatitude: parameter(["latitude_of_center", "latitude_of_origin"]) ?? 0,
-                centreLongitude: parameter(["longitude_of_center", "central_meridian"]) ?? 0))
+            return .known(
+                .lambertAzimuthalEqualArea(
+                    centreLatitude: parameter(["latitude_of_center", "latitude_of_origin"]) ?? 0,
+                    centreLongitude: parameter(["longitude_of_center", "central_meridian"]) ?? 0))
         }
         if onSphere, t.range(of: "PROJECTION[\"Equirectangular\"]", options: .caseInsensitive) != nil {
-            return .known(.equirectangular(centreLatitude: parameter(["standard_parallel_1"]) ?? 0,
-                                           centreLongitude: parameter(["central_meridian"]) ?? 0))
+            return .known(
+                .equirectangular(
+                    centreLatitude: parameter(["standard_parallel_1"]) ?? 0,
+                    centreLongitude: parameter(["central_meridian"]) ?? 0))
         }
         if let r = t.range(of: "EXTENSION[\"PROJ4\",\"") {
             let rest = t[r.upperBound...]
-            if let end = rest.firstIndex(of: "\""), case .known(let crs) = proj(String(rest[..<end])) { return .known(crs) }
+            if let end = rest.firstIndex(of: "\""), case .known(let crs) = proj(String(rest[..<end])) {
+                return .known(crs)
+            }
         }
         if let zone = utmZone(t) { return .known(.epsg(zone)) }
         if let code = esriName(t) { return .known(.epsg(code)) }
@@ -124,12 +148,15 @@ enum ProjectionText {
     /// auxiliary-sphere (or pseudo) Mercator.
     static func esriName(_ t: String) -> Int? {
         let lower = t.lowercased().replacingOccurrences(of: " ", with: "_")
-        let wgs84 = lower.contains("datum[\"d_wgs_1984\"") || lower.contains("datum[\"wgs_1984\"")
+        let wgs84 =
+            lower.contains("datum[\"d_wgs_1984\"") || lower.contains("datum[\"wgs_1984\"")
             || lower.contains("datum[\"world_geodetic_system_1984\"")
         guard wgs84, !lower.contains("primem[") || lower.contains("primem[\"greenwich\",0") else { return nil }
         if lower.hasPrefix("geogcs["), lower.contains("unit[\"degree\"") { return 4326 }
         if lower.hasPrefix("projcs["),
-           lower.contains("mercator_auxiliary_sphere") || lower.contains("pseudo_mercator") || lower.contains("web_mercator") {
+            lower.contains("mercator_auxiliary_sphere") || lower.contains("pseudo_mercator")
+                || lower.contains("web_mercator")
+        {
             return 3857
         }
         return nil
@@ -138,7 +165,9 @@ enum ProjectionText {
     /// The EPSG code of a WGS 84 UTM zone named as ESRI ("WGS_1984_UTM_Zone_33N") or
     /// EPSG ("WGS 84 / UTM zone 33N") name it, on a WGS 84 datum.
     static func utmZone(_ t: String) -> Int? {
-        guard t.hasPrefix("PROJCS[\""), t.contains("WGS_1984") || t.contains("WGS 84") || t.contains("WGS84") else { return nil }
+        guard t.hasPrefix("PROJCS[\""), t.contains("WGS_1984") || t.contains("WGS 84") || t.contains("WGS84") else {
+            return nil
+        }
         let name = t.dropFirst(8).prefix { $0 != "\"" }.lowercased().replacingOccurrences(of: "_", with: " ")
         guard let r = name.range(of: "utm zone ") else { return nil }
         let rest = name[r.upperBound...]

@@ -38,8 +38,10 @@ struct DeflateBlock {
 
     /// Writes the block (bytes `start..<end` of `source`) in its smallest
     /// form, then empties it.
-    package mutating func write(into writer: inout DeflateBitWriter, source: UnsafeBufferPointer<UInt8>,
-                        start: Int, end: Int, last: Bool) {
+    package mutating func write(
+        into writer: inout DeflateBitWriter, source: UnsafeBufferPointer<UInt8>,
+        start: Int, end: Int, last: Bool
+    ) {
         literalFrequency[256] = 1
         let literal = HuffmanCode(frequencies: literalFrequency, limit: 15)
         let distance = HuffmanCode(frequencies: distanceFrequency, limit: 15)

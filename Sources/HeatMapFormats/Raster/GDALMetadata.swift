@@ -32,12 +32,17 @@ struct GDALMetadata {
         var rest = Substring(xml)
         while let open = rest.range(of: "<Item ") {
             guard let close = rest[open.upperBound...].range(of: ">"),
-                  let end = rest[close.upperBound...].range(of: "</Item>") else { break }
+                let end = rest[close.upperBound...].range(of: "</Item>")
+            else { break }
             let attributes = rest[open.upperBound..<close.lowerBound]
             let value = unescape(String(rest[close.upperBound..<end.lowerBound]))
             if let n = attributes.range(of: "name=\""), let q = attributes[n.upperBound...].firstIndex(of: "\"") {
                 let name = String(attributes[n.upperBound..<q])
-                if attributes.contains("role=\"unittype\"") { unit = value } else if !attributes.contains("sample=") { items[name] = value }
+                if attributes.contains("role=\"unittype\"") {
+                    unit = value
+                } else if !attributes.contains("sample=") {
+                    items[name] = value
+                }
             }
             rest = rest[end.upperBound...]
         }

@@ -55,7 +55,7 @@ struct GeoKeys: Sendable, Hashable {
             GeoKeys.angularUnits: .short(9102),
             GeoKeys.ellipsoid: .short(GeoKeys.userDefined),
             GeoKeys.semiMajor: .double(PlaneProjection.authalicRadius),
-            GeoKeys.semiMinor: .double(PlaneProjection.authalicRadius),
+            GeoKeys.semiMinor: .double(PlaneProjection.authalicRadius)
         ]
         // A user-defined projection on the authalic sphere, in metres,
         // centred on (lat, lon).
@@ -74,11 +74,13 @@ struct GeoKeys: Sendable, Hashable {
         }
         switch crs {
         case let .lambertAzimuthalEqualArea(lat, lon):
-            userProjected("Lambert azimuthal equal-area on the authalic sphere (HeatMap)",
-                          transform: GeoKeys.lambertAzimEqualArea, lat: lat, lon: lon)
+            userProjected(
+                "Lambert azimuthal equal-area on the authalic sphere (HeatMap)",
+                transform: GeoKeys.lambertAzimEqualArea, lat: lat, lon: lon)
         case let .equirectangular(lat, lon):
-            userProjected("Equirectangular on the authalic sphere (HeatMap)",
-                          transform: GeoKeys.equirectangularTransform, lat: lat, lon: lon)
+            userProjected(
+                "Equirectangular on the authalic sphere (HeatMap)",
+                transform: GeoKeys.equirectangularTransform, lat: lat, lon: lon)
             entries[GeoKeys.stdParallel1] = .double(lat)
         case .webMercator:
             entries = GeoKeys(crs: crs.withEPSGCode.crs).entries
@@ -132,7 +134,8 @@ struct GeoKeys: Sendable, Hashable {
             case 34737:
                 guard offset >= 0, n >= 1, offset + n <= text.count + 1 else { continue }
                 let slice = text[offset..<min(offset + n, text.count)]
-                entries[key] = .text(String(decoding: slice, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "|\0")))
+                entries[key] = .text(
+                    String(decoding: slice, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "|\0")))
             default: continue
             }
         }

@@ -78,10 +78,13 @@ package struct GeoTIFFBands {
         var xml = metadata.xml
         xml.removeLast("</GDALMetadata>".count)
         for b in 0..<bands {
-            xml += "  <Item name=\"DESCRIPTION\" sample=\"\(b)\" role=\"description\">\(MarkupEscaping.text(descriptions[b]))</Item>\n"
-            xml += "  <Item name=\"UNITTYPE\" sample=\"\(b)\" role=\"unittype\">\(MarkupEscaping.text(grid.units))</Item>\n"
+            xml +=
+                "  <Item name=\"DESCRIPTION\" sample=\"\(b)\" role=\"description\">\(MarkupEscaping.text(descriptions[b]))</Item>\n"
+            xml +=
+                "  <Item name=\"UNITTYPE\" sample=\"\(b)\" role=\"unittype\">\(MarkupEscaping.text(grid.units))</Item>\n"
             for item in bandItems[b] {
-                xml += "  <Item name=\"\(MarkupEscaping.attribute(item.name))\" sample=\"\(b)\">\(MarkupEscaping.text(item.value))</Item>\n"
+                xml +=
+                    "  <Item name=\"\(MarkupEscaping.attribute(item.name))\" sample=\"\(b)\">\(MarkupEscaping.text(item.value))</Item>\n"
             }
         }
         xml += "</GDALMetadata>"

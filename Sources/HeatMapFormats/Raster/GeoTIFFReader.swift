@@ -23,7 +23,9 @@ enum GeoTIFFReader {
         if let m = d.doubles(34264), m.count >= 16 {
             let scale = max(abs(m[0]), abs(m[5]))
             guard abs(m[1]) <= 1e-12 * scale, abs(m[4]) <= 1e-12 * scale else {
-                throw RasterCodecError("\(name): the geotransform is rotated or sheared (ModelTransformation \(m[0]), \(m[1]), \(m[4]), \(m[5])); only north-up rasters can be contoured (gdalwarp it first)")
+                throw RasterCodecError(
+                    "\(name): the geotransform is rotated or sheared (ModelTransformation \(m[0]), \(m[1]), \(m[4]), \(m[5])); only north-up rasters can be contoured (gdalwarp it first)"
+                )
             }
             originX = m[3]; originY = m[7]; stepX = m[0]; stepY = m[5]
         } else if let s = d.doubles(33550), s.count >= 2, let t = d.doubles(33922), t.count >= 6 {
@@ -48,9 +50,10 @@ enum GeoTIFFReader {
             radius = m.items["RADIUS"].flatMap { Double($0.split(separator: " ").first ?? "") }
         }
         let reference = try reference(keys, name: name)
-        return try RasterAssembly.grid(values: image.values, width: image.width, height: image.height,
-                                       originX: originX, originY: originY, stepX: stepX, stepY: stepY,
-                                       nodata: nodata, reference: reference, units: units, radius: radius, name: name)
+        return try RasterAssembly.grid(
+            values: image.values, width: image.width, height: image.height,
+            originX: originX, originY: originY, stepX: stepX, stepY: stepY,
+            nodata: nodata, reference: reference, units: units, radius: radius, name: name)
     }
 
     /// The CRS the keys describe.
@@ -65,8 +68,9 @@ enum GeoTIFFReader {
         if model == 2 {
             let code = keys.short(GeoKeys.geographicType) ?? 0
             if code == 4326 { return .known(.epsg(4326)) }
-            return .unsupported(code == Int(GeoKeys.userDefined) || code == 0
-                                ? "a user-defined geographic CRS\(citation.isEmpty ? "" : " (\(citation))")" : "EPSG:\(code)")
+            return .unsupported(
+                code == Int(GeoKeys.userDefined) || code == 0
+                    ? "a user-defined geographic CRS\(citation.isEmpty ? "" : " (\(citation))")" : "EPSG:\(code)")
         }
         guard model == 1 else { return .unsupported("model type \(model)") }
         let code = keys.short(GeoKeys.projectedType) ?? Int(GeoKeys.userDefined)
@@ -76,7 +80,8 @@ enum GeoTIFFReader {
         }
         // User-defined: the package's own CRSs are spheres of the authalic radius.
         let a = keys.double(GeoKeys.semiMajor), b = keys.double(GeoKeys.semiMinor) ?? a
-        let sphere = a.map { abs($0 - PlaneProjection.authalicRadius) < 0.5 } == true
+        let sphere =
+            a.map { abs($0 - PlaneProjection.authalicRadius) < 0.5 } == true
             && b.map { abs($0 - PlaneProjection.authalicRadius) < 0.5 } == true
         let fe = keys.double(GeoKeys.falseEasting) ?? 0, fn = keys.double(GeoKeys.falseNorthing) ?? 0
         let lat = keys.double(GeoKeys.centerLat) ?? keys.double(GeoKeys.natOriginLat) ?? 0
@@ -87,11 +92,13 @@ enum GeoTIFFReader {
                 return .known(.lambertAzimuthalEqualArea(centreLatitude: lat, centreLongitude: lon))
             }
             if transform == Int(GeoKeys.equirectangularTransform),
-               (keys.double(GeoKeys.stdParallel1) ?? lat) == lat {
+                (keys.double(GeoKeys.stdParallel1) ?? lat) == lat
+            {
                 return .known(.equirectangular(centreLatitude: lat, centreLongitude: lon))
             }
         }
-        let what = citation.isEmpty ? "a user-defined projected CRS (coordinate transformation \(transform))" : "'\(citation)'"
+        let what =
+            citation.isEmpty ? "a user-defined projected CRS (coordinate transformation \(transform))" : "'\(citation)'"
         return .unsupported(what)
     }
 }
@@ -106,21 +113,29 @@ enum RasterAssembly {
     ///
     /// - Throws: ``RasterCodecError`` when a longitude/latitude raster's
     ///   rows pass the poles (latitudes beyond ±90° are no place on Earth).
-    package static func plane(_ geometry: GridGeometry, reference: RasterGrid.Reference,
-                      name: String) throws -> (GridGeometry, PlaneProjection) {
+    package static func plane(
+        _ geometry: GridGeometry, reference: RasterGrid.Reference,
+        name: String
+    ) throws -> (GridGeometry, PlaneProjection) {
         switch reference {
         case .known(.epsg(4326)):
             let south = geometry.y0, north = geometry.y0 + geometry.dy * Double(geometry.rows - 1)
             guard south >= -90, north <= 90 else {
                 let past = north > 90 ? north : south
-                throw RasterCodecError("\(name): its rows reach latitude \(GridEncoding.number(past))°, past the pole, in longitude/latitude (EPSG:4326); is the CRS right?")
+                throw RasterCodecError(
+                    "\(name): its rows reach latitude \(GridEncoding.number(past))°, past the pole, in longitude/latitude (EPSG:4326); is the CRS right?"
+                )
             }
             let centreLongitude = geometry.x0 + geometry.dx * Double(geometry.columns - 1) / 2
-            let projection = PlaneProjection(kind: .equirectangular, centreLatitude: 0, centreLongitude: centreLongitude)
+            let projection = PlaneProjection(
+                kind: .equirectangular, centreLatitude: 0, centreLongitude: centreLongitude)
             let m = PlaneProjection.authalicRadius * .pi / 180
-            return (GridGeometry(columns: geometry.columns, rows: geometry.rows,
-                                 x0: (geometry.x0 - projection.centreLongitude) * m,
-                                 y0: geometry.y0 * m, dx: geometry.dx * m, dy: geometry.dy * m), projection)
+            return (
+                GridGeometry(
+                    columns: geometry.columns, rows: geometry.rows,
+                    x0: (geometry.x0 - projection.centreLongitude) * m,
+                    y0: geometry.y0 * m, dx: geometry.dx * m, dy: geometry.dy * m), projection
+            )
         case .known(.epsg(3857)):
             return (geometry, PlaneProjection(kind: .webMercator))
         case .known(.webMercator(let lon)):
@@ -134,14 +149,17 @@ enum RasterAssembly {
         }
     }
 
-    package static func grid(values: [Double], width: Int, height: Int, originX: Double, originY: Double,
-                     stepX: Double, stepY: Double, nodata: Double?, reference: RasterGrid.Reference,
-                     units: String?, radius: Double?, name: String) throws -> RasterGrid {
+    package static func grid(
+        values: [Double], width: Int, height: Int, originX: Double, originY: Double,
+        stepX: Double, stepY: Double, nodata: Double?, reference: RasterGrid.Reference,
+        units: String?, radius: Double?, name: String
+    ) throws -> RasterGrid {
         guard width >= 2, height >= 2 else {
             throw RasterCodecError("\(name): \(width) × \(height) pixels is too small to contour (2 × 2 at least)")
         }
         guard stepX > 0 else {
-            throw RasterCodecError("\(name): columns run westward (pixel width \(stepX)); only north-up rasters can be contoured")
+            throw RasterCodecError(
+                "\(name): columns run westward (pixel width \(stepX)); only north-up rasters can be contoured")
         }
         // Grid row 0 is the lowest y: flip north-up rasters.
         let northUp = stepY < 0
@@ -155,12 +173,15 @@ enum RasterAssembly {
         }
         let dy = abs(stepY)
         let lowestCentreY = northUp ? originY + stepY * (Double(height) - 0.5) : originY + stepY / 2
-        let (geometry, projection) = try plane(GridGeometry(columns: width, rows: height, x0: originX + stepX / 2,
-                                                            y0: lowestCentreY, dx: stepX, dy: dy),
-                                               reference: reference, name: name)
-        let grid = DensityGrid(geometry: geometry, values: v, projection: projection,
-                               radius: radius ?? 3 * max(geometry.dx, geometry.dy), estimator: .density,
-                               units: units ?? "")
+        let (geometry, projection) = try plane(
+            GridGeometry(
+                columns: width, rows: height, x0: originX + stepX / 2,
+                y0: lowestCentreY, dx: stepX, dy: dy),
+            reference: reference, name: name)
+        let grid = DensityGrid(
+            geometry: geometry, values: v, projection: projection,
+            radius: radius ?? 3 * max(geometry.dx, geometry.dy), estimator: .density,
+            units: units ?? "")
         return RasterGrid(grid: grid, reference: reference, units: units)
     }
 }

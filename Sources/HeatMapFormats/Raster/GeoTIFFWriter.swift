@@ -165,14 +165,21 @@ public enum GeoTIFFWriter {
             ("UNITS", grid.units),
             ("RADIUS", "\(GridEncoding.number(grid.radius)) \(unit)"),
             ("SIGMA", "\(GridEncoding.number(grid.radius / grid.kernel.radiusPerSigma)) \(unit)"),
-            ("KERNEL", (grid.kernel == .gaussian ? "gaussian, sigma = radius / 3" : "\(grid.kernel.name), support = radius")
-                + (grid.kernelValues == .raw ? ", raw values (weight × shape)" : "")),
+            (
+                "KERNEL",
+                (grid.kernel == .gaussian ? "gaussian, sigma = radius / 3" : "\(grid.kernel.name), support = radius")
+                    + (grid.kernelValues == .raw ? ", raw values (weight × shape)" : "")
+            ),
             ("PROJECTION", grid.projection.kind.rawValue),
             ("CRS", crs?.proj ?? "none"),
-            ("SOFTWARE", software),
+            ("SOFTWARE", software)
         ]
         if grid.projection.isGeographic {
-            m.items.insert(("CENTRE", "\(GridEncoding.number(grid.projection.centreLatitude)), \(GridEncoding.number(grid.projection.centreLongitude))"), at: 6)
+            m.items.insert(
+                (
+                    "CENTRE",
+                    "\(GridEncoding.number(grid.projection.centreLatitude)), \(GridEncoding.number(grid.projection.centreLongitude))"
+                ), at: 6)
         }
         m.bandDescription = grid.estimator == .mean ? "kernel-weighted mean" : "kernel density"
         m.bandUnit = grid.units

@@ -28,7 +28,9 @@ extension GridEncoding {
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
             throw DecodingError(description: "grid JSON does not parse: \(error.localizedDescription)")
         }
-        guard let object = root as? [String: Any] else { throw DecodingError(description: "grid JSON is not an object") }
+        guard let object = root as? [String: Any] else {
+            throw DecodingError(description: "grid JSON is not an object")
+        }
         func int(_ key: String) throws -> Int {
             guard let v = object[key] as? NSNumber, let i = Int(exactly: v.doubleValue), i >= 2 else {
                 throw DecodingError(description: "grid JSON: '\(key)' must be a whole number ≥ 2")
@@ -37,7 +39,8 @@ extension GridEncoding {
         }
         func double(_ key: String, positive: Bool = false) throws -> Double {
             guard let v = (object[key] as? NSNumber)?.doubleValue, v.isFinite, !positive || v > 0 else {
-                throw DecodingError(description: "grid JSON: '\(key)' must be a \(positive ? "positive" : "finite") number")
+                throw DecodingError(
+                    description: "grid JSON: '\(key)' must be a \(positive ? "positive" : "finite") number")
             }
             return v
         }
@@ -45,17 +48,23 @@ extension GridEncoding {
         guard columns.multipliedReportingOverflow(by: rows).overflow == false, columns * rows <= 400_000_000 else {
             throw DecodingError(description: "grid JSON: \(columns) × \(rows) nodes is too many")
         }
-        let geometry = GridGeometry(columns: columns, rows: rows, x0: try double("x0"), y0: try double("y0"),
-                                    dx: try double("dx", positive: true), dy: try double("dy", positive: true))
-        guard let raw = object["values"] as? [Any] else { throw DecodingError(description: "grid JSON: no 'values' array") }
+        let geometry = GridGeometry(
+            columns: columns, rows: rows, x0: try double("x0"), y0: try double("y0"),
+            dx: try double("dx", positive: true), dy: try double("dy", positive: true))
+        guard let raw = object["values"] as? [Any] else {
+            throw DecodingError(description: "grid JSON: no 'values' array")
+        }
         guard raw.count == geometry.count else {
-            throw DecodingError(description: "grid JSON: 'values' has \(raw.count) numbers for \(columns) × \(rows) = \(geometry.count) nodes")
+            throw DecodingError(
+                description:
+                    "grid JSON: 'values' has \(raw.count) numbers for \(columns) × \(rows) = \(geometry.count) nodes")
         }
         var values = [Double](repeating: .nan, count: raw.count)
         for (k, v) in raw.enumerated() {
             if v is NSNull { continue }
             guard let n = Self.number(v), n.isFinite else {
-                throw DecodingError(description: "grid JSON: value \(k) (column \(k % columns), row \(k / columns)) is not a number")
+                throw DecodingError(
+                    description: "grid JSON: value \(k) (column \(k % columns), row \(k / columns)) is not a number")
             }
             values[k] = n
         }
@@ -67,19 +76,23 @@ extension GridEncoding {
             func centre(_ key: String, within limit: Double) throws -> Double {
                 guard kind != .planar, let given = p[key] else { return 0 }
                 guard let v = Self.number(given), v.isFinite, abs(v) <= limit else {
-                    throw DecodingError(description: "grid JSON: projection '\(key)' must be a number in [-\(Int(limit)), \(Int(limit))]")
+                    throw DecodingError(
+                        description:
+                            "grid JSON: projection '\(key)' must be a number in [-\(Int(limit)), \(Int(limit))]")
                 }
                 return v
             }
-            projection = PlaneProjection(kind: kind, centreLatitude: try centre("centre_latitude", within: 90),
-                                         centreLongitude: try centre("centre_longitude", within: 360))
+            projection = PlaneProjection(
+                kind: kind, centreLatitude: try centre("centre_latitude", within: 90),
+                centreLongitude: try centre("centre_longitude", within: 360))
         }
         let estimator = (object["estimator"] as? String).flatMap(DensityEstimator.init(rawValue:)) ?? .density
         let radius = (object["radius"] as? NSNumber)?.doubleValue ?? max(geometry.dx, geometry.dy) * 3
         let kernel = try (object["kernel"] as? String).map { try DensityKernel(name: $0) } ?? .gaussian
         let kernelValues = (object["kernel_values"] as? String).flatMap(KernelValues.init(rawValue:)) ?? .density
-        return DensityGrid(geometry: geometry, values: values, projection: projection, radius: radius,
-                           estimator: estimator, units: object["units"] as? String ?? projection.densityUnits,
-                           kernel: kernel, kernelValues: kernelValues)
+        return DensityGrid(
+            geometry: geometry, values: values, projection: projection, radius: radius,
+            estimator: estimator, units: object["units"] as? String ?? projection.densityUnits,
+            kernel: kernel, kernelValues: kernelValues)
     }
 }

@@ -31,14 +31,20 @@ public enum GridEncoding {
         s += "\"projection\":{\"name\":\"\(p.kind.rawValue)\""
         if p.isGeographic {
             s += ",\"centre_latitude\":\(number(p.centreLatitude)),\"centre_longitude\":\(number(p.centreLongitude))"
-            s += ",\"sphere_radius_m\":\(number(p.kind == .webMercator ? PlaneProjection.mercatorRadius : PlaneProjection.authalicRadius))"
+            s +=
+                ",\"sphere_radius_m\":\(number(p.kind == .webMercator ? PlaneProjection.mercatorRadius : PlaneProjection.authalicRadius))"
             s += ",\"plane_units\":\"m\""
         }
-        if let crs = crs ?? RasterCRS.of(p) { s += "},\"crs\":\(JSONEscaping.quoted(crs.proj, for: .script))" } else { s += "}" }
+        if let crs = crs ?? RasterCRS.of(p) {
+            s += "},\"crs\":\(JSONEscaping.quoted(crs.proj, for: .script))"
+        } else {
+            s += "}"
+        }
         s += ",\"radius\":\(number(grid.radius)),\"estimator\":\"\(grid.estimator.rawValue)\","
         // The default Gaussian density is left unnamed, as before kernels had names.
         if grid.kernel != .gaussian || grid.kernelValues != .density {
-            s += "\"kernel\":\(JSONEscaping.quoted(grid.kernel.name)),\"kernel_values\":\"\(grid.kernelValues.rawValue)\","
+            s +=
+                "\"kernel\":\(JSONEscaping.quoted(grid.kernel.name)),\"kernel_values\":\"\(grid.kernelValues.rawValue)\","
         }
         // Units may be a user's column name: escape it like any JSON string.
         s += "\"units\":\(JSONEscaping.quoted(grid.units, for: .script))"

@@ -59,7 +59,9 @@ enum Inflater {
             switch s {
             case 0...15: lengths.append(UInt8(s))
             case 16:
-                guard let previous = lengths.last else { throw RasterCodecError("DEFLATE: repeat with no previous length") }
+                guard let previous = lengths.last else {
+                    throw RasterCodecError("DEFLATE: repeat with no previous length")
+                }
                 for _ in 0..<(3 + (try reader.bits(2))) { lengths.append(previous) }
             case 17: for _ in 0..<(3 + (try reader.bits(3))) { lengths.append(0) }
             default: for _ in 0..<(11 + (try reader.bits(7))) { lengths.append(0) }
@@ -70,8 +72,10 @@ enum Inflater {
         return (try InflateTable(lengths: Array(lengths[0..<hlit])), try InflateTable(lengths: Array(lengths[hlit...])))
     }
 
-    private static func inflateBlock(_ reader: inout InflateBitReader, _ out: inout InflateOutput,
-                                     _ literal: InflateTable, _ distance: InflateTable) throws {
+    private static func inflateBlock(
+        _ reader: inout InflateBitReader, _ out: inout InflateOutput,
+        _ literal: InflateTable, _ distance: InflateTable
+    ) throws {
         while true {
             let s = try literal.decode(&reader)
             if s < 256 {
@@ -86,7 +90,9 @@ enum Inflater {
             let d = try distance.decode(&reader)
             guard d < 30 else { throw RasterCodecError("DEFLATE: invalid distance code \(d)") }
             let dist = DeflateTables.distanceBase[d] + (try reader.bits(DeflateTables.distanceExtra[d]))
-            guard dist <= out.count else { throw RasterCodecError("DEFLATE: distance \(dist) reaches before the start") }
+            guard dist <= out.count else {
+                throw RasterCodecError("DEFLATE: distance \(dist) reaches before the start")
+            }
             try out.reserve(length)
             out.copy(distance: dist, length: length)
         }
@@ -225,7 +231,8 @@ struct InflateTable {
         let e = entries[reader.peek(maxLength)]
         let length = Int(e & 15)
         guard length > 0, reader.has(length) else {
-            throw RasterCodecError(length == 0 ? "DEFLATE: invalid Huffman code" : "DEFLATE: stream ends early (truncated data)")
+            throw RasterCodecError(
+                length == 0 ? "DEFLATE: invalid Huffman code" : "DEFLATE: stream ends early (truncated data)")
         }
         reader.consume(length)
         return Int(e >> 4)

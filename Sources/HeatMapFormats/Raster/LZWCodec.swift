@@ -88,7 +88,9 @@ enum LZWCodec {
                 out.append(UInt8(code))
             } else if code < next && code > end {
                 // Copied byte by byte: appending a slice of `out` to itself would copy all of it.
-                guard out.count + length[code] <= expected else { throw RasterCodecError("LZW: more data than the tile holds") }
+                guard out.count + length[code] <= expected else {
+                    throw RasterCodecError("LZW: more data than the tile holds")
+                }
                 for k in start[code]..<(start[code] + length[code]) { out.append(out[k]) }
             } else if code == next && previousLength > 0 {
                 // The string being defined: the previous one plus its own first byte.

@@ -14,11 +14,15 @@ enum PackBits {
             let n = Int(Int8(bitPattern: data[i]))
             i += 1
             if n >= 0 {
-                guard i + n + 1 <= data.count else { throw RasterCodecError("PackBits: literal run past the end (truncated data)") }
+                guard i + n + 1 <= data.count else {
+                    throw RasterCodecError("PackBits: literal run past the end (truncated data)")
+                }
                 out.append(contentsOf: data[i..<(i + n + 1)])
                 i += n + 1
             } else if n != -128 {
-                guard i < data.count else { throw RasterCodecError("PackBits: repeat run past the end (truncated data)") }
+                guard i < data.count else {
+                    throw RasterCodecError("PackBits: repeat run past the end (truncated data)")
+                }
                 out.append(contentsOf: repeatElement(data[i], count: 1 - n))
                 i += 1
             }

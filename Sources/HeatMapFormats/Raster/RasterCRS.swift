@@ -29,13 +29,16 @@ public enum RasterCRS: Sendable, Hashable, CustomStringConvertible {
     public static func of(_ projection: PlaneProjection) -> RasterCRS? {
         switch projection.kind {
         case .equalArea:
-            return .lambertAzimuthalEqualArea(centreLatitude: projection.centreLatitude,
-                                              centreLongitude: projection.centreLongitude)
+            return .lambertAzimuthalEqualArea(
+                centreLatitude: projection.centreLatitude,
+                centreLongitude: projection.centreLongitude)
         case .equirectangular:
-            return .equirectangular(centreLatitude: projection.centreLatitude,
-                                    centreLongitude: projection.centreLongitude)
+            return .equirectangular(
+                centreLatitude: projection.centreLatitude,
+                centreLongitude: projection.centreLongitude)
         case .webMercator:
-            return projection.centreLongitude == 0 ? .epsg(3857) : .webMercator(centreLongitude: projection.centreLongitude)
+            return projection.centreLongitude == 0
+                ? .epsg(3857) : .webMercator(centreLongitude: projection.centreLongitude)
         case .planar: return nil
         }
     }
@@ -57,11 +60,14 @@ public enum RasterCRS: Sendable, Hashable, CustomStringConvertible {
         let r = GridEncoding.number(PlaneProjection.authalicRadius)
         switch self {
         case let .lambertAzimuthalEqualArea(lat, lon):
-            return "+proj=laea +lat_0=\(GridEncoding.number(lat)) +lon_0=\(GridEncoding.number(lon)) +x_0=0 +y_0=0 +R=\(r) +units=m +no_defs"
+            return
+                "+proj=laea +lat_0=\(GridEncoding.number(lat)) +lon_0=\(GridEncoding.number(lon)) +x_0=0 +y_0=0 +R=\(r) +units=m +no_defs"
         case let .equirectangular(lat, lon):
-            return "+proj=eqc +lat_ts=\(GridEncoding.number(lat)) +lat_0=\(GridEncoding.number(lat)) +lon_0=\(GridEncoding.number(lon)) +x_0=0 +y_0=0 +R=\(r) +units=m +no_defs"
+            return
+                "+proj=eqc +lat_ts=\(GridEncoding.number(lat)) +lat_0=\(GridEncoding.number(lat)) +lon_0=\(GridEncoding.number(lon)) +x_0=0 +y_0=0 +R=\(r) +units=m +no_defs"
         case let .webMercator(lon):
-            return "+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=\(GridEncoding.number(lon)) +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +wktext +no_defs"
+            return
+                "+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=\(GridEncoding.number(lon)) +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +wktext +no_defs"
         case let .epsg(code):
             return "EPSG:\(code)"
         }
@@ -71,10 +77,12 @@ public enum RasterCRS: Sendable, Hashable, CustomStringConvertible {
     /// package has no definition of (GDAL finds those by code).
     public var wkt: String? {
         let r = GridEncoding.number(PlaneProjection.authalicRadius)
-        let sphere = "GEOGCS[\"Authalic sphere\",DATUM[\"Authalic_sphere\",SPHEROID[\"Authalic sphere\",\(r),0]],PRIMEM[\"Greenwich\",0],UNIT[\"degree\",0.0174532925199433]]"
+        let sphere =
+            "GEOGCS[\"Authalic sphere\",DATUM[\"Authalic_sphere\",SPHEROID[\"Authalic sphere\",\(r),0]],PRIMEM[\"Greenwich\",0],UNIT[\"degree\",0.0174532925199433]]"
         switch self {
         case let .lambertAzimuthalEqualArea(lat, lon):
-            return "PROJCS[\"Lambert azimuthal equal-area (HeatMap)\",\(sphere),PROJECTION[\"Lambert_Azimuthal_Equal_Area\"],"
+            return
+                "PROJCS[\"Lambert azimuthal equal-area (HeatMap)\",\(sphere),PROJECTION[\"Lambert_Azimuthal_Equal_Area\"],"
                 + "PARAMETER[\"latitude_of_center\",\(GridEncoding.number(lat))],PARAMETER[\"longitude_of_center\",\(GridEncoding.number(lon))],"
                 + "PARAMETER[\"false_easting\",0],PARAMETER[\"false_northing\",0],UNIT[\"metre\",1]]"
         case let .equirectangular(lat, lon):
@@ -82,13 +90,16 @@ public enum RasterCRS: Sendable, Hashable, CustomStringConvertible {
                 + "PARAMETER[\"standard_parallel_1\",\(GridEncoding.number(lat))],PARAMETER[\"central_meridian\",\(GridEncoding.number(lon))],"
                 + "PARAMETER[\"false_easting\",0],PARAMETER[\"false_northing\",\(GridEncoding.number(-PlaneProjection.authalicRadius * lat * .pi / 180))],UNIT[\"metre\",1]]"
         case let .webMercator(lon):
-            return "PROJCS[\"Web mercator (HeatMap)\",GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,298.257223563]],PRIMEM[\"Greenwich\",0],UNIT[\"degree\",0.0174532925199433]],"
+            return
+                "PROJCS[\"Web mercator (HeatMap)\",GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,298.257223563]],PRIMEM[\"Greenwich\",0],UNIT[\"degree\",0.0174532925199433]],"
                 + "PROJECTION[\"Mercator_1SP\"],PARAMETER[\"central_meridian\",\(GridEncoding.number(lon))],PARAMETER[\"scale_factor\",1],PARAMETER[\"false_easting\",0],PARAMETER[\"false_northing\",0],"
                 + "UNIT[\"metre\",1],EXTENSION[\"PROJ4\",\"\(proj)\"]]"
         case .epsg(4326):
-            return "GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,298.257223563]],PRIMEM[\"Greenwich\",0],UNIT[\"degree\",0.0174532925199433],AUTHORITY[\"EPSG\",\"4326\"]]"
+            return
+                "GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,298.257223563]],PRIMEM[\"Greenwich\",0],UNIT[\"degree\",0.0174532925199433],AUTHORITY[\"EPSG\",\"4326\"]]"
         case .epsg(3857):
-            return "PROJCS[\"WGS 84 / Pseudo-Mercator\",GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,298.257223563]],PRIMEM[\"Greenwich\",0],UNIT[\"degree\",0.0174532925199433]],"
+            return
+                "PROJCS[\"WGS 84 / Pseudo-Mercator\",GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,298.257223563]],PRIMEM[\"Greenwich\",0],UNIT[\"degree\",0.0174532925199433]],"
                 + "PROJECTION[\"Mercator_1SP\"],PARAMETER[\"central_meridian\",0],PARAMETER[\"scale_factor\",1],PARAMETER[\"false_easting\",0],PARAMETER[\"false_northing\",0],"
                 + "UNIT[\"metre\",1],EXTENSION[\"PROJ4\",\"+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +wktext +no_defs\"],AUTHORITY[\"EPSG\",\"3857\"]]"
         case .epsg:

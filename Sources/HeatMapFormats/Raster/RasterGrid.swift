@@ -48,18 +48,22 @@ public struct RasterGrid: Sendable {
     public func lonLat(_ set: ContourSet) -> (ContourSet, PlaneProjection) {
         guard let utm else { return (set, grid.projection) }
         let g = grid.geometry
-        let centre = utm.inverse(PlanePoint(x: g.x0 + g.dx * Double(g.columns - 1) / 2,
-                                            y: g.y0 + g.dy * Double(g.rows - 1) / 2))
-        let target = PlaneProjection(kind: .equalArea, centreLatitude: centre.latitude, centreLongitude: centre.longitude)
+        let centre = utm.inverse(
+            PlanePoint(
+                x: g.x0 + g.dx * Double(g.columns - 1) / 2,
+                y: g.y0 + g.dy * Double(g.rows - 1) / 2))
+        let target = PlaneProjection(
+            kind: .equalArea, centreLatitude: centre.latitude, centreLongitude: centre.longitude)
         func move(_ p: PlanePoint) -> PlanePoint { target.project(utm.inverse(p)) }
         func moveRing(_ r: [PlanePoint]) -> [PlanePoint] { r.map(move) }
         func movePolygon(_ p: PlanePolygon) -> PlanePolygon {
             PlanePolygon(exterior: moveRing(p.exterior), holes: p.holes.map(moveRing))
         }
-        let moved = ContourSet(thresholds: set.thresholds,
-                               levels: set.levels.map { $0.map(movePolygon) },
-                               bands: set.bands.map { $0.map(movePolygon) },
-                               isolines: set.isolines.map { $0.map(moveRing) })
+        let moved = ContourSet(
+            thresholds: set.thresholds,
+            levels: set.levels.map { $0.map(movePolygon) },
+            bands: set.bands.map { $0.map(movePolygon) },
+            isolines: set.isolines.map { $0.map(moveRing) })
         return (moved, target)
     }
 }

@@ -59,20 +59,24 @@ public enum RasterReader {
                 throw RasterCodecError("\(name): \(e.description)")
             }
             var reference: RasterGrid.Reference = RasterCRS.of(grid.projection).map { .known($0) } ?? .none
-            let object = grid.projection.kind == .planar
+            let object =
+                grid.projection.kind == .planar
                 ? (try? JSONSerialization.jsonObject(with: Data(data))) as? [String: Any] : nil
             if let object, object["projection"] == nil, object["crs"] == nil {
                 // Without either, metres would be read as plain x/y and
                 // written where degrees are expected.
-                throw RasterCodecError("\(name): a JSON grid without 'projection' or 'crs' (add \"projection\":{\"name\":\"planar\"} if its numbers are plain x/y)")
+                throw RasterCodecError(
+                    "\(name): a JSON grid without 'projection' or 'crs' (add \"projection\":{\"name\":\"planar\"} if its numbers are plain x/y)"
+                )
             }
             if let object, let crs = object["crs"] as? String {
                 // No `projection` member: the CRS says what plane the
                 // numbers lie in, so they are not mistaken for degrees.
                 reference = ProjectionText.proj(crs)
                 var placed = grid
-                (placed.geometry, placed.projection) = try RasterAssembly.plane(grid.geometry, reference: reference,
-                                                                              name: name)
+                (placed.geometry, placed.projection) = try RasterAssembly.plane(
+                    grid.geometry, reference: reference,
+                    name: name)
                 return RasterGrid(grid: placed, reference: reference, units: grid.units)
             }
             return RasterGrid(grid: grid, reference: reference, units: grid.units)

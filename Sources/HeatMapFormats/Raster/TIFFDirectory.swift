@@ -32,7 +32,9 @@ struct TIFFDirectory {
         }
         let probe = TIFFDirectory.Reader(data: data, bigEndian: bigEndian)
         let version = probe.uint(at: 2, bytes: 2)
-        guard version == 42 || version == 43 else { throw RasterCodecError("\(name): not a TIFF file (version \(version))") }
+        guard version == 42 || version == 43 else {
+            throw RasterCodecError("\(name): not a TIFF file (version \(version))")
+        }
         isBigTIFF = version == 43
         let first: Int
         if isBigTIFF {
@@ -45,7 +47,8 @@ struct TIFFDirectory {
         }
         let countBytes = isBigTIFF ? 8 : 2, entryBytes = isBigTIFF ? 20 : 12
         guard first >= 8, first <= data.count - countBytes else {
-            throw RasterCodecError("\(name): the first image directory (at byte \(first)) is past the end of the file (truncated?)")
+            throw RasterCodecError(
+                "\(name): the first image directory (at byte \(first)) is past the end of the file (truncated?)")
         }
         let n = probe.uint(at: first, bytes: countBytes)
         guard n > 0, n <= 10_000, first + countBytes + n * entryBytes <= data.count else {

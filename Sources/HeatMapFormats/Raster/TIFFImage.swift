@@ -37,20 +37,32 @@ struct TIFFImage {
         case (2, 8), (2, 16), (2, 32): kind = .signed
         case (3, 32), (3, 64): kind = .float
         default:
-            let what = format == 3 ? "\(bits)-bit floats" : format == 2 ? "\(bits)-bit signed integers"
-                : format == 1 ? "\(bits)-bit integers" : "sample format \(format)"
+            let what =
+                format == 3
+                ? "\(bits)-bit floats"
+                : format == 2
+                    ? "\(bits)-bit signed integers"
+                    : format == 1 ? "\(bits)-bit integers" : "sample format \(format)"
             throw RasterCodecError("\(name): \(what) are not supported (8–32-bit integers, 32/64-bit floats are)")
         }
         let codec: Int
         switch compression {
         case 1, 5, 8, 32946, 32773: codec = compression
         default:
-            let known = [2: "CCITT RLE", 3: "CCITT fax 3", 4: "CCITT fax 4", 6: "old JPEG", 7: "JPEG", 34887: "LERC",
-                         34925: "LZMA", 50000: "ZSTD", 50001: "WebP", 34712: "JPEG 2000", 50002: "JPEG XL"]
-            throw RasterCodecError("\(name): compression \(compression)\(known[compression].map { " (\($0))" } ?? "") is not supported (none, LZW, DEFLATE, PackBits are)")
+            let known = [
+                2: "CCITT RLE", 3: "CCITT fax 3", 4: "CCITT fax 4", 6: "old JPEG", 7: "JPEG", 34887: "LERC",
+                34925: "LZMA", 50000: "ZSTD", 50001: "WebP", 34712: "JPEG 2000", 50002: "JPEG XL"
+            ]
+            throw RasterCodecError(
+                "\(name): compression \(compression)\(known[compression].map { " (\($0))" } ?? "") is not supported (none, LZW, DEFLATE, PackBits are)"
+            )
         }
-        guard [1, 2, 3].contains(predictor) else { throw RasterCodecError("\(name): predictor \(predictor) is not supported") }
-        guard predictor != 3 || kind == .float else { throw RasterCodecError("\(name): floating-point predictor on integer samples") }
+        guard [1, 2, 3].contains(predictor) else {
+            throw RasterCodecError("\(name): predictor \(predictor) is not supported")
+        }
+        guard predictor != 3 || kind == .float else {
+            throw RasterCodecError("\(name): floating-point predictor on integer samples")
+        }
         let bytes = bits / 8
         // With planar configuration 2 the first band's blocks come first; each holds one sample per pixel.
         let blockSamples = planar == 2 ? 1 : samples
@@ -66,7 +78,8 @@ struct TIFFImage {
         }
         let across = (w + blockWidth - 1) / blockWidth, down = (h + blockHeight - 1) / blockHeight
         guard offsets.count >= across * down, counts.count >= across * down else {
-            throw RasterCodecError("\(name): \(offsets.count) \(tiled ? "tiles" : "strips") listed for \(across * down)")
+            throw RasterCodecError(
+                "\(name): \(offsets.count) \(tiled ? "tiles" : "strips") listed for \(across * down)")
         }
         let blockBytes = blockWidth * blockHeight * blockSamples * bytes
         var values = [Double](repeating: 0, count: w * h)
@@ -76,7 +89,8 @@ struct TIFFImage {
             try Parallel.forEach(across * down) { b in
                 let offset = offsets[b], count = counts[b]
                 guard offset >= 0, count >= 0, offset <= data.count, count <= data.count - offset else {
-                    throw RasterCodecError("\(name): \(tiled ? "tile" : "strip") \(b) lies past the end of the file (truncated?)")
+                    throw RasterCodecError(
+                        "\(name): \(tiled ? "tile" : "strip") \(b) lies past the end of the file (truncated?)")
                 }
                 let raw = Array(data[offset..<(offset + count)])
                 var block: [UInt8]
@@ -95,9 +109,12 @@ struct TIFFImage {
                 if block.count < blockBytes { block += [UInt8](repeating: 0, count: blockBytes - block.count) }
                 var littleEndian = !bigEndian
                 if predictor == 2 {
-                    TIFFPredictor.undoHorizontal(&block, rows: rows, width: blockWidth, samples: blockSamples, bytes: bytes, bigEndian: bigEndian)
+                    TIFFPredictor.undoHorizontal(
+                        &block, rows: rows, width: blockWidth, samples: blockSamples, bytes: bytes, bigEndian: bigEndian
+                    )
                 } else if predictor == 3 {
-                    TIFFPredictor.undoFloatingPoint(&block, rows: rows, width: blockWidth, samples: blockSamples, bytes: bytes)
+                    TIFFPredictor.undoFloatingPoint(
+                        &block, rows: rows, width: blockWidth, samples: blockSamples, bytes: bytes)
                     littleEndian = true
                 }
                 let x0 = (b % across) * blockWidth, y0 = (b / across) * blockHeight
@@ -115,7 +132,9 @@ struct TIFFImage {
     }
 
     @inline(__always)
-    static func sample(_ p: UnsafeRawBufferPointer, _ at: Int, _ bytes: Int, _ kind: SampleKind, _ little: Bool) -> Double {
+    static func sample(_ p: UnsafeRawBufferPointer, _ at: Int, _ bytes: Int, _ kind: SampleKind, _ little: Bool)
+        -> Double
+    {
         var u: UInt64 = 0
         for k in 0..<bytes { u |= UInt64(p[at + (little ? k : bytes - 1 - k)]) << UInt64(8 * k) }
         switch kind {

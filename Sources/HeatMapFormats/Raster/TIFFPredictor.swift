@@ -10,7 +10,8 @@ import HeatMapDensity
 enum TIFFPredictor {
     /// Undoes predictor 2 in place on `rows` rows of `width` pixels of
     /// `samples` samples of `bytes` bytes each, in the file's byte order.
-    static func undoHorizontal(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int, bigEndian: Bool) {
+    static func undoHorizontal(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int, bigEndian: Bool)
+    {
         forEachRow(&data, rows: rows, rowBytes: width * samples * bytes) { p, base in
             if bytes == 1 {
                 for i in samples..<(width * samples) { p[base + i] = p[base + i] &+ p[base + i - samples] }
@@ -25,7 +26,8 @@ enum TIFFPredictor {
     }
 
     /// Applies predictor 2 (the inverse of ``undoHorizontal``).
-    static func applyHorizontal(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int, bigEndian: Bool) {
+    static func applyHorizontal(_ data: inout [UInt8], rows: Int, width: Int, samples: Int, bytes: Int, bigEndian: Bool)
+    {
         forEachRow(&data, rows: rows, rowBytes: width * samples * bytes) { p, base in
             for i in stride(from: width * samples - 1, through: samples, by: -1) {
                 let a = base + i * bytes, b = base + (i - samples) * bytes
@@ -42,7 +44,8 @@ enum TIFFPredictor {
     }
 
     @inline(__always)
-    private static func write(_ p: UnsafeMutableBufferPointer<UInt8>, _ at: Int, _ bytes: Int, _ big: Bool, _ v: UInt64) {
+    private static func write(_ p: UnsafeMutableBufferPointer<UInt8>, _ at: Int, _ bytes: Int, _ big: Bool, _ v: UInt64)
+    {
         for k in 0..<bytes { p[at + (big ? bytes - 1 - k : k)] = UInt8(truncatingIfNeeded: v >> UInt64(8 * k)) }
     }
 
@@ -71,8 +74,10 @@ enum TIFFPredictor {
 
     /// Runs `body(data, rowStart)` on each of the first `rows` rows of
     /// `rowBytes` bytes that `data` holds whole.
-    private static func forEachRow(_ data: inout [UInt8], rows: Int, rowBytes: Int,
-                                   _ body: (UnsafeMutableBufferPointer<UInt8>, Int) -> Void) {
+    private static func forEachRow(
+        _ data: inout [UInt8], rows: Int, rowBytes: Int,
+        _ body: (UnsafeMutableBufferPointer<UInt8>, Int) -> Void
+    ) {
         data.withUnsafeMutableBufferPointer { p in
             for r in 0..<rows {
                 let base = r * rowBytes
@@ -84,8 +89,10 @@ enum TIFFPredictor {
 
     /// Like ``forEachRow(_:rows:rowBytes:_:)`` with a scratch row, which is
     /// then copied over the row.
-    private static func eachRow(_ data: inout [UInt8], rows: Int, rowBytes: Int,
-                                _ body: (UnsafeMutableBufferPointer<UInt8>, Int, UnsafeMutableBufferPointer<UInt8>) -> Void) {
+    private static func eachRow(
+        _ data: inout [UInt8], rows: Int, rowBytes: Int,
+        _ body: (UnsafeMutableBufferPointer<UInt8>, Int, UnsafeMutableBufferPointer<UInt8>) -> Void
+    ) {
         var row = [UInt8](repeating: 0, count: rowBytes)
         row.withUnsafeMutableBufferPointer { tmp in
             forEachRow(&data, rows: rows, rowBytes: rowBytes) { p, base in

@@ -53,20 +53,28 @@ package struct BasemapLayer {
                 path.add(Self.reducer.reduce(piece.map(t.pixel), closed: true), closed: true)
             }
             guard !path.isEmpty else { continue }
-            w.path(path, [("class", "land"), ("fill-rule", "evenodd"), ("pointer-events", "none")]
-                   + SVGWriter.fill(color))
+            w.path(
+                path,
+                [("class", "land"), ("fill-rule", "evenodd"), ("pointer-events", "none")]
+                    + SVGWriter.fill(color))
         }
     }
 
     /// Borders and lines, clipped to `box`.
-    func writeLines(into w: inout SVGWriter, _ t: ViewTransform, clip box: PlaneBox, color: HeatMapColor,
-                    width: Double) {
-        let common: [(String, String)] = [("fill", "none"), ("stroke-linejoin", "round"), ("stroke-linecap", "round"),
-                                          ("vector-effect", "non-scaling-stroke"), ("pointer-events", "none")]
+    func writeLines(
+        into w: inout SVGWriter, _ t: ViewTransform, clip box: PlaneBox, color: HeatMapColor,
+        width: Double
+    ) {
+        let common: [(String, String)] = [
+            ("fill", "none"), ("stroke-linejoin", "round"), ("stroke-linecap", "round"),
+            ("vector-effect", "non-scaling-stroke"), ("pointer-events", "none")
+        ]
         let borderPath = Self.path(borders, t, box)
         if !borderPath.isEmpty {
-            w.path(borderPath, [("class", "borders")] + common
-                   + SVGWriter.stroke(color.withAlpha(color.alpha * 0.45), width: width * 0.67))
+            w.path(
+                borderPath,
+                [("class", "borders")] + common
+                    + SVGWriter.stroke(color.withAlpha(color.alpha * 0.45), width: width * 0.67))
         }
         let linePath = Self.path(lines, t, box)
         if !linePath.isEmpty {

@@ -58,8 +58,12 @@ enum BasemapProjection {
         let nearAntipode = cos(160 * rad)
         let projector = PointProjector(projection)
         // x grows linearly with the longitude offset in both cylindrical projections.
-        let period = 4 * projection.project(latitude: projection.centreLatitude,
-                                             longitude: projection.centreLongitude + 90).x
+        let period =
+            4
+            * projection.project(
+                latitude: projection.centreLatitude,
+                longitude: projection.centreLongitude + 90
+            ).x
         var out: [[PlanePoint]] = []
         out.reserveCapacity(rings.count)
         ringLoop: for ring in rings where ring.count >= 3 {

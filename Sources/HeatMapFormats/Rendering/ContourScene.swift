@@ -6,8 +6,10 @@ import HeatMapDensity
 /// Builds the scene of a contour picture: one path per level (all its
 /// polygons as subpaths, holes included, filled even-odd), then isolines.
 enum ContourScene {
-    package static func make(set: ContourSet, fallbackBox: PlaneBox, projection: PlaneProjection, units: String,
-                     style: HeatMapStyle, options: HeatMapRenderOptions, grid: DensityGrid? = nil) -> PictureScene {
+    package static func make(
+        set: ContourSet, fallbackBox: PlaneBox, projection: PlaneProjection, units: String,
+        style: HeatMapStyle, options: HeatMapRenderOptions, grid: DensityGrid? = nil
+    ) -> PictureScene {
         let thresholds = set.thresholds
         let count = thresholds.count
         let mode = options.contourMode
@@ -42,13 +44,17 @@ enum ContourScene {
                     var d = SVGPathData()
                     for polygon in polygons[level] {
                         d.add(reducer.reduce(polygon.exterior.map(t.pixel), closed: true), closed: true)
-                        for hole in polygon.holes { d.add(reducer.reduce(hole.map(t.pixel), closed: true), closed: true) }
+                        for hole in polygon.holes {
+                            d.add(reducer.reduce(hole.map(t.pixel), closed: true), closed: true)
+                        }
                     }
                     guard !d.isEmpty else { continue }
                     var a: [(String, String)] = [("class", mode == .levels ? "level" : "band")]
                     a += SVGWriter.fill(gradient.color(forLevel: level, of: count))
-                    a += [("fill-rule", "evenodd"), ("data-level", String(level)),
-                          ("data-threshold", NumberText.data(thresholds[level]))]
+                    a += [
+                        ("fill-rule", "evenodd"), ("data-level", String(level)),
+                        ("data-threshold", NumberText.data(thresholds[level]))
+                    ]
                     if mode == .bands, level + 1 < count {
                         a.append(("data-upper", NumberText.data(thresholds[level + 1])))
                     }
@@ -61,21 +67,29 @@ enum ContourScene {
                     for ring in lines[level] { d.add(reducer.reduce(ring.map(t.pixel), closed: true), closed: true) }
                     guard !d.isEmpty else { continue }
                     let c = color ?? gradient.color(forLevel: level, of: count).withAlpha(1)
-                    w.path(d, [("class", "isoline"), ("fill", "none"),
-                                       ("stroke-linejoin", "round")]
-                                      + SVGWriter.stroke(c, width: width)
-                                      + [("data-level", String(level)),
-                                         ("data-threshold", NumberText.data(thresholds[level]))])
+                    w.path(
+                        d,
+                        [
+                            ("class", "isoline"), ("fill", "none"),
+                            ("stroke-linejoin", "round")
+                        ]
+                            + SVGWriter.stroke(c, width: width)
+                            + [
+                                ("data-level", String(level)),
+                                ("data-threshold", NumberText.data(thresholds[level]))
+                            ])
                 }
             }
         }
         let legend = HeatMapLegend(thresholds: thresholds, units: units, gradient: gradient)
             .labels(options.legendLabels).title(options.legendTitle).opacity(style.fillOpacity)
-        let summary = "Contours: \(count) levels" + (units.isEmpty ? "" : " (\(units))")
+        let summary =
+            "Contours: \(count) levels" + (units.isEmpty ? "" : " (\(units))")
             + (texts.isEmpty ? "" : ", thresholds " + texts.joined(separator: ", "))
-        return PictureScene(dataBox: box, projection: projection, legend: count > 0 ? legend : nil,
-                            opacity: style.fillOpacity, drawData: draw, tooltips: tips, summary: summary,
-                            field: grid.flatMap(ValueField.init), valueUnits: units)
+        return PictureScene(
+            dataBox: box, projection: projection, legend: count > 0 ? legend : nil,
+            opacity: style.fillOpacity, drawData: draw, tooltips: tips, summary: summary,
+            field: grid.flatMap(ValueField.init), valueUnits: units)
     }
 
     /// The set's isolines, or, where a level has none, the rings of its
@@ -112,11 +126,14 @@ enum BinScene {
         return PlanePoint(x: round(corners.reduce(0) { $0 + $1.x } / n), y: round(corners.reduce(0) { $0 + $1.y } / n))
     }
 
-    package static func make(layer: HeatMapBinLayer, style: HeatMapStyle, scale type: HeatMapScaleType,
-                     options: HeatMapRenderOptions) -> PictureScene {
+    package static func make(
+        layer: HeatMapBinLayer, style: HeatMapStyle, scale type: HeatMapScaleType,
+        options: HeatMapRenderOptions
+    ) -> PictureScene {
         let bins = layer.bins
-        let scale = HeatMapColorScale(type: type, values: bins.filter { $0.count > 0 }.map(\.value),
-                                      gradient: style.gradient)
+        let scale = HeatMapColorScale(
+            type: type, values: bins.filter { $0.count > 0 }.map(\.value),
+            gradient: style.gradient)
         var box = PlaneBox.empty
         for b in bins { for p in b.corners { box.formUnion(p) } }
         var tips = TooltipData()
@@ -127,7 +144,8 @@ enum BinScene {
             lines.append("centre " + PlaceText.text(layer.projection, centre(b.corners)))
             lines.append("count: " + HeatMapNumberFormat.string(Double(b.count), significantDigits: 15))
             if showValue {
-                let v = b.count > 0 || b.value != 0
+                let v =
+                    b.count > 0 || b.value != 0
                     ? HeatMapNumberFormat.join(tooltipNumber(b.value), layer.units) : "—"
                 lines.append("\(layer.valueName): \(v)")
             }
@@ -153,11 +171,14 @@ enum BinScene {
         let hasEmpty = bins.contains { $0.count == 0 }, hasZeroValue = bins.contains { $0.count > 0 && $0.value == 0 }
         let isCount = layer.valueName.lowercased() == "count"
         let zeroLabel = isCount || !hasEmpty ? "0" : (hasZeroValue ? "0 or empty" : "empty")
-        let legend = HeatMapLegend(colorScale: scale, units: layer.units, showsZero: hasEmpty || hasZeroValue,
-                                   zeroLabel: zeroLabel)
-            .labels(options.legendLabels).title(options.legendTitle ?? layer.valueName).opacity(style.fillOpacity)
+        let legend = HeatMapLegend(
+            colorScale: scale, units: layer.units, showsZero: hasEmpty || hasZeroValue,
+            zeroLabel: zeroLabel
+        )
+        .labels(options.legendLabels).title(options.legendTitle ?? layer.valueName).opacity(style.fillOpacity)
         let summary = "Bins: \(bins.count) cells, \(layer.valueName) on a \(type) scale"
-        return PictureScene(dataBox: box, projection: layer.projection, legend: bins.isEmpty ? nil : legend,
-                            opacity: style.fillOpacity, drawData: draw, tooltips: tips, summary: summary)
+        return PictureScene(
+            dataBox: box, projection: layer.projection, legend: bins.isEmpty ? nil : legend,
+            opacity: style.fillOpacity, drawData: draw, tooltips: tips, summary: summary)
     }
 }

@@ -33,8 +33,9 @@ struct Graticule {
         let n = 24
         for i in 0...n {
             for j in 0...n where i == 0 || i == n || j == 0 || j == n || (i == n / 2 && j == n / 2) {
-                let p = PlanePoint(x: box.minX + box.width * Double(i) / Double(n),
-                                   y: box.minY + box.height * Double(j) / Double(n))
+                let p = PlanePoint(
+                    x: box.minX + box.width * Double(i) / Double(n),
+                    y: box.minY + box.height * Double(j) / Double(n))
                 let c = projection.unproject(p)
                 guard c.latitude.isFinite, c.longitude.isFinite else { continue }
                 latLo = min(latLo, c.latitude); latHi = max(latHi, c.latitude)
@@ -85,7 +86,8 @@ struct Graticule {
             if let y = Graticule.crossing(line, x: box.minX), y > box.minY, y < box.maxY {
                 let py = t.pixel(PlanePoint(x: box.minX, y: y)).y - 3
                 if py > t.rect.y + 24, py < t.rect.maxY - 30 {
-                    labels.append((Graticule.degrees(lat, decimals, positive: "N", negative: "S"), t.rect.x + 4, py, true))
+                    labels.append(
+                        (Graticule.degrees(lat, decimals, positive: "N", negative: "S"), t.rect.x + 4, py, true))
                 }
             }
             lines.append(line)

@@ -22,33 +22,36 @@ enum HTMLPage {
         if let t = options.title, !t.isEmpty { title = t }
         let size = options.size
         var page = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(MarkupEscaping.text(title))</title>
-        <style>
-        \(style(maxWidth: size.width))
-        </style>
-        </head>
-        <body>
-        <main class="hm-page">
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(MarkupEscaping.text(title))</title>
+            <style>
+            \(style(maxWidth: size.width))
+            </style>
+            </head>
+            <body>
+            <main class="hm-page">
 
-        """
+            """
         if let t = options.title, !t.isEmpty { page += "<h1 class=\"hm-title\">" + MarkupEscaping.text(t) + "</h1>\n" }
         page += "<div class=\"hm-body\">\n"
-        let label = "Map. Drag or use the arrow keys to pan; wheel, pinch, double-click or the plus and minus keys "
+        let label =
+            "Map. Drag or use the arrow keys to pan; wheel, pinch, double-click or the plus and minus keys "
             + "to zoom; 0 resets; tap a shape for its details, Escape closes them."
-        page += "<div class=\"hm-map\" id=\"hm-map\" tabindex=\"0\" role=\"group\" aria-roledescription=\"map\" "
+        page +=
+            "<div class=\"hm-map\" id=\"hm-map\" tabindex=\"0\" role=\"group\" aria-roledescription=\"map\" "
             + "aria-label=\"" + MarkupEscaping.attribute(label) + "\" aria-describedby=\"hm-alt\">\n"
         page += map
         page += """
-        <div class="hm-controls"><button type="button" id="hm-zoom-in" aria-label="Zoom in" title="Zoom in">+</button><button type="button" id="hm-zoom-out" aria-label="Zoom out" title="Zoom out">&#8722;</button><button type="button" id="hm-reset" aria-label="Reset the view" title="Reset the view">&#8634;</button></div>
+            <div class="hm-controls"><button type="button" id="hm-zoom-in" aria-label="Zoom in" title="Zoom in">+</button><button type="button" id="hm-zoom-out" aria-label="Zoom out" title="Zoom out">&#8722;</button><button type="button" id="hm-reset" aria-label="Reset the view" title="Reset the view">&#8634;</button></div>
 
-        """
+            """
         if scene.projection.isGeographic, options.scaleBar != false {
-            page += "<div class=\"hm-scale\" id=\"hm-scale\" aria-hidden=\"true\"><div class=\"hm-scale-bar\"></div>"
+            page +=
+                "<div class=\"hm-scale\" id=\"hm-scale\" aria-hidden=\"true\"><div class=\"hm-scale-bar\"></div>"
                 + "<span class=\"hm-scale-text\"></span></div>\n"
         }
         page += "<div id=\"hm-tip\" role=\"status\" aria-live=\"polite\"></div>\n</div>\n"
@@ -56,7 +59,9 @@ enum HTMLPage {
             page += "<aside class=\"hm-legend\" aria-label=\"Legend\">\n"
             let wide = legendSVG(legend.axis(.vertical).length(260), class: "hm-legend-v", id: "hm-legend-bar")
             let narrow = legendSVG(legend.axis(.horizontal).length(300), class: "hm-legend-h", id: "hm-legend-bar-h")
-            page += axis == .vertical ? wide + narrow : narrow.replacingOccurrences(of: "hm-legend-h", with: "hm-legend-only")
+            page +=
+                axis == .vertical
+                ? wide + narrow : narrow.replacingOccurrences(of: "hm-legend-h", with: "hm-legend-only")
             page += "</aside>\n"
         }
         page += "</div>\n"
@@ -65,7 +70,8 @@ enum HTMLPage {
         }
         page += "<div id=\"hm-alt\" class=\"hm-sr\">" + MarkupEscaping.text(alternative(scene)) + "</div>\n"
         page += "</main>\n"
-        page += "<script type=\"application/json\" id=\"hm-data\">"
+        page +=
+            "<script type=\"application/json\" id=\"hm-data\">"
             + json(scene, transform, options) + "</script>\n"
         page += "<script>\n" + HTMLPageScript.source + "</script>\n</body>\n</html>\n"
         return page
@@ -77,14 +83,20 @@ enum HTMLPage {
         var w = SVGWriter()
         let pad = 4.0
         let width = size.width + 2 * pad, height = size.height + 2 * pad
-        w.open("svg", [("class", name), ("width", SVGWriter.px(width)), ("height", SVGWriter.px(height)),
-                       ("viewBox", "0 0 \(SVGWriter.px(width)) \(SVGWriter.px(height))"),
-                       ("font-family", LegendMetrics.fontFamily), ("role", "img"), ("aria-hidden", "true")])
+        w.open(
+            "svg",
+            [
+                ("class", name), ("width", SVGWriter.px(width)), ("height", SVGWriter.px(height)),
+                ("viewBox", "0 0 \(SVGWriter.px(width)) \(SVGWriter.px(height))"),
+                ("font-family", LegendMetrics.fontFamily), ("role", "img"), ("aria-hidden", "true")
+            ])
         legend.write(into: &w, x: pad, y: pad)
         w.close("svg")
         // Each legend on the page needs its own gradient id.
-        return id == "hm-legend-bar" ? w.text : w.text.replacingOccurrences(of: "\"hm-legend-bar\"", with: "\"\(id)\"")
-            .replacingOccurrences(of: "url(#hm-legend-bar)", with: "url(#\(id))")
+        return id == "hm-legend-bar"
+            ? w.text
+            : w.text.replacingOccurrences(of: "\"hm-legend-bar\"", with: "\"\(id)\"")
+                .replacingOccurrences(of: "url(#hm-legend-bar)", with: "url(#\(id))")
     }
 
     /// The text alternative: what the map shows, in words.
@@ -105,13 +117,15 @@ enum HTMLPage {
     /// for JSON inside a script element.
     package static func json(_ scene: PictureScene, _ t: ViewTransform, _ options: HeatMapRenderOptions) -> String {
         func list(_ rows: [[String]]) -> String {
-            "[" + rows.map { "[" + $0.map { JSONEscaping.quoted($0, for: .script) }.joined(separator: ",") + "]" }
+            "["
+                + rows.map { "[" + $0.map { JSONEscaping.quoted($0, for: .script) }.joined(separator: ",") + "]" }
                 .joined(separator: ",\n") + "]"
         }
         let box = t.planeBox
         let n = NumberText.data
         var text = "{\"levels\":" + list(scene.tooltips.levels) + ",\n\"bins\":" + list(scene.tooltips.bins)
-        text += ",\n\"view\":{\"width\":\(n(t.rect.width)),\"height\":\(n(t.rect.height)),\"scale\":\(n(t.scale)),"
+        text +=
+            ",\n\"view\":{\"width\":\(n(t.rect.width)),\"height\":\(n(t.rect.height)),\"scale\":\(n(t.scale)),"
             + "\"left\":\(n(box.minX)),\"top\":\(n(box.maxY)),\"reach\":\(n(reach))}"
         let p = scene.projection
         let kind: String
@@ -121,12 +135,14 @@ enum HTMLPage {
         case .equirectangular: kind = "equirectangular"
         case .webMercator: kind = "webMercator"
         }
-        text += ",\n\"projection\":{\"kind\":\"" + kind + "\""
+        text +=
+            ",\n\"projection\":{\"kind\":\"" + kind + "\""
             + ",\"lat0\":\(n(p.centreLatitude)),\"lon0\":\(n(p.centreLongitude))}"
         text += ",\n\"units\":" + JSONEscaping.quoted(scene.valueUnits, for: .script)
         if let f = scene.field {
             let g = f.geometry
-            text += ",\n\"field\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"x0\":\(n(g.x0)),\"y0\":\(n(g.y0)),"
+            text +=
+                ",\n\"field\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"x0\":\(n(g.x0)),\"y0\":\(n(g.y0)),"
                 + "\"dx\":\(n(g.dx)),\"dy\":\(n(g.dy)),\"max\":\(n(f.maximum)),\"data\":\"" + f.encoded + "\"}"
         }
         return text + "}"

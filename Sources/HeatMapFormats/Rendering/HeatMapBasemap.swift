@@ -48,8 +48,9 @@ public struct HeatMapBasemap: Sendable {
     /// Both basemaps: the lines and areas of each, and the world map if
     /// either includes it. Later lines are drawn over earlier ones.
     public static func + (a: HeatMapBasemap, b: HeatMapBasemap) -> HeatMapBasemap {
-        HeatMapBasemap(lines: a.lines + b.lines, areas: a.areas + b.areas,
-                       includesWorld: a.includesWorld || b.includesWorld)
+        HeatMapBasemap(
+            lines: a.lines + b.lines, areas: a.areas + b.areas,
+            includesWorld: a.includesWorld || b.includesWorld)
     }
 
     /// Reads a GeoJSON file (see ``init(geoJSON:)``).
@@ -152,8 +153,9 @@ private struct GeoJSONLineReader {
         var out: [LocationCoordinate2D] = []
         for (k, item) in try array(value, path: path).enumerated() {
             guard let pair = item as? [Any], pair.count >= 2,
-                  let lon = (pair[0] as? NSNumber)?.doubleValue, let lat = (pair[1] as? NSNumber)?.doubleValue,
-                  lon.isFinite, lat.isFinite else {
+                let lon = (pair[0] as? NSNumber)?.doubleValue, let lat = (pair[1] as? NSNumber)?.doubleValue,
+                lon.isFinite, lat.isFinite
+            else {
                 throw HeatMapRenderError.invalidBasemap("\(path), position \(k): not [longitude, latitude] numbers")
             }
             guard (-90...90).contains(lat) else {

@@ -35,8 +35,10 @@ public struct HeatMapColorScale: Sendable, Hashable {
 
     /// Creates a scale over `domain`. The zero colour defaults to
     /// ``faintColor(of:)`` of the gradient.
-    public init(type: HeatMapScaleType = .linear, domain: ClosedRange<Double>,
-                gradient: HeatMapGradient = .thermal, zeroColor: HeatMapColor? = nil, lowEnd: Double? = nil) {
+    public init(
+        type: HeatMapScaleType = .linear, domain: ClosedRange<Double>,
+        gradient: HeatMapGradient = .thermal, zeroColor: HeatMapColor? = nil, lowEnd: Double? = nil
+    ) {
         self.type = type
         self.domain = domain
         self.gradient = gradient
@@ -48,8 +50,10 @@ public struct HeatMapColorScale: Sendable, Hashable {
 
     /// Creates a scale whose domain spans the non-zero finite `values`
     /// (only the positive ones for `.log`); 0...1 when there are none. O(n).
-    public init(type: HeatMapScaleType = .linear, values: [Double], gradient: HeatMapGradient = .thermal,
-                zeroColor: HeatMapColor? = nil, lowEnd: Double? = nil) {
+    public init(
+        type: HeatMapScaleType = .linear, values: [Double], gradient: HeatMapGradient = .thermal,
+        zeroColor: HeatMapColor? = nil, lowEnd: Double? = nil
+    ) {
         var lo = Double.infinity, hi = -Double.infinity
         for v in values where v.isFinite && v != 0 && (v > 0 || !type.needsPositiveValues) {
             lo = min(lo, v)
@@ -71,7 +75,8 @@ public struct HeatMapColorScale: Sendable, Hashable {
     public func position(of value: Double) -> Double? {
         guard value.isFinite, value != 0, let f = type.transform(value) else { return nil }
         guard let lo = type.transform(domain.lowerBound), let hi = type.transform(domain.upperBound),
-              hi > lo else { return 1 }
+            hi > lo
+        else { return 1 }
         return min(max((f - lo) / (hi - lo), 0), 1)
     }
 

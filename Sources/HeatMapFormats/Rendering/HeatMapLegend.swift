@@ -76,8 +76,9 @@ public struct HeatMapLegend: Sendable, Hashable {
 
     /// A legend of levels at `thresholds` (ascending) in `units`.
     public init(thresholds: [Double], units: String, gradient: HeatMapGradient = .thermal) {
-        content = .levels(gradient: gradient, count: max(thresholds.count, 1),
-                          thresholds: thresholds.isEmpty ? nil : thresholds)
+        content = .levels(
+            gradient: gradient, count: max(thresholds.count, 1),
+            thresholds: thresholds.isEmpty ? nil : thresholds)
         self.units = units
     }
 
@@ -145,10 +146,14 @@ public struct HeatMapLegend: Sendable, Hashable {
         let l = layout(), pad = 8.0
         var w = SVGWriter()
         w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        w.open("svg", [("xmlns", "http://www.w3.org/2000/svg"),
-                       ("width", SVGWriter.px(l.width + 2 * pad)), ("height", SVGWriter.px(l.height + 2 * pad)),
-                       ("viewBox", "0 0 \(SVGWriter.px(l.width + 2 * pad)) \(SVGWriter.px(l.height + 2 * pad))"),
-                       ("font-family", LegendMetrics.fontFamily)])
+        w.open(
+            "svg",
+            [
+                ("xmlns", "http://www.w3.org/2000/svg"),
+                ("width", SVGWriter.px(l.width + 2 * pad)), ("height", SVGWriter.px(l.height + 2 * pad)),
+                ("viewBox", "0 0 \(SVGWriter.px(l.width + 2 * pad)) \(SVGWriter.px(l.height + 2 * pad))"),
+                ("font-family", LegendMetrics.fontFamily)
+            ])
         w.raw("\n")
         write(into: &w, x: pad, y: pad)
         w.close("svg")
@@ -157,12 +162,20 @@ public struct HeatMapLegend: Sendable, Hashable {
 
     package func write(into w: inout SVGWriter, x: Double, y: Double) {
         let l = layout()
-        w.open("g", [("class", "legend"), ("transform", "translate(\(SVGWriter.px(x)) \(SVGWriter.px(y)))"),
-                     ("font-size", SVGWriter.px(LegendMetrics.fontSize))])
+        w.open(
+            "g",
+            [
+                ("class", "legend"), ("transform", "translate(\(SVGWriter.px(x)) \(SVGWriter.px(y)))"),
+                ("font-size", SVGWriter.px(LegendMetrics.fontSize))
+            ])
         w.raw("\n")
         if let title = l.title {
-            w.textElement(title, [("x", SVGWriter.px(l.titleX)), ("y", SVGWriter.px(LegendMetrics.fontSize)),
-                                  ("font-weight", "600"), ("fill", "#333333")])
+            w.textElement(
+                title,
+                [
+                    ("x", SVGWriter.px(l.titleX)), ("y", SVGWriter.px(LegendMetrics.fontSize)),
+                    ("font-weight", "600"), ("fill", "#333333")
+                ])
         }
         let bar = l.bar
         switch content {
@@ -170,52 +183,88 @@ public struct HeatMapLegend: Sendable, Hashable {
             for level in 0..<count {
                 let (a, b) = (Double(level) / Double(count), Double(level + 1) / Double(count))
                 let r = l.segment(from: a, to: b)
-                w.element("rect", [("x", SVGWriter.px(r.x)), ("y", SVGWriter.px(r.y)),
-                                   ("width", SVGWriter.px(r.width)), ("height", SVGWriter.px(r.height))]
-                                  + SVGWriter.fill(gradient.color(forLevel: level, of: count), opacity: swatchOpacity))
+                w.element(
+                    "rect",
+                    [
+                        ("x", SVGWriter.px(r.x)), ("y", SVGWriter.px(r.y)),
+                        ("width", SVGWriter.px(r.width)), ("height", SVGWriter.px(r.height))
+                    ]
+                        + SVGWriter.fill(gradient.color(forLevel: level, of: count), opacity: swatchOpacity))
             }
         case .continuous(let scale, let zeroText):
             let id = "hm-legend-bar"
             w.open("defs", [])
             let vertical = axisValue == .vertical
-            w.open("linearGradient", [("id", id), ("x1", "0"), ("y1", vertical ? "1" : "0"),
-                                      ("x2", vertical ? "0" : "1"), ("y2", "0")])
+            w.open(
+                "linearGradient",
+                [
+                    ("id", id), ("x1", "0"), ("y1", vertical ? "1" : "0"),
+                    ("x2", vertical ? "0" : "1"), ("y2", "0")
+                ])
             for k in 0...16 {
                 let p = Double(k) / 16
                 let c = scale.color(atPosition: p)
-                w.element("stop", [("offset", NumberText.fixed(p, decimals: 4)), ("stop-color", c.hex),
-                                   ("stop-opacity", NumberText.fixed(c.alpha * swatchOpacity, decimals: 3))])
+                w.element(
+                    "stop",
+                    [
+                        ("offset", NumberText.fixed(p, decimals: 4)), ("stop-color", c.hex),
+                        ("stop-opacity", NumberText.fixed(c.alpha * swatchOpacity, decimals: 3))
+                    ])
             }
             w.close("linearGradient")
             w.close("defs")
-            w.element("rect", [("x", SVGWriter.px(bar.x)), ("y", SVGWriter.px(bar.y)),
-                               ("width", SVGWriter.px(bar.width)), ("height", SVGWriter.px(bar.height)),
-                               ("fill", "url(#\(id))")])
+            w.element(
+                "rect",
+                [
+                    ("x", SVGWriter.px(bar.x)), ("y", SVGWriter.px(bar.y)),
+                    ("width", SVGWriter.px(bar.width)), ("height", SVGWriter.px(bar.height)),
+                    ("fill", "url(#\(id))")
+                ])
             if zeroText != nil, let z = l.zeroSwatch {
-                w.element("rect", [("x", SVGWriter.px(z.x)), ("y", SVGWriter.px(z.y)),
-                                   ("width", SVGWriter.px(z.width)), ("height", SVGWriter.px(z.height)),
-                                   ("stroke", "#999999"), ("stroke-width", "0.5")]
-                                  + SVGWriter.fill(scale.zeroColor, opacity: swatchOpacity))
+                w.element(
+                    "rect",
+                    [
+                        ("x", SVGWriter.px(z.x)), ("y", SVGWriter.px(z.y)),
+                        ("width", SVGWriter.px(z.width)), ("height", SVGWriter.px(z.height)),
+                        ("stroke", "#999999"), ("stroke-width", "0.5")
+                    ]
+                        + SVGWriter.fill(scale.zeroColor, opacity: swatchOpacity))
             }
         }
         // A hairline frame shows where the transparent low end of the bar is.
-        w.element("rect", [("x", SVGWriter.px(bar.x)), ("y", SVGWriter.px(bar.y)),
-                           ("width", SVGWriter.px(bar.width)), ("height", SVGWriter.px(bar.height)),
-                           ("fill", "none"), ("stroke", "#999999"), ("stroke-width", "0.5")])
+        w.element(
+            "rect",
+            [
+                ("x", SVGWriter.px(bar.x)), ("y", SVGWriter.px(bar.y)),
+                ("width", SVGWriter.px(bar.width)), ("height", SVGWriter.px(bar.height)),
+                ("fill", "none"), ("stroke", "#999999"), ("stroke-width", "0.5")
+            ])
         for label in l.labels {
             let t = l.tick(at: label.position)
-            w.element("line", [("x1", SVGWriter.px(t.x1)), ("y1", SVGWriter.px(t.y1)),
-                               ("x2", SVGWriter.px(t.x2)), ("y2", SVGWriter.px(t.y2)),
-                               ("stroke", "#666666"), ("stroke-width", "0.75")])
+            w.element(
+                "line",
+                [
+                    ("x1", SVGWriter.px(t.x1)), ("y1", SVGWriter.px(t.y1)),
+                    ("x2", SVGWriter.px(t.x2)), ("y2", SVGWriter.px(t.y2)),
+                    ("stroke", "#666666"), ("stroke-width", "0.75")
+                ])
             let anchor = l.labelAnchor(for: label)
-            w.textElement(label.text, [("x", SVGWriter.px(anchor.x)), ("y", SVGWriter.px(anchor.y)),
-                                       ("text-anchor", anchor.anchor), ("fill", "#333333")])
+            w.textElement(
+                label.text,
+                [
+                    ("x", SVGWriter.px(anchor.x)), ("y", SVGWriter.px(anchor.y)),
+                    ("text-anchor", anchor.anchor), ("fill", "#333333")
+                ])
         }
         if let z = l.zeroSwatch, let text = l.zeroLabel {
             let vertical = axisValue == .vertical
-            w.textElement(text, [("x", SVGWriter.px(vertical ? z.maxX + 6 : z.x + z.width / 2)),
-                                 ("y", SVGWriter.px(vertical ? z.y + z.height / 2 + 4 : z.maxY + 4 + LegendMetrics.fontSize)),
-                                 ("text-anchor", vertical ? "start" : "middle"), ("fill", "#333333")])
+            w.textElement(
+                text,
+                [
+                    ("x", SVGWriter.px(vertical ? z.maxX + 6 : z.x + z.width / 2)),
+                    ("y", SVGWriter.px(vertical ? z.y + z.height / 2 + 4 : z.maxY + 4 + LegendMetrics.fontSize)),
+                    ("text-anchor", vertical ? "start" : "middle"), ("fill", "#333333")
+                ])
         }
         w.close("g")
     }
@@ -292,24 +341,30 @@ extension HeatMapLegend {
             let top = titleHeight + fs / 2
             let bar = PixelRect(x: 0, y: top, width: thickness, height: length)
             let zero = zeroLabel == nil ? nil : PixelRect(x: 0, y: bar.maxY + 8, width: thickness, height: 10)
-            let labelSpace = labels.isEmpty && zeroLabel == nil ? 0 : 6 + max(maxLabel, zeroLabel.map { LegendMetrics.textWidth($0) } ?? 0)
+            let labelSpace =
+                labels.isEmpty && zeroLabel == nil
+                ? 0 : 6 + max(maxLabel, zeroLabel.map { LegendMetrics.textWidth($0) } ?? 0)
             let width = max(thickness + labelSpace, title.map(LegendMetrics.boldTextWidth) ?? 0)
-            return Layout(width: width, height: bar.maxY + fs / 2 + zeroGap, bar: bar, vertical: true,
-                          labels: labels, title: title, titleX: 0, zeroSwatch: zero,
-                          zeroLabel: zeroLabel)
+            return Layout(
+                width: width, height: bar.maxY + fs / 2 + zeroGap, bar: bar, vertical: true,
+                labels: labels, title: title, titleX: 0, zeroSwatch: zero,
+                zeroLabel: zeroLabel)
         }
         // The zero swatch sits left of the bar, its label centred under it.
         let zeroRoom = zeroLabel.map { max(14, LegendMetrics.textWidth($0)) + 10 } ?? 0
         let leftPad = (labelWidths.first.map { $0 / 2 } ?? 0) + zeroRoom
         let rightPad = labelWidths.last.map { $0 / 2 } ?? 0
         let bar = PixelRect(x: leftPad, y: titleHeight, width: length, height: thickness)
-        let zero = zeroLabel == nil ? nil
+        let zero =
+            zeroLabel == nil
+            ? nil
             : PixelRect(x: (zeroRoom - 10) / 2 - 7, y: titleHeight, width: 14, height: thickness)
         let width = max(leftPad + length + rightPad, leftPad + (title.map(LegendMetrics.boldTextWidth) ?? 0))
         let labelHeight = labels.isEmpty && zeroLabel == nil ? 0 : 4 + fs + 3
-        return Layout(width: width, height: titleHeight + thickness + labelHeight, bar: bar, vertical: false,
-                      labels: labels, title: title, titleX: leftPad,
-                      zeroSwatch: zero, zeroLabel: zeroLabel)
+        return Layout(
+            width: width, height: titleHeight + thickness + labelHeight, bar: bar, vertical: false,
+            labels: labels, title: title, titleX: leftPad,
+            zeroSwatch: zero, zeroLabel: zeroLabel)
     }
 
     /// Whether the labels are numbers (so units belong with them).

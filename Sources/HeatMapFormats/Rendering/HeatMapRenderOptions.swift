@@ -77,9 +77,11 @@ public struct HeatMapRenderOptions: Sendable {
     public var binStroke: HeatMapColor?
 
     /// Creates options; every setting has a default.
-    public init(width: Double = 800, height: Double = 600, title: String? = nil, attribution: String? = nil,
-                legend: HeatMapLegend.Axis? = .vertical, legendLabels: HeatMapLegend.LabelVisibility = .thresholds,
-                basemap: HeatMapBasemap? = .world, contourMode: ContourMode = .bands) {
+    public init(
+        width: Double = 800, height: Double = 600, title: String? = nil, attribution: String? = nil,
+        legend: HeatMapLegend.Axis? = .vertical, legendLabels: HeatMapLegend.LabelVisibility = .thresholds,
+        basemap: HeatMapBasemap? = .world, contourMode: ContourMode = .bands
+    ) {
         self.width = width
         self.height = height
         self.margin = 16

@@ -27,56 +27,75 @@ public enum HeatMapRenderer {
     /// An SVG picture of computed contours (bands by default; see
     /// ``HeatMapRenderOptions/contourMode``), styled by `style` (nil: the
     /// gradient, opacity and render mode of the contours' configuration).
-    public static func svg(_ contours: HeatMapContours, style: HeatMapStyle? = nil,
-                           options: HeatMapRenderOptions = HeatMapRenderOptions()) -> String {
+    public static func svg(
+        _ contours: HeatMapContours, style: HeatMapStyle? = nil,
+        options: HeatMapRenderOptions = HeatMapRenderOptions()
+    ) -> String {
         PictureComposer.svg(scene(contours, style, options), options)
     }
 
     /// A self-contained HTML page of computed contours: the SVG plus a
     /// tooltip with the level and its range (with units) under the pointer.
-    public static func html(_ contours: HeatMapContours, style: HeatMapStyle? = nil,
-                            options: HeatMapRenderOptions = HeatMapRenderOptions()) -> String {
+    public static func html(
+        _ contours: HeatMapContours, style: HeatMapStyle? = nil,
+        options: HeatMapRenderOptions = HeatMapRenderOptions()
+    ) -> String {
         HTMLPage.make(scene(contours, style, options), options)
     }
 
     /// An SVG picture of a contour set made elsewhere (a grid file, another
     /// pipeline), in `projection`'s plane, with values in `units`.
-    public static func svg(contourSet: ContourSet, projection: PlaneProjection, units: String,
-                           style: HeatMapStyle = HeatMapStyle(),
-                           options: HeatMapRenderOptions = HeatMapRenderOptions()) -> String {
-        PictureComposer.svg(ContourScene.make(set: contourSet, fallbackBox: .empty, projection: projection,
-                                              units: units, style: style, options: options), options)
+    public static func svg(
+        contourSet: ContourSet, projection: PlaneProjection, units: String,
+        style: HeatMapStyle = HeatMapStyle(),
+        options: HeatMapRenderOptions = HeatMapRenderOptions()
+    ) -> String {
+        PictureComposer.svg(
+            ContourScene.make(
+                set: contourSet, fallbackBox: .empty, projection: projection,
+                units: units, style: style, options: options), options)
     }
 
     /// The HTML page of a contour set made elsewhere.
-    public static func html(contourSet: ContourSet, projection: PlaneProjection, units: String,
-                            style: HeatMapStyle = HeatMapStyle(),
-                            options: HeatMapRenderOptions = HeatMapRenderOptions()) -> String {
-        HTMLPage.make(ContourScene.make(set: contourSet, fallbackBox: .empty, projection: projection,
-                                        units: units, style: style, options: options), options)
+    public static func html(
+        contourSet: ContourSet, projection: PlaneProjection, units: String,
+        style: HeatMapStyle = HeatMapStyle(),
+        options: HeatMapRenderOptions = HeatMapRenderOptions()
+    ) -> String {
+        HTMLPage.make(
+            ContourScene.make(
+                set: contourSet, fallbackBox: .empty, projection: projection,
+                units: units, style: style, options: options), options)
     }
 
     /// An SVG picture of bins, coloured by value on a `scale` (linear, log,
     /// or symmetric log) over the non-empty bins' values; empty bins get
     /// the faint zero colour. Render modes do not apply to bins.
-    public static func svg(_ bins: HeatMapBinLayer, style: HeatMapStyle = HeatMapStyle(),
-                           scale: HeatMapScaleType = .linear,
-                           options: HeatMapRenderOptions = HeatMapRenderOptions()) -> String {
+    public static func svg(
+        _ bins: HeatMapBinLayer, style: HeatMapStyle = HeatMapStyle(),
+        scale: HeatMapScaleType = .linear,
+        options: HeatMapRenderOptions = HeatMapRenderOptions()
+    ) -> String {
         PictureComposer.svg(BinScene.make(layer: bins, style: style, scale: scale, options: options), options)
     }
 
     /// A self-contained HTML page of bins, with each bin's id, count,
     /// value and aggregates under the pointer.
-    public static func html(_ bins: HeatMapBinLayer, style: HeatMapStyle = HeatMapStyle(),
-                            scale: HeatMapScaleType = .linear,
-                            options: HeatMapRenderOptions = HeatMapRenderOptions()) -> String {
+    public static func html(
+        _ bins: HeatMapBinLayer, style: HeatMapStyle = HeatMapStyle(),
+        scale: HeatMapScaleType = .linear,
+        options: HeatMapRenderOptions = HeatMapRenderOptions()
+    ) -> String {
         HTMLPage.make(BinScene.make(layer: bins, style: style, scale: scale, options: options), options)
     }
 
-    private static func scene(_ c: HeatMapContours, _ style: HeatMapStyle?,
-                              _ options: HeatMapRenderOptions) -> PictureScene {
-        ContourScene.make(set: c.contourSet, fallbackBox: c.grid.geometry.cellBox, projection: c.projection,
-                          units: c.units, style: style ?? HeatMapStyle(c.configuration), options: options,
-                          grid: c.grid)
+    private static func scene(
+        _ c: HeatMapContours, _ style: HeatMapStyle?,
+        _ options: HeatMapRenderOptions
+    ) -> PictureScene {
+        ContourScene.make(
+            set: c.contourSet, fallbackBox: c.grid.geometry.cellBox, projection: c.projection,
+            units: c.units, style: style ?? HeatMapStyle(c.configuration), options: options,
+            grid: c.grid)
     }
 }

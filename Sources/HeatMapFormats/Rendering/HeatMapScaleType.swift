@@ -120,7 +120,8 @@ extension HeatMapScaleType: CustomStringConvertible {
         switch kind {
         case .linear: return "linear"
         case .log: return "log"
-        case .symmetricLog(let s): return "symmetricLog(slopeAtZero: \(HeatMapNumberFormat.string(s, significantDigits: 6)))"
+        case .symmetricLog(let s):
+            return "symmetricLog(slopeAtZero: \(HeatMapNumberFormat.string(s, significantDigits: 6)))"
         }
     }
 }

@@ -41,8 +41,11 @@ enum LineClipper {
                 if q < 0 { return nil }
             } else {
                 let r = q / p
-                if p < 0 { if r > t1 { return nil }; if r > t0 { t0 = r } }
-                else { if r < t0 { return nil }; if r < t1 { t1 = r } }
+                if p < 0 {
+                    if r > t1 { return nil }; if r > t0 { t0 = r }
+                } else {
+                    if r < t0 { return nil }; if r < t1 { t1 = r }
+                }
             }
         }
         let start = t0 == 0 ? a : PlanePoint(x: a.x + t0 * dx, y: a.y + t0 * dy)

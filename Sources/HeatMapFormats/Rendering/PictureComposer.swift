@@ -68,9 +68,10 @@ enum PictureComposer {
     static func layout(_ scene: PictureScene, _ options: HeatMapRenderOptions, mapOnly: Bool = false) -> Layout {
         if mapOnly {
             let (width, height) = options.size
-            return Layout(width: width, height: height, margin: 0,
-                          plot: PixelRect(x: 0, y: 0, width: width, height: height), legend: nil,
-                          legendOrigin: (0, 0), titleBaseline: 0, attributionBaseline: height)
+            return Layout(
+                width: width, height: height, margin: 0,
+                plot: PixelRect(x: 0, y: 0, width: width, height: height), legend: nil,
+                legendOrigin: (0, 0), titleBaseline: 0, attributionBaseline: height)
         }
         let (width, height) = options.size
         let m = options.margin.isFinite ? min(max(options.margin, 0), min(width, height) / 4) : 16
@@ -106,13 +107,16 @@ enum PictureComposer {
                 }
             }
         }
-        return Layout(width: width, height: height, margin: m, plot: plot, legend: legend, legendOrigin: origin,
-                      titleBaseline: titleBaseline, attributionBaseline: attributionBaseline)
+        return Layout(
+            width: width, height: height, margin: m, plot: plot, legend: legend, legendOrigin: origin,
+            titleBaseline: titleBaseline, attributionBaseline: attributionBaseline)
     }
 
     /// The plane box the plot shows before fitting (frame option applied).
-    static func frameBox(_ scene: PictureScene, _ options: HeatMapRenderOptions,
-                         basemapLines: [[PlanePoint]]) -> PlaneBox {
+    static func frameBox(
+        _ scene: PictureScene, _ options: HeatMapRenderOptions,
+        basemapLines: [[PlanePoint]]
+    ) -> PlaneBox {
         switch options.frame {
         case .plane(let box) where !box.isEmpty:
             return box
@@ -126,8 +130,10 @@ enum PictureComposer {
     }
 
     /// The layout and the plane-to-pixel transform of the plot.
-    static func placement(_ scene: PictureScene, _ options: HeatMapRenderOptions,
-                          mapOnly: Bool = false) -> (Layout, ViewTransform) {
+    static func placement(
+        _ scene: PictureScene, _ options: HeatMapRenderOptions,
+        mapOnly: Bool = false
+    ) -> (Layout, ViewTransform) {
         let layout = layout(scene, options, mapOnly: mapOnly)
         var framing: [[PlanePoint]] = []
         if case .dataAndBasemap = options.frame {
@@ -147,8 +153,10 @@ enum PictureComposer {
     /// The whole SVG document. `reach` grows the region the basemap is
     /// drawn in, in views on each side, for a page that can be panned;
     /// `mapOnly` leaves out the title, legend, scale bar and credits.
-    package static func svg(_ scene: PictureScene, _ options: HeatMapRenderOptions, standalone: Bool = true,
-                    reach: Double = 0, mapOnly: Bool = false) -> String {
+    package static func svg(
+        _ scene: PictureScene, _ options: HeatMapRenderOptions, standalone: Bool = true,
+        reach: Double = 0, mapOnly: Bool = false
+    ) -> String {
         let (layout, transform) = placement(scene, options, mapOnly: mapOnly)
         let basemap = BasemapLayer(options.basemap, projection: scene.projection)
         var w = SVGWriter()
@@ -156,30 +164,42 @@ enum PictureComposer {
         let size = "0 0 \(SVGWriter.px(layout.width)) \(SVGWriter.px(layout.height))"
         // Inline SVG in HTML needs no namespace, so a page holds no URL at all.
         let namespace: [(String, String)] = standalone ? [("xmlns", "http://www.w3.org/2000/svg")] : []
-        w.open("svg", namespace + [("class", "heatmap"),
-                                   ("width", SVGWriter.px(layout.width)), ("height", SVGWriter.px(layout.height)),
-                                   ("viewBox", size), ("font-family", LegendMetrics.fontFamily)])
+        w.open(
+            "svg",
+            namespace + [
+                ("class", "heatmap"),
+                ("width", SVGWriter.px(layout.width)), ("height", SVGWriter.px(layout.height)),
+                ("viewBox", size), ("font-family", LegendMetrics.fontFamily)
+            ])
         w.raw("\n")
         if let title = options.title, !title.isEmpty { w.textElementNamed("title", title) }
         w.textElementNamed("desc", scene.summary)
         let plot = layout.plot
         w.open("defs", [])
         w.open("clipPath", [("id", "hm-plot")])
-        w.element("rect", [("x", SVGWriter.px(plot.x)), ("y", SVGWriter.px(plot.y)),
-                           ("width", SVGWriter.px(plot.width)), ("height", SVGWriter.px(plot.height))])
+        w.element(
+            "rect",
+            [
+                ("x", SVGWriter.px(plot.x)), ("y", SVGWriter.px(plot.y)),
+                ("width", SVGWriter.px(plot.width)), ("height", SVGWriter.px(plot.height))
+            ])
         w.close("clipPath")
         w.close("defs")
         if let bg = options.background {
-            w.element("rect", [("class", "background"), ("x", "0"), ("y", "0"), ("width", "100%"), ("height", "100%")]
-                              + SVGWriter.fill(bg))
+            w.element(
+                "rect",
+                [("class", "background"), ("x", "0"), ("y", "0"), ("width", "100%"), ("height", "100%")]
+                    + SVGWriter.fill(bg))
         }
         // Clip the basemap a little outside the plot so line ends are not visibly cut short.
         let view = transform.planeBox
         let slackX = 2 / transform.scale + view.width * reach, slackY = 2 / transform.scale + view.height * reach
-        let clip = PlaneBox(minX: view.minX - slackX, minY: view.minY - slackY,
-                            maxX: view.maxX + slackX, maxY: view.maxY + slackY)
+        let clip = PlaneBox(
+            minX: view.minX - slackX, minY: view.minY - slackY,
+            maxX: view.maxX + slackX, maxY: view.maxY + slackY)
         let lineWidth = options.basemapLineWidth.isFinite ? max(options.basemapLineWidth, 0) : 0.75
-        let graticule = showsGraticule(scene, options, transform)
+        let graticule =
+            showsGraticule(scene, options, transform)
             ? Graticule(projection: scene.projection, view: transform) : Graticule()
 
         w.open("g", [("class", "plot"), ("clip-path", "url(#hm-plot)")])
@@ -212,16 +232,24 @@ enum PictureComposer {
         }
         let room = layout.width - 2 * layout.margin
         if !mapOnly, let title = options.title, !title.isEmpty {
-            w.textElement(title, [("class", "title"), ("x", SVGWriter.px(layout.margin)),
-                                  ("y", SVGWriter.px(layout.titleBaseline)),
-                                  ("font-size", SVGWriter.px(fittedSize(title, titleSize, room, bold: true))),
-                                  ("font-weight", "600"), ("fill", "#222222")])
+            w.textElement(
+                title,
+                [
+                    ("class", "title"), ("x", SVGWriter.px(layout.margin)),
+                    ("y", SVGWriter.px(layout.titleBaseline)),
+                    ("font-size", SVGWriter.px(fittedSize(title, titleSize, room, bold: true))),
+                    ("font-weight", "600"), ("fill", "#222222")
+                ])
         }
         if !mapOnly, let credit = credit(options, showsWorld: basemap.showsWorld) {
-            w.textElement(credit, [("class", "attribution"), ("x", SVGWriter.px(layout.width - layout.margin)),
-                                   ("y", SVGWriter.px(layout.attributionBaseline)), ("text-anchor", "end"),
-                                   ("font-size", SVGWriter.px(fittedSize(credit, attributionSize, room, bold: false))),
-                                   ("fill", "#666666")])
+            w.textElement(
+                credit,
+                [
+                    ("class", "attribution"), ("x", SVGWriter.px(layout.width - layout.margin)),
+                    ("y", SVGWriter.px(layout.attributionBaseline)), ("text-anchor", "end"),
+                    ("font-size", SVGWriter.px(fittedSize(credit, attributionSize, room, bold: false))),
+                    ("fill", "#666666")
+                ])
         }
         w.close("svg")
         return w.text
@@ -240,8 +268,10 @@ enum PictureComposer {
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
-    private static func writeGraticuleLines(_ w: inout SVGWriter, _ g: Graticule, _ t: ViewTransform,
-                                            _ clip: PlaneBox) {
+    private static func writeGraticuleLines(
+        _ w: inout SVGWriter, _ g: Graticule, _ t: ViewTransform,
+        _ clip: PlaneBox
+    ) {
         var path = SVGPathData()
         for line in g.lines {
             for piece in LineClipper.clip(line, to: clip) {
@@ -249,16 +279,24 @@ enum PictureComposer {
             }
         }
         guard !path.isEmpty else { return }
-        w.path(path, [("class", "graticule"), ("fill", "none"), ("vector-effect", "non-scaling-stroke"),
-                      ("pointer-events", "none"), ("stroke", "#8c96a0"), ("stroke-opacity", "0.35"),
-                      ("stroke-width", "0.5")])
+        w.path(
+            path,
+            [
+                ("class", "graticule"), ("fill", "none"), ("vector-effect", "non-scaling-stroke"),
+                ("pointer-events", "none"), ("stroke", "#8c96a0"), ("stroke-opacity", "0.35"),
+                ("stroke-width", "0.5")
+            ])
     }
 
     private static func writeGraticuleLabels(_ w: inout SVGWriter, _ g: Graticule) {
         guard !g.labels.isEmpty else { return }
-        w.open("g", [("class", "graticule-labels"), ("id", "hm-graticule-labels"), ("font-size", "9"),
-                     ("fill", "#5f6870"), ("stroke", "#ffffff"), ("stroke-width", "2.5"),
-                     ("stroke-opacity", "0.8"), ("paint-order", "stroke"), ("pointer-events", "none")])
+        w.open(
+            "g",
+            [
+                ("class", "graticule-labels"), ("id", "hm-graticule-labels"), ("font-size", "9"),
+                ("fill", "#5f6870"), ("stroke", "#ffffff"), ("stroke-width", "2.5"),
+                ("stroke-opacity", "0.8"), ("paint-order", "stroke"), ("pointer-events", "none")
+            ])
         for label in g.labels {
             var a: [(String, String)] = [("x", SVGWriter.px(label.x)), ("y", SVGWriter.px(label.y))]
             if !label.parallel { a.append(("text-anchor", "middle")) }
@@ -272,18 +310,31 @@ enum PictureComposer {
     /// The bar sits at the plot's bottom left, above the meridian labels.
     private static func writeScaleBar(_ w: inout SVGWriter, _ bar: ScaleBar, _ plot: PixelRect) {
         let x = plot.x + 10, y = plot.maxY - 18
-        w.open("g", [("class", "scalebar"), ("id", "hm-scale"), ("pointer-events", "none"),
-                     ("data-metres-per-pixel", NumberText.data(bar.metresPerPixel)),
-                     ("data-x", SVGWriter.px(x)), ("data-y", SVGWriter.px(y)),
-                     ("data-max", SVGWriter.px(plot.width / 5))])
-        let d = "M\(SVGWriter.px(x)) \(SVGWriter.px(y - 4))V\(SVGWriter.px(y))H\(SVGWriter.px(x + bar.pixels))"
+        w.open(
+            "g",
+            [
+                ("class", "scalebar"), ("id", "hm-scale"), ("pointer-events", "none"),
+                ("data-metres-per-pixel", NumberText.data(bar.metresPerPixel)),
+                ("data-x", SVGWriter.px(x)), ("data-y", SVGWriter.px(y)),
+                ("data-max", SVGWriter.px(plot.width / 5))
+            ])
+        let d =
+            "M\(SVGWriter.px(x)) \(SVGWriter.px(y - 4))V\(SVGWriter.px(y))H\(SVGWriter.px(x + bar.pixels))"
             + "V\(SVGWriter.px(y - 4))"
-        w.element("path", [("d", d), ("fill", "none"), ("stroke", "#ffffff"), ("stroke-width", "3"),
-                           ("stroke-opacity", "0.8")])
+        w.element(
+            "path",
+            [
+                ("d", d), ("fill", "none"), ("stroke", "#ffffff"), ("stroke-width", "3"),
+                ("stroke-opacity", "0.8")
+            ])
         w.element("path", [("d", d), ("fill", "none"), ("stroke", "#333333"), ("stroke-width", "1.2")])
-        w.textElement(bar.label, [("x", SVGWriter.px(x + bar.pixels + 5)), ("y", SVGWriter.px(y + 1)),
-                                  ("font-size", "10"), ("fill", "#333333"), ("stroke", "#ffffff"),
-                                  ("stroke-width", "2.5"), ("stroke-opacity", "0.8"), ("paint-order", "stroke")])
+        w.textElement(
+            bar.label,
+            [
+                ("x", SVGWriter.px(x + bar.pixels + 5)), ("y", SVGWriter.px(y + 1)),
+                ("font-size", "10"), ("fill", "#333333"), ("stroke", "#ffffff"),
+                ("stroke-width", "2.5"), ("stroke-opacity", "0.8"), ("paint-order", "stroke")
+            ])
         w.close("g")
     }
 }

@@ -22,8 +22,10 @@ struct PixelPathReducer {
         let inverse = 1 / step
         for p in points {
             guard p.x.isFinite, p.y.isFinite else { continue }
-            let k = (Int64((min(max(p.x, -1e9), 1e9) * inverse).rounded()),
-                     Int64((min(max(p.y, -1e9), 1e9) * inverse).rounded()))
+            let k = (
+                Int64((min(max(p.x, -1e9), 1e9) * inverse).rounded()),
+                Int64((min(max(p.y, -1e9), 1e9) * inverse).rounded())
+            )
             if let last = keys.last, last == k { continue }
             keys.append(k)
         }

@@ -14,7 +14,10 @@ enum RingClipper {
         var bounds = PlaneBox.empty
         for p in ring { bounds.formUnion(p) }
         if bounds.isEmpty || bounds.maxX < box.minX || bounds.minX > box.maxX
-            || bounds.maxY < box.minY || bounds.minY > box.maxY { return [] }
+            || bounds.maxY < box.minY || bounds.minY > box.maxY
+        {
+            return []
+        }
         if bounds.minX >= box.minX, bounds.maxX <= box.maxX, bounds.minY >= box.minY, bounds.maxY <= box.maxY {
             return ring
         }
@@ -27,8 +30,10 @@ enum RingClipper {
     }
 
     /// One Sutherland–Hodgman pass against a half-plane.
-    private static func cut(_ ring: [PlanePoint], inside: (PlanePoint) -> Bool,
-                            cross: (PlanePoint, PlanePoint) -> PlanePoint) -> [PlanePoint] {
+    private static func cut(
+        _ ring: [PlanePoint], inside: (PlanePoint) -> Bool,
+        cross: (PlanePoint, PlanePoint) -> PlanePoint
+    ) -> [PlanePoint] {
         guard let last = ring.last else { return [] }
         var out: [PlanePoint] = []
         out.reserveCapacity(ring.count + 4)

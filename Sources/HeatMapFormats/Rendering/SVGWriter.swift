@@ -78,7 +78,9 @@ package struct SVGPathData {
         keys.removeAll(keepingCapacity: true)
         for p in points {
             guard p.x.isFinite, p.y.isFinite else { continue }
-            let k = (Int64((min(max(p.x, -1e9), 1e9) * 100).rounded()), Int64((min(max(p.y, -1e9), 1e9) * 100).rounded()))
+            let k = (
+                Int64((min(max(p.x, -1e9), 1e9) * 100).rounded()), Int64((min(max(p.y, -1e9), 1e9) * 100).rounded())
+            )
             if let last = keys.last, last == k { continue }
             keys.append(k)
         }

@@ -41,7 +41,8 @@ struct ScaleBar {
 
     /// "500 km", "2 km", "200 m".
     package static func text(_ metres: Double) -> String {
-        metres >= 1000 ? HeatMapNumberFormat.string(metres / 1000, significantDigits: 6) + " km"
+        metres >= 1000
+            ? HeatMapNumberFormat.string(metres / 1000, significantDigits: 6) + " km"
             : HeatMapNumberFormat.string(metres, significantDigits: 6) + " m"
     }
 
@@ -49,7 +50,8 @@ struct ScaleBar {
     static func groundDistance(_ a: LocationCoordinate2D, _ b: LocationCoordinate2D) -> Double {
         let rad = Double.pi / 180
         let dLat = (b.latitude - a.latitude) * rad, dLon = (b.longitude - a.longitude) * rad
-        let h = sin(dLat / 2) * sin(dLat / 2)
+        let h =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(a.latitude * rad) * cos(b.latitude * rad) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * PlaneProjection.authalicRadius * asin(min(h.squareRoot(), 1))
     }

@@ -34,8 +34,9 @@ struct ValueField {
             for column in 0..<columns {
                 let node = geometry.node(column: column, row: row)
                 // Keep the far nodes inside the grid despite rounding.
-                let p = PlanePoint(x: min(node.x, g.x0 + Double(g.columns - 1) * g.dx),
-                                   y: min(node.y, g.y0 + Double(g.rows - 1) * g.dy))
+                let p = PlanePoint(
+                    x: min(node.x, g.x0 + Double(g.columns - 1) * g.dx),
+                    y: min(node.y, g.y0 + Double(g.rows - 1) * g.dy))
                 let v = grid.value(at: p) ?? .nan
                 let q: Int = v.isFinite ? Int((min(max(v / top, 0), 1).squareRoot() * 65534).rounded()) : 65535
                 bytes.append(UInt8(q & 0xFF))

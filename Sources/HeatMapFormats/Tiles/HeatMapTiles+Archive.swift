@@ -40,18 +40,19 @@ extension HeatMapTiles {
         for (k, z) in zooms.enumerated() {
             let blocks = perZoom[k]
             var count = 0
-            try Parallel.ordered(blocks.count, cost: { blocks[$0].columns * blocks[$0].rows * 24 },
-                                 budget: 256 << 20, control: control,
-                                 make: { try self.tiles(of: blocks[$0], control: control) },
-                                 consume: { _, tiles in
-                                     for t in tiles {
-                                         try writer.add(z: z, x: t.x, y: t.y, gzipped: t.bytes)
-                                         summary.largestTile = max(summary.largestTile, t.bytes.count)
-                                     }
-                                     count += tiles.count
-                                     done += 1
-                                     control.report(.export, Double(done) / Double(max(total, 1)))
-                                 })
+            try Parallel.ordered(
+                blocks.count, cost: { blocks[$0].columns * blocks[$0].rows * 24 },
+                budget: 256 << 20, control: control,
+                make: { try self.tiles(of: blocks[$0], control: control) },
+                consume: { _, tiles in
+                    for t in tiles {
+                        try writer.add(z: z, x: t.x, y: t.y, gzipped: t.bytes)
+                        summary.largestTile = max(summary.largestTile, t.bytes.count)
+                    }
+                    count += tiles.count
+                    done += 1
+                    control.report(.export, Double(done) / Double(max(total, 1)))
+                })
             summary.tilesPerZoom.append(count)
             summary.tiles += count
         }
@@ -74,9 +75,12 @@ extension HeatMapTiles {
                     let from = (r0 + r) * block.columns + c0
                     for c in 0..<n { tile[r * n + c] = values[from + c] }
                 }
-                guard let encoded = try TileEncoder.encode(tile, legend: legend, smoother: smoother,
-                                                           simplify: simplifies(z: block.z),
-                                                           control: control) else { continue }
+                guard
+                    let encoded = try TileEncoder.encode(
+                        tile, legend: legend, smoother: smoother,
+                        simplify: simplifies(z: block.z),
+                        control: control)
+                else { continue }
                 let x = ((block.x0 + tx) % side + side) % side
                 out.append((x, block.y0 + ty, encoded.gzipped))
             }
@@ -118,14 +122,18 @@ extension HeatMapTiles {
         func quoted(_ s: String) -> String { JSONEscaping.quoted(s) }
         let b = bounds, c = centre
         let range = "\"minzoom\":\(zooms.lowerBound),\"maxzoom\":\(zooms.upperBound)"
-        var layers = ["{\"id\":\"bands\",\"description\":\"density bands: level, its lower threshold and upper bound\","
-            + "\"fields\":{\"level\":\"Number\",\"threshold\":\"Number\",\"upper\":\"Number\",\"units\":\"String\","
-            + "\"fill\":\"String\"},\(range)}"]
+        var layers = [
+            "{\"id\":\"bands\",\"description\":\"density bands: level, its lower threshold and upper bound\","
+                + "\"fields\":{\"level\":\"Number\",\"threshold\":\"Number\",\"upper\":\"Number\",\"units\":\"String\","
+                + "\"fill\":\"String\"},\(range)}"
+        ]
         if legend.isolines {
-            layers.append("{\"id\":\"isolines\",\"description\":\"the lines at each threshold\","
-                + "\"fields\":{\"level\":\"Number\",\"threshold\":\"Number\",\"units\":\"String\"},\(range)}")
+            layers.append(
+                "{\"id\":\"isolines\",\"description\":\"the lines at each threshold\","
+                    + "\"fields\":{\"level\":\"Number\",\"threshold\":\"Number\",\"units\":\"String\"},\(range)}")
         }
-        let legendJSON = "{\"thresholds\":[\(thresholds.map(number).joined(separator: ","))],"
+        let legendJSON =
+            "{\"thresholds\":[\(thresholds.map(number).joined(separator: ","))],"
             + "\"colors\":[\(legend.fills.map(quoted).joined(separator: ","))],"
             + "\"units\":\(quoted(units)),\"radius\":\(number(radius)),\"radius_units\":\"m\","
             + "\"kernel\":\"gaussian\",\"sigma\":\(number(radius / 3)),"

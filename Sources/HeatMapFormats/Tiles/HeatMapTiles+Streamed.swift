@@ -7,8 +7,10 @@ extension HeatMapTiles {
     /// path): that grid's radius, and the thresholds `configuration` gives
     /// on it, as an export of the same points and options has. The points
     /// are read once more into memory (6 numbers each).
-    package static func make(points: StreamedPoints, grid: DensityGrid, configuration: HeatMapConfiguration,
-                             zooms: ClosedRange<Int>?, control: ComputeControl) throws -> HeatMapTiles {
+    package static func make(
+        points: StreamedPoints, grid: DensityGrid, configuration: HeatMapConfiguration,
+        zooms: ClosedRange<Int>?, control: ComputeControl
+    ) throws -> HeatMapTiles {
         guard grid.projection.isGeographic else { throw planarRefusal }
         if let refusal = kernelRefusal(configuration) { throw refusal }
         let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
@@ -26,7 +28,8 @@ extension HeatMapTiles {
             if mean { values.append(contentsOf: batch.value) }
         }
         if mean { all.value = values }
-        return try HeatMapTiles(points: all, projection: grid.projection, radius: grid.radius, thresholds: thresholds,
-                                units: grid.units, configuration: configuration, zooms: zooms, control: control)
+        return try HeatMapTiles(
+            points: all, projection: grid.projection, radius: grid.radius, thresholds: thresholds,
+            units: grid.units, configuration: configuration, zooms: zooms, control: control)
     }
 }

@@ -36,8 +36,10 @@ public struct HeatMapTiles: Sendable {
     /// The deepest zoom any archive may hold.
     public static let deepestZoom = 22
 
-    init(field: any TileField, radius: Double, legend: TileLegend, smoother: PolygonSmoother,
-                 estimator: DensityEstimator, zooms: ClosedRange<Int>?) {
+    init(
+        field: any TileField, radius: Double, legend: TileLegend, smoother: PolygonSmoother,
+        estimator: DensityEstimator, zooms: ClosedRange<Int>?
+    ) {
         self.field = field
         self.radius = radius
         self.legend = legend
@@ -49,14 +51,18 @@ public struct HeatMapTiles: Sendable {
 
     /// Tiles of points already in a plane, with `radius` and `thresholds`
     /// chosen (the tool's path, whose planner chose them on the same points).
-    package init(points: PlanePoints, projection: PlaneProjection, radius: Double, thresholds: [Double],
-                 units: String, configuration: HeatMapConfiguration, zooms: ClosedRange<Int>?,
-                 control: ComputeControl) throws {
+    package init(
+        points: PlanePoints, projection: PlaneProjection, radius: Double, thresholds: [Double],
+        units: String, configuration: HeatMapConfiguration, zooms: ClosedRange<Int>?,
+        control: ComputeControl
+    ) throws {
         let field = try PointTileField(points: points, projection: projection, radius: radius, control: control)
-        self.init(field: field, radius: radius,
-                  legend: TileLegend(thresholds: thresholds, units: units, gradient: configuration.gradient,
-                                     isolines: configuration.renderMode.isolineStroke != nil),
-                  smoother: configuration.smoother, estimator: configuration.estimator, zooms: zooms)
+        self.init(
+            field: field, radius: radius,
+            legend: TileLegend(
+                thresholds: thresholds, units: units, gradient: configuration.gradient,
+                isolines: configuration.renderMode.isolineStroke != nil),
+            smoother: configuration.smoother, estimator: configuration.estimator, zooms: zooms)
     }
 
     /// Tiles of points under `configuration`: the radius and thresholds
@@ -68,19 +74,24 @@ public struct HeatMapTiles: Sendable {
     ///   to the one past which the kernel shows no more detail.
     /// - Throws: `CancellationError`; ``HeatMapError/invalidConfiguration(_:)``
     ///   for planar points.
-    public static func make<P: HeatMapable>(from points: [P], configuration: HeatMapConfiguration,
-                                            zooms: ClosedRange<Int>? = nil) async throws -> HeatMapTiles {
+    public static func make<P: HeatMapable>(
+        from points: [P], configuration: HeatMapConfiguration,
+        zooms: ClosedRange<Int>? = nil
+    ) async throws -> HeatMapTiles {
         guard configuration.projection != .planar else { throw planarRefusal }
         if let refusal = kernelRefusal(configuration) { throw refusal }
         return try await BackgroundWork.run { control in
-            let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: false,
-                                                        control: control)
-            let grid = try DensityGrid.compute(points: prepared.points, projection: prepared.projection,
-                                               configuration: configuration, control: control)
+            let prepared = try PointPreparation.prepare(
+                points, configuration: configuration, strict: false,
+                control: control)
+            let grid = try DensityGrid.compute(
+                points: prepared.points, projection: prepared.projection,
+                configuration: configuration, control: control)
             let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
-            return try HeatMapTiles(points: prepared.points, projection: prepared.projection, radius: grid.radius,
-                                    thresholds: thresholds, units: grid.units, configuration: configuration,
-                                    zooms: zooms, control: control)
+            return try HeatMapTiles(
+                points: prepared.points, projection: prepared.projection, radius: grid.radius,
+                thresholds: thresholds, units: grid.units, configuration: configuration,
+                zooms: zooms, control: control)
         }
     }
 
@@ -91,11 +102,13 @@ public struct HeatMapTiles: Sendable {
         let grid = contours.grid
         let field = GridTileField(grid: grid)
         let cell = max(grid.geometry.dx, grid.geometry.dy)
-        self.init(field: field, radius: grid.radius,
-                  legend: TileLegend(thresholds: contours.thresholds, units: contours.units,
-                                     gradient: contours.gradient, isolines: contours.renderMode.isolineStroke != nil),
-                  smoother: contours.configuration.smoother, estimator: grid.estimator,
-                  zooms: zooms ?? Self.defaultZooms(box: field.worldBox, detail: cell))
+        self.init(
+            field: field, radius: grid.radius,
+            legend: TileLegend(
+                thresholds: contours.thresholds, units: contours.units,
+                gradient: contours.gradient, isolines: contours.renderMode.isolineStroke != nil),
+            smoother: contours.configuration.smoother, estimator: grid.estimator,
+            zooms: zooms ?? Self.defaultZooms(box: field.worldBox, detail: cell))
     }
 
     /// The same tiles over other zooms: either end given replaces the
@@ -113,7 +126,8 @@ public struct HeatMapTiles: Sendable {
     /// as something else. Nil when `configuration` can be tiled.
     package static func kernelRefusal(_ configuration: HeatMapConfiguration) -> HeatMapError? {
         if configuration.kernel != .gaussian {
-            return .invalidConfiguration("tiles sum the Gaussian kernel only; the \(configuration.kernel) kernel is not tiled yet")
+            return .invalidConfiguration(
+                "tiles sum the Gaussian kernel only; the \(configuration.kernel) kernel is not tiled yet")
         }
         if configuration.kernelValues != .density {
             return .invalidConfiguration("tiles hold density values; raw kernel values are not tiled")
@@ -130,8 +144,10 @@ public struct HeatMapTiles: Sendable {
     /// From the zoom where `box` fits one tile to the first whose cells
     /// are at most `detail` metres where cells are largest (nearest the
     /// equator).
-    static func defaultZooms(box: (minU: Double, minV: Double, maxU: Double, maxV: Double),
-                             detail: Double) -> ClosedRange<Int> {
+    static func defaultZooms(
+        box: (minU: Double, minV: Double, maxU: Double, maxV: Double),
+        detail: Double
+    ) -> ClosedRange<Int> {
         guard box.minU <= box.maxU, box.minV <= box.maxV else { return 0...0 }
         let span = max(box.maxU - box.minU, box.maxV - box.minV, 1e-12)
         let fits = Int(max(0, floor(log2(1 / span))))
@@ -172,8 +188,9 @@ extension HeatMapTiles {
         }
         let block = TileBlock(z: z, x0: column, y0: y, width: 1, height: 1)
         let values = try field.values(block, control: control)
-        return try TileEncoder.encode(values, legend: legend, smoother: smoother, simplify: simplifies(z: z),
-                                      control: control)?.mvt ?? []
+        return try TileEncoder.encode(
+            values, legend: legend, smoother: smoother, simplify: simplifies(z: z),
+            control: control)?.mvt ?? []
     }
 
     /// Whether zoom z's tiles are simplified: where its cells, at the
@@ -182,9 +199,12 @@ extension HeatMapTiles {
     func simplifies(z: Int) -> Bool {
         let box = field.worldBox
         guard box.minV <= box.maxV else { return false }
-        let latitude = box.minV <= 0.5 && box.maxV >= 0.5 ? 0
+        let latitude =
+            box.minV <= 0.5 && box.maxV >= 0.5
+            ? 0
             : min(abs(WebMercator.latitude(v: box.minV)), abs(WebMercator.latitude(v: box.maxV)))
-        let cell = WebMercator.circumference * cos(latitude * .pi / 180) / Double(1 << z)
+        let cell =
+            WebMercator.circumference * cos(latitude * .pi / 180) / Double(1 << z)
             / Double(TileLattice.cellsPerTile)
         return cell <= radius / 3
     }

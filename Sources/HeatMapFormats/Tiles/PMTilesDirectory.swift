@@ -55,8 +55,10 @@ enum PMTilesDirectory {
             while start < entries.count {
                 let end = min(entries.count, start + leafSize)
                 let leaf = Gzip.compress(serialise(entries[start..<end]))
-                pointers.append(PMTilesEntry(tileID: entries[start].tileID, offset: UInt64(leaves.count),
-                                             length: UInt32(leaf.count), runLength: 0))
+                pointers.append(
+                    PMTilesEntry(
+                        tileID: entries[start].tileID, offset: UInt64(leaves.count),
+                        length: UInt32(leaf.count), runLength: 0))
                 leaves.append(contentsOf: leaf)
                 start = end
             }

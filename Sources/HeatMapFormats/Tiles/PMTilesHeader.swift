@@ -27,8 +27,10 @@ struct PMTilesHeader {
             let v = UInt32(bitPattern: Int32(clamping: Int64((degrees * 1e7).rounded())))
             for k in 0..<4 { out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(k)))) }
         }
-        for v in [rootOffset, rootLength, metadataOffset, metadataLength, leavesOffset, leavesLength,
-                  dataOffset, dataLength, addressedTiles, tileEntries, tileContents] { u64(v) }
+        for v in [
+            rootOffset, rootLength, metadataOffset, metadataLength, leavesOffset, leavesLength,
+            dataOffset, dataLength, addressedTiles, tileEntries, tileContents
+        ] { u64(v) }
         // Clustered; gzip directories and metadata; gzip tiles; MVT.
         out += [clustered ? 1 : 0, 2, 2, 1, UInt8(minZoom), UInt8(maxZoom)]
         e7(bounds.0); e7(bounds.1); e7(bounds.2); e7(bounds.3)

@@ -48,7 +48,8 @@ final class PMTilesWriter {
         var clustered = true, end: UInt64 = 0
         for e in entries {
             if var last = merged.last, last.offset == e.offset, last.length == e.length,
-               last.tileID + UInt64(last.runLength) == e.tileID {
+                last.tileID + UInt64(last.runLength) == e.tileID
+            {
                 last.runLength += 1
                 merged[merged.count - 1] = last
                 continue
@@ -60,8 +61,10 @@ final class PMTilesWriter {
         }
         entries = []
         var h = header
-        let directories = merged.isEmpty ? (root: Gzip.compress([0]), leaves: [UInt8]())
-                                         : PMTilesDirectory.build(merged)
+        let directories =
+            merged.isEmpty
+            ? (root: Gzip.compress([0]), leaves: [UInt8]())
+            : PMTilesDirectory.build(merged)
         let meta = Gzip.compress(metadata)
         h.rootOffset = UInt64(PMTilesHeader.size)
         h.rootLength = UInt64(directories.root.count)

@@ -81,7 +81,7 @@ struct PointTileField: TileField {
             guard pv + r >= loV, pv - r <= hiV, w[i] != 0 else { continue }
             polled += 1
             if polled & 0xfff == 0 { try control.checkCancellation() }
-            let c0 = max(Int((( u[i] - r) * scale).rounded(.up)) - block.firstColumn, 0)
+            let c0 = max(Int(((u[i] - r) * scale).rounded(.up)) - block.firstColumn, 0)
             let c1 = min(Int(((u[i] + r) * scale).rounded(.down)) - block.firstColumn, columns - 1)
             let r0 = max(Int(((pv - r) * scale).rounded(.up)) - block.firstRow, 0)
             let r1 = min(Int(((pv + r) * scale).rounded(.down)) - block.firstRow, rows - 1)

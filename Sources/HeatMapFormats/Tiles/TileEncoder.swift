@@ -39,16 +39,20 @@ enum TileEncoder {
     /// - Parameter simplify: simplify by half a screen pixel first (where
     ///   the lattice resolves the kernel; on coarser zooms the boundaries
     ///   zigzag cell by cell and longer segments could cross once rounded).
-    static func encode(_ values: [Double], legend: TileLegend, smoother: PolygonSmoother, simplify: Bool,
-                       control: ComputeControl) throws -> (mvt: [UInt8], gzipped: [UInt8])? {
+    static func encode(
+        _ values: [Double], legend: TileLegend, smoother: PolygonSmoother, simplify: Bool,
+        control: ComputeControl
+    ) throws -> (mvt: [UInt8], gzipped: [UInt8])? {
         switch content(values, legend: legend) {
         case .empty:
             return nil
         case .uniform(let level):
             let lo = Double(-TileLattice.bufferCells * TileLattice.cellUnits)
             let hi = Double(TileLattice.extent) - lo
-            let square = PlanePolygon(exterior: [PlanePoint(x: lo, y: lo), PlanePoint(x: lo, y: hi),
-                                                 PlanePoint(x: hi, y: hi), PlanePoint(x: hi, y: lo)])
+            let square = PlanePolygon(exterior: [
+                PlanePoint(x: lo, y: lo), PlanePoint(x: lo, y: hi),
+                PlanePoint(x: hi, y: hi), PlanePoint(x: hi, y: lo)
+            ])
             // y runs down, so this order has a positive surveyor's area.
             var bands = [[PlanePolygon]](repeating: [], count: legend.thresholds.count)
             bands[level] = [square]
@@ -79,8 +83,10 @@ enum TileEncoder {
     /// cell apart, so rounding to the tile's integers never merges two
     /// boundaries — where the density is steep on a coarse zoom, straight
     /// interpolation of the values would put them within a unit.
-    static func contours(_ values: [Double], legend: TileLegend, smoother: PolygonSmoother,
-                         control: ComputeControl) throws -> ContourSet {
+    static func contours(
+        _ values: [Double], legend: TileLegend, smoother: PolygonSmoother,
+        control: ComputeControl
+    ) throws -> ContourSet {
         let n = TileLattice.tileNodes, step = Double(TileLattice.cellUnits)
         let origin = -Double(TileLattice.bufferCells) * step
         let geometry = GridGeometry(columns: n, rows: n, x0: origin, y0: origin, dx: step, dy: step)
@@ -96,13 +102,15 @@ enum TileEncoder {
             guard abs(g - k) < gap, k >= 0, k < Double(levels) else { return g }
             return g >= k ? k + gap : k - gap
         }
-        let grid = DensityGrid(geometry: geometry, values: spaced,
-                               projection: PlaneProjection(kind: .planar), radius: step, estimator: .density,
-                               units: legend.units)
+        let grid = DensityGrid(
+            geometry: geometry, values: spaced,
+            projection: PlaneProjection(kind: .planar), radius: step, estimator: .density,
+            units: legend.units)
         var kinds: ContourKinds = [.bands]
         if legend.isolines { kinds.insert(.isolines) }
-        return try ContourBuilder.build(grid: grid, thresholds: legend.thresholds.indices.map(Double.init),
-                                        smoother: smoother, kinds: kinds, control: control)
+        return try ContourBuilder.build(
+            grid: grid, thresholds: legend.thresholds.indices.map(Double.init),
+            smoother: smoother, kinds: kinds, control: control)
     }
 
     /// A value in level units: threshold k is k, linear between
@@ -156,9 +164,12 @@ enum TileEncoder {
                     if let first = part.first, part.count > 2 { points.append(first) }
                     if let line = TileQuantizer.line(points) { geometry.line(line) }
                 }
-                lines.add(type: .lineString, geometry: geometry,
-                          attributes: [("level", .unsigned(UInt64(level))), ("threshold", .double(legend.thresholds[level])),
-                                       ("units", .string(legend.units))])
+                lines.add(
+                    type: .lineString, geometry: geometry,
+                    attributes: [
+                        ("level", .unsigned(UInt64(level))), ("threshold", .double(legend.thresholds[level])),
+                        ("units", .string(legend.units))
+                    ])
             }
             if lines.featureCount > 0 { tile.message(3, lines.encoded) }
         }

@@ -46,8 +46,12 @@ struct GridTileField: TileField {
         // The box's edges, sampled: the plane's box is curved in Mercator.
         for k in 0...64 {
             let t = Double(k) / 64
-            for p in [PlanePoint(x: box.minX + t * box.width, y: box.minY), PlanePoint(x: box.minX + t * box.width, y: box.maxY),
-                      PlanePoint(x: box.minX, y: box.minY + t * box.height), PlanePoint(x: box.maxX, y: box.minY + t * box.height)] {
+            for p in [
+                PlanePoint(x: box.minX + t * box.width, y: box.minY),
+                PlanePoint(x: box.minX + t * box.width, y: box.maxY),
+                PlanePoint(x: box.minX, y: box.minY + t * box.height),
+                PlanePoint(x: box.maxX, y: box.minY + t * box.height)
+            ] {
                 let c = unprojection.coordinate(p)
                 let u = WebMercator.u(longitude: c.longitude), v = WebMercator.v(latitude: c.latitude)
                 minU = min(minU, u); maxU = max(maxU, u); minV = min(minV, v); maxV = max(maxV, v)

@@ -34,8 +34,10 @@ struct TileLegend: Sendable {
     /// A band feature's attributes: level, threshold, upper (not on the
     /// top band), units, fill.
     func attributes(level: Int) -> [(String, VectorTileLayer.Value)] {
-        var a: [(String, VectorTileLayer.Value)] = [("level", .unsigned(UInt64(level))),
-                                                    ("threshold", .double(thresholds[level]))]
+        var a: [(String, VectorTileLayer.Value)] = [
+            ("level", .unsigned(UInt64(level))),
+            ("threshold", .double(thresholds[level]))
+        ]
         if level + 1 < thresholds.count { a.append(("upper", .double(thresholds[level + 1]))) }
         a.append(("units", .string(units)))
         a.append(("fill", .string(fills[level])))

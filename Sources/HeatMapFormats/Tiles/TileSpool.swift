@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import HeatMapContouring
 import HeatMapCore
 import HeatMapDensity
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Tile data held on disk until the directories that point into it are
 /// written ahead of it: an unnamed temporary file (unlinked as soon as it
@@ -35,7 +36,8 @@ final class TileSpool {
                 let n = write(descriptor, raw.baseAddress! + done, raw.count - done)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw HeatMapError.invalidConfiguration("cannot write the tiles' temporary file: \(String(cString: strerror(errno)))")
+                    throw HeatMapError.invalidConfiguration(
+                        "cannot write the tiles' temporary file: \(String(cString: strerror(errno)))")
                 }
                 done += n
             }

@@ -75,8 +75,9 @@ struct ParsedArguments {
                 value = arguments[k]
                 k += 1
             } else {
-                throw ToolError.usage("option \(spec.name) needs a value (\(placeholder)), e.g. \(spec.example)",
-                                      command: command.name)
+                throw ToolError.usage(
+                    "option \(spec.name) needs a value (\(placeholder)), e.g. \(spec.example)",
+                    command: command.name)
             }
             if texts[spec.name] != nil && !spec.repeatable {
                 throw ToolError.usage("option \(spec.name) given more than once", command: command.name)
@@ -86,8 +87,9 @@ struct ParsedArguments {
         }
         guard !wantsHelp else { return }
         let projection = texts[Options.projection.spec.name]?.last?.lowercased()
-        let context = ValueContext(geographic: !flags.contains(Options.planar.spec.name)
-                                   && projection != MapProjection.planar.rawValue)
+        let context = ValueContext(
+            geographic: !flags.contains(Options.planar.spec.name)
+                && projection != MapProjection.planar.rawValue)
         for (spec, text) in given {
             guard let read = spec.read else { continue }
             do {
@@ -157,7 +159,8 @@ enum ArgumentValues {
     /// A decimal number (no hex, no words but inf/nan, which callers refuse).
     static func number(_ text: String) -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces)
-        guard !t.isEmpty, t.allSatisfy({ "0123456789+-.eE".contains($0) }) || ["inf", "-inf", "nan"].contains(t.lowercased())
+        guard !t.isEmpty,
+            t.allSatisfy({ "0123456789+-.eE".contains($0) }) || ["inf", "-inf", "nan"].contains(t.lowercased())
         else { return nil }
         return Double(t)
     }

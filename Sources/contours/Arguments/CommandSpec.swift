@@ -16,8 +16,10 @@ struct CommandSpec: Sendable {
     let options: [OptionSpec]
     let examples: [String]
 
-    init(name: String, run: @escaping Run, synopsis: String, summary: String, details: String,
-         options: [any OptionDeclaration], examples: [String]) {
+    init(
+        name: String, run: @escaping Run, synopsis: String, summary: String, details: String,
+        options: [any OptionDeclaration], examples: [String]
+    ) {
         self.name = name
         self.run = run
         self.synopsis = synopsis
@@ -33,20 +35,28 @@ struct CommandSpec: Sendable {
 }
 
 enum Commands {
-    static let columnOptions: [any OptionDeclaration] = [Options.lat, Options.lon, Options.weight, Options.value,
-                                                         Options.planar]
+    static let columnOptions: [any OptionDeclaration] = [
+        Options.lat, Options.lon, Options.weight, Options.value,
+        Options.planar
+    ]
     /// How the density commands read INPUT: points, or a cells table.
     static let inputOptions = columnOptions + [Options.inputFormatOrCells, Options.skipInvalid]
-    static let densityOptions: [any OptionDeclaration] = [Options.radius, Options.kernel, Options.kernelValues,
-                                                          Options.adaptive, Options.adaptiveTrim, Options.radiusColumn,
-                                                          Options.resolution, Options.padding,
-                                                          Options.projection, Options.h3Column]
+    static let densityOptions: [any OptionDeclaration] = [
+        Options.radius, Options.kernel, Options.kernelValues,
+        Options.adaptive, Options.adaptiveTrim, Options.radiusColumn,
+        Options.resolution, Options.padding,
+        Options.projection, Options.h3Column
+    ]
     static let levelOptions: [any OptionDeclaration] = [Options.levels, Options.spacing]
-    static let timeOptions: [any OptionDeclaration] = [Options.time, Options.timeFormat, Options.frames, Options.window,
-                                                       Options.cumulative, Options.from, Options.to]
-    static let pictureOptions: [any OptionDeclaration] = [Options.gradient, Options.opacity, Options.legend,
-                                                          Options.basemap, Options.graticule, Options.scaleBar,
-                                                          Options.units, Options.width, Options.height, Options.title]
+    static let timeOptions: [any OptionDeclaration] = [
+        Options.time, Options.timeFormat, Options.frames, Options.window,
+        Options.cumulative, Options.from, Options.to
+    ]
+    static let pictureOptions: [any OptionDeclaration] = [
+        Options.gradient, Options.opacity, Options.legend,
+        Options.basemap, Options.graticule, Options.scaleBar,
+        Options.units, Options.width, Options.height, Options.title
+    ]
 
     static let export = CommandSpec(
         name: "export",
@@ -64,9 +74,12 @@ enum Commands {
             tool's own CRSs are written in longitude/latitude, other CRSs need --keep-crs.
             """,
         options: inputOptions + densityOptions + levelOptions + timeOptions + [Options.frame]
-            + [Options.interval, Options.offset, Options.expBase, Options.attributes, Options.keepCRS, Options.crs,
-               Options.smooth, Options.simplify, Options.mode, Options.feature, Options.precision, Options.exportFormat,
-               Options.output]
+            + [
+                Options.interval, Options.offset, Options.expBase, Options.attributes, Options.keepCRS, Options.crs,
+                Options.smooth, Options.simplify, Options.mode, Options.feature, Options.precision,
+                Options.exportFormat,
+                Options.output
+            ]
             + pictureOptions + [Options.render, Options.progress, Options.help],
         examples: [
             "contours export storms.csv --weight wind -o storms.geojson",
@@ -74,7 +87,7 @@ enum Commands {
             "contours export ames.csv --value Sale_Price --mode isolines -o prices.geojson",
             "contours export snow_deaths.csv --planar --radius 0.9 --smooth none",
             "contours export dem.tif --interval 100 --smooth none --attributes gdal -o dem.geojson",
-            "contours export quakes.csv --format html --basemap coast.geojson --title 'Fiji quakes' -o quakes.html",
+            "contours export quakes.csv --format html --basemap coast.geojson --title 'Fiji quakes' -o quakes.html"
         ])
 
     static let tiles = CommandSpec(
@@ -91,12 +104,14 @@ enum Commands {
             one band stored once. Open it in MapLibre, OpenLayers or QGIS (docs/tiles.md).
             """,
         options: inputOptions + densityOptions + levelOptions
-            + [Options.interval, Options.offset, Options.expBase, Options.smooth, Options.gradient, Options.units,
-               Options.render, Options.minZoom, Options.maxZoom, Options.output, Options.progress, Options.help],
+            + [
+                Options.interval, Options.offset, Options.expBase, Options.smooth, Options.gradient, Options.units,
+                Options.render, Options.minZoom, Options.maxZoom, Options.output, Options.progress, Options.help
+            ],
         examples: [
             "contours tiles quakes.csv -o quakes.pmtiles",
             "contours tiles storms.csv --weight wind --spacing nice --max-zoom 8 -o storms.pmtiles",
-            "contours tiles stops.csv --radius 300m --render both -o stops.pmtiles",
+            "contours tiles stops.csv --radius 300m --render both -o stops.pmtiles"
         ])
 
     static let grid = CommandSpec(
@@ -110,12 +125,14 @@ enum Commands {
             y0 + (k / columns)·dy). With --value the grid holds the kernel-weighted mean (null where
             too few points are near).
             """,
-        options: inputOptions + densityOptions + timeOptions + [Options.gridFormat, Options.float64, Options.crs, Options.output,
-                                                  Options.progress, Options.help],
+        options: inputOptions + densityOptions + timeOptions + [
+            Options.gridFormat, Options.float64, Options.crs, Options.output,
+            Options.progress, Options.help
+        ],
         examples: [
             "contours grid snow_deaths.csv --planar --radius 0.5 --resolution 120 -o grid.json",
             "contours grid quakes.csv --format asc -o quakes.asc",
-            "contours grid storms.csv --weight wind --format tiff -o storms.tif",
+            "contours grid storms.csv --weight wind --format tiff -o storms.tif"
         ])
 
     static let bin = CommandSpec(
@@ -127,16 +144,20 @@ enum Commands {
             Geographic input is binned in the equal-area plane (sizes in kilometres); --planar bins the
             coordinates as given. Each cell has an id, a centre, its polygon and the aggregates.
             """,
-        options: columnOptions + [Options.inputFormat, Options.skipInvalid, Options.projection, Options.shape, Options.size, Options.orientation,
-                                 Options.h3Resolution, Options.h3Column, Options.aggregate, Options.includeEmpty, Options.maxCells, Options.precision, Options.binFormat,
-                                 Options.output]
+        options: columnOptions + [
+            Options.inputFormat, Options.skipInvalid, Options.projection, Options.shape, Options.size,
+            Options.orientation,
+            Options.h3Resolution, Options.h3Column, Options.aggregate, Options.includeEmpty, Options.maxCells,
+            Options.precision, Options.binFormat,
+            Options.output
+        ]
             + pictureOptions + [Options.scale, Options.progress, Options.help],
         examples: [
             "contours bin airports.csv --size 100 -o airports-hex.geojson",
             "contours bin ames.csv --value Sale_Price --aggregate mean --shape square --size 0.5 --format csv",
             "contours bin snow_deaths.csv --planar --size 0.5 --format svg -o snow-hex.svg",
             "contours bin quakes.csv --shape h3 --h3-resolution 4 -o quakes-h3.geojson",
-            "contours bin warehouse_counts.csv --h3 h3_cell --weight n --h3-resolution 5 --format html -o map.html",
+            "contours bin warehouse_counts.csv --h3 h3_cell --weight n --h3-resolution 5 --format html -o map.html"
         ])
 
     static let hit = CommandSpec(
@@ -150,12 +171,14 @@ enum Commands {
             input (--lat, --lon, --input-format, --skip-invalid). A point on a boundary between two
             bands belongs to the upper band.
             """,
-        options: [Options.at, Options.lat, Options.lon, Options.planar, Options.inputFormat, Options.skipInvalid,
-                  Options.output, Options.help],
+        options: [
+            Options.at, Options.lat, Options.lon, Options.planar, Options.inputFormat, Options.skipInvalid,
+            Options.output, Options.help
+        ],
         examples: [
             "contours hit quakes.geojson --at -20.5,178.2 --at -17,-179.9",
             "contours hit storms.geojson ports.csv",
-            "printf 'lat,lon\\n25,-80\\n' | contours hit storms.geojson",
+            "printf 'lat,lon\\n25,-80\\n' | contours hit storms.geojson"
         ])
 
     static let info = CommandSpec(
@@ -169,12 +192,14 @@ enum Commands {
         options: inputOptions + densityOptions + levelOptions + [Options.infoFormat, Options.progress, Options.help],
         examples: [
             "contours info storms.csv --weight wind",
-            "contours info quakes.csv --spacing nice --format json",
+            "contours info quakes.csv --spacing nice --format json"
         ])
 
     static let sql = CommandSpec(
         name: "sql",
-        run: { _ = $1; try SQLCommand.run($0) },
+        run: {
+            _ = $1; try SQLCommand.run($0)
+        },
         synopsis: "contours sql --table NAME [--dialect duckdb|spark|postgres] [options]",
         summary: "Print one SQL statement that computes the grid's cells inside DuckDB, Spark or PostgreSQL.",
         details: """
@@ -185,12 +210,14 @@ enum Commands {
             to grid, export or info, which finish the job without repeating any option. --lat and --lon
             default to lat and lon (y and x with --planar).
             """,
-        options: [Options.dialect, Options.table, Options.lat, Options.lon, Options.weight, Options.value,
-                  Options.planar] + densityOptions + [Options.output, Options.help],
+        options: [
+            Options.dialect, Options.table, Options.lat, Options.lon, Options.weight, Options.value,
+            Options.planar
+        ] + densityOptions + [Options.output, Options.help],
         examples: [
             "contours sql --table \"read_parquet('points.parquet')\" --weight w > cells.sql",
             "duckdb -csv -c \"$(contours sql --table \"read_csv('points.csv')\")\" > cells.csv && contours export cells.csv",
-            "contours sql --dialect postgres --table public.stops --lat latitude --lon longitude",
+            "contours sql --dialect postgres --table public.stops --lat latitude --lon longitude"
         ])
 
     static let all = [export, tiles, grid, bin, hit, info, sql]

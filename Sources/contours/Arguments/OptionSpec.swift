@@ -65,8 +65,9 @@ struct Flag: OptionDeclaration {
     let spec: OptionSpec
 
     init(_ name: String, short: String? = nil, help: String, example: String) {
-        spec = OptionSpec(name: name, short: short, value: nil, help: help, defaultText: nil, example: example,
-                          repeatable: false, read: nil)
+        spec = OptionSpec(
+            name: name, short: short, value: nil, help: help, defaultText: nil, example: example,
+            repeatable: false, read: nil)
     }
 }
 
@@ -83,11 +84,14 @@ struct Option<Value: Sendable>: OptionDeclaration {
     /// - Parameters:
     ///   - defaultText: the default as help states it; nil states none.
     ///   - read: the value of one text, or a ``ValueRefusal``.
-    init(_ name: String, short: String? = nil, value placeholder: String, repeatable: Bool = false,
-         default defaultValue: Value, defaultText: String?, help: String, example: String,
-         read: @escaping @Sendable (String, ValueContext) throws -> Value) {
-        spec = OptionSpec(name: name, short: short, value: placeholder, help: help, defaultText: defaultText,
-                          example: example, repeatable: repeatable, read: { try read($0, $1) })
+    init(
+        _ name: String, short: String? = nil, value placeholder: String, repeatable: Bool = false,
+        default defaultValue: Value, defaultText: String?, help: String, example: String,
+        read: @escaping @Sendable (String, ValueContext) throws -> Value
+    ) {
+        spec = OptionSpec(
+            name: name, short: short, value: placeholder, help: help, defaultText: defaultText,
+            example: example, repeatable: repeatable, read: { try read($0, $1) })
         self.defaultValue = defaultValue
     }
 }
@@ -102,17 +106,25 @@ extension Option {
     }
 
     /// Free text (a title, a file name, units): nil unless given.
-    static func text(_ name: String, short: String? = nil, value: String = "TEXT", defaultText: String? = nil,
-                     help: String, example: String) -> Option<String?> {
-        Option<String?>(name, short: short, value: value, default: nil, defaultText: defaultText, help: help,
-                        example: example) { text, _ in text }
+    static func text(
+        _ name: String, short: String? = nil, value: String = "TEXT", defaultText: String? = nil,
+        help: String, example: String
+    ) -> Option<String?> {
+        Option<String?>(
+            name, short: short, value: value, default: nil, defaultText: defaultText, help: help,
+            example: example
+        ) { text, _ in text }
     }
 
     /// A column (or property) name: not blank; nil unless given.
     static func column(_ name: String, defaultText: String? = nil, help: String, example: String) -> Option<String?> {
-        Option<String?>(name, value: "NAME", default: nil, defaultText: defaultText, help: help,
-                        example: example) { text, _ in
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValueRefusal.because("expected a column name") }
+        Option<String?>(
+            name, value: "NAME", default: nil, defaultText: defaultText, help: help,
+            example: example
+        ) { text, _ in
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ValueRefusal.because("expected a column name")
+            }
             return text
         }
     }
@@ -120,48 +132,68 @@ extension Option {
     /// One of the given words (any case), each standing for a value;
     /// help states the default as the first word standing for it (then
     /// `defaultNote`), unless `defaultText` says it otherwise.
-    static func choice(_ name: String, value placeholder: String? = nil, _ words: [(String, Value)],
-                       default defaultValue: Value, defaultNote: String = "", defaultText: String? = nil,
-                       help: String, example: String) -> Option<Value> where Value: Equatable {
+    static func choice(
+        _ name: String, value placeholder: String? = nil, _ words: [(String, Value)],
+        default defaultValue: Value, defaultNote: String = "", defaultText: String? = nil,
+        help: String, example: String
+    ) -> Option<Value> where Value: Equatable {
         let shown = defaultText ?? words.first { $0.1 == defaultValue }.map { $0.0 + defaultNote }
-        return Option(name, value: placeholder ?? words.map(\.0).joined(separator: "|"), default: defaultValue,
-                      defaultText: shown, help: help, example: example) { text, _ in
+        return Option(
+            name, value: placeholder ?? words.map(\.0).joined(separator: "|"), default: defaultValue,
+            defaultText: shown, help: help, example: example
+        ) { text, _ in
             try pick(text, words)
         }
     }
 
     /// A whole number in `range`; help states the default, then
     /// `defaultNote`, unless `defaultText` says it otherwise.
-    static func integer(_ name: String, value placeholder: String, in range: ClosedRange<Int>,
-                        default defaultValue: Int, defaultNote: String = "", defaultText: String? = nil,
-                        help: String, example: String) -> Option<Int> {
-        Option<Int>(name, value: placeholder, default: defaultValue,
-                    defaultText: defaultText ?? "\(defaultValue)\(defaultNote)",
-                    help: help, example: example) { text, _ in try wholeNumber(text, in: range) }
+    static func integer(
+        _ name: String, value placeholder: String, in range: ClosedRange<Int>,
+        default defaultValue: Int, defaultNote: String = "", defaultText: String? = nil,
+        help: String, example: String
+    ) -> Option<Int> {
+        Option<Int>(
+            name, value: placeholder, default: defaultValue,
+            defaultText: defaultText ?? "\(defaultValue)\(defaultNote)",
+            help: help, example: example
+        ) { text, _ in try wholeNumber(text, in: range) }
     }
 
     /// A whole number in `range`, nil unless given (its default depends on the data).
-    static func integer(_ name: String, value placeholder: String, in range: ClosedRange<Int>, defaultText: String?,
-                        help: String, example: String) -> Option<Int?> {
-        Option<Int?>(name, value: placeholder, default: nil, defaultText: defaultText, help: help,
-                     example: example) { text, _ in try wholeNumber(text, in: range) }
+    static func integer(
+        _ name: String, value placeholder: String, in range: ClosedRange<Int>, defaultText: String?,
+        help: String, example: String
+    ) -> Option<Int?> {
+        Option<Int?>(
+            name, value: placeholder, default: nil, defaultText: defaultText, help: help,
+            example: example
+        ) { text, _ in try wholeNumber(text, in: range) }
     }
 
     /// A finite number from `minimum` (above it when `open`) to `maximum`.
-    static func number(_ name: String, value placeholder: String, minimum: Double, open: Bool = false,
-                       maximum: Double? = nil, default defaultValue: Double, help: String,
-                       example: String) -> Option<Double> {
-        Option<Double>(name, value: placeholder, default: defaultValue,
-                       defaultText: ArgumentValues.text(defaultValue), help: help, example: example) { text, _ in
+    static func number(
+        _ name: String, value placeholder: String, minimum: Double, open: Bool = false,
+        maximum: Double? = nil, default defaultValue: Double, help: String,
+        example: String
+    ) -> Option<Double> {
+        Option<Double>(
+            name, value: placeholder, default: defaultValue,
+            defaultText: ArgumentValues.text(defaultValue), help: help, example: example
+        ) { text, _ in
             try finiteNumber(text, minimum: minimum, open: open, maximum: maximum)
         }
     }
 
     /// A finite number from `minimum` (above it when `open`), nil unless given.
-    static func number(_ name: String, value placeholder: String, minimum: Double, open: Bool = false,
-                       help: String, example: String) -> Option<Double?> {
-        Option<Double?>(name, value: placeholder, default: nil, defaultText: nil, help: help,
-                        example: example) { text, _ in
+    static func number(
+        _ name: String, value placeholder: String, minimum: Double, open: Bool = false,
+        help: String, example: String
+    ) -> Option<Double?> {
+        Option<Double?>(
+            name, value: placeholder, default: nil, defaultText: nil, help: help,
+            example: example
+        ) { text, _ in
             try finiteNumber(text, minimum: minimum, open: open, maximum: nil)
         }
     }
@@ -199,7 +231,8 @@ func finiteNumber(_ text: String, minimum: Double, open: Bool, maximum: Double?)
         throw ValueRefusal.because("expected a number \(open ? ">" : ">=") \(ArgumentValues.text(minimum))")
     }
     if let maximum, x > maximum {
-        throw ValueRefusal.because("expected a number from \(ArgumentValues.text(minimum)) to \(ArgumentValues.text(maximum))")
+        throw ValueRefusal.because(
+            "expected a number from \(ArgumentValues.text(minimum)) to \(ArgumentValues.text(maximum))")
     }
     return x
 }

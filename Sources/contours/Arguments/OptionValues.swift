@@ -15,7 +15,8 @@ enum RadiusChoice: Sendable, Equatable {
         case "arcgis": return .rule(.arcgis)
         default:
             guard let r = ArgumentValues.length(text) else {
-                throw ValueRefusal.because("expected a length (metres, or planar units) or auto, scott, silverman, arcgis")
+                throw ValueRefusal.because(
+                    "expected a length (metres, or planar units) or auto, scott, silverman, arcgis")
             }
             guard r.isFinite, r > 0 else { throw ValueRefusal.because("expected a length > 0") }
             return .length(r)
@@ -42,7 +43,7 @@ enum BasemapLayer: Sendable, Equatable {
 enum OptionValues {
     static let spacingWords: [(String, LevelSpacing)] = [
         ("auto", .auto), ("linear", .linear), ("log", .logarithmic), ("logarithmic", .logarithmic),
-        ("quantile", .quantile), ("nice", .nice),
+        ("quantile", .quantile), ("nice", .nice)
     ]
 
     /// `--spacing`: a word, custom:V1,V2,… or probability:P1,P2,….
@@ -147,7 +148,8 @@ enum OptionValues {
     static func at(_ text: String, _ context: ValueContext) throws -> HitQuery {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let lat = ArgumentValues.number(parts[0]), let lon = ArgumentValues.number(parts[1]),
-              lat.isFinite, lon.isFinite else {
+            lat.isFinite, lon.isFinite
+        else {
             throw ValueRefusal.because(context.geographic ? "expected LAT,LON in degrees" : "expected Y,X numbers")
         }
         if context.geographic {
@@ -161,7 +163,8 @@ enum OptionValues {
     /// too), data units for planar input.
     static func binSize(_ text: String, _ context: ValueContext) throws -> Double {
         let lower = text.lowercased()
-        let value = context.geographic && lower.hasSuffix("m") && !lower.hasSuffix("km")
+        let value =
+            context.geographic && lower.hasSuffix("m") && !lower.hasSuffix("km")
             ? ArgumentValues.length(text).map { $0 / 1000 }
             : ArgumentValues.number(lower.hasSuffix("km") ? String(lower.dropLast(2)) : text)
         guard let v = value, v.isFinite, v > 0 else { throw ValueRefusal.because("expected a size > 0") }

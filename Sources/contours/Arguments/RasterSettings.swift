@@ -7,8 +7,9 @@ extension Settings {
     static func crs(_ args: ParsedArguments, projection: MapProjection) throws -> RasterCRS? {
         guard let crs = args[Options.crs] else { return nil }
         guard projection == .planar else {
-            throw ToolError.usage("--crs names what planar x/y are; with --projection \(projection.rawValue) the CRS is the projection's own",
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "--crs names what planar x/y are; with --projection \(projection.rawValue) the CRS is the projection's own",
+                command: args.command.name)
         }
         return crs
     }

@@ -9,7 +9,8 @@ enum Settings {
     static func projection(_ args: ParsedArguments) throws -> MapProjection {
         if args[Options.planar] {
             if let chosen = args.given(Options.projection), chosen != .planar {
-                throw ToolError.usage("--planar contradicts --projection \(chosen.rawValue)", command: args.command.name)
+                throw ToolError.usage(
+                    "--planar contradicts --projection \(chosen.rawValue)", command: args.command.name)
             }
             return .planar
         }
@@ -19,9 +20,10 @@ enum Settings {
     /// How to read the input points.
     static func reader(_ args: ParsedArguments) throws -> PointReaderOptions {
         // A radius column is read where a measured value would be (the two exclude each other).
-        let columns = PointColumns(latitude: args[Options.lat], longitude: args[Options.lon],
-                                   weight: args[Options.weight], value: args[Options.value] ?? args[Options.radiusColumn],
-                                   time: try TimeSettings.columns(args))
+        let columns = PointColumns(
+            latitude: args[Options.lat], longitude: args[Options.lon],
+            weight: args[Options.weight], value: args[Options.value] ?? args[Options.radiusColumn],
+            time: try TimeSettings.columns(args))
         // Either declaration of --input-format gives the value. Only the
         // density commands take cells, and they read a cells table
         // before ever asking for points (``CellsInput``).
@@ -31,11 +33,13 @@ enum Settings {
         case .csv: format = .csv
         case .geojson: format = .geojson
         case .cells:
-            throw args.bad(Options.inputFormat, args.text(Options.inputFormat) ?? "cells",
-                           "expected one of csv, geojson, json")
+            throw args.bad(
+                Options.inputFormat, args.text(Options.inputFormat) ?? "cells",
+                "expected one of csv, geojson, json")
         }
-        return PointReaderOptions(columns: columns, geographic: try projection(args) != .planar, format: format,
-                                  skipInvalid: args[Options.skipInvalid])
+        return PointReaderOptions(
+            columns: columns, geographic: try projection(args) != .planar, format: format,
+            skipInvalid: args[Options.skipInvalid])
     }
 
     /// Opens INPUT once and tells what it holds (``InputKind``): the
@@ -43,7 +47,8 @@ enum Settings {
     /// of the command goes on from these bytes, so a pipe, `/dev/stdin` or
     /// `<(…)` works as a file does (docs/faults.md#streams-as-input).
     static func openInput(_ args: ParsedArguments, path: String?) throws -> InputFile {
-        let option = args.command.option(named: "--input-format") != nil
+        let option =
+            args.command.option(named: "--input-format") != nil
             ? (args.given(Options.inputFormatOrCells) ?? nil) : nil
         let forced: InputKind? = option.map {
             switch $0 {
@@ -58,16 +63,18 @@ enum Settings {
     /// The INPUT operand: a path, or nil for standard input.
     static func input(_ args: ParsedArguments, operands: ArraySlice<String>) throws -> String? {
         if operands.count > 1 {
-            throw ToolError.usage("unexpected operand '\(operands[operands.startIndex + 1])' (one INPUT at a time)",
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "unexpected operand '\(operands[operands.startIndex + 1])' (one INPUT at a time)",
+                command: args.command.name)
         }
         guard let path = operands.first, path != "-" else {
             if StandardStreams.inputClosed {
                 throw ToolError.failure("cannot read standard input: it is closed (give INPUT as a file)")
             }
             if operands.isEmpty, isatty(STDIN_FILENO) == 1 {
-                throw ToolError.usage("no INPUT given (a CSV or GeoJSON file, or '-' for standard input)",
-                                      command: args.command.name)
+                throw ToolError.usage(
+                    "no INPUT given (a CSV or GeoJSON file, or '-' for standard input)",
+                    command: args.command.name)
             }
             return nil
         }
@@ -97,7 +104,8 @@ enum Settings {
             switch item {
             case .none:
                 guard layers.count == 1 else {
-                    throw args.bad(Options.basemap, args.texts(Options.basemap)[k], "none cannot be combined with other basemaps")
+                    throw args.bad(
+                        Options.basemap, args.texts(Options.basemap)[k], "none cannot be combined with other basemaps")
                 }
                 return nil
             case .world:
@@ -132,8 +140,9 @@ enum Settings {
         let inputs = args.operands.filter { $0 != "-" } + args.texts(Options.basemap)
         if let input = inputs.first(where: { OutputFile.sameFile($0, path) }) {
             let same = input == path ? "" : " (the same file as \(input))"
-            throw ToolError.usage("-o \(path) is an input\(same); it would be overwritten: write elsewhere",
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "-o \(path) is an input\(same); it would be overwritten: write elsewhere",
+                command: args.command.name)
         }
         return path
     }

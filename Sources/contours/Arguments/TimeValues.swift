@@ -15,7 +15,8 @@ extension OptionValues {
         switch TimeParser.iso8601(text) {
         case .success(let t): return t
         case .failure(.outOfRange(let what)): throw ValueRefusal.because("\(what) is out of range")
-        case .failure: throw ValueRefusal.because("expected an ISO 8601 date or date-time, as 2020-01-01 or 2020-01-01T06:00:00Z")
+        case .failure:
+            throw ValueRefusal.because("expected an ISO 8601 date or date-time, as 2020-01-01 or 2020-01-01T06:00:00Z")
         }
     }
 }

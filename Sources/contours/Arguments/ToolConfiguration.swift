@@ -46,7 +46,8 @@ struct ToolConfiguration {
         configuration.kernelValues = args[Options.kernelValues]
         if let column = args[Options.radiusColumn] {
             for other in [Options.value as any OptionDeclaration, Options.adaptive] where args.isGiven(other) {
-                throw ToolError.usage("--radius-column \(column) cannot be combined with \(other.spec.name)", command: args.command.name)
+                throw ToolError.usage(
+                    "--radius-column \(column) cannot be combined with \(other.spec.name)", command: args.command.name)
             }
         }
         if let sensitivity = args[Options.adaptive] {

@@ -37,8 +37,11 @@ enum BinCommand {
         }
         var chosen = size ?? defaultSize(statistics, projection: kind)
         if size == nil, kind == .planar, statistics.count > 0 {
-            let reach = [statistics.minLongitude, statistics.maxLongitude, statistics.minLatitude,
-                         statistics.maxLatitude].map(abs).max() ?? 0
+            let reach =
+                [
+                    statistics.minLongitude, statistics.maxLongitude, statistics.minLatitude,
+                    statistics.maxLatitude
+                ].map(abs).max() ?? 0
             chosen = max(chosen, Binner.smallestExactSize(reach: reach, planar: true))
         }
         if size == nil, format != .csv {
@@ -46,9 +49,10 @@ enum BinCommand {
             // all at one place, or 1e-12 apart, would give a vanishing one).
             chosen = max(chosen, smallestDrawable(unit: kind == .planar ? "units" : "km", precision: precision))
         }
-        let configuration = BinningConfiguration(shape: shape, size: chosen, orientation: orientation,
-                                                 projection: kind, includeEmpty: args[Options.includeEmpty],
-                                                 maximumCells: maxCells)
+        let configuration = BinningConfiguration(
+            shape: shape, size: chosen, orientation: orientation,
+            projection: kind, includeEmpty: args[Options.includeEmpty],
+            maximumCells: maxCells)
         var binner = try Binner(configuration: configuration, projection: projection)
         let useValues = options.columns.value != nil || options.columns.weight != nil
         control.report(.bin, 0)
@@ -77,8 +81,9 @@ enum BinCommand {
 
         control.report(.export, 0)
         // The text is built whole: up to some 400 bytes a cell (GeoJSON, SVG).
-        try MemoryBudget.reserve(MemoryBudget.product(result.bins.count, format == .csv ? 120 : 400),
-                                 for: "the \(format.rawValue) text of \(result.bins.count) cells")
+        try MemoryBudget.reserve(
+            MemoryBudget.product(result.bins.count, format == .csv ? 120 : 400),
+            for: "the \(format.rawValue) text of \(result.bins.count) cells")
         let text: String
         switch format {
         case .geojson:
@@ -91,8 +96,10 @@ enum BinCommand {
         case .csv:
             text = BinCSV.text(result, aggregate: aggregate, precision: precision)
         case .svg, .html:
-            let name = BinSettings.valueLabel(aggregate, of: options.columns.value ?? options.columns.weight ?? "weight")
-            text = settings.picture(HeatMapBinLayer(result, aggregate: aggregate, valueName: name), aggregate: aggregate)
+            let name = BinSettings.valueLabel(
+                aggregate, of: options.columns.value ?? options.columns.weight ?? "weight")
+            text = settings.picture(
+                HeatMapBinLayer(result, aggregate: aggregate, valueName: name), aggregate: aggregate)
         }
         try OutputFile.write(text, to: output)
         control.report(.export, 1)
@@ -104,18 +111,22 @@ enum BinCommand {
 
     /// Refuses a run in which the binner left points out: cells so small
     /// that their numbers are not exact over the data.
-    static func checkNothingLost(_ binner: Binner, size: Double?, chosen: Double, unit: String,
-                                 args: ParsedArguments) throws {
+    static func checkNothingLost(
+        _ binner: Binner, size: Double?, chosen: Double, unit: String,
+        args: ParsedArguments
+    ) throws {
         let lost = binner.summary.rejected
         guard !lost.isEmpty else { return }
         let count = lost.values.reduce(0, +)
         let total = count + binner.summary.used
         if let far = lost[Binner.tooFarReason], binner.reach > Binner.largestReach {
-            throw ToolError.failure("\(far) of \(total) points have x or y beyond ±\(short(Binner.largestReach)), "
-                                    + "too large to bin at any size")
+            throw ToolError.failure(
+                "\(far) of \(total) points have x or y beyond ±\(short(Binner.largestReach)), "
+                    + "too large to bin at any size")
         }
         if let far = lost[Binner.tooFarReason] {
-            let why = "\(far) of \(total) points lie too far from the origin to number cells this small exactly; "
+            let why =
+                "\(far) of \(total) points lie too far from the origin to number cells this small exactly; "
                 + "the smallest size the data allows is \(short(binner.smallestExactSize)) \(unit)"
             if let text = args.text(Options.size), size != nil { throw args.bad(Options.size, text, why) }
             throw ToolError.failure("bin size \(short(chosen)) \(unit): \(why)")
@@ -142,8 +153,9 @@ enum BinCommand {
         guard span < 10 * pow(10, -Double(precision)) else { return }
         let fits = (1...15).first { span >= 10 * pow(10, -Double($0)) }
         let advice = fits.map { "use --precision \($0) or a larger --size" } ?? "use a larger --size or --format csv"
-        throw ToolError.failure("bin size \(short(size)) \(unit) is too small to draw as \(format) "
-                                + "with \(precision) decimals (the cells would vanish); \(advice)")
+        throw ToolError.failure(
+            "bin size \(short(size)) \(unit) is too small to draw as \(format) "
+                + "with \(precision) decimals (the cells would vanish); \(advice)")
     }
 
     /// A size for messages: whole numbers as they are, else three significant digits.

@@ -44,8 +44,9 @@ struct BinSettings {
     func picture(_ layer: HeatMapBinLayer, aggregate: BinAggregate) -> String {
         var layer = layer
         if aggregate != .count, let units { layer.units = units }
-        let style = HeatMapStyle(gradient: gradient ?? Options.gradient.defaultValue,
-                                 fillOpacity: opacity ?? Options.opacity.defaultValue)
+        let style = HeatMapStyle(
+            gradient: gradient ?? Options.gradient.defaultValue,
+            fillOpacity: opacity ?? Options.opacity.defaultValue)
         return format == .svg
             ? HeatMapRenderer.svg(layer, style: style, scale: scale, options: picture)
             : HeatMapRenderer.html(layer, style: style, scale: scale, options: picture)

@@ -28,30 +28,44 @@ struct CellsReport {
         let rejected = cells.rejected.values.reduce(0, +)
         var lines: [(String, String)] = [
             ("input", "cells table (\(cells.nodes.count) cells, \(cells.scheme.name) sums)"),
-            ("points", "\(cells.points) used, \(rejected) rejected by the engine"),
+            ("points", "\(cells.points) used, \(rejected) rejected by the engine")
         ]
         for (reason, count) in cells.rejected.sorted(by: { $0.key < $1.key }) {
             lines.append(("rejected", "\(count) × \(reason)"))
         }
         if let lat = cells.latitudeRange, let lon = cells.longitudeEnds {
-            lines.append(geographic
-                ? ("box", "latitude \(n(lat.lowerBound)) … \(n(lat.upperBound)), longitude \(n(lon.west)) … \(n(lon.east))"
-                   + (lon.west > lon.east ? " (across ±180°)" : ""))
-                : ("box", "x \(n(lon.west)) … \(n(lon.east)), y \(n(lat.lowerBound)) … \(n(lat.upperBound))"))
+            lines.append(
+                geographic
+                    ? (
+                        "box",
+                        "latitude \(n(lat.lowerBound)) … \(n(lat.upperBound)), longitude \(n(lon.west)) … \(n(lon.east))"
+                            + (lon.west > lon.east ? " (across ±180°)" : "")
+                    )
+                    : ("box", "x \(n(lon.west)) … \(n(lon.east)), y \(n(lat.lowerBound)) … \(n(lat.upperBound))"))
         }
         lines.append(("weights", "total \(n(cells.totalWeight)), \(cells.weightedPoints) above zero"))
         let p = cells.projection
-        lines.append(("projection", p.isGeographic
-                      ? "\(p.kind.rawValue), centred at \(n(p.centreLatitude)), \(n(p.centreLongitude))"
-                      : "planar (coordinates as given)"))
+        lines.append(
+            (
+                "projection",
+                p.isGeographic
+                    ? "\(p.kind.rawValue), centred at \(n(p.centreLatitude)), \(n(p.centreLongitude))"
+                    : "planar (coordinates as given)"
+            ))
         lines.append(("radius", "\(n(cells.radius)) \(unit) (\(radiusRule)); sigma \(n(cells.radius / 3)) \(unit)"))
         let cell = geographic ? "\(n(g.dx / 1000)) × \(n(g.dy / 1000)) km" : "\(n(g.dx)) × \(n(g.dy))"
         lines.append(("grid", "\(g.columns) × \(g.rows) nodes, cells \(cell)"))
         lines.append(("values", "\(n(grid.minimum)) … \(n(grid.maximum)) \(grid.units)"))
         let spacing = run.configuration.levelSpacing
-        lines.append(("thresholds", thresholds.isEmpty ? "none (\(spacing))"
-                      : "\(thresholds.count) (\(spacing)), \(grid.units): " + thresholds.map(n).joined(separator: ", ")))
-        return lines.map { $0.0.padding(toLength: 11, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n") + "\n"
+        lines.append(
+            (
+                "thresholds",
+                thresholds.isEmpty
+                    ? "none (\(spacing))"
+                    : "\(thresholds.count) (\(spacing)), \(grid.units): " + thresholds.map(n).joined(separator: ", ")
+            ))
+        return lines.map { $0.0.padding(toLength: 11, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+            + "\n"
     }
 
     func json() -> String {

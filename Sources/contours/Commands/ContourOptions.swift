@@ -23,7 +23,8 @@ enum ContourOptions {
             throw ToolError.usage("--offset goes with --interval", command: args.command.name)
         }
         if interval != nil && base != nil {
-            throw ToolError.usage("--interval and --exp-base are two ways to place levels; give one", command: args.command.name)
+            throw ToolError.usage(
+                "--interval and --exp-base are two ways to place levels; give one", command: args.command.name)
         }
         if let interval { return .interval(interval, offset: args[Options.offset]) }
         return base.map { .exponential(base: $0) }

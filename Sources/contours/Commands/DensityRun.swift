@@ -16,46 +16,58 @@ struct DensityRun {
     /// With `forPicture`, an automatic radius (no --radius) follows the
     /// picture rule (``PictureRadius``) instead of the point-spacing rule.
     /// A cells table (see ``CellsInput``) brings its own grid.
-    static func run(_ args: ParsedArguments,
-                    _ settings: ToolConfiguration,
-                    operands: ArraySlice<String>, input opened: InputFile? = nil, control: ComputeControl,
-                    forPicture: Bool = false) throws -> DensityRun {
+    static func run(
+        _ args: ParsedArguments,
+        _ settings: ToolConfiguration,
+        operands: ArraySlice<String>, input opened: InputFile? = nil, control: ComputeControl,
+        forPicture: Bool = false
+    ) throws -> DensityRun {
         var settings = settings
         let path = try Settings.input(args, operands: operands)
         let input = try opened ?? Settings.openInput(args, path: path)
         if input.kind.isRaster {
-            let what = input.kind == .geotiff ? "a GeoTIFF" : input.kind == .asciiGrid ? "an ESRI ASCII grid" : "a JSON grid"
-            throw ToolError.failure("\(input.name): \(what) is not points; 'contours export' contours a raster as it is")
+            let what =
+                input.kind == .geotiff ? "a GeoTIFF" : input.kind == .asciiGrid ? "an ESRI ASCII grid" : "a JSON grid"
+            throw ToolError.failure(
+                "\(input.name): \(what) is not points; 'contours export' contours a raster as it is")
         }
         if input.kind == .cells {
             let cells = try CellsInput.read(args, input: input)
             let used = settings.settled(byCells: cells)
             var grid = try cells.densityGrid(control: control)
-            if forPicture, let units = Settings.units(args, areaUnits: grid.projection.densityUnits) { grid.units = units }
-            let density = StreamedDensity.Result(grid: grid, configuration: used, bandwidth: cells.bandwidth,
-                                                 radiusRaised: cells.radiusRaised,
-                                                 summary: InputSummary(used: cells.points, rejected: cells.rejected))
+            if forPicture, let units = Settings.units(args, areaUnits: grid.projection.densityUnits) {
+                grid.units = units
+            }
+            let density = StreamedDensity.Result(
+                grid: grid, configuration: used, bandwidth: cells.bandwidth,
+                radiusRaised: cells.radiusRaised,
+                summary: InputSummary(used: cells.points, rejected: cells.rejected))
             return DensityRun(points: nil, cells: cells, density: density, configuration: used)
         }
         let options = try Settings.reader(args)
         var points: StreamedPoints
         var h3Resolution: Int?
         if let column = args[Options.h3Column] {
-            (points, h3Resolution) = try H3Input.points(input: input, column: column, options: options, control: control)
+            (points, h3Resolution) = try H3Input.points(
+                input: input, column: column, options: options, control: control)
         } else {
             points = try StreamedPoints.read(input: input, options: options, control: control)
         }
         Console.report(points.rejections, rows: points.rowsRead)
         if forPicture, !args.isGiven(Options.radius),
-           let rule = PictureRadius(points.statistics, geographic: settings.configuration.projection != .planar) {
+            let rule = PictureRadius(points.statistics, geographic: settings.configuration.projection != .planar)
+        {
             settings = settings.settled(byPicture: rule, resolutionGiven: args.isGiven(Options.resolution))
         }
         let configuration = settings.configuration
         let odd = describeOddities(points, estimator: configuration.estimator)
-        var density = try StreamedDensity.compute(from: points, configuration: configuration,
-                                                  resolutionFromData: settings.resolutionFromData,
-                                                  valuesAreRadii: args.isGiven(Options.radiusColumn), control: control)
-        if let h3Resolution { try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius, quiet: odd) }
+        var density = try StreamedDensity.compute(
+            from: points, configuration: configuration,
+            resolutionFromData: settings.resolutionFromData,
+            valuesAreRadii: args.isGiven(Options.radiusColumn), control: control)
+        if let h3Resolution {
+            try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius, quiet: odd)
+        }
         // A mean is in the unit of the measured column: name it, so legends
         // and GeoJSON read "400,000 Sale_Price", not a bare number.
         if configuration.estimator == .mean, let column = options.columns.value {
@@ -77,14 +89,18 @@ struct DensityRun {
             if points.rowsRead == 0 {
                 Console.note("\(points.name): no data rows; the result is empty")
             } else {
-                Console.note("\(points.name): no usable points (all \(points.rowsRead) rows skipped); the result is empty")
+                Console.note(
+                    "\(points.name): no usable points (all \(points.rowsRead) rows skipped); the result is empty")
             }
         } else if s.weightedCount == 0 {
-            Console.note("\(points.name): all \(s.count) weights are zero; the density is zero everywhere and there are no contours")
+            Console.note(
+                "\(points.name): all \(s.count) weights are zero; the density is zero everywhere and there are no contours"
+            )
         } else if s.count == 1 {
             Console.note("\(points.name): only one point; the map is a single kernel around it")
         } else if s.allIdentical {
-            Console.note("\(points.name): all \(s.count) points are at the same place; the map is a single kernel around it")
+            Console.note(
+                "\(points.name): all \(s.count) points are at the same place; the map is a single kernel around it")
         } else {
             return false
         }
@@ -94,40 +110,55 @@ struct DensityRun {
     /// Says why there are no contours when the input looked fine: the
     /// levels asked for (`spacing`, placed by `rule` when one was given)
     /// all fall outside the grid's range, or the grid is flat.
-    func describeEmptyLevels(_ thresholds: [Double], spacing: LevelSpacing? = nil, rule: ContourOptions.LevelRule? = nil) {
+    func describeEmptyLevels(
+        _ thresholds: [Double], spacing: LevelSpacing? = nil, rule: ContourOptions.LevelRule? = nil
+    ) {
         guard let points else {
-            if thresholds.isEmpty { Console.note("the grid is flat (no value above its minimum); there are no contours") }
+            if thresholds.isEmpty {
+                Console.note("the grid is flat (no value above its minimum); there are no contours")
+            }
             return
         }
         let s = points.statistics
         guard thresholds.isEmpty, s.count > 0, s.weightedCount > 0 else { return }
         let grid = density.grid
-        let range = "the grid's range \(String(format: "%.4g", grid.minimum)) … \(String(format: "%.4g", grid.maximum))"
+        let range =
+            "the grid's range \(String(format: "%.4g", grid.minimum)) … \(String(format: "%.4g", grid.maximum))"
             + (grid.units.isEmpty ? "" : " \(grid.units)")
         if grid.maximum > grid.minimum {
             switch (rule, spacing ?? configuration.levelSpacing) {
             case (.interval(let i, let offset)?, _):
-                Console.note("no level of --interval \(ArgumentValues.text(i))" + (offset == 0 ? "" : " --offset \(ArgumentValues.text(offset))")
-                             + " lies inside \(range); there are no contours")
+                Console.note(
+                    "no level of --interval \(ArgumentValues.text(i))"
+                        + (offset == 0 ? "" : " --offset \(ArgumentValues.text(offset))")
+                        + " lies inside \(range); there are no contours")
                 return
             case (.exponential(let base)?, _):
-                Console.note("no power of --exp-base \(ArgumentValues.text(base)) (1, \(ArgumentValues.text(base)), …) lies inside \(range); there are no contours")
+                Console.note(
+                    "no power of --exp-base \(ArgumentValues.text(base)) (1, \(ArgumentValues.text(base)), …) lies inside \(range); there are no contours"
+                )
                 return
             case (nil, .probability(let shares)):
-                let shown = shares.prefix(5).map(ArgumentValues.text).joined(separator: ", ") + (shares.count > 5 ? ", …" : "")
-                Console.note("no probability level (\(shown)) gives a threshold inside \(range): each region holding that share of the mass is smaller than a grid cell; there are no contours")
+                let shown =
+                    shares.prefix(5).map(ArgumentValues.text).joined(separator: ", ") + (shares.count > 5 ? ", …" : "")
+                Console.note(
+                    "no probability level (\(shown)) gives a threshold inside \(range): each region holding that share of the mass is smaller than a grid cell; there are no contours"
+                )
                 return
             default:
                 break
             }
         }
         if case .custom(let values) = configuration.levelSpacing, grid.maximum > grid.minimum {
-            let shown = values.prefix(5).map(ArgumentValues.text).joined(separator: ", ") + (values.count > 5 ? ", …" : "")
-            Console.note("no custom level (\(shown)) lies inside the grid's range \(String(format: "%.4g", grid.minimum))"
-                         + " … \(String(format: "%.4g", grid.maximum)) \(grid.units) (levels must be above the minimum"
-                         + " and at most the maximum); there are no contours")
+            let shown =
+                values.prefix(5).map(ArgumentValues.text).joined(separator: ", ") + (values.count > 5 ? ", …" : "")
+            Console.note(
+                "no custom level (\(shown)) lies inside the grid's range \(String(format: "%.4g", grid.minimum))"
+                    + " … \(String(format: "%.4g", grid.maximum)) \(grid.units) (levels must be above the minimum"
+                    + " and at most the maximum); there are no contours")
         } else if configuration.estimator == .mean && s.minValue == s.maxValue {
-            Console.note("every value is \(ArgumentValues.text(s.minValue)); the mean is flat and there are no contours")
+            Console.note(
+                "every value is \(ArgumentValues.text(s.minValue)); the mean is flat and there are no contours")
         } else {
             Console.note("the grid is flat (no value above its minimum); there are no contours")
         }

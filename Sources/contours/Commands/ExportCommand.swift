@@ -20,33 +20,41 @@ enum ExportCommand {
         picture.contourMode = mode
 
         if let frames = try TimeSettings.frames(args) {
-            try FramedExport.run(args, frames: frames, format: format, mode: mode, geoJSON: { grid in
-                var options = ContourOptions.attributes(
-                    args, GeoJSONOptions(precision: requestedPrecision ?? defaultPrecision(for: grid), grouping: grouping),
-                    grid: grid)
-                options.crsName = userCRS.map(RasterExport.crsName)
-                return options
-            }, picture: picture, levelRule: levelRule, output: output, density: density, control: control)
+            try FramedExport.run(
+                args, frames: frames, format: format, mode: mode,
+                geoJSON: { grid in
+                    var options = ContourOptions.attributes(
+                        args,
+                        GeoJSONOptions(
+                            precision: requestedPrecision ?? defaultPrecision(for: grid), grouping: grouping),
+                        grid: grid)
+                    options.crsName = userCRS.map(RasterExport.crsName)
+                    return options
+                }, picture: picture, levelRule: levelRule, output: output, density: density, control: control)
             return
         }
 
         let input = try Settings.openInput(args, path: Settings.input(args, operands: args.operands[...]))
         if let raster = try RasterExport.raster(input) {
-            try RasterExport.run(raster, args, configuration: density.configuration, levels: levelRule,
-                                 format: format, mode: mode, grouping: grouping,
-                                 precision: requestedPrecision, simplify: simplify, picture: picture, output: output,
-                                 control: control)
+            try RasterExport.run(
+                raster, args, configuration: density.configuration, levels: levelRule,
+                format: format, mode: mode, grouping: grouping,
+                precision: requestedPrecision, simplify: simplify, picture: picture, output: output,
+                control: control)
             return
         }
-        let (contours, options) = try Self.contours(args, density, input, levelRule, format: format, mode: mode,
-                                                    precision: requestedPrecision, grouping: grouping,
-                                                    crs: userCRS, simplify: simplify, control: control)
+        let (contours, options) = try Self.contours(
+            args, density, input, levelRule, format: format, mode: mode,
+            precision: requestedPrecision, grouping: grouping,
+            crs: userCRS, simplify: simplify, control: control)
         control.report(.export, 0)
         if let simplify {
-            let set = try simplified(contours, tolerance: simplify, format: format, mode: mode, picture: picture,
-                                     control: control)
-            try write(set, contours, format: format, mode: mode, picture: picture, options: options, to: output,
-                      control: control)
+            let set = try simplified(
+                contours, tolerance: simplify, format: format, mode: mode, picture: picture,
+                control: control)
+            try write(
+                set, contours, format: format, mode: mode, picture: picture, options: options, to: output,
+                control: control)
             control.report(.export, 1)
             return
         }
@@ -70,25 +78,31 @@ enum ExportCommand {
     /// Reads the input, computes its grid and contours, and the GeoJSON
     /// options that follow from the grid. The points and the grid's own
     /// handles end here; the result still holds the grid.
-    private static func contours(_ args: ParsedArguments,
-                                 _ density: ToolConfiguration,
-                                 _ input: InputFile, _ levelRule: ContourOptions.LevelRule?, format: Format, mode: ContourMode,
-                                 precision: Int?, grouping: GeoJSONFeatureGrouping, crs: RasterCRS?, simplify: Double??,
-                                 control: ComputeControl) throws -> (HeatMapContours, GeoJSONOptions) {
-        let run = try DensityRun.run(args, density, operands: args.operands[...], input: input, control: control,
-                                     forPicture: format != .geojson)
-        let configuration = try ToolConfiguration.settled(run.configuration, byLevels: levelRule, grid: run.density.grid,
-                                                         command: args.command.name)
+    private static func contours(
+        _ args: ParsedArguments,
+        _ density: ToolConfiguration,
+        _ input: InputFile, _ levelRule: ContourOptions.LevelRule?, format: Format, mode: ContourMode,
+        precision: Int?, grouping: GeoJSONFeatureGrouping, crs: RasterCRS?, simplify: Double??,
+        control: ComputeControl
+    ) throws -> (HeatMapContours, GeoJSONOptions) {
+        let run = try DensityRun.run(
+            args, density, operands: args.operands[...], input: input, control: control,
+            forPicture: format != .geojson)
+        let configuration = try ToolConfiguration.settled(
+            run.configuration, byLevels: levelRule, grid: run.density.grid,
+            command: args.command.name)
         let grid = run.density.grid
         var options = ContourOptions.attributes(
             args, GeoJSONOptions(precision: precision ?? defaultPrecision(for: grid), grouping: grouping),
             grid: grid)
         options.crsName = crs.map(RasterExport.crsName)
         options.kernel = GeoJSONKernelMember(grid)
-        let contours = try HeatMapContours.compute(from: grid, configuration: configuration,
-                                                   control: control, summary: run.density.summary,
-                                                   kinds: kinds(format: format, mode: mode,
-                                                                configuration: configuration, simplify: simplify))
+        let contours = try HeatMapContours.compute(
+            from: grid, configuration: configuration,
+            control: control, summary: run.density.summary,
+            kinds: kinds(
+                format: format, mode: mode,
+                configuration: configuration, simplify: simplify))
         run.describeEmptyLevels(contours.thresholds, spacing: configuration.levelSpacing, rule: levelRule)
         return (contours, options)
     }
@@ -96,8 +110,10 @@ enum ExportCommand {
     /// The kinds an export draws or writes: the mode's, and for a picture
     /// whose style strokes contour lines, the isolines as well. A picture
     /// of simplified isolines is framed by the bands as they were.
-    static func kinds(format: Format, mode: ContourMode, configuration: HeatMapConfiguration,
-                      simplify: Double??) -> ContourKinds {
+    static func kinds(
+        format: Format, mode: ContourMode, configuration: HeatMapConfiguration,
+        simplify: Double??
+    ) -> ContourKinds {
         var kinds = ContourKinds(mode)
         guard format != .geojson else { return kinds }
         if configuration.renderMode.isolineStroke != nil { kinds.insert(.isolines) }
@@ -107,11 +123,14 @@ enum ExportCommand {
 
     /// The contours' set simplified along shared arcs (`--simplify`);
     /// `tolerance` nil is automatic.
-    static func simplified(_ contours: HeatMapContours, tolerance: Double?, format: Format, mode: ContourMode,
-                           picture: HeatMapRenderOptions, control: ComputeControl) throws -> ContourSet {
+    static func simplified(
+        _ contours: HeatMapContours, tolerance: Double?, format: Format, mode: ContourMode,
+        picture: HeatMapRenderOptions, control: ComputeControl
+    ) throws -> ContourSet {
         let tolerance = tolerance ?? autoTolerance(for: contours.grid, format: format, picture: picture)
-        return try contours.contourSet.simplified(tolerance: tolerance, on: contours.grid, modes: [mode],
-                                                  control: control)
+        return try contours.contourSet.simplified(
+            tolerance: tolerance, on: contours.grid, modes: [mode],
+            control: control)
     }
 
     /// Half a pixel of a picture of the whole grid, or a quarter of a grid
@@ -124,9 +143,11 @@ enum ExportCommand {
     }
 
     /// Writes a contour set made from `contours` (simplified) in `format`.
-    static func write(_ set: ContourSet, _ contours: HeatMapContours, format: Format, mode: ContourMode,
-                      picture: HeatMapRenderOptions, options: GeoJSONOptions, to output: String?,
-                      control: ComputeControl) throws {
+    static func write(
+        _ set: ContourSet, _ contours: HeatMapContours, format: Format, mode: ContourMode,
+        picture: HeatMapRenderOptions, options: GeoJSONOptions, to output: String?,
+        control: ComputeControl
+    ) throws {
         var options = options
         options.gradient = options.gradient ?? contours.gradient
         options.fillOpacity = options.fillOpacity ?? contours.fillOpacity
@@ -134,16 +155,21 @@ enum ExportCommand {
         switch format {
         case .geojson:
             try OutputFile.streaming(to: output) { out in
-                try GeoJSONExport.write(set, projection: contours.projection, units: contours.units, mode: mode,
-                                        gradient: options.gradient ?? .thermal, fillOpacity: options.fillOpacity ?? 1,
-                                        options: options, to: out, control: control)
+                try GeoJSONExport.write(
+                    set, projection: contours.projection, units: contours.units, mode: mode,
+                    gradient: options.gradient ?? .thermal, fillOpacity: options.fillOpacity ?? 1,
+                    options: options, to: out, control: control)
             }
         case .svg:
-            try OutputFile.write(HeatMapRenderer.svg(contourSet: set, projection: contours.projection,
-                                                     units: contours.units, style: style, options: picture), to: output)
+            try OutputFile.write(
+                HeatMapRenderer.svg(
+                    contourSet: set, projection: contours.projection,
+                    units: contours.units, style: style, options: picture), to: output)
         case .html:
-            try OutputFile.write(HeatMapRenderer.html(contourSet: set, projection: contours.projection,
-                                                      units: contours.units, style: style, options: picture), to: output)
+            try OutputFile.write(
+                HeatMapRenderer.html(
+                    contourSet: set, projection: contours.projection,
+                    units: contours.units, style: style, options: picture), to: output)
         }
     }
 

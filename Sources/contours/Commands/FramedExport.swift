@@ -6,16 +6,19 @@ import HeatMap
 /// frame by frame, each feature with `frame`, `start` and `end` (ISO 8601)
 /// before the usual properties.
 enum FramedExport {
-    static func run(_ args: ParsedArguments, frames options: TimeFrameOptions, format: ExportCommand.Format,
-                    mode: ContourMode, geoJSON: @escaping (DensityGrid) -> GeoJSONOptions, picture: HeatMapRenderOptions,
-                    levelRule: ContourOptions.LevelRule?, output: String?,
-                    density: ToolConfiguration,
-                    control: ComputeControl) throws {
+    static func run(
+        _ args: ParsedArguments, frames options: TimeFrameOptions, format: ExportCommand.Format,
+        mode: ContourMode, geoJSON: @escaping (DensityGrid) -> GeoJSONOptions, picture: HeatMapRenderOptions,
+        levelRule: ContourOptions.LevelRule?, output: String?,
+        density: ToolConfiguration,
+        control: ComputeControl
+    ) throws {
         if args.isGiven(Options.simplify) {
             throw ToolError.usage("--simplify is not available with --frames yet", command: "export")
         }
         if args.isGiven(Options.frame), format != .svg {
-            throw ToolError.usage("--frame K draws one frame of an SVG; GeoJSON and HTML hold every frame", command: "export")
+            throw ToolError.usage(
+                "--frame K draws one frame of an SVG; GeoJSON and HTML hold every frame", command: "export")
         }
         let run = try FramedRun.run(args, density, frames: options, control: control, forPicture: format != .geojson)
         let thresholds = try run.thresholds(levelRule, command: "export", control: control)
@@ -27,33 +30,40 @@ enum FramedExport {
                 try writeGeoJSON(run, thresholds: thresholds, mode: mode, options: geoJSON, to: out, control: control)
             }
         case .svg, .html:
-            try FramedPicture.write(run, thresholds: thresholds, format: format, frame: args[Options.frame],
-                                    picture: picture, to: output, control: control)
+            try FramedPicture.write(
+                run, thresholds: thresholds, format: format, frame: args[Options.frame],
+                picture: picture, to: output, control: control)
         }
         control.report(.export, 1)
     }
 
     /// The contours of one frame at the shared thresholds.
-    static func contours(_ grid: DensityGrid, _ run: FramedRun, thresholds: [Double], kinds: ContourKinds,
-                         control: ComputeControl) throws -> HeatMapContours {
+    static func contours(
+        _ grid: DensityGrid, _ run: FramedRun, thresholds: [Double], kinds: ContourKinds,
+        control: ComputeControl
+    ) throws -> HeatMapContours {
         var grid = grid
         grid.units = run.units
-        return try HeatMapContours.compute(from: grid, thresholds: thresholds, configuration: run.configuration,
-                                           control: control, kinds: kinds)
+        return try HeatMapContours.compute(
+            from: grid, thresholds: thresholds, configuration: run.configuration,
+            control: control, kinds: kinds)
     }
 
     /// One FeatureCollection of every frame's features. Each frame is
     /// written by the library's GeoJSON writer (valid after rounding, as
     /// ever); its features are taken over with the frame's properties put
     /// first, and the collection's bbox is the union of the frames'.
-    static func writeGeoJSON(_ run: FramedRun, thresholds: [Double], mode: ContourMode,
-                             options optionsFor: (DensityGrid) -> GeoJSONOptions,
-                             to out: OutputFile, control: ComputeControl) throws {
+    static func writeGeoJSON(
+        _ run: FramedRun, thresholds: [Double], mode: ContourMode,
+        options optionsFor: (DensityGrid) -> GeoJSONOptions,
+        to out: OutputFile, control: ComputeControl
+    ) throws {
         var quiet = control
         quiet.progress = nil
-        let empty = DensityGrid(geometry: run.frames.geometry, values: [Double](repeating: 0, count: run.frames.nodes),
-                                projection: run.frames.projection, radius: run.frames.radius, estimator: .density,
-                                units: run.units)
+        let empty = DensityGrid(
+            geometry: run.frames.geometry, values: [Double](repeating: 0, count: run.frames.nodes),
+            projection: run.frames.projection, radius: run.frames.radius, estimator: .density,
+            units: run.units)
         let options = optionsFor(empty)
         let total = Double(run.frames.schedule.frames.count)
         var head = "{\"type\":\"FeatureCollection\""
@@ -64,8 +74,11 @@ enum FramedExport {
         try FramedGrid.write(head, to: out)
         let slotWidth = 120
         let slot = out.offset
-        if slot != nil { try FramedGrid.write(String(repeating: " ", count: slotWidth), to: out) }
-        else { try FramedGrid.write("null", to: out) }
+        if slot != nil {
+            try FramedGrid.write(String(repeating: " ", count: slotWidth), to: out)
+        } else {
+            try FramedGrid.write("null", to: out)
+        }
         try FramedGrid.write(",\"features\":[", to: out)
         var box: BoundingBox?
         var written = 0
@@ -77,10 +90,12 @@ enum FramedExport {
             let text = try GeoJSONExport.contours(contours, mode: mode, options: frameOptions, control: quiet)
             if let b = BoundingBox(member: text) { box = box.map { $0.union(b) } ?? b }
             guard let open = text.range(of: ",\"features\":["), let close = text.range(of: "]}", options: .backwards),
-                  open.upperBound < close.lowerBound else { return }
+                open.upperBound < close.lowerBound
+            else { return }
             var features = text[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
             guard !features.isEmpty else { return }
-            let properties = marker + "\"frame\":\(frame.index),\"start\":\"\(UTCCalendar.iso8601(frame.start))\","
+            let properties =
+                marker + "\"frame\":\(frame.index),\"start\":\"\(UTCCalendar.iso8601(frame.start))\","
                 + "\"end\":\"\(UTCCalendar.iso8601(frame.end))\","
             features = features.replacingOccurrences(of: marker, with: properties)
             try FramedGrid.write((written == 0 ? "\n" : ",\n") + features, to: out)
@@ -105,7 +120,8 @@ enum FramedExport {
         /// The `"bbox":[…]` member of a FeatureCollection's text, if any.
         init?(member text: String) {
             guard let start = text.range(of: "\"bbox\":["),
-                  let end = text[start.upperBound...].firstIndex(of: "]") else { return nil }
+                let end = text[start.upperBound...].firstIndex(of: "]")
+            else { return nil }
             let values = text[start.upperBound..<end].split(separator: ",").compactMap {
                 Double($0.trimmingCharacters(in: .whitespaces))
             }
@@ -120,8 +136,9 @@ enum FramedExport {
         /// The box holding both; across ±180° (west > east in either) the whole circle of longitude.
         func union(_ b: BoundingBox) -> BoundingBox {
             let crossing = west > east || b.west > b.east
-            return BoundingBox(west: crossing ? -180 : min(west, b.west), south: min(south, b.south),
-                               east: crossing ? 180 : max(east, b.east), north: max(north, b.north))
+            return BoundingBox(
+                west: crossing ? -180 : min(west, b.west), south: min(south, b.south),
+                east: crossing ? 180 : max(east, b.east), north: max(north, b.north))
         }
 
         func json(decimals: Int) -> String {

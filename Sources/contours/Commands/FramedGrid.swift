@@ -6,13 +6,16 @@ import HeatMap
 /// shared thresholds and `"frames": [{"start", "end", "values"}, …]`;
 /// GeoTIFF one band per frame, described by its start.
 enum FramedGrid {
-    static func run(_ args: ParsedArguments, frames options: TimeFrameOptions, format: GridCommand.Format,
-                    output: String?, crs userCRS: RasterCRS?,
-                    density: ToolConfiguration,
-                    control: ComputeControl) throws {
+    static func run(
+        _ args: ParsedArguments, frames options: TimeFrameOptions, format: GridCommand.Format,
+        output: String?, crs userCRS: RasterCRS?,
+        density: ToolConfiguration,
+        control: ComputeControl
+    ) throws {
         if format == .asc {
-            throw ToolError.usage("an ESRI ASCII grid holds one grid; frames are written as --format json or tiff",
-                                  command: "grid")
+            throw ToolError.usage(
+                "an ESRI ASCII grid holds one grid; frames are written as --format json or tiff",
+                command: "grid")
         }
         let run = try FramedRun.run(args, density, frames: options, control: control)
         let frames = run.frames
@@ -28,7 +31,8 @@ enum FramedGrid {
                         first = false
                         let crs = userCRS ?? RasterCRS.of(grid.projection)
                         text = GridEncoding.jsonMembers(grid, crs: crs)
-                        text += ",\"time\":{\"step\":\"\(options.step)\",\"window\":\"\(options.window ?? options.step)\""
+                        text +=
+                            ",\"time\":{\"step\":\"\(options.step)\",\"window\":\"\(options.window ?? options.step)\""
                         text += ",\"cumulative\":\(options.cumulative)},\"frames\":[\n"
                     } else {
                         text = ",\n"
@@ -43,12 +47,14 @@ enum FramedGrid {
                 try write("\n]}\n", to: out)
             }
         case .tiff:
-            let tiff = GeoTIFFWriter.Options(sampleType: args[Options.float64] ? .float64 : .float32,
-                                             crs: userCRS, software: Help.version)
+            let tiff = GeoTIFFWriter.Options(
+                sampleType: args[Options.float64] ? .float64 : .float32,
+                crs: userCRS, software: Help.version)
             var bands = GeoTIFFBands(geometry: frames.geometry, options: tiff)
             try frames.forEachFrame(control: control) { frame, grid in
-                bands.add(grid, description: UTCCalendar.iso8601(frame.start),
-                          items: [("START", UTCCalendar.iso8601(frame.start)), ("END", UTCCalendar.iso8601(frame.end))])
+                bands.add(
+                    grid, description: UTCCalendar.iso8601(frame.start),
+                    items: [("START", UTCCalendar.iso8601(frame.start)), ("END", UTCCalendar.iso8601(frame.end))])
                 control.report(.export, 0.9 * Double(frame.index + 1) / total)
             }
             try OutputFile.write(bytes: try bands.encode(), to: output)

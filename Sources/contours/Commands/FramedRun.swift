@@ -12,9 +12,11 @@ struct FramedRun {
     /// The unit of the values.
     let units: String
 
-    static func run(_ args: ParsedArguments, _ settings: ToolConfiguration,
-                    frames options: TimeFrameOptions, control: ComputeControl,
-                    forPicture: Bool = false) throws -> FramedRun {
+    static func run(
+        _ args: ParsedArguments, _ settings: ToolConfiguration,
+        frames options: TimeFrameOptions, control: ComputeControl,
+        forPicture: Bool = false
+    ) throws -> FramedRun {
         var settings = settings
         let path = try Settings.input(args, operands: args.operands[...])
         let input = try Settings.openInput(args, path: path)
@@ -30,23 +32,28 @@ struct FramedRun {
         let reading = try Settings.reader(args)
         let points = try StreamedPoints.read(input: input, options: reading, control: control)
         if points.format != .csv {
-            throw ToolError.usage("--time reads CSV columns; \(points.name) is GeoJSON, whose times are not read yet",
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "--time reads CSV columns; \(points.name) is GeoJSON, whose times are not read yet",
+                command: args.command.name)
         }
         Console.report(points.rejections, rows: points.rowsRead)
         if forPicture, !args.isGiven(Options.radius),
-           let rule = PictureRadius(points.statistics, geographic: settings.configuration.projection != .planar) {
+            let rule = PictureRadius(points.statistics, geographic: settings.configuration.projection != .planar)
+        {
             settings = settings.settled(byPicture: rule, resolutionGiven: args.isGiven(Options.resolution))
         }
         let configuration = settings.configuration
         DensityRun.describeOddities(points, estimator: configuration.estimator)
-        let made = try FrameDensity.make(streamed: points, configuration: configuration,
-                                         resolutionFromData: settings.resolutionFromData, frames: options, control: control)
+        let made = try FrameDensity.make(
+            streamed: points, configuration: configuration,
+            resolutionFromData: settings.resolutionFromData, frames: options, control: control)
         var units = made.projection.densityUnits
         if forPicture, let given = Settings.units(args, areaUnits: units) { units = given }
         if made.pointsInFrames < points.count {
-            Console.note("\(points.count - made.pointsInFrames) of \(points.count) points are in no frame (outside"
-                         + " \(UTCCalendar.iso8601(made.schedule.edges.first ?? 0)) … \(UTCCalendar.iso8601(made.schedule.edges.last ?? 0)))")
+            Console.note(
+                "\(points.count - made.pointsInFrames) of \(points.count) points are in no frame (outside"
+                    + " \(UTCCalendar.iso8601(made.schedule.edges.first ?? 0)) … \(UTCCalendar.iso8601(made.schedule.edges.last ?? 0)))"
+            )
         }
         return FramedRun(points: points, frames: made, configuration: made.configuration, units: units)
     }
@@ -55,8 +62,9 @@ struct FramedRun {
     /// all frames, else the spacing over all frames' values.
     func thresholds(_ rule: ContourOptions.LevelRule?, command: String, control: ComputeControl) throws -> [Double] {
         guard let rule else {
-            return try frames.thresholds(spacing: configuration.levelSpacing, levelCount: configuration.contourLevels,
-                                         control: control)
+            return try frames.thresholds(
+                spacing: configuration.levelSpacing, levelCount: configuration.contourLevels,
+                control: control)
         }
         var highest = 0.0
         try frames.forEachFrame(control: control) { _, grid in highest = max(highest, grid.maximum) }

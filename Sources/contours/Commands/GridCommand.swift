@@ -16,8 +16,9 @@ enum GridCommand {
         }
 
         if let frames = try TimeSettings.frames(args) {
-            try FramedGrid.run(args, frames: frames, format: format, output: output, crs: userCRS, density: density,
-                               control: control)
+            try FramedGrid.run(
+                args, frames: frames, format: format, output: output, crs: userCRS, density: density,
+                control: control)
             return
         }
         let run = try DensityRun.run(args, density, operands: args.operands[...], control: control)
@@ -27,13 +28,16 @@ enum GridCommand {
         switch format {
         case .json, .asc:
             // The text is built whole: up to 24 bytes a value.
-            try MemoryBudget.reserve(MemoryBudget.product(grid.values.count, 24),
-                                     for: "the text of the \(grid.geometry.columns) × \(grid.geometry.rows) grid")
-            try OutputFile.write(format == .asc ? GridEncoding.asc(grid) : GridEncoding.json(grid, crs: crs), to: output)
+            try MemoryBudget.reserve(
+                MemoryBudget.product(grid.values.count, 24),
+                for: "the text of the \(grid.geometry.columns) × \(grid.geometry.rows) grid")
+            try OutputFile.write(
+                format == .asc ? GridEncoding.asc(grid) : GridEncoding.json(grid, crs: crs), to: output)
             if format == .asc { try writeProjection(crs, besides: output) }
         case .tiff:
-            let options = GeoTIFFWriter.Options(sampleType: args[Options.float64] ? .float64 : .float32,
-                                                crs: crs, software: Help.version)
+            let options = GeoTIFFWriter.Options(
+                sampleType: args[Options.float64] ? .float64 : .float32,
+                crs: crs, software: Help.version)
             try OutputFile.write(bytes: try GeoTIFFWriter.encode(grid, options: options), to: output)
         }
         control.report(.export, 1)

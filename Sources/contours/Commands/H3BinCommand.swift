@@ -19,19 +19,23 @@ enum H3BinCommand {
         var valueName = options.columns.value ?? options.columns.weight ?? "weight"
         control.report(.bin, 0)
         if let column = args[Options.h3Column] {
-            let rows = try H3CellReader.read(path: path, column: column, weight: options.columns.weight ?? options.columns.value,
-                                             skipInvalid: options.skipInvalid)
+            let rows = try H3CellReader.read(
+                path: path, column: column, weight: options.columns.weight ?? options.columns.value,
+                skipInvalid: options.skipInvalid)
             Console.report(rows.rejections, rows: rows.rowsRead)
             valueName = rows.weightColumn ?? "rows"
             let finest = rows.cells.map(\.resolution).max() ?? 0
             let coarsest = rows.cells.map(\.resolution).min() ?? 0
             let resolution = asked ?? coarsest
             if asked == nil, !rows.cells.isEmpty {
-                Console.note("H3 resolution \(resolution) (the coarsest of the input cells; set it with --h3-resolution)")
+                Console.note(
+                    "H3 resolution \(resolution) (the coarsest of the input cells; set it with --h3-resolution)")
             }
             guard resolution <= coarsest || rows.cells.isEmpty else {
-                throw ToolError.usage("--h3-resolution \(resolution) is finer than input cells of resolution \(coarsest); "
-                                      + "cells can only be re-aggregated to their resolution or coarser (inputs are \(coarsest)…\(finest))", command: "bin")
+                throw ToolError.usage(
+                    "--h3-resolution \(resolution) is finer than input cells of resolution \(coarsest); "
+                        + "cells can only be re-aggregated to their resolution or coarser (inputs are \(coarsest)…\(finest))",
+                    command: "bin")
             }
             binner = try H3Binner(resolution: resolution)
             try binner.add(cells: rows.cells, weights: rows.weightColumn == nil ? nil : rows.weights)
@@ -41,8 +45,9 @@ enum H3BinCommand {
             if points.count == 0 { DensityRun.describeOddities(points, estimator: .density) }
             let resolution = asked ?? automaticResolution(points.statistics)
             if asked == nil, points.count > 0 {
-                Console.note("H3 resolution \(resolution) (average edge \(ArgumentValues.text(BinCommand.rounded(H3Cell.averageEdgeKm[resolution]))) km, "
-                             + "from the data; set it with --h3-resolution)")
+                Console.note(
+                    "H3 resolution \(resolution) (average edge \(ArgumentValues.text(BinCommand.rounded(H3Cell.averageEdgeKm[resolution]))) km, "
+                        + "from the data; set it with --h3-resolution)")
             }
             binner = try H3Binner(resolution: resolution)
             let useValues = options.columns.value != nil || options.columns.weight != nil
@@ -56,7 +61,8 @@ enum H3BinCommand {
         }
         let result: H3BinningResult
         do {
-            result = try binner.result(includeEmpty: includeEmpty, maximumCells: args[Options.maxCells], control: control)
+            result = try binner.result(
+                includeEmpty: includeEmpty, maximumCells: args[Options.maxCells], control: control)
         } catch HeatMapError.invalidConfiguration(let why) {
             throw ToolError.failure(why + " or a larger --max-cells")
         }
@@ -71,7 +77,8 @@ enum H3BinCommand {
             text = H3CSV.text(result, aggregate: aggregate, precision: precision)
         case .svg, .html:
             let name = BinSettings.valueLabel(aggregate, of: valueName)
-            text = settings.picture(HeatMapBinLayer(result, aggregate: aggregate, valueName: name), aggregate: aggregate)
+            text = settings.picture(
+                HeatMapBinLayer(result, aggregate: aggregate, valueName: name), aggregate: aggregate)
         }
         try OutputFile.write(text, to: output)
         control.report(.export, 1)

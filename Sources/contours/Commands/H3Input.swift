@@ -5,11 +5,14 @@ import HeatMap
 /// weighted points at their cells' centres.
 enum H3Input {
     /// The points, and the coarsest cell resolution among them.
-    static func points(input: InputFile, column: String, options: PointReaderOptions,
-                       control: ComputeControl) throws -> (StreamedPoints, coarsest: Int?) {
-        let rows = try H3CellReader.read(source: input.source, column: column,
-                                         weight: options.columns.weight ?? options.columns.value,
-                                         skipInvalid: options.skipInvalid)
+    static func points(
+        input: InputFile, column: String, options: PointReaderOptions,
+        control: ComputeControl
+    ) throws -> (StreamedPoints, coarsest: Int?) {
+        let rows = try H3CellReader.read(
+            source: input.source, column: column,
+            weight: options.columns.weight ?? options.columns.value,
+            skipInvalid: options.skipInvalid)
         // Through a temporary CSV, so that the points are checked, counted
         // and spooled exactly as any input is.
         var text = "lat,lon,weight\n"
@@ -26,9 +29,12 @@ enum H3Input {
         reader.format = .csv
         let points = try StreamedPoints.read(path: url.path, options: reader, replay: .spool, control: control)
         let columns = "h3: \(column)" + (rows.weightColumn.map { ", weight: \($0)" } ?? "")
-        return (points.relabeled(name: rows.name, columnsDescription: columns, rowsRead: rows.rowsRead,
-                                 rejections: rows.rejections),
-                rows.cells.map(\.resolution).min())
+        return (
+            points.relabeled(
+                name: rows.name, columnsDescription: columns, rowsRead: rows.rowsRead,
+                rejections: rows.rejections),
+            rows.cells.map(\.resolution).min()
+        )
     }
 
     /// Refuses cells too coarse for the kernel (a cell's corner lies up to
@@ -42,14 +48,16 @@ enum H3Input {
         let sigma = radiusMetres / 3000
         let share = edge / sigma
         guard share <= 1 else {
-            throw ToolError.failure("H3 cells of resolution \(resolution) (edge ~\(ArgumentValues.text(BinCommand.rounded(edge))) km) "
-                                  + "are too coarse for radius \(ArgumentValues.text(BinCommand.rounded(radiusMetres / 1000))) km "
-                                  + "(σ \(ArgumentValues.text(BinCommand.rounded(sigma))) km): use finer cells or --radius of at least "
-                                  + "\(ArgumentValues.text(BinCommand.rounded(3 * edge))) km")
+            throw ToolError.failure(
+                "H3 cells of resolution \(resolution) (edge ~\(ArgumentValues.text(BinCommand.rounded(edge))) km) "
+                    + "are too coarse for radius \(ArgumentValues.text(BinCommand.rounded(radiusMetres / 1000))) km "
+                    + "(σ \(ArgumentValues.text(BinCommand.rounded(sigma))) km): use finer cells or --radius of at least "
+                    + "\(ArgumentValues.text(BinCommand.rounded(3 * edge))) km")
         }
         guard !quiet, share >= 0.01 else { return }
-        Console.note("each H3 cell (resolution \(resolution), edge ~\(ArgumentValues.text(BinCommand.rounded(edge))) km) "
-                     + "counts at its centre: rows move by up to ~\(ArgumentValues.text(BinCommand.rounded(edge))) km, "
-                     + "\(Int((share * 100).rounded()))% of the kernel's σ")
+        Console.note(
+            "each H3 cell (resolution \(resolution), edge ~\(ArgumentValues.text(BinCommand.rounded(edge))) km) "
+                + "counts at its centre: rows move by up to ~\(ArgumentValues.text(BinCommand.rounded(edge))) km, "
+                + "\(Int((share * 100).rounded()))% of the kernel's σ")
     }
 }

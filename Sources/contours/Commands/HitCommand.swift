@@ -51,16 +51,18 @@ enum HitCommand {
             } else {
                 level = locator.band(at: PlanePoint(x: longitude, y: latitude))
             }
-            return Answer(latitude: latitude, longitude: longitude, level: level,
-                          threshold: level.flatMap { thresholds[$0] }, upper: level.flatMap { uppers[$0] })
+            return Answer(
+                latitude: latitude, longitude: longitude, level: level,
+                threshold: level.flatMap { thresholds[$0] }, upper: level.flatMap { uppers[$0] })
         }
     }
 
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
         let operands = args.operands
         guard let contoursPath = operands.first else {
-            throw ToolError.usage("hit needs the contour file: contours hit CONTOURS.geojson --at LAT,LON",
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "hit needs the contour file: contours hit CONTOURS.geojson --at LAT,LON",
+                command: args.command.name)
         }
         let options = try Settings.reader(args)
         let queries = args.all(Options.at).compactMap { $0 }

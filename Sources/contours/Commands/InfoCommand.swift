@@ -5,13 +5,15 @@ import HeatMap
 enum InfoCommand {
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
         let json = args[Options.infoFormat]
-        let run = try DensityRun.run(args, try ToolConfiguration(args), operands: args.operands[...],
-                                     control: control)
+        let run = try DensityRun.run(
+            args, try ToolConfiguration(args), operands: args.operands[...],
+            control: control)
         let configuration = run.configuration
         let grid = run.density.grid
         control.report(.levels, 0)
-        let thresholds = ThresholdResolver.thresholds(for: configuration.levelSpacing,
-                                                      levelCount: configuration.contourLevels, grid: grid)
+        let thresholds = ThresholdResolver.thresholds(
+            for: configuration.levelSpacing,
+            levelCount: configuration.contourLevels, grid: grid)
         control.report(.levels, 1)
         guard let points = run.points else {
             let report = CellsReport(run: run, cells: run.cells!, thresholds: thresholds)
@@ -68,8 +70,12 @@ enum InfoCommand {
             }
             if let b = bbox {
                 if geographic {
-                    lines.append(("box", "latitude \(n(b[1])) … \(n(b[3])), longitude \(n(b[0])) … \(n(b[2]))"
-                                  + (b[0] > b[2] ? " (across ±180°)" : "")))
+                    lines.append(
+                        (
+                            "box",
+                            "latitude \(n(b[1])) … \(n(b[3])), longitude \(n(b[0])) … \(n(b[2]))"
+                                + (b[0] > b[2] ? " (across ±180°)" : "")
+                        ))
                 } else {
                     lines.append(("box", "x \(n(b[0])) … \(n(b[2])), y \(n(b[1])) … \(n(b[3]))"))
                 }
@@ -83,14 +89,22 @@ enum InfoCommand {
                 lines.append(("measured", "\(n(s.minValue)) … \(n(s.maxValue)) (mapping their kernel-weighted mean)"))
             }
             let p = run.density.grid.projection
-            lines.append(("projection", p.isGeographic
-                          ? "\(p.kind.rawValue), centred at \(n(p.centreLatitude)), \(n(p.centreLongitude))"
-                          : "planar (coordinates as given)"))
+            lines.append(
+                (
+                    "projection",
+                    p.isGeographic
+                        ? "\(p.kind.rawValue), centred at \(n(p.centreLatitude)), \(n(p.centreLongitude))"
+                        : "planar (coordinates as given)"
+                ))
             lines.append(("radius", kernelRadiusText(run.density.grid, rule: radiusRule, unit: unit, number: n)))
             lines.append(("kernel", kernelText(run.density.grid)))
             if let a = run.density.adaptive {
-                lines.append(("adaptive", "pilot radius \(n(a.pilotRadius)) \(unit); local radii geometric mean \(n(a.geometricMean)) \(unit), "
-                              + "5-95 % \(n(a.percentile5)) … \(n(a.percentile95)), all \(n(a.smallest)) … \(n(a.largest)) \(unit), \(a.trimmed) trimmed"))
+                lines.append(
+                    (
+                        "adaptive",
+                        "pilot radius \(n(a.pilotRadius)) \(unit); local radii geometric mean \(n(a.geometricMean)) \(unit), "
+                            + "5-95 % \(n(a.percentile5)) … \(n(a.percentile95)), all \(n(a.smallest)) … \(n(a.largest)) \(unit), \(a.trimmed) trimmed"
+                    ))
             } else if let largest = run.density.maximumRadius {
                 lines.append(("radii", "per point (--radius-column), up to \(n(largest)) \(unit)"))
             }
@@ -102,8 +116,12 @@ enum InfoCommand {
             if thresholds.isEmpty {
                 lines.append(("thresholds", "none (\(spacing))"))
             } else {
-                lines.append(("thresholds", "\(thresholds.count) (\(spacing)), \(grid.units): "
-                              + thresholds.map(n).joined(separator: ", ")))
+                lines.append(
+                    (
+                        "thresholds",
+                        "\(thresholds.count) (\(spacing)), \(grid.units): "
+                            + thresholds.map(n).joined(separator: ", ")
+                    ))
             }
             return lines.map { $0.0.padding(toLength: 11, withPad: " ", startingAt: 0) + $0.1 }
                 .joined(separator: "\n") + "\n"
@@ -123,9 +141,10 @@ enum InfoCommand {
             fields.append("\"total_weight\":\(n(s.totalWeight))")
             fields += gridFields(grid, bandwidth: run.density.bandwidth, number: n)
             if let a = run.density.adaptive {
-                fields.append("\"adaptive\":{\"pilot_radius\":\(n(a.pilotRadius)),\"geometric_mean\":\(n(a.geometricMean)),"
-                              + "\"p5\":\(n(a.percentile5)),\"p95\":\(n(a.percentile95)),\"smallest\":\(n(a.smallest)),"
-                              + "\"largest\":\(n(a.largest)),\"trimmed\":\(a.trimmed)}")
+                fields.append(
+                    "\"adaptive\":{\"pilot_radius\":\(n(a.pilotRadius)),\"geometric_mean\":\(n(a.geometricMean)),"
+                        + "\"p5\":\(n(a.percentile5)),\"p95\":\(n(a.percentile95)),\"smallest\":\(n(a.smallest)),"
+                        + "\"largest\":\(n(a.largest)),\"trimmed\":\(a.trimmed)}")
             } else if let largest = run.density.maximumRadius {
                 fields.append("\"largest_radius\":\(n(largest))")
             }
@@ -163,14 +182,16 @@ func gridFields(_ grid: DensityGrid, bandwidth: Bandwidth, number n: (Double) ->
     if p.isGeographic {
         projection += ",\"centre_latitude\":\(n(p.centreLatitude)),\"centre_longitude\":\(n(p.centreLongitude))"
     }
-    return ["\"projection\":\(projection)}",
-            "\"radius\":\(n(grid.radius))",
-            "\"bandwidth\":\(quote(bandwidth.rawValue))",
-            "\"kernel\":\(quote(grid.kernel.name))",
-            "\"kernel_values\":\(quote(grid.kernelValues.rawValue))",
-            "\"sigma\":\(n(grid.radius / grid.kernel.radiusPerSigma))",
-            "\"grid\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"dx\":\(n(g.dx)),\"dy\":\(n(g.dy))}",
-            "\"estimator\":\(quote(grid.estimator.rawValue))",
-            "\"units\":\(quote(grid.units))",
-            "\"minimum\":\(n(grid.minimum)),\"maximum\":\(n(grid.maximum))"]
+    return [
+        "\"projection\":\(projection)}",
+        "\"radius\":\(n(grid.radius))",
+        "\"bandwidth\":\(quote(bandwidth.rawValue))",
+        "\"kernel\":\(quote(grid.kernel.name))",
+        "\"kernel_values\":\(quote(grid.kernelValues.rawValue))",
+        "\"sigma\":\(n(grid.radius / grid.kernel.radiusPerSigma))",
+        "\"grid\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"dx\":\(n(g.dx)),\"dy\":\(n(g.dy))}",
+        "\"estimator\":\(quote(grid.estimator.rawValue))",
+        "\"units\":\(quote(grid.units))",
+        "\"minimum\":\(n(grid.minimum)),\"maximum\":\(n(grid.maximum))"
+    ]
 }

@@ -29,60 +29,80 @@ enum RasterExport {
 
 extension RasterExport {
     /// Contours a raster and writes them.
-    static func run(_ raster: RasterGrid, _ args: ParsedArguments, configuration configured: HeatMapConfiguration,
-                    levels rule: ContourOptions.LevelRule?, format: ExportCommand.Format, mode: ContourMode,
-                    grouping: GeoJSONFeatureGrouping, precision requested: Int?, simplify: Double??,
-                    picture: HeatMapRenderOptions, output: String?, control: ComputeControl) throws {
-        let pointOptions: [any OptionDeclaration] = [Options.lat, Options.lon, Options.weight, Options.value,
-                                                     Options.radius, Options.resolution, Options.padding,
-                                                     Options.projection, Options.crs]
+    static func run(
+        _ raster: RasterGrid, _ args: ParsedArguments, configuration configured: HeatMapConfiguration,
+        levels rule: ContourOptions.LevelRule?, format: ExportCommand.Format, mode: ContourMode,
+        grouping: GeoJSONFeatureGrouping, precision requested: Int?, simplify: Double??,
+        picture: HeatMapRenderOptions, output: String?, control: ComputeControl
+    ) throws {
+        let pointOptions: [any OptionDeclaration] = [
+            Options.lat, Options.lon, Options.weight, Options.value,
+            Options.radius, Options.resolution, Options.padding,
+            Options.projection, Options.crs
+        ]
         for option in pointOptions where args.text(option) != nil {
-            throw ToolError.usage("\(option.name) is for point input; a raster is contoured as it is", command: "export")
+            throw ToolError.usage(
+                "\(option.name) is for point input; a raster is contoured as it is", command: "export")
         }
         let name = (args.operands.first.map { ($0 as NSString).lastPathComponent }) ?? "raster"
         var keptCRS: String?
         switch raster.reference {
         case .unsupported(let what):
             guard args[Options.keepCRS] else {
-                throw ToolError.failure("\(name): its CRS is \(what), which this tool cannot map to longitude/latitude (it knows EPSG:4326, EPSG:3857, UTM EPSG:326zz/327zz and its own); reproject it with gdalwarp -t_srs EPSG:4326, or add --keep-crs to write contours in its own coordinates")
+                throw ToolError.failure(
+                    "\(name): its CRS is \(what), which this tool cannot map to longitude/latitude (it knows EPSG:4326, EPSG:3857, UTM EPSG:326zz/327zz and its own); reproject it with gdalwarp -t_srs EPSG:4326, or add --keep-crs to write contours in its own coordinates"
+                )
             }
-            keptCRS = what.hasPrefix("EPSG:") ? "urn:ogc:def:crs:EPSG::\(what.dropFirst(5).prefix { $0.isNumber })" : what
+            keptCRS =
+                what.hasPrefix("EPSG:") ? "urn:ogc:def:crs:EPSG::\(what.dropFirst(5).prefix { $0.isNumber })" : what
         default:
             break
         }
-        let configuration = try ToolConfiguration.settled(configured, byLevels: rule, grid: raster.grid,
-                                                         command: args.command.name)
+        let configuration = try ToolConfiguration.settled(
+            configured, byLevels: rule, grid: raster.grid,
+            command: args.command.name)
         let contours = try HeatMapContours.compute(
             from: raster.grid, configuration: configuration, control: control,
-            kinds: ExportCommand.kinds(format: format, mode: mode, configuration: configuration,
-                                       simplify: simplify))
+            kinds: ExportCommand.kinds(
+                format: format, mode: mode, configuration: configuration,
+                simplify: simplify))
         if contours.thresholds.isEmpty {
-            Console.note("\(name): no levels inside the raster's range \(ArgumentValues.text(raster.grid.minimum)) … \(ArgumentValues.text(raster.grid.maximum)); the result is empty")
+            Console.note(
+                "\(name): no levels inside the raster's range \(ArgumentValues.text(raster.grid.minimum)) … \(ArgumentValues.text(raster.grid.maximum)); the result is empty"
+            )
         }
         control.report(.export, 0)
-        let set = try simplify.map {
-            try ExportCommand.simplified(contours, tolerance: $0, format: format, mode: mode, picture: picture,
-                                         control: control)
-        } ?? contours.contourSet
+        let set =
+            try simplify.map {
+                try ExportCommand.simplified(
+                    contours, tolerance: $0, format: format, mode: mode, picture: picture,
+                    control: control)
+            } ?? contours.contourSet
         switch format {
         case .geojson:
             let (lonLatSet, projection) = raster.lonLat(set)
-            let precision = requested ?? (projection.isGeographic ? 6 : ExportCommand.defaultPrecision(for: raster.grid))
-            var options = ContourOptions.attributes(args, GeoJSONOptions(precision: precision, grouping: grouping),
-                                                    grid: raster.grid)
+            let precision =
+                requested ?? (projection.isGeographic ? 6 : ExportCommand.defaultPrecision(for: raster.grid))
+            var options = ContourOptions.attributes(
+                args, GeoJSONOptions(precision: precision, grouping: grouping),
+                grid: raster.grid)
             options.crsName = keptCRS
             try OutputFile.streaming(to: output) { out in
-                try GeoJSONExport.write(lonLatSet, projection: projection, units: raster.units ?? "", mode: mode,
-                                        gradient: contours.gradient, fillOpacity: contours.fillOpacity,
-                                        options: options, to: out, control: control)
+                try GeoJSONExport.write(
+                    lonLatSet, projection: projection, units: raster.units ?? "", mode: mode,
+                    gradient: contours.gradient, fillOpacity: contours.fillOpacity,
+                    options: options, to: out, control: control)
             }
         case .svg, .html:
             if simplify != nil {
-                try ExportCommand.write(set, contours, format: format, mode: mode, picture: picture,
-                                        options: GeoJSONOptions(), to: output, control: control)
+                try ExportCommand.write(
+                    set, contours, format: format, mode: mode, picture: picture,
+                    options: GeoJSONOptions(), to: output, control: control)
             } else {
-                let page = format == .svg ? HeatMapRenderer.svg(contours, options: picture)
-                                          : HeatMapRenderer.html(contours, options: picture)
+                let page =
+                    format == .svg
+                    ? HeatMapRenderer.svg(contours, options: picture)
+                    : HeatMapRenderer.html(contours, options: picture)
                 try OutputFile.write(page, to: output)
             }
         }

@@ -6,8 +6,9 @@ enum SQLCommand {
     static func run(_ args: ParsedArguments) throws {
         let dialect = args[Options.dialect]
         guard let table = args[Options.table], !table.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ToolError.usage("--table NAME is required (the table of points the statement reads)",
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "--table NAME is required (the table of points the statement reads)",
+                command: args.command.name)
         }
         let settings = try ToolConfiguration(args)
         let configuration = settings.configuration, resolutionFromData = settings.resolutionFromData
@@ -19,20 +20,22 @@ enum SQLCommand {
             (configuration.kernelValues == .raw, "--kernel-values raw"),
             (configuration.adaptive != nil, "--adaptive"),
             (args.isGiven(Options.radiusColumn), "--radius-column"),
-            (configuration.bandwidth == .arcgis, "--radius arcgis"),
+            (configuration.bandwidth == .arcgis, "--radius arcgis")
         ]
         if let refused = unsupported.first(where: \.given) {
-            throw ToolError.usage("\(refused.what) is not available in SQL: its cells tables hold Gaussian sums; run 'contours grid' or 'contours export' on the points instead",
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "\(refused.what) is not available in SQL: its cells tables hold Gaussian sums; run 'contours grid' or 'contours export' on the points instead",
+                command: args.command.name)
         }
         let reader = try Settings.reader(args)
         let planar = configuration.projection == .planar
-        let query = CellQuery(dialect: dialect, table: table, latitude: reader.columns.latitude ?? (planar ? "y" : "lat"),
-                              longitude: reader.columns.longitude ?? (planar ? "x" : "lon"), weight: reader.columns.weight,
-                              value: reader.columns.value, projection: configuration.projection,
-                              bandwidth: configuration.bandwidth, radius: configuration.radius,
-                              resolution: resolutionFromData ? nil : configuration.gridResolution,
-                              padding: configuration.paddingFactor)
+        let query = CellQuery(
+            dialect: dialect, table: table, latitude: reader.columns.latitude ?? (planar ? "y" : "lat"),
+            longitude: reader.columns.longitude ?? (planar ? "x" : "lon"), weight: reader.columns.weight,
+            value: reader.columns.value, projection: configuration.projection,
+            bandwidth: configuration.bandwidth, radius: configuration.radius,
+            resolution: resolutionFromData ? nil : configuration.gridResolution,
+            padding: configuration.paddingFactor)
         try OutputFile.write(query.sql(), to: try Settings.output(args))
     }
 }

@@ -8,8 +8,9 @@ enum TilesCommand {
         let output = try Settings.output(args)
         var density = try ToolConfiguration(args)
         guard density.configuration.projection != .planar else {
-            throw ToolError.usage("tiles need geographic data (longitude and latitude); planar x/y have no place on a web map",
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "tiles need geographic data (longitude and latitude); planar x/y have no place on a web map",
+                command: args.command.name)
         }
         let levelRule = try ContourOptions.levelRule(args)
         let minZoom = args[Options.minZoom], maxZoom = args[Options.maxZoom]
@@ -18,12 +19,14 @@ enum TilesCommand {
         }
         let input = try Settings.openInput(args, path: Settings.input(args, operands: args.operands[...]))
         if try RasterExport.raster(input) != nil {
-            throw ToolError.usage("tiles are made from points; contour a raster with 'contours export'",
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "tiles are made from points; contour a raster with 'contours export'",
+                command: args.command.name)
         }
         if let refusal = HeatMapTiles.kernelRefusal(density.configuration) {
-            throw ToolError.usage(refusal.description.replacingOccurrences(of: "invalid configuration: ", with: ""),
-                                  command: args.command.name)
+            throw ToolError.usage(
+                refusal.description.replacingOccurrences(of: "invalid configuration: ", with: ""),
+                command: args.command.name)
         }
         if args.isGiven(Options.radiusColumn) {
             throw ToolError.usage("tiles use one radius; --radius-column is not tiled yet", command: args.command.name)
@@ -32,24 +35,29 @@ enum TilesCommand {
         if !args.isGiven(Options.smooth) { density.configuration.smoother = .none }
         let run = try DensityRun.run(args, density, operands: args.operands[...], input: input, control: control)
         guard let points = run.points else {
-            throw ToolError.usage("tiles are made from points, not a cells table (the kernel is summed at every zoom's own nodes)",
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "tiles are made from points, not a cells table (the kernel is summed at every zoom's own nodes)",
+                command: args.command.name)
         }
-        let configuration = try ToolConfiguration.settled(run.configuration, byLevels: levelRule, grid: run.density.grid,
-                                                      command: args.command.name)
+        let configuration = try ToolConfiguration.settled(
+            run.configuration, byLevels: levelRule, grid: run.density.grid,
+            command: args.command.name)
         var grid = run.density.grid
         if let units = args[Options.units] { grid.units = units }
-        let tiles = try HeatMapTiles.make(points: points, grid: grid, configuration: configuration, zooms: nil,
-                                          control: control).zooms(minimum: minZoom, maximum: maxZoom)
+        let tiles = try HeatMapTiles.make(
+            points: points, grid: grid, configuration: configuration, zooms: nil,
+            control: control
+        ).zooms(minimum: minZoom, maximum: maxZoom)
         run.describeEmptyLevels(tiles.thresholds)
         var summary: HeatMapTilesSummary?
         try OutputFile.streaming(to: output) { out in
             summary = try tiles.write(to: out, control: control)
         }
         if let summary, args[Options.progress] {
-            Console.note("zooms \(tiles.zooms.lowerBound)-\(tiles.zooms.upperBound): \(summary.tiles) tiles"
-                         + " (\(summary.tilesPerZoom.map(String.init).joined(separator: ", "))),"
-                         + " \(summary.contents) stored, largest \(summary.largestTile) bytes")
+            Console.note(
+                "zooms \(tiles.zooms.lowerBound)-\(tiles.zooms.upperBound): \(summary.tiles) tiles"
+                    + " (\(summary.tilesPerZoom.map(String.init).joined(separator: ", "))),"
+                    + " \(summary.contents) stored, largest \(summary.largestTile) bytes")
         }
     }
 }

@@ -14,9 +14,10 @@ enum TimeSettings {
         }
         if names.count == 1 { return .column(names[0], format: args[Options.timeFormat]) }
         if args.isGiven(Options.timeFormat) {
-            throw ToolError.usage("--time-format is for one time column; \(names.count) columns are read as "
-                                  + TimeColumns.partNames.prefix(names.count).joined(separator: ", "),
-                                  command: args.command.name)
+            throw ToolError.usage(
+                "--time-format is for one time column; \(names.count) columns are read as "
+                    + TimeColumns.partNames.prefix(names.count).joined(separator: ", "),
+                command: args.command.name)
         }
         return .parts(names)
     }
@@ -32,7 +33,8 @@ enum TimeSettings {
             }
             if args[Options.cumulative] { throw ToolError.usage("--cumulative goes with --frames", command: command) }
             if args.isGiven(Options.time) {
-                throw ToolError.usage("--time is read to cut the points into frames: give --frames STEP too", command: command)
+                throw ToolError.usage(
+                    "--time is read to cut the points into frames: give --frames STEP too", command: command)
             }
             if args.isGiven(Options.frame) { throw ToolError.usage("--frame goes with --frames", command: command) }
             return nil
@@ -41,10 +43,12 @@ enum TimeSettings {
             throw ToolError.usage("--frames needs each point's time: name its column(s) with --time", command: command)
         }
         if let from = args[Options.from], let to = args[Options.to], to <= from {
-            throw ToolError.usage("empty frame range: --to \(args.text(Options.to) ?? "") is not after --from \(args.text(Options.from) ?? "")",
-                                  command: command)
+            throw ToolError.usage(
+                "empty frame range: --to \(args.text(Options.to) ?? "") is not after --from \(args.text(Options.from) ?? "")",
+                command: command)
         }
-        return TimeFrameOptions(step: step, window: args[Options.window], cumulative: args[Options.cumulative],
-                                from: args[Options.from], to: args[Options.to])
+        return TimeFrameOptions(
+            step: step, window: args[Options.window], cumulative: args[Options.cumulative],
+            from: args[Options.from], to: args[Options.to])
     }
 }

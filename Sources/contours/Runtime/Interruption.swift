@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Stops the tool at once on any terminating signal that can be caught,
 /// removing the named temporary output file if one exists at that moment
@@ -24,8 +25,10 @@ enum Interruption {
     /// The signals that would end the process: each removes the temporary
     /// file and exits. (SIGKILL and SIGSTOP cannot be caught; an unnamed
     /// output needs no cleanup for them.)
-    static let terminating: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU,
-                                       SIGVTALRM, SIGPROF, SIGTRAP, SIGSYS, SIGPWR, SIGSTKFLT]
+    static let terminating: [Int32] = [
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU,
+        SIGVTALRM, SIGPROF, SIGTRAP, SIGSYS, SIGPWR, SIGSTKFLT
+    ]
 
     /// Signals honoured even when the parent ignored them: a shell without
     /// job control starts `cmd &` with SIGINT and SIGQUIT ignored, yet a
@@ -42,7 +45,8 @@ enum Interruption {
     private static let armed = Atomic<Bool>(false)
     private static let folder = Atomic<Int32>(AT_FDCWD)
 
-    private static let cpuMessage: [UInt8] = Array("contours: stopped: the CPU time limit was reached (ulimit -t)\n".utf8)
+    private static let cpuMessage: [UInt8] = Array(
+        "contours: stopped: the CPU time limit was reached (ulimit -t)\n".utf8)
     nonisolated(unsafe) private static let cpuLine: UnsafeMutableBufferPointer<UInt8> = {
         let p = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: cpuMessage.count)
         _ = p.initialize(from: cpuMessage)
@@ -98,7 +102,8 @@ enum Interruption {
     private static func warnBeforeCPULimit() {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &limit) == 0,
-              limit.rlim_max < rlim_t(Int32.max) else { return }  // RLIM_INFINITY is the largest value
+            limit.rlim_max < rlim_t(Int32.max)
+        else { return }  // RLIM_INFINITY is the largest value
         var event = sigevent()
         event.sigev_notify = Int32(SIGEV_SIGNAL)
         event.sigev_signo = SIGXCPU

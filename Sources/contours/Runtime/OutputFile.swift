@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Output written whole or not at all.
 ///
@@ -120,7 +121,9 @@ final class OutputFile {
         let (folderPath, base) = OutputFile.split(resolved)
         let folder = open(folderPath, OutputFile.pathOnly | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { throw ToolError.failure("cannot write \(path): there is no folder \(folderPath)") }
+            if errno == ENOENT || errno == ENOTDIR {
+                throw ToolError.failure("cannot write \(path): there is no folder \(folderPath)")
+            }
             throw ToolError.failure("cannot write \(path): \(OutputFile.systemError())")
         }
         // mkstemp-like files are 0600: a file replaced keeps its mode, a new
@@ -168,7 +171,9 @@ final class OutputFile {
             for prefix in ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", "/proc/\(getpid())/fd/"]
             where current.hasPrefix(prefix) {
                 let rest = current.dropFirst(prefix.count)
-                if !rest.isEmpty, rest.count <= 9, rest.allSatisfy(\.isASCII), rest.allSatisfy(\.isNumber) { return Int32(rest) }
+                if !rest.isEmpty, rest.count <= 9, rest.allSatisfy(\.isASCII), rest.allSatisfy(\.isNumber) {
+                    return Int32(rest)
+                }
             }
             var info = stat()
             guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return nil }
@@ -222,7 +227,8 @@ final class OutputFile {
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<100 {
-            let name = temporaryPrefix + String((0..<6).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
+            let name =
+                temporaryPrefix + String((0..<6).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
             let made = openat(folder, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
             if made >= 0 { return (made, name) }
             if errno != EEXIST { throw ToolError.failure(systemError()) }
@@ -408,7 +414,8 @@ final class OutputFile {
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<100 {
-            let candidate = OutputFile.temporaryPrefix
+            let candidate =
+                OutputFile.temporaryPrefix
                 + String((0..<6).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
             // Registered before it exists: removing a name not made yet is harmless.
             protected = Interruption.protect(candidate, in: folder)

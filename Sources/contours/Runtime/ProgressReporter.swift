@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 import HeatMap
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Shows progress on standard error (docs/formats.md): on a terminal one line redrawn
 /// in place, e.g. `contours: density ███████░░░░░  58%`; otherwise (with
