@@ -25,7 +25,7 @@ public struct ContourKinds: OptionSet, Sendable, Hashable {
     /// (`HeatMapContours.contours`) with their hit-test index, made by
     /// `HeatMapContours.compute` before it returns (what an app draws and
     /// taps). An export that writes the plane geometry leaves it out and
-    /// never pays for it; ``ContourBuilder`` ignores it.
+    /// never pays for it; the contour builder ignores it.
     public static let polygons = ContourKinds(rawValue: 1 << 3)
     /// Every kind.
     public static let all: ContourKinds = [.bands, .levels, .isolines, .polygons]

@@ -54,7 +54,7 @@ public struct HeatMapContours: Sendable, Equatable {
     /// What the input held: points used, and why others were left out.
     public let summary: InputSummary
     /// Why the result is empty, when the synchronous
-    /// ``compute(from:configuration:)`` could not compute it (a
+    /// ``compute(from:configuration:)-1ctq2`` could not compute it (a
     /// ``HeatMapError``: a configuration out of its domain, or not enough
     /// memory); nil for every computed result.
     public let failure: (any Error)?

@@ -18,7 +18,7 @@ public enum RasterReader {
     }
 
     /// The format of a file from its first bytes and name, nil when it is
-    /// none of them (the sniffing rule is ``InputKind/sniff(_:name:)``'s).
+    /// none of them (one sniffing rule for every input: points, cells tables and rasters).
     public static func format(of head: [UInt8], name: String) -> Format? {
         switch head.withUnsafeBufferPointer({ InputKind.sniff($0, name: name) }) {
         case .geotiff: .geotiff

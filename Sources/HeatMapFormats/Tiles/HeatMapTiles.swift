@@ -66,7 +66,7 @@ public struct HeatMapTiles: Sendable {
     }
 
     /// Tiles of points under `configuration`: the radius and thresholds
-    /// are those ``HeatMapContours/compute(from:configuration:)`` gives on
+    /// are those ``HeatMapContours/compute(from:configuration:)-1n5vu`` gives on
     /// the same points; every tile is contoured from the exact kernel sums
     /// at its own nodes. Geographic points only.
     ///
