@@ -12,7 +12,7 @@ extension HeatMapTiles {
         zooms: ClosedRange<Int>?, control: ComputeControl
     ) throws -> HeatMapTiles {
         guard grid.projection.isGeographic else { throw planarRefusal }
-        if let refusal = kernelRefusal(configuration) { throw refusal }
+        if let refusal = kernelRefusal(configuration) { throw HeatMapError.invalidConfiguration(refusal) }
         let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
         var all = PlanePoints()
         let mean = configuration.estimator == .mean

@@ -79,7 +79,7 @@ public struct HeatMapTiles: Sendable {
         zooms: ClosedRange<Int>? = nil
     ) async throws -> HeatMapTiles {
         guard configuration.projection != .planar else { throw planarRefusal }
-        if let refusal = kernelRefusal(configuration) { throw refusal }
+        if let refusal = kernelRefusal(configuration) { throw HeatMapError.invalidConfiguration(refusal) }
         return try await BackgroundWork.run { control in
             let prepared = try PointPreparation.prepare(
                 points, configuration: configuration, strict: false,
@@ -121,19 +121,18 @@ public struct HeatMapTiles: Sendable {
         return copy
     }
 
-    /// Tiles sum the Gaussian kernel at every zoom's own nodes; the other
-    /// kernels, raw values and varying radii are refused rather than drawn
-    /// as something else. Nil when `configuration` can be tiled.
-    package static func kernelRefusal(_ configuration: HeatMapConfiguration) -> HeatMapError? {
+    /// Why `configuration` cannot be tiled, or nil: tiles sum the Gaussian
+    /// kernel at every zoom's own nodes, so the other kernels, raw values
+    /// and varying radii are refused rather than drawn as something else.
+    package static func kernelRefusal(_ configuration: HeatMapConfiguration) -> String? {
         if configuration.kernel != .gaussian {
-            return .invalidConfiguration(
-                "tiles sum the Gaussian kernel only; the \(configuration.kernel) kernel is not tiled yet")
+            return "tiles sum the Gaussian kernel only; the \(configuration.kernel) kernel is not tiled yet"
         }
         if configuration.kernelValues != .density {
-            return .invalidConfiguration("tiles hold density values; raw kernel values are not tiled")
+            return "tiles hold density values; raw kernel values are not tiled"
         }
         if configuration.adaptive != nil {
-            return .invalidConfiguration("tiles use one radius; an adaptive bandwidth is not tiled yet")
+            return "tiles use one radius; an adaptive bandwidth is not tiled yet"
         }
         return nil
     }

@@ -24,9 +24,7 @@ enum TilesCommand {
                 command: args.command.name)
         }
         if let refusal = HeatMapTiles.kernelRefusal(density.configuration) {
-            throw ToolError.usage(
-                refusal.description.replacingOccurrences(of: "invalid configuration: ", with: ""),
-                command: args.command.name)
+            throw ToolError.usage(refusal, command: args.command.name)
         }
         if args.isGiven(Options.radiusColumn) {
             throw ToolError.usage("tiles use one radius; --radius-column is not tiled yet", command: args.command.name)
