@@ -121,7 +121,7 @@ import Testing
         #expect(HeatMapContours.compute(from: Self.readings, configuration: Self.configuration).failure == nil)
     }
 
-    /// A cancel at any report of the polygons' stages (assembly with
+    /// A cancel at reports of the polygons' stages (assembly with
     /// unprojection, then the index) throws, starts no further stage, and
     /// stops the work promptly: after the cancel, at most one report per
     /// worker (a level or a part that had passed its last poll) arrives.
@@ -129,7 +129,8 @@ import Testing
         let reports = try Self.reports()
         let late = reports.indices.filter { reports[$0].stage == .assemble || reports[$0].stage == .index }
         #expect(late.count >= 4)
-        for k in late {
+        // The index reports every few thousand edges: 32 of the reports, first and last included.
+        for k in CancellationTests.moments(late.count, count: 32).map({ late[$0] }) {
             let flag = CancellationFlag()
             let seen = Mutex<(count: Int, cancelled: HeatMapStage?, after: [HeatMapProgress])>((0, nil, []))
             let control = ComputeControl(
@@ -152,6 +153,58 @@ import Testing
             #expect(s.cancelled == reports[k].stage)
             #expect(s.after.allSatisfy { $0.stage == s.cancelled }, "report \(k): \(s.after) after the cancel")
             #expect(s.after.count <= Parallel.workerCount, "report \(k): \(s.after.count) reports after the cancel")
+        }
+    }
+
+    /// The index build counts its work (each vertex projected, each edge
+    /// of every raster pass, the cells) and polls and reports every
+    /// `interval` units, within long rings and in every part: at least one
+    /// report per `interval` vertices, and a cancel from any report (made
+    /// by the report itself, no clock) throws with at most one more report
+    /// from each other worker, which had passed its last poll.
+    @Test func theIndexBuildIsCancelledFromAnyOfItsReports() throws {
+        let result = try HeatMapContours.compute(from: Self.readings, configuration: Self.configuration, control: .none)
+        let polygons = result.contours, projection = result.projection
+        let vertices = polygons.reduce(0) { $0 + $1.interiorPolygons.reduce($1.coordinates.count) { $0 + $1.count } }
+        let interval = 256, partVertices = 4096
+        #expect(vertices > 4 * partVertices)
+        // Which reports come depends on the thread timing (a fraction
+        // behind one already passed on is dropped), but the last before the
+        // end is the whole count, whoever reports it: cancels are placed by
+        // fractions of it.
+        let seen = Mutex<[Double]>([])
+        _ = try PolygonIndex(
+            polygons: polygons, projection: projection,
+            control: ComputeControl(progress: { r in seen.withLock { $0.append(r.fraction) } }),
+            partVertices: partVertices, pollInterval: interval)
+        let fractions = seen.withLock { $0 }
+        #expect(fractions.count >= vertices / interval, "\(fractions.count) reports for \(vertices) vertices")
+        let reached = fractions.filter { $0 < 1 }.max() ?? 0
+        #expect(reached > 0)
+        for k in 0..<24 {
+            let at = reached * Double(k) / 23
+            let flag = CancellationFlag()
+            let after = Mutex<(cancelled: Bool, later: Int)>((false, 0))
+            let control = ComputeControl(
+                cancellation: flag,
+                progress: { r in
+                    after.withLock { s in
+                        if s.cancelled {
+                            s.later += 1
+                        } else if r.fraction >= at {
+                            s.cancelled = true
+                            flag.cancel()
+                        }
+                    }
+                })
+            #expect(throws: CancellationError.self, "cancelled at fraction \(at)") {
+                try PolygonIndex(
+                    polygons: polygons, projection: projection, control: control,
+                    partVertices: partVertices, pollInterval: interval)
+            }
+            let s = after.withLock { $0 }
+            #expect(s.cancelled)
+            #expect(s.later < Parallel.workerCount, "fraction \(at): \(s.later) reports after the cancel")
         }
     }
 

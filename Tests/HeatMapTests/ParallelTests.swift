@@ -154,4 +154,23 @@ import Testing
             }
         }
     }
+
+    /// A poll counter polls once the interval is used up, however the work
+    /// is counted, reports the units counted since the last poll, and
+    /// throws at the first poll after a cancel (not before).
+    @Test func aPollCounterPollsOnceEveryIntervalAndReportsWhatItCounted() throws {
+        let flag = CancellationFlag()
+        let reported = Mutex<[Int]>([])
+        var poll = PollCounter(ComputeControl(cancellation: flag), every: 10) { units in
+            reported.withLock { $0.append(units) }
+        }
+        for _ in 0..<25 { try poll.advance() }
+        try poll.advance(by: 13)
+        #expect(reported.withLock { $0 } == [10, 10, 18])
+        flag.cancel()
+        try poll.advance(by: 9)
+        #expect(throws: CancellationError.self) { try poll.advance() }
+        #expect(reported.withLock { $0 } == [10, 10, 18, 10])
+        #expect(throws: CancellationError.self) { try poll.check() }
+    }
 }

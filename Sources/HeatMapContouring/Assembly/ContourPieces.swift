@@ -160,6 +160,19 @@ package final class ContourPieces: ContourSource {
         return smoothed(l) + (mode == .bands && l + 1 < traces.count ? smoothed(l + 1) : 0)
     }
 
+    /// Lets go of the smoothed levels and assembled results kept for
+    /// readers that come back to a level: a reader that has read every
+    /// level once, in order, needs none of them (hundreds of megabytes on
+    /// a large grid), handed to the release thread.
+    package func forgetRecent() {
+        let recent = self.recent.withLock { r in
+            let kept = r
+            r = Recent()
+            return kept
+        }
+        DeferredRelease.release(consume recent)
+    }
+
     private func made(_ key: Key, control: ComputeControl) throws -> (polygons: [PlanePolygon], rings: [[PlanePoint]]) {
         if let hit = recent.withLock({ r in r.made.first { $0.key == key } }) { return (hit.polygons, hit.rings) }
         let l = key.level

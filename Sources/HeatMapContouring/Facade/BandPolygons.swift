@@ -49,11 +49,14 @@ struct BandPolygons: Sendable {
         control: ComputeControl
     ) throws -> BandPolygons {
         let polygons = try unprojected(source, projection: projection, control: control)
+        // Every level has been read: what the pieces kept for readers that
+        // come back to a level is not needed while the index is built.
+        (source as? ContourPieces)?.forgetRecent()
         do {
             let index = try PolygonIndex(polygons: polygons, projection: projection, control: control)
             return BandPolygons(polygons: polygons, index: index)
         } catch {
-            DeferredRelease.release(polygons)
+            DeferredRelease.release(consume polygons)
             throw error
         }
     }
@@ -89,7 +92,7 @@ struct BandPolygons: Sendable {
                             isGeographic: projection.isGeographic))
                 }
             } catch {
-                DeferredRelease.release((bands, out))
+                DeferredRelease.release((consume bands, consume out))
                 throw error
             }
             control.report(.assemble, Double(done.add(1, ordering: .relaxed).newValue) / Double(levelCount))

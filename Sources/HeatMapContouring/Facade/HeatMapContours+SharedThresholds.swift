@@ -24,7 +24,7 @@ extension HeatMapContours {
             throw CancellationError()
         }
         return try HeatMapContours(
-            grid: grid, pieces: pieces, kinds: kinds, configuration: configuration,
+            grid: grid, contours: .pieces(pieces), kinds: kinds, configuration: configuration,
             summary: InputSummary(), control: control)
     }
 }

@@ -46,10 +46,13 @@ public struct HeatMapContours: Sendable, Equatable {
     public var grid: DensityGrid { storage.grid }
     /// Every kind of contour geometry asked for, in the plane.
     ///
-    /// Kept as traced pieces until first read (an app reads ``contours``, an
-    /// export reads one level at a time, and neither needs the whole set):
-    /// the first read assembles it on the calling thread, O(vertices), so
-    /// read it off the main actor; later reads are O(1).
+    /// Kept as traced pieces until first read: the first read assembles it
+    /// on the calling thread, O(vertices), so read it off the main actor;
+    /// later reads are O(1). It is not made in `compute` because nothing on
+    /// the app's path needs it (``contours``, the hit tests and
+    /// ``levels(at:)`` answer from the polygons and their index) and an
+    /// export reads one level at a time: made there, it would hold a second
+    /// copy of the whole geometry, in the plane, beside the polygons.
     public var contourSet: ContourSet { storage.contourSet }
     /// What the input held: points used, and why others were left out.
     public let summary: InputSummary
@@ -105,40 +108,40 @@ public struct HeatMapContours: Sendable, Equatable {
     ) {
         // Only cancellation can fail, and this control never cancels.
         try! self.init(
-            grid: grid, contourSet: contourSet, configuration: configuration, summary: summary,
-            kinds: .all, control: .none, failure: failure)
+            grid: grid, contours: .set(contourSet), kinds: .all, configuration: configuration, summary: summary,
+            control: .none, failure: failure)
     }
 
-    /// A result from a contour set made elsewhere, its polygons and index
-    /// made here with `control` when `kinds` holds ``ContourKinds/polygons``.
+    /// A result over `contours` (a plane set, or pieces that make each
+    /// level when read), its polygons and index made here with `control`
+    /// when `kinds` holds ``ContourKinds/polygons``.
     init(
-        grid: DensityGrid, contourSet: ContourSet, configuration: HeatMapConfiguration, summary: InputSummary,
-        kinds: ContourKinds, control: ComputeControl, failure: (any Error)? = nil
+        grid: DensityGrid, contours: Contours, kinds: ContourKinds, configuration: HeatMapConfiguration,
+        summary: InputSummary, control: ComputeControl, failure: (any Error)? = nil
     ) throws {
         let bands =
             kinds.contains(.polygons)
-            ? try BandPolygons.make(contourSet, projection: grid.projection, control: control) : .empty
-        self.thresholds = contourSet.thresholds
+            ? try BandPolygons.make(contours.source, projection: grid.projection, control: control) : .empty
+        self.thresholds = contours.source.thresholds
         self.configuration = configuration
         self.summary = summary
         self.failure = failure
-        self.storage = Storage(grid: grid, contourSet: contourSet, kinds: kinds, bands: bands)
+        self.storage = Storage(grid: grid, contours: contours, kinds: kinds, bands: bands)
     }
 
-    /// A result from contours kept as pieces, its polygons and index made
-    /// here with `control` when `kinds` holds ``ContourKinds/polygons``.
-    init(
-        grid: DensityGrid, pieces: ContourPieces, kinds: ContourKinds, configuration: HeatMapConfiguration,
-        summary: InputSummary, control: ComputeControl
-    ) throws {
-        let bands =
-            kinds.contains(.polygons)
-            ? try BandPolygons.make(pieces, projection: grid.projection, control: control) : .empty
-        self.thresholds = pieces.thresholds
-        self.configuration = configuration
-        self.summary = summary
-        self.failure = nil
-        self.storage = Storage(grid: grid, pieces: pieces, kinds: kinds, bands: bands)
+    /// What a result's contours are held as.
+    enum Contours {
+        /// The plane set, whole.
+        case set(ContourSet)
+        /// The traced pieces, which make each level when it is read.
+        case pieces(ContourPieces)
+
+        var source: any ContourSource {
+            switch self {
+            case .set(let set): set
+            case .pieces(let pieces): pieces
+            }
+        }
     }
 
     /// The contours as a writer reads them, level by level (see ``ContourSource``).
@@ -160,20 +163,15 @@ public struct HeatMapContours: Sendable, Equatable {
         private var pieces: ContourPieces?
         private var set: ContourSet?
 
-        init(grid: DensityGrid, contourSet: ContourSet, kinds: ContourKinds, bands: BandPolygons) {
+        init(grid: DensityGrid, contours: Contours, kinds: ContourKinds, bands: BandPolygons) {
             self.grid = grid
-            self.thresholds = contourSet.thresholds
+            self.thresholds = contours.source.thresholds
             self.kinds = kinds
             self.bands = bands
-            self.set = contourSet
-        }
-
-        init(grid: DensityGrid, pieces: ContourPieces, kinds: ContourKinds, bands: BandPolygons) {
-            self.grid = grid
-            self.thresholds = pieces.thresholds
-            self.kinds = kinds
-            self.bands = bands
-            self.pieces = pieces
+            switch contours {
+            case .set(let made): set = made
+            case .pieces(let kept): pieces = kept
+            }
         }
 
         deinit {
@@ -322,7 +320,7 @@ extension HeatMapContours {
             grid: grid, thresholds: thresholds,
             smoother: configuration.smoother, control: control)
         if control.isCancelled {
-            DeferredRelease.release(pieces)
+            DeferredRelease.release(consume pieces)
             throw CancellationError()
         }
         guard configuration.simplification > 0 else {
@@ -330,25 +328,25 @@ extension HeatMapContours {
             // or the set itself, whichever comes first.
             do {
                 return try HeatMapContours(
-                    grid: grid, pieces: pieces, kinds: kinds, configuration: configuration,
+                    grid: grid, contours: .pieces(pieces), kinds: kinds, configuration: configuration,
                     summary: summary, control: control)
             } catch {
-                DeferredRelease.release(pieces)
+                DeferredRelease.release(consume pieces)
                 throw error
             }
         }
         var set = try ContourPieces.contourSet(of: pieces, kinds: kinds, control: control)
         set = try set.simplified(tolerance: configuration.simplification, on: grid, control: control)
         if control.isCancelled {
-            DeferredRelease.release(set)
+            DeferredRelease.release(consume set)
             throw CancellationError()
         }
         do {
             return try HeatMapContours(
-                grid: grid, contourSet: set, configuration: configuration, summary: summary,
-                kinds: kinds, control: control)
+                grid: grid, contours: .set(set), kinds: kinds, configuration: configuration, summary: summary,
+                control: control)
         } catch {
-            DeferredRelease.release(set)
+            DeferredRelease.release(consume set)
             throw error
         }
     }

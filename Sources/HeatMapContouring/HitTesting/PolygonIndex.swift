@@ -80,11 +80,15 @@ extension PolygonIndex where Edges == FlatEdges {
                 let p = polygons[polygon]
                 for k in 0...p.holes.count {
                     let ring = k == 0 ? p.exterior : p.holes[k - 1]
-                    ring.withUnsafeBufferPointer { _ = gathered.add($0, polygon: polygon, isHole: k > 0) }
+                    var poll = PollCounter(.none, every: RasterBuild.pollInterval)
+                    ring.withUnsafeBufferPointer {
+                        _ = try! gathered.add($0, polygon: polygon, isHole: k > 0, poll: &poll)
+                    }
                 }
             }
             // A control that never cancels: the build cannot throw.
-            return try! RasterIndex(gathered, keeping: FlatEdges(gathered), control: .none)
+            var poll = PollCounter(.none, every: RasterBuild.pollInterval)
+            return try! RasterIndex(gathered, keeping: FlatEdges(gathered), poll: &poll)
         }
     }
 }
@@ -93,7 +97,7 @@ extension PolygonIndex where Edges == RingEdges {
     /// Vertices a part of the result's index holds at most: the part's
     /// plane copy is made only while it is built, so this bounds what the
     /// build adds to the polygons' own memory.
-    static var partVertices: Int { 1 << 22 }
+    static var partVertices: Int { 1 << 21 }
     /// Vertices per index cell: a tap reads a cell's edges (a few dozen,
     /// each projected again, microseconds in all), and the cells' lists
     /// are most of what the index holds.
@@ -102,60 +106,80 @@ extension PolygonIndex where Edges == RingEdges {
     /// Indexes `polygons` (numbered by their position) in the plane of
     /// `projection`, keeping no copy of their vertices: a query projects
     /// the few it reads again. O(V) projections and O(V + cells) to build,
-    /// on every core, polling `control` and reporting stage `.index`.
-    init(polygons: [HeatMapPolygon], projection: PlaneProjection, control: ComputeControl) throws {
+    /// on every core. Every pass counts its vertices, edges and cells and
+    /// polls `control` once per `RasterBuild.pollInterval` of them,
+    /// reporting stage `.index` at each poll (so a cancel from a report is
+    /// seen by the next poll of every worker).
+    /// - Throws: `CancellationError`; what a part had made is freed off the caller's path.
+    /// `partVertices` and `pollInterval` are for tests.
+    init(
+        polygons: [HeatMapPolygon], projection: PlaneProjection, control: ComputeControl,
+        partVertices: Int = Self.partVertices, pollInterval: Int = RasterBuild.pollInterval
+    ) throws {
         let sizes = polygons.map { $0.interiorPolygons.reduce($0.coordinates.count) { $0 + $1.count } }
         let total = sizes.reduce(0, +)
-        let count = max(1, (total + Self.partVertices - 1) / Self.partVertices)
+        let count = max(1, (total + partVertices - 1) / partVertices)
         let ranges = Self.ranges(sizes: sizes, count: count)
         let projector = PointProjector(projection)
         let progress = StageProgress(.index, control: control)
+        // The work counted: each vertex projected, then each edge in the
+        // raster's four passes and the cells; a ring shared by two bands is
+        // gathered once, so about three or four units a vertex.
+        let work = 4 * total
         try control.begin(.index)
-        let done = Mutex<Int>(0)
-        parts = try Parallel.map(ranges.count, control: control) { k in
-            try control.checkCancellation()
-            let part = try Self.part(
+        let made = try Parallel.map(ranges.count, control: control) { k in
+            var poll = PollCounter(control, every: pollInterval) { progress.advance(by: $0, of: work) }
+            try poll.check()
+            return try Self.part(
                 polygons, ranges[k], capacity: sizes[ranges[k]].reduce(0, +),
-                projector: projector, control: control)
-            let finished = done.withLock { n in
-                n += ranges[k].count; return n
-            }
-            progress.report(Double(finished) / Double(max(polygons.count, 1)))
-            return part
+                projector: projector, poll: &poll)
         }
+        progress.report(1)
+        // A cancel at that last report is honoured too.
+        if control.isCancelled {
+            DeferredRelease.release(consume made)
+            throw CancellationError()
+        }
+        parts = made
     }
 
     private static func part(
         _ polygons: [HeatMapPolygon], _ range: Range<Int>, capacity: Int,
-        projector: PointProjector, control: ComputeControl
+        projector: PointProjector, poll: inout PollCounter
     ) throws -> RasterIndex<RingEdges> {
         var gathered = RingGatherer(capacity: capacity)
         var kept: [(coordinates: [LocationCoordinate2D], first: Int)] = []
         var scratch: [PlanePoint] = []
-        var sincePoll = 0
-        for polygon in range {
-            let p = polygons[polygon]
-            for k in 0...p.interiorPolygons.count {
-                let ring = k == 0 ? p.coordinates : p.interiorPolygons[k - 1]
-                scratch.removeAll(keepingCapacity: true)
-                // Polled within a ring too: the lowest band's outer ring may
-                // hold millions of vertices (tens of milliseconds to project).
-                for c in ring {
-                    sincePoll += 1
-                    if sincePoll == RasterBuild.pollInterval {
-                        try control.checkCancellation()
-                        sincePoll = 0
+        do {
+            for polygon in range {
+                let p = polygons[polygon]
+                for k in 0...p.interiorPolygons.count {
+                    let ring = k == 0 ? p.coordinates : p.interiorPolygons[k - 1]
+                    scratch.removeAll(keepingCapacity: true)
+                    // Counted within a ring too: the lowest band's outer ring
+                    // may hold millions of vertices.
+                    for c in ring {
+                        try poll.advance()
+                        scratch.append(RingEdges.plane(c, projector))
                     }
-                    scratch.append(RingEdges.plane(c, projector))
+                    let first = gathered.vertices.count
+                    let added = try scratch.withUnsafeBufferPointer {
+                        try gathered.add($0, polygon: polygon, isHole: k > 0, poll: &poll)
+                    }
+                    if added { kept.append((ring, first)) }
                 }
-                let first = gathered.vertices.count
-                let added = scratch.withUnsafeBufferPointer { gathered.add($0, polygon: polygon, isHole: k > 0) }
-                if added { kept.append((ring, first)) }
             }
+            // The twins were marked on the gathered links: read each ring's owners back.
+            let rings = kept.map { RingEdges.Ring(coordinates: $0.coordinates, link: gathered.links[$0.first]) }
+            let edges = RingEdges(rings: rings, starts: gathered.ringStarts, projector: projector)
+            let index = try RasterIndex(gathered, keeping: edges, verticesPerCell: verticesPerCell, poll: &poll)
+            // The plane copy (32 bytes a vertex) is let go here, before the
+            // next part is gathered, so the build's peak stays one part per core.
+            return index
+        } catch {
+            // A part's plane copy is a hundred megabytes: freed off the cancel's path.
+            DeferredRelease.release((consume gathered, consume scratch))
+            throw error
         }
-        // The twins were marked on the gathered links: read each ring's owners back.
-        let rings = kept.map { RingEdges.Ring(coordinates: $0.coordinates, link: gathered.links[$0.first]) }
-        let edges = RingEdges(rings: rings, starts: gathered.ringStarts, projector: projector)
-        return try RasterIndex(gathered, keeping: edges, verticesPerCell: verticesPerCell, control: control)
     }
 }

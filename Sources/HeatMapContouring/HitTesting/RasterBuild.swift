@@ -5,11 +5,12 @@ import HeatMapDensity
 /// The passes that build a ``RasterIndex``, each over raw buffers (no
 /// array bookkeeping in the loops, which run once or twice per vertex).
 /// Lists are CSR: bucket k holds `items[start[k] ..< start[k + 1]]`.
-/// Each pass polls `control` every ``pollInterval`` edges (or rows), so a
-/// cancel is honoured within milliseconds however large the index.
+/// Each pass counts its edges (and cells) on a `PollCounter` that polls
+/// every ``pollInterval`` of them, so a cancel is honoured within
+/// milliseconds however large the index.
 enum RasterBuild {
-    /// Edges handled between cancellation polls.
-    static let pollInterval = 1 << 16
+    /// Edges (or vertices, or cells) handled between cancellation polls.
+    static let pollInterval = 1 << 14
 
     /// The edges of all rings: edge i runs from vertex i to vertex
     /// links[i].next and belongs to links[i].polygon.
@@ -26,13 +27,13 @@ enum RasterBuild {
     /// are short). A count pass, then a fill pass. O(V + cells).
     static func edgesByCell(
         _ edges: Edges, _ frame: CellFrame,
-        control: ComputeControl
+        poll: inout PollCounter
     ) throws -> (start: [Int32], edges: [Int32]) {
         let columns = frame.columns, cells = frame.columns * frame.rows
         // Calls body(edge, cell) for each cell of each edge's box, in edge order.
         func eachCell(_ body: (Int, Int) -> Void) throws {
             for i in 0..<edges.count {
-                if i & (pollInterval - 1) == 0 { try control.checkCancellation() }
+                try poll.advance()
                 let (a, b) = edges.ends(i)
                 let (c0, c1) = frame.columns(a.x, b.x), (r0, r1) = frame.rows(a.y, b.y)
                 for r in r0...r1 { for c in c0...c1 { body(i, r &* columns &+ c) } }
@@ -43,7 +44,9 @@ enum RasterBuild {
         try start.withUnsafeMutableBufferPointer { start in
             try eachCell { _, k in start[k &+ 1] &+= 1 }
             for k in 0..<cells { start[k + 1] &+= start[k] }
-            list = [Int32](repeating: 0, count: Int(start[cells]))
+            try poll.advance(by: cells)
+            // Every slot is written by the fill pass: no zeroing first.
+            list = [Int32](unsafeUninitializedCapacity: Int(start[cells])) { _, n in n = Int(start[cells]) }
             var fill = Array(start)
             try fill.withUnsafeMutableBufferPointer { fill in
                 try list.withUnsafeMutableBufferPointer { list in
@@ -69,12 +72,12 @@ enum RasterBuild {
         package var polygon: [Int32]
     }
 
-    static func centreCrossings(_ edges: Edges, _ frame: CellFrame, control: ComputeControl) throws -> Crossings {
+    static func centreCrossings(_ edges: Edges, _ frame: CellFrame, poll: inout PollCounter) throws -> Crossings {
         let rows = frame.rows
         var start = [Int32](repeating: 0, count: rows + 1)
         try start.withUnsafeMutableBufferPointer { start in
             for i in 0..<edges.count {
-                if i & (pollInterval - 1) == 0 { try control.checkCancellation() }
+                try poll.advance()
                 let (a, b) = edges.ends(i)
                 guard let (r0, r1) = frame.centreRows(a.y, b.y) else { continue }
                 // A shared edge crosses for both its owners.
@@ -90,7 +93,7 @@ enum RasterBuild {
             try column.withUnsafeMutableBufferPointer { column in
                 try polygon.withUnsafeMutableBufferPointer { polygon in
                     for i in 0..<edges.count {
-                        if i & (pollInterval - 1) == 0 { try control.checkCancellation() }
+                        try poll.advance()
                         let (a, b) = edges.ends(i)
                         let ax = a.x, ay = a.y, bx = b.x, by = b.y
                         guard let (r0, r1) = frame.centreRows(ay, by) else { continue }
@@ -124,7 +127,7 @@ enum RasterBuild {
     /// centre. O(cells + crossings + output).
     static func insideSets(
         _ crossings: Crossings, _ frame: CellFrame,
-        control: ComputeControl
+        poll: inout PollCounter
     ) throws -> (start: [Int32], inside: [Int32]) {
         let columns = frame.columns, rows = frame.rows
         var start = [Int32](repeating: 0, count: columns * rows + 1)
@@ -133,14 +136,13 @@ enum RasterBuild {
         var odd: [Int32] = []
         var perColumn = [Int32](repeating: 0, count: columns + 2)
         var grouped = [Int32](repeating: 0, count: crossings.column.count)
-        // A row holds about √cells cells: a poll every few rows.
-        let rowsPerPoll = max(1, pollInterval / max(columns, 1))
         try start.withUnsafeMutableBufferPointer { start in
             try perColumn.withUnsafeMutableBufferPointer { perColumn in
                 try grouped.withUnsafeMutableBufferPointer { grouped in
                     for r in 0..<rows {
-                        if r % rowsPerPoll == 0 { try control.checkCancellation() }
                         let lo = Int(crossings.start[r]), hi = Int(crossings.end[r])
+                        // A row holds about √cells cells and its crossings.
+                        try poll.advance(by: columns + hi - lo)
                         for k in lo..<hi { perColumn[Int(crossings.column[k]) + 1] &+= 1 }
                         for c in 0...columns { perColumn[c + 1] &+= perColumn[c] }
                         for k in lo..<hi {

@@ -33,8 +33,11 @@ final class RasterIndex<Edges: RasterEdges>: Sendable {
     /// `edges` to read them at query time: edge i of `edges` must be edge i
     /// of `gathered`, bit for bit. About one cell per `verticesPerCell`
     /// vertices: fewer cells take less memory, more edges per query.
-    /// O(V + cells); polls `control`.
-    init(_ gathered: RingGatherer, keeping edges: Edges, verticesPerCell: Int = 4, control: ComputeControl) throws {
+    /// O(V + cells), counted on `poll`.
+    /// - Throws: `CancellationError`.
+    init(
+        _ gathered: RingGatherer, keeping edges: Edges, verticesPerCell: Int = 4, poll: inout PollCounter
+    ) throws {
         let vertices = gathered.vertices, links = gathered.links, box = gathered.box
         // About one cell per `verticesPerCell` vertices, square-ish cells; the origin is
         // nudged by an odd fraction of a cell so that cell centres do not
@@ -51,9 +54,9 @@ final class RasterIndex<Edges: RasterEdges>: Sendable {
         let (edgeStart, cellEdges, insideStart, inside) = try vertices.withUnsafeBufferPointer { vertices in
             try links.withUnsafeBufferPointer { links in
                 let edges = RasterBuild.Edges(vertices: vertices, links: links)
-                let (edgeStart, cellEdges) = try RasterBuild.edgesByCell(edges, frame, control: control)
-                let crossings = try RasterBuild.centreCrossings(edges, frame, control: control)
-                let (insideStart, inside) = try RasterBuild.insideSets(crossings, frame, control: control)
+                let (edgeStart, cellEdges) = try RasterBuild.edgesByCell(edges, frame, poll: &poll)
+                let crossings = try RasterBuild.centreCrossings(edges, frame, poll: &poll)
+                let (insideStart, inside) = try RasterBuild.insideSets(crossings, frame, poll: &poll)
                 return (edgeStart, cellEdges, insideStart, inside)
             }
         }

@@ -26,14 +26,23 @@ struct RingGatherer {
     /// three vertices are left out. Returns true when the ring was gathered,
     /// false when it was left out or found to be the reversal of a ring
     /// gathered before (whose edges now name `polygon` as their twin).
-    /// O(ring) expected.
-    mutating func add(_ ring: UnsafeBufferPointer<PlanePoint>, polygon: Int, isHole: Bool) -> Bool {
+    /// O(ring) expected, counted on `poll` vertex by vertex (a ring may hold
+    /// millions); a throw leaves the gatherer half-filled, to be dropped.
+    /// - Throws: `CancellationError`.
+    mutating func add(
+        _ ring: UnsafeBufferPointer<PlanePoint>, polygon: Int, isHole: Bool, poll: inout PollCounter
+    ) throws -> Bool {
         guard ring.count >= 3 else { return false }
-        let key = RingKey(ring)
+        let key = try RingKey(ring, poll: &poll)
         if let twin = seen[key],
-            RingKey.isReversal(ring, of: vertices[twin.start..<twin.start + twin.count])
+            try vertices.withUnsafeBufferPointer({ vertices in
+                try RingKey.isReversal(
+                    ring, of: UnsafeBufferPointer(rebasing: vertices[twin.start..<twin.start + twin.count]),
+                    poll: &poll)
+            })
         {
             for i in twin.start..<twin.start + twin.count {
+                try poll.advance()
                 links[i].twin = Int32(polygon)
                 links[i].twinIsHole = isHole
             }
@@ -42,6 +51,7 @@ struct RingGatherer {
         }
         let first = vertices.count
         for q in ring {
+            try poll.advance()
             box.formUnion(q)
             vertices.append(q)
             links.append(EdgeLink(next: Int32(vertices.count), polygon: Int32(polygon), isHole: isHole))
@@ -78,29 +88,38 @@ struct RingKey: Hashable {
     let lowestX: Double
     let lowestY: Double
 
-    init(_ ring: UnsafeBufferPointer<PlanePoint>) {
+    init(_ ring: UnsafeBufferPointer<PlanePoint>, poll: inout PollCounter) throws {
         count = ring.count
-        let lowest = RingKey.lowest(ring)
+        let lowest = try RingKey.lowest(ring, poll: &poll)
         lowestX = ring[lowest].x
         lowestY = ring[lowest].y
     }
 
-    /// The index of the lowest vertex by (x, y).
-    static func lowest<C: RandomAccessCollection>(_ ring: C) -> C.Index where C.Element == PlanePoint {
-        var best = ring.startIndex
-        for i in ring.indices where ring[i].x < ring[best].x || (ring[i].x == ring[best].x && ring[i].y < ring[best].y)
-        {
-            best = i
+    /// The index of the lowest vertex by (x, y). O(n), counted on `poll`.
+    static func lowest(_ ring: UnsafeBufferPointer<PlanePoint>, poll: inout PollCounter) throws -> Int {
+        var best = 0
+        for i in ring.indices {
+            try poll.advance()
+            if ring[i].x < ring[best].x || (ring[i].x == ring[best].x && ring[i].y < ring[best].y) { best = i }
         }
         return best
     }
 
-    /// Whether `ring` is `other` walked backwards. O(n).
-    static func isReversal(_ ring: UnsafeBufferPointer<PlanePoint>, of other: ArraySlice<PlanePoint>) -> Bool {
+    /// Whether `ring` is `other` walked backwards. O(n), counted on `poll`.
+    static func isReversal(
+        _ ring: UnsafeBufferPointer<PlanePoint>, of other: UnsafeBufferPointer<PlanePoint>,
+        poll: inout PollCounter
+    ) throws -> Bool {
         let n = ring.count
         guard other.count == n else { return false }
-        let a = lowest(ring), b = lowest(other) - other.startIndex
-        for t in 0..<n where ring[(a + t) % n] != other[other.startIndex + (b - t + n) % n] { return false }
+        // Walk `ring` forwards from its lowest vertex and `other` backwards from its own.
+        var i = try lowest(ring, poll: &poll), j = try lowest(other, poll: &poll)
+        for _ in 0..<n {
+            try poll.advance()
+            if ring[i] != other[j] { return false }
+            i = i + 1 == n ? 0 : i + 1
+            j = j == 0 ? n - 1 : j - 1
+        }
         return true
     }
 }

@@ -55,19 +55,27 @@ enum SmoothingGuard {
         let levelCount = traces.count
         guard iterations > 0, levelCount > 0 else { return traces.map { [UInt8](repeating: 0, count: $0.pieceCount) } }
         try control.begin(.smooth)
+        // A report per level of each step: the useful passes, the hot
+        // cells, then each round of checks (most often one does).
+        let progress = StageProgress(.smooth, control: control)
+        let steps = levelCount * (3 + iterations)
         var passes = try Parallel.map(levelCount, control: control) { l in
-            try Chaikin.usefulPasses(traces[l], upTo: iterations, geometry: geometry, control: control)
+            let useful = try Chaikin.usefulPasses(traces[l], upTo: iterations, geometry: geometry, control: control)
+            progress.advance(by: 1, of: steps)
+            return useful
         }
         let hot = try Parallel.map(levelCount, control: control) { l in
-            try HotCells(
+            let cells = try HotCells(
                 lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
                 control: control)
+            progress.advance(by: 1, of: steps)
+            return cells
         }
         // A cancel frees the hot cells off the caller's path.
         do {
             try resolveConflicts(
                 passes: &passes, traces: traces, hot: hot, iterations: iterations,
-                geometry: geometry, control: control)
+                geometry: geometry, control: control, progress: progress, steps: steps)
         } catch {
             DeferredRelease.release(hot)
             throw error
@@ -81,11 +89,11 @@ enum SmoothingGuard {
     private static func resolveConflicts(
         passes: inout [[UInt8]], traces: [LevelTrace], hot: [HotCells],
         iterations: Int, geometry: GridGeometry,
-        control: ComputeControl
+        control: ComputeControl, progress: StageProgress, steps: Int
     ) throws {
         let levelCount = traces.count
         var changed: [[Bool]]? = nil
-        for round in 0...iterations {
+        for _ in 0...iterations {
             try control.checkCancellation()
             let passesNow = passes
             let changedNow = changed
@@ -112,7 +120,9 @@ enum SmoothingGuard {
                 let checker = ConflictChecker(
                     geometry: geometry, level: l, traces: traces, lower: lower,
                     upper: upperLevel, changed: changedNow, control: control)
-                return try checker.conflicts(hot: hot[l])
+                let conflicts = try checker.conflicts(hot: hot[l])
+                progress.advance(by: 1, of: steps)
+                return conflicts
             }
             var reduced = traces.map { [Bool](repeating: false, count: $0.pieceCount) }
             var any = false
@@ -123,7 +133,6 @@ enum SmoothingGuard {
                     any = true
                 }
             }
-            control.report(.smooth, Double(round + 1) / Double(iterations + 1))
             guard any else { break }
             changed = reduced
         }

@@ -4,22 +4,43 @@ import Foundation
 /// background thread named `heatmap-release`, so that a `CancellationError`
 /// reaches the caller at once: freeing a gigabyte held in a million arrays
 /// takes longer than the 50 ms a cancel may.
+///
+/// The value is moved into a box that the release thread empties, so the
+/// free happens there only if the caller holds no other reference: pass
+/// locals with `consume`. References the caller cannot consume (a class's
+/// stored properties in its `deinit`, a temporary's copies) are usually let
+/// go within microseconds; the release thread waits ``grace`` after each
+/// hand-over so that, even on a busy machine, it holds the last one.
 package enum DeferredRelease {
     /// The name of the thread that frees (for profilers and benchmarks).
     static let threadName = "heatmap-release"
+    /// How long a handed-over value waits before it is dropped.
+    static let grace: TimeInterval = 0.05
 
     /// Keeps `value` alive until the release thread drops it.
-    package static func release<T: Sendable>(_ value: T) {
-        ReleaseThread.shared.enqueue { withExtendedLifetime(value) {} }
+    package static func release<T: Sendable>(_ value: consuming T) {
+        let box = ReleaseBox(value)
+        ReleaseThread.shared.enqueue(box)
     }
 }
 
-/// One long-lived thread that runs the queued releases in order.
+/// What the release thread drops: emptied there, whoever holds the box.
+private protocol Emptiable: AnyObject, Sendable {
+    func empty()
+}
+
+private final class ReleaseBox<T: Sendable>: Emptiable, @unchecked Sendable {
+    private var value: T?
+    init(_ value: consuming T) { self.value = consume value }
+    func empty() { value = nil }
+}
+
+/// One long-lived thread that drops the queued values in order.
 private final class ReleaseThread: @unchecked Sendable {
-    package static let shared = ReleaseThread()
+    static let shared = ReleaseThread()
 
     private let condition = NSCondition()
-    private var pending: [@Sendable () -> Void] = []
+    private var pending: [(box: any Emptiable, at: Date)] = []
 
     private init() {
         let thread = Thread { [unowned self] in self.run() }
@@ -28,9 +49,9 @@ private final class ReleaseThread: @unchecked Sendable {
         thread.start()
     }
 
-    func enqueue(_ work: @escaping @Sendable () -> Void) {
+    func enqueue(_ box: any Emptiable) {
         condition.lock()
-        pending.append(work)
+        pending.append((box, Date()))
         condition.signal()
         condition.unlock()
     }
@@ -43,7 +64,11 @@ private final class ReleaseThread: @unchecked Sendable {
             let batch = pending
             pending = []
             condition.unlock()
-            for work in batch { work() }
+            for (box, at) in batch {
+                let wait = DeferredRelease.grace - Date().timeIntervalSince(at)
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                box.empty()
+            }
         }
     }
 }

@@ -85,7 +85,7 @@ package enum Parallel {
         } catch {
             // What was done is freed off the caller's path, so a cancel
             // throws at once however much it was.
-            DeferredRelease.release(UncheckedSendable(slots))
+            DeferredRelease.release(UncheckedSendable(consume slots))
             throw error
         }
         return slots.map { $0! }

@@ -34,6 +34,8 @@ package enum PointPreparation {
         strict: Bool, control: ComputeControl = .none
     ) throws -> Prepared {
         try control.begin(.project)
+        // A report per chunk of each pass (the read, then the projection).
+        let progress = StageProgress(.project, control: control)
         let geographic = configuration.projection != .planar
         let mean = configuration.estimator == .mean
         let n = points.count
@@ -59,6 +61,7 @@ package enum PointPreparation {
                                             source, chunk: c, measured: measured, radial: radial, mean: mean,
                                             geographic: geographic, strict: strict,
                                             into: (lat, lon, w, v, r))
+                                        progress.advance(by: 1, of: 2 * chunks)
                                     }
                                 }
                             }
@@ -100,7 +103,9 @@ package enum PointPreparation {
         try control.checkCancellation()
         let projection = fitted(configuration.projection, latitudes: tallies, longitudes: longitude)
         if projection.kind != .planar {
-            try project(latitude: &latitude, longitude: &longitude, with: projection, control: control)
+            try project(
+                latitude: &latitude, longitude: &longitude, with: projection, control: control,
+                progress: progress, of: 2 * chunks)
         }
         control.report(.project, 1)
         // Planar x is the longitude column, y the latitude column.
@@ -193,7 +198,7 @@ package enum PointPreparation {
     /// Projects every point in place: x over the longitude, y over the latitude.
     private static func project(
         latitude: inout [Double], longitude: inout [Double], with projection: PlaneProjection,
-        control: ComputeControl
+        control: ComputeControl, progress: StageProgress, of total: Int
     ) throws {
         let count = latitude.count
         try latitude.withUnsafeMutableBufferPointer { lat in
@@ -208,6 +213,7 @@ package enum PointPreparation {
                         lon[i] = q.x
                         lat[i] = q.y
                     }
+                    progress.advance(by: 1, of: total)
                 }
             }
         }

@@ -7,6 +7,7 @@ package final class StageProgress: Sendable {
     private let control: ComputeControl
     private let stage: HeatMapStage
     private let reached = Mutex<Double>(-.infinity)
+    private let done = Atomic<Int>(0)
 
     package init(_ stage: HeatMapStage, control: ComputeControl) {
         self.stage = stage
@@ -20,6 +21,19 @@ package final class StageProgress: Sendable {
             guard fraction > last else { return }
             last = fraction
             control.report(stage, fraction)
+        }
+    }
+
+    /// Counts `units` more of the stage's `total` as done (from any thread)
+    /// and reports the fraction reached. Every call reports (a thread that
+    /// lost the race to one further on repeats that fraction), so the
+    /// number of reports is the number of calls, whatever the timing.
+    package func advance(by units: Int, of total: Int) {
+        guard control.progress != nil else { return }
+        let fraction = Double(done.add(units, ordering: .relaxed).newValue) / Double(max(total, 1))
+        reached.withLock { last in
+            last = max(last, min(fraction, 1))
+            control.report(stage, last)
         }
     }
 }
