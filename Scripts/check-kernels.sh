@@ -39,6 +39,13 @@ for k in quartic triangular:0.3 gaussian; do
   check "snow-raw-$k" "$SNOW --kernel $k --kernel-values raw" "$SNOW_O --kernel $k --values raw"
   check "quakes-raw-$k" "$QUAKES --kernel $k --kernel-values raw" "$QUAKES_O --kernel $k --values raw"
 done
+# Kernels 19+ cells wide (2600 km on a 150-cell grid: 19.8 cells) on many
+# points: binning and the FFT convolution.
+for k in quartic triweight; do
+  check "storms-wide-$k" "$STORMS --kernel $k --radius 2600000 --resolution 150" "$STORMS_O --kernel $k"
+  check "storms-wide-raw-$k" "$STORMS --kernel $k --radius 2600000 --resolution 150 --kernel-values raw" \
+    "$STORMS_O --kernel $k --values raw"
+done
 # A radius column: each row's own radius, drawn (seeded) from 0.2-0.8 units / 50-300 km.
 "$PY" - "$DATA" "$OUT" <<'PYEOF'
 import csv, random, sys

@@ -45,7 +45,9 @@ struct DiscConvolution: @unchecked Sendable {
             for i in -reachColumns...reachColumns { row[(i + columns) % columns] = kernel(i, j) * scale }
         }
         spectrum = re
-        try transform(re: re.base, im: im.base, control: control, between: nil)
+        // Only the kernel's own rows are non-zero before the row pass.
+        let kernelRows = (-reachRows...reachRows).map { ($0 + rows) % rows }
+        try transform(re: re.base, im: im.base, control: control, between: nil, rows: Array(Set(kernelRows)))
     }
 
     /// Convolves the grid in `re` and `im` (rows × columns each, row-major)
@@ -60,9 +62,9 @@ struct DiscConvolution: @unchecked Sendable {
     /// it is in cache; then the rows back.
     private func transform(
         re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
-        control: ComputeControl, between factor: UnsafePointer<Double>?
+        control: ComputeControl, between factor: UnsafePointer<Double>?, rows nonzero: [Int]? = nil
     ) throws {
-        try transformRows(re: re, im: im, control: control)
+        try transformRows(re: re, im: im, control: control, only: nonzero)
         let block = DiscConvolution.block, rows = self.rows, columns = self.columns
         let blocks = (columns + block - 1) / block
         let transform = columnTransform
@@ -96,16 +98,20 @@ struct DiscConvolution: @unchecked Sendable {
         if factor != nil { try transformRows(re: im, im: re, control: control) }
     }
 
+    /// Transforms every row, or only the rows `only` lists (the others
+    /// being zero).
     private func transformRows(
-        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, control: ComputeControl
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, control: ComputeControl,
+        only: [Int]? = nil
     ) throws {
-        let rows = self.rows, columns = self.columns, transform = rowTransform
+        let columns = self.columns, transform = rowTransform
+        let list = only ?? Array(0..<rows)
         let band = 16
-        try Parallel.forEach((rows + band - 1) / band) { b in
+        try Parallel.forEach((list.count + band - 1) / band) { b in
             try control.checkCancellation()
             let work = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns)
             defer { work.deallocate() }
-            for r in b * band..<min(rows, (b + 1) * band) {
+            for r in list[b * band..<min(list.count, (b + 1) * band)] {
                 transform.transform(
                     re: re + r * columns, im: im + r * columns, workRe: work, workIm: work + columns, lanes: 1)
             }

@@ -45,7 +45,7 @@ struct DiscSplat<Shape: RadialShape>: RowDepositor {
     private var maximumReach: Double { shape.reach * maximumRadius }
 
     /// Column spans up to this many nodes are splatted whole on every row.
-    static var narrow: Int { 40 }
+    static var narrow: Int { 64 }
 
     var scratchCount: Int { Int(min(2 * maximumReach / xAxis.step + 3, Double(xAxis.count))) }
 
@@ -110,12 +110,19 @@ struct DiscSplat<Shape: RadialShape>: RowDepositor {
                 }
                 return
             }
+            // Wide discs, chord by chord: the chord's ends from the
+            // point's fractional column, widened by a node each way (the
+            // shape's max(…, 0) makes the nodes past the edge add 0).
+            let centre = xAxis.index(of: p.x), radiusInColumns = r / xAxis.step
             for row in ys.lo...ys.hi {
                 let dy = yAxis.origin + Double(row) * yAxis.step - p.y
                 let a = 1 - dy * dy * inverseRadiusSquared
                 guard a >= 0 else { continue }
-                let cs = xAxis.span(of: p.x, reach: a.squareRoot() * r + xAxis.step)
-                let c0 = max(cs.lo, xs.lo), c1 = min(cs.hi, xs.hi)
+                let half = a.squareRoot() * radiusInColumns
+                // Clamped before converting: a far point must not overflow Int.
+                let upper = Double(xAxis.count)
+                let c0 = max(Int(min(max(centre - half, -1), upper)), xs.lo)
+                let c1 = min(Int(min(max(centre + half, -1), upper)) + 1, xs.hi)
                 guard c0 <= c1 else { continue }
                 let src = tx + (c0 - xs.lo)
                 let dst = density + row * columns + c0
