@@ -12,7 +12,7 @@ import HeatMapCore
 /// is where a node sees the edge of the support, whose kink (a jump of
 /// the second derivative for the quartic, the third for the triweight)
 /// the interpolation smooths: for a lone point, about 0.3 / (r/δ)² of its
-/// peak for the quartic (table on ``DensityPlan/convolution(kernel:radiusInCells:)``).
+/// peak for the quartic (table on ``DensityPlan/discScheme(method:kernel:radius:xAxis:yAxis:channels:pointCount:)``).
 ///
 /// Points whose 4 × 4 nodes leave the padded plane are left to the exact
 /// splat (``Binnability``).
