@@ -164,7 +164,7 @@ package final class ContourPieces: ContourSource {
     /// readers that come back to a level: a reader that has read every
     /// level once, in order, needs none of them (hundreds of megabytes on
     /// a large grid), handed to the release thread.
-    package func forgetRecent() {
+    func forgetRecent() {
         let recent = self.recent.withLock { r in
             let kept = r
             r = Recent()
