@@ -86,7 +86,7 @@ enum PrecisionRounding {
 
     /// The rings of `polygons` rounded with `precision` and oriented
     /// (exteriors counter-clockwise, holes clockwise), leaving out the
-    /// holes in `dropped` and the rings that collapse: what ``repaired(_:precision:control:)``
+    /// holes in `dropped` and the rings that collapse: what ``repaired(_:precision:control:checkingAll:)``
     /// returns once `precision` holds its repairs, without checking again.
     /// Each polygon is let go of once rounded. O(n).
     package static func rounded(
@@ -207,7 +207,7 @@ enum PrecisionRounding {
     }
 
     /// The polygons `pieces()` makes, rounded and repaired from `start`
-    /// (``repaired(_:precision:control:)``): the rings, and what a round of
+    /// (``repaired(_:precision:control:checkingAll:)``): the rings, and what a round of
     /// planning keeps of them.
     /// - Throws: `CancellationError` when `control` is cancelled, and what
     ///   `pieces` throws.

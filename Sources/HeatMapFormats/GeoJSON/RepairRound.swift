@@ -2,7 +2,7 @@ import HeatMapContouring
 import HeatMapCore
 import HeatMapDensity
 
-/// A round of ``PrecisionRounding/repaired(_:precision:control:)`` as the
+/// A round of ``PrecisionRounding/repaired(_:precision:control:checkingAll:)`` as the
 /// next round's check needs it: the rings it checked, their (polygon, ring)
 /// in the feature's pieces, and the offenders it found.
 ///
