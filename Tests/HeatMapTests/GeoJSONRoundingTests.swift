@@ -136,6 +136,43 @@ import Testing
         }
     }
 
+    @Test func aRepairRoundChecksOnlyWhatChangedWithTheSameAnswer() throws {
+        // Many small wiggly rings packed closer than the rounding step,
+        // some as holes: repairs take several rounds. Checking again only
+        // what a round changed must settle exactly as checking all does.
+        var rng = SplitMix(seed: 33)
+        for trial in 0..<12 {
+            func wiggly(_ cx: Double, _ cy: Double, _ r: Double, _ n: Int) -> [PlanePoint] {
+                (0..<n).map { k in
+                    let t = 2 * Double.pi * Double(k) / Double(n)
+                    let rr = r * (1 + 0.3 * (rng.unit() - 0.5))
+                    return PlanePoint(x: cx + rr * cos(t), y: cy + rr * sin(t))
+                }
+            }
+            var polygons: [PlanePolygon] = []
+            for i in 0..<6 {
+                for j in 0..<6 {
+                    let cx = Double(i) * 0.021, cy = Double(j) * 0.021
+                    let holes = (i + j + trial) % 3 == 0 ? [Array(wiggly(cx, cy, 0.004, 7).reversed())] : []
+                    polygons.append(PlanePolygon(exterior: wiggly(cx, cy, 0.0102, 9 + (i * j) % 5), holes: holes))
+                }
+            }
+            let decimals = 2 + trial % 3
+            var all = VertexPrecision(decimals: decimals, limit: 12)
+            var changed = all
+            var rounds = 0
+            let full = try PrecisionRounding.repaired({ polygons }, precision: &all, checkingAll: true)
+            let part = try PrecisionRounding.repaired(
+                {
+                    rounds += 1; return polygons
+                }, precision: &changed)
+            #expect(full.polygons.map { $0.map(\.points) } == part.polygons.map { $0.map(\.points) }, "trial \(trial)")
+            #expect(full.dropped == part.dropped)
+            #expect(all.local == changed.local)
+            if trial == 0 { #expect(rounds > 2) }
+        }
+    }
+
     @Test func theContactCheckFindsWhatItShould() {
         func ring(_ pts: [(Int64, Int64)], _ polygon: Int = 0) -> RingContactCheck.Ring {
             RingContactCheck.Ring(points: pts.map { FixedPoint(x: $0.0, y: $0.1) }, polygon: polygon)

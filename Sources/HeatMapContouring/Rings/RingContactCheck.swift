@@ -42,6 +42,18 @@ package struct RingContactCheck {
         _ rings: [Ring], control: ComputeControl = .none,
         stripBoxes: Int = BoxPairs.stripBoxes
     ) -> Set<Int> {
+        var touched: [Int] = []
+        return offenders(rings, control: control, stripBoxes: stripBoxes, touchedPolygons: &touched)
+    }
+
+    /// The same, and `touchedPolygons` gets the polygon of every touch
+    /// between two rings of one polygon that is not at fault by itself (the
+    /// touches that may close a cycle): a caller that checks part of a
+    /// polygon learns whether its answer could depend on the rest.
+    package static func offenders(
+        _ rings: [Ring], control: ComputeControl = .none,
+        stripBoxes: Int = BoxPairs.stripBoxes, touchedPolygons: inout [Int]
+    ) -> Set<Int> {
         let pieces = MonotonePieces(rings.map(\.points))
         var bad = Set(pieces.spiky)
 
@@ -107,6 +119,7 @@ package struct RingContactCheck {
                 continue
             }
             guard rings[touch.ringA].polygon == rings[touch.ringB].polygon else { continue }
+            touchedPolygons.append(rings[touch.ringA].polygon)
             let ra = find(touch.ringA), rb = find(touch.ringB)
             if ra == rb {
                 bad.insert(touch.ringA); bad.insert(touch.ringB)

@@ -30,17 +30,46 @@ package struct VertexPrecision {
     private let baseScale: Double
     /// One bit per hash of the raised positions (of `raised` and `local`):
     /// a clear bit answers "base decimals" without a dictionary lookup,
-    /// which matters once a few positions anywhere are raised.
+    /// which matters once a few positions anywhere are raised. It grows
+    /// with the raised positions (at most one bit in ``filterLoad`` set), so
+    /// that a field with many repairs still answers most positions here:
+    /// a full filter would send every position to two dictionaries.
     private var maybeRaised = [UInt64](repeating: 0, count: VertexPrecision.filterWords)
+    /// Bits of `maybeRaised` less one (its size is a power of two).
+    private var filterMask = VertexPrecision.filterWords * 64 - 1
+    /// Positions marked since the filter was last made.
+    private var marked = 0
     private static let filterWords = 1 << 10
+    /// The filter grows fourfold once more than one bit in this many is marked.
+    private static let filterLoad = 16
+    /// The most words the filter grows to (8 MB).
+    private static let maximumFilterWords = 1 << 20
 
-    @inline(__always) private static func bit(_ p: PlanePoint) -> (word: Int, mask: UInt64) {
-        let h = Int(VertexPrecision.positionHash(p)) & (filterWords * 64 - 1)
+    @inline(__always) private func bit(_ p: PlanePoint) -> (word: Int, mask: UInt64) {
+        let h = Int(VertexPrecision.positionHash(p)) & filterMask
         return (h >> 6, 1 << UInt64(h & 63))
     }
 
     private mutating func mark(_ p: PlanePoint) {
-        let (w, m) = VertexPrecision.bit(p)
+        marked += 1
+        if marked * VertexPrecision.filterLoad > maybeRaised.count * 64,
+            maybeRaised.count < VertexPrecision.maximumFilterWords
+        {
+            // Made again, larger, from every position it stands for (`p`
+            // is among them: it is in `raised` or `local` already).
+            let words = maybeRaised.count * 4
+            maybeRaised = [UInt64](repeating: 0, count: words)
+            filterMask = words * 64 - 1
+            marked = raised.count + local.count
+            for q in raised.keys { setBit(q) }
+            for q in local.keys { setBit(q) }
+            return
+        }
+        setBit(p)
+    }
+
+    @inline(__always) private mutating func setBit(_ p: PlanePoint) {
+        let (w, m) = bit(p)
         maybeRaised[w] |= m
     }
 
@@ -54,7 +83,7 @@ package struct VertexPrecision {
     /// The decimals of a position.
     @inline(__always) package func decimals(of p: PlanePoint) -> Int {
         if raised.isEmpty, local.isEmpty { return base }
-        let (w, m) = VertexPrecision.bit(p)
+        let (w, m) = bit(p)
         if maybeRaised[w] & m == 0 { return base }
         return local[p] ?? raised[p] ?? base
     }

@@ -24,11 +24,13 @@ enum PrecisionRounding {
     /// not held twice while it is checked; `pieces` is called again (it
     /// must make the same polygons) only for a round of repair, which is
     /// rare. About O(n) per round, at most `limit − base + 1` rounds.
-    /// Polls `control` between polygons and inside the check.
+    /// Polls `control` between polygons and inside the check. A round after
+    /// a repair checks only what the repair can have changed
+    /// (``RepairRound``), unless `checkingAll` (the same answer, for tests).
     /// - Throws: `CancellationError`, and what `pieces` throws.
     static func repaired(
         _ pieces: () throws -> [PlanePolygon], precision: inout VertexPrecision,
-        control: ComputeControl = .none
+        control: ComputeControl = .none, checkingAll: Bool = false
     ) throws
         -> (polygons: [Polygon], dropped: Set<[Int]>, box: PlaneBox)
     {
@@ -42,6 +44,8 @@ enum PrecisionRounding {
             if isConvexSimple(ring.points) { return ([[ring]], [], box) }
         }
         var dropped = Set<[Int]>()
+        // The round before, for checking again only what a repair changed.
+        var before: RepairRound?
         while true {
             var refs: [[Int]] = []  // (polygon, ring) of each output ring
             box = .empty
@@ -54,9 +58,14 @@ enum PrecisionRounding {
             for (k, rings) in out.enumerated() {
                 for r in rings { checkRings.append(RingContactCheck.Ring(points: r.points, polygon: k)) }
             }
-            let bad = RingContactCheck.offenders(checkRings, control: control)
+            let bad =
+                (checkingAll ? nil : before).flatMap {
+                    RepairRound.offenders(checkRings, refs: refs, changedSince: $0, control: control)
+                }
+                ?? RingContactCheck.offenders(checkRings, control: control)
             try control.checkCancellation()
             if bad.isEmpty { return (out, dropped, box) }
+            before = RepairRound(rings: checkRings, refs: refs, bad: bad)
             polygons = try pieces()
             var raised = false
             for k in bad.sorted() {
@@ -70,12 +79,14 @@ enum PrecisionRounding {
             let holes = bad.map { refs[$0] }.filter { $0[1] > 0 }
             if holes.isEmpty { return (out, dropped, box) }
             dropped.formUnion(holes)
+            // Holes given up: the next round is checked whole.
+            before = nil
         }
     }
 
     /// The rings of `polygons` rounded with `precision` and oriented
     /// (exteriors counter-clockwise, holes clockwise), leaving out the
-    /// holes in `dropped` and the rings that collapse: what ``repaired(_:precision:control:)``
+    /// holes in `dropped` and the rings that collapse: what ``repaired(_:precision:control:checkingAll:)``
     /// returns once `precision` holds its repairs, without checking again.
     /// Each polygon is let go of once rounded. O(n).
     package static func rounded(
@@ -196,7 +207,7 @@ enum PrecisionRounding {
     }
 
     /// The polygons `pieces()` makes, rounded and repaired from `start`
-    /// (``repaired(_:precision:control:)``): the rings, and what a round of
+    /// (``repaired(_:precision:control:checkingAll:)``): the rings, and what a round of
     /// planning keeps of them.
     /// - Throws: `CancellationError` when `control` is cancelled, and what
     ///   `pieces` throws.
