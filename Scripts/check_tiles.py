@@ -2,10 +2,13 @@
 """Checks a PMTiles archive written by `contours tiles` (run by check-tiles.sh).
 
   check_tiles.py ARCHIVE.pmtiles --grid GRID.json --points FILE.csv --lat COL --lon COL [--w COL]
+                 [--kernel K] [--values density|raw] [--radius-column COL] [--adaptive A [--trim T]]
                  [--samples N] [--margin F]
 
 GRID.json is `contours grid` of the same points and density options: its
-"crs" (the plane the kernel is measured in) and "radius". Checks:
+"crs" (the plane the kernel is measured in) and "radius". The kernel options mean what they mean for kde_oracle.py
+(the shapes of SPEC §17; a point's own radius from COL, or Abramson's
+radii from the exact pilot at every point). Checks:
   1. the header and metadata (vector_layers, bounds, legend thresholds);
   2. every tile decodes (gzip, then Mapbox Vector Tile 2.1);
   3. every band polygon is valid (shapely, after flipping y) and every
@@ -33,6 +36,11 @@ ap.add_argument("--points", required=True)
 ap.add_argument("--lat", required=True)
 ap.add_argument("--lon", required=True)
 ap.add_argument("--w")
+ap.add_argument("--kernel", default="gaussian")
+ap.add_argument("--values", choices=["density", "raw"], default="density")
+ap.add_argument("--radius-column")
+ap.add_argument("--adaptive", type=float)
+ap.add_argument("--trim", type=float, default=5.0)
 ap.add_argument("--samples", type=int, default=12, help="points per sampled tile")
 ap.add_argument("--tiles-per-zoom", type=int, default=40)
 ap.add_argument("--margin", type=float, default=0.02)
@@ -49,30 +57,67 @@ radius = grid["radius"]
 sigma = radius / 3
 plane = Transformer.from_crs(CRS.from_epsg(4326), CRS.from_user_input(grid["crs"]), always_xy=True)
 
-lon, lat, w = [], [], []
+lon, lat, w, own = [], [], [], []
 with open(a.points, newline="") as f:
     for row in csv.DictReader(f):
         try:
             x, y = float(row[a.lon]), float(row[a.lat])
             wt = float(row[a.w]) if a.w else 1.0
+            r = float(row[a.radius_column]) if a.radius_column else radius
         except (ValueError, KeyError, TypeError):
             continue
         if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(wt)) or wt < 0 or abs(y) > 90:
             continue
-        lon.append(x); lat.append(y); w.append(wt)
+        lon.append(x); lat.append(y); w.append(wt); own.append(r)
 px, py = plane.transform(np.array(lon), np.array(lat))
 pts = np.column_stack([px, py])
 w = np.array(w)
 tree = cKDTree(pts)
-scale = 1e6 / (2 * math.pi * sigma * sigma)
+
+name, _, arg = a.kernel.partition(":")
+decay = float(arg) if name == "triangular" and arg else 0.0
+finite = name != "gaussian"
+raw_values = a.values == "raw"
+
+def kernel(d2, r):
+    """The kernel at squared distance d2 for radius r (per m², or raw)."""
+    if not finite:
+        s2 = (r / 3.0) ** 2
+        k = np.exp(-d2 / (2 * s2))
+        return k if raw_values else k / (2 * np.pi * s2)
+    u2 = d2 / (r * r); inside = u2 <= 1.0; u2 = np.minimum(u2, 1.0)
+    shape_, norm = {
+        "quartic": ((1 - u2) ** 2, 3.0),
+        "epanechnikov": (1 - u2, 2.0),
+        "triweight": ((1 - u2) ** 3, 4.0),
+        "triangular": (1 - (1 - decay) * np.sqrt(u2), 3.0 / (1 + 2 * decay)),
+        "uniform": (np.ones_like(u2), 1.0),
+    }[name]
+    k = np.where(inside, shape_, 0.0)
+    return k if raw_values else k * norm / (np.pi * r * r)
+
+radii = np.array(own)
+if a.adaptive is not None:
+    pilot = np.zeros(len(w))
+    reach0 = radius if finite else 2.0 * radius
+    for i, nb in enumerate(tree.query_ball_point(pts, reach0)):
+        nb = np.asarray(nb)
+        d2 = (pts[nb, 0] - pts[i, 0]) ** 2 + (pts[nb, 1] - pts[i, 1]) ** 2
+        pilot[i] = np.sum(w[nb] * kernel(d2, radius))
+    ok = (w > 0) & (pilot > 0)
+    g = math.exp(np.sum(w[ok] * np.log(pilot[ok])) / np.sum(w[ok]))
+    lam = np.ones(len(w)); lam[ok] = (pilot[ok] / g) ** (-a.adaptive)
+    radii = radius * np.minimum(lam, a.trim)
+reach = (1.0 if finite else 2.0) * radii.max()     # the Gaussian to 6σ
+scale = 1.0 if raw_values else 1e6                         # per m² -> per km²
 
 def exact(lons, lats):
     qx, qy = plane.transform(np.asarray(lons), np.asarray(lats))
     out = np.zeros(len(qx))
-    for k, nb in enumerate(tree.query_ball_point(np.column_stack([qx, qy]), 6 * sigma)):
+    for k, nb in enumerate(tree.query_ball_point(np.column_stack([qx, qy]), reach)):
         if nb:
             d2 = (pts[nb, 0] - qx[k]) ** 2 + (pts[nb, 1] - qy[k]) ** 2
-            out[k] = np.sum(w[nb] * np.exp(-d2 / (2 * sigma * sigma))) * scale
+            out[k] = np.sum(w[nb] * kernel(d2, radii[nb])) * scale
     return out
 
 with open(a.archive, "rb") as f:
@@ -92,10 +137,13 @@ if not thresholds or thresholds != sorted(thresholds):
 for key in ("colors", "units", "radius", "kernel"):
     if key not in legend:
         fail(f"metadata legend has no {key}")
+if legend.get("kernel") != a.kernel or legend.get("values", "density") != a.values:
+    fail(f"metadata kernel {legend.get('kernel')} ({legend.get('values')}) is not {a.kernel} ({a.values})")
 if abs(legend.get("radius", 0) - radius) > 1e-6 * radius:
     fail(f"metadata radius {legend.get('radius')} is not the grid's {radius}")
 print(f"header: zooms {header['min_zoom']}-{header['max_zoom']}, {len(tiles)} tiles addressed, "
-      f"{header.get('tile_contents_count')} stored; {len(thresholds)} thresholds {thresholds[:3]}...; radius {radius:.6g} m")
+      f"{header.get('tile_contents_count')} stored; {len(thresholds)} thresholds {thresholds[:3]}...; radius {radius:.6g} m, kernel {a.kernel} ({a.values})"
+      + (f", radii {radii.min():.4g}-{radii.max():.4g} m" if radii.min() < radii.max() else ""))
 
 def band_of(v):
     return int(np.searchsorted(np.array(thresholds), v, side="right"))

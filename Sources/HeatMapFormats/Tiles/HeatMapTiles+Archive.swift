@@ -136,7 +136,9 @@ extension HeatMapTiles {
             "{\"thresholds\":[\(thresholds.map(number).joined(separator: ","))],"
             + "\"colors\":[\(legend.fills.map(quoted).joined(separator: ","))],"
             + "\"units\":\(quoted(units)),\"radius\":\(number(radius)),\"radius_units\":\"m\","
-            + "\"kernel\":\"gaussian\",\"sigma\":\(number(radius / 3)),"
+            + "\"kernel\":\(quoted(kernel.name)),"
+            + (kernel.isFinite ? "" : "\"sigma\":\(number(radius / 3)),")
+            + "\"values\":\(quoted(kernelValues == .raw ? "raw" : "density")),"
             + "\"estimator\":\(quoted(estimator == .mean ? "mean" : "density"))}"
         return "{\"name\":\"contours\",\"format\":\"pbf\",\"type\":\"overlay\","
             + "\"description\":\"Kernel density bands, contoured at every zoom with one radius and one set of thresholds\","

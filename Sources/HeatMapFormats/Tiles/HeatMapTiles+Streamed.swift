@@ -6,16 +6,18 @@ extension HeatMapTiles {
     /// Tiles of streamed points whose grid the planner made (the tool's
     /// path): that grid's radius, and the thresholds `configuration` gives
     /// on it, as an export of the same points and options has. The points
-    /// are read once more into memory (6 numbers each).
+    /// are read once more into memory (7 numbers each).
+    ///
+    /// - Parameter valuesAreRadii: the points' values are their own kernel
+    ///   radii (the tool's radius column), not measured values.
     package static func make(
         points: StreamedPoints, grid: DensityGrid, configuration: HeatMapConfiguration,
-        zooms: ClosedRange<Int>?, control: ComputeControl
+        valuesAreRadii: Bool = false, zooms: ClosedRange<Int>?, control: ComputeControl
     ) throws -> HeatMapTiles {
         guard grid.projection.isGeographic else { throw planarRefusal }
-        if let refusal = kernelRefusal(configuration) { throw HeatMapError.invalidConfiguration(refusal) }
         let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
         var all = PlanePoints()
-        let mean = configuration.estimator == .mean
+        let mean = configuration.estimator == .mean || valuesAreRadii
         var values: [Double] = []
         let projector = PointProjector(grid.projection)
         try points.forEachBatch(control: control) { batch in
@@ -27,7 +29,11 @@ extension HeatMapTiles {
             all.weight.append(contentsOf: batch.weight)
             if mean { values.append(contentsOf: batch.value) }
         }
-        if mean { all.value = values }
+        if valuesAreRadii {
+            all.radius = values
+        } else if mean {
+            all.value = values
+        }
         return try HeatMapTiles(
             points: all, projection: grid.projection, radius: grid.radius, thresholds: thresholds,
             units: grid.units, configuration: configuration, zooms: zooms, control: control)

@@ -32,37 +32,63 @@ public struct HeatMapTiles: Sendable {
     let field: any TileField
     let smoother: PolygonSmoother
     let estimator: DensityEstimator
+    /// The kernel summed, and whether its values are densities or raw sums.
+    let kernel: DensityKernel
+    let kernelValues: KernelValues
 
     /// The deepest zoom any archive may hold.
     public static let deepestZoom = 22
 
     init(
         field: any TileField, radius: Double, legend: TileLegend, smoother: PolygonSmoother,
-        estimator: DensityEstimator, zooms: ClosedRange<Int>?
+        estimator: DensityEstimator, kernel: DensityKernel, kernelValues: KernelValues,
+        zooms: ClosedRange<Int>?
     ) {
         self.field = field
         self.radius = radius
         self.legend = legend
         self.smoother = smoother
         self.estimator = estimator
+        self.kernel = kernel
+        self.kernelValues = kernelValues
         // Past cells of σ/2 the kernel shows no more detail.
-        self.zooms = zooms ?? Self.defaultZooms(box: field.worldBox, detail: radius / 6)
+        self.zooms =
+            zooms ?? Self.defaultZooms(box: field.worldBox, detail: Self.detail(kernel: kernel, radius: radius))
+    }
+
+    /// The cell size (metres) past which `kernel` of `radius` shows no
+    /// more detail: half its σ (the standard deviation along one axis),
+    /// radius / 6 for the Gaussian.
+    static func detail(kernel: DensityKernel, radius: Double) -> Double {
+        radius / kernel.radiusPerSigma / 2
     }
 
     /// Tiles of points already in a plane, with `radius` and `thresholds`
-    /// chosen (the tool's path, whose planner chose them on the same points).
+    /// chosen (the tool's path, whose planner chose them on the same
+    /// points). Points with ``PlanePoints/radius`` keep their own radii;
+    /// an adaptive bandwidth's radii are computed here, as the planner
+    /// computes them for the grid.
     package init(
         points: PlanePoints, projection: PlaneProjection, radius: Double, thresholds: [Double],
         units: String, configuration: HeatMapConfiguration, zooms: ClosedRange<Int>?,
         control: ComputeControl
     ) throws {
-        let field = try PointTileField(points: points, projection: projection, radius: radius, control: control)
+        var points = points
+        if let radii = try AdaptiveRadii.radii(
+            of: points, projection: projection, configuration: configuration, control: control)
+        {
+            points.radius = radii
+        }
+        let field = try PointTileField(
+            points: points, projection: projection, radius: radius, kernel: configuration.kernel,
+            kernelValues: configuration.kernelValues, control: control)
         self.init(
             field: field, radius: radius,
             legend: TileLegend(
                 thresholds: thresholds, units: units, gradient: configuration.gradient,
                 isolines: configuration.renderMode.isolineStroke != nil),
-            smoother: configuration.smoother, estimator: configuration.estimator, zooms: zooms)
+            smoother: configuration.smoother, estimator: configuration.estimator,
+            kernel: configuration.kernel, kernelValues: configuration.kernelValues, zooms: zooms)
     }
 
     /// Tiles of points under `configuration`: the radius and thresholds
@@ -79,7 +105,6 @@ public struct HeatMapTiles: Sendable {
         zooms: ClosedRange<Int>? = nil
     ) async throws -> HeatMapTiles {
         guard configuration.projection != .planar else { throw planarRefusal }
-        if let refusal = kernelRefusal(configuration) { throw HeatMapError.invalidConfiguration(refusal) }
         return try await BackgroundWork.run { control in
             let prepared = try PointPreparation.prepare(
                 points, configuration: configuration, strict: false,
@@ -108,6 +133,7 @@ public struct HeatMapTiles: Sendable {
                 thresholds: contours.thresholds, units: contours.units,
                 gradient: contours.gradient, isolines: contours.renderMode.isolineStroke != nil),
             smoother: contours.configuration.smoother, estimator: grid.estimator,
+            kernel: contours.configuration.kernel, kernelValues: contours.configuration.kernelValues,
             zooms: zooms ?? Self.defaultZooms(box: field.worldBox, detail: cell))
     }
 
@@ -119,22 +145,6 @@ public struct HeatMapTiles: Sendable {
         let lo = minimum ?? min(zooms.lowerBound, hi)
         copy.zooms = lo...max(lo, hi)
         return copy
-    }
-
-    /// Why `configuration` cannot be tiled, or nil: tiles sum the Gaussian
-    /// kernel at every zoom's own nodes, so the other kernels, raw values
-    /// and varying radii are refused rather than drawn as something else.
-    package static func kernelRefusal(_ configuration: HeatMapConfiguration) -> String? {
-        if configuration.kernel != .gaussian {
-            return "tiles sum the Gaussian kernel only; the \(configuration.kernel) kernel is not tiled yet"
-        }
-        if configuration.kernelValues != .density {
-            return "tiles hold density values; raw kernel values are not tiled"
-        }
-        if configuration.adaptive != nil {
-            return "tiles use one radius; an adaptive bandwidth is not tiled yet"
-        }
-        return nil
     }
 
     static let planarRefusal = HeatMapError.invalidConfiguration(
@@ -193,8 +203,9 @@ extension HeatMapTiles {
     }
 
     /// Whether zoom z's tiles are simplified: where its cells, at the
-    /// latitude nearest the equator, are at most σ (the lattice resolves
-    /// the kernel there).
+    /// latitude nearest the equator, are at most σ of the narrowest kernel
+    /// (its standard deviation along one axis: the lattice resolves every
+    /// kernel there).
     func simplifies(z: Int) -> Bool {
         let box = field.worldBox
         guard box.minV <= box.maxV else { return false }
@@ -205,7 +216,7 @@ extension HeatMapTiles {
         let cell =
             WebMercator.circumference * cos(latitude * .pi / 180) / Double(1 << z)
             / Double(TileLattice.cellsPerTile)
-        return cell <= radius / 3
+        return cell <= field.finestRadius / kernel.radiusPerSigma
     }
 
     /// The tile columns (unwrapped: continuous across the antimeridian,

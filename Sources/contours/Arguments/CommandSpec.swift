@@ -55,7 +55,8 @@ enum Commands {
     static let pictureOptions: [any OptionDeclaration] = [
         Options.gradient, Options.opacity, Options.legend,
         Options.basemap, Options.graticule, Options.scaleBar,
-        Options.units, Options.width, Options.height, Options.title
+        Options.units, Options.width, Options.height, Options.title,
+        Options.basemapTiles, Options.attribution
     ]
 
     static let export = CommandSpec(

@@ -372,6 +372,15 @@ enum Options {
         "--height", value: "PX", in: 50...20_000, default: Int(picture.height),
         help: "Pictures: height in pixels (50...20000).",
         example: "--height 900")
+    static let basemapTiles = Option<String?>.text(
+        "--basemap-tiles", value: "URL",
+        help:
+            "HTML pages: raster map tiles under the data (an XYZ URL template with {z}, {x}, {y}; the reader's browser fetches them); the page is drawn in Web Mercator. Credit the source with --attribution.",
+        example: "--basemap-tiles 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'")
+    static let attribution = Option<String?>.text(
+        "--attribution",
+        help: "Pictures: a credit line (the data's or the map tiles' source), shown on the map under --basemap-tiles.",
+        example: "--attribution '© OpenStreetMap contributors'")
     static let title = Option<String?>.text(
         "--title",
         help: "Pictures: a title at the top (shown as text, never as markup).",
