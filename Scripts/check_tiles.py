@@ -41,6 +41,7 @@ ap.add_argument("--values", choices=["density", "raw"], default="density")
 ap.add_argument("--radius-column")
 ap.add_argument("--adaptive", type=float)
 ap.add_argument("--trim", type=float, default=5.0)
+ap.add_argument("--bins", choices=["hexagon", "h3"])
 ap.add_argument("--samples", type=int, default=12, help="points per sampled tile")
 ap.add_argument("--tiles-per-zoom", type=int, default=40)
 ap.add_argument("--margin", type=float, default=0.02)
@@ -224,6 +225,71 @@ for z in sorted(by_zoom):
     print(f"zoom {z}: {len(entries)} tiles, columns {columns[0]}..{columns[-1]}{wrapped}, {features} band features, "
           f"{invalid} invalid; {compared} points compared with the exact density, {mismatched} differ, "
           f"{skipped} near a threshold or a band edge")
+def bin_key(z, lo, la):
+    """The cell (of --bins at zoom z) holding lon/lat, recomputed independently."""
+    if a.bins == "h3":
+        import h3
+        return h3.latlng_to_cell(la, lo, h3_resolution(z))
+    across = round(256 * 2 ** z / (12 * math.sqrt(3)))      # whole hexagons around the world
+    r = 1 / (across * math.sqrt(3))                          # hexagon radius, world units
+    u = (lo + 180) / 360
+    v = 0.5 - math.asinh(math.tan(math.radians(la))) / (2 * math.pi)
+    q = (math.sqrt(3) / 3 * u - v / 3) / r; rr = (2 / 3 * v) / r   # pointy-top axial
+    x, zc = q, rr; y = -x - zc
+    # Cube rounding, half up, the coordinate with the largest error fixed
+    # (q before r before s on equal errors), as docs/binning.md states.
+    rx, ry, rz = math.floor(x + 0.5), math.floor(y + 0.5), math.floor(zc + 0.5)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - zc)
+    if dx >= dz and dx >= dy: rx = -ry - rz
+    elif dz >= dy: rz = -rx - ry
+    else: ry = -rx - rz
+    return (rx % across, rz)                                 # one cell on both sides of ±180°
+
+mid_lat = (min(lat) + max(lat)) / 2 if lat else 0
+def h3_resolution(z):
+    edges = [1107.712591, 418.6760055, 158.2446558, 59.81085794, 22.6063794, 8.544408276, 3.229482772, 1.220629759,
+             0.461354684, 0.174375668, 0.065907807, 0.024910561, 0.009415526, 0.003559893, 0.001348575, 0.000509713]
+    km = 12 / 256 / 2 ** z * 40075016.68557849 * math.cos(math.radians(mid_lat)) / 1000
+    return min(range(16), key=lambda k: abs(math.log(edges[k] / km)))
+
+if a.bins:
+    from collections import Counter
+    from shapely.geometry import Polygon
+    from shapely.affinity import scale as sscale2
+    brng = random.Random(3)
+    for z in sorted(by_zoom):
+        entries = by_zoom[z]
+        counts, weights = Counter(), Counter()
+        for lo_, la_, wt in zip(lon, lat, w):
+            k = bin_key(z, lo_, la_); counts[k] += 1; weights[k] += wt
+        checked = bad = invalid = nbins = 0
+        for x, y, data in brng.sample(entries, min(a.tiles_per_zoom, len(entries))):
+            feats = mapbox_vector_tile.decode(gzip.decompress(data), default_options={"y_coord_down": True}).get(
+                "bins", {"features": []})["features"]
+            n = 1 << z
+            for ft in feats:
+                nbins += 1
+                poly = shape(ft["geometry"])
+                if not sscale2(poly, yfact=-1, origin=(0, 0)).is_valid:
+                    invalid += 1; fail(f"{z}/{x}/{y}: bin polygon invalid")
+                c = poly.centroid
+                if not (0 <= c.x < extent and 0 <= c.y < extent):
+                    continue
+                lo_, la_ = world_to_lonlat((x + c.x / extent) / n, (y + c.y / extent) / n)
+                k = bin_key(z, lo_, la_)
+                props = ft["properties"]
+                checked += 1
+                # Ground area: the polygon in world units times metres per unit at its latitude, squared.
+                mpu = 40075016.68557849 * math.cos(math.radians(la_))
+                km2 = poly.area / (extent * n) ** 2 * mpu * mpu / 1e6
+                if props["count"] != counts[k] or abs(props["weight"] - weights[k]) > 1e-9 * max(1, weights[k]) \
+                        or abs(props["density"] - props["weight"] / km2) > 0.02 * props["density"]:
+                    bad += 1
+                    fail(f"{z}/{x}/{y}: bin count {props['count']} weight {props['weight']:.6g} density "
+                         f"{props['density']:.6g}; recount {counts[k]} {weights[k]:.6g}, {weights[k] / km2:.6g}")
+        size = f"H3 resolution {h3_resolution(z)}" if a.bins == "h3" else "hexagons of 12 px"
+        print(f"bins zoom {z}: {size}, {nbins} bins in sampled tiles, {invalid} invalid, {checked} recounted, {bad} differ")
+
 print(f"tile sizes (gzipped): largest {max(sizes) if sizes else 0} bytes, mean {int(np.mean(sizes)) if sizes else 0}")
 if sizes and max(sizes) > 500 * 1024:
     fail("a tile is over 500 KB")

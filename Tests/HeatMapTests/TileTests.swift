@@ -127,7 +127,7 @@ import Testing
     @Test func libraryTilesAreTheArchivesTilesByteForByte() async throws {
         let points = Self.points(count: 3000, seed: 11)
         let configuration = HeatMapConfiguration(radius: 15_000, contourLevels: 5, bandwidth: .fixed)
-        let tiles = try await HeatMapTiles.make(from: points, configuration: configuration, zooms: 4...8)
+        let tiles = try await HeatMapTiles.make(from: points, configuration: configuration, zooms: 4...8, bins: .h3)
         let sink = MemorySink()
         let summary = try await tiles.write(to: sink)
         let archive = try TileArchiveReader(sink.bytes)
@@ -289,6 +289,34 @@ import Testing
         #expect(largest > 0)
         #expect(tiles.metadata.contains("\"kernel\":\"quartic\""))
         #expect(!tiles.metadata.contains("sigma"))
+    }
+
+    @Test func hexagonBinsHoldTheirPointsAndAreOneCellAcrossTheAntimeridian() throws {
+        // One point of weight 3 just west of 180°, one just east.
+        let bins = TileBins(latitude: [-17, -17.2], longitude: [179.9995, -179.9995], weight: [3, 1], shape: .hexagon)
+        let legend = TileLegend(thresholds: [1e-3, 1], units: "per km²", gradient: .thermal, isolines: false)
+        for z in [5, 9] {
+            let n = 1 << z, y = Int(WebMercator.v(latitude: -17.1) * Double(n))
+            let east = try bins.bins(z: z, x: n - 1, y: y, control: .none)
+            let west = try bins.bins(z: z, x: 0, y: y, control: .none)
+            // Every cell is whole: the same cells on both sides, one tile width apart.
+            #expect(east.count == west.count && !east.isEmpty)
+            let extent = Double(TileLattice.extent)
+            for (e, w) in zip(
+                east.sorted { $0.ring[0].x < $1.ring[0].x }, west.sorted { $0.ring[0].x < $1.ring[0].x })
+            {
+                #expect(e.count == w.count && e.weight == w.weight)
+                for (p, q) in zip(e.ring, w.ring) {
+                    #expect(abs(p.x - (q.x + extent)) < 1e-6 && abs(p.y - q.y) < 1e-6)
+                }
+            }
+            #expect(east.reduce(0) { $0 + $1.count } == 2)
+            // Density: weight over the cell's ground area (a hexagon of radius R covers 3√3/2 R²).
+            let radius = TileBins.hexagonRadius(z: z) / WebMercator.unitsPerMetre(latitude: -17.1) / 1000
+            let area = 1.5 * 3.0.squareRoot() * radius * radius
+            for bin in east { #expect(abs(bin.density - bin.weight / area) < 0.02 * bin.density) }
+            #expect(try bins.layer(z: z, x: 0, y: y, legend: legend, control: .none) != nil)
+        }
     }
 
     @Test func planarPointsAreRefused() async {

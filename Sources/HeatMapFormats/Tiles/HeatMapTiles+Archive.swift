@@ -76,10 +76,7 @@ extension HeatMapTiles {
                     for c in 0..<n { tile[r * n + c] = values[from + c] }
                 }
                 guard
-                    let encoded = try TileEncoder.encode(
-                        tile, legend: legend, smoother: smoother,
-                        simplify: simplifies(z: block.z),
-                        control: control)
+                    let encoded = try encode(tile, z: block.z, x: block.x0 + tx, y: block.y0 + ty, control: control)
                 else { continue }
                 let x = ((block.x0 + tx) % side + side) % side
                 out.append((x, block.y0 + ty, encoded.gzipped))
@@ -127,6 +124,12 @@ extension HeatMapTiles {
                 + "\"fields\":{\"level\":\"Number\",\"threshold\":\"Number\",\"upper\":\"Number\",\"units\":\"String\","
                 + "\"fill\":\"String\"},\(range)}"
         ]
+        if let bins {
+            layers.append(
+                "{\"id\":\"bins\",\"description\":\"the points binned in \(bins.shape == .h3 ? "H3 cells" : "hexagons") sized per zoom: count, weight, weight per km²\","
+                    + "\"fields\":{\"count\":\"Number\",\"weight\":\"Number\",\"density\":\"Number\",\"units\":\"String\","
+                    + "\"level\":\"Number\",\"fill\":\"String\"},\(range)}")
+        }
         if legend.isolines {
             layers.append(
                 "{\"id\":\"isolines\",\"description\":\"the lines at each threshold\","

@@ -12,7 +12,8 @@ extension HeatMapTiles {
     ///   radii (the tool's radius column), not measured values.
     package static func make(
         points: StreamedPoints, grid: DensityGrid, configuration: HeatMapConfiguration,
-        valuesAreRadii: Bool = false, zooms: ClosedRange<Int>?, control: ComputeControl
+        valuesAreRadii: Bool = false, zooms: ClosedRange<Int>?, bins: BinShape? = nil,
+        control: ComputeControl
     ) throws -> HeatMapTiles {
         guard grid.projection.isGeographic else { throw planarRefusal }
         let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
@@ -20,7 +21,12 @@ extension HeatMapTiles {
         let mean = configuration.estimator == .mean || valuesAreRadii
         var values: [Double] = []
         let projector = PointProjector(grid.projection)
+        var latitudes: [Double] = [], longitudes: [Double] = []
         try points.forEachBatch(control: control) { batch in
+            if bins != nil {
+                latitudes.append(contentsOf: batch.latitude)
+                longitudes.append(contentsOf: batch.longitude)
+            }
             for i in 0..<batch.count {
                 let p = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
                 all.x.append(p.x)
@@ -34,8 +40,12 @@ extension HeatMapTiles {
         } else if mean {
             all.value = values
         }
-        return try HeatMapTiles(
+        var tiles = try HeatMapTiles(
             points: all, projection: grid.projection, radius: grid.radius, thresholds: thresholds,
             units: grid.units, configuration: configuration, zooms: zooms, control: control)
+        if let bins {
+            tiles.bins = TileBins(latitude: latitudes, longitude: longitudes, weight: all.weight, shape: bins)
+        }
+        return tiles
     }
 }

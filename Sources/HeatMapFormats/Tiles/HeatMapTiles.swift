@@ -39,6 +39,18 @@ public struct HeatMapTiles: Sendable {
     /// The deepest zoom any archive may hold.
     public static let deepestZoom = 22
 
+    /// The cells of the optional `bins` layer, sized per zoom (an edge of
+    /// about 12 screen pixels).
+    public enum BinShape: String, Sendable, Hashable, CaseIterable {
+        /// Hexagons regular on the screen (in Web Mercator).
+        case hexagon
+        /// H3 cells, the resolution nearest the size at each zoom.
+        case h3
+    }
+
+    /// The points binned per zoom for the `bins` layer, or nil for none.
+    var bins: TileBins?
+
     init(
         field: any TileField, radius: Double, legend: TileLegend, smoother: PolygonSmoother,
         estimator: DensityEstimator, kernel: DensityKernel, kernelValues: KernelValues,
@@ -98,11 +110,14 @@ public struct HeatMapTiles: Sendable {
     ///
     /// - Parameter zooms: nil: from the zoom where the data fits one tile
     ///   to the one past which the kernel shows no more detail.
+    /// - Parameter bins: a `bins` layer of these cells in every tile
+    ///   (count, weight and weight per km² of each, coloured by the bands'
+    ///   legend), or nil for none.
     /// - Throws: `CancellationError`; ``HeatMapError/invalidConfiguration(_:)``
     ///   for planar points.
     public static func make<P: HeatMapable>(
         from points: [P], configuration: HeatMapConfiguration,
-        zooms: ClosedRange<Int>? = nil
+        zooms: ClosedRange<Int>? = nil, bins: BinShape? = nil
     ) async throws -> HeatMapTiles {
         guard configuration.projection != .planar else { throw planarRefusal }
         return try await BackgroundWork.run { control in
@@ -113,10 +128,19 @@ public struct HeatMapTiles: Sendable {
                 points: prepared.points, projection: prepared.projection,
                 configuration: configuration, control: control)
             let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
-            return try HeatMapTiles(
+            var tiles = try HeatMapTiles(
                 points: prepared.points, projection: prepared.projection, radius: grid.radius,
                 thresholds: thresholds, units: grid.units, configuration: configuration,
                 zooms: zooms, control: control)
+            if let bins {
+                let unprojection = Unprojection(prepared.projection)
+                let p = prepared.points
+                let places = (0..<p.count).map { unprojection.coordinate(PlanePoint(x: p.x[$0], y: p.y[$0])) }
+                tiles.bins = TileBins(
+                    latitude: places.map(\.latitude), longitude: places.map(\.longitude), weight: p.weight,
+                    shape: bins)
+            }
+            return tiles
         }
     }
 
@@ -197,9 +221,23 @@ extension HeatMapTiles {
         }
         let block = TileBlock(z: z, x0: column, y0: y, width: 1, height: 1)
         let values = try field.values(block, control: control)
-        return try TileEncoder.encode(
-            values, legend: legend, smoother: smoother, simplify: simplifies(z: z),
-            control: control)?.mvt ?? []
+        return try encode(values, z: z, x: column, y: y, control: control)?.mvt ?? []
+    }
+
+    /// A tile's MVT and its gzip from its node values (x unwrapped): the
+    /// bands (and isolines), then the bins when asked; nil when empty.
+    func encode(_ values: [Double], z: Int, x: Int, y: Int, control: ComputeControl) throws -> (
+        mvt: [UInt8], gzipped: [UInt8]
+    )? {
+        let bands = try TileEncoder.encode(
+            values, legend: legend, smoother: smoother, simplify: simplifies(z: z), control: control)
+        guard let bins, let layer = try bins.layer(z: z, x: x, y: y, legend: legend, control: control) else {
+            return bands
+        }
+        var tile = ProtobufWriter()
+        tile.message(3, layer.encoded)
+        let mvt = (bands?.mvt ?? []) + tile.bytes
+        return (mvt, Gzip.compress(mvt))
     }
 
     /// Whether zoom z's tiles are simplified: where its cells, at the

@@ -107,7 +107,8 @@ enum Commands {
         options: inputOptions + densityOptions + levelOptions
             + [
                 Options.interval, Options.offset, Options.expBase, Options.smooth, Options.gradient, Options.units,
-                Options.render, Options.minZoom, Options.maxZoom, Options.output, Options.progress, Options.help
+                Options.render, Options.minZoom, Options.maxZoom, Options.tileBins, Options.output, Options.progress,
+                Options.help
             ],
         examples: [
             "contours tiles quakes.csv -o quakes.pmtiles",

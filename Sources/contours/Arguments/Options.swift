@@ -294,9 +294,15 @@ enum Options {
         example: "--min-zoom 3")
     static let maxZoom = Option<Int?>.integer(
         "--max-zoom", value: "Z", in: 0...HeatMapTiles.deepestZoom,
-        defaultText: "the zoom past which the kernel shows no more detail (cells of a sixth of the radius)",
+        defaultText: "the zoom past which the kernel shows no more detail (cells of half its σ)",
         help: "Tiles: the highest zoom written; each zoom has four times the tiles of the one before.",
         example: "--max-zoom 10")
+    static let tileBins = Option<HeatMapTiles.BinShape?>.choice(
+        "--bins", value: "hexagon|h3", [("hexagon", .hexagon), ("h3", .h3)], default: nil,
+        defaultText: "none",
+        help:
+            "Tiles: a 'bins' layer too, the points binned in hexagons or H3 cells sized per zoom (an edge of about 12 screen pixels), with count, weight and weight per km².",
+        example: "--bins h3")
     static let infoFormat = Option.choice(
         "--format", [("text", false), ("json", true)], default: false,
         help: "Report as text for people or one JSON object for programs.",
