@@ -279,11 +279,17 @@ if a.bins:
                 k = bin_key(z, lo_, la_)
                 props = ft["properties"]
                 checked += 1
-                # Ground area: the polygon in world units times metres per unit at its latitude, squared.
-                mpu = 40075016.68557849 * math.cos(math.radians(la_))
-                km2 = poly.area / (extent * n) ** 2 * mpu * mpu / 1e6
+                # Ground area: H3's own; a hexagon's in Lambert's equal-area cylinder (u, sin φ).
+                if a.bins == "h3":
+                    import h3
+                    km2 = h3.cell_area(k, unit="km^2")
+                else:
+                    ring = [((x + px_ / extent) / n, math.tanh(math.pi * (1 - 2 * (y + py_ / extent) / n)))
+                            for px_, py_ in poly.exterior.coords]
+                    C = 40075016.68557849
+                    km2 = abs(Polygon(ring).area) * C * C / (2 * math.pi) / 1e6
                 if props["count"] != counts[k] or abs(props["weight"] - weights[k]) > 1e-9 * max(1, weights[k]) \
-                        or abs(props["density"] - props["weight"] / km2) > 0.02 * props["density"]:
+                        or abs(props["density"] - props["weight"] / km2) > 0.01 * props["density"]:
                     bad += 1
                     fail(f"{z}/{x}/{y}: bin count {props['count']} weight {props['weight']:.6g} density "
                          f"{props['density']:.6g}; recount {counts[k]} {weights[k]:.6g}, {weights[k] / km2:.6g}")

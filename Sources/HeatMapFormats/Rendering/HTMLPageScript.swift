@@ -141,7 +141,7 @@ enum HTMLPageScript {
                 var col = ((tx0 % n) + n) % n;
                 var url = T.url.replace("{z}", z).replace("{x}", col).replace("{y}", ty0)
                   .replace("{s}", "abc".charAt((col + ty0) % 3));
-                var img = document.createElementNS("http://www.w3.org/2000/svg", "image");
+                var img = document.createElementNS(svg.namespaceURI, "image");
                 var left = (tx0 * size - shift - V.left) * V.scale, top = (V.top - (HALF - ty0 * size)) * V.scale;
                 // A hair of overlap hides the seams between tiles.
                 var side = size * V.scale, hair = 0.5 / k;

@@ -129,18 +129,45 @@ struct TileBins: Sendable {
             var ring = corners.map {
                 PlanePoint(x: ($0.u * n - Double(x)) * extent, y: ($0.v * n - Double(y)) * extent)
             }
-            // Shoelace in world units → m² on the ground at the cell's latitude.
             var area2 = 0.0
             for k in corners.indices {
                 let a = corners[k], b = corners[(k + 1) % corners.count]
                 area2 += a.u * b.v - b.u * a.v
             }
             if area2 < 0 { ring.reverse() }
-            let metresPerUnit = 1 / WebMercator.unitsPerMetre(latitude: WebMercator.latitude(v: cv))
-            let km2 = abs(area2) / 2 * metresPerUnit * metresPerUnit / 1e6
+            let km2 = (shape == .hexagon ? Self.mercatorArea(corners) : Self.sphericalArea(key)) / 1e6
             out.append(Bin(ring: ring, count: c.count, weight: c.weight, density: km2 > 0 ? c.weight / km2 : 0))
         }
         return out
+    }
+
+    /// The ground area (m²) of a polygon with straight edges in Web
+    /// Mercator: its area in (u, sin φ), Lambert's equal-area cylinder,
+    /// times C²/2π (the edges are taken straight there too; for cells of
+    /// a few pixels the difference is far below a part in a thousand).
+    static func mercatorArea(_ corners: [(u: Double, v: Double)]) -> Double {
+        var twice = 0.0
+        for k in corners.indices {
+            let a = corners[k], b = corners[(k + 1) % corners.count]
+            let sa = tanh(Double.pi * (1 - 2 * a.v)), sb = tanh(Double.pi * (1 - 2 * b.v))
+            twice += a.u * sb - b.u * sa
+        }
+        let c = WebMercator.circumference
+        return abs(twice) / 2 * c * c / (2 * Double.pi)
+    }
+
+    /// The area (m²) of an H3 cell on the authalic sphere: the spherical
+    /// excess of its great-circle boundary.
+    static func sphericalArea(_ cell: UInt64) -> Double {
+        let vertices = H3Boundary.vertices(of: cell)
+        var excess = 0.0
+        for k in vertices.indices {
+            let a = vertices[k], b = vertices[(k + 1) % vertices.count]
+            let ta = tan(a.lat / 2), tb = tan(b.lat / 2)
+            excess += 2 * atan2(tan((b.lon - a.lon) / 2) * (ta + tb), 1 + ta * tb)
+        }
+        let r = PlaneProjection.authalicRadius
+        return abs(excess) * r * r
     }
 
     /// The bins layer of a tile, or nil when it has none.
