@@ -127,7 +127,7 @@ import Testing
     @Test func libraryTilesAreTheArchivesTilesByteForByte() async throws {
         let points = Self.points(count: 3000, seed: 11)
         let configuration = HeatMapConfiguration(radius: 15_000, contourLevels: 5, bandwidth: .fixed)
-        let tiles = try await HeatMapTiles.make(from: points, configuration: configuration, zooms: 4...8)
+        let tiles = try await HeatMapTiles.make(from: points, configuration: configuration, zooms: 4...8, bins: .h3)
         let sink = MemorySink()
         let summary = try await tiles.write(to: sink)
         let archive = try TileArchiveReader(sink.bytes)
@@ -167,6 +167,156 @@ import Testing
         #expect(summary.contents < summary.tiles)
         let archive = try TileArchiveReader(sink.bytes)
         #expect(archive.entries.contains { $0.runLength > 1 })
+    }
+
+    /// The node values of a block around points at the plane's centre,
+    /// and each node's plane position.
+    static func nodeValues(
+        _ points: PlanePoints, radius: Double, kernel: DensityKernel, values: KernelValues = .density
+    ) throws -> (values: [Double], x: [Double], y: [Double]) {
+        let projection = PlaneProjection(kind: .equalArea, centreLatitude: 10, centreLongitude: 20)
+        let field = try PointTileField(
+            points: points, projection: projection, radius: radius, kernel: kernel, kernelValues: values,
+            control: .none)
+        // Zoom 11: 19.5 km tiles, the lattice's cells 300 m; the block of
+        // the tile holding (10°N, 20°E).
+        let z = 11, n = Double(1 << z)
+        let x = Int(WebMercator.u(longitude: 20) * n), y = Int(WebMercator.v(latitude: 10) * n)
+        let block = TileBlock(z: z, x0: x, y0: y, width: 1, height: 1)
+        let nodes = block.planeNodes(projection)
+        return (try field.values(block, control: .none), nodes.x, nodes.y)
+    }
+
+    @Test func finiteKernelsAreSummedExactlyToTheirSupport() throws {
+        // One point of weight 2 at the centre: every node holds
+        // 2 · c/(πr²) · shape(d/r) per km², 0 beyond r (closed forms of docs/density-model.md).
+        let r = 4000.0
+        let point = PlanePoints(x: [0], y: [0], weight: [2])
+        let cases: [(DensityKernel, (Double) -> Double)] = [
+            (.quartic, { u2 in 3 / Double.pi * (1 - u2) * (1 - u2) }),
+            (.epanechnikov, { u2 in 2 / Double.pi * (1 - u2) }),
+            (.uniform, { _ in 1 / Double.pi }),
+            (.triangular(decay: 0.5), { u2 in 3 / (2 * Double.pi) * (1 - 0.5 * u2.squareRoot()) })
+        ]
+        for (kernel, density) in cases {
+            let (values, xs, ys) = try Self.nodeValues(point, radius: r, kernel: kernel)
+            var inside = 0
+            for i in values.indices {
+                let u2 = (xs[i] * xs[i] + ys[i] * ys[i]) / (r * r)
+                let expected = u2 <= 1 ? 2 * density(u2) / (r * r) * 1e6 : 0
+                #expect(abs(values[i] - expected) <= 1e-12 * max(expected, 1), "\(kernel.name) node \(i)")
+                if u2 <= 1 { inside += 1 }
+            }
+            #expect(inside > 100)
+        }
+        // Raw values: weight × shape, no unit.
+        let (raw, xs, ys) = try Self.nodeValues(point, radius: r, kernel: .quartic, values: .raw)
+        for i in raw.indices {
+            let u2 = min((xs[i] * xs[i] + ys[i] * ys[i]) / (r * r), 1)
+            #expect(abs(raw[i] - 2 * (1 - u2) * (1 - u2)) <= 1e-12)
+        }
+    }
+
+    @Test func pointsWithTheirOwnRadiiSumTheirOwnKernels() throws {
+        // Two points at one place, radii 2 km and 6 km, normalised by 3 km:
+        // each adds w · c/(π rᵢ²) · shape(d/rᵢ), the Gaussian to 5σᵢ.
+        var points = PlanePoints(x: [0, 0], y: [0, 0], weight: [1, 3])
+        points.radius = [2000, 6000]
+        for kernel in [DensityKernel.epanechnikov, .gaussian] {
+            let (values, xs, ys) = try Self.nodeValues(points, radius: 3000, kernel: kernel)
+            var reached = Set<Int>()
+            for i in values.indices {
+                let d2 = xs[i] * xs[i] + ys[i] * ys[i]
+                var expected = 0.0
+                for (w, r) in [(1.0, 2000.0), (3.0, 6000.0)] {
+                    let u2 = d2 / (r * r)
+                    if kernel == .gaussian {
+                        if u2 <= 25.0 / 9 { expected += w * 4.5 / (Double.pi * r * r) * exp(-4.5 * u2) }
+                    } else if u2 <= 1 {
+                        expected += w * 2 / (Double.pi * r * r) * (1 - u2)
+                        reached.insert(Int(r))
+                    }
+                }
+                expected *= 1e6
+                #expect(abs(values[i] - expected) <= 1e-12 * max(expected, 1e-9), "\(kernel.name) node \(i)")
+            }
+            if kernel != .gaussian { #expect(reached == [2000, 6000]) }
+        }
+    }
+
+    @Test func adaptiveTilesSumAbramsonsRadiiAndNameTheKernel() async throws {
+        let points = Self.points(count: 400, seed: 3)
+        let radius = 20_000.0
+        var configuration = HeatMapConfiguration(radius: radius, contourLevels: 4, bandwidth: .fixed)
+        configuration.kernel = .quartic
+        configuration.adaptive = AdaptiveBandwidth(sensitivity: 0.5)
+        let tiles = try await HeatMapTiles.make(from: points, configuration: configuration, zooms: 6...6)
+        let field = try #require(tiles.field as? PointTileField)
+        // Abramson's radii, from the exact pilot at every point (itself included).
+        // The points as tiles take them (those with a valid place).
+        let prepared = try PointPreparation.prepare(points, configuration: configuration, strict: false, control: .none)
+        let plane = (0..<prepared.points.count).map { PlanePoint(x: prepared.points.x[$0], y: prepared.points.y[$0]) }
+        #expect(prepared.projection == field.projection && plane.count > 300)
+        func quartic(_ d2: Double, _ r: Double) -> Double { d2 <= r * r ? pow(1 - d2 / (r * r), 2) : 0 }
+        let pilot = plane.map { p in
+            var sum = 0.0
+            for q in plane {
+                let dx = q.x - p.x, dy = q.y - p.y
+                sum += quartic(dx * dx + dy * dy, radius)
+            }
+            return sum
+        }
+        let g = exp(pilot.map { log($0) }.reduce(0, +) / Double(pilot.count))
+        let radii = pilot.map { radius * min(pow($0 / g, -0.5), 5) }
+        #expect(radii.min()! < 0.8 * radius && radii.max()! > 1.2 * radius)
+        // Every node of a block over the points: Σ c/(π rᵢ²) (1 − d²/rᵢ²)² per km².
+        let z = 6, n = Double(1 << z)
+        let block = TileBlock(
+            z: z, x0: Int(WebMercator.u(longitude: 178.2) * n), y0: Int(WebMercator.v(latitude: -17.8) * n),
+            width: 1, height: 1)
+        let values = try field.values(block, control: .none)
+        let nodes = block.planeNodes(field.projection)
+        var largest = 0.0
+        for i in values.indices where i % 7 == 0 {
+            var exact = 0.0
+            for (k, p) in plane.enumerated() {
+                let d2 = pow(nodes.x[i] - p.x, 2) + pow(nodes.y[i] - p.y, 2)
+                exact += 3 / (Double.pi * radii[k] * radii[k]) * quartic(d2, radii[k]) * 1e6
+            }
+            largest = max(largest, exact)
+            #expect(abs(values[i] - exact) <= 1e-9 * max(exact, 1e-6), "node \(i)")
+        }
+        #expect(largest > 0)
+        #expect(tiles.metadata.contains("\"kernel\":\"quartic\""))
+        #expect(!tiles.metadata.contains("sigma"))
+    }
+
+    @Test func hexagonBinsHoldTheirPointsAndAreOneCellAcrossTheAntimeridian() throws {
+        // One point of weight 3 just west of 180°, one just east.
+        let bins = TileBins(latitude: [-17, -17.2], longitude: [179.9995, -179.9995], weight: [3, 1], shape: .hexagon)
+        let legend = TileLegend(thresholds: [1e-3, 1], units: "per km²", gradient: .thermal, isolines: false)
+        for z in [5, 9] {
+            let n = 1 << z, y = Int(WebMercator.v(latitude: -17.1) * Double(n))
+            let east = try bins.bins(z: z, x: n - 1, y: y, control: .none)
+            let west = try bins.bins(z: z, x: 0, y: y, control: .none)
+            // Every cell is whole: the same cells on both sides, one tile width apart.
+            #expect(east.count == west.count && !east.isEmpty)
+            let extent = Double(TileLattice.extent)
+            for (e, w) in zip(
+                east.sorted { $0.ring[0].x < $1.ring[0].x }, west.sorted { $0.ring[0].x < $1.ring[0].x })
+            {
+                #expect(e.count == w.count && e.weight == w.weight)
+                for (p, q) in zip(e.ring, w.ring) {
+                    #expect(abs(p.x - (q.x + extent)) < 1e-6 && abs(p.y - q.y) < 1e-6)
+                }
+            }
+            #expect(east.reduce(0) { $0 + $1.count } == 2)
+            // Density: weight over the cell's ground area (a hexagon of radius R covers 3√3/2 R²).
+            let radius = TileBins.hexagonRadius(z: z) / WebMercator.unitsPerMetre(latitude: -17.1) / 1000
+            let area = 1.5 * 3.0.squareRoot() * radius * radius
+            for bin in east { #expect(abs(bin.density - bin.weight / area) < 0.02 * bin.density) }
+            #expect(try bins.layer(z: z, x: 0, y: y, legend: legend, control: .none) != nil)
+        }
     }
 
     @Test func planarPointsAreRefused() async {

@@ -9,7 +9,8 @@ import HeatMapDensity
 /// text, and a tooltip that answers a tap with the place, the value under
 /// it and the band or bin. The tooltip texts and a small copy of the grid
 /// travel as JSON in the page; no external URL of any kind, so it works
-/// offline.
+/// offline, unless the options ask for map tiles: the reader's browser
+/// then fetches them from their server.
 enum HTMLPage {
     /// How far the basemap reaches beyond the first view, in views on each
     /// side: the page lets you pan that far.
@@ -54,6 +55,9 @@ enum HTMLPage {
                 "<div class=\"hm-scale\" id=\"hm-scale\" aria-hidden=\"true\"><div class=\"hm-scale-bar\"></div>"
                 + "<span class=\"hm-scale-text\"></span></div>\n"
         }
+        if options.basemapTiles != nil, scene.projection.isGeographic, let a = options.attribution, !a.isEmpty {
+            page += "<div class=\"hm-attribution\">" + MarkupEscaping.text(a) + "</div>\n"
+        }
         page += "<div id=\"hm-tip\" role=\"status\" aria-live=\"polite\"></div>\n</div>\n"
         if let legend = scene.legend, let axis = options.legend {
             page += "<aside class=\"hm-legend\" aria-label=\"Legend\">\n"
@@ -65,7 +69,10 @@ enum HTMLPage {
             page += "</aside>\n"
         }
         page += "</div>\n"
-        if let credit = PictureComposer.credit(options, showsWorld: PictureComposer.drawsWorld(scene, options)) {
+        // Over map tiles the attribution is on the map; the line below keeps the rest.
+        var credited = options
+        if options.basemapTiles != nil, scene.projection.isGeographic { credited.attribution = nil }
+        if let credit = PictureComposer.credit(credited, showsWorld: PictureComposer.drawsWorld(scene, options)) {
             page += "<p class=\"hm-credit\">" + MarkupEscaping.text(credit) + "</p>\n"
         }
         page += "<div id=\"hm-alt\" class=\"hm-sr\">" + MarkupEscaping.text(alternative(scene)) + "</div>\n"
@@ -121,23 +128,30 @@ enum HTMLPage {
                 + rows.map { "[" + $0.map { JSONEscaping.quoted($0, for: .script) }.joined(separator: ",") + "]" }
                 .joined(separator: ",\n") + "]"
         }
-        let box = t.planeBox
+        let box = t.drawnBox
         let n = NumberText.data
         var text = "{\"levels\":" + list(scene.tooltips.levels) + ",\n\"bins\":" + list(scene.tooltips.bins)
         text +=
             ",\n\"view\":{\"width\":\(n(t.rect.width)),\"height\":\(n(t.rect.height)),\"scale\":\(n(t.scale)),"
             + "\"left\":\(n(box.minX)),\"top\":\(n(box.maxY)),\"reach\":\(n(reach))}"
-        let p = scene.projection
-        let kind: String
-        switch p.kind {
-        case .planar: kind = "planar"
-        case .equalArea: kind = "equalArea"
-        case .equirectangular: kind = "equirectangular"
-        case .webMercator: kind = "webMercator"
+        func projection(_ p: PlaneProjection) -> String {
+            let kind: String
+            switch p.kind {
+            case .planar: kind = "planar"
+            case .equalArea: kind = "equalArea"
+            case .equirectangular: kind = "equirectangular"
+            case .webMercator: kind = "webMercator"
+            }
+            return "{\"kind\":\"" + kind + "\",\"lat0\":\(n(p.centreLatitude)),\"lon0\":\(n(p.centreLongitude))}"
         }
-        text +=
-            ",\n\"projection\":{\"kind\":\"" + kind + "\""
-            + ",\"lat0\":\(n(p.centreLatitude)),\"lon0\":\(n(p.centreLongitude))}"
+        // The view is in the plane drawn in; the field stays in the data's.
+        text += ",\n\"projection\":" + projection(t.warp?.target ?? scene.projection)
+        if let warp = t.warp { text += ",\n\"fieldProjection\":" + projection(warp.source) }
+        if let tiles = options.basemapTiles, scene.projection.isGeographic {
+            text +=
+                ",\n\"tiles\":{\"url\":" + JSONEscaping.quoted(tiles.urlTemplate, for: .script)
+                + ",\"maxZoom\":\(tiles.maximumZoom)}"
+        }
         text += ",\n\"units\":" + JSONEscaping.quoted(scene.valueUnits, for: .script)
         if let f = scene.field {
             let g = f.geometry
@@ -175,6 +189,8 @@ enum HTMLPage {
         .hm-legend { flex: 0 0 auto; padding-top: 8px; }
         .hm-legend svg { display: block; }
         .hm-legend .hm-legend-h { display: none; }
+        .hm-attribution { position: absolute; right: 0; bottom: 0; padding: 1px 5px; font-size: 11px;
+          color: #333333; background: rgba(255, 255, 255, 0.8); pointer-events: none; }
         .hm-credit { margin: 6px 0 0; font-size: 12px; color: #555555; text-align: right; }
         .hm-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         #hm-tip { position: absolute; display: none; pointer-events: none; z-index: 10; max-width: min(300px, 75%);

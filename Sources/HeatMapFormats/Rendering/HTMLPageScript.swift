@@ -24,8 +24,9 @@ enum HTMLPageScript {
           // Plane and place of a point in the first view's pixels.
           function plane(px, py) { return { x: V.left + px / V.scale, y: V.top - py / V.scale }; }
           var AUTHALIC = 6371007.181, MERCATOR = 6378137, DEG = 180 / Math.PI;
-          function unproject(p) {
-            var P = data.projection, phi0 = P.lat0 / DEG;
+          function unproject(p, P) {
+            P = P || data.projection;
+            var phi0 = P.lat0 / DEG;
             if (P.kind === "planar") { return null; }
             if (P.kind === "equalArea") {
               var rho = Math.sqrt(p.x * p.x + p.y * p.y);
@@ -40,6 +41,21 @@ enum HTMLPageScript {
                        lon: P.lon0 + p.x / (AUTHALIC * Math.max(Math.cos(phi0), 1e-12)) * DEG };
             }
             return { lat: (2 * Math.atan(Math.exp(p.y / MERCATOR)) - Math.PI / 2) * DEG, lon: P.lon0 + p.x / MERCATOR * DEG };
+          }
+          // A place in a plane (the field's, when the view is warped to the tiles').
+          function project(c, P) {
+            var phi0 = P.lat0 / DEG, phi = c.lat / DEG;
+            var dl = (((c.lon - P.lon0 + 540) % 360) - 180) / DEG;
+            if (P.kind === "equalArea") {
+              var cosc = Math.sin(phi0) * Math.sin(phi) + Math.cos(phi0) * Math.cos(phi) * Math.cos(dl);
+              var kk = Math.sqrt(2 / Math.max(1 + cosc, 1e-15));
+              return { x: AUTHALIC * kk * Math.cos(phi) * Math.sin(dl),
+                       y: AUTHALIC * kk * (Math.cos(phi0) * Math.sin(phi) - Math.sin(phi0) * Math.cos(phi) * Math.cos(dl)) };
+            }
+            if (P.kind === "equirectangular") {
+              return { x: AUTHALIC * dl * Math.cos(phi0), y: AUTHALIC * (c.lat - P.lat0) / DEG };
+            }
+            return { x: MERCATOR * dl, y: MERCATOR * Math.log(Math.tan(Math.PI / 4 + phi / 2)) };
           }
           function fixed(v, d) { return Math.abs(v).toFixed(d); }
           function placeText(p) {
@@ -73,6 +89,11 @@ enum HTMLPageScript {
           }
           function valueAt(p) {
             if (!field) { return null; }
+            if (data.fieldProjection) {
+              var c = unproject(p);
+              if (!c) { return null; }
+              p = project(c, data.fieldProjection);
+            }
             var f = field.f, fx = (p.x - f.x0) / f.dx, fy = (p.y - f.y0) / f.dy;
             if (!(fx >= 0 && fy >= 0 && fx <= f.columns - 1 && fy <= f.rows - 1)) { return 0; }
             var c = Math.min(Math.floor(fx), f.columns - 2), r = Math.min(Math.floor(fy), f.rows - 2);
@@ -94,11 +115,58 @@ enum HTMLPageScript {
             tx = Math.min(Math.max(tx, W - k * W * (1 + R)), k * W * R);
             ty = Math.min(Math.max(ty, H - k * H * (1 + R)), k * H * R);
           }
+          // Map tiles: the zoom whose 256-px tiles are about 256 screen
+          // pixels, the tiles the view covers, placed in the first view's
+          // pixels inside the panned group (so they move with the shapes).
+          var T = data.tiles, tileGroup = document.getElementById("hm-tiles"), tileImages = {};
+          var HALF = Math.PI * MERCATOR;
+          function updateTiles() {
+            if (!T || !tileGroup) { return; }
+            var r = svg.getBoundingClientRect();
+            if (!r.width) { return; }
+            var perMetre = V.scale * k * r.width / W;
+            var z = Math.max(0, Math.min(T.maxZoom, Math.round(Math.log2(2 * HALF * perMetre / 256))));
+            var n = Math.pow(2, z), size = 2 * HALF / n;
+            var a = plane(-tx / k, -ty / k), b = plane((W - tx) / k, (H - ty) / k);
+            // World x from the plane's: the plane is centred on lon0.
+            var shift = MERCATOR * data.projection.lon0 / DEG + HALF;
+            var x0 = Math.floor((a.x + shift) / size), x1 = Math.floor((b.x + shift) / size);
+            var y0 = Math.max(0, Math.floor((HALF - a.y) / size)), y1 = Math.min(n - 1, Math.floor((HALF - b.y) / size));
+            var wanted = {};
+            for (var ty0 = y0; ty0 <= y1 && (x1 - x0 + 1) * (y1 - y0 + 1) <= 400; ty0++) {
+              for (var tx0 = x0; tx0 <= x1; tx0++) {
+                var key = z + "/" + tx0 + "/" + ty0;
+                wanted[key] = true;
+                if (tileImages[key]) { continue; }
+                var col = ((tx0 % n) + n) % n;
+                var url = T.url.replace("{z}", z).replace("{x}", col).replace("{y}", ty0)
+                  .replace("{s}", "abc".charAt((col + ty0) % 3));
+                var img = document.createElementNS(svg.namespaceURI, "image");
+                var left = (tx0 * size - shift - V.left) * V.scale, top = (V.top - (HALF - ty0 * size)) * V.scale;
+                // A hair of overlap hides the seams between tiles.
+                var side = size * V.scale, hair = 0.5 / k;
+                img.setAttribute("x", (left - hair).toFixed(3));
+                img.setAttribute("y", (top - hair).toFixed(3));
+                img.setAttribute("width", (side + 2 * hair).toFixed(3));
+                img.setAttribute("height", (side + 2 * hair).toFixed(3));
+                img.setAttribute("preserveAspectRatio", "none");
+                img.setAttribute("data-tile", key);
+                img.setAttribute("href", url);
+                tileGroup.appendChild(img);
+                tileImages[key] = img;
+              }
+            }
+            Object.keys(tileImages).forEach(function (key) {
+              if (!wanted[key]) { tileGroup.removeChild(tileImages[key]); delete tileImages[key]; }
+            });
+            svg.setAttribute("data-tile-zoom", String(z));
+          }
           function apply() {
             clamp();
             view.setAttribute("transform", "translate(" + tx.toFixed(2) + " " + ty.toFixed(2) + ") scale(" + k.toFixed(4) + ")");
             if (labels) { labels.style.display = (k === 1 && tx === 0 && ty === 0) ? "" : "none"; }
             updateScale();
+            updateTiles();
             svg.setAttribute("data-zoom", k.toFixed(4));
           }
           function zoomAt(factor, s) {
@@ -282,7 +350,7 @@ enum HTMLPageScript {
           document.getElementById("hm-zoom-in").addEventListener("click", function () { zoomAt(1.5, centre()); hide(); });
           document.getElementById("hm-zoom-out").addEventListener("click", function () { zoomAt(1 / 1.5, centre()); hide(); });
           document.getElementById("hm-reset").addEventListener("click", function () { reset(); hide(); });
-          window.addEventListener("resize", function () { updateLabels(); updateScale(); hide(); });
+          window.addEventListener("resize", function () { updateLabels(); updateScale(); updateTiles(); hide(); });
           updateLabels();
           apply();
         })();

@@ -75,6 +75,10 @@ public struct HeatMapRenderOptions: Sendable {
     public var background: HeatMapColor?
     /// An outline around each bin, or nil (the default).
     public var binStroke: HeatMapColor?
+    /// Raster map tiles under an HTML page of geographic data, or nil
+    /// (the default). The page is then drawn in Web Mercator over the
+    /// tiles, and ``attribution`` is shown on the map.
+    public var basemapTiles: HeatMapTileBasemap?
 
     /// Creates options; every setting has a default.
     public init(
@@ -101,6 +105,7 @@ public struct HeatMapRenderOptions: Sendable {
         self.frame = .data
         self.background = .white
         self.binStroke = nil
+        self.basemapTiles = nil
     }
 
     /// Width and height made usable: finite, 50...20000.

@@ -139,7 +139,19 @@ enum PictureComposer {
         if case .dataAndBasemap = options.frame {
             framing = BasemapLayer.ownLines(options.basemap, projection: scene.projection)
         }
-        return (layout, ViewTransform(fitting: frameBox(scene, options, basemapLines: framing), into: layout.plot))
+        return (
+            layout,
+            ViewTransform(
+                fitting: frameBox(scene, options, basemapLines: framing), into: layout.plot,
+                warp: warp(scene, options))
+        )
+    }
+
+    /// A picture over map tiles is drawn in their plane, Web Mercator.
+    static func warp(_ scene: PictureScene, _ options: HeatMapRenderOptions) -> PlaneWarp? {
+        guard options.basemapTiles != nil, scene.projection.isGeographic else { return nil }
+        let warp = PlaneWarp.webMercator(from: scene.projection)
+        return warp.source == warp.target ? nil : warp
     }
 
     /// Whether the picture gets a graticule: on request, else when the view
@@ -206,6 +218,10 @@ enum PictureComposer {
         w.raw("\n")
         w.open("g", [("class", "view"), ("id", "hm-view")])
         w.raw("\n")
+        // The page puts the map tiles here, under everything.
+        if options.basemapTiles != nil, scene.projection.isGeographic {
+            w.element("g", [("class", "tiles"), ("id", "hm-tiles")])
+        }
         basemap.writeLand(into: &w, transform, clip: clip, color: options.landColor)
         writeGraticuleLines(&w, graticule, transform, clip)
         if options.basemapPlacement == .under {

@@ -18,16 +18,25 @@ struct PixelRect: Hashable {
 /// one scale for both axes, so shapes keep their true proportions (a
 /// regular hexagon stays regular): the plane box is fitted into the pixel
 /// rectangle and centred along the slack axis.
+///
+/// With a ``PlaneWarp`` the picture is drawn in the warp's target plane
+/// (Web Mercator under map tiles): points of the data's plane are warped,
+/// then scaled.
 struct ViewTransform {
-    /// Pixels per plane unit, the same along x and y.
+    /// Pixels per unit of the plane drawn in (the warp's target, or the data's), the same along x and y.
     package let scale: Double
     /// The pixel rectangle the box was fitted into.
     let rect: PixelRect
-    /// Plane x at the rectangle's left edge and plane y at its top edge.
+    /// The data plane to the plane drawn in, or nil when they are one.
+    let warp: PlaneWarp?
+    /// Plane x at the rectangle's left edge and plane y at its top edge
+    /// (in the plane drawn in).
     private let left: Double, top: Double
 
-    package init(fitting box: PlaneBox, into rect: PixelRect) {
+    package init(fitting box: PlaneBox, into rect: PixelRect, warp: PlaneWarp? = nil) {
         self.rect = rect
+        self.warp = warp
+        let box = warp.map { w in PlaneWarp.box(box) { w($0) } } ?? box
         let w = box.isEmpty ? 0 : box.width, h = box.isEmpty ? 0 : box.height
         let sx = w > 0 ? rect.width / w : .infinity, sy = h > 0 ? rect.height / h : .infinity
         var s = min(sx, sy)
@@ -41,13 +50,21 @@ struct ViewTransform {
         top = cy + rect.height / 2 / s
     }
 
-    /// The pixel position of a plane point.
+    /// The pixel position of a data-plane point.
     package func pixel(_ p: PlanePoint) -> (x: Double, y: Double) {
-        (rect.x + (p.x - left) * scale, rect.y + (top - p.y) * scale)
+        let q = warp.map { $0(p) } ?? p
+        return (rect.x + (q.x - left) * scale, rect.y + (top - q.y) * scale)
     }
 
-    /// The plane region the whole pixel rectangle shows.
-    var planeBox: PlaneBox {
+    /// The region the whole pixel rectangle shows, in the plane drawn in.
+    var drawnBox: PlaneBox {
         PlaneBox(minX: left, minY: top - rect.height / scale, maxX: left + rect.width / scale, maxY: top)
+    }
+
+    /// The data-plane region the whole pixel rectangle shows (the box
+    /// around it, when the picture is warped).
+    var planeBox: PlaneBox {
+        guard let warp else { return drawnBox }
+        return PlaneWarp.box(drawnBox) { warp.inverse($0) }
     }
 }

@@ -76,10 +76,7 @@ extension HeatMapTiles {
                     for c in 0..<n { tile[r * n + c] = values[from + c] }
                 }
                 guard
-                    let encoded = try TileEncoder.encode(
-                        tile, legend: legend, smoother: smoother,
-                        simplify: simplifies(z: block.z),
-                        control: control)
+                    let encoded = try encode(tile, z: block.z, x: block.x0 + tx, y: block.y0 + ty, control: control)
                 else { continue }
                 let x = ((block.x0 + tx) % side + side) % side
                 out.append((x, block.y0 + ty, encoded.gzipped))
@@ -127,6 +124,12 @@ extension HeatMapTiles {
                 + "\"fields\":{\"level\":\"Number\",\"threshold\":\"Number\",\"upper\":\"Number\",\"units\":\"String\","
                 + "\"fill\":\"String\"},\(range)}"
         ]
+        if let bins {
+            layers.append(
+                "{\"id\":\"bins\",\"description\":\"the points binned in \(bins.shape == .h3 ? "H3 cells" : "hexagons") sized per zoom: count, weight, weight per km²\","
+                    + "\"fields\":{\"count\":\"Number\",\"weight\":\"Number\",\"density\":\"Number\",\"units\":\"String\","
+                    + "\"level\":\"Number\",\"fill\":\"String\"},\(range)}")
+        }
         if legend.isolines {
             layers.append(
                 "{\"id\":\"isolines\",\"description\":\"the lines at each threshold\","
@@ -136,7 +139,9 @@ extension HeatMapTiles {
             "{\"thresholds\":[\(thresholds.map(number).joined(separator: ","))],"
             + "\"colors\":[\(legend.fills.map(quoted).joined(separator: ","))],"
             + "\"units\":\(quoted(units)),\"radius\":\(number(radius)),\"radius_units\":\"m\","
-            + "\"kernel\":\"gaussian\",\"sigma\":\(number(radius / 3)),"
+            + "\"kernel\":\(quoted(kernel.name)),"
+            + (kernel.isFinite ? "" : "\"sigma\":\(number(radius / 3)),")
+            + "\"values\":\(quoted(kernelValues == .raw ? "raw" : "density")),"
             + "\"estimator\":\(quoted(estimator == .mean ? "mean" : "density"))}"
         return "{\"name\":\"contours\",\"format\":\"pbf\",\"type\":\"overlay\","
             + "\"description\":\"Kernel density bands, contoured at every zoom with one radius and one set of thresholds\","

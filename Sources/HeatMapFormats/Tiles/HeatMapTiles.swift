@@ -32,37 +32,75 @@ public struct HeatMapTiles: Sendable {
     let field: any TileField
     let smoother: PolygonSmoother
     let estimator: DensityEstimator
+    /// The kernel summed, and whether its values are densities or raw sums.
+    let kernel: DensityKernel
+    let kernelValues: KernelValues
 
     /// The deepest zoom any archive may hold.
     public static let deepestZoom = 22
 
+    /// The cells of the optional `bins` layer, sized per zoom (an edge of
+    /// about 12 screen pixels).
+    public enum BinShape: String, Sendable, Hashable, CaseIterable {
+        /// Hexagons regular on the screen (in Web Mercator).
+        case hexagon
+        /// H3 cells, the resolution nearest the size at each zoom.
+        case h3
+    }
+
+    /// The points binned per zoom for the `bins` layer, or nil for none.
+    var bins: TileBins?
+
     init(
         field: any TileField, radius: Double, legend: TileLegend, smoother: PolygonSmoother,
-        estimator: DensityEstimator, zooms: ClosedRange<Int>?
+        estimator: DensityEstimator, kernel: DensityKernel, kernelValues: KernelValues,
+        zooms: ClosedRange<Int>?
     ) {
         self.field = field
         self.radius = radius
         self.legend = legend
         self.smoother = smoother
         self.estimator = estimator
+        self.kernel = kernel
+        self.kernelValues = kernelValues
         // Past cells of σ/2 the kernel shows no more detail.
-        self.zooms = zooms ?? Self.defaultZooms(box: field.worldBox, detail: radius / 6)
+        self.zooms =
+            zooms ?? Self.defaultZooms(box: field.worldBox, detail: Self.detail(kernel: kernel, radius: radius))
+    }
+
+    /// The cell size (metres) past which `kernel` of `radius` shows no
+    /// more detail: half its σ (the standard deviation along one axis),
+    /// radius / 6 for the Gaussian.
+    static func detail(kernel: DensityKernel, radius: Double) -> Double {
+        radius / kernel.radiusPerSigma / 2
     }
 
     /// Tiles of points already in a plane, with `radius` and `thresholds`
-    /// chosen (the tool's path, whose planner chose them on the same points).
+    /// chosen (the tool's path, whose planner chose them on the same
+    /// points). Points with ``PlanePoints/radius`` keep their own radii;
+    /// an adaptive bandwidth's radii are computed here, as the planner
+    /// computes them for the grid.
     package init(
         points: PlanePoints, projection: PlaneProjection, radius: Double, thresholds: [Double],
         units: String, configuration: HeatMapConfiguration, zooms: ClosedRange<Int>?,
         control: ComputeControl
     ) throws {
-        let field = try PointTileField(points: points, projection: projection, radius: radius, control: control)
+        var points = points
+        if let radii = try AdaptiveRadii.radii(
+            of: points, projection: projection, configuration: configuration, control: control)
+        {
+            points.radius = radii
+        }
+        let field = try PointTileField(
+            points: points, projection: projection, radius: radius, kernel: configuration.kernel,
+            kernelValues: configuration.kernelValues, control: control)
         self.init(
             field: field, radius: radius,
             legend: TileLegend(
                 thresholds: thresholds, units: units, gradient: configuration.gradient,
                 isolines: configuration.renderMode.isolineStroke != nil),
-            smoother: configuration.smoother, estimator: configuration.estimator, zooms: zooms)
+            smoother: configuration.smoother, estimator: configuration.estimator,
+            kernel: configuration.kernel, kernelValues: configuration.kernelValues, zooms: zooms)
     }
 
     /// Tiles of points under `configuration`: the radius and thresholds
@@ -72,14 +110,16 @@ public struct HeatMapTiles: Sendable {
     ///
     /// - Parameter zooms: nil: from the zoom where the data fits one tile
     ///   to the one past which the kernel shows no more detail.
+    /// - Parameter bins: a `bins` layer of these cells in every tile
+    ///   (count, weight and weight per km² of each, coloured by the bands'
+    ///   legend), or nil for none.
     /// - Throws: `CancellationError`; ``HeatMapError/invalidConfiguration(_:)``
     ///   for planar points.
     public static func make<P: HeatMapable>(
         from points: [P], configuration: HeatMapConfiguration,
-        zooms: ClosedRange<Int>? = nil
+        zooms: ClosedRange<Int>? = nil, bins: BinShape? = nil
     ) async throws -> HeatMapTiles {
         guard configuration.projection != .planar else { throw planarRefusal }
-        if let refusal = kernelRefusal(configuration) { throw HeatMapError.invalidConfiguration(refusal) }
         return try await BackgroundWork.run { control in
             let prepared = try PointPreparation.prepare(
                 points, configuration: configuration, strict: false,
@@ -88,10 +128,19 @@ public struct HeatMapTiles: Sendable {
                 points: prepared.points, projection: prepared.projection,
                 configuration: configuration, control: control)
             let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
-            return try HeatMapTiles(
+            var tiles = try HeatMapTiles(
                 points: prepared.points, projection: prepared.projection, radius: grid.radius,
                 thresholds: thresholds, units: grid.units, configuration: configuration,
                 zooms: zooms, control: control)
+            if let bins {
+                let unprojection = Unprojection(prepared.projection)
+                let p = prepared.points
+                let places = (0..<p.count).map { unprojection.coordinate(PlanePoint(x: p.x[$0], y: p.y[$0])) }
+                tiles.bins = TileBins(
+                    latitude: places.map(\.latitude), longitude: places.map(\.longitude), weight: p.weight,
+                    shape: bins)
+            }
+            return tiles
         }
     }
 
@@ -108,6 +157,7 @@ public struct HeatMapTiles: Sendable {
                 thresholds: contours.thresholds, units: contours.units,
                 gradient: contours.gradient, isolines: contours.renderMode.isolineStroke != nil),
             smoother: contours.configuration.smoother, estimator: grid.estimator,
+            kernel: contours.configuration.kernel, kernelValues: contours.configuration.kernelValues,
             zooms: zooms ?? Self.defaultZooms(box: field.worldBox, detail: cell))
     }
 
@@ -119,22 +169,6 @@ public struct HeatMapTiles: Sendable {
         let lo = minimum ?? min(zooms.lowerBound, hi)
         copy.zooms = lo...max(lo, hi)
         return copy
-    }
-
-    /// Why `configuration` cannot be tiled, or nil: tiles sum the Gaussian
-    /// kernel at every zoom's own nodes, so the other kernels, raw values
-    /// and varying radii are refused rather than drawn as something else.
-    package static func kernelRefusal(_ configuration: HeatMapConfiguration) -> String? {
-        if configuration.kernel != .gaussian {
-            return "tiles sum the Gaussian kernel only; the \(configuration.kernel) kernel is not tiled yet"
-        }
-        if configuration.kernelValues != .density {
-            return "tiles hold density values; raw kernel values are not tiled"
-        }
-        if configuration.adaptive != nil {
-            return "tiles use one radius; an adaptive bandwidth is not tiled yet"
-        }
-        return nil
     }
 
     static let planarRefusal = HeatMapError.invalidConfiguration(
@@ -187,14 +221,29 @@ extension HeatMapTiles {
         }
         let block = TileBlock(z: z, x0: column, y0: y, width: 1, height: 1)
         let values = try field.values(block, control: control)
-        return try TileEncoder.encode(
-            values, legend: legend, smoother: smoother, simplify: simplifies(z: z),
-            control: control)?.mvt ?? []
+        return try encode(values, z: z, x: column, y: y, control: control)?.mvt ?? []
+    }
+
+    /// A tile's MVT and its gzip from its node values (x unwrapped): the
+    /// bands (and isolines), then the bins when asked; nil when empty.
+    func encode(_ values: [Double], z: Int, x: Int, y: Int, control: ComputeControl) throws -> (
+        mvt: [UInt8], gzipped: [UInt8]
+    )? {
+        let bands = try TileEncoder.encode(
+            values, legend: legend, smoother: smoother, simplify: simplifies(z: z), control: control)
+        guard let bins, let layer = try bins.layer(z: z, x: x, y: y, legend: legend, control: control) else {
+            return bands
+        }
+        var tile = ProtobufWriter()
+        tile.message(3, layer.encoded)
+        let mvt = (bands?.mvt ?? []) + tile.bytes
+        return (mvt, Gzip.compress(mvt))
     }
 
     /// Whether zoom z's tiles are simplified: where its cells, at the
-    /// latitude nearest the equator, are at most σ (the lattice resolves
-    /// the kernel there).
+    /// latitude nearest the equator, are at most σ of the narrowest kernel
+    /// (its standard deviation along one axis: the lattice resolves every
+    /// kernel there).
     func simplifies(z: Int) -> Bool {
         let box = field.worldBox
         guard box.minV <= box.maxV else { return false }
@@ -205,7 +254,7 @@ extension HeatMapTiles {
         let cell =
             WebMercator.circumference * cos(latitude * .pi / 180) / Double(1 << z)
             / Double(TileLattice.cellsPerTile)
-        return cell <= radius / 3
+        return cell <= field.finestRadius / kernel.radiusPerSigma
     }
 
     /// The tile columns (unwrapped: continuous across the antimeridian,

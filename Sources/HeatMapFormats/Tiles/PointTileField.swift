@@ -4,39 +4,64 @@ import HeatMapCore
 import HeatMapDensity
 
 /// The density of points at every node, summed exactly: each point adds
-/// w·K(d) to the nodes within 5σ of it (d measured in the points' own
-/// plane, so the kernel and radius are the grid's at every zoom), K the
-/// Gaussian of docs/density-model.md; or, for the mean estimator, the
+/// w·K(d) to the nodes within its kernel's reach (d measured in the
+/// points' own plane, so the kernel and radius are the grid's at every
+/// zoom): the Gaussian to 5σ, a finite kernel to its support radius, a
+/// node at exactly the radius included. K is the configuration's kernel
+/// (``DensityKernel/shape(squaredDistanceRatio:)`` scaled by its
+/// normalisation, or the bare shape for raw values), with the point's own
+/// radius when points have one; for the mean estimator, the
 /// kernel-weighted mean, NaN where the support is below 0.05.
 ///
 /// Points are kept sorted by world u, so the points near a block are found
 /// by two binary searches; every node adds its points in that one order,
-/// whichever block it is in. Memory: 6 numbers a point.
+/// whichever block it is in. Memory: 7 numbers a point (8 with radii).
 struct PointTileField: TileField {
-    private let u: [Double], v: [Double], x: [Double], y: [Double], w: [Double]
+    private let u: [Double], v: [Double], x: [Double], y: [Double]
+    /// Each point's weight, times (R / rᵢ)² when it has its own radius rᵢ
+    /// and values are densities (the normalisation c / (π rᵢ²) is then
+    /// the finish's c / (π R²) times that factor).
+    private let w: [Double]
     private let value: [Double]?
+    /// 1 / rᵢ² of every point, when points have their own radii.
+    private let inverseRadiusSquared: [Double]?
     /// Each point's reach in world units (the Mercator scale grows poleward).
     private let reachU: [Double]
     private let maximumReachU: Double
     let projection: PlaneProjection
-    let sigma: Double
+    let kernel: DensityKernel
+    let kernelValues: KernelValues
+    /// The radius R the density is normalised by (the plan's).
+    let radius: Double
     let worldBox: (minU: Double, minV: Double, maxU: Double, maxV: Double)
+    let finestRadius: Double
 
-    /// Reach of the kernel, in σ (the exact method's).
-    static let reachInSigmas = 5.0
+    /// Reach in radii: 5σ = 5/3 R for the Gaussian (beyond, it is below
+    /// e^−12.5 ≈ 4e−6 of its peak, the exact method's truncation), the
+    /// support for the finite kernels.
+    static func reachInRadii(_ kernel: DensityKernel) -> Double { kernel.isFinite ? 1 : 5.0 / 3 }
 
-    init(points: PlanePoints, projection: PlaneProjection, radius: Double, control: ComputeControl) throws {
+    /// - Parameter points: with ``PlanePoints/radius`` set, each point's
+    ///   own kernel radius (plane units); otherwise `radius` for all.
+    init(
+        points: PlanePoints, projection: PlaneProjection, radius: Double, kernel: DensityKernel = .gaussian,
+        kernelValues: KernelValues = .density, control: ComputeControl
+    ) throws {
         self.projection = projection
-        sigma = radius / 3
-        let reach = Self.reachInSigmas * sigma
+        self.kernel = kernel
+        self.kernelValues = kernelValues
+        self.radius = radius
+        let perRadius = Self.reachInRadii(kernel)
         let n = points.count
+        let radii = points.radius
         var uu = [Double](repeating: 0, count: n), vv = uu, ru = uu
         let unprojection = Unprojection(projection)
-        // Radians of arc the reach spans; 1.5 covers the equal-area
-        // plane's stretch (at most √2 within 90° of its centre).
-        let arc = 1.5 * reach / PlaneProjection.authalicRadius * 180 / .pi
         for i in 0..<n {
             if i & 0xffff == 0 { try control.checkCancellation() }
+            let reach = perRadius * (radii?[i] ?? radius)
+            // Radians of arc the reach spans; 1.5 covers the equal-area
+            // plane's stretch (at most √2 within 90° of its centre).
+            let arc = 1.5 * reach / PlaneProjection.authalicRadius * 180 / .pi
             let c = unprojection.coordinate(PlanePoint(x: points.x[i], y: points.y[i]))
             uu[i] = WebMercator.u(longitude: c.longitude)
             vv[i] = WebMercator.v(latitude: c.latitude)
@@ -49,7 +74,12 @@ struct PointTileField: TileField {
         reachU = order.map { ru[$0] }
         x = order.map { points.x[$0] }
         y = order.map { points.y[$0] }
-        w = order.map { points.weight[$0] }
+        let normalised = kernelValues == .density
+        w = order.map { i in
+            guard normalised, let r = radii?[i] else { return points.weight[i] }
+            return points.weight[i] * (radius / r) * (radius / r)
+        }
+        inverseRadiusSquared = radii.map { radii in order.map { 1 / (radii[$0] * radii[$0]) } }
         value = points.value.map { values in order.map { values[$0] } }
         maximumReachU = reachU.max() ?? 0
         var box = (minU: Double.infinity, minV: Double.infinity, maxU: -Double.infinity, maxV: -Double.infinity)
@@ -58,6 +88,13 @@ struct PointTileField: TileField {
             box.minV = min(box.minV, v[i] - reachU[i]); box.maxV = max(box.maxV, v[i] + reachU[i])
         }
         worldBox = box
+        var finest = radius
+        if let radii {
+            finest = .infinity
+            for i in 0..<n where points.weight[i] > 0 { finest = min(finest, radii[i]) }
+            if !finest.isFinite { finest = radius }
+        }
+        finestRadius = finest
     }
 
     var count: Int { u.count }
@@ -69,8 +106,8 @@ struct PointTileField: TileField {
         var sums = [Double](repeating: 0, count: columns * rows)
         var valueSums = mean ? sums : []
         let scale = block.nodesPerUnit
-        let reach = Self.reachInSigmas * sigma, reach2 = reach * reach
-        let inverse = -1 / (2 * sigma * sigma)
+        let perRadius = Self.reachInRadii(kernel), kernel = self.kernel
+        let fixedInverse = 1 / (radius * radius)
         let loU = block.u(column: 0) - maximumReachU, hiU = block.u(column: columns - 1) + maximumReachU
         let loV = block.v(row: 0), hiV = block.v(row: rows - 1)
         var i = lowerBound(loU)
@@ -87,37 +124,34 @@ struct PointTileField: TileField {
             let r1 = min(Int(((pv + r) * scale).rounded(.down)) - block.firstRow, rows - 1)
             guard c0 <= c1, r0 <= r1 else { continue }
             let px = x[i], py = y[i], wi = w[i], vi = value?[i] ?? 0
+            let inverse = inverseRadiusSquared?[i] ?? fixedInverse
+            // u² beyond which the point adds nothing: (reach / r)².
+            let limit = perRadius * perRadius
             nodes.x.withUnsafeBufferPointer { nx in
                 nodes.y.withUnsafeBufferPointer { ny in
                     sums.withUnsafeMutableBufferPointer { s in
-                        for row in r0...r1 {
-                            let base = row * columns
-                            for col in c0...c1 {
-                                let dx = nx[base + col] - px, dy = ny[base + col] - py
-                                let d2 = dx * dx + dy * dy
-                                guard d2 < reach2 else { continue }
-                                s[base + col] += wi * exp(d2 * inverse)
+                        valueSums.withUnsafeMutableBufferPointer { vs in
+                            for row in r0...r1 {
+                                let base = row * columns
+                                for col in c0...c1 {
+                                    let dx = nx[base + col] - px, dy = ny[base + col] - py
+                                    let u2 = (dx * dx + dy * dy) * inverse
+                                    guard u2 <= limit else { continue }
+                                    let k = wi * kernel.shape(squaredDistanceRatio: u2)
+                                    s[base + col] += k
+                                    if mean { vs[base + col] += vi * k }
+                                }
                             }
                         }
                     }
                 }
             }
-            if mean {
-                for row in r0...r1 {
-                    let base = row * columns
-                    for col in c0...c1 {
-                        let dx = nodes.x[base + col] - px, dy = nodes.y[base + col] - py
-                        let d2 = dx * dx + dy * dy
-                        guard d2 < reach2 else { continue }
-                        valueSums[base + col] += vi * wi * exp(d2 * inverse)
-                    }
-                }
-            }
         }
-        let density = projection.areaUnitScale / (2 * Double.pi * sigma * sigma)
         if mean {
             return (0..<sums.count).map { sums[$0] < 0.05 ? .nan : valueSums[$0] / sums[$0] }
         }
+        guard kernelValues == .density else { return sums }
+        let density = projection.areaUnitScale * kernel.normalization / (Double.pi * radius * radius)
         return sums.map { $0 * density }
     }
 

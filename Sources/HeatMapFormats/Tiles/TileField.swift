@@ -12,6 +12,9 @@ protocol TileField: Sendable {
     /// Where the field has anything: the world box (u, v) outside which
     /// every value is below every positive threshold.
     var worldBox: (minU: Double, minV: Double, maxU: Double, maxV: Double) { get }
+    /// The smallest kernel radius (metres) in the field: the finest detail
+    /// it has (points with their own radii have several).
+    var finestRadius: Double { get }
 }
 
 extension TileBlock {
@@ -36,6 +39,7 @@ extension TileBlock {
 /// bilinearly where it falls in the grid's plane, NaN outside.
 struct GridTileField: TileField {
     let grid: DensityGrid
+    var finestRadius: Double { grid.radius }
     let worldBox: (minU: Double, minV: Double, maxU: Double, maxV: Double)
 
     init(grid: DensityGrid) {

@@ -55,7 +55,8 @@ enum Commands {
     static let pictureOptions: [any OptionDeclaration] = [
         Options.gradient, Options.opacity, Options.legend,
         Options.basemap, Options.graticule, Options.scaleBar,
-        Options.units, Options.width, Options.height, Options.title
+        Options.units, Options.width, Options.height, Options.title,
+        Options.basemapTiles, Options.attribution
     ]
 
     static let export = CommandSpec(
@@ -106,7 +107,8 @@ enum Commands {
         options: inputOptions + densityOptions + levelOptions
             + [
                 Options.interval, Options.offset, Options.expBase, Options.smooth, Options.gradient, Options.units,
-                Options.render, Options.minZoom, Options.maxZoom, Options.output, Options.progress, Options.help
+                Options.render, Options.minZoom, Options.maxZoom, Options.tileBins, Options.output, Options.progress,
+                Options.help
             ],
         examples: [
             "contours tiles quakes.csv -o quakes.pmtiles",

@@ -294,9 +294,15 @@ enum Options {
         example: "--min-zoom 3")
     static let maxZoom = Option<Int?>.integer(
         "--max-zoom", value: "Z", in: 0...HeatMapTiles.deepestZoom,
-        defaultText: "the zoom past which the kernel shows no more detail (cells of a sixth of the radius)",
+        defaultText: "the zoom past which the kernel shows no more detail (cells of half its σ)",
         help: "Tiles: the highest zoom written; each zoom has four times the tiles of the one before.",
         example: "--max-zoom 10")
+    static let tileBins = Option<HeatMapTiles.BinShape?>.choice(
+        "--bins", value: "hexagon|h3", [("hexagon", .hexagon), ("h3", .h3)], default: nil,
+        defaultText: "none",
+        help:
+            "Tiles: a 'bins' layer too, the points binned in hexagons or H3 cells sized per zoom (an edge of about 12 screen pixels), with count, weight and weight per km².",
+        example: "--bins h3")
     static let infoFormat = Option.choice(
         "--format", [("text", false), ("json", true)], default: false,
         help: "Report as text for people or one JSON object for programs.",
@@ -372,6 +378,15 @@ enum Options {
         "--height", value: "PX", in: 50...20_000, default: Int(picture.height),
         help: "Pictures: height in pixels (50...20000).",
         example: "--height 900")
+    static let basemapTiles = Option<String?>.text(
+        "--basemap-tiles", value: "URL",
+        help:
+            "HTML pages: raster map tiles under the data (an XYZ URL template with {z}, {x}, {y}; the reader's browser fetches them); the page is drawn in Web Mercator. Credit the source with --attribution.",
+        example: "--basemap-tiles 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'")
+    static let attribution = Option<String?>.text(
+        "--attribution",
+        help: "Pictures: a credit line (the data's or the map tiles' source), shown on the map under --basemap-tiles.",
+        example: "--attribution '© OpenStreetMap contributors'")
     static let title = Option<String?>.text(
         "--title",
         help: "Pictures: a title at the top (shown as text, never as markup).",

@@ -82,17 +82,46 @@ enum Settings {
         return path
     }
 
-    /// The picture options (--legend, --basemap, --width, --height, --title, --graticule, --scale-bar).
+    /// The picture options (--legend, --basemap, --width, --height, --title, --graticule, --scale-bar,
+    /// --basemap-tiles, --attribution).
     static func picture(_ args: ParsedArguments) throws -> HeatMapRenderOptions {
         var options = HeatMapRenderOptions()
         options.legend = args[Options.legend]
         options.width = Double(args[Options.width])
         options.height = Double(args[Options.height])
         options.title = args[Options.title]
+        options.attribution = args[Options.attribution]
         options.basemap = try basemap(args)
         options.graticule = args[Options.graticule]
         options.scaleBar = args[Options.scaleBar]
+        if let template = args[Options.basemapTiles] {
+            do {
+                options.basemapTiles = try HeatMapTileBasemap(urlTemplate: template)
+            } catch HeatMapError.invalidConfiguration(let why) {
+                throw args.bad(Options.basemapTiles, template, why)
+            }
+            // The tiles are the map: no land drawn over them unless asked.
+            if !args.isGiven(Options.basemap) { options.basemap = nil }
+            if options.attribution == nil {
+                Console.note(
+                    "--basemap-tiles without --attribution: credit the tiles' source (their licence asks for it)")
+            }
+        }
         return options
+    }
+
+    /// Refuses --basemap-tiles outside an HTML page of geographic data.
+    static func checkBasemapTiles(_ args: ParsedArguments, html: Bool, geographic: Bool) throws {
+        guard args.isGiven(Options.basemapTiles) else { return }
+        if !html {
+            throw ToolError.usage(
+                "--basemap-tiles draws under an HTML page only (--format html)", command: args.command.name)
+        }
+        if !geographic {
+            throw ToolError.usage(
+                "--basemap-tiles needs geographic data (longitude and latitude): map tiles have no place for planar x/y",
+                command: args.command.name)
+        }
     }
 
     /// --basemap, repeatable: the default world, none, or the named layers stacked in order.

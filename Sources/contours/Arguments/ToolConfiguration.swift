@@ -42,6 +42,10 @@ struct ToolConfiguration {
             gridResolution: args[Options.resolution], gradient: args[Options.gradient], paddingFactor: padding,
             fillOpacity: args[Options.opacity], renderMode: args[Options.render], smoother: args[Options.smooth],
             projection: kind, estimator: estimator, bandwidth: bandwidth)
+        // Over map tiles the streets show through the bands.
+        if args.isGiven(Options.basemapTiles), !args.isGiven(Options.opacity) {
+            configuration.fillOpacity = Self.opacityOverTiles
+        }
         configuration.kernel = args[Options.kernel]
         configuration.kernelValues = args[Options.kernelValues]
         if let column = args[Options.radiusColumn] {
@@ -57,6 +61,9 @@ struct ToolConfiguration {
         }
         resolutionFromData = bandwidth == .auto && !args.isGiven(Options.resolution)
     }
+
+    /// The fill opacity over map tiles when --opacity is not given.
+    static let opacityOverTiles = 0.6
 
     /// The grid spans the points plus padding × radius on each side: keep
     /// that a quarter of the largest Double, whatever the points.

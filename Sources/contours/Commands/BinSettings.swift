@@ -23,7 +23,11 @@ struct BinSettings {
         output = try Settings.output(args)
         reader = try Settings.reader(args)
         gradient = args.given(Options.gradient)
-        opacity = args.given(Options.opacity)
+        opacity =
+            args.given(Options.opacity)
+            ?? (args.isGiven(Options.basemapTiles) ? ToolConfiguration.opacityOverTiles : nil)
+        try Settings.checkBasemapTiles(
+            args, html: format == .html, geographic: try Settings.projection(args) != .planar)
         scale = args[Options.scale]
         picture = format == .svg || format == .html ? try Settings.picture(args) : HeatMapRenderOptions()
         input = try Settings.input(args, operands: args.operands[...])

@@ -14,12 +14,19 @@ enum ExportCommand {
         let simplify = args[Options.simplify]
         let output = try Settings.output(args)
         let density = try ToolConfiguration(args)
+        try Settings.checkBasemapTiles(
+            args, html: format == .html, geographic: density.configuration.projection != .planar)
         let levelRule = try ContourOptions.levelRule(args)
         let userCRS = try Settings.crs(args, projection: density.configuration.projection)
         var picture = format == .geojson ? HeatMapRenderOptions() : try Settings.picture(args)
         picture.contourMode = mode
 
         if let frames = try TimeSettings.frames(args) {
+            if args.isGiven(Options.basemapTiles) {
+                throw ToolError.usage(
+                    "--basemap-tiles is not drawn under time frames yet; leave out --frames or the tiles",
+                    command: args.command.name)
+            }
             try FramedExport.run(
                 args, frames: frames, format: format, mode: mode,
                 geoJSON: { grid in

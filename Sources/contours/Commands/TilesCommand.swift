@@ -23,12 +23,6 @@ enum TilesCommand {
                 "tiles are made from points; contour a raster with 'contours export'",
                 command: args.command.name)
         }
-        if let refusal = HeatMapTiles.kernelRefusal(density.configuration) {
-            throw ToolError.usage(refusal, command: args.command.name)
-        }
-        if args.isGiven(Options.radiusColumn) {
-            throw ToolError.usage("tiles use one radius; --radius-column is not tiled yet", command: args.command.name)
-        }
         // Tiles are contoured on cells of a few pixels: smoothing is asked for, not assumed.
         if !args.isGiven(Options.smooth) { density.configuration.smoother = .none }
         let run = try DensityRun.run(args, density, operands: args.operands[...], input: input, control: control)
@@ -43,7 +37,8 @@ enum TilesCommand {
         var grid = run.density.grid
         if let units = args[Options.units] { grid.units = units }
         let tiles = try HeatMapTiles.make(
-            points: points, grid: grid, configuration: configuration, zooms: nil,
+            points: points, grid: grid, configuration: configuration,
+            valuesAreRadii: args.isGiven(Options.radiusColumn), zooms: nil, bins: args[Options.tileBins],
             control: control
         ).zooms(minimum: minZoom, maximum: maxZoom)
         run.describeEmptyLevels(tiles.thresholds)
