@@ -206,6 +206,26 @@ package final class FrameDensity {
         while let (frame, grid) = try stepper.next(control: control) { try body(frame, grid) }
     }
 
+    /// Hands out the frames in order, `size` at a time (the last batch may
+    /// be shorter), for a caller that works on several frames at once.
+    /// Memory: two grids besides the batch's.
+    /// - Throws: as ``forEachFrame(control:_:)``.
+    package func forEachFrameBatch(
+        size: Int, control: ComputeControl, _ body: ([(TimeFrame, DensityGrid)]) throws -> Void
+    ) throws {
+        var stepper = FrameStepper(self)
+        var batch: [(TimeFrame, DensityGrid)] = []
+        batch.reserveCapacity(max(size, 1))
+        while let next = try stepper.next(control: control) {
+            batch.append(next)
+            if batch.count >= max(size, 1) {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
     /// Makes the frames one at a time, in order: a running sum of the
     /// intervals' grids, the ones entering added and the ones leaving
     /// subtracted. Memory: two grids and the frame handed out.
