@@ -13,15 +13,15 @@ package final class CSVPointReader {
     /// The header's column names, trimmed.
     package let header: [String]
     /// Index of the latitude (y) column.
-    package let latitudeColumn: Int
+    let latitudeColumn: Int
     /// Index of the longitude (x) column.
-    package let longitudeColumn: Int
+    let longitudeColumn: Int
     /// Index of the weight column, if any.
     package let weightColumn: Int?
     /// Index of the value column, if any.
-    package let valueColumn: Int?
+    let valueColumn: Int?
     /// Indexes of the time columns, in ``TimeColumns/names`` order (empty without a time).
-    package let timeColumns: [Int]
+    let timeColumns: [Int]
     /// Rows passed over under `skipInvalid`.
     package private(set) var rejections = InputRejections()
     /// Data rows seen (good and bad).

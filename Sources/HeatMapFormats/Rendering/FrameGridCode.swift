@@ -9,13 +9,13 @@
 /// varint 2(n − 1) + 1, any other difference d as the varint 4d (d ≥ 0)
 /// or −4d − 2 (d < 0); the bytes in base64. The empty parts of a frame
 /// (runs of zero) cost a byte or two, the rest about two bytes a node.
-package enum FrameGridCode {
+enum FrameGridCode {
     /// Bits dropped from a float32's pattern (of its 23 bits of mantissa).
-    package static let droppedBits: UInt32 = 7
+    static let droppedBits: UInt32 = 7
 
     /// The code of `v`: its float32 rounded to 16 bits of mantissa, shifted.
     @inline(__always)
-    package static func code(_ v: Double) -> Int64 {
+    static func code(_ v: Double) -> Int64 {
         let bits = Float(v).bitPattern
         if Float(v).isNaN { return Int64(Float.nan.bitPattern >> droppedBits) }
         // Adding half of the dropped part rounds to nearest; a carry moves to the next binade, as it should.
@@ -24,12 +24,12 @@ package enum FrameGridCode {
     }
 
     /// The value a code stands for (what the page reads).
-    package static func value(_ code: Int64) -> Double {
+    static func value(_ code: Int64) -> Double {
         Double(Float(bitPattern: UInt32(truncatingIfNeeded: code << Int64(droppedBits))))
     }
 
     /// The encoded text of `values`.
-    package static func encode(_ values: [Double]) -> String {
+    static func encode(_ values: [Double]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(values.count / 4)
         func varint(_ u: UInt64) {
@@ -62,10 +62,10 @@ package enum FrameGridCode {
 }
 
 /// Standard base64 (RFC 4648, with padding), as `atob` reads it.
-package enum Base64Text {
+enum Base64Text {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    package static func encode(_ bytes: [UInt8]) -> String {
+    static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var i = 0

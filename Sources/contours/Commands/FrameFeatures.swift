@@ -11,10 +11,17 @@ import HeatMap
 /// writer puts one feature a line, each opening with the same marker), so
 /// it costs a copy of the frame's text.
 struct FrameFeatures {
-    /// The features, each on its own line after a newline, separated by commas.
-    var bytes: [UInt8]
+    /// The frame's collection as the writer made it.
+    private let text: [UInt8]
+    /// Its features: each line's range, and whether it opens with the marker.
+    private var lines: [(range: Range<Int>, opens: Bool)] = []
+    /// What goes after each marker.
+    private let properties: [UInt8]
     /// The frame's bbox member, if its collection had one.
     var box: FramedExport.BoundingBox?
+
+    /// Whether the frame has no feature.
+    var isEmpty: Bool { lines.isEmpty }
 
     /// What opens every feature the writer makes.
     static let marker = Array("{\"type\":\"Feature\",\"properties\":{".utf8)
@@ -22,11 +29,11 @@ struct FrameFeatures {
     private static let bboxMember = Array("\"bbox\":[".utf8)
 
     /// The features of `collection` (one FeatureCollection's text) with
-    /// `properties` (`"frame":…,"start":…,"end":…,`) put first in each.
+    /// `properties` (`"frame":…,"start":…,"end":…,`) to be put first in each.
     init(collection text: [UInt8], properties: [UInt8]) {
-        bytes = []
-        box = nil
-        guard let open = FrameFeatures.find(FrameFeatures.featuresMember, in: text, from: 0) else { return }
+        self.text = text
+        self.properties = properties
+        guard let open = FrameFeatures.find(FrameFeatures.featuresMember, in: text[...], from: 0) else { return }
         if let b = FrameFeatures.find(FrameFeatures.bboxMember, in: text[..<open], from: 0),
             let close = text[b..<open].firstIndex(of: UInt8(ascii: "]"))
         {
@@ -40,26 +47,36 @@ struct FrameFeatures {
         end -= 2
         while end > start, FrameFeatures.isSpace(text[end - 1]) { end -= 1 }
         while start < end, FrameFeatures.isSpace(text[start]) { start += 1 }
-        guard start < end else { return }
         let marker = FrameFeatures.marker
-        var out: [UInt8] = []
-        out.reserveCapacity(end - start + 1 + 64 * properties.count)
-        out.append(UInt8(ascii: "\n"))
         var at = start
         while at < end {
             // A feature opens at the start and after each newline.
             let lineEnd = text[at..<end].firstIndex(of: UInt8(ascii: "\n")) ?? end
-            if lineEnd - at >= marker.count, text[at..<(at + marker.count)].elementsEqual(marker) {
-                out.append(contentsOf: marker)
-                out.append(contentsOf: properties)
-                out.append(contentsOf: text[(at + marker.count)..<lineEnd])
-            } else {
-                out.append(contentsOf: text[at..<lineEnd])
-            }
-            if lineEnd < end { out.append(UInt8(ascii: "\n")) }
+            let opens = lineEnd - at >= marker.count && text[at..<(at + marker.count)].elementsEqual(marker)
+            lines.append((at..<lineEnd, opens))
             at = lineEnd + 1
         }
-        bytes = out
+    }
+
+    /// Writes the features, each after a newline, the properties put first in each.
+    func write(to sink: ByteSink) throws {
+        let marker = FrameFeatures.marker.count
+        try text.withUnsafeBytes { text in
+            try properties.withUnsafeBytes { properties in
+                for (range, opens) in lines {
+                    try FramedGrid.write("\n", to: sink)
+                    if opens {
+                        try sink.write(
+                            UnsafeRawBufferPointer(rebasing: text[range.lowerBound..<(range.lowerBound + marker)]))
+                        try sink.write(properties)
+                        try sink.write(
+                            UnsafeRawBufferPointer(rebasing: text[(range.lowerBound + marker)..<range.upperBound]))
+                    } else {
+                        try sink.write(UnsafeRawBufferPointer(rebasing: text[range]))
+                    }
+                }
+            }
+        }
     }
 
     private static func isSpace(_ b: UInt8) -> Bool {
@@ -78,9 +95,6 @@ struct FrameFeatures {
         return nil
     }
 
-    private static func find(_ needle: [UInt8], in text: [UInt8], from: Int) -> Int? {
-        find(needle, in: text[...], from: from)
-    }
 }
 
 /// A frame's text in memory, which the library's writer can go back over

@@ -103,9 +103,9 @@ enum FramedExport {
             let features = try Parallel.map(batch.count, control: quiet) { i in try made(batch[i].0, batch[i].1) }
             for (i, frame) in features.enumerated() {
                 if let b = frame.box { box = box.map { $0.union(b) } ?? b }
-                if !frame.bytes.isEmpty {
+                if !frame.isEmpty {
                     if written > 0 { try FramedGrid.write(",", to: out) }
-                    try frame.bytes.withUnsafeBytes { try out.write($0) }
+                    try frame.write(to: out)
                     written += 1
                 }
                 control.report(.export, Double(batch[i].0.index + 1) / total)
