@@ -36,6 +36,10 @@ o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
 d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
 d.get("file://" + os.path.abspath(page))
 time.sleep(0.5)
+for _ in range(100):
+    if d.execute_script("return !!window.hmFrames"):
+        break
+    time.sleep(0.1)
 data = d.execute_script("return JSON.parse(document.getElementById('hm-data').textContent)")
 n = len(data["frames"])
 check(n == len(grid["frames"]), f"{n} frames in the page, {len(grid['frames'])} in the grid")
@@ -102,7 +106,7 @@ if spot:
                            "value:t.dataset.value, band:t.dataset.band, frame:t.dataset.frame, x:t.dataset.x, y:t.dataset.y}")
     print("  tap:", tip["text"].replace("\n", " | "))
     check(tip["shown"] == "block" and tip["frame"] == str(k), "the tap answers the shown frame")
-    f = data["frames"][k]["field"]
+    f = data["field"]
     x, y = float(tip["x"]), float(tip["y"])
     c, r = round((x - f["x0"]) / f["dx"]), round((y - f["y0"]) / f["dy"])
     nx, ny = f["x0"] + c * f["dx"], f["y0"] + r * f["dy"]

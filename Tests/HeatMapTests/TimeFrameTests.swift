@@ -171,6 +171,60 @@ import Testing
         #expect(seen == 13)
     }
 
+    struct Reading: HeatMapTimed, HeatMapMeasurable {
+        var id: Int
+        var coordinate: LocationCoordinate2D
+        var weight: Double
+        var value: Double
+        var time: Date
+    }
+
+    /// Under the mean estimator and a finite kernel each frame is the
+    /// kernel-weighted mean of its own points' values (negative ones
+    /// included), undefined where the frame's points are too far, exactly
+    /// as the mean of those points alone on the timeline's grid.
+    @Test func meanFramesEqualTheMeanOfTheirOwnPoints() async throws {
+        let readings = Self.fixes().map { f in
+            Reading(
+                id: f.id, coordinate: f.coordinate, weight: f.weight,
+                value: 10 * sin(f.coordinate.longitude) - 3, time: f.time)
+        }
+        var configuration = HeatMapConfiguration()
+        configuration.gridResolution = 60
+        configuration.estimator = .mean
+        configuration.kernel = .quartic
+        let timeline = try await HeatMapTimeline.prepare(
+            readings, configuration: configuration,
+            frames: TimeFrameOptions(step: TimeStep(30, .day)))
+        #expect(!timeline.thresholds.isEmpty && timeline.thresholds[0] < 0)
+        var checked = 0
+        for try await frame in timeline.frames {
+            let own = readings.filter { frame.span.contains($0.time.timeIntervalSince1970) }
+            var planes = PlanePoints()
+            for p in own {
+                let q = frame.grid.projection.project(p.coordinate)
+                planes.append(x: q.x, y: q.y, weight: p.weight, value: p.value)
+            }
+            var exact = try DensityAccumulator(
+                geometry: timeline.geometry, radius: timeline.radius,
+                projection: frame.grid.projection, estimator: .mean, method: .exact, kernel: .quartic)
+            try exact.add(planes)
+            let expected = try exact.finish()
+            #expect(frame.grid.estimator == .mean)
+            var defined = 0
+            for (a, b) in zip(frame.grid.values, expected.values) {
+                #expect(a.isNaN == b.isNaN)
+                if !a.isNaN, !b.isNaN {
+                    defined += 1
+                    #expect(abs(a - b) <= 1e-9 * 13, "\(a) vs \(b)")
+                }
+            }
+            #expect(defined > 0)
+            checked += 1
+        }
+        #expect(checked == timeline.spans.count)
+    }
+
     /// Cancelling while the interval grids are being filled stops the
     /// preparation there (driven by its progress report, not a clock).
     @Test func preparingIsCancellable() throws {

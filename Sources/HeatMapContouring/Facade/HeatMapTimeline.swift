@@ -63,7 +63,7 @@ public final class HeatMapTimeline: Sendable {
     ///
     /// - Parameter progress: called (from any thread) as the stages advance.
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for an empty
-    ///   frame range, more than 10,000 frames or the mean estimator;
+    ///   frame range, more than 10,000 frames or adaptive radii;
     ///   `CancellationError` when the task is cancelled.
     public static func prepare<P: HeatMapTimed>(
         _ points: [P], configuration: HeatMapConfiguration = HeatMapConfiguration(), frames: TimeFrameOptions,
@@ -104,7 +104,21 @@ public final class HeatMapTimeline: Sendable {
                 rejected[reason, default: 0] += 1
                 continue
             }
-            let point = InputPoint(latitude: c.latitude, longitude: c.longitude, weight: p.weight, time: t)
+            // Under the mean, a measured point brings its value; any other maps its weight, with kernel weight 1.
+            var weight = p.weight, value = Double.nan
+            if configuration.estimator == .mean {
+                if let measured = p as? any HeatMapMeasurable {
+                    value = measured.value
+                    if !value.isFinite {
+                        rejected["bad value", default: 0] += 1
+                        continue
+                    }
+                } else {
+                    (value, weight) = (p.weight, 1)
+                }
+            }
+            let point = InputPoint(
+                latitude: c.latitude, longitude: c.longitude, weight: weight, value: value, time: t)
             batch.append(point)
             statistics.add(point)
         }

@@ -24,7 +24,8 @@ extension FrameDensity {
             // The sample's phase runs on across frames, so every node is sampled in some frame.
             var i = (stride - position % stride) % stride
             while i < grid.values.count {
-                sample.append(grid.values[i])
+                // Undefined nodes (the mean's, far from any point) have no level.
+                if !grid.values[i].isNaN { sample.append(grid.values[i]) }
                 i += stride
             }
             position += grid.values.count
@@ -35,7 +36,7 @@ extension FrameDensity {
             sample.append(highest)
         }
         return try ThresholdResolver.thresholds(
-            for: spacing, levelCount: levelCount, values: sample, floor: 0,
+            for: spacing, levelCount: levelCount, values: sample, floor: estimator == .density ? 0 : nil,
             control: control)
     }
 }

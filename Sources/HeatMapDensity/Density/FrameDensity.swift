@@ -44,7 +44,7 @@ package final class FrameDensity {
     package private(set) var configuration = HeatMapConfiguration()
     /// The plane of the grid.
     package let projection: PlaneProjection
-    /// Density or kernel-weighted mean (only the density has frames so far).
+    /// Density or kernel-weighted mean.
     package let estimator: DensityEstimator
     /// Points held by at least one frame.
     package let pointsInFrames: Int
@@ -52,11 +52,21 @@ package final class FrameDensity {
     let intervalCounts: [Int]
 
     fileprivate let grids: ScratchFile
+    /// For the mean: the lowest value, taken off every value in the numerator's sums.
+    fileprivate let shift: Double
+
+    /// A point's measured value for the mean: its value, or its weight when it has none.
+    @inline(__always)
+    fileprivate static func measured(_ batch: PointBatch, _ i: Int) -> Double {
+        batch.value[i].isNaN ? batch.weight[i] : batch.value[i]
+    }
 
     private init(
         schedule: FrameSchedule, plan: DensityPlanner.Plan, projection: PlaneProjection,
-        estimator: DensityEstimator, pointsInFrames: Int, intervalCounts: [Int], grids: ScratchFile
+        estimator: DensityEstimator, pointsInFrames: Int, intervalCounts: [Int], grids: ScratchFile,
+        shift: Double
     ) {
+        self.shift = shift
         self.schedule = schedule
         self.plan = plan
         self.projection = projection
@@ -69,6 +79,9 @@ package final class FrameDensity {
     /// Nodes per grid.
     package var nodes: Int { plan.geometry.count }
 
+    /// Grids kept per interval: the density's one, or the mean's denominator and numerator.
+    var channels: Int { estimator == .mean ? 2 : 1 }
+
     /// Plans the grid over every point of `planning` (the same points as
     /// `timed`, projected) and fills each interval's grid.
     ///
@@ -79,10 +92,11 @@ package final class FrameDensity {
         planning: P, timed: T, configuration: HeatMapConfiguration, frames options: TimeFrameOptions,
         control: ComputeControl
     ) throws -> FrameDensity {
-        guard configuration.estimator == .density else {
+        if configuration.adaptive != nil {
             throw HeatMapError.invalidConfiguration(
-                "frames map the density; the kernel-weighted mean (--value) has no frames yet")
+                "adaptive radii are not available with frames yet (each frame would need its own pilot density)")
         }
+        let mean = configuration.estimator == .mean
         let stats = timed.statistics
         let schedule = try FrameSchedule(options, earliest: stats.minTime, latest: stats.maxTime)
         let plan = try DensityPlanner.plan(planning, configuration: configuration, control: control)
@@ -99,24 +113,32 @@ package final class FrameDensity {
 
         // Pass: how many points each interval holds.
         var counts = [Int](repeating: 0, count: intervals)
+        var lowest = Double.infinity
         try timed.forEachTimedBatch(control: control) { batch in
             for i in 0..<batch.count {
-                if let j = schedule.interval(of: batch.time[i]) { counts[j] += 1 }
+                if let j = schedule.interval(of: batch.time[i]) {
+                    counts[j] += 1
+                    if mean { lowest = min(lowest, FrameDensity.measured(batch, i)) }
+                }
                 if i & 0xfffff == 0xfffff { try control.checkCancellation() }
             }
         }
+        // The mean's numerator sums w (v - lowest) K, never below zero, so
+        // that it is a density of non-negative weights like the denominator.
+        let shift = mean && lowest.isFinite ? lowest : 0
+        let fields = mean ? 4 : 3
         var offsets = [Int](repeating: 0, count: intervals + 1)
         for j in 0..<intervals { offsets[j + 1] = offsets[j] + counts[j] }
         let held = offsets[intervals]
 
-        // Pass: the points projected, sorted by interval (x, y, w records).
+        // Pass: the points projected, sorted by interval (x, y, w[, v] records).
         let sorted = try ScratchFile()
-        let capacity = max(8, (1 << 19) / max(3 * intervals, 1))
+        let capacity = max(8, (1 << 19) / max(fields * intervals, 1))
         var buffers = [[Double]](repeating: [], count: intervals)
         var written = offsets
         func flush(_ j: Int) throws {
-            try buffers[j].withUnsafeBufferPointer { try sorted.write($0, at: 3 * written[j]) }
-            written[j] += buffers[j].count / 3
+            try buffers[j].withUnsafeBufferPointer { try sorted.write($0, at: fields * written[j]) }
+            written[j] += buffers[j].count / fields
             buffers[j].removeAll(keepingCapacity: true)
         }
         let projector = PointProjector(projection)
@@ -125,11 +147,12 @@ package final class FrameDensity {
             for i in 0..<batch.count {
                 guard let j = schedule.interval(of: batch.time[i]) else { continue }
                 let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
-                if buffers[j].capacity == 0 { buffers[j].reserveCapacity(3 * capacity) }
+                if buffers[j].capacity == 0 { buffers[j].reserveCapacity(fields * capacity) }
                 buffers[j].append(q.x)
                 buffers[j].append(q.y)
                 buffers[j].append(batch.weight[i])
-                if buffers[j].count == 3 * capacity { try flush(j) }
+                if mean { buffers[j].append(FrameDensity.measured(batch, i) - shift) }
+                if buffers[j].count == fields * capacity { try flush(j) }
                 if i & 0xffff == 0xffff { try control.checkCancellation() }
             }
             done += batch.count
@@ -138,43 +161,59 @@ package final class FrameDensity {
         for j in 0..<intervals where !buffers[j].isEmpty { try flush(j) }
         buffers = []
 
-        // Each interval's grid, once.
+        // Each interval's grid, once (the mean's: its denominator and numerator).
         let grids = try ScratchFile()
         var quiet = control
         quiet.progress = nil
         let chunk = 1 << 18
-        var records = [Double](repeating: 0, count: 3 * chunk)
+        let channels = mean ? 2 : 1
+        var records = [Double](repeating: 0, count: fields * chunk)
         var filled = 0
         control.report(.density, 0)
         for j in 0..<intervals where counts[j] > 0 {
-            var accumulator = try DensityAccumulator(
-                geometry: plan.geometry, radius: plan.radius,
-                projection: projection, estimator: .density,
-                method: configuration.densityMethod, expectedCount: counts[j])
+            // The mean's sums are raw (unscaled), as the mean estimator's own.
+            func accumulator() throws -> DensityAccumulator {
+                try DensityAccumulator(
+                    geometry: plan.geometry, radius: plan.radius,
+                    projection: projection, estimator: .density,
+                    method: configuration.densityMethod, kernel: configuration.kernel,
+                    kernelValues: mean ? .raw : configuration.kernelValues, expectedCount: counts[j])
+            }
+            var weights = try accumulator()
+            var valued = mean ? try accumulator() : nil
             var k = 0
             while k < counts[j] {
                 let n = min(chunk, counts[j] - k)
                 try records.withUnsafeMutableBufferPointer {
                     try sorted.read(
-                        into: UnsafeMutableBufferPointer(rebasing: $0[0..<(3 * n)]), at: 3 * (offsets[j] + k))
+                        into: UnsafeMutableBufferPointer(rebasing: $0[0..<(fields * n)]), at: fields * (offsets[j] + k))
                 }
                 var points = PlanePoints()
                 points.reserveCapacity(n)
                 for r in 0..<n {
-                    points.append(x: records[3 * r], y: records[3 * r + 1], weight: records[3 * r + 2], value: nil)
+                    points.append(
+                        x: records[fields * r], y: records[fields * r + 1], weight: records[fields * r + 2], value: nil)
                 }
-                try accumulator.add(points, control: quiet)
+                try weights.add(points, control: quiet)
+                if valued != nil {
+                    for r in 0..<n { points.weight[r] *= records[fields * r + 3] }
+                    try valued!.add(points, control: quiet)
+                }
                 k += n
             }
-            let grid = try (consume accumulator).finish(control: quiet)
-            try grid.values.withUnsafeBufferPointer { try grids.write($0, at: j * nodes) }
+            let grid = try (consume weights).finish(control: quiet)
+            try grid.values.withUnsafeBufferPointer { try grids.write($0, at: channels * j * nodes) }
+            if let valued {
+                let sums = try (consume valued).finish(control: quiet)
+                try sums.values.withUnsafeBufferPointer { try grids.write($0, at: (channels * j + 1) * nodes) }
+            }
             filled += counts[j]
             control.report(.density, Double(filled) / Double(max(held, 1)))
         }
         control.report(.density, 1)
         let made = FrameDensity(
-            schedule: schedule, plan: plan, projection: projection, estimator: .density,
-            pointsInFrames: held, intervalCounts: counts, grids: grids)
+            schedule: schedule, plan: plan, projection: projection, estimator: configuration.estimator,
+            pointsInFrames: held, intervalCounts: counts, grids: grids, shift: shift)
         var used = configuration
         used.radius = plan.radius
         used.gridResolution = plan.resolution
@@ -206,6 +245,26 @@ package final class FrameDensity {
         while let (frame, grid) = try stepper.next(control: control) { try body(frame, grid) }
     }
 
+    /// Hands out the frames in order, `size` at a time (the last batch may
+    /// be shorter), for a caller that works on several frames at once.
+    /// Memory: two grids besides the batch's.
+    /// - Throws: as ``forEachFrame(control:_:)``.
+    package func forEachFrameBatch(
+        size: Int, control: ComputeControl, _ body: ([(TimeFrame, DensityGrid)]) throws -> Void
+    ) throws {
+        var stepper = FrameStepper(self)
+        var batch: [(TimeFrame, DensityGrid)] = []
+        batch.reserveCapacity(max(size, 1))
+        while let next = try stepper.next(control: control) {
+            batch.append(next)
+            if batch.count >= max(size, 1) {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
     /// Makes the frames one at a time, in order: a running sum of the
     /// intervals' grids, the ones entering added and the ones leaving
     /// subtracted. Memory: two grids and the frame handed out.
@@ -218,7 +277,7 @@ package final class FrameDensity {
 
         package init(_ density: FrameDensity) {
             self.density = density
-            sum = [Double](repeating: 0, count: density.nodes)
+            sum = [Double](repeating: 0, count: density.channels * density.nodes)
             scratch = sum
         }
 
@@ -240,20 +299,33 @@ package final class FrameDensity {
                 for j in current.lowerBound..<run.lowerBound { try apply(j, sign: -1) }
             }
             current = run
-            var values = sum
-            // Subtraction leaves rounding noise where nothing is left: a density is never below 0.
-            for i in 0..<values.count where values[i] < 0 { values[i] = 0 }
+            let configuration = density.configuration
+            let nodes = density.nodes
+            var values: [Double]
+            if density.estimator == .mean {
+                // The sums are raw, as the mean estimator's: undefined below the same support.
+                let shift = density.shift
+                values = (0..<nodes).map { i in
+                    DensityAccumulator.nodeValue(sum: sum[i], valueSum: sum[nodes + i], mean: true, scale: 1) + shift
+                }
+            } else {
+                values = sum
+                // Subtraction leaves rounding noise where nothing is left: a density is never below 0.
+                for i in 0..<values.count where values[i] < 0 { values[i] = 0 }
+            }
+            let raw = density.estimator == .mean || configuration.kernelValues == .raw
             let grid = DensityGrid(
                 geometry: density.plan.geometry, values: values, projection: density.projection,
                 radius: density.plan.radius, estimator: density.estimator,
-                units: density.projection.densityUnits)
+                units: raw ? "" : density.projection.densityUnits, kernel: configuration.kernel,
+                kernelValues: density.estimator == .mean ? .density : configuration.kernelValues)
             return (frame, grid)
         }
 
         private mutating func apply(_ j: Int, sign: Double) throws {
             guard density.intervalCounts[j] > 0 else { return }
-            let nodes = density.nodes
-            try scratch.withUnsafeMutableBufferPointer { try density.grids.read(into: $0, at: j * nodes) }
+            let size = density.channels * density.nodes
+            try scratch.withUnsafeMutableBufferPointer { try density.grids.read(into: $0, at: j * size) }
             sum.withUnsafeMutableBufferPointer { s in
                 scratch.withUnsafeBufferPointer { g in
                     if sign > 0 { for i in 0..<s.count { s[i] += g[i] } } else { for i in 0..<s.count { s[i] -= g[i] } }

@@ -14,7 +14,8 @@ package struct FramePictures {
         var start: String
         var end: String
         var svg: String
-        var field: (columns: Int, rows: Int, x0: Double, y0: Double, dx: Double, dy: Double, values: [Double])
+        /// The page's: the frame's grid, encoded (``FrameGridCode``).
+        var values: String
     }
 
     private let options: HeatMapRenderOptions
@@ -24,6 +25,7 @@ package struct FramePictures {
     private var drawn: [Drawn] = []
     private var view: PlaneBox?
     private var projection: PlaneProjection?
+    private var geometry: GridGeometry?
 
     /// Pictures at `thresholds` (in `units`), styled by `style`.
     package init(options: HeatMapRenderOptions, thresholds: [Double], units: String, style: HeatMapStyle) {
@@ -50,44 +52,38 @@ package struct FramePictures {
     /// Most field nodes per side the page keeps for taps.
     static let fieldSide = 160
 
-    /// Adds the next frame, labelled from `start` to `end` (ISO 8601).
-    package mutating func add(_ contours: HeatMapContours, start: String, end: String, forPage: Bool) {
+    /// Adds the next frame of the small multiples, labelled from `start`
+    /// to `end` (ISO 8601).
+    package mutating func add(_ contours: HeatMapContours, start: String, end: String) {
         let label = FramePictures.label(start: start, end: end)
         var o = options
         o.legend = nil
         o.title = label
-        let svg: String
-        if forPage {
-            o.basemap = HeatMapBasemap(lines: [])
-            o.graticule = false
-            svg = FramePictures.dataGroup(
-                PictureComposer.svg(
-                    scene(contours, options: o), o, standalone: false,
-                    mapOnly: true))
-        } else {
-            // The map alone: the label goes above it and the credit once below all.
-            o.width = FramePictures.cell.width - 8
-            o.height = FramePictures.cell.height - FramePictures.labelHeight
-            o.graticule = false
-            svg = PictureComposer.svg(scene(contours, options: o), o, standalone: false, mapOnly: true)
-        }
+        // The map alone: the label goes above it and the credit once below all.
+        o.width = FramePictures.cell.width - 8
+        o.height = FramePictures.cell.height - FramePictures.labelHeight
+        o.graticule = false
+        let svg = PictureComposer.svg(scene(contours, options: o), o, standalone: false, mapOnly: true)
         if view == nil {
             view = contours.grid.geometry.cellBox
             projection = contours.projection
         }
-        var field = (columns: 0, rows: 0, x0: 0.0, y0: 0.0, dx: 0.0, dy: 0.0, values: [Double]())
-        if forPage {
-            let g = contours.grid.geometry
-            let step = max(1, (max(g.columns, g.rows) + FramePictures.fieldSide - 1) / FramePictures.fieldSide)
-            let columns = (g.columns + step - 1) / step, rows = (g.rows + step - 1) / step
-            var values: [Double] = []
-            values.reserveCapacity(columns * rows)
-            for r in 0..<rows {
-                for c in 0..<columns { values.append(contours.grid.values[(r * step) * g.columns + c * step]) }
-            }
-            field = (columns, rows, g.x0, g.y0, g.dx * Double(step), g.dy * Double(step), values)
+        drawn.append(Drawn(label: label, start: start, end: end, svg: svg, values: ""))
+    }
+
+    /// Adds the next frame of the page: its grid, which the page keeps
+    /// compactly and contours itself at the shared thresholds when the
+    /// frame is shown (frames share everything else).
+    package mutating func add(grid: DensityGrid, start: String, end: String) {
+        if view == nil {
+            view = grid.geometry.cellBox
+            projection = grid.projection
+            geometry = grid.geometry
         }
-        drawn.append(Drawn(label: label, start: start, end: end, svg: svg, field: field))
+        drawn.append(
+            Drawn(
+                label: FramePictures.label(start: start, end: end), start: start, end: end, svg: "",
+                values: FrameGridCode.encode(grid.values)))
     }
 
     /// "2021-01-01 – 2021-01-08" (times shown only when a bound has one).
@@ -219,43 +215,34 @@ package struct FramePictures {
             drawData: { _, _ in }, tooltips: TooltipData(), summary: "Map over time")
         let (_, transform) = PictureComposer.placement(empty, o, mapOnly: true)
         var map = PictureComposer.svg(empty, o, standalone: false, mapOnly: true)
+        // One empty group a frame: the script draws the shown frame's bands into its group.
         var frames = ""
-        for (k, frame) in drawn.enumerated() {
-            frames +=
-                "<g class=\"hm-frame\" data-frame=\"\(k)\"\(k == 0 ? "" : " display=\"none\"")>"
-                + frame.svg + "</g>\n"
+        for k in drawn.indices {
+            frames += "<g class=\"hm-frame\" data-frame=\"\(k)\"\(k == 0 ? "" : " display=\"none\"")></g>\n"
         }
         if let open = map.range(of: "<g class=\"data\""), let tagEnd = map[open.upperBound...].range(of: ">") {
             map.insert(contentsOf: "\n" + frames, at: tagEnd.upperBound)
         }
         let box = transform.planeBox
         func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
-        func short(_ v: Double) -> String {
-            guard v.isFinite else { return "null" }
-            if v == 0 { return "0" }
-            return String(format: "%.6g", v)
-        }
+        let g = geometry ?? GridGeometry(columns: 0, rows: 0, x0: 0, y0: 0, dx: 1, dy: 1)
         var data = "{\"thresholds\":[" + thresholds.map(number).joined(separator: ",") + "]"
         data += ",\"units\":" + JSONEscaping.quoted(units, for: .script)
         data +=
             ",\"view\":{\"left\":\(number(box.minX)),\"top\":\(number(box.maxY)),\"scale\":\(number(transform.scale))"
         data += ",\"x\":\(number(transform.rect.x)),\"y\":\(number(transform.rect.y))}"
+        data +=
+            ",\"field\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"x0\":\(number(g.x0)),\"y0\":\(number(g.y0))"
+            + ",\"dx\":\(number(g.dx)),\"dy\":\(number(g.dy))}"
+        data += ",\"draw\":" + drawing
         data += ",\"frames\":[\n"
         for (k, frame) in drawn.enumerated() {
-            let f = frame.field
             if k > 0 { data += ",\n" }
             data +=
                 "{\"start\":\"\(frame.start)\",\"end\":\"\(frame.end)\",\"label\":"
-                + JSONEscaping.quoted(frame.label, for: .script)
-            data +=
-                ",\"field\":{\"columns\":\(f.columns),\"rows\":\(f.rows),\"x0\":\(number(f.x0)),\"y0\":\(number(f.y0))"
-            data +=
-                ",\"dx\":\(number(f.dx)),\"dy\":\(number(f.dy)),\"values\":["
-                + f.values.map(short).joined(separator: ",") + "]}}"
+                + JSONEscaping.quoted(frame.label, for: .script) + ",\"values\":\"" + frame.values + "\"}"
         }
         data += "]}"
-        let colors = (0..<thresholds.count).map { style.gradient.color(forLevel: $0, of: thresholds.count).hex }
-        data = data.dropLast() + ",\"colors\":[" + colors.map { "\"\($0)\"" }.joined(separator: ",") + "]}"
         let title = options.title ?? "Heat map over time"
         var legendHTML = ""
         if let legend = legend {
@@ -309,6 +296,41 @@ package struct FramePictures {
             """
     }
 
+    /// How the page's script draws a frame, as JSON: the mode, each
+    /// level's fill attributes (as the static pictures write them) and
+    /// the isolines' stroke, if the style strokes them.
+    private var drawing: String {
+        let count = thresholds.count
+        let mode = options.contourMode
+        let fills = style.renderMode.fills && mode != .isolines
+        var stroke = style.renderMode.isolineStroke
+        if mode == .isolines && stroke == nil { stroke = (1, nil) }
+        func attributes(_ list: [(String, String)]) -> String {
+            JSONEscaping.quoted(
+                list.map { "\($0.0)=\"\(MarkupEscaping.attribute($0.1))\"" }.joined(separator: " "), for: .script)
+        }
+        var levels: [String] = []
+        for level in 0..<count {
+            let color = style.gradient.color(forLevel: level, of: count)
+            var fill: [(String, String)] = [("class", mode == .levels ? "level" : "band")]
+            fill += SVGWriter.fill(color)
+            fill += [
+                ("fill-rule", "evenodd"), ("data-level", String(level)),
+                ("data-threshold", NumberText.data(thresholds[level]))
+            ]
+            if mode == .bands, level + 1 < count { fill.append(("data-upper", NumberText.data(thresholds[level + 1]))) }
+            var line = "null"
+            if let (width, c) = stroke {
+                line = attributes(
+                    [("class", "isoline"), ("fill", "none"), ("stroke-linejoin", "round")]
+                        + SVGWriter.stroke(c ?? color.withAlpha(1), width: width)
+                        + [("data-level", String(level)), ("data-threshold", NumberText.data(thresholds[level]))])
+            }
+            levels.append("{\"fill\":\(fills ? attributes(fill) : "null"),\"line\":\(line)}")
+        }
+        return "{\"bands\":\(mode == .bands),\"levels\":[" + levels.joined(separator: ",") + "]}"
+    }
+
     /// The page's script: the slider, play/pause, keys, and taps.
     static let script = """
         (function(){
@@ -317,10 +339,90 @@ package struct FramePictures {
         var frames=document.querySelectorAll("g.hm-frame"),slider=document.getElementById("hm-slider");
         var date=document.getElementById("hm-date"),play=document.getElementById("hm-play");
         var map=document.getElementById("hm-map"),tip=document.getElementById("hm-tip"),svg=map.querySelector("svg");
+        var F=data.field,T=data.thresholds,L=T.length,V=data.view,D=data.draw;
+        var W=F.columns+2,H=F.rows+2,S=2*W*H;
+        var values=new Float64Array(F.columns*F.rows),padded=new Float64Array(W*H),band=new Uint8Array(W*H);
+        var next=new Int32Array(L*S).fill(-1),starts=[];
         var current=0,timer=null,last=null;
+        /* The frame's values from its text: varints of code differences (odd: a run of unchanged codes). */
+        function decode(k){
+          var s=atob(data.frames[k].values),n=values.length,i=0,p=0,code=0;
+          var u=new Uint32Array(1),f=new Float32Array(u.buffer);
+          while(i<n&&p<s.length){
+            var t=0,m=1,b;
+            do{b=s.charCodeAt(p++);t+=(b&127)*m;m*=128;}while(b>=128);
+            var times=1;
+            if(t%2===1){times=(t-1)/2+1;}else{var z=t/2;code+=z%2===0?z/2:-(z+1)/2;}
+            u[0]=code*128;var v=f[0];
+            for(var j=0;j<times&&i<n;j++){values[i++]=v;}
+          }
+        }
+        /* The grid inside a border below every level (so every ring closes), and each node's band. */
+        function classify(){
+          padded.fill(-Infinity);band.fill(0);
+          for(var r=0;r<F.rows;r++){for(var c=0;c<F.columns;c++){
+            var v=values[r*F.columns+c],q=(r+1)*W+c+1;
+            if(v===v){padded[q]=v;var lo=0,hi=L;while(lo<hi){var mid=(lo+hi)>>1;if(T[mid]<=v){lo=mid+1;}else{hi=mid;}}band[q]=lo;}
+          }}
+        }
+        /* Marching squares: segments with the inside on their left, edge to edge, linked by edge. */
+        function link(l,from,to){next[l*S+from]=to;starts[l].push(from);}
+        function trace(){
+          starts=[];for(var l=0;l<L;l++){starts.push([]);}
+          for(var R=0;R<H-1;R++){for(var C=0;C<W-1;C++){
+            var q=R*W+C,a=band[q],b=band[q+1],c=band[q+1+W],d=band[q+W];
+            var lo=Math.min(a,b,c,d),hi=Math.max(a,b,c,d);
+            if(lo===hi){continue;}
+            var B=2*q,Tp=2*(q+W),Lf=2*q+1,Rt=2*(q+1)+1;
+            for(var l=lo;l<hi;l++){
+              var k=(a>l?1:0)|(b>l?2:0)|(c>l?4:0)|(d>l?8:0);
+              switch(k){
+                case 1:link(l,B,Lf);break;case 2:link(l,Rt,B);break;case 3:link(l,Rt,Lf);break;
+                case 4:link(l,Tp,Rt);break;case 6:link(l,Tp,B);break;case 7:link(l,Tp,Lf);break;
+                case 8:link(l,Lf,Tp);break;case 9:link(l,B,Tp);break;case 11:link(l,Rt,Tp);break;
+                case 12:link(l,Lf,Rt);break;case 13:link(l,B,Rt);break;case 14:link(l,Lf,B);break;
+                case 5:case 10:
+                  var centre=(padded[q]+padded[q+1]+padded[q+1+W]+padded[q+W])/4>=T[l];
+                  if(k===5){if(centre){link(l,B,Rt);link(l,Tp,Lf);}else{link(l,B,Lf);link(l,Tp,Rt);}}
+                  else{if(centre){link(l,Lf,B);link(l,Rt,Tp);}else{link(l,Rt,B);link(l,Lf,Tp);}}
+                  break;
+              }
+            }
+          }}
+        }
+        /* Where level l crosses edge e, in the picture's pixels. */
+        function point(e,t){
+          var n=e>>1,h=(e&1)===0,n2=h?n+1:n+W,v1=padded[n],v2=padded[n2],f;
+          if(v1===-Infinity){f=1;}else if(v2===-Infinity){f=0;}else{f=(t-v1)/(v2-v1);}
+          var C=n%W,R=(n-C)/W,x=F.x0+(C-1+(h?f:0))*F.dx,y=F.y0+(R-1+(h?0:f))*F.dy;
+          return (Math.round((V.x+(x-V.left)*V.scale)*100)/100)+" "+(Math.round((V.y+(V.top-y)*V.scale)*100)/100);
+        }
+        /* Level l's rings as path data (every ring closed). */
+        function rings(l){
+          var out=[],base=l*S,list=starts[l];
+          for(var i=0;i<list.length;i++){
+            var e=list[i];if(next[base+e]<0){continue;}
+            var first=e,parts=[];
+            do{parts.push(point(e,T[l]));var n=next[base+e];next[base+e]=-1;e=n;}while(e!==first&&e>=0);
+            if(parts.length>2){out.push("M"+parts.join("L")+"Z");}
+          }
+          return out.join("");
+        }
+        function draw(k){
+          decode(k);classify();trace();
+          var paths=[];for(var l=0;l<L;l++){paths.push(rings(l));}
+          var html="";
+          for(var l=0;l<L;l++){
+            var lv=D.levels[l];
+            if(lv.fill!==null){var d=paths[l]+(D.bands&&l+1<L?paths[l+1]:"");if(d){html+='<path d="'+d+'" '+lv.fill+'/>';}}
+          }
+          for(var l=0;l<L;l++){var lv=D.levels[l];if(lv.line!==null&&paths[l]){html+='<path d="'+paths[l]+'" '+lv.line+'/>';}}
+          frames[k].innerHTML=html;
+        }
         function show(k){
           k=Math.max(0,Math.min(frames.length-1,k));
-          frames[current].setAttribute("display","none");frames[k].removeAttribute("display");
+          if(k!==current){frames[current].setAttribute("display","none");frames[current].innerHTML="";}
+          draw(k);frames[k].removeAttribute("display");
           current=k;slider.value=String(k);date.textContent=data.frames[k].label;
           slider.setAttribute("aria-valuetext",data.frames[k].label);
           if(last){answer(last.x,last.y,last.cx,last.cy);}
@@ -337,18 +439,18 @@ package struct FramePictures {
           else if(e.key==="Escape"){tip.style.display="none";last=null;}
         });
         function format(v){if(v===0){return "0";}var a=Math.abs(v);return a>=1e4||a<1e-3?v.toPrecision(3):(+v.toPrecision(3)).toString();}
-        function valueAt(f,x,y){
-          var c=Math.round((x-f.x0)/f.dx),r=Math.round((y-f.y0)/f.dy);
-          if(c<0||r<0||c>=f.columns||r>=f.rows){return null;}
-          return f.values[r*f.columns+c];
+        function valueAt(x,y){
+          var c=Math.round((x-F.x0)/F.dx),r=Math.round((y-F.y0)/F.dy);
+          if(c<0||r<0||c>=F.columns||r>=F.rows){return null;}
+          var v=values[r*F.columns+c];return v===v?v:null;
         }
         function answer(x,y,cx,cy){
-          var f=data.frames[current].field,v=valueAt(f,x,y),t=data.thresholds,u=data.units?" "+data.units:"";
-          var band=-1;if(v!==null){for(var i=0;i<t.length;i++){if(v>=t[i]){band=i;}}}
+          var v=valueAt(x,y),u=data.units?" "+data.units:"";
+          var band=-1;if(v!==null){for(var i=0;i<L;i++){if(v>=T[i]){band=i;}}}
           var lines=[data.frames[current].label];
-          if(v===null){lines.push("outside the grid");}
+          if(v===null){lines.push("no value here");}
           else{lines.push("value "+format(v)+u);
-            lines.push(band<0?"below the lowest level":"level "+(band+1)+" of "+t.length+": "+format(t[band])+(band+1<t.length?" – "+format(t[band+1]):" and above")+u);}
+            lines.push(band<0?"below the lowest level":"level "+(band+1)+" of "+L+": "+format(T[band])+(band+1<L?" – "+format(T[band+1]):" and above")+u);}
           tip.textContent="";lines.forEach(function(s,i){if(i){tip.appendChild(document.createElement("br"));}tip.appendChild(document.createTextNode(s));});
           tip.style.display="block";tip.style.left=(cx+12)+"px";tip.style.top=(cy+12)+"px";
           tip.dataset.value=v===null?"":String(v);tip.dataset.band=String(band);tip.dataset.frame=String(current);tip.dataset.x=String(x);tip.dataset.y=String(y);
@@ -356,11 +458,12 @@ package struct FramePictures {
         svg.addEventListener("click",function(e){
           var pt=svg.createSVGPoint();pt.x=e.clientX;pt.y=e.clientY;
           var p=pt.matrixTransform(svg.getScreenCTM().inverse());
-          var v=data.view,x=v.left+(p.x-v.x)/v.scale,y=v.top-(p.y-v.y)/v.scale;
+          var x=V.left+(p.x-V.x)/V.scale,y=V.top-(p.y-V.y)/V.scale;
           var rect=map.getBoundingClientRect();
           last={x:x,y:y,cx:e.clientX-rect.left,cy:e.clientY-rect.top};
           answer(x,y,last.cx,last.cy);
         });
+        if(frames.length){show(0);}
         window.hmFrames={show:show,count:frames.length,current:function(){return current;}};
         })();
         """

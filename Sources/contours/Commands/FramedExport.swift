@@ -53,6 +53,10 @@ enum FramedExport {
     /// written by the library's GeoJSON writer (valid after rounding, as
     /// ever); its features are taken over with the frame's properties put
     /// first, and the collection's bbox is the union of the frames'.
+    ///
+    /// Frames are made a few at a time on all cores (contoured, assembled
+    /// and written to memory at once), then written in order: memory holds
+    /// that many frames' grids and texts, whatever the number of frames.
     static func writeGeoJSON(
         _ run: FramedRun, thresholds: [Double], mode: ContourMode,
         options optionsFor: (DensityGrid) -> GeoJSONOptions,
@@ -62,7 +66,7 @@ enum FramedExport {
         quiet.progress = nil
         let empty = DensityGrid(
             geometry: run.frames.geometry, values: [Double](repeating: 0, count: run.frames.nodes),
-            projection: run.frames.projection, radius: run.frames.radius, estimator: .density,
+            projection: run.frames.projection, radius: run.frames.radius, estimator: run.frames.estimator,
             units: run.units)
         let options = optionsFor(empty)
         let total = Double(run.frames.schedule.frames.count)
@@ -82,25 +86,30 @@ enum FramedExport {
         try FramedGrid.write(",\"features\":[", to: out)
         var box: BoundingBox?
         var written = 0
-        let marker = "{\"type\":\"Feature\",\"properties\":{"
-        try run.frames.forEachFrame(control: control) { frame, grid in
-            let contours = try contours(grid, run, thresholds: thresholds, kinds: ContourKinds(mode), control: quiet)
+        let kinds = ContourKinds(mode)
+        func made(_ frame: TimeFrame, _ grid: DensityGrid) throws -> FrameFeatures {
             var frameOptions = optionsFor(grid)
             frameOptions.gradient = frameOptions.gradient ?? run.configuration.gradient
-            let text = try GeoJSONExport.contours(contours, mode: mode, options: frameOptions, control: quiet)
-            if let b = BoundingBox(member: text) { box = box.map { $0.union(b) } ?? b }
-            guard let open = text.range(of: ",\"features\":["), let close = text.range(of: "]}", options: .backwards),
-                open.upperBound < close.lowerBound
-            else { return }
-            var features = text[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !features.isEmpty else { return }
+            let contours = try contours(grid, run, thresholds: thresholds, kinds: kinds, control: quiet)
+            let text = FrameText()
+            try GeoJSONExport.write(
+                GeoJSONContours(consume contours), mode: mode, options: frameOptions, to: text, control: quiet)
             let properties =
-                marker + "\"frame\":\(frame.index),\"start\":\"\(UTCCalendar.iso8601(frame.start))\","
+                "\"frame\":\(frame.index),\"start\":\"\(UTCCalendar.iso8601(frame.start))\","
                 + "\"end\":\"\(UTCCalendar.iso8601(frame.end))\","
-            features = features.replacingOccurrences(of: marker, with: properties)
-            try FramedGrid.write((written == 0 ? "\n" : ",\n") + features, to: out)
-            written += 1
-            control.report(.export, Double(frame.index + 1) / total)
+            return FrameFeatures(collection: text.bytes, properties: Array(properties.utf8))
+        }
+        try run.frames.forEachFrameBatch(size: Parallel.workerCount, control: control) { batch in
+            let features = try Parallel.map(batch.count, control: quiet) { i in try made(batch[i].0, batch[i].1) }
+            for (i, frame) in features.enumerated() {
+                if let b = frame.box { box = box.map { $0.union(b) } ?? b }
+                if !frame.isEmpty {
+                    if written > 0 { try FramedGrid.write(",", to: out) }
+                    try frame.write(to: out)
+                    written += 1
+                }
+                control.report(.export, Double(batch[i].0.index + 1) / total)
+            }
         }
         var bboxText = box.map { $0.json(decimals: options.precision) } ?? "null"
         if let slot, bboxText.utf8.count <= slotWidth {

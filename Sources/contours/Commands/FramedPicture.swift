@@ -22,14 +22,22 @@ enum FramedPicture {
         var single: String?
         try run.frames.forEachFrame(control: control) { frame, grid in
             if let chosen, frame.index != chosen { return }
-            let contours = try FramedExport.contours(grid, run, thresholds: thresholds, kinds: kinds, control: quiet)
             let start = UTCCalendar.iso8601(frame.start), end = UTCCalendar.iso8601(frame.end)
+            if format == .html {
+                // The page contours its frames itself: it keeps their grids.
+                var grid = grid
+                grid.units = run.units
+                pictures.add(grid: grid, start: start, end: end)
+                control.report(.export, Double(frame.index + 1) / Double(count))
+                return
+            }
+            let contours = try FramedExport.contours(grid, run, thresholds: thresholds, kinds: kinds, control: quiet)
             if chosen != nil {
                 single = FramePictures.single(
                     contours, start: start, end: end, thresholds: thresholds,
                     units: run.units, style: style, options: picture)
             } else {
-                pictures.add(contours, start: start, end: end, forPage: format == .html)
+                pictures.add(contours, start: start, end: end)
             }
             control.report(.export, Double(frame.index + 1) / Double(count))
         }

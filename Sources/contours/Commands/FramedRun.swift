@@ -29,6 +29,16 @@ struct FramedRun {
         if args.isGiven(Options.h3Column) {
             throw ToolError.usage("--h3 cells hold no times: --frames reads points", command: args.command.name)
         }
+        if args.isGiven(Options.radiusColumn) {
+            throw ToolError.usage(
+                "--radius-column is not available with --frames yet (frames share one radius)",
+                command: args.command.name)
+        }
+        if args.isGiven(Options.adaptive) {
+            throw ToolError.usage(
+                "--adaptive is not available with --frames yet (each frame would need its own pilot density)",
+                command: args.command.name)
+        }
         let reading = try Settings.reader(args)
         let points = try StreamedPoints.read(input: input, options: reading, control: control)
         if points.format != .csv {
