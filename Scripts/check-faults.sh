@@ -271,8 +271,8 @@ kind_signals() {
   local sig delay
   for sig in INT TERM; do
     for delay in 0.05 0.1 0.2 0.3 0.5 0.8 1.2 1.6; do
-      case_run "SIG$sig after $delay s" o.json "\$C grid \$IN/quakes.csv --resolution 2500 -o o.json & p=\$!; sleep $delay; kill -$sig \$p; wait \$p"
-      case_run "SIG$sig after $delay s, stdin" o.json "\$C grid - --resolution 2500 -o o.json <\$IN/quakes.csv & p=\$!; sleep $delay; kill -$sig \$p; wait \$p"
+      case_run "SIG$sig after $delay s" o.json "set -m; \$C grid \$IN/quakes.csv --resolution 2500 -o o.json & p=\$!; sleep $delay; kill -$sig \$p; wait \$p"
+      case_run "SIG$sig after $delay s, stdin" o.json "set -m; \$C grid - --resolution 2500 -o o.json <\$IN/quakes.csv & p=\$!; sleep $delay; kill -$sig \$p; wait \$p"
     done
   done
 }
@@ -408,26 +408,32 @@ kind_idioms() {
   case_run "-o /dev/fd/3" - "\$C export $q -o /dev/fd/3 3>got; grep -q Feature got $ok"
   case_run "-o /dev/fd/9 not open" - "\$C export $q -o /dev/fd/9"
   case_run "-o FIFO with a reader" - "mkfifo f; cat f > got & \$C export $q -o f; wait; grep -q Feature got $ok"
-  case_run "-o FIFO without a reader, SIGINT" - "mkfifo f; \$C export $q -o f & p=\$!; sleep 0.5; kill -INT \$p; wait \$p; test \$? = 130 $ok"
+  case_run "-o FIFO without a reader, SIGINT" - "set -m; mkfifo f; \$C export $q -o f & p=\$!; sleep 0.5; kill -INT \$p; wait \$p; test \$? = 130 $ok"
   case_run "-o socket" - "python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.bind(\"s.sock\"); s.listen(1); c,_=s.accept(); open(\"got\",\"wb\").write(c.makefile(\"rb\").read())' & sleep 1; \$C export $q -o s.sock; wait; grep -q Feature got $ok"
 }
 
 kind_termination() {
   # Every terminating signal at several moments of a 6-second export: no
   # temporary file, the old output untouched or the new one whole, and the
-  # signal's own status (1 with one line for SIGXCPU).
+  # signal's own status (1 with one line for SIGXCPU). `set -m` starts the
+  # job as an interactive shell does, with SIGINT and SIGQUIT not ignored.
   local sig delay n job="\$C export \$IN/big.csv --resolution 1600 --levels 30 -o o.json"
   for sig in INT TERM HUP QUIT USR1 USR2 ALRM XCPU VTALRM PROF TRAP SYS KILL; do
     n=$(kill -l "$sig")
     for delay in 0.05 0.4 1.5 3 4.5; do
       ALLOW=$((128 + n))
-      case_run "SIG$sig after $delay s" o.json "$job & p=\$!; sleep $delay; kill -$sig \$p; wait \$p"
+      case_run "SIG$sig after $delay s" o.json "set -m; $job & p=\$!; sleep $delay; kill -$sig \$p; wait \$p"
     done
   done
   ALLOW=138
   # timeout exits 124 when it had to send the signal.
   case_run "timeout -s USR1" o.json "timeout -s USR1 2 $job; s=\$?; test \$s = 124 && exit 138; exit \$s"
-  case_run "two quick SIGINTs" o.json "$job & p=\$!; sleep 0.5; kill -INT \$p; kill -INT \$p; wait \$p; test \$? = 130 || exit 97; exit 130"
+  case_run "two quick SIGINTs" o.json "set -m; $job & p=\$!; sleep 0.5; kill -INT \$p; kill -INT \$p; wait \$p; test \$? = 130 || exit 97; exit 130"
+  # Without job control (set -m), a script's `cmd &` starts with SIGINT and
+  # SIGQUIT ignored, and nohup ignores SIGHUP: they stay ignored, the job
+  # finishes with its whole output.
+  case_run "SIGINT and SIGQUIT ignored at start" o.json "$job & p=\$!; sleep 0.5; kill -INT \$p; kill -QUIT \$p; wait \$p"
+  case_run "nohup, then SIGHUP" o.json "nohup $job >/dev/null 2>&1 & p=\$!; sleep 0.5; kill -HUP \$p; wait \$p"
   case_run "folder renamed during the run" - "mkdir d; \$C export \$IN/quakes.csv --resolution 1200 -o d/o.json & p=\$!; sleep 1; mv d e; wait \$p; s=\$?; test \$s != 0 || test -s e/o.json || exit 99; exit \$s"
   case_run "folder renamed, then SIGTERM" - "mkdir d; \$C export \$IN/big.csv --resolution 1600 --levels 30 -o d/o.json & p=\$!; sleep 1; mv d e; kill -TERM \$p; wait \$p"
 }
