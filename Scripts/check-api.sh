@@ -3,7 +3,10 @@
 # API/<Module>.json (dumped by the toolchain's swift-api-digester). A
 # removed or changed public declaration fails the check, naming it; an
 # addition passes. An intended change updates the baseline in the same
-# commit: Scripts/check-api.sh --update.
+# commit: Scripts/check-api.sh --update. The digester also dumps `package`
+# declarations (marked "isInternal"); the baselines keep only the public
+# ones, so that code shared between the library's own targets can change
+# without touching them.
 #
 # Usage: Scripts/check-api.sh             compare (builds the library first)
 #        Scripts/check-api.sh --update    write the baselines anew
@@ -23,10 +26,32 @@ diagnose() {
     grep -v '^/\*.*\*/$' | grep -v '^[[:space:]]*$' || true
 }
 
+# public_only FILE: drops the declarations the digester marks internal
+# (`package` ones) from a dump, in place
+public_only() {
+  python3 - "$1" <<'PY'
+import json, sys
+path = sys.argv[1]
+with open(path) as f:
+    root = json.load(f)
+def prune(node):
+    kept = [c for c in node.get("children", []) if not c.get("isInternal")]
+    if "children" in node:
+        node["children"] = kept
+    for child in kept:
+        prune(child)
+prune(root["ABIRoot"])
+with open(path, "w") as f:
+    json.dump(root, f, indent=2, sort_keys=False)
+    f.write("\n")
+PY
+}
+
 case "${1:-}" in
 --update)
   for m in "${MODULES[@]}"; do
     "${DIGEST[@]}" -dump-sdk -module "$m" -I "$BIN/Modules" -o "API/$m.json"
+    public_only "API/$m.json"
   done
   echo "API baselines written: ${MODULES[*]}" ;;
 --self-test)

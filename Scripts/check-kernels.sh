@@ -39,6 +39,22 @@ for k in quartic triangular:0.3 gaussian; do
   check "snow-raw-$k" "$SNOW --kernel $k --kernel-values raw" "$SNOW_O --kernel $k --values raw"
   check "quakes-raw-$k" "$QUAKES --kernel $k --kernel-values raw" "$QUAKES_O --kernel $k --values raw"
 done
+# Kernels 19+ cells wide (2600 km on a 150-cell grid: 19.8 cells) on many
+# points: binning and the FFT convolution.
+for k in quartic triweight; do
+  check "storms-wide-$k" "$STORMS --kernel $k --radius 2600000 --resolution 150" "$STORMS_O --kernel $k"
+  check "storms-wide-raw-$k" "$STORMS --kernel $k --radius 2600000 --resolution 150 --kernel-values raw" \
+    "$STORMS_O --kernel $k --values raw"
+done
+# A planar quartic 21 cells wide on 20 000 points (the convolution), and its contours.
+python3 ../shared/tools/gen_points.py 20000 --seed 11 -o "$OUT/p20k.csv"
+WIDE="$OUT/p20k.csv --planar --weight w --kernel quartic --radius 300 --resolution 150"
+check "p20k-wide-quartic" "$WIDE" "--points $OUT/p20k.csv --x x --y y --w w --kernel quartic"
+$BIN export $WIDE --smooth none --mode bands -o "$OUT/p20k-wide-quartic.geojson"
+if "$PY" $CHECK/contour_oracle.py --grid "$OUT/p20k-wide-quartic.json" --contours "$OUT/p20k-wide-quartic.geojson" \
+  --mode bands > "$OUT/p20k-wide-contours.txt"; then
+  echo "ok   contours wide quartic bands: $(tail -1 "$OUT/p20k-wide-contours.txt")"
+else echo "FAIL contours wide quartic bands: $(tail -1 "$OUT/p20k-wide-contours.txt")"; fail=1; fi
 # A radius column: each row's own radius, drawn (seeded) from 0.2-0.8 units / 50-300 km.
 "$PY" - "$DATA" "$OUT" <<'PYEOF'
 import csv, random, sys

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HeatMap
+@testable import HeatMapDensity
 
 /// The one rule that tells points, cells tables and rasters apart from
 /// their first bytes (and a name where the bytes do not say).

@@ -5,7 +5,7 @@ import HeatMapDensity
 /// One ring with its edges bucketed into horizontal slabs, so locating a
 /// point scans only the edges whose y-range meets the point's slab:
 /// O(edges in one slab) ≈ O(√n) instead of O(n).
-package struct RingLocator: Sendable {
+struct RingLocator: Sendable {
     private let xs: [Double]
     private let ys: [Double]
     private let minY: Double

@@ -4,7 +4,7 @@ import HeatMapDensity
 extension FrameDensity {
     /// The most values the shared thresholds are computed from: beyond it,
     /// an even sample of every frame's nodes (plus the exact extremes).
-    package static let thresholdSample = 1 << 21
+    static let thresholdSample = 1 << 21
 
     /// Thresholds shared by every frame: `spacing` over all frames' values
     /// together (a quantile of all frames' nodes, not of one frame's). One

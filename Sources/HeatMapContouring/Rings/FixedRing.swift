@@ -28,7 +28,7 @@ package struct FixedRing {
     package static let scaledLimit = Double(1 << 51)
 
     package static let powers: [Double] = (0...maximumDecimals).map { pow(10, Double($0)) }
-    package static let integerPowers: [Int64] = (0...maximumDecimals).map { k in
+    static let integerPowers: [Int64] = (0...maximumDecimals).map { k in
         (0..<k).reduce(Int64(1)) { p, _ in p * 10 }
     }
 

@@ -57,7 +57,7 @@ extension ContourSet {
     /// in the plane strays from the same segment drawn between its
     /// unprojected ends; unbounded for planar data. The library's
     /// `simplification` and the tool's `--simplify` both take it from here.
-    package static func longestSimplifiedSegment(on grid: DensityGrid) -> Double {
+    static func longestSimplifiedSegment(on grid: DensityGrid) -> Double {
         grid.projection.isGeographic ? 8 * max(grid.geometry.dx, grid.geometry.dy) : .infinity
     }
 

@@ -34,7 +34,7 @@ package enum MemoryBudget {
 
     /// The process's address-space limit in bytes (`RLIMIT_AS`, as
     /// `ulimit -v` sets it); nil when there is none.
-    package static var addressSpaceLimit: Int? {
+    static var addressSpaceLimit: Int? {
         var limit = rlimit()
         guard getrlimit(RLIMIT_AS_VALUE, &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
         return Int(clamping: limit.rlim_cur)

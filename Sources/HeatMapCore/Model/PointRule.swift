@@ -9,6 +9,8 @@ package enum PointRule {
     /// A field of a point.
     package enum Field: Sendable {
         case latitude, longitude, weight, value
+        /// A point's own kernel radius (a radius column).
+        case radius
 
         /// The field's name in messages: planar data has x and y.
         package func name(geographic: Bool) -> String {
@@ -17,6 +19,7 @@ package enum PointRule {
             case .longitude: return geographic ? "longitude" : "x"
             case .weight: return "weight"
             case .value: return "value"
+            case .radius: return "radius"
             }
         }
     }
@@ -41,6 +44,7 @@ package enum PointRule {
         case .latitude where geographic: return isOutside(latitude: v) ? "latitude outside \(latitudeRange)" : nil
         case .longitude where geographic: return isOutside(longitude: v) ? "longitude outside \(longitudeRange)" : nil
         case .weight: return v < 0 ? "weight is negative" : nil
+        case .radius: return v > 0 ? nil : "radius is not > 0"
         default: return nil
         }
     }

@@ -34,7 +34,7 @@ package enum UTCCalendar {
 
     /// Whether `year` is a leap year (proleptic Gregorian).
     @inline(__always)
-    package static func isLeap(_ year: Int) -> Bool {
+    static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 

@@ -164,22 +164,27 @@ enum AdaptivePilot {
     }
 
     private static func summary(radii: [Double], weights: [Double], radius: Double, trimmed: Int) -> AdaptiveSummary {
-        let order = radii.indices.filter { weights[$0] > 0 }.sorted { radii[$0] < radii[$1] }
-        let total = order.reduce(0.0) { $0 + weights[$1] }
+        // (radius, weight) pairs sorted by radius: a sort of plain values,
+        // not of indices through closures.
+        var order: [SIMD2<Double>] = []
+        order.reserveCapacity(radii.count)
+        for i in radii.indices where weights[i] > 0 { order.append(SIMD2(radii[i], weights[i])) }
+        order.sort { $0.x < $1.x }
+        let total = order.reduce(0.0) { $0 + $1.y }
         var logSum = 0.0
-        for i in order { logSum += weights[i] * log(radii[i]) }
+        for p in order { logSum += p.y * log(p.x) }
         func percentile(_ q: Double) -> Double {
             var acc = 0.0
-            for i in order {
-                acc += weights[i]
-                if acc >= q * total { return radii[i] }
+            for p in order {
+                acc += p.y
+                if acc >= q * total { return p.x }
             }
-            return order.last.map { radii[$0] } ?? radius
+            return order.last?.x ?? radius
         }
         return AdaptiveSummary(
             pilotRadius: radius, geometricMean: total > 0 ? exp(logSum / total) : radius,
-            smallest: order.first.map { radii[$0] } ?? radius,
-            largest: order.last.map { radii[$0] } ?? radius,
+            smallest: order.first?.x ?? radius,
+            largest: order.last?.x ?? radius,
             percentile5: percentile(0.05), percentile95: percentile(0.95), trimmed: trimmed)
     }
 }

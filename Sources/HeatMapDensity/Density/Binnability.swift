@@ -20,6 +20,8 @@ struct Binnability: Sendable {
             return true
         case .rowMoments:
             return yAxis.node(atIndex: yAxis.index(of: y)) != nil
+        case .discConvolution:
+            return CubicBinning.contains(x: x, y: y, xAxis: xAxis, yAxis: yAxis)
         case .linearBinning, .taylorBinning:
             return MomentBinning.node(
                 xAxis.index(of: x), yAxis.index(of: y), order: scheme.order,

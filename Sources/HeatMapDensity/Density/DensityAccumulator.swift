@@ -147,16 +147,19 @@ struct DensityAccumulator: Sendable {
         }
         let channels = estimator == .mean ? 2 : 1
         let (x, y) = axes(reachInSigmas: DensityPlan.reachInSigmas)
-        // The disc splat is exact and the only scheme of the finite kernels
-        // and of radii per point: it runs as the exact method.
-        let disc = kernel != .gaussian || maximumRadius != nil
+        // Radii per point take the exact disc splat; a finite kernel of one
+        // radius the splat or a convolution, as the plan says.
         scheme =
             forced
-            ?? (disc
+            ?? (maximumRadius != nil
                 ? .direct
-                : DensityPlan.scheme(
-                    method: method, xAxis: x, yAxis: y, channels: channels,
-                    pointCount: expectedCount))
+                : kernel.isFinite
+                    ? DensityPlan.discScheme(
+                        method: method, kernel: kernel, radius: radius, xAxis: x, yAxis: y,
+                        channels: channels, pointCount: expectedCount)
+                    : DensityPlan.scheme(
+                        method: method, xAxis: x, yAxis: y, channels: channels,
+                        pointCount: expectedCount))
         (xAxis, yAxis) = axes(reachInSigmas: DensityPlan.reach(of: scheme, method: method))
         try MemoryBudget.reserve(
             DensityAccumulator.bytesNeeded(scheme: scheme, cells: cells, channels: channels),
@@ -168,6 +171,11 @@ struct DensityAccumulator: Sendable {
             let layout = RowMomentLayout(xAxis: xAxis, rows: geometry.rows, order: order, channels: channels)
             storage = try DensityStorage(
                 planeCount: layout.count, zeroed: layout.flagsOffset..<layout.count,
+                cells: cells, channels: channels)
+        case .discConvolution:
+            storage = try DensityStorage(
+                planeCount: DiscConvolutionFill.planeCount(
+                    columns: geometry.columns, rows: geometry.rows, channels: channels),
                 cells: cells, channels: channels)
         case .linearBinning, .taylorBinning:
             let perNode = scheme.valuesPerNode * channels
@@ -206,6 +214,9 @@ struct DensityAccumulator: Sendable {
         case .direct: perNode = channels
         case .rowMoments: perNode = 2 * channels
         case .linearBinning, .taylorBinning: perNode = scheme.valuesPerNode * channels
+        // The padded planes, and the transform's three buffers (each about
+        // the grid, or half of it, plus the kernel's reach).
+        case .discConvolution: perNode = channels + 4
         }
         return MemoryBudget.product(cells, 8 * (perNode + 2))
     }
@@ -298,7 +309,7 @@ struct DensityAccumulator: Sendable {
     /// becomes code; the fills are concrete types, so only this call is
     /// dynamic, never a point's deposit.
     private func fill(radii: UnsafePointer<Double>? = nil) -> any DensityFill {
-        if usesDisc {
+        if usesDisc, scheme == .direct {
             return DiscFill(
                 kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius,
                 maximumRadius: maximumRadius ?? radius, raw: kernelValues == .raw,
@@ -317,6 +328,10 @@ struct DensityAccumulator: Sendable {
             return MomentPlaneFill(
                 xAxis: xAxis, yAxis: yAxis, order: scheme.order, channels: channels,
                 planes: storage.planes!.base)
+        case .discConvolution:
+            return DiscConvolutionFill(
+                kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, channels: channels,
+                planes: storage.planes!.base)
         }
     }
 
@@ -332,17 +347,55 @@ struct DensityAccumulator: Sendable {
             x: x, y: y, weight: weight, value: value, count: n, control: control,
             progress: { progress.add($0) })
         guard scheme.isBinned, offGrid else { return }
+        let binnability = self.binnability
+        if kernel.isFinite {
+            try splatOffGrid(
+                x: x, y: y, weight: weight, value: value, count: n, binnability: binnability, control: control)
+            return
+        }
         let direct = DirectSplat(
             xAxis: xAxis, yAxis: yAxis, columns: geometry.columns,
             density: storage.direct?.base,
             weightedValue: value == nil ? nil : storage.directValue?.base)
         let scratch = UnsafeMutablePointer<Double>.allocate(capacity: max(direct.scratchCount, 1))
         defer { scratch.deallocate() }
-        let binnability = self.binnability
         let poll = direct.pollInterval
         for i in 0..<n where weight[i] != 0 && !binnability.contains(x: x[i], y: y[i]) {
             if i % poll == 0 { try control.checkCancellation() }
             direct.deposit(x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0, scratch: scratch)
+        }
+    }
+
+    /// The exact disc splat of a finite kernel's points that its binning
+    /// leaves out, into the exact-splat grid.
+    private func splatOffGrid(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+        value: UnsafePointer<Double>?, count n: Int, binnability: Binnability, control: ComputeControl
+    ) throws {
+        var points = PlanePoints()
+        var values: [Double] = []
+        for i in 0..<n where weight[i] != 0 && !binnability.contains(x: x[i], y: y[i]) {
+            points.x.append(x[i])
+            points.y.append(y[i])
+            points.weight.append(weight[i])
+            if let value { values.append(value[i]) }
+        }
+        guard !points.x.isEmpty else { return }
+        let splat = DiscFill(
+            kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: radius,
+            raw: kernelValues == .raw, density: storage.direct!.base,
+            weightedValue: value == nil ? nil : storage.directValue?.base)
+        try points.x.withUnsafeBufferPointer { xs in
+            try points.y.withUnsafeBufferPointer { ys in
+                try points.weight.withUnsafeBufferPointer { ws in
+                    try values.withUnsafeBufferPointer { vs in
+                        try splat.deposit(
+                            x: xs.baseAddress!, y: ys.baseAddress!, weight: ws.baseAddress!,
+                            value: value == nil ? nil : vs.baseAddress!, count: points.x.count,
+                            control: control, progress: { _ in })
+                    }
+                }
+            }
         }
     }
 

@@ -265,7 +265,7 @@ struct MemoryPointSource: PlanePointSource {
         try DensityGrid.bounds(of: points, control: control)
     }
 
-    package var carriesRadius: Bool { points.radius != nil }
+    var carriesRadius: Bool { points.radius != nil }
 
     package func forEachBatch(control: ComputeControl, _ body: (PlanePoints) throws -> Void) throws {
         try body(points)

@@ -44,6 +44,9 @@ struct DiscSplat<Shape: RadialShape>: RowDepositor {
 
     private var maximumReach: Double { shape.reach * maximumRadius }
 
+    /// Column spans up to this many nodes are splatted whole on every row.
+    static var narrow: Int { 64 }
+
     var scratchCount: Int { Int(min(2 * maximumReach / xAxis.step + 3, Double(xAxis.count))) }
 
     var pollInterval: Int {
@@ -91,12 +94,35 @@ struct DiscSplat<Shape: RadialShape>: RowDepositor {
             // u² in the scratch, and per row the shape of max(1 − u², 0):
             // no edge test, a loop the compiler vectorises.
             for k in 0...(xs.hi - xs.lo) { tx[k] *= inverseRadiusSquared }
+            let width = xs.hi - xs.lo + 1
+            if width <= DiscSplat.narrow {
+                // Narrow discs: every row over the whole column span. The
+                // nodes beyond the chord add max(…, 0) = 0; cheaper than
+                // working the chord out per row.
+                var dst = density + ys.lo * columns + xs.lo
+                for row in ys.lo...ys.hi {
+                    let dy = yAxis.origin + Double(row) * yAxis.step - p.y
+                    let a = 1 - dy * dy * inverseRadiusSquared
+                    if a > 0 {
+                        for k in 0..<width { dst[k] += w * shape.value(oneMinus: max(a - tx[k], 0)) }
+                    }
+                    dst += columns
+                }
+                return
+            }
+            // Wide discs, chord by chord: the chord's ends from the
+            // point's fractional column, widened by a node each way (the
+            // shape's max(…, 0) makes the nodes past the edge add 0).
+            let centre = xAxis.index(of: p.x), radiusInColumns = r / xAxis.step
             for row in ys.lo...ys.hi {
                 let dy = yAxis.origin + Double(row) * yAxis.step - p.y
                 let a = 1 - dy * dy * inverseRadiusSquared
                 guard a >= 0 else { continue }
-                let cs = xAxis.span(of: p.x, reach: a.squareRoot() * r + xAxis.step)
-                let c0 = max(cs.lo, xs.lo), c1 = min(cs.hi, xs.hi)
+                let half = a.squareRoot() * radiusInColumns
+                // Clamped before converting: a far point must not overflow Int.
+                let upper = Double(xAxis.count)
+                let c0 = max(Int(min(max(centre - half, -1), upper)), xs.lo)
+                let c1 = min(Int(min(max(centre + half, -1), upper)) + 1, xs.hi)
                 guard c0 <= c1 else { continue }
                 let src = tx + (c0 - xs.lo)
                 let dst = density + row * columns + c0

@@ -2,7 +2,7 @@ import Foundation
 import HeatMapCore
 
 /// Points with times that can be passed over several times, in order.
-package protocol TimedPointSource {
+protocol TimedPointSource {
     /// What the first pass learned (count, times' range…).
     var statistics: InputStatistics { get }
     /// Hands out every point (with its time) in batches, in the same order each time.
@@ -10,7 +10,7 @@ package protocol TimedPointSource {
 }
 
 extension StreamedPoints: TimedPointSource {
-    package func forEachTimedBatch(control: ComputeControl, _ body: (PointBatch) throws -> Void) throws {
+    func forEachTimedBatch(control: ComputeControl, _ body: (PointBatch) throws -> Void) throws {
         try forEachBatch(control: control, body)
     }
 }
@@ -49,7 +49,7 @@ package final class FrameDensity {
     /// Points held by at least one frame.
     package let pointsInFrames: Int
     /// Points in each elementary interval.
-    package let intervalCounts: [Int]
+    let intervalCounts: [Int]
 
     fileprivate let grids: ScratchFile
 

@@ -13,7 +13,7 @@ import HeatMapCore
 /// unlinked as soon as it is made, so the system reclaims it however the
 /// process ends. For data that must be passed over again in bounded memory
 /// (points sorted by time, the grids of time intervals).
-package final class ScratchFile {
+final class ScratchFile {
     private let fd: Int32
 
     /// Creates the file in `$TMPDIR` (or /tmp).

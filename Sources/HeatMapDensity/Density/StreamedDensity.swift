@@ -41,7 +41,7 @@ package enum StreamedDensity {
 
     /// The smallest radius the `auto` rule may give on this grid: σ spans
     /// half a cell (``DensityPlanner/radiusFloor(box:resolution:padding:)``).
-    package static func radiusFloor(box: PlaneBox, resolution: Int, padding: Double) -> Double {
+    static func radiusFloor(box: PlaneBox, resolution: Int, padding: Double) -> Double {
         DensityPlanner.radiusFloor(box: box, resolution: resolution, padding: padding)
     }
 
@@ -124,7 +124,7 @@ struct StreamedPointSource: PlanePointSource {
         self.valuesAreRadii = valuesAreRadii
     }
 
-    package var carriesRadius: Bool { valuesAreRadii }
+    var carriesRadius: Bool { valuesAreRadii }
 
     package var count: Int { points.count }
 

@@ -23,13 +23,13 @@ package final class StreamedPoints {
     }
 
     /// Points handed out per batch (``PointBatch``'s standard size).
-    package static let batchSize = PointBatch.standardSize
+    static let batchSize = PointBatch.standardSize
 
     /// The largest regular file spooled by default (bytes). Reading the
     /// spool back costs a fraction of parsing again; beyond this size the
     /// temporary file (nearly as large as the input) would crowd the disk,
     /// and the file is parsed again instead.
-    package static let spoolLimit = 4 << 30
+    static let spoolLimit = 4 << 30
 
     /// The input's name for messages: the path, or "stdin".
     package let name: String

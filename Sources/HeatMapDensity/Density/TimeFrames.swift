@@ -70,7 +70,7 @@ package struct FrameSchedule: Sendable, Hashable {
     package let runs: [Range<Int>]
 
     /// The number of elementary intervals.
-    package var intervalCount: Int { max(edges.count - 1, 0) }
+    var intervalCount: Int { max(edges.count - 1, 0) }
 
     /// The schedule of `options` for points whose times span
     /// `earliest...latest`.

@@ -56,7 +56,7 @@ package struct CellQuery: Sendable {
     }
 
     /// A column name quoted for the dialect.
-    package func identifier(_ name: String) -> String {
+    func identifier(_ name: String) -> String {
         switch dialect {
         case .spark: return "`" + name.replacingOccurrences(of: "`", with: "``") + "`"
         case .duckdb, .postgres: return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""

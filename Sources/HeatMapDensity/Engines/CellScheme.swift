@@ -22,15 +22,15 @@ package enum CellScheme: Sendable, Hashable {
     case taylor(order: Int)
 
     /// Sums per node and channel in a cells table.
-    package static let sumCount = 49
+    static let sumCount = 49
     /// Half-width of the splat's block of nodes.
-    package static let splatHalf = 3
+    static let splatHalf = 3
     /// The highest Taylor order a table carries.
-    package static let maximumOrder = 8
+    static let maximumOrder = 8
     /// Below this σ in cells the sums are a splat.
-    package static let splatBelow = 0.85
+    static let splatBelow = 0.85
     /// (σ in cells at least, Taylor order), widest kernels first.
-    package static let taylorOrders: [(sigmaInCells: Double, order: Int)] =
+    static let taylorOrders: [(sigmaInCells: Double, order: Int)] =
         [(3, 3), (2, 4), (1.5, 5), (1.25, 6), (1, 7), (splatBelow, 8)]
 
     /// The scheme for a kernel of `sigmaInCells` (σ over the larger cell side).
@@ -42,7 +42,7 @@ package enum CellScheme: Sendable, Hashable {
     /// The splat's half-widths in nodes (x, y): those of the accumulator's
     /// exact splat for the automatic method (4σ widened by half a cell
     /// diagonal), at most ``splatHalf``.
-    package static func splatReach(geometry: GridGeometry, radius: Double) -> (x: Int, y: Int) {
+    static func splatReach(geometry: GridGeometry, radius: Double) -> (x: Int, y: Int) {
         let (x, y) = DensityAccumulator.axes(
             geometry: geometry, radius: radius,
             reachInSigmas: DensityPlan.automaticReachInSigmas)
@@ -58,7 +58,7 @@ package enum CellScheme: Sendable, Hashable {
     }
 
     /// The index among the 49 sums of moment (m, n) (m + n ≤ 8).
-    package static func momentIndex(m: Int, n: Int) -> Int {
+    static func momentIndex(m: Int, n: Int) -> Int {
         var k = 0
         for i in 0..<n { k += maximumOrder - i + 1 }
         return k + m

@@ -63,7 +63,7 @@ package struct CellTable: Sendable {
     ]
 
     /// Whether a CSV header line names a cells table (``InputKind/isCellsHeader(_:)``).
-    package static func isCellsHeader(_ line: Substring) -> Bool {
+    static func isCellsHeader(_ line: Substring) -> Bool {
         InputKind.isCellsHeader(line)
     }
 

@@ -25,7 +25,7 @@ package final class ByteSource {
     /// Whether the input is a regular file (which can be read again from the start).
     package let isRegularFile: Bool
     /// The file's size in bytes when it is a regular file, else nil.
-    package let fileSize: Int?
+    let fileSize: Int?
 
     private let fd: Int32
     private let ownsDescriptor: Bool
@@ -39,7 +39,7 @@ package final class ByteSource {
 
     /// Where in the file the first byte handed out lies (0 unless opened
     /// with ``init(path:startingAt:)``).
-    package let startOffset: Int
+    let startOffset: Int
 
     /// Opens a file, or standard input for the path `-` (or nil).
     ///
@@ -106,7 +106,7 @@ package final class ByteSource {
     /// one chunk or the end. For sniffing a stream without reading it twice.
     ///
     /// - Throws: ``InputError`` when `read(2)` fails.
-    package func extendPrefix(while needsMore: (UnsafeBufferPointer<UInt8>) -> Bool) throws {
+    func extendPrefix(while needsMore: (UnsafeBufferPointer<UInt8>) -> Bool) throws {
         guard firstChunkPending else { return }
         while !reachedEnd, pendingCount < buffer.count, needsMore(prefix) {
             pendingCount += try fill(from: pendingCount)
@@ -127,7 +127,7 @@ package final class ByteSource {
     /// The next chunk, valid until the following call; nil at the end.
     ///
     /// - Throws: ``InputError`` when `read(2)` fails.
-    package func nextChunk() throws -> UnsafeBufferPointer<UInt8>? {
+    func nextChunk() throws -> UnsafeBufferPointer<UInt8>? {
         let count: Int
         if firstChunkPending {
             firstChunkPending = false

@@ -77,6 +77,7 @@ struct CSVBlockParser: Sendable {
         let decimalComma = layout.decimalComma
         let geographic = layout.geographic
         let neededFields = layout.neededFields
+        let radii = layout.valueIsRadius
         let fieldLimit = roles.count
         var points = PointBatch(capacity: n / 20 + 1)
         var rows = 0, lines = 0
@@ -137,7 +138,7 @@ struct CSVBlockParser: Sendable {
                 {
                     return nil
                 }
-                guard weight >= 0 else { return nil }
+                guard weight >= 0, !radii || value > 0 else { return nil }
                 var time = Double.nan
                 if let timeReader {
                     let read = withUnsafeBytes(of: &timeSpans) { raw in

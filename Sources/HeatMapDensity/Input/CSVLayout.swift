@@ -16,6 +16,8 @@ package struct CSVLayout: Sendable, Hashable {
     package var weightColumn: Int?
     /// Index of the value column, if any.
     var valueColumn: Int?
+    /// Whether the value column holds radii (each a number > 0).
+    var valueIsRadius = false
     /// Whether coordinates are degrees (range-checked) rather than planar.
     package var geographic: Bool
     /// Indexes of the time columns (``TimeColumns/names`` order); empty when no time is read.

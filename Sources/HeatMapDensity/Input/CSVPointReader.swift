@@ -13,15 +13,17 @@ package final class CSVPointReader {
     /// The header's column names, trimmed.
     package let header: [String]
     /// Index of the latitude (y) column.
-    package let latitudeColumn: Int
+    let latitudeColumn: Int
     /// Index of the longitude (x) column.
-    package let longitudeColumn: Int
+    let longitudeColumn: Int
     /// Index of the weight column, if any.
     package let weightColumn: Int?
     /// Index of the value column, if any.
-    package let valueColumn: Int?
+    let valueColumn: Int?
+    /// What the value column holds: measured values, or radii (> 0).
+    let valueRole: PointValidator.Role
     /// Indexes of the time columns, in ``TimeColumns/names`` order (empty without a time).
-    package let timeColumns: [Int]
+    let timeColumns: [Int]
     /// Rows passed over under `skipInvalid`.
     package private(set) var rejections = InputRejections()
     /// Data rows seen (good and bad).
@@ -125,7 +127,12 @@ package final class CSVPointReader {
         weightColumn = try options.columns.weight.map {
             try find($0, defaults: [$0], role: "weight", option: "--weight")
         }
-        valueColumn = try options.columns.value.map { try find($0, defaults: [$0], role: "value", option: "--value") }
+        let radii = options.columns.valueIsRadius
+        valueRole = radii ? .radius : .value
+        valueColumn = try options.columns.value.map {
+            try find(
+                $0, defaults: [$0], role: radii ? "radius" : "value", option: radii ? "--radius-column" : "--value")
+        }
         timeColumns = try (options.columns.time?.names ?? []).map {
             try find($0, defaults: [$0], role: "time", option: "--time")
         }
@@ -149,6 +156,7 @@ package final class CSVPointReader {
         longitudeColumn = layout.longitudeColumn
         weightColumn = layout.weightColumn
         valueColumn = layout.valueColumn
+        valueRole = layout.valueIsRadius ? .radius : .value
         timeColumns = layout.timeColumns
         timeReader = layout.time.map { TimeFieldReader(columns: $0, decimalComma: layout.decimalComma) }
         neededFields = layout.neededFields
@@ -159,7 +167,8 @@ package final class CSVPointReader {
         CSVLayout(
             header: header, delimiter: tokenizer.delimiter, latitudeColumn: latitudeColumn,
             longitudeColumn: longitudeColumn, weightColumn: weightColumn, valueColumn: valueColumn,
-            geographic: geographic, timeColumns: timeColumns, time: timeReader?.columns)
+            valueIsRadius: valueRole == .radius, geographic: geographic, timeColumns: timeColumns,
+            time: timeReader?.columns)
     }
 
     private static func list(_ names: [String]) -> String {
@@ -272,7 +281,7 @@ package final class CSVPointReader {
         }
         var value = Double.nan
         if let c = valueColumn {
-            guard let v = number(c) else { return nil }
+            guard let v = number(c), valueRole == .value || v > 0 else { return nil }
             value = v
         }
         var time = Double.nan
@@ -329,7 +338,7 @@ package final class CSVPointReader {
             let lat = try number(latitudeColumn, .latitude).get()
             let lon = try number(longitudeColumn, .longitude).get()
             let weight = try weightColumn.map { try number($0, .weight).get() } ?? 1
-            let value = try valueColumn.map { try number($0, .value).get() } ?? .nan
+            let value = try valueColumn.map { try number($0, valueRole).get() } ?? .nan
             var time = Double.nan
             if let timeReader {
                 switch timeReader.time({ tokenizer.field(timeColumns[$0]) }) {

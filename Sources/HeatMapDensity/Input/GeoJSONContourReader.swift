@@ -25,7 +25,7 @@ package struct ContourFeature: Sendable {
 package enum GeoJSONContourReader {
     /// The largest |coordinate| of a planar contour file: beyond it, the
     /// products that ring areas and point tests take would overflow.
-    package static let largestPlanarCoordinate = 1e150
+    static let largestPlanarCoordinate = 1e150
 
     /// Reads every contour feature of the file at `path` ("-" for standard
     /// input) and checks that the file is fit to answer queries: positions

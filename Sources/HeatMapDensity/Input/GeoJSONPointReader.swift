@@ -111,7 +111,11 @@ final class GeoJSONPointReader {
         if weightName != nil || valueName != nil, properties == nil { return false }
         do {
             streamWeight = try weightName.map { try property($0, of: properties, feature: feature, role: .weight) } ?? 1
-            streamValue = try valueName.map { try property($0, of: properties, feature: feature, role: .value) } ?? .nan
+            streamValue =
+                try valueName.map {
+                    try property(
+                        $0, of: properties, feature: feature, role: options.columns.valueIsRadius ? .radius : .value)
+                } ?? .nan
         } catch {
             return false
         }
@@ -175,7 +179,8 @@ final class GeoJSONPointReader {
                     weight = try property(name, of: properties, feature: node, role: .weight)
                 }
                 if let name = options.columns.value {
-                    value = try property(name, of: properties, feature: node, role: .value)
+                    value = try property(
+                        name, of: properties, feature: node, role: options.columns.valueIsRadius ? .radius : .value)
                 }
             } catch let error as InputError {
                 rowsRead += 1

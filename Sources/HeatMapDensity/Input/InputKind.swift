@@ -26,7 +26,7 @@ package enum InputKind: Sendable, Hashable {
     }
 
     /// The point format to read the input as.
-    package var pointFormat: InputFormat {
+    var pointFormat: InputFormat {
         self == .geojson || self == .jsonGrid ? .geojson : .csv
     }
 
@@ -62,7 +62,7 @@ package enum InputKind: Sendable, Hashable {
 
     /// Whether `prefix` is enough to sniff: the whole first line, and 4096
     /// bytes of a JSON object (whose keys may come in any order).
-    package static func hasEnough(_ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func hasEnough(_ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let newline = prefix.firstIndex(of: 0x0A) else { return false }
         let first = prefix.prefix(newline).first {
             $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF
@@ -71,11 +71,11 @@ package enum InputKind: Sendable, Hashable {
     }
 
     /// The column whose presence makes a CSV a cells table of `contours sql`.
-    package static let cellsMarker = "contours_cells"
+    static let cellsMarker = "contours_cells"
 
     /// Whether a CSV header line has the ``cellsMarker`` column (any case,
     /// quoted or not, a CR before the line end ignored).
-    package static func isCellsHeader(_ line: Substring) -> Bool {
+    static func isCellsHeader(_ line: Substring) -> Bool {
         line.split(separator: ",", omittingEmptySubsequences: false).contains { field in
             var f = field.trimmingCharacters(in: .whitespacesAndNewlines)
             if f.count >= 2, f.hasPrefix("\""), f.hasSuffix("\"") { f = String(f.dropFirst().dropLast()) }
@@ -126,7 +126,7 @@ package final class InputFile {
     /// start: a regular file named by a path that is not a descriptor's
     /// (`/dev/stdin`, `/dev/fd/N`, `/proc/…/fd/N` may name a file whose
     /// offset is not ours to rewind).
-    package var isRereadable: Bool {
+    var isRereadable: Bool {
         guard let path, source.isRegularFile else { return false }
         return !(path.hasPrefix("/dev/fd/") || path.hasPrefix("/dev/std") || path.hasPrefix("/proc/"))
     }

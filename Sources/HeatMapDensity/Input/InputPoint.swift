@@ -90,6 +90,9 @@ public struct PointColumns: Sendable, Hashable {
     public var value: String?
     /// Time column or columns (``TimeColumns``); nil reads no time.
     public var time: TimeColumns?
+    /// Whether the ``value`` column holds each point's kernel radius (the
+    /// tool's `--radius-column`): then it must be a finite number > 0.
+    package var valueIsRadius = false
 
     /// Names tried for latitude, in order, case-insensitively.
     public static let latitudeNames = ["lat", "latitude", "y"]

@@ -65,6 +65,7 @@ struct PointValidator: Sendable {
         case .latitude: message = "latitude \(text()) is outside \(PointRule.latitudeRange)"
         case .longitude: message = "longitude \(text()) is outside \(PointRule.longitudeRange)"
         case .weight, .value: message = "\(name(role)) \(text()) is negative"
+        case .radius: message = "radius \(text()) is not > 0 (a kernel radius must be positive)"
         }
         return .failure(Problem(reason: reason, message: message))
     }

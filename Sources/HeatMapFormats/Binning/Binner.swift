@@ -99,7 +99,7 @@ package struct Binner: Sendable {
     }
 
     /// The number of occupied cells so far.
-    package var occupiedCellCount: Int { keys.count }
+    var occupiedCellCount: Int { keys.count }
 
     // MARK: Adding points
 

@@ -32,7 +32,7 @@ package struct H3Binner: Sendable {
     }
 
     /// The number of occupied cells so far.
-    package var occupiedCellCount: Int { table.count }
+    var occupiedCellCount: Int { table.count }
 
     /// Adds points (degrees). `values` (a value column or the weights) may
     /// be nil: every value is then 1. O(n · resolution), on all cores.
