@@ -31,6 +31,79 @@ import Testing
         #expect(Chaikin.smooth(points([(0, 0), (1, 1)]), iterations: 3, closed: false) == points([(0, 0), (1, 1)]))
     }
 
+    @Test func splittingEveryVertexIsTheUniformPass() throws {
+        // Corners far from their curve (in cells of 1): every vertex is split.
+        let ring = points([(0, 0), (40, 0), (40, 40), (0, 40)])
+        let path = points([(0, 0), (40, 0), (40, 40), (90, 10)])
+        for (shape, closed) in [(ring, true), (path, false)] {
+            let twice = Chaikin.smooth(shape, iterations: 2, closed: closed)
+            // An open path's spans next to its fixed ends differ from a
+            // second uniform pass's: there, one split is compared.
+            for extra in 1...(closed ? 2 : 1) {
+                let split = try #require(
+                    twice.withUnsafeBufferPointer {
+                        Chaikin.refined($0, closed: closed, cellsPerX: 1, cellsPerY: 1, upTo: extra)
+                    })
+                let uniform = Chaikin.smooth(twice, iterations: extra, closed: closed)
+                // Vertex 0's points straddle it: the ring starts 2^extra − 1 points earlier.
+                let shift = (1 << extra) - 1
+                let expected = closed ? Array(uniform.suffix(shift) + uniform.dropLast(shift)) : uniform
+                #expect(split.points.count == expected.count)
+                for (a, b) in zip(split.points, expected) { #expect(hypot(a.x - b.x, a.y - b.y) < 1e-12) }
+                #expect(split.starts.last.map(Int.init) == split.points.count)
+            }
+        }
+    }
+
+    @Test func onlyVerticesFarFromTheCurveAreSplit() throws {
+        // A square of 40 × 40 cells (of 1/4) with a vertex every 4 cells, cut
+        // twice: the vertices along its sides lie on the limit curve and
+        // stay; those at the corners are split.
+        let side = (0..<10).map(Double.init)
+        let square = points(
+            side.map { ($0, 0) } + side.map { (10, $0) } + side.map { (10 - $0, 10) } + side.map { (0, 10 - $0) })
+        let twice = Chaikin.smooth(square, iterations: 2)
+        let split = try #require(
+            twice.withUnsafeBufferPointer { Chaikin.refined($0, closed: true, cellsPerX: 4, cellsPerY: 4, upTo: 6) })
+        #expect(split.points.count < 2 * twice.count)
+        #expect(split.points.count > twice.count)
+        let flat = twice.indices.filter { v in
+            let a = twice[(v + twice.count - 1) % twice.count], b = twice[v], c = twice[(v + 1) % twice.count]
+            return hypot(a.x - 2 * b.x + c.x, a.y - 2 * b.y + c.y) == 0
+        }
+        #expect(!flat.isEmpty)
+        for v in flat { #expect(split.starts[v + 1] - split.starts[v] == 1) }
+        // Every vertex lies within finestCut of the limit curve, which 8
+        // more uniform passes draw to far better than that.
+        let limit = Chaikin.smooth(twice, iterations: 8)
+        for q in split.points {
+            let nearest = limit.map { hypot($0.x - q.x, $0.y - q.y) }.min()!
+            #expect(4 * nearest <= Chaikin.finestCut * 1.01)
+        }
+        // Asking for more splits than any vertex needs changes nothing.
+        let more = try #require(
+            twice.withUnsafeBufferPointer { Chaikin.refined($0, closed: true, cellsPerX: 4, cellsPerY: 4, upTo: 8) })
+        #expect(more.points == split.points)
+        #expect(
+            twice.withUnsafeBufferPointer { Chaikin.deepest($0, closed: true, cellsPerX: 4, cellsPerY: 4, upTo: 8) } < 6
+        )
+    }
+
+    @Test func passesBeyondTheUsefulChangeNothing() throws {
+        let grid = ContourFixture.randomGrid(seed: 9, columns: 40, rows: 34, bumps: 24)
+        let thresholds = ThresholdResolver.thresholds(for: .linear, levelCount: 6, grid: grid)
+        let five = try ContourBuilder.build(grid: grid, thresholds: thresholds, smoother: .chaikin(iterations: 5))
+        let eight = try ContourBuilder.build(grid: grid, thresholds: thresholds, smoother: .chaikin(iterations: 8))
+        let two = try ContourBuilder.build(grid: grid, thresholds: thresholds, smoother: .chaikin(iterations: 2))
+        #expect(five.bands == eight.bands)
+        func vertices(_ set: ContourSet) -> Int {
+            set.bands.joined().reduce(0) { $0 + $1.exterior.count + $1.holes.reduce(0) { $0 + $1.count } }
+        }
+        // Splits only at tight bends: far from the 8-fold of a uniform pass.
+        #expect(vertices(eight) < 2 * vertices(two))
+        #expect(vertices(eight) > vertices(two))
+    }
+
     @Test func segmentPredicate() {
         func meet(_ a: (Double, Double, Double, Double), _ b: (Double, Double, Double, Double)) -> Bool {
             SegmentIntersection.mayMeet(a.0, a.1, a.2, a.3, b.0, b.1, b.2, b.3)
@@ -57,7 +130,7 @@ import Testing
         #expect(!quad([(0, 0), (4, 0), (0, 4), (0, 0)]).isApart(from: quad([(1, 1), (1, 1), (1, 1), (1, 1)])))
     }
 
-    @Test(arguments: [1, 2, 4])
+    @Test(arguments: [1, 2, 4, 8])
     func smoothingKeepsEveryPolygonValid(iterations: Int) throws {
         for seed in UInt64(20)...27 {
             let grid = ContourFixture.randomGrid(seed: seed, columns: 26, rows: 21, bumps: 16)
@@ -96,7 +169,11 @@ import Testing
         let traces = try trace(grid, thresholds: [0.1, 0.3, 0.6])
         let smoothed = try SmoothingGuard.smooth(traces: traces, iterations: 3, geometry: grid.geometry, control: .none)
         for (l, level) in smoothed.enumerated() {
-            for p in 0..<traces[l].pieceCount where !traces[l].isRemoved[p] { #expect(level.iterations[p] == 3) }
+            let useful = try Chaikin.usefulPasses(traces[l], upTo: 3, geometry: grid.geometry, control: .none)
+            #expect(useful.contains(3))
+            for p in 0..<traces[l].pieceCount where !traces[l].isRemoved[p] {
+                #expect(level.iterations[p] == useful[p])
+            }
         }
     }
 
@@ -113,18 +190,22 @@ import Testing
         let passes = try SmoothingGuard.passes(
             traces: traces, iterations: iterations, geometry: grid.geometry,
             control: .none)
-        let full = traces.map { $0.isRemoved.map { $0 ? UInt8(0) : UInt8(iterations) } }
+        let full = try traces.map {
+            try Chaikin.usefulPasses($0, upTo: iterations, geometry: grid.geometry, control: .none)
+        }
         #expect(passes != full)
-        #expect(try meetings(traces, passes: full) > 0)
-        #expect(try meetings(traces, passes: passes) == 0)
+        #expect(try meetings(traces, passes: full, geometry: grid.geometry) > 0)
+        #expect(try meetings(traces, passes: passes, geometry: grid.geometry) == 0)
     }
 
     /// Pairs of smoothed segments that may meet (by the guard's predicate),
     /// of one level or of a level and the next, other than neighbours along
     /// one piece: a sweep along x over every segment.
-    private func meetings(_ traces: [LevelTrace], passes: [[UInt8]]) throws -> Int {
+    private func meetings(_ traces: [LevelTrace], passes: [[UInt8]], geometry: GridGeometry) throws -> Int {
         struct Segment { var level: Int, piece: Int, index: Int, a: PlanePoint, b: PlanePoint }
-        let levels = try zip(traces, passes).map { try SmoothedLevel(trace: $0.0, iterations: $0.1) }
+        let levels = try zip(traces, passes).map {
+            try SmoothedLevel(trace: $0.0, iterations: $0.1, geometry: geometry)
+        }
         var found = 0
         for l in traces.indices {
             var segments: [Segment] = []

@@ -97,7 +97,7 @@ package final class ContourPieces: ContourSource {
         var smoothed: [SmoothedLevel] = []
         let results: [(polygons: [PlanePolygon], rings: [[PlanePoint]])]
         do {
-            smoothed = try SmoothedLevel.all(traces, passes: passes, control: control)
+            smoothed = try SmoothedLevel.all(traces, passes: passes, geometry: geometry, control: control)
             for l in traces.indices { traces[l].dropVertices() }
 
             // Assemble only what `kinds` asks for (see ``AssemblyTask``).
@@ -200,7 +200,7 @@ package final class ContourPieces: ContourSource {
 
     private func smoothed(_ l: Int, control: ComputeControl) throws -> SmoothedLevel {
         if let hit = recent.withLock({ r in r.levels.first { $0.level == l } }) { return hit.smoothed }
-        let level = try SmoothedLevel(trace: traces[l], iterations: passes[l], control: control)
+        let level = try SmoothedLevel(trace: traces[l], iterations: passes[l], geometry: geometry, control: control)
         recent.withLock { r in
             guard !r.levels.contains(where: { $0.level == l }) else { return }
             r.levels.append((l, level))

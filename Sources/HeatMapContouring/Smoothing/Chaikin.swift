@@ -10,62 +10,157 @@ import HeatMapDensity
 /// Every new point is a convex combination of two neighbouring vertices, so
 /// a smoothed path stays inside the cells its original crosses.
 ///
-/// Cutting stops where it would only cut crumbs: beyond the first two
-/// passes (the default, made on every piece as they always were), a pass
-/// is made while the piece's longest edge is at least ``finestEdge`` of a
-/// grid cell. Each pass at least halves the longest edge, so a traced
-/// piece (edges up to √2 cells) gets at most 5 passes however many are
-/// asked for, and more iterations than that change nothing.
+/// The first two passes (the default) are made on every piece. Passes
+/// beyond them refine vertex by vertex, and only where it shows: a vertex
+/// b of the twice-cut polygon, between a and c, is the middle control point
+/// of the quadratic Bézier span (mid(a, b), b, mid(b, c)) that endless
+/// passes converge to, and lies |a − 2b + c| / 8 from it. A pass replaces b
+/// by the two middle points of the span's halves, each a quarter as far
+/// from its half; so b is split only while it is at least ``finestCut`` of
+/// a grid cell from the curve, and is otherwise left where it is, already
+/// that close to the limit. Every vertex then lies within ``finestCut`` of
+/// a cell of the limit curve (or is split the `iterations` − 2 times
+/// asked), straight stretches keep their vertices, and the output grows
+/// only at tight bends, never 2ⁿ-fold. With every vertex split, the result
+/// is the uniform pass's.
 enum Chaikin {
-    /// The shortest longest-edge, in grid cells, a piece may have for one
-    /// more pass: below it every cut is under 1/64 of a cell, far below
-    /// what the grid resolves.
-    static let finestEdge = 1.0 / 16
+    /// Distance from the limit curve, in grid cells, below which a vertex
+    /// is not split further: far below what the grid resolves or a picture
+    /// shows.
+    static let finestCut = 1.0 / 64
 
     /// Passes made whatever the edges: the default smoothing.
     static let alwaysMade = 2
 
     /// The passes (at most `limit`) worth making on each piece of `trace`:
-    /// ``alwaysMade``, then one for each further halving of its longest edge
-    /// (in cells of `geometry`) that is still at least ``finestEdge``.
-    /// Removed pieces get 0. O(vertices).
+    /// ``alwaysMade``, then as many as its farthest vertex needs (see
+    /// ``refinementDepth(_:_:_:cellsPerX:cellsPerY:upTo:)``). Removed
+    /// pieces get 0. O(vertices).
     static func usefulPasses(
         _ trace: LevelTrace, upTo limit: Int, geometry: GridGeometry,
         control: ComputeControl
     ) throws -> [UInt8] {
+        let made = min(limit, alwaysMade)
         var out = [UInt8](repeating: 0, count: trace.pieceCount)
         let sx = 1 / geometry.dx, sy = 1 / geometry.dy
+        var source: [PlanePoint] = [], scratch = Scratch()
         var sinceCheck = 0
         for p in 0..<trace.pieceCount where !trace.isRemoved[p] {
-            var longest = 0.0, first = PlanePoint(x: 0, y: 0), last = PlanePoint(x: 0, y: 0), n = 0
-            trace.vertices.forEachPoint(trace.range(p)) { _, q in
-                if n == 0 {
-                    first = q
-                } else {
-                    let ex = (q.x - last.x) * sx, ey = (q.y - last.y) * sy
-                    longest = max(longest, ex * ex + ey * ey)
-                }
-                last = q
-                n += 1
+            let range = trace.range(p)
+            out[p] = UInt8(made)
+            guard limit > made, range.count >= 3 else { continue }
+            source.removeAll(keepingCapacity: true)
+            trace.vertices.forEachPoint(range) { _, point in source.append(point) }
+            let cut = source.withUnsafeBufferPointer {
+                smoothed($0, closed: !trace.isChain[p], iterations: made, scratch: &scratch)
             }
-            if !trace.isChain[p], n > 1 {
-                let ex = (first.x - last.x) * sx, ey = (first.y - last.y) * sy
-                longest = max(longest, ex * ex + ey * ey)
+            let depth = cut.withUnsafeBufferPointer {
+                deepest($0, closed: !trace.isChain[p], cellsPerX: sx, cellsPerY: sy, upTo: limit - made)
             }
-            let made = min(limit, alwaysMade)
-            var edge = longest.squareRoot() / Double(1 << made), k = made
-            while k < limit && edge >= finestEdge {
-                k += 1
-                edge /= 2
-            }
-            out[p] = UInt8(k)
-            sinceCheck += n
+            out[p] = UInt8(made + depth)
+            sinceCheck += cut.count
             if sinceCheck > 1 << 16 {
                 sinceCheck = 0
                 try control.checkCancellation()
             }
         }
         return out
+    }
+
+    /// How many times vertex `b`, between `a` and `c`, is split (at most
+    /// `limit`): while it lies at least ``finestCut`` of a cell from its
+    /// span's limit curve, a distance each split quarters. `cellsPerX` and
+    /// `cellsPerY` turn plane units into cells.
+    @inline(__always)
+    static func refinementDepth(
+        _ a: PlanePoint, _ b: PlanePoint, _ c: PlanePoint, cellsPerX: Double, cellsPerY: Double,
+        upTo limit: Int
+    ) -> Int {
+        let ex = (a.x - 2 * b.x + c.x) * cellsPerX, ey = (a.y - 2 * b.y + c.y) * cellsPerY
+        var gap = (ex * ex + ey * ey).squareRoot() / 8
+        var depth = 0
+        while depth < limit && gap >= finestCut {
+            depth += 1
+            gap /= 4
+        }
+        return depth
+    }
+
+    /// The largest ``refinementDepth(_:_:_:cellsPerX:cellsPerY:upTo:)`` of
+    /// the vertices of `polygon` (an open path's ends are never split).
+    static func deepest(
+        _ polygon: UnsafeBufferPointer<PlanePoint>, closed: Bool, cellsPerX: Double, cellsPerY: Double,
+        upTo limit: Int
+    ) -> Int {
+        let m = polygon.count
+        guard m >= 3, limit > 0 else { return 0 }
+        var most = 0
+        for v in (closed ? 0 : 1)..<(closed ? m : m - 1) {
+            let a = polygon[v == 0 ? m - 1 : v - 1], c = polygon[v + 1 == m ? 0 : v + 1]
+            most = max(
+                most, refinementDepth(a, polygon[v], c, cellsPerX: cellsPerX, cellsPerY: cellsPerY, upTo: limit))
+            if most == limit { break }
+        }
+        return most
+    }
+
+    /// `polygon` (a piece after ``alwaysMade`` passes) with each vertex
+    /// split its ``refinementDepth(_:_:_:cellsPerX:cellsPerY:upTo:)``
+    /// times: vertex b, between a and c, becomes the 2^d middle control
+    /// points of its span (mid(a, b), b, mid(b, c)) cut at i / 2^d, which are
+    /// the vertices d uniform passes would put there. Also returns where
+    /// each vertex's points start (`starts[v]`, with the total last); nil
+    /// when no vertex is split. O(output).
+    static func refined(
+        _ polygon: UnsafeBufferPointer<PlanePoint>, closed: Bool, cellsPerX: Double, cellsPerY: Double,
+        upTo limit: Int
+    ) -> (points: [PlanePoint], starts: [Int32])? {
+        let m = polygon.count
+        guard m >= 3, limit > 0 else { return nil }
+        @inline(__always) func neighbours(_ v: Int) -> (PlanePoint, PlanePoint) {
+            (polygon[v == 0 ? m - 1 : v - 1], polygon[v + 1 == m ? 0 : v + 1])
+        }
+        var starts = [Int32](repeating: 0, count: m + 1)
+        var total = 0
+        for v in 0..<m {
+            starts[v] = Int32(truncatingIfNeeded: total)
+            var depth = 0
+            if closed || (v > 0 && v < m - 1) {
+                let (a, c) = neighbours(v)
+                depth = refinementDepth(a, polygon[v], c, cellsPerX: cellsPerX, cellsPerY: cellsPerY, upTo: limit)
+            }
+            total += 1 << depth
+        }
+        starts[m] = Int32(truncatingIfNeeded: total)
+        guard total > m else { return nil }
+        let points = [PlanePoint](unsafeUninitializedCapacity: total) { out, count in
+            var k = 0
+            for v in 0..<m {
+                let b = polygon[v]
+                let n = Int(starts[v + 1] - starts[v])
+                guard n > 1 else {
+                    (out.baseAddress! + k).initialize(to: b)
+                    k += 1
+                    continue
+                }
+                // b + (1 − u)(1 − w)(a' − b) + u·w (c' − b) with a' = mid(a, b),
+                // c' = mid(b, c): the span's blossom at (u, w), the middle
+                // control point of its part from u to w.
+                let (a, c) = neighbours(v)
+                let ax = (a.x - b.x) / 2, ay = (a.y - b.y) / 2
+                let cx = (c.x - b.x) / 2, cy = (c.y - b.y) / 2
+                let step = 1 / Double(n)
+                for i in 0..<n {
+                    let u = Double(i) * step, w = Double(i + 1) * step
+                    let s = (1 - u) * (1 - w), t = u * w
+                    (out.baseAddress! + k).initialize(
+                        to: PlanePoint(x: b.x + s * ax + t * cx, y: b.y + s * ay + t * cy))
+                    k += 1
+                }
+            }
+            count = k
+        }
+        return (points, starts)
     }
 
     /// The ring or path `points` smoothed `iterations` times.

@@ -7,28 +7,51 @@ import HeatMapDensity
 struct SmoothedLevel: Sendable {
     /// Piece p's vertices (empty for removed pieces; nothing uses them).
     package var pieces: [[PlanePoint]]
-    /// Chaikin passes applied to each piece.
+    /// Chaikin passes applied to each piece: uniform up to
+    /// ``Chaikin/alwaysMade``, vertex by vertex beyond (see ``Chaikin``).
     package var iterations: [UInt8]
+    /// For a piece whose vertices were split beyond the uniform passes,
+    /// where each vertex of the uniformly cut piece starts in `pieces[p]`
+    /// (its count last); empty otherwise.
+    package var starts: [[Int32]]
 
     /// The pieces of `trace` smoothed `iterations[p]` times each; with
     /// `only`, just the pieces it marks (the others are left empty).
-    package init(trace: LevelTrace, iterations: [UInt8], only: [Bool]? = nil, control: ComputeControl = .none) throws {
+    /// `geometry` gives the grid cell that passes beyond the uniform ones
+    /// are measured in.
+    package init(
+        trace: LevelTrace, iterations: [UInt8], geometry: GridGeometry, only: [Bool]? = nil,
+        control: ComputeControl = .none
+    ) throws {
         self.iterations = iterations
         pieces = []
         pieces.reserveCapacity(trace.pieceCount)
+        starts = Array(repeating: [], count: trace.pieceCount)
         var scratch = Chaikin.Scratch()
         var source: [PlanePoint] = []
         var sinceCheck = 0
+        let sx = 1 / geometry.dx, sy = 1 / geometry.dy
         for p in 0..<trace.pieceCount {
             guard !trace.isRemoved[p], only?[p] ?? true else {
                 pieces.append([])
                 continue
             }
-            pieces.append(
-                Self.smooth(
-                    trace, piece: p, iterations: Int(iterations[p]), source: &source,
-                    scratch: &scratch))
-            sinceCheck += trace.range(p).count << Int(iterations[p])
+            let passes = Int(iterations[p])
+            var piece = Self.smooth(
+                trace, piece: p, iterations: min(passes, Chaikin.alwaysMade), source: &source,
+                scratch: &scratch)
+            if passes > Chaikin.alwaysMade,
+                let split = piece.withUnsafeBufferPointer({
+                    Chaikin.refined(
+                        $0, closed: !trace.isChain[p], cellsPerX: sx, cellsPerY: sy,
+                        upTo: passes - Chaikin.alwaysMade)
+                })
+            {
+                piece = split.points
+                starts[p] = split.starts
+            }
+            sinceCheck += piece.count
+            pieces.append(piece)
             if sinceCheck > 1 << 16 {
                 sinceCheck = 0
                 try control.checkCancellation()
@@ -38,16 +61,28 @@ struct SmoothedLevel: Sendable {
 
     /// Every level of `traces` smoothed with its pieces' `passes`, levels
     /// on every core.
-    package static func all(_ traces: [LevelTrace], passes: [[UInt8]], control: ComputeControl) throws
-        -> [SmoothedLevel]
-    {
+    package static func all(
+        _ traces: [LevelTrace], passes: [[UInt8]], geometry: GridGeometry, control: ComputeControl
+    ) throws -> [SmoothedLevel] {
         try Parallel.map(traces.count, control: control) { l in
-            try SmoothedLevel(trace: traces[l], iterations: passes[l], control: control)
+            try SmoothedLevel(trace: traces[l], iterations: passes[l], geometry: geometry, control: control)
         }
     }
 
     /// The vertex count of piece `p`.
     @inline(__always) package func count(_ p: Int) -> Int { pieces[p].count }
+
+    /// Where vertex `v` of piece `p` after the uniform passes (of `uniform`
+    /// vertices) starts in the smoothed piece; `v` may be one turn below 0
+    /// or above the end of a closed piece, and gives an index as far out.
+    @inline(__always) package func index(of v: Int, piece p: Int, uniform: Int) -> Int {
+        let map = starts[p]
+        guard !map.isEmpty else { return v }
+        let total = Int(map[uniform])
+        if v < 0 { return Int(map[v + uniform]) - total }
+        if v >= uniform { return Int(map[v - uniform]) + total }
+        return Int(map[v])
+    }
 
     private static func smooth(
         _ trace: LevelTrace, piece p: Int, iterations: Int, source: inout [PlanePoint],

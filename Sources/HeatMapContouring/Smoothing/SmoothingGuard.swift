@@ -40,7 +40,7 @@ enum SmoothingGuard {
             passes: passes(
                 traces: traces, iterations: iterations, geometry: geometry,
                 control: control),
-            control: control)
+            geometry: geometry, control: control)
     }
 
     /// The Chaikin passes each piece of every level keeps, without holding
@@ -85,7 +85,10 @@ enum SmoothingGuard {
     }
 
     /// Rounds of conflict checks, each taking one pass off the pieces in a
-    /// conflict, until none is left.
+    /// conflict, until none is left: of a pair, the pieces split beyond
+    /// the uniform passes (see ``Chaikin``) if either is, else both. Each
+    /// round that finds a conflict takes a pass off, and pieces without
+    /// passes are the traced ones, which never meet, so the rounds end.
     private static func resolveConflicts(
         passes: inout [[UInt8]], traces: [LevelTrace], hot: [HotCells],
         iterations: Int, geometry: GridGeometry,
@@ -93,7 +96,7 @@ enum SmoothingGuard {
     ) throws {
         let levelCount = traces.count
         var changed: [[Bool]]? = nil
-        for _ in 0...iterations {
+        while true {
             try control.checkCancellation()
             let passesNow = passes
             let changedNow = changed
@@ -106,7 +109,8 @@ enum SmoothingGuard {
                 }
                 // What the check reads: every piece of level l (its own
                 // repeated vertices), and of level l + 1 the hot cells' occupants.
-                let lower = try SmoothedLevel(trace: traces[l], iterations: passesNow[l], control: control)
+                let lower = try SmoothedLevel(
+                    trace: traces[l], iterations: passesNow[l], geometry: geometry, control: control)
                 var occupied = upper.map { [Bool](repeating: false, count: traces[$0].pieceCount) }
                 if let u = upper {
                     for (k, occupant) in hot[l].occupants.enumerated() where occupant & (1 << 31) != 0 {
@@ -115,7 +119,9 @@ enum SmoothingGuard {
                     }
                 }
                 let upperLevel = try upper.map {
-                    try SmoothedLevel(trace: traces[$0], iterations: passesNow[$0], only: occupied!, control: control)
+                    try SmoothedLevel(
+                        trace: traces[$0], iterations: passesNow[$0], geometry: geometry, only: occupied!,
+                        control: control)
                 }
                 let checker = ConflictChecker(
                     geometry: geometry, level: l, traces: traces, lower: lower,
@@ -126,11 +132,24 @@ enum SmoothingGuard {
             }
             var reduced = traces.map { [Bool](repeating: false, count: $0.pieceCount) }
             var any = false
+            func reduce(_ level: Int, _ piece: Int) {
+                guard passesNow[level][piece] > 0, !reduced[level][piece] else { return }
+                reduced[level][piece] = true
+                passes[level][piece] -= 1
+                any = true
+            }
             for list in found {
-                for c in list where passes[c.level][Int(c.piece)] > 0 && !reduced[c.level][Int(c.piece)] {
-                    reduced[c.level][Int(c.piece)] = true
-                    passes[c.level][Int(c.piece)] -= 1
-                    any = true
+                for c in list {
+                    let a = (c.level, Int(c.piece))
+                    guard c.otherPiece >= 0 else {
+                        reduce(a.0, a.1)
+                        continue
+                    }
+                    let b = (c.otherLevel, Int(c.otherPiece))
+                    let splitA = passesNow[a.0][a.1] > Chaikin.alwaysMade
+                    let splitB = passesNow[b.0][b.1] > Chaikin.alwaysMade
+                    if splitA || !splitB { reduce(a.0, a.1) }
+                    if splitB || !splitA { reduce(b.0, b.1) }
                 }
             }
             guard any else { break }
@@ -139,10 +158,13 @@ enum SmoothingGuard {
     }
 }
 
-/// A piece that takes part in a conflict.
+/// A piece that takes part in a conflict, and the piece it meets (none,
+/// `otherPiece` −1, for a piece that meets itself).
 struct Conflict: Sendable {
     package var level: Int
     package var piece: Int32
+    package var otherLevel = 0
+    package var otherPiece: Int32 = -1
 }
 
 /// The hot cells of one level and the level above: cells crossed by two or
@@ -274,10 +296,11 @@ private struct ConflictChecker {
                     if windows[a] == nil { windows[a] = window(resolved[a], box: box) }
                     if windows[b] == nil { windows[b] = window(resolved[b], box: box) }
                     if meet(windows[a]!, windows[b]!, activeA: &activeA, activeB: &activeB) {
-                        out.append(Conflict(level: ra.level, piece: Int32(ra.piece)))
-                        if rb.level != ra.level || rb.piece != ra.piece {
-                            out.append(Conflict(level: rb.level, piece: Int32(rb.piece)))
-                        }
+                        let itself = rb.level == ra.level && rb.piece == ra.piece
+                        out.append(
+                            Conflict(
+                                level: ra.level, piece: Int32(ra.piece), otherLevel: rb.level,
+                                otherPiece: itself ? -1 : Int32(rb.piece)))
                     }
                 }
             }
@@ -350,15 +373,20 @@ private struct ConflictChecker {
         var segments: [Segment] = []
         guard segmentCount > 0 else { return Window(level: lv, piece: p, segments: segments) }
         let originalCount = trace.range(p).count
-        let k = Int(smoothed(lv).iterations[p])
-        // Passes are skipped on paths too short to cut (see Chaikin).
-        let scale = (originalCount >= 3 && k > 0) ? 1 << k : 1
+        let level = smoothed(lv)
+        // Passes are skipped on paths too short to cut (see Chaikin); the
+        // uniform ones map segment j to `scale` segments, and vertices
+        // split beyond them are found through the level's starts.
+        let k = originalCount >= 3 ? min(Int(level.iterations[p]), Chaikin.alwaysMade) : 0
+        let scale = 1 << k
+        let uniform = Chaikin.smoothedCount(originalCount, closed: closed, iterations: k)
         var first = (j - 1) * scale, last = (j + 2) * scale
-        if closed {
-            if last - first >= segmentCount { first = 0; last = segmentCount }
-        } else {
-            first = max(first, 0); last = min(last, segmentCount)
+        if !closed {
+            first = max(first, 0); last = min(last, uniform - 1)
         }
+        first = level.index(of: first, piece: p, uniform: uniform)
+        last = level.index(of: last, piece: p, uniform: uniform)
+        if closed && last - first >= segmentCount { first = 0; last = segmentCount }
         for raw in first..<last {
             // raw lies in −scale ..< 2 · segmentCount: one wrap at most.
             let s = closed ? (raw < 0 ? raw + segmentCount : (raw >= segmentCount ? raw - segmentCount : raw)) : raw

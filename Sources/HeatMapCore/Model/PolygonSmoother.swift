@@ -5,9 +5,10 @@ public enum PolygonSmoother: Sendable, Hashable {
     /// Rings are left as marching squares traced them.
     case none
     /// Chaikin corner cutting: every edge is replaced by its points at ¼ and
-    /// ¾, `iterations` times (clamped to 0...8). Each iteration doubles the
-    /// vertex count; iterations beyond 2 stop on a piece once its edges are
-    /// under 1/16 of a grid cell, so more than 5 change nothing.
+    /// ¾, `iterations` times (clamped to 0...8). The first two iterations
+    /// double the vertex count; beyond them a vertex is split only while it
+    /// lies 1/64 of a grid cell or more from the smooth limit curve, so
+    /// more iterations add vertices only at tight bends.
     case chaikin(iterations: Int = 2)
 
     /// The number of corner-cutting passes this smoother applies.

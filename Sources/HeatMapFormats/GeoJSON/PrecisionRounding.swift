@@ -238,11 +238,25 @@ enum PrecisionRounding {
         control: ComputeControl
     ) throws -> [Int] {
         var setterOfHash: [UInt32: [Int]] = [:]
-        for p in changed { setterOfHash[VertexPrecision.positionHash(p), default: []].append(setters[p]!) }
+        // The changed positions by the feature that set them, with their box:
+        // a feature is tested against a setter's positions only where the
+        // boxes meet, not against every position (many, when close levels
+        // need repairs everywhere).
+        var bySetter: [Int: [PlanePoint]] = [:]
+        for p in changed {
+            let setter = setters[p]!
+            setterOfHash[VertexPrecision.positionHash(p), default: []].append(setter)
+            bySetter[setter, default: []].append(p)
+        }
+        let groups = bySetter.keys.sorted().map { setter in
+            var box = PlaneBox.empty
+            for p in bySetter[setter]! { box.formUnion(p) }
+            return (setter: setter, points: bySetter[setter]!, box: box)
+        }
         let candidates = plans.indices.filter { f in
-            changed.contains { p in
-                let setter = setters[p]!
-                return setter != f && mayShare(f, setter) && plans[f].box.contains(p)
+            groups.contains { g in
+                g.setter != f && mayShare(f, g.setter) && plans[f].box.intersects(g.box)
+                    && g.points.contains { plans[f].box.contains($0) }
             }
         }
         let holds = try inParallel(candidates.count, control: control) { k -> Bool in

@@ -200,7 +200,7 @@ enum Options {
         "--smooth", value: "none|chaikin[:N]",
         default: map.smoother, defaultText: OptionValues.word(map.smoother),
         help:
-            "Ring smoothing: none, or N passes of Chaikin corner cutting (0...8); passes beyond 2 stop where edges are under 1/16 of a grid cell, so N above 5 changes nothing.",
+            "Ring smoothing: none, or N passes of Chaikin corner cutting (0...8); passes beyond 2 split only the vertices 1/64 of a grid cell or more from the smooth curve, so they add vertices only at tight bends.",
         example: "--smooth none"
     ) { text, _ in try OptionValues.smoother(text) }
     static let mode = Option.choice(

@@ -30,12 +30,6 @@ enum Interruption {
         SIGVTALRM, SIGPROF, SIGTRAP, SIGSYS, SIGPWR, SIGSTKFLT
     ]
 
-    /// Signals honoured even when the parent ignored them: a shell without
-    /// job control starts `cmd &` with SIGINT and SIGQUIT ignored, yet a
-    /// `kill -INT` sent to it is a request to stop. Others stay ignored
-    /// (`nohup` ignores SIGHUP so the job survives a hang-up).
-    private static let keyboard: Set<Int32> = [SIGINT, SIGQUIT]
-
     private static let capacity = 4096
     nonisolated(unsafe) private static let path: UnsafeMutablePointer<CChar> = {
         let p = UnsafeMutablePointer<CChar>.allocate(capacity: capacity + 1)
@@ -70,9 +64,12 @@ enum Interruption {
         for sig in terminating {
             var current = sigaction()
             sigaction(sig, nil, &current)
-            // SIG_IGN is the handler address 1.
-            let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1
-            if ignored && !keyboard.contains(sig) { continue }
+            // A signal ignored at start stays ignored, as POSIX has it for
+            // every tool: `nohup` ignores SIGHUP so the job outlives the
+            // terminal, and a shell without job control starts `cmd &` with
+            // SIGINT and SIGQUIT ignored so that Ctrl-C stops only the
+            // foreground job. SIG_IGN is the handler address 1.
+            if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1 { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { sig in
                 if Interruption.armed.load(ordering: .acquiring) {
