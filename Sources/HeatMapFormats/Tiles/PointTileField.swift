@@ -110,7 +110,7 @@ struct PointTileField: TileField {
         let fixedInverse = 1 / (radius * radius)
         let loU = block.u(column: 0) - maximumReachU, hiU = block.u(column: columns - 1) + maximumReachU
         let loV = block.v(row: 0), hiV = block.v(row: rows - 1)
-        var i = lowerBound(loU)
+        var i = u.firstIndex(notBelow: loU)
         var polled = 0
         while i < u.count, u[i] <= hiU {
             defer { i += 1 }
@@ -153,15 +153,5 @@ struct PointTileField: TileField {
         guard kernelValues == .density else { return sums }
         let density = projection.areaUnitScale * kernel.normalization / (Double.pi * radius * radius)
         return sums.map { $0 * density }
-    }
-
-    /// The first point whose u is at least `target`.
-    private func lowerBound(_ target: Double) -> Int {
-        var lo = 0, hi = u.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if u[mid] < target { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 }

@@ -79,7 +79,7 @@ struct TileBins: Sendable {
         // Tile columns are unwrapped across ±180°: a point counts at u − 1, u and u + 1.
         for turn in [-1.0, 0, 1] {
             let lo = u0 - reach - turn, hi = u1 + reach - turn
-            var i = lowerBound(lo)
+            var i = u.firstIndex(notBelow: lo)
             while i < u.count, u[i] <= hi {
                 defer { i += 1 }
                 if i & 0xffff == 0 { try control.checkCancellation() }
@@ -189,15 +189,5 @@ struct TileBins: Sendable {
             layer.add(type: .polygon, geometry: geometry, attributes: attributes)
         }
         return layer.featureCount > 0 ? layer : nil
-    }
-
-    /// The first point whose u is at least `target`.
-    private func lowerBound(_ target: Double) -> Int {
-        var lo = 0, hi = u.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if u[mid] < target { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 }
