@@ -19,16 +19,7 @@ final class ScratchFile {
     /// Creates the file in `$TMPDIR` (or /tmp).
     /// - Throws: ``InputError`` when it cannot be made.
     package init() throws {
-        let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((dir + "/contours-scratch-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard made >= 0 else {
-            throw InputError(
-                file: dir, line: 0, column: "", reason: "temporary file",
-                message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
-        }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        fd = made
+        fd = try UnlinkedTemporaryFile.open(prefix: "contours-scratch")
     }
 
     deinit { close(fd) }

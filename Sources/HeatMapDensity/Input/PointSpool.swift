@@ -29,16 +29,7 @@ final class PointSpool {
     /// Creates the spool in `$TMPDIR` (or /tmp); `withValues` adds the
     /// value to each record, `withTimes` the time.
     package init(withValues: Bool, withTimes: Bool = false) throws {
-        let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((dir + "/contours-spool-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard made >= 0 else {
-            throw InputError(
-                file: dir, line: 0, column: "", reason: "temporary file",
-                message: "cannot create a temporary file: \(String(cString: strerror(errno)))")
-        }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        fd = made
+        fd = try UnlinkedTemporaryFile.open(prefix: "contours-spool")
         stride = 3 + (withValues ? 1 : 0) + (withTimes ? 1 : 0)
         timeSlot = withTimes ? stride - 1 : nil
         buffer = [Double](repeating: 0, count: stride * 65_536)

@@ -98,14 +98,7 @@ public enum GeoTIFFWriter {
             if k == 0 {
                 d.set(305, .ascii(options.software))
                 d.set(42112, .ascii(metadata(grid, crs: crs, software: options.software).xml))
-                d.set(33550, .doubles([g.dx, g.dy, 0]))
-                d.set(33922, .doubles([0, 0, 0, g.x0 - g.dx / 2 + xOffset, g.y0 + (Double(g.rows) - 0.5) * g.dy, 0]))
-                if let crs {
-                    let keys = GeoKeys(crs: crs).encoded()
-                    d.set(34735, .shorts(keys.directory))
-                    if !keys.doubles.isEmpty { d.set(34736, .doubles(keys.doubles)) }
-                    if !keys.ascii.isEmpty { d.set(34737, .ascii(keys.ascii)) }
-                }
+                d.setGeoreferencing(g, crs: crs, eastingOffset: xOffset)
             }
             directories.append(d)
             jobStart += tiles
