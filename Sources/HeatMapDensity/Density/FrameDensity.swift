@@ -92,14 +92,21 @@ package final class FrameDensity {
         planning: P, timed: T, configuration: HeatMapConfiguration, frames options: TimeFrameOptions,
         control: ComputeControl
     ) throws -> FrameDensity {
-        if configuration.adaptive != nil {
-            throw HeatMapError.invalidConfiguration(
-                "adaptive radii are not available with frames yet (each frame would need its own pilot density)")
-        }
         let mean = configuration.estimator == .mean
         let stats = timed.statistics
         let schedule = try FrameSchedule(options, earliest: stats.minTime, latest: stats.maxTime)
-        let plan = try DensityPlanner.plan(planning, configuration: configuration, control: control)
+        // Radii per point (their own, or an adaptive bandwidth's from a pilot
+        // over all points) are planned once, like the grid: a point keeps
+        // its radius in every frame that holds it.
+        let plan: DensityPlanner.Plan
+        var radii: [Double]? = nil
+        if configuration.adaptive != nil || planning.carriesRadius {
+            let planned = try DensityPlanner.planWithRadii(planning, configuration: configuration, control: control)
+            plan = planned.plan
+            radii = planned.points.radius
+        } else {
+            plan = try DensityPlanner.plan(planning, configuration: configuration, control: control)
+        }
         let projection = planning.projection
         let nodes = plan.geometry.count
         let intervals = schedule.intervalCount
@@ -126,7 +133,10 @@ package final class FrameDensity {
         // The mean's numerator sums w (v - lowest) K, never below zero, so
         // that it is a density of non-negative weights like the denominator.
         let shift = mean && lowest.isFinite ? lowest : 0
-        let fields = mean ? 4 : 3
+        // Records: x, y, w, then the mean's value, then the radius.
+        let valueField = mean ? 3 : nil
+        let radiusField = radii == nil ? nil : (mean ? 4 : 3)
+        let fields = 3 + (mean ? 1 : 0) + (radii == nil ? 0 : 1)
         var offsets = [Int](repeating: 0, count: intervals + 1)
         for j in 0..<intervals { offsets[j + 1] = offsets[j] + counts[j] }
         let held = offsets[intervals]
@@ -144,6 +154,10 @@ package final class FrameDensity {
         let projector = PointProjector(projection)
         var done = 0
         try timed.forEachTimedBatch(control: control) { batch in
+            if let radii, done + batch.count > radii.count {
+                throw HeatMapError.invalidConfiguration(
+                    "the points changed between passes (\(radii.count) planned, more read)")
+            }
             for i in 0..<batch.count {
                 guard let j = schedule.interval(of: batch.time[i]) else { continue }
                 let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
@@ -152,6 +166,7 @@ package final class FrameDensity {
                 buffers[j].append(q.y)
                 buffers[j].append(batch.weight[i])
                 if mean { buffers[j].append(FrameDensity.measured(batch, i) - shift) }
+                if let radii { buffers[j].append(radii[done + i]) }
                 if buffers[j].count == fields * capacity { try flush(j) }
                 if i & 0xffff == 0xffff { try control.checkCancellation() }
             }
@@ -177,7 +192,8 @@ package final class FrameDensity {
                     geometry: plan.geometry, radius: plan.radius,
                     projection: projection, estimator: .density,
                     method: configuration.densityMethod, kernel: configuration.kernel,
-                    kernelValues: mean ? .raw : configuration.kernelValues, expectedCount: counts[j])
+                    kernelValues: mean ? .raw : configuration.kernelValues,
+                    maximumRadius: plan.maximumRadius, expectedCount: counts[j])
             }
             var weights = try accumulator()
             var valued = mean ? try accumulator() : nil
@@ -192,11 +208,12 @@ package final class FrameDensity {
                 points.reserveCapacity(n)
                 for r in 0..<n {
                     points.append(
-                        x: records[fields * r], y: records[fields * r + 1], weight: records[fields * r + 2], value: nil)
+                        x: records[fields * r], y: records[fields * r + 1], weight: records[fields * r + 2], value: nil,
+                        radius: radiusField.map { records[fields * r + $0] })
                 }
                 try weights.add(points, control: quiet)
-                if valued != nil {
-                    for r in 0..<n { points.weight[r] *= records[fields * r + 3] }
+                if valued != nil, let valueField {
+                    for r in 0..<n { points.weight[r] *= records[fields * r + valueField] }
                     try valued!.add(points, control: quiet)
                 }
                 k += n
@@ -224,17 +241,19 @@ package final class FrameDensity {
     }
 
     /// The frames of points read by ``StreamedPoints`` (with times).
-    /// - Parameter resolutionFromData: as ``StreamedDensity/compute(from:configuration:resolutionFromData:control:)``.
+    /// - Parameters:
+    ///   - resolutionFromData: as ``StreamedDensity/compute(from:configuration:resolutionFromData:control:)``.
+    ///   - valuesAreRadii: the points' values are each point's kernel radius.
     package static func make(
         streamed points: StreamedPoints, configuration: HeatMapConfiguration,
-        resolutionFromData: Bool = false, frames options: TimeFrameOptions,
+        resolutionFromData: Bool = false, valuesAreRadii: Bool = false, frames options: TimeFrameOptions,
         control: ComputeControl
     ) throws -> FrameDensity {
         var asked = configuration
         if resolutionFromData { asked.resolutionFromData = true }
         let source = StreamedPointSource(
             points: points, configuration: configuration,
-            batchSize: StreamedPoints.batchSize)
+            batchSize: StreamedPoints.batchSize, valuesAreRadii: valuesAreRadii)
         return try make(planning: source, timed: points, configuration: asked, frames: options, control: control)
     }
 
@@ -335,20 +354,22 @@ package final class FrameDensity {
     }
 
     /// The frames of points held in memory (with times), projected with
-    /// `configuration.projection` centred on them.
+    /// `configuration.projection` centred on them; `radii`, when given,
+    /// are the points' own kernel radii (one per point, finite and > 0).
     package static func make(
-        points batch: PointBatch, statistics: InputStatistics,
+        points batch: PointBatch, radii: [Double]? = nil, statistics: InputStatistics,
         configuration: HeatMapConfiguration, frames options: TimeFrameOptions,
         control: ComputeControl
     ) throws -> FrameDensity {
         let projection = statistics.projection(configuration.projection)
         var planes = PlanePoints()
         planes.reserveCapacity(batch.count)
+        if radii != nil { planes.radius = [] }
         let projector = PointProjector(projection)
         for i in 0..<batch.count {
             if i & 0xffff == 0xffff { try control.checkCancellation() }
             let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
-            planes.append(x: q.x, y: q.y, weight: batch.weight[i], value: nil)
+            planes.append(x: q.x, y: q.y, weight: batch.weight[i], value: nil, radius: radii?[i])
         }
         return try make(
             planning: MemoryPointSource(points: planes, projection: projection),
