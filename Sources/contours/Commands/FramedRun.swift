@@ -31,11 +31,6 @@ struct FramedRun {
         }
         let reading = try Settings.reader(args)
         let points = try StreamedPoints.read(input: input, options: reading, control: control)
-        if points.format != .csv {
-            throw ToolError.usage(
-                "--time reads CSV columns; \(points.name) is GeoJSON, whose times are not read yet",
-                command: args.command.name)
-        }
         Console.report(points.rejections, rows: points.rowsRead)
         if forPicture, !args.isGiven(Options.radius),
             let rule = PictureRadius(points.statistics, geographic: settings.configuration.projection != .planar)
