@@ -320,6 +320,25 @@ import Testing
         }
     }
 
+    /// The shared thresholds are those of every frame's values together,
+    /// exactly (not of a sample, nor of one frame), for each rule that
+    /// reads their order.
+    @Test(arguments: [LevelSpacing.quantile, .auto, .linear, .logarithmic])
+    func sharedThresholdsAreThoseOfAllFramesValues(_ spacing: LevelSpacing) async throws {
+        var configuration = HeatMapConfiguration()
+        configuration.gridResolution = 60
+        configuration.contourLevels = 12
+        configuration.levelSpacing = spacing
+        let timeline = try await HeatMapTimeline.prepare(
+            Self.fixes(), configuration: configuration,
+            frames: TimeFrameOptions(step: TimeStep(3, .day), window: TimeStep(9, .day)))
+        var all: [Double] = []
+        for try await frame in timeline.frames { all += frame.grid.values }
+        let expected = ThresholdResolver.thresholds(
+            for: spacing, levelCount: 12, values: all, floor: 0)
+        #expect(!expected.isEmpty && timeline.thresholds == expected)
+    }
+
     /// Cancelling while the interval grids are being filled stops the
     /// preparation there (driven by its progress report, not a clock).
     @Test func preparingIsCancellable() throws {
