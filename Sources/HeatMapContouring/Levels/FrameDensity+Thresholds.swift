@@ -18,10 +18,10 @@ extension FrameDensity {
         let total = Double(max(nodes * schedule.frames.count, 1))
         var seen = 0
         let passes = ValuePasses { control, body in
-            try self.forEachFrame(control: control) { _, grid in
-                try grid.values.withUnsafeBufferPointer { try body($0) }
+            try self.forEachFrameValues(control: control) { _, values in
+                try body(values)
                 // Passes follow one another: the report goes on across them, below 1.
-                seen += grid.values.count
+                seen += values.count
                 control.report(.levels, min(0.99, Double(seen) / (4 * total)))
             }
         }
@@ -44,18 +44,18 @@ extension FrameDensity {
         sample.reserveCapacity(min(total, FrameDensity.thresholdCandidates) + 2)
         var lowest = Double.infinity, highest = -Double.infinity
         var position = 0
-        try forEachFrame(control: control) { _, grid in
-            for v in grid.values where v > 0 {
+        try forEachFrameValues(control: control) { _, values in
+            for v in values where v > 0 {
                 lowest = min(lowest, v)
                 highest = max(highest, v)
             }
             // The sample's phase runs on across frames, so every node is sampled in some frame.
             var i = (stride - position % stride) % stride
-            while i < grid.values.count {
-                if grid.values[i] > 0 { sample.append(grid.values[i]) }
+            while i < values.count {
+                if values[i] > 0 { sample.append(values[i]) }
                 i += stride
             }
-            position += grid.values.count
+            position += values.count
         }
         if stride > 1, lowest.isFinite {
             sample.append(lowest)

@@ -264,6 +264,17 @@ package final class FrameDensity {
         while let (frame, grid) = try stepper.next(control: control) { try body(frame, grid) }
     }
 
+    /// Hands out every frame's values, in order, in one buffer reused from
+    /// frame to frame (valid during the call): for passes that only read
+    /// them. Memory: three grids, none allocated per frame.
+    /// - Throws: as ``forEachFrame(control:_:)``.
+    package func forEachFrameValues(
+        control: ComputeControl, _ body: (TimeFrame, UnsafeBufferPointer<Double>) throws -> Void
+    ) throws {
+        var stepper = FrameStepper(self)
+        while try stepper.advance(control: control, body) {}
+    }
+
     /// Hands out the frames in order, `size` at a time (the last batch may
     /// be shorter), for a caller that works on several frames at once.
     /// Memory: two grids besides the batch's.
@@ -291,6 +302,8 @@ package final class FrameDensity {
         private let density: FrameDensity
         private var sum: [Double]
         private var scratch: [Double]
+        /// The frame's values, made anew in place for every frame.
+        private var values: [Double]
         private var current = 0..<0
         private var position = 0
 
@@ -298,12 +311,33 @@ package final class FrameDensity {
             self.density = density
             sum = [Double](repeating: 0, count: density.channels * density.nodes)
             scratch = sum
+            values = [Double](repeating: 0, count: density.nodes)
         }
 
         /// The next frame and its grid; nil after the last.
         package mutating func next(control: ComputeControl) throws -> (TimeFrame, DensityGrid)? {
+            var made: (TimeFrame, DensityGrid)?
+            let density = self.density
+            _ = try advance(control: control) { frame, values in
+                let configuration = density.configuration
+                let raw = density.estimator == .mean || configuration.kernelValues == .raw
+                let grid = DensityGrid(
+                    geometry: density.plan.geometry, values: Array(values), projection: density.projection,
+                    radius: density.plan.radius, estimator: density.estimator,
+                    units: raw ? "" : density.projection.densityUnits, kernel: configuration.kernel,
+                    kernelValues: density.estimator == .mean ? .density : configuration.kernelValues)
+                made = (frame, grid)
+            }
+            return made
+        }
+
+        /// Makes the next frame and hands it to `body` with its values
+        /// (valid during the call); false after the last.
+        package mutating func advance(
+            control: ComputeControl, _ body: (TimeFrame, UnsafeBufferPointer<Double>) throws -> Void
+        ) throws -> Bool {
             let schedule = density.schedule
-            guard position < schedule.frames.count else { return nil }
+            guard position < schedule.frames.count else { return false }
             try control.checkCancellation()
             let frame = schedule.frames[position], run = schedule.runs[position]
             position += 1
@@ -318,27 +352,21 @@ package final class FrameDensity {
                 for j in current.lowerBound..<run.lowerBound { try apply(j, sign: -1) }
             }
             current = run
-            let configuration = density.configuration
             let nodes = density.nodes
-            var values: [Double]
             if density.estimator == .mean {
                 // The sums are raw, as the mean estimator's: undefined below the same support.
                 let shift = density.shift
-                values = (0..<nodes).map { i in
-                    DensityAccumulator.nodeValue(sum: sum[i], valueSum: sum[nodes + i], mean: true, scale: 1) + shift
+                for i in 0..<nodes {
+                    values[i] =
+                        DensityAccumulator.nodeValue(sum: sum[i], valueSum: sum[nodes + i], mean: true, scale: 1)
+                        + shift
                 }
             } else {
-                values = sum
                 // Subtraction leaves rounding noise where nothing is left: a density is never below 0.
-                for i in 0..<values.count where values[i] < 0 { values[i] = 0 }
+                for i in 0..<nodes { values[i] = sum[i] < 0 ? 0 : sum[i] }
             }
-            let raw = density.estimator == .mean || configuration.kernelValues == .raw
-            let grid = DensityGrid(
-                geometry: density.plan.geometry, values: values, projection: density.projection,
-                radius: density.plan.radius, estimator: density.estimator,
-                units: raw ? "" : density.projection.densityUnits, kernel: configuration.kernel,
-                kernelValues: density.estimator == .mean ? .density : configuration.kernelValues)
-            return (frame, grid)
+            try values.withUnsafeBufferPointer { try body(frame, $0) }
+            return true
         }
 
         private mutating func apply(_ j: Int, sign: Double) throws {
