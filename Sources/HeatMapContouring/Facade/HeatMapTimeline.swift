@@ -61,12 +61,12 @@ public final class HeatMapTimeline: Sendable {
     /// caller's actor. Points with a bad coordinate, weight or time are
     /// left out and counted in ``summary``.
     ///
-    /// - Parameter progress: called (from any thread) as the stages advance.
     /// Points of a ``HeatMapRadial`` type keep their own radius in every
     /// frame (a bad radius leaves the point out, counted); an adaptive
     /// bandwidth (``HeatMapConfiguration/adaptive``) gives each point its
     /// radius from a pilot density over all points, kept in every frame.
     ///
+    /// - Parameter progress: called (from any thread) as the stages advance.
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for an empty
     ///   frame range or more than 10,000 frames;
     ///   `CancellationError` when the task is cancelled.

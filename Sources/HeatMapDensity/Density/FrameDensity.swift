@@ -257,7 +257,7 @@ package final class FrameDensity {
         return try make(planning: source, timed: points, configuration: asked, frames: options, control: control)
     }
 
-    /// Hands out every frame's grid, in order. Memory: three grids.
+    /// Hands out every frame's grid, in order. Memory: four grids (two for the mean's sums besides).
     /// - Throws: `CancellationError`; a scratch file that cannot be read; what `body` throws.
     package func forEachFrame(control: ComputeControl, _ body: (TimeFrame, DensityGrid) throws -> Void) throws {
         var stepper = FrameStepper(self)
@@ -277,7 +277,7 @@ package final class FrameDensity {
 
     /// Hands out the frames in order, `size` at a time (the last batch may
     /// be shorter), for a caller that works on several frames at once.
-    /// Memory: two grids besides the batch's.
+    /// Memory: three grids besides the batch's.
     /// - Throws: as ``forEachFrame(control:_:)``.
     package func forEachFrameBatch(
         size: Int, control: ComputeControl, _ body: ([(TimeFrame, DensityGrid)]) throws -> Void
@@ -297,7 +297,7 @@ package final class FrameDensity {
 
     /// Makes the frames one at a time, in order: a running sum of the
     /// intervals' grids, the ones entering added and the ones leaving
-    /// subtracted. Memory: two grids and the frame handed out.
+    /// subtracted. Memory: three grids and the frame handed out.
     package struct FrameStepper {
         private let density: FrameDensity
         private var sum: [Double]
