@@ -45,13 +45,13 @@ final class TileSpool {
         count += UInt64(bytes.count)
     }
 
-    /// Hands everything appended to `sink`, 1 MiB at a time.
-    func copy(to sink: ByteSink) throws {
-        try copy(0..<count, to: sink)
+    /// Hands everything appended to `write`, 1 MiB at a time.
+    func copy(to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try copy(0..<count, to: write)
     }
 
-    /// Hands the bytes at `range` (offsets from the first appended) to `sink`, 1 MiB at a time.
-    func copy(_ range: Range<UInt64>, to sink: ByteSink) throws {
+    /// Hands the bytes at `range` (offsets from the first appended) to `write`, 1 MiB at a time.
+    func copy(_ range: Range<UInt64>, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
         var buffer = [UInt8](repeating: 0, count: Int(min(1 << 20, max(range.count, 1))))
         var offset = range.lowerBound
         while offset < range.upperBound {
@@ -61,7 +61,7 @@ final class TileSpool {
             guard n > 0 else {
                 throw HeatMapError.invalidConfiguration("cannot read the tiles' temporary file back")
             }
-            try buffer.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            try buffer.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             offset += UInt64(n)
         }
     }
