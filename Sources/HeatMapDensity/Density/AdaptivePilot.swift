@@ -65,13 +65,13 @@ enum AdaptivePilot {
     /// Nodes per pilot radius of the pilot's own grid: cubic interpolation
     /// on it reads a smooth pilot within about 1e-6 of its value and one
     /// with a support edge nearby (a kink of the finite kernels) within
-    /// about (1/32)² ≈ 1e-3 of the neighbour's share; a radius takes the
+    /// about 1e-3 of the neighbour's share; a radius takes the
     /// pilot's −α-th power, so the local radius is off by α times that.
-    static let pilotNodesPerRadius = 32.0
+    static let pilotNodesPerRadius = 24.0
 
-    /// The most nodes of the pilot's grid (128 MiB of doubles); past it the
+    /// The most nodes of the pilot's grid (64 MiB of doubles); past it the
     /// spacing widens and the pilot is read less finely.
-    static let pilotNodeLimit = 1 << 24
+    static let pilotNodeLimit = 1 << 23
 
     /// The fixed-radius raw density at every point, read by cubic
     /// interpolation from a grid of its own over the points (spacing
