@@ -23,12 +23,39 @@ struct SmoothedLevel: Sendable {
         trace: LevelTrace, iterations: [UInt8], geometry: GridGeometry, only: [Bool]? = nil,
         control: ComputeControl = .none
     ) throws {
+        var source: [PlanePoint] = []
+        try self.init(trace: trace, iterations: iterations, geometry: geometry, only: only, control: control) {
+            p, body in
+            source.removeAll(keepingCapacity: true)
+            trace.vertices.forEachPoint(trace.range(p)) { _, point in source.append(point) }
+            return source.withUnsafeBufferPointer(body)
+        }
+    }
+
+    /// As ``init(trace:iterations:geometry:only:control:)``, with the
+    /// traced positions already read: `points[v]` is vertex v's (only the
+    /// pieces smoothed are read).
+    init(
+        trace: LevelTrace, points: UnsafeBufferPointer<PlanePoint>, iterations: [UInt8], geometry: GridGeometry,
+        only: [Bool]? = nil, control: ComputeControl = .none
+    ) throws {
+        try self.init(trace: trace, iterations: iterations, geometry: geometry, only: only, control: control) {
+            p, body in body(UnsafeBufferPointer(rebasing: points[trace.range(p)]))
+        }
+    }
+
+    /// The pieces smoothed from the positions `withPiece(p, body)` hands
+    /// to `body`.
+    private init(
+        trace: LevelTrace, iterations: [UInt8], geometry: GridGeometry, only: [Bool]?,
+        control: ComputeControl,
+        withPiece: (Int, (UnsafeBufferPointer<PlanePoint>) -> [PlanePoint]) -> [PlanePoint]
+    ) throws {
         self.iterations = iterations
         pieces = []
         pieces.reserveCapacity(trace.pieceCount)
         starts = Array(repeating: [], count: trace.pieceCount)
         var scratch = Chaikin.Scratch()
-        var source: [PlanePoint] = []
         var sinceCheck = 0
         let sx = 1 / geometry.dx, sy = 1 / geometry.dy
         for p in 0..<trace.pieceCount {
@@ -37,13 +64,14 @@ struct SmoothedLevel: Sendable {
                 continue
             }
             let passes = Int(iterations[p])
-            var piece = Self.smooth(
-                trace, piece: p, iterations: min(passes, Chaikin.alwaysMade), source: &source,
-                scratch: &scratch)
+            let closed = !trace.isChain[p]
+            var piece = withPiece(p) {
+                Chaikin.smoothed($0, closed: closed, iterations: min(passes, Chaikin.alwaysMade), scratch: &scratch)
+            }
             if passes > Chaikin.alwaysMade,
                 let split = piece.withUnsafeBufferPointer({
                     Chaikin.refined(
-                        $0, closed: !trace.isChain[p], cellsPerX: sx, cellsPerY: sy,
+                        $0, closed: closed, cellsPerX: sx, cellsPerY: sy,
                         upTo: passes - Chaikin.alwaysMade)
                 })
             {
@@ -82,17 +110,5 @@ struct SmoothedLevel: Sendable {
         if v < 0 { return Int(map[v + uniform]) - total }
         if v >= uniform { return Int(map[v - uniform]) + total }
         return Int(map[v])
-    }
-
-    private static func smooth(
-        _ trace: LevelTrace, piece p: Int, iterations: Int, source: inout [PlanePoint],
-        scratch: inout Chaikin.Scratch
-    ) -> [PlanePoint] {
-        let range = trace.range(p)
-        source.removeAll(keepingCapacity: true)
-        trace.vertices.forEachPoint(range) { _, point in source.append(point) }
-        return source.withUnsafeBufferPointer {
-            Chaikin.smoothed($0, closed: !trace.isChain[p], iterations: iterations, scratch: &scratch)
-        }
     }
 }
