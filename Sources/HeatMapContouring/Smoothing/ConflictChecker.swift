@@ -17,12 +17,30 @@ struct ConflictChecker {
     /// refer to it, never copying its arrays).
     final class Side {
         package let trace: LevelTrace
+        /// The Chaikin passes of each piece.
+        package let passes: [UInt8]
         /// Traced positions by vertex index (of the pieces in use).
         package let points: [PlanePoint]
+        /// The pieces smoothed whole: those split beyond the uniform
+        /// passes that the check reads, and those whose repeated vertices
+        /// are looked for (`repeatsUnsure`); the others are empty.
         package let smoothed: SmoothedLevel
+        /// The pieces that may hold repeated vertices once smoothed (nil:
+        /// not asked).
+        package let repeatsUnsure: [Bool]?
 
-        package init(trace: LevelTrace, points: [PlanePoint], smoothed: SmoothedLevel) {
-            (self.trace, self.points, self.smoothed) = (trace, points, smoothed)
+        package init(
+            trace: LevelTrace, passes: [UInt8], points: [PlanePoint], smoothed: SmoothedLevel,
+            repeatsUnsure: [Bool]?
+        ) {
+            (self.trace, self.passes, self.points, self.smoothed) = (trace, passes, points, smoothed)
+            self.repeatsUnsure = repeatsUnsure
+        }
+
+        /// Whether piece p is read from its whole smoothed vertices (it is
+        /// split beyond the uniform passes), not cut where asked.
+        @inline(__always) package func isSplit(_ p: Int) -> Bool {
+            Int(passes[p]) > Chaikin.alwaysMade && trace.range(p).count >= 3
         }
     }
 
@@ -51,6 +69,8 @@ struct ConflictChecker {
         package var segment: Int
         package var hull: Quad
         package var window: Range<Int>?
+        /// The vertex count of the smoothed piece (set with the window).
+        package var count = 0
     }
 
     /// Windows compared segment by segment up to this many pairs; above,
@@ -60,10 +80,11 @@ struct ConflictChecker {
     func conflicts(hot: HotCells) throws -> [Conflict] {
         let l = level
         var out: [Conflict] = []
-        // Repeated vertices make zero-length edges: a conflict of the piece alone.
-        if changed == nil || changed![l].contains(true) {
+        // Repeated vertices make zero-length edges: a conflict of the piece
+        // alone. Only the pieces the side could not clear are looked at.
+        if let unsure = lower.repeatsUnsure {
             let trace = lower.trace
-            for p in 0..<trace.pieceCount where !trace.isRemoved[p] && (changed == nil || changed![l][p]) {
+            for p in 0..<trace.pieceCount where unsure[p] {
                 if Self.hasRepeatedVertex(lower.smoothed.pieces[p], closed: !trace.isChain[p]) {
                     out.append(Conflict(level: l, piece: Int32(p)))
                 }
@@ -114,8 +135,8 @@ struct ConflictChecker {
                         if !changedA && !changedB { continue }
                     }
                     if oa.hull.isApart(from: ob.hull) { continue }
-                    if oa.window == nil { occupants[a].window = window(of: oa, box: box, into: &segments) }
-                    if ob.window == nil { occupants[b].window = window(of: ob, box: box, into: &segments) }
+                    if oa.window == nil { window(of: &occupants[a], box: box, into: &segments) }
+                    if ob.window == nil { window(of: &occupants[b], box: box, into: &segments) }
                     if meet(occupants[a], occupants[b], segments: &segments, activeA: &activeA, activeB: &activeB) {
                         let itself = oa.isUpper == ob.isUpper && oa.piece == ob.piece
                         out.append(
@@ -152,44 +173,63 @@ struct ConflictChecker {
 
     /// Appends to `segments` the smoothed segments of the occupant's piece
     /// made from original segments j − 1 ... j + 1 that reach into `box`,
-    /// in index order, and gives where they are.
-    private func window(of occupant: Occupant, box: PlaneBox, into segments: inout [Segment]) -> Range<Int> {
+    /// in index order, and sets where they are and the piece's count.
+    /// A piece split beyond the uniform passes is read from its smoothed
+    /// vertices; any other is cut where the window lies.
+    private func window(of occupant: inout Occupant, box: PlaneBox, into segments: inout [Segment]) {
         let first = segments.count
         let side = occupant.isUpper ? upper! : lower
         let p = occupant.piece, j = occupant.segment
         let closed = !side.trace.isChain[p]
-        let level = side.smoothed
-        let n = level.pieces[p].count
-        let segmentCount = closed ? n : n - 1
-        guard segmentCount > 0 else { return first..<first }
-        let originalCount = side.trace.range(p).count
+        let range = side.trace.range(p)
+        let split = side.isSplit(p)
         // Passes are skipped on paths too short to cut (see Chaikin); the
         // uniform ones map segment j to `scale` segments, and vertices
         // split beyond them are found through the level's starts.
-        let k = originalCount >= 3 ? min(Int(level.iterations[p]), Chaikin.alwaysMade) : 0
+        let k = range.count >= 3 ? min(Int(side.passes[p]), Chaikin.alwaysMade) : 0
         let scale = 1 << k
-        let uniform = Chaikin.smoothedCount(originalCount, closed: closed, iterations: k)
+        let uniform = Chaikin.smoothedCount(range.count, closed: closed, iterations: k)
+        let n = split ? side.smoothed.count(p) : uniform
+        occupant.count = n
+        occupant.window = first..<first
+        let segmentCount = closed ? n : n - 1
+        guard segmentCount > 0 else { return }
         var from = (j - 1) * scale, to = (j + 2) * scale
         if !closed {
             from = max(from, 0)
             to = min(to, uniform - 1)
         }
-        from = level.index(of: from, piece: p, uniform: uniform)
-        to = level.index(of: to, piece: p, uniform: uniform)
+        if split {
+            from = side.smoothed.index(of: from, piece: p, uniform: uniform)
+            to = side.smoothed.index(of: to, piece: p, uniform: uniform)
+        }
         if closed && to - from >= segmentCount { (from, to) = (0, segmentCount) }
-        let piece = level.pieces[p]
-        for raw in from..<to {
-            // raw lies in −scale ..< 2 · segmentCount: one wrap at most.
-            let s = closed ? (raw < 0 ? raw + segmentCount : (raw >= segmentCount ? raw - segmentCount : raw)) : raw
-            let a = piece[s], b = piece[s + 1 == n ? 0 : s + 1]
+        @inline(__always) func add(_ a: PlanePoint, _ b: PlanePoint, _ s: Int) {
             let ax = a.x, ay = a.y, bx = b.x, by = b.y
             if max(ax, bx) < box.minX || min(ax, bx) > box.maxX || max(ay, by) < box.minY || min(ay, by) > box.maxY {
-                continue
+                return
             }
             segments.append(
                 Segment(minX: min(ax, bx), maxX: max(ax, bx), index: Int32(s), ax: ax, ay: ay, bx: bx, by: by))
         }
-        return first..<segments.count
+        // raw lies in −scale ..< 2 · segmentCount: one wrap at most.
+        @inline(__always) func wrapped(_ raw: Int) -> Int {
+            closed ? (raw < 0 ? raw + segmentCount : (raw >= segmentCount ? raw - segmentCount : raw)) : raw
+        }
+        if split {
+            let piece = side.smoothed.pieces[p]
+            for raw in from..<to {
+                let s = wrapped(raw)
+                add(piece[s], piece[s + 1 == n ? 0 : s + 1], s)
+            }
+        } else {
+            side.points.withUnsafeBufferPointer { points in
+                let cut = UniformCut(
+                    points: UnsafeBufferPointer(rebasing: points[range]), closed: closed, passes: k)
+                cut.forEachEdge(from, to) { raw, a, b in add(a, b, wrapped(raw)) }
+            }
+        }
+        occupant.window = first..<segments.count
     }
 
     /// Whether two occupants' windows have segments that meet (adjacent
@@ -205,9 +245,8 @@ struct ConflictChecker {
     ) -> Bool {
         let ra = a.window!, rb = b.window!
         let samePiece = a.isUpper == b.isUpper && a.piece == b.piece
-        let side = a.isUpper ? upper! : lower
-        let closed = !side.trace.isChain[a.piece]
-        let n = side.smoothed.count(a.piece)
+        let closed = !(a.isUpper ? upper! : lower).trace.isChain[a.piece]
+        let n = a.count
         @inline(__always) func cross(_ s: Segment, _ t: Segment) -> Bool {
             if samePiece {
                 let d = abs(Int(s.index) - Int(t.index))

@@ -7,8 +7,8 @@ import HeatMapDensity
 ///
 /// A saturating count of one byte per cell finds the shared cells; their
 /// segments are then listed in vertex order (lower level first) and sorted
-/// stably by cell alone, so that a cell's occupants come lower level first,
-/// each level's in vertex order — no hashing, and no comparisons.
+/// by cell, so that a cell's occupants come lower level first, each
+/// level's in vertex order — no hashing.
 struct HotCells: Sendable {
     /// Occupants of hot cell h: `occupants[start[h] ..< start[h + 1]]`.
     package var cells: [Int32] = []
@@ -52,7 +52,7 @@ struct HotCells: Sendable {
         try control.checkCancellation()
         if let upper { fill(upper, upperCells, flag: 1 << 31) }
         try control.checkCancellation()
-        RadixSort.sort(&keys, bits: 32..<(32 + max(1, Int.bitWidth - (cellCount - 1).leadingZeroBitCount)))
+        keys = Self.sortedByCell(keys, columns: geometry.columns - 1, rows: geometry.rows - 1)
         try control.checkCancellation()
         occupants.reserveCapacity(keys.count)
         pieces.reserveCapacity(keys.count)
@@ -67,6 +67,37 @@ struct HotCells: Sendable {
                 i += 1
             }
             start.append(Int32(occupants.count))
+        }
+    }
+
+    /// `keys` (cell << 32 | entry) sorted by cell, keys of one cell in
+    /// their order: two stable counting passes, by the cell's column and
+    /// then by its row. O(n + columns + rows).
+    private static func sortedByCell(_ keys: [UInt64], columns: Int, rows: Int) -> [UInt64] {
+        guard keys.count > 1 else { return keys }
+        let perRow = UInt64(columns)
+        var byColumn = [UInt64](repeating: 0, count: keys.count)
+        countingPass(keys, into: &byColumn, buckets: columns) { Int(($0 >> 32) % perRow) }
+        var byRow = keys
+        countingPass(byColumn, into: &byRow, buckets: rows) { Int(($0 >> 32) / perRow) }
+        return byRow
+    }
+
+    /// `keys` into `out` stably by `bucket(key)` in 0 ..< `buckets`.
+    private static func countingPass(
+        _ keys: [UInt64], into out: inout [UInt64], buckets: Int, _ bucket: (UInt64) -> Int
+    ) {
+        var next = [Int](repeating: 0, count: buckets + 1)
+        next.withUnsafeMutableBufferPointer { next in
+            for key in keys { next[bucket(key) + 1] += 1 }
+            for b in 0..<buckets { next[b + 1] += next[b] }
+            out.withUnsafeMutableBufferPointer { out in
+                for key in keys {
+                    let b = bucket(key)
+                    out[next[b]] = key
+                    next[b] += 1
+                }
+            }
         }
     }
 }

@@ -45,7 +45,8 @@ struct SmoothedLevel: Sendable {
     }
 
     /// The pieces smoothed from the positions `withPiece(p, body)` hands
-    /// to `body`.
+    /// to `body` (inlined into each caller, so that the closures are too).
+    @inline(__always)
     private init(
         trace: LevelTrace, iterations: [UInt8], geometry: GridGeometry, only: [Bool]?,
         control: ComputeControl,

@@ -107,18 +107,25 @@ enum SmoothingGuard {
                 {
                     return []
                 }
-                // What the check reads: every piece of level l (its own
-                // repeated vertices), and of level l + 1 the hot cells' occupants.
-                let lower = try side(of: traces[l], iterations: passesNow[l], geometry: geometry, control: control)
-                var upperSide: ConflictChecker.Side? = nil
-                if let u = upper {
-                    var occupied = [Bool](repeating: false, count: traces[u].pieceCount)
-                    for (k, occupant) in hot[l].occupants.enumerated() where occupant & (1 << 31) != 0 {
-                        occupied[Int(hot[l].pieces[k])] = true
+                // What the check reads: the repeated vertices of level l's
+                // pieces (those changed), and the occupants of the hot cells.
+                var occupiedLower = [Bool](repeating: false, count: traces[l].pieceCount)
+                var occupiedUpper = upper.map { [Bool](repeating: false, count: traces[$0].pieceCount) }
+                for (k, occupant) in hot[l].occupants.enumerated() {
+                    if occupant & (1 << 31) != 0 {
+                        occupiedUpper![Int(hot[l].pieces[k])] = true
+                    } else {
+                        occupiedLower[Int(hot[l].pieces[k])] = true
                     }
-                    try control.checkCancellation()
-                    upperSide = try side(
-                        of: traces[u], iterations: passesNow[u], geometry: geometry, only: occupied,
+                }
+                try control.checkCancellation()
+                let lower = try side(
+                    of: traces[l], passes: passesNow[l], geometry: geometry, occupied: occupiedLower,
+                    repeatsOf: changedNow?[l] ?? [Bool](repeating: true, count: traces[l].pieceCount),
+                    control: control)
+                let upperSide = try upper.map {
+                    try side(
+                        of: traces[$0], passes: passesNow[$0], geometry: geometry, occupied: occupiedUpper!,
                         control: control)
                 }
                 let checker = ConflictChecker(
@@ -166,28 +173,50 @@ struct Conflict: Sendable {
 }
 
 extension SmoothingGuard {
-    /// What a check reads of `trace`: the traced positions of its pieces
-    /// (those `only` marks), read once in one walk each, and the pieces
-    /// smoothed from them.
+    /// What a check reads of `trace`: the traced positions of the pieces
+    /// `occupied` or `repeatsOf` marks, read once in one walk each; of
+    /// those marked by `repeatsOf`, which could hold repeated vertices
+    /// once smoothed (``UniformCut/certainlyDistinct(_:magnitude:)``); and
+    /// smoothed whole, the pieces read that are split beyond the uniform
+    /// passes and those that could hold repeated vertices.
     fileprivate static func side(
-        of trace: LevelTrace, iterations: [UInt8], geometry: GridGeometry, only: [Bool]? = nil,
-        control: ComputeControl
+        of trace: LevelTrace, passes: [UInt8], geometry: GridGeometry, occupied: [Bool],
+        repeatsOf: [Bool]? = nil, control: ComputeControl
     ) throws -> ConflictChecker.Side {
         var points = [PlanePoint](repeating: PlanePoint(x: 0, y: 0), count: trace.vertices.count)
+        var unsure = repeatsOf.map { [Bool](repeating: false, count: $0.count) }
+        var whole = [Bool](repeating: false, count: trace.pieceCount)
+        // Every traced position lies in the grid's extent.
+        let g = geometry
+        let magnitude =
+            2
+            * max(
+                max(abs(g.x0), abs(g.x0 + Double(g.columns - 1) * g.dx)),
+                max(abs(g.y0), abs(g.y0 + Double(g.rows - 1) * g.dy)))
         points.withUnsafeMutableBufferPointer { points in
-            if only == nil {
-                trace.vertices.forEachPoint(0..<points.count) { v, point in points[v] = point }
-                return
-            }
-            for p in 0..<trace.pieceCount where only![p] && !trace.isRemoved[p] {
-                trace.vertices.forEachPoint(trace.range(p)) { v, point in points[v] = point }
+            for p in 0..<trace.pieceCount where !trace.isRemoved[p] {
+                let checked = repeatsOf?[p] ?? false
+                guard occupied[p] || checked else { continue }
+                let range = trace.range(p)
+                trace.vertices.forEachPoint(range) { v, point in points[v] = point }
+                let closed = !trace.isChain[p]
+                let isSplit = Int(passes[p]) > Chaikin.alwaysMade && range.count >= 3
+                if checked {
+                    let cleared =
+                        closed && !isSplit && passes[p] > 0
+                        && UniformCut.certainlyDistinct(
+                            UnsafeBufferPointer(rebasing: points[range]), magnitude: magnitude)
+                    unsure![p] = !cleared
+                }
+                whole[p] = (occupied[p] && isSplit) || (unsure?[p] ?? false)
             }
         }
         try control.checkCancellation()
         let smoothed = try points.withUnsafeBufferPointer {
             try SmoothedLevel(
-                trace: trace, points: $0, iterations: iterations, geometry: geometry, only: only, control: control)
+                trace: trace, points: $0, iterations: passes, geometry: geometry, only: whole, control: control)
         }
-        return ConflictChecker.Side(trace: trace, points: points, smoothed: smoothed)
+        return ConflictChecker.Side(
+            trace: trace, passes: passes, points: points, smoothed: smoothed, repeatsUnsure: unsure)
     }
 }
