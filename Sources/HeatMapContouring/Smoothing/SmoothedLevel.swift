@@ -23,34 +23,30 @@ struct SmoothedLevel: Sendable {
         trace: LevelTrace, iterations: [UInt8], geometry: GridGeometry, only: [Bool]? = nil,
         control: ComputeControl = .none
     ) throws {
-        var source: [PlanePoint] = []
-        try self.init(trace: trace, iterations: iterations, geometry: geometry, only: only, control: control) {
-            p, body in
-            source.removeAll(keepingCapacity: true)
-            trace.vertices.forEachPoint(trace.range(p)) { _, point in source.append(point) }
-            return source.withUnsafeBufferPointer(body)
+        // The traced positions read in one walk a piece, into one buffer.
+        let points = [PlanePoint](unsafeUninitializedCapacity: trace.vertices.count) { points, count in
+            for p in 0..<trace.pieceCount {
+                let range = trace.range(p)
+                guard !trace.isRemoved[p], only?[p] ?? true else {
+                    // Never read: zeros, so that the whole buffer is initialized.
+                    for v in range { (points.baseAddress! + v).initialize(to: PlanePoint(x: 0, y: 0)) }
+                    continue
+                }
+                trace.vertices.forEachPoint(range) { v, point in (points.baseAddress! + v).initialize(to: point) }
+            }
+            count = trace.vertices.count
         }
+        try control.checkCancellation()
+        try self.init(
+            trace: trace, points: points, iterations: iterations, geometry: geometry, only: only, control: control)
     }
 
     /// As ``init(trace:iterations:geometry:only:control:)``, with the
     /// traced positions already read: `points[v]` is vertex v's (only the
     /// pieces smoothed are read).
     init(
-        trace: LevelTrace, points: UnsafeBufferPointer<PlanePoint>, iterations: [UInt8], geometry: GridGeometry,
+        trace: LevelTrace, points: [PlanePoint], iterations: [UInt8], geometry: GridGeometry,
         only: [Bool]? = nil, control: ComputeControl = .none
-    ) throws {
-        try self.init(trace: trace, iterations: iterations, geometry: geometry, only: only, control: control) {
-            p, body in body(UnsafeBufferPointer(rebasing: points[trace.range(p)]))
-        }
-    }
-
-    /// The pieces smoothed from the positions `withPiece(p, body)` hands
-    /// to `body` (inlined into each caller, so that the closures are too).
-    @inline(__always)
-    private init(
-        trace: LevelTrace, iterations: [UInt8], geometry: GridGeometry, only: [Bool]?,
-        control: ComputeControl,
-        withPiece: (Int, (UnsafeBufferPointer<PlanePoint>) -> [PlanePoint]) -> [PlanePoint]
     ) throws {
         self.iterations = iterations
         pieces = []
@@ -66,8 +62,10 @@ struct SmoothedLevel: Sendable {
             }
             let passes = Int(iterations[p])
             let closed = !trace.isChain[p]
-            var piece = withPiece(p) {
-                Chaikin.smoothed($0, closed: closed, iterations: min(passes, Chaikin.alwaysMade), scratch: &scratch)
+            var piece = points.withUnsafeBufferPointer {
+                Chaikin.smoothed(
+                    UnsafeBufferPointer(rebasing: $0[trace.range(p)]), closed: closed,
+                    iterations: min(passes, Chaikin.alwaysMade), scratch: &scratch)
             }
             if passes > Chaikin.alwaysMade,
                 let split = piece.withUnsafeBufferPointer({

@@ -14,14 +14,18 @@ import HeatMapDensity
 /// 1. *Hot cells*: for each level l, the cells crossed by two or more
 ///    original segments of levels l and l + 1 (a saturating count of one
 ///    byte per cell, then the few shared cells' segments sorted by cell —
-///    no hashing).
+///    no hashing; ``HotCells``).
 /// 2. Each round, for every pair of occupants of a hot cell — same level,
 ///    or neighbouring levels, which is what the level polygons and the bands
 ///    (level i minus level i + 1) need — a cheap filter first: smoothing
 ///    keeps an occupant inside the hull of its segment's ends and its
 ///    neighbours' midpoints, so pairs whose hulls are apart cannot meet.
 ///    The others have their smoothed segments near the cell (a window of
-///    3·2^k around each) swept along x with a conservative predicate.
+///    3·2^k around each, cut there from the traced positions by
+///    ``UniformCut`` rather than by smoothing whole pieces) compared with a
+///    conservative predicate (``ConflictChecker``). Smoothed repeated
+///    vertices are a conflict too; an exact bound on a ring's edges clears
+///    most rings of them without smoothing.
 /// 3. Every piece in a conflict loses one Chaikin pass, and the round
 ///    repeats with the pairs that changed, until no conflict is left or the
 ///    pieces are back to their original, valid, vertices.
@@ -44,10 +48,11 @@ enum SmoothingGuard {
     }
 
     /// The Chaikin passes each piece of every level keeps, without holding
-    /// the smoothed levels: a round's check of level l smooths levels l and
-    /// l + 1 for itself (the upper one only in the pieces it meets in hot
-    /// cells) and lets them go, so memory holds a level or two per core,
-    /// never all of them. O(vertices · 2^iterations) per round.
+    /// the smoothed levels: a round's check of level l reads the traced
+    /// positions of levels l and l + 1 (the upper one only in the pieces it
+    /// meets in hot cells), smooths whole only the few pieces it must, and
+    /// lets them go, so memory holds a level or two per core, never all of
+    /// them. O(vertices + hot cells' occupants · 2^iterations) per round.
     static func passes(
         traces: [LevelTrace], iterations: Int, geometry: GridGeometry,
         control: ComputeControl
@@ -212,10 +217,8 @@ extension SmoothingGuard {
             }
         }
         try control.checkCancellation()
-        let smoothed = try points.withUnsafeBufferPointer {
-            try SmoothedLevel(
-                trace: trace, points: $0, iterations: passes, geometry: geometry, only: whole, control: control)
-        }
+        let smoothed = try SmoothedLevel(
+            trace: trace, points: points, iterations: passes, geometry: geometry, only: whole, control: control)
         return ConflictChecker.Side(
             trace: trace, passes: passes, points: points, smoothed: smoothed, repeatsUnsure: unsure)
     }
