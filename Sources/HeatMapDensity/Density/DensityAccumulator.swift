@@ -174,8 +174,8 @@ struct DensityAccumulator: Sendable {
                 cells: cells, channels: channels)
         case .discConvolution:
             storage = try DensityStorage(
-                planeCount: DiscConvolutionFill.planeCount(
-                    columns: geometry.columns, rows: geometry.rows, channels: channels),
+                planeCount: DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: radius, channels: channels)
+                    .count,
                 cells: cells, channels: channels)
         case .linearBinning, .taylorBinning:
             let perNode = scheme.valuesPerNode * channels
@@ -214,8 +214,9 @@ struct DensityAccumulator: Sendable {
         case .direct: perNode = channels
         case .rowMoments: perNode = 2 * channels
         case .linearBinning, .taylorBinning: perNode = scheme.valuesPerNode * channels
-        // The padded planes, and the transform's three buffers (each about
-        // the grid, or half of it, plus the kernel's reach).
+        // The transform's buffers, which hold the binned planes, and the
+        // kernel's spectrum (with its working copy): each about the grid,
+        // or half of it, plus the kernel's reach; with a margin.
         case .discConvolution: perNode = channels + 4
         }
         return MemoryBudget.product(cells, 8 * (perNode + 2))

@@ -11,8 +11,8 @@ import HeatMapDensity
     import Darwin
 #endif
 
-/// Tile data held on disk until the directories that point into it are
-/// written ahead of it: an unnamed temporary file (unlinked as soon as it
+/// Tile data (of a PMTiles archive, or a GeoTIFF's bands) held on disk
+/// until the directories that point into it are written ahead of it: an unnamed temporary file (unlinked as soon as it
 /// is made, so nothing is left behind, whatever happens).
 final class TileSpool {
     private let descriptor: Int32
@@ -45,18 +45,23 @@ final class TileSpool {
         count += UInt64(bytes.count)
     }
 
-    /// Hands everything appended to `sink`, 1 MiB at a time.
-    func copy(to sink: ByteSink) throws {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: UInt64 = 0
-        while offset < count {
-            let want = Int(min(UInt64(buffer.count), count - offset))
+    /// Hands everything appended to `write`, 1 MiB at a time.
+    func copy(to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try copy(0..<count, to: write)
+    }
+
+    /// Hands the bytes at `range` (offsets from the first appended) to `write`, 1 MiB at a time.
+    func copy(_ range: Range<UInt64>, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: Int(min(1 << 20, max(range.count, 1))))
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let want = Int(min(UInt64(buffer.count), range.upperBound - offset))
             let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, want, off_t(offset)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 throw HeatMapError.invalidConfiguration("cannot read the tiles' temporary file back")
             }
-            try buffer.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            try buffer.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             offset += UInt64(n)
         }
     }
