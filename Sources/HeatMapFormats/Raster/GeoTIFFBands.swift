@@ -28,7 +28,7 @@ package struct GeoTIFFBands {
     private var first: DensityGrid?
 
     /// Bands of grids with `geometry`.
-    /// - Throws: ``HeatMapError`` when the temporary file cannot be made.
+    /// - Throws: ``InputError`` when the temporary file cannot be made.
     package init(geometry: GridGeometry, options: GeoTIFFWriter.Options) throws {
         self.geometry = geometry
         self.options = options

@@ -12,18 +12,16 @@ import HeatMapDensity
 #endif
 
 /// Tile data (of a PMTiles archive, or a GeoTIFF's bands) held on disk
-/// until the directories that point into it are written ahead of it: an unnamed temporary file (unlinked as soon as it
-/// is made, so nothing is left behind, whatever happens).
+/// until the directories that point into it are written ahead of it: an
+/// unnamed temporary file (``UnlinkedTemporaryFile``), so nothing is left
+/// behind, whatever happens.
 final class TileSpool {
     private let descriptor: Int32
     private(set) var count: UInt64 = 0
 
+    /// - Throws: ``InputError`` naming the folder when the file cannot be made.
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "/heatmap-tiles-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw HeatMapError.invalidConfiguration("cannot make a temporary file for the tiles") }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        descriptor = fd
+        descriptor = try UnlinkedTemporaryFile.open(prefix: "heatmap-tiles")
     }
 
     deinit { close(descriptor) }
