@@ -10,27 +10,21 @@ enum AdaptivePilot {
     ///
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when the pilot
     ///   is the same at every point (nothing to adapt); `CancellationError`.
-    /// - Parameter grid: given when the pilot may be read from a grid when
-    ///   the exact sums would take more than ``pairBudget`` pairs (the
-    ///   pilot is then read from a fine grid of its own by cubic
-    ///   interpolation, as spatstat reads its pilot image, more finely).
+    /// - Parameter budgeted: whether the exact sums stop at ``pairBudget``
+    ///   pairs, the pilot being read beyond it from a fine grid of its own
+    ///   by cubic interpolation (as spatstat reads its pilot image, more
+    ///   finely); without it the pilot is always exact.
     static func radii(
         of points: PlanePoints, kernel: DensityKernel, radius: Double, rule: AdaptiveBandwidth,
-        grid: GridGeometry? = nil, projection: PlaneProjection = PlaneProjection(kind: .planar),
+        budgeted: Bool = false, projection: PlaneProjection = PlaneProjection(kind: .planar),
         control: ComputeControl
     ) throws -> (radii: [Double], summary: AdaptiveSummary) {
         try rule.validate()
         let n = points.count
-        var pilot = try density(
-            of: points, kernel: kernel, radius: radius, budget: grid == nil ? nil : pairBudget(n),
-            control: control)
-        if pilot == nil, grid != nil {
-            pilot = try interpolated(
-                points, kernel: kernel, radius: radius, projection: projection, control: control)
-        }
-        guard let pilot else {
-            return try radii(of: points, kernel: kernel, radius: radius, rule: rule, control: control)
-        }
+        let pilot =
+            try density(
+                of: points, kernel: kernel, radius: radius, budget: budgeted ? pairBudget(n) : nil, control: control)
+            ?? interpolated(points, kernel: kernel, radius: radius, projection: projection, control: control)
         // The weight-weighted geometric mean over points of weight > 0.
         var logSum = 0.0, weightSum = 0.0
         var lowest = Double.infinity, highest = -Double.infinity
