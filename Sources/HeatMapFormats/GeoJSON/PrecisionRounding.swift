@@ -14,73 +14,212 @@ enum PrecisionRounding {
     /// A polygon on the decimal grid: the exterior first, then the holes.
     typealias Polygon = [FixedRing]
 
+    /// A ring of a feature's pieces: its polygon, and 0 for the exterior
+    /// or h + 1 for hole h.
+    /// Eight bytes, since a feature's last round keeps one per ring.
+    struct RingRef: Hashable, Comparable {
+        private let p: Int32, r: Int32
+        var polygon: Int { Int(p) }
+        var ring: Int { Int(r) }
+
+        init(polygon: Int, ring: Int) {
+            p = Int32(truncatingIfNeeded: polygon)
+            r = Int32(truncatingIfNeeded: ring)
+        }
+
+        static func < (a: RingRef, b: RingRef) -> Bool {
+            a.p < b.p || (a.p == b.p && a.r < b.r)
+        }
+    }
+
+    /// How a feature's rounding ended, for checking it again after other
+    /// features raised some of its positions: the rings it made (by their
+    /// [polygon, ring]) and the offenders left among them (none, unless
+    /// the input itself is invalid there).
+    struct LastRound {
+        var refs: [RingRef]
+        var bad: Set<Int>
+    }
+
+    /// A feature's last round and the positions whose decimals may have
+    /// changed since (`moved`): its rings that hold none round as they
+    /// did, so the first check of the new round looks only at the others
+    /// and their neighbourhood (``RepairRound``).
+    struct SinceLastRound {
+        var last: LastRound
+        var moved: (PlanePoint) -> Bool
+    }
+
     /// Rounds the polygons `pieces()` makes (open rings, x/y or lon/lat)
     /// with `precision`, giving the positions of offending rings more
-    /// decimals (recorded in `precision`), and names the holes it gave up
-    /// ([polygon, ring] of the polygons), so that
-    /// ``rounded(_:precision:dropped:)`` can make the same rings again from
-    /// the repaired precision; `box` is that of all the positions before
-    /// rounding. Each polygon is let go of once rounded, so the feature is
-    /// not held twice while it is checked; `pieces` is called again (it
-    /// must make the same polygons) only for a round of repair, which is
-    /// rare. About O(n) per round, at most `limit − base + 1` rounds.
-    /// Polls `control` between polygons and inside the check. A round after
-    /// a repair checks only what the repair can have changed
-    /// (``RepairRound``), unless `checkingAll` (the same answer, for tests).
+    /// decimals (recorded in `precision`), and names the holes it gave up,
+    /// so that ``rounded(_:precision:dropped:)`` can make the same rings
+    /// again from the repaired precision; `box` is that of all the
+    /// positions before rounding. `pieces` is called once: the polygons are
+    /// held while the feature is checked, so that a round of repair rounds
+    /// again only the rings that hold a position it raised, and keeps the
+    /// others as they were. About O(n) for the first round, and a round of
+    /// repair about O(n) light work (asking of each position whether it
+    /// was raised) with the rounding and the check of what it changed;
+    /// at most `limit − base + 1` rounds. Polls `control` between polygons
+    /// and inside the check. A round after a repair checks only what the
+    /// repair can have changed (``RepairRound``), unless `checkingAll`
+    /// (the same answer, for tests).
     /// - Throws: `CancellationError`, and what `pieces` throws.
+    ///
+    /// With `previous` (the same feature's last round, rounded from a
+    /// precision that differs from this one only at positions its `moved`
+    /// names), the first round too checks only what changed since.
     static func repaired(
         _ pieces: () throws -> [PlanePolygon], precision: inout VertexPrecision,
-        control: ComputeControl = .none, checkingAll: Bool = false
+        control: ComputeControl = .none, checkingAll: Bool = false,
+        previous: SinceLastRound? = nil
     ) throws
-        -> (polygons: [Polygon], dropped: Set<[Int]>, box: PlaneBox)
+        -> (polygons: [Polygon], dropped: Set<RingRef>, box: PlaneBox, last: LastRound)
     {
-        var polygons = try pieces()
+        let polygons = try pieces()
         var box = PlaneBox.empty
+        for polygon in polygons {
+            for q in polygon.exterior { box.formUnion(q) }
+            for h in polygon.holes { for q in h { box.formUnion(q) } }
+        }
         // The common case of bins: one convex ring.
         if polygons.count == 1, polygons[0].holes.isEmpty {
-            for q in polygons[0].exterior { box.formUnion(q) }
             guard let ring = FixedRing.rounded(polygons[0].exterior, precision: precision, counterClockwise: true)
-            else { return ([], [], box) }
-            if isConvexSimple(ring.points) { return ([[ring]], [], box) }
+            else { return ([], [], box, LastRound(refs: [], bad: [])) }
+            if isConvexSimple(ring.points) {
+                return ([[ring]], [], box, LastRound(refs: [RingRef(polygon: 0, ring: 0)], bad: []))
+            }
         }
-        var dropped = Set<[Int]>()
+        var rings = FeatureRings(polygons)
+        rings.round(precision: precision, control: control)
+        try control.checkCancellation()
+        var dropped = Set<RingRef>()
         // The round before, for checking again only what a repair changed.
-        var before: RepairRound?
+        var before = previous.map { RepairRound(refs: $0.last.refs, bad: $0.last.bad) }
         while true {
-            var refs: [[Int]] = []  // (polygon, ring) of each output ring
-            box = .empty
-            let out = rounded(
-                releasing: &polygons, precision: precision, dropped: dropped, refs: &refs, box: &box,
-                control: control)
-            try control.checkCancellation()
-            if isPlainlyValid(out) { return (out, dropped, box) }
+            let (out, refs) = rings.polygons(leavingOut: dropped)
+            if isPlainlyValid(out) { return (out, dropped, box, LastRound(refs: refs, bad: [])) }
             var checkRings: [RingContactCheck.Ring] = []
+            checkRings.reserveCapacity(refs.count)
             for (k, rings) in out.enumerated() {
                 for r in rings { checkRings.append(RingContactCheck.Ring(points: r.points, polygon: k)) }
             }
+            // A round kept without its positions (the last one of an
+            // earlier planning round) asks which rings hold a moved one.
+            let movedRing = { (k: Int) in rings.source(refs[k]).contains(where: previous!.moved) }
             let bad =
                 (checkingAll ? nil : before).flatMap {
-                    RepairRound.offenders(checkRings, refs: refs, changedSince: $0, control: control)
+                    RepairRound.offenders(checkRings, refs: refs, changedSince: $0, moved: movedRing, control: control)
                 }
                 ?? RingContactCheck.offenders(checkRings, control: control)
             try control.checkCancellation()
-            if bad.isEmpty { return (out, dropped, box) }
+            if bad.isEmpty { return (out, dropped, box, LastRound(refs: refs, bad: [])) }
             before = RepairRound(rings: checkRings, refs: refs, bad: bad)
-            polygons = try pieces()
+            // The positions whose decimals the raises change: only the
+            // rings holding one can round differently.
+            var raisedPositions: [PlanePoint] = []
             var raised = false
             for k in bad.sorted() {
-                let ref = refs[k]
-                let ring = ref[1] == 0 ? polygons[ref[0]].exterior : polygons[ref[0]].holes[ref[1] - 1]
+                let ring = rings.source(refs[k])
+                for p in ring where precision.decimals(of: p) < precision.limit { raisedPositions.append(p) }
                 if precision.raise(ring) { raised = true }
             }
-            if raised { continue }
+            if raised {
+                rings.roundAgain(holding: PositionSet(raisedPositions), precision: precision, control: control)
+                try control.checkCancellation()
+                continue
+            }
             // Every offender already carries all the decimals there are: the
             // input itself is invalid there. Give up holes before exteriors.
-            let holes = bad.map { refs[$0] }.filter { $0[1] > 0 }
-            if holes.isEmpty { return (out, dropped, box) }
+            let holes = bad.map { refs[$0] }.filter { $0.ring > 0 }
+            if holes.isEmpty { return (out, dropped, box, LastRound(refs: refs, bad: bad)) }
             dropped.formUnion(holes)
             // Holes given up: the next round is checked whole.
             before = nil
+        }
+    }
+
+    /// The rings of a feature's polygons and their rounding, held flat
+    /// (ring `first[p] + r` is ring r of polygon p), for rounding again
+    /// only the rings a repair concerns.
+    private struct FeatureRings {
+        let polygons: [PlanePolygon]
+        private var first: [Int] = []
+        private var fixed: [FixedRing?] = []
+
+        init(_ polygons: [PlanePolygon]) {
+            self.polygons = polygons
+            first.reserveCapacity(polygons.count + 1)
+            var n = 0
+            for p in polygons {
+                first.append(n)
+                n += 1 + p.holes.count
+            }
+            first.append(n)
+        }
+
+        /// The positions of a ring before rounding.
+        func source(_ ref: RingRef) -> [PlanePoint] {
+            ref.ring == 0 ? polygons[ref.polygon].exterior : polygons[ref.polygon].holes[ref.ring - 1]
+        }
+
+        /// Rounds every ring (exteriors counter-clockwise, holes clockwise).
+        /// A cancelled `control` cuts it short (the caller throws).
+        mutating func round(precision: VertexPrecision, control: ComputeControl) {
+            fixed = []
+            fixed.reserveCapacity(first[polygons.count])
+            for polygon in polygons {
+                if control.isCancelled { return }
+                fixed.append(FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true))
+                for h in polygon.holes {
+                    fixed.append(FixedRing.rounded(h, precision: precision, counterClockwise: false))
+                }
+            }
+        }
+
+        /// Rounds again the rings that hold a position of `moved`; the
+        /// others keep their rounding (the very same arrays, which a
+        /// comparison of the rounds then passes over at once).
+        mutating func roundAgain(holding moved: PositionSet, precision: VertexPrecision, control: ComputeControl) {
+            for (pi, polygon) in polygons.enumerated() {
+                if control.isCancelled { return }
+                if moved.meets(polygon.exterior) {
+                    fixed[first[pi]] = FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true)
+                }
+                for (hi, h) in polygon.holes.enumerated() where moved.meets(h) {
+                    fixed[first[pi] + 1 + hi] = FixedRing.rounded(h, precision: precision, counterClockwise: false)
+                }
+            }
+        }
+
+        /// The rounded polygons, leaving out the holes in `dropped` and the
+        /// rings that collapsed (a polygon whose exterior collapsed
+        /// altogether), with the [polygon, ring] of each ring kept.
+        func polygons(leavingOut dropped: Set<RingRef>) -> (out: [Polygon], refs: [RingRef]) {
+            var out: [Polygon] = []
+            var refs: [RingRef] = []
+            out.reserveCapacity(polygons.count)
+            refs.reserveCapacity(fixed.count)
+            for pi in polygons.indices {
+                guard let exterior = fixed[first[pi]] else { continue }
+                let holes = first[pi + 1] - first[pi] - 1
+                if holes == 0 {
+                    out.append([exterior])
+                    refs.append(RingRef(polygon: pi, ring: 0))
+                    continue
+                }
+                var rings = [exterior]
+                refs.append(RingRef(polygon: pi, ring: 0))
+                for hi in 0..<holes {
+                    let ref = RingRef(polygon: pi, ring: hi + 1)
+                    guard dropped.isEmpty || !dropped.contains(ref), let h = fixed[first[pi] + 1 + hi] else { continue }
+                    rings.append(h)
+                    refs.append(ref)
+                }
+                out.append(rings)
+            }
+            return (out, refs)
         }
     }
 
@@ -91,38 +230,19 @@ enum PrecisionRounding {
     /// Each polygon is let go of once rounded. O(n).
     package static func rounded(
         _ polygons: consuming [PlanePolygon], precision: VertexPrecision,
-        dropped: Set<[Int]> = []
-    ) -> [Polygon] {
-        var refs: [[Int]] = []
-        var box = PlaneBox.empty
-        return rounded(releasing: &polygons, precision: precision, dropped: dropped, refs: &refs, box: &box)
-    }
-
-    /// `refs` gets the [polygon, ring] of `polygons` of each ring made,
-    /// `box` their positions before rounding; each polygon is left empty
-    /// once rounded, so that its positions are freed as the rounded ones
-    /// are made. A cancelled `control` cuts it short between polygons (the
-    /// caller throws).
-    private static func rounded(
-        releasing polygons: inout [PlanePolygon], precision: VertexPrecision,
-        dropped: Set<[Int]>, refs: inout [[Int]], box: inout PlaneBox,
-        control: ComputeControl = .none
+        dropped: Set<RingRef> = []
     ) -> [Polygon] {
         var out: [Polygon] = []
         for pi in polygons.indices {
-            if control.isCancelled { break }
             let polygon = polygons[pi]
             polygons[pi] = PlanePolygon(exterior: [])
-            for q in polygon.exterior { box.formUnion(q) }
-            for h in polygon.holes { for q in h { box.formUnion(q) } }
             guard let exterior = FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true)
             else { continue }
             var rings = [exterior]
-            refs.append([pi, 0])
-            for (hi, hole) in polygon.holes.enumerated() where dropped.isEmpty || !dropped.contains([pi, hi + 1]) {
+            for (hi, hole) in polygon.holes.enumerated()
+            where dropped.isEmpty || !dropped.contains(RingRef(polygon: pi, ring: hi + 1)) {
                 guard let h = FixedRing.rounded(hole, precision: precision, counterClockwise: false) else { continue }
                 rings.append(h)
-                refs.append([pi, hi + 1])
             }
             out.append(rings)
         }
@@ -133,7 +253,7 @@ enum PrecisionRounding {
     /// holes given up, and where its exteriors lie (for the collection's
     /// bbox, which comes before any feature).
     struct FeaturePlan {
-        var dropped: Set<[Int]> = []
+        var dropped: Set<RingRef> = []
         var extent = GeoJSONDocument.Extent()
         /// Positions of its rounded rings (the work of making them again).
         var positions = 0
@@ -159,31 +279,54 @@ enum PrecisionRounding {
     /// writer that hoped no repair would be needed), one per feature;
     /// `mayShare(f, g)` false says features f and g hold no position in
     /// common (bands two levels apart), so a repair of one spares the other.
-    /// O(rounds × vertices); memory O(one pass's features in flight).
+    /// A feature rounded again is checked first only where positions it
+    /// holds were raised since its last round (``SinceLastRound``), unless
+    /// `checkingAll` (the same answer, for tests).
+    /// O(rounds × vertices); memory O(one pass's features in flight, and
+    /// each feature's ring refs).
     static func planFeatures(
         count: Int, pieces: (Int) throws -> [PlanePolygon], precision: inout VertexPrecision,
         control: ComputeControl = .none, firstRound: [FeatureRound]? = nil,
-        mayShare: (Int, Int) -> Bool = { _, _ in true }
+        checkingAll: Bool = false, mayShare: (Int, Int) -> Bool = { _, _ in true }
     ) throws -> [FeaturePlan] {
         var plans = [FeaturePlan](repeating: FeaturePlan(), count: count)
+        // How each feature's last rounding ended, for checking it again
+        // only where positions it holds were raised since.
+        var lasts = [LastRound?](repeating: nil, count: count)
         var todo = Array(0..<count)
         var known = firstRound
         var isFirstRound = true
+        var moved = PositionSet([])
+        var setters: [PlanePoint: Int] = [:]  // changed position → the feature whose raise won
         while !todo.isEmpty {
             let start = precision.shared
             let round = todo
+            let lastMoved = moved, lastSetters = setters
             let results =
                 try known
                 ?? inParallel(round.count, control: control) { k in
-                    try Self.round({ try pieces(round[k]) }, from: start, control: control).round
+                    let f = round[k]
+                    // A feature's own raises are in `start` as they were
+                    // in its last round: only those another feature set
+                    // can have moved.
+                    let since =
+                        checkingAll
+                        ? nil
+                        : lasts[f].map { last in
+                            SinceLastRound(last: last) { p in
+                                lastMoved.contains(p) && lastSetters[p] != f
+                            }
+                        }
+                    return try Self.round({ try pieces(f) }, from: start, since: since, control: control).round
                 }
             known = nil
             var changed: [PlanePoint] = []
-            var setters: [PlanePoint: Int] = [:]  // changed position → the feature whose raise won
+            setters = [:]
             for (k, r) in results.enumerated() {
                 let f = round[k]
                 plans[f] = r.plan
                 plans[f].isFirstRound = isFirstRound
+                lasts[f] = r.last
                 guard let local = r.raised else { continue }
                 for p in precision.merge(local) {
                     if setters[p] == nil { changed.append(p) }
@@ -192,6 +335,7 @@ enum PrecisionRounding {
             }
             isFirstRound = false
             guard !changed.isEmpty else { break }
+            moved = PositionSet(changed)
             todo = try holders(
                 of: changed, setters: setters, plans: plans, pieces: pieces, mayShare: mayShare,
                 control: control)
@@ -204,6 +348,8 @@ enum PrecisionRounding {
     struct FeatureRound {
         var plan: FeaturePlan
         var raised: VertexPrecision?
+        /// How its rounding ended (for a later round's check).
+        var last: LastRound?
     }
 
     /// The polygons `pieces()` makes, rounded and repaired from `start`
@@ -213,16 +359,17 @@ enum PrecisionRounding {
     ///   `pieces` throws.
     static func round(
         _ pieces: () throws -> [PlanePolygon], from start: VertexPrecision,
-        control: ComputeControl = .none
+        since previous: SinceLastRound? = nil, control: ComputeControl = .none
     ) throws -> (polygons: [Polygon], round: FeatureRound) {
         var local = start
-        let (rounded, dropped, box) = try repaired(pieces, precision: &local, control: control)
+        let (rounded, dropped, box, last) = try repaired(
+            pieces, precision: &local, control: control, previous: previous)
         var plan = FeaturePlan(dropped: dropped, box: box)
         for polygon in rounded {
             if let exterior = polygon.first { plan.extent.add(exterior) }
             for ring in polygon { plan.positions += ring.points.count }
         }
-        return (rounded, FeatureRound(plan: plan, raised: local.local.isEmpty ? nil : local))
+        return (rounded, FeatureRound(plan: plan, raised: local.local.isEmpty ? nil : local, last: last))
     }
 
     /// The features to round again: those that may hold a changed position

@@ -27,9 +27,22 @@ import HeatMapDensity
 ///   keep their order, so touches are taken in the same order as in the
 ///   whole check.
 struct RepairRound {
+    /// The rings checked, or none when only their refs were kept (a
+    /// feature's last round, from an earlier round of planning): then the
+    /// caller says which rings moved.
     var rings: [RingContactCheck.Ring]
-    var refs: [[Int]]
+    var refs: [PrecisionRounding.RingRef]
     var bad: Set<Int>
+    private var knowsPositions = true
+
+    init(rings: [RingContactCheck.Ring], refs: [PrecisionRounding.RingRef], bad: Set<Int>) {
+        (self.rings, self.refs, self.bad) = (rings, refs, bad)
+    }
+
+    /// A round known by its rings' refs and offenders alone.
+    init(refs: [PrecisionRounding.RingRef], bad: Set<Int>) {
+        (self.rings, self.refs, self.bad, knowsPositions) = ([], refs, bad, false)
+    }
 
     /// An axis-aligned box of fixed positions (closed).
     private struct Box {
@@ -54,10 +67,13 @@ struct RepairRound {
     /// The offenders among `rings` (the round after `before`, with their
     /// `refs`), found by checking again only what the repair can have
     /// changed; nil when so much changed that the whole check is cheaper.
+    /// `moved(k)` says whether ring k's positions may differ from the
+    /// round before's, asked only when `before` kept no positions (a ring
+    /// said to move that did not is only checked for nothing).
     /// O(rings + changed rings' neighbourhood), with the check of that part.
     static func offenders(
-        _ rings: [RingContactCheck.Ring], refs: [[Int]], changedSince before: RepairRound,
-        control: ComputeControl
+        _ rings: [RingContactCheck.Ring], refs: [PrecisionRounding.RingRef], changedSince before: RepairRound,
+        moved: (Int) -> Bool = { _ in true }, control: ComputeControl
     ) -> Set<Int>? {
         let n = rings.count
         guard n > 0 else { return [] }
@@ -67,17 +83,18 @@ struct RepairRound {
         var changedPositions = 0, positions = 0
         // Rings in both rounds are matched by their (polygon, ring), in
         // increasing order in both.
-        func precedes(_ a: [Int], _ b: [Int]) -> Bool { a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) }
         var gone: [Int] = []  // polygons of the pieces with a ring gone
         var j = 0
         for k in 0..<n {
             positions += rings[k].points.count
-            while j < before.refs.count, precedes(before.refs[j], refs[k]) {
-                gone.append(before.refs[j][0])
+            while j < before.refs.count, before.refs[j] < refs[k] {
+                gone.append(before.refs[j].polygon)
                 j += 1
             }
             if j < before.refs.count, before.refs[j] == refs[k] {
-                changed[k] = before.bad.contains(j) || before.rings[j].points != rings[k].points
+                changed[k] =
+                    before.bad.contains(j)
+                    || (before.knowsPositions ? before.rings[j].points != rings[k].points : moved(k))
                 j += 1
             } else {
                 changed[k] = true
@@ -88,7 +105,7 @@ struct RepairRound {
             }
         }
         while j < before.refs.count {
-            gone.append(before.refs[j][0])
+            gone.append(before.refs[j].polygon)
             j += 1
         }
         for piece in gone {
@@ -96,9 +113,9 @@ struct RepairRound {
             var lo = 0, hi = n
             while lo < hi {
                 let mid = (lo + hi) >> 1
-                if refs[mid][0] < piece { lo = mid + 1 } else { hi = mid }
+                if refs[mid].polygon < piece { lo = mid + 1 } else { hi = mid }
             }
-            if lo < n, refs[lo][0] == piece { changedPolygon[rings[lo].polygon] = true }
+            if lo < n, refs[lo].polygon == piece { changedPolygon[rings[lo].polygon] = true }
         }
         if changedPositions == 0, gone.isEmpty { return [] }
         if 2 * changedPositions > positions { return nil }
