@@ -33,6 +33,29 @@ import Testing
         FixedBox(minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y))
     }
 
+    /// Pieces a caller does not keep are left out, the others are those of
+    /// the whole cut, and no kept piece is joined to a run across a gap.
+    @Test(arguments: [4, 5]) func piecesLeftOutBreakTheirRuns(seed: UInt64) {
+        let rings = rings(seed: seed, count: 30)
+        let all = MonotonePieces(rings)
+        let window = FixedBox(minX: 10, maxX: 30, minY: 10, maxY: 30)
+        // Odd rings are cut only within the window.
+        let some = MonotonePieces(rings) { r, box in r % 2 == 0 || box.overlaps(window) }
+        var expected: [(ring: Int, segments: Range<Int>)] = []
+        for k in 0..<all.count where all.ring(k) % 2 == 0 || all.box(k).overlaps(window) {
+            expected.append((all.ring(k), all.segments(k)))
+        }
+        #expect(some.count == expected.count)
+        for k in 0..<min(some.count, expected.count) {
+            #expect(some.ring(k) == expected[k].ring && some.segments(k) == expected[k].segments)
+            if some.joinsPrevious(k) {
+                #expect(
+                    some.ring(k - 1) == some.ring(k) && some.segments(k - 1).upperBound == some.segments(k).lowerBound)
+            }
+        }
+        #expect(Set(some.spiky) == Set(all.spiky))
+    }
+
     @Test(arguments: [1, 2, 3]) func piecesCoverTheRingsInOrderAndStayMonotone(seed: UInt64) {
         let rings = rings(seed: seed, count: 40)
         let pieces = MonotonePieces(rings)

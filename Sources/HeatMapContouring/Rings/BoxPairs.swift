@@ -4,8 +4,12 @@ import HeatMapDensity
 
 /// An axis-aligned box on the integer grid of fixed positions (closed:
 /// boxes that only touch overlap).
-struct FixedBox {
+package struct FixedBox {
     package var minX: Int64, maxX: Int64, minY: Int64, maxY: Int64
+
+    package init(minX: Int64, maxX: Int64, minY: Int64, maxY: Int64) {
+        (self.minX, self.maxX, self.minY, self.maxY) = (minX, maxX, minY, maxY)
+    }
 
     @inline(__always) package func overlaps(_ o: FixedBox) -> Bool {
         minX <= o.maxX && o.minX <= maxX && minY <= o.maxY && o.minY <= maxY

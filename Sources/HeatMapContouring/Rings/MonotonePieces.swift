@@ -37,8 +37,12 @@ struct MonotonePieces: BoxedItems {
     /// (only possible where a run breaks).
     private(set) var spiky: [Int] = []
 
-    /// Cuts the rings, and finds the spikes on the way.
-    package init(_ rings: [[FixedPoint]]) {
+    /// Cuts the rings, and finds the spikes on the way. With `keep`, a
+    /// piece of ring r is kept only when `keep(r, box)` holds for its box
+    /// (a caller that needs only the pieces of some rings near others);
+    /// a ring's pieces left out are then neither paired nor joined to the
+    /// pieces around them.
+    package init(_ rings: [[FixedPoint]], keep: ((Int, FixedBox) -> Bool)? = nil) {
         self.rings = rings
         let total = rings.reduce(0) { $0 + $1.count }
         pieces.reserveCapacity(total / 8 + rings.count)
@@ -51,10 +55,18 @@ struct MonotonePieces: BoxedItems {
                 var open = Piece(
                     box: FixedBox(minX: 0, maxX: 0, minY: 0, maxY: 0), ring: r, first: 0, length: 0,
                     joins: false)
+                // Whether the piece before the open one was kept.
+                var keptLast = false
                 func close() {
                     guard open.length > 0 else { return }
                     let end = open.first + Int(open.length)
                     open.box = Self.box(p[open.first], p[end == n ? 0 : end])
+                    if let keep, !keep(r, open.box) {
+                        keptLast = false
+                        return
+                    }
+                    if !keptLast { open.joins = false }
+                    keptLast = true
                     pieces.append(open)
                 }
                 var a = n > 0 ? p[0] : FixedPoint(x: 0, y: 0)

@@ -50,11 +50,25 @@ package struct RingContactCheck {
     /// between two rings of one polygon that is not at fault by itself (the
     /// touches that may close a cycle): a caller that checks part of a
     /// polygon learns whether its answer could depend on the rest.
+    ///
+    /// With `near`, the rings for which `near(r, nil)` holds are checked
+    /// only along their segments near the others: a run of up to
+    /// ``MonotonePieces/pieceLength`` of their segments takes part only when
+    /// `near(r, box)` holds for its box. Such a ring is taken to be valid
+    /// by itself, with the contacts it makes away from there as they were:
+    /// for a caller that checks again what changed, and passes the rings
+    /// that did not change but lie near those that did.
     package static func offenders(
         _ rings: [Ring], control: ComputeControl = .none,
-        stripBoxes: Int = BoxPairs.stripBoxes, touchedPolygons: inout [Int]
+        stripBoxes: Int = BoxPairs.stripBoxes, touchedPolygons: inout [Int],
+        near: ((Int, FixedBox?) -> Bool)? = nil
     ) -> Set<Int> {
-        let pieces = MonotonePieces(rings.map(\.points))
+        let partial = near.map { near in rings.indices.map { near($0, nil) } }
+        let pieces = MonotonePieces(
+            rings.map(\.points),
+            keep: partial.map { partial in
+                { r, box in !partial[r] || near!(r, box) }
+            })
         var bad = Set(pieces.spiky)
 
         // Every segment pair recorded at each touch point: a ring may pass a

@@ -57,6 +57,10 @@ struct RepairRound {
             (minX, maxX, minY, maxY) = (lo.x, hi.x, lo.y, hi.y)
         }
 
+        init(_ box: FixedBox) {
+            (minX, maxX, minY, maxY) = (box.minX, box.maxX, box.minY, box.maxY)
+        }
+
         var isEmpty: Bool { minX > maxX }
 
         func overlaps(_ o: Box) -> Bool {
@@ -129,12 +133,16 @@ struct RepairRound {
         let near = NearChanged(boxes: boxes, changed: changed)
         var subset: [RingContactCheck.Ring] = []
         var original: [Int] = []
+        // Rings that did not change, checked only along their segments
+        // near a changed ring (an exterior may hold most of the feature).
+        var partial: [Bool] = []
         var ownPolygon = polygonCount
         for k in 0..<n {
             let polygon = rings[k].polygon
             let isExterior = k == 0 || rings[k - 1].polygon != polygon
             if changedPolygon[polygon] && (whole[polygon] || isExterior || changed[k]) {
                 subset.append(rings[k])
+                partial.append(!whole[polygon] && !changed[k])
             } else if near.touches(boxes[k]) {
                 if changedPolygon[polygon] {
                     subset.append(rings[k])
@@ -143,13 +151,17 @@ struct RepairRound {
                     subset.append(RingContactCheck.Ring(points: rings[k].points, polygon: ownPolygon))
                     ownPolygon += 1
                 }
+                partial.append(true)
             } else {
                 continue
             }
             original.append(k)
         }
         var touched: [Int] = []
-        let bad = RingContactCheck.offenders(subset, control: control, touchedPolygons: &touched)
+        let bad = RingContactCheck.offenders(subset, control: control, touchedPolygons: &touched) { r, box in
+            guard let box else { return partial[r] }
+            return near.touches(Box(box))
+        }
         // A touch in a polygon checked in part: the rest may close a cycle.
         if touched.contains(where: { $0 < polygonCount && !whole[$0] }) { return nil }
         return Set(bad.map { original[$0] })
