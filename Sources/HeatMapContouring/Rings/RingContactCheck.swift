@@ -145,24 +145,33 @@ package struct RingContactCheck {
         // its positions off the exterior decides. Exteriors with more than
         // a couple of holes get a strip index of their edges, so each test
         // costs O(√n), not O(n).
-        var exteriorOf: [Int: Int] = [:]
-        var holes: [Int: Int] = [:]
+        // Flat tables by polygon number, not hash maps: a check may hold
+        // hundreds of thousands of small rings.
+        let polygonCount = (rings.map(\.polygon).max() ?? -1) + 1
+        var exteriorOf = [Int](repeating: -1, count: polygonCount)
+        var holes = [Int](repeating: 0, count: polygonCount)
         for (r, ring) in rings.enumerated() {
-            if exteriorOf[ring.polygon] == nil {
+            if exteriorOf[ring.polygon] < 0 {
                 exteriorOf[ring.polygon] = r
             } else {
-                holes[ring.polygon, default: 0] += 1
+                holes[ring.polygon] += 1
             }
         }
+        var isBad = [Bool](repeating: false, count: rings.count)
+        for r in bad { isBad[r] = true }
         var indexes: [Int: StripIndex] = [:]
         for (r, ring) in rings.enumerated() {
-            guard let e = exteriorOf[ring.polygon], e != r, !bad.contains(r), !bad.contains(e) else { continue }
-            let indexed = holes[ring.polygon, default: 0] > 2
+            let e = exteriorOf[ring.polygon]
+            guard e != r, !isBad[r], !isBad[e] else { continue }
+            let indexed = holes[ring.polygon] > 2
             if indexed, indexes[e] == nil { indexes[e] = StripIndex(rings[e].points) }
             for p in ring.points {
                 let side = indexed ? indexes[e]?.locate(p) ?? -1 : locate(p, in: rings[e].points)
                 if side == 0 { continue }
-                if side < 0 { bad.insert(r); bad.insert(e) }
+                if side < 0 {
+                    bad.insert(r); bad.insert(e)
+                    isBad[r] = true; isBad[e] = true
+                }
                 break
             }
         }

@@ -48,6 +48,11 @@ enum PrecisionRounding {
     struct SinceLastRound {
         var last: LastRound
         var moved: (PlanePoint) -> Bool
+
+        /// Whether a ring of `polygon` holds a moved position.
+        func holdsMoved(_ polygon: PlanePolygon) -> Bool {
+            polygon.exterior.contains(where: moved) || polygon.holes.contains { $0.contains(where: moved) }
+        }
     }
 
     /// Rounds the polygons `pieces()` makes (open rings, x/y or lon/lat)
@@ -302,27 +307,31 @@ enum PrecisionRounding {
             let start = precision.shared
             let round = todo
             let lastMoved = moved, lastSetters = setters
-            let results =
+            let results: [FeatureRound?] =
                 try known
                 ?? inParallel(round.count, control: control) { k in
                     let f = round[k]
+                    guard let last = lasts[f] else {
+                        return try Self.round({ try pieces(f) }, from: start, control: control).round
+                    }
                     // A feature's own raises are in `start` as they were
                     // in its last round: only those another feature set
-                    // can have moved.
-                    let since =
-                        checkingAll
-                        ? nil
-                        : lasts[f].map { last in
-                            SinceLastRound(last: last) { p in
-                                lastMoved.contains(p) && lastSetters[p] != f
-                            }
-                        }
-                    return try Self.round({ try pieces(f) }, from: start, since: since, control: control).round
+                    // can have moved. A feature holding none is left as
+                    // its last round made it.
+                    let since = SinceLastRound(last: last) { p in
+                        lastMoved.contains(p) && lastSetters[p] != f
+                    }
+                    let polygons = try pieces(f)
+                    guard polygons.contains(where: { since.holdsMoved($0) }) else { return nil }
+                    return try Self.round(
+                        { polygons }, from: start, since: checkingAll ? nil : since, control: control
+                    ).round
                 }
             known = nil
             var changed: [PlanePoint] = []
             setters = [:]
             for (k, r) in results.enumerated() {
+                guard let r else { continue }
                 let f = round[k]
                 plans[f] = r.plan
                 plans[f].isFirstRound = isFirstRound
@@ -336,9 +345,7 @@ enum PrecisionRounding {
             isFirstRound = false
             guard !changed.isEmpty else { break }
             moved = PositionSet(changed)
-            todo = try holders(
-                of: changed, setters: setters, plans: plans, pieces: pieces, mayShare: mayShare,
-                control: control)
+            todo = candidates(of: changed, setters: setters, plans: plans, mayShare: mayShare)
         }
         return plans
     }
@@ -372,48 +379,32 @@ enum PrecisionRounding {
         return (rounded, FeatureRound(plan: plan, raised: local.local.isEmpty ? nil : local, last: last))
     }
 
-    /// The features to round again: those that may hold a changed position
-    /// at decimals other than the ones they were rounded with — a feature
-    /// that may share positions with the feature that set it, whose box
-    /// holds the changed position, with a position of the same hash (a
-    /// collision only costs a rounding that gives the same result). Their
-    /// positions are hashed again rather than kept from the first pass,
-    /// since repairs are rare. O(candidates' vertices).
-    private static func holders(
+    /// The features that may hold a changed position at decimals other
+    /// than the ones they were rounded with: those that may share positions
+    /// with the feature that set it, whose box holds it. The next round
+    /// reads their positions and leaves those that hold none as they were.
+    /// O(features × changed positions in the boxes that meet).
+    private static func candidates(
         of changed: [PlanePoint], setters: [PlanePoint: Int], plans: [FeaturePlan],
-        pieces: (Int) throws -> [PlanePolygon], mayShare: (Int, Int) -> Bool,
-        control: ComputeControl
-    ) throws -> [Int] {
-        var setterOfHash: [UInt32: [Int]] = [:]
+        mayShare: (Int, Int) -> Bool
+    ) -> [Int] {
         // The changed positions by the feature that set them, with their box:
         // a feature is tested against a setter's positions only where the
         // boxes meet, not against every position (many, when close levels
         // need repairs everywhere).
         var bySetter: [Int: [PlanePoint]] = [:]
-        for p in changed {
-            let setter = setters[p]!
-            setterOfHash[VertexPrecision.positionHash(p), default: []].append(setter)
-            bySetter[setter, default: []].append(p)
-        }
+        for p in changed { bySetter[setters[p]!, default: []].append(p) }
         let groups = bySetter.keys.sorted().map { setter in
             var box = PlaneBox.empty
             for p in bySetter[setter]! { box.formUnion(p) }
             return (setter: setter, points: bySetter[setter]!, box: box)
         }
-        let candidates = plans.indices.filter { f in
+        return plans.indices.filter { f in
             groups.contains { g in
                 g.setter != f && mayShare(f, g.setter) && plans[f].box.intersects(g.box)
                     && g.points.contains { plans[f].box.contains($0) }
             }
         }
-        let holds = try inParallel(candidates.count, control: control) { k -> Bool in
-            let f = candidates[k]
-            func holds(_ ring: [PlanePoint]) -> Bool {
-                ring.contains { q in setterOfHash[VertexPrecision.positionHash(q)]?.contains { $0 != f } ?? false }
-            }
-            return try pieces(f).contains { p in holds(p.exterior) || p.holes.contains(where: holds) }
-        }
-        return candidates.indices.filter { holds[$0] }.map { candidates[$0] }
     }
 
     /// `body(k)` for k in 0..<count on every core, in runs of a few per

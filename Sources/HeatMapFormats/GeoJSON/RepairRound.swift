@@ -88,6 +88,8 @@ struct RepairRound {
         // Rings in both rounds are matched by their (polygon, ring), in
         // increasing order in both.
         var gone: [Int] = []  // polygons of the pieces with a ring gone
+        var wasBad = [Bool](repeating: false, count: before.refs.count)
+        for j in before.bad { wasBad[j] = true }
         var j = 0
         for k in 0..<n {
             positions += rings[k].points.count
@@ -97,7 +99,7 @@ struct RepairRound {
             }
             if j < before.refs.count, before.refs[j] == refs[k] {
                 changed[k] =
-                    before.bad.contains(j)
+                    wasBad[j]
                     || (before.knowsPositions ? before.rings[j].points != rings[k].points : moved(k))
                 j += 1
             } else {
