@@ -100,7 +100,7 @@ package final class FrameDensity {
         // its radius in every frame that holds it.
         let plan: DensityPlanner.Plan
         var radii: [Double]? = nil
-        if configuration.adaptive != nil || planning.carriesRadius {
+        if configuration.bandwidth.adaptiveRule != nil || planning.carriesRadius {
             let planned = try DensityPlanner.planWithRadii(planning, configuration: configuration, control: control)
             plan = planned.plan
             radii = planned.points.radius
@@ -234,7 +234,7 @@ package final class FrameDensity {
         var used = configuration
         used.radius = plan.radius
         used.gridResolution = plan.resolution
-        used.bandwidth = .fixed
+        used.bandwidth = used.bandwidth.fixingRadius()
         used.resolutionFromData = false
         made.configuration = used
         return made

@@ -90,11 +90,11 @@ package enum StreamedDensity {
         var used = configuration
         used.radius = plan.radius
         used.gridResolution = plan.resolution
-        used.bandwidth = .fixed
+        used.bandwidth = used.bandwidth.fixingRadius()
         used.resolutionFromData = false
         let summary = InputSummary(used: points.count, rejected: points.rejections.byReason)
         var result = Result(
-            grid: grid, configuration: used, bandwidth: configuration.bandwidth,
+            grid: grid, configuration: used, bandwidth: configuration.bandwidth.radiusRule,
             radiusRaised: plan.radiusRaised, summary: summary)
         result.adaptive = plan.adaptive
         result.maximumRadius = plan.maximumRadius
