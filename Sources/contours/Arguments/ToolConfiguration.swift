@@ -49,9 +49,10 @@ struct ToolConfiguration {
         configuration.kernel = args[Options.kernel]
         configuration.kernelValues = args[Options.kernelValues]
         if let column = args[Options.radiusColumn] {
-            for other in [Options.value as any OptionDeclaration, Options.adaptive] where args.isGiven(other) {
+            if args.isGiven(Options.adaptive) {
                 throw ToolError.usage(
-                    "--radius-column \(column) cannot be combined with \(other.spec.name)", command: args.command.name)
+                    "--radius-column \(column) cannot be combined with --adaptive (each point has its radius already)",
+                    command: args.command.name)
             }
         }
         if let sensitivity = args[Options.adaptive] {
