@@ -90,6 +90,11 @@ struct ConflictChecker {
                 }
             }
         }
+        // The first round reads every hot cell: its hulls are made first,
+        // in vertex order, where the traced positions are read in turn (in
+        // the cells' order each would be a read from afar). Later rounds
+        // read the few cells that changed, as they come.
+        let hulls = changed == nil ? hullsInVertexOrder(hot) : nil
         let c1 = geometry.columns - 1
         var occupants: [Occupant] = []
         var segments: [Segment] = []
@@ -121,8 +126,8 @@ struct ConflictChecker {
                 let j = Int(hot.occupants[k] & 0x7fff_ffff) - Int(side.trace.pieceStart[p])
                 occupants.append(
                     Occupant(
-                        isUpper: isUpper, piece: p, segment: j, hull: Self.hull(of: side, piece: p, segment: j),
-                        window: nil))
+                        isUpper: isUpper, piece: p, segment: j,
+                        hull: hulls?[k] ?? Self.hull(of: side, piece: p, segment: j), window: nil))
             }
             for a in 0..<occupants.count {
                 for b in (a + 1)..<occupants.count {
@@ -149,6 +154,24 @@ struct ConflictChecker {
             }
         }
         return out
+    }
+
+    /// The hull of every occupant of `hot`, by occupant index, made in
+    /// vertex order. O(occupants).
+    private func hullsInVertexOrder(_ hot: HotCells) -> [Quad] {
+        let zero = Quad(x: (0, 0, 0, 0), y: (0, 0, 0, 0))
+        var hulls = [Quad](repeating: zero, count: hot.occupants.count)
+        hulls.withUnsafeMutableBufferPointer { hulls in
+            for k in hot.inVertexOrder {
+                let k = Int(k)
+                let isUpper = hot.occupants[k] & (1 << 31) != 0
+                let p = Int(hot.pieces[k])
+                let side = isUpper ? upper! : lower
+                let j = Int(hot.occupants[k] & 0x7fff_ffff) - Int(side.trace.pieceStart[p])
+                hulls[k] = Self.hull(of: side, piece: p, segment: j)
+            }
+        }
+        return hulls
     }
 
     /// Where smoothing can put an occupant's piece inside its cell: the
