@@ -111,7 +111,7 @@ struct ConflictChecker {
         // in vertex order, where the traced positions are read in turn (in
         // the cells' order each would be a read from afar). Later rounds
         // read the few cells that changed, as they come.
-        let hulls = changed == nil ? Self.hullsInVertexOrder(hot, lowerOutline, upperOutline) : nil
+        let hulls = changed == nil ? hullsInVertexOrder(hot, lowerOutline, upperOutline) : nil
         let c1 = geometry.columns - 1
         var occupants: [Occupant] = []
         var segments: [Segment] = []
@@ -184,17 +184,23 @@ struct ConflictChecker {
     }
 
     /// The hull of every occupant of `hot`, by occupant index, made in
-    /// vertex order. O(occupants).
-    private static func hullsInVertexOrder(_ hot: HotCells, _ lower: Outline, _ upper: Outline) -> [Quad] {
+    /// vertex order: each level's occupants are marked by vertex in an
+    /// array as long as the level, then met in a walk along it.
+    /// O(occupants + vertices).
+    private func hullsInVertexOrder(_ hot: HotCells, _ lower: Outline, _ upper: Outline) -> [Quad] {
         let zero = Quad(x: (0, 0, 0, 0), y: (0, 0, 0, 0))
         var hulls = [Quad](repeating: zero, count: hot.occupants.count)
         hulls.withUnsafeMutableBufferPointer { hulls in
-            for k in hot.inVertexOrder {
-                let k = Int(k)
-                let occupant = hot.occupants[k]
-                let p = Int(hot.pieces[k])
-                let outline = occupant & (1 << 31) != 0 ? upper : lower
-                hulls[k] = outline.hull(piece: p, segment: Int(occupant & 0x7fff_ffff) - Int(outline.starts[p]))
+            for (outline, flag) in [(lower, UInt32(0)), (upper, UInt32(1) << 31)] where flag == 0 || self.upper != nil {
+                // Occupant index + 1 by vertex, 0 where none.
+                var at = [Int32](repeating: 0, count: Int(outline.starts[outline.starts.count - 1]))
+                for (k, occupant) in hot.occupants.enumerated() where occupant & (1 << 31) == flag {
+                    at[Int(occupant & 0x7fff_ffff)] = Int32(truncatingIfNeeded: k + 1)
+                }
+                for (v, mark) in at.enumerated() where mark != 0 {
+                    let k = Int(mark) - 1, p = Int(hot.pieces[k])
+                    hulls[k] = outline.hull(piece: p, segment: v - Int(outline.starts[p]))
+                }
             }
         }
         return hulls

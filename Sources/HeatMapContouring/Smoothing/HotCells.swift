@@ -18,10 +18,6 @@ struct HotCells: Sendable {
     var occupants: [UInt32] = []
     /// The piece holding each occupant.
     var pieces: [Int32] = []
-    /// The occupants in vertex order (the lower level's first): entry i is
-    /// the index in `occupants` of the i-th, for walks that read the
-    /// traced positions in their order rather than the cells'.
-    var inVertexOrder: [Int32] = []
 
     package init(lower: LevelTrace, upper: LevelTrace?, geometry: GridGeometry, control: ComputeControl) throws {
         let cellCount = (geometry.columns - 1) * (geometry.rows - 1)
@@ -45,10 +41,7 @@ struct HotCells: Sendable {
                 for v in trace.range(p) {
                     let cell = cells[v]
                     guard cell >= 0, seen.isShared(Int(cell)) else { continue }
-                    items.append(
-                        Item(
-                            cell: UInt32(cell), occupant: UInt32(v) | flag, piece: Int32(p),
-                            entry: Int32(truncatingIfNeeded: items.count)))
+                    items.append(Item(cell: UInt32(cell), occupant: UInt32(v) | flag, piece: Int32(p)))
                 }
             }
         }
@@ -60,13 +53,11 @@ struct HotCells: Sendable {
         try control.checkCancellation()
         occupants.reserveCapacity(items.count)
         pieces.reserveCapacity(items.count)
-        inVertexOrder = [Int32](repeating: 0, count: items.count)
         var i = 0
         while i < items.count {
             let cell = items[i].cell
             cells.append(Int32(truncatingIfNeeded: cell))
             while i < items.count && items[i].cell == cell {
-                inVertexOrder[Int(items[i].entry)] = Int32(truncatingIfNeeded: occupants.count)
                 occupants.append(items[i].occupant)
                 pieces.append(items[i].piece)
                 i += 1
@@ -76,12 +67,11 @@ struct HotCells: Sendable {
     }
 
     /// A segment of a shared cell, as the sort moves it: its cell, its
-    /// occupant and piece, and its place in vertex order.
+    /// occupant and piece.
     private struct Item {
         var cell: UInt32
         var occupant: UInt32
         var piece: Int32
-        var entry: Int32
     }
 
     /// Two bits a cell: seen once, seen twice or more.
