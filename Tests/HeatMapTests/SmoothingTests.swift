@@ -259,6 +259,45 @@ import Testing
         #expect(try meetings(traces, passes: passes, geometry: grid.geometry) == 0)
     }
 
+    /// The hot cells are the cells that two or more segments of a level and
+    /// the next cross (those of removed pieces counted), in cell order,
+    /// each with its occupants of pieces kept: the lower level's first,
+    /// each level's in vertex order. Against a dictionary of every
+    /// segment's cell, over random fields with close levels.
+    @Test(arguments: UInt64(40)...45)
+    func hotCellsAreTheCellsSegmentsShare(seed: UInt64) throws {
+        let grid = ContourFixture.randomGrid(seed: seed, columns: 31, rows: 23, bumps: 24)
+        let thresholds = ThresholdResolver.thresholds(for: .quantile, levelCount: 6, grid: grid)
+        let traces = try trace(grid, thresholds: thresholds)
+        var checked = 0
+        for l in traces.indices {
+            let upper = l + 1 < traces.count ? traces[l + 1] : nil
+            let hot = try HotCells(lower: traces[l], upper: upper, geometry: grid.geometry, control: .none)
+            var counts: [Int32: Int] = [:]
+            var listed: [Int32: [(UInt32, Int32)]] = [:]
+            for (trace, flag) in [(traces[l], UInt32(0)), (upper, UInt32(1) << 31)] {
+                guard let trace else { continue }
+                let cells = trace.segmentCells()
+                for cell in cells where cell >= 0 { counts[cell, default: 0] += 1 }
+                for p in 0..<trace.pieceCount where !trace.isRemoved[p] {
+                    for v in trace.range(p) where cells[v] >= 0 {
+                        listed[cells[v], default: []].append((UInt32(v) | flag, Int32(p)))
+                    }
+                }
+            }
+            let want = listed.keys.filter { counts[$0]! >= 2 }.sorted()
+            #expect(hot.cells == want, "level \(l)")
+            #expect(hot.start.count == hot.cells.count + 1)
+            for (h, cell) in hot.cells.enumerated() where h < want.count && cell == want[h] {
+                let range = Int(hot.start[h])..<Int(hot.start[h + 1])
+                #expect(Array(hot.occupants[range]) == listed[cell]!.map(\.0), "level \(l), cell \(cell)")
+                #expect(Array(hot.pieces[range]) == listed[cell]!.map(\.1), "level \(l), cell \(cell)")
+                checked += 1
+            }
+        }
+        #expect(checked > 0)
+    }
+
     /// Pairs of smoothed segments that may meet (by the guard's predicate),
     /// of one level or of a level and the next, other than neighbours along
     /// one piece: a sweep along x over every segment.

@@ -294,7 +294,7 @@ import Testing
         }
     }
 
-    /// The batch (blocks of 64 through each step in turn) gives every
+    /// The batch (blocks of 64 through each step in turn, of any length) gives every
     /// point the bits it gets alone, whatever its place in the batch.
     @Test(arguments: projections)
     func aBatchGivesThePointsTheirOwnBits(_ projection: PlaneProjection) {
@@ -313,6 +313,11 @@ import Testing
         for shift in [0, 1, 37] {
             let got = batch(Array(points[shift...]) + points[..<shift]).map { [$0.x.bitPattern, $0.y.bitPattern] }
             #expect(got == Array(alone[shift...] + alone[..<shift]), "\(projection), shifted \(shift)")
+        }
+        // Batches of every length around the block size, and a short last block.
+        for count in [1, 2, 3, 63, 64, 65, 127, 129, 2_999] {
+            let got = batch(Array(points[..<count])).map { [$0.x.bitPattern, $0.y.bitPattern] }
+            #expect(got == Array(alone[..<count]), "\(projection), \(count) points")
         }
     }
 

@@ -37,10 +37,17 @@ struct ConflictChecker {
             self.repeatsUnsure = repeatsUnsure
         }
 
-        /// Whether piece p is read from its whole smoothed vertices (it is
-        /// split beyond the uniform passes), not cut where asked.
-        @inline(__always) package func isSplit(_ p: Int) -> Bool {
-            Int(passes[p]) > Chaikin.alwaysMade && trace.range(p).count >= 3
+        /// `body` given this side's ``Outline``.
+        fileprivate func withOutline<R>(_ body: (Outline) throws -> R) rethrows -> R {
+            try trace.pieceStart.withUnsafeBufferPointer { starts in
+                try trace.isChain.withUnsafeBufferPointer { chain in
+                    try passes.withUnsafeBufferPointer { passes in
+                        try points.withUnsafeBufferPointer { points in
+                            try body(Outline(starts: starts, chain: chain, passes: passes, points: points))
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -78,6 +85,16 @@ struct ConflictChecker {
     private static let pairwiseLimit = 256
 
     func conflicts(hot: HotCells) throws -> [Conflict] {
+        // The per-occupant reads go through borrowed buffers: through the
+        // sides (classes) each read would retain and release an array.
+        try lower.withOutline { lowerOutline in
+            try (upper ?? lower).withOutline { upperOutline in
+                try conflicts(hot: hot, lowerOutline, upperOutline)
+            }
+        }
+    }
+
+    private func conflicts(hot: HotCells, _ lowerOutline: Outline, _ upperOutline: Outline) throws -> [Conflict] {
         let l = level
         var out: [Conflict] = []
         // Repeated vertices make zero-length edges: a conflict of the piece
@@ -90,6 +107,11 @@ struct ConflictChecker {
                 }
             }
         }
+        // The first round reads every hot cell: its hulls are made first,
+        // in vertex order, where the traced positions are read in turn (in
+        // the cells' order each would be a read from afar). Later rounds
+        // read the few cells that changed, as they come.
+        let hulls = changed == nil ? hullsInVertexOrder(hot, lowerOutline, upperOutline) : nil
         let c1 = geometry.columns - 1
         var occupants: [Occupant] = []
         var segments: [Segment] = []
@@ -117,12 +139,12 @@ struct ConflictChecker {
             for k in occ {
                 let isUpper = hot.occupants[k] & (1 << 31) != 0
                 let p = Int(hot.pieces[k])
-                let side = isUpper ? upper! : lower
-                let j = Int(hot.occupants[k] & 0x7fff_ffff) - Int(side.trace.pieceStart[p])
+                let outline = isUpper ? upperOutline : lowerOutline
+                let j = Int(hot.occupants[k] & 0x7fff_ffff) - Int(outline.starts[p])
                 occupants.append(
                     Occupant(
-                        isUpper: isUpper, piece: p, segment: j, hull: Self.hull(of: side, piece: p, segment: j),
-                        window: nil))
+                        isUpper: isUpper, piece: p, segment: j,
+                        hull: hulls?[k] ?? outline.hull(piece: p, segment: j), window: nil))
             }
             for a in 0..<occupants.count {
                 for b in (a + 1)..<occupants.count {
@@ -135,9 +157,19 @@ struct ConflictChecker {
                         if !changedA && !changedB { continue }
                     }
                     if oa.hull.isApart(from: ob.hull) { continue }
-                    if oa.window == nil { window(of: &occupants[a], box: box, into: &segments) }
-                    if ob.window == nil { window(of: &occupants[b], box: box, into: &segments) }
-                    if meet(occupants[a], occupants[b], segments: &segments, activeA: &activeA, activeB: &activeB) {
+                    if oa.window == nil {
+                        window(
+                            of: &occupants[a], oa.isUpper ? upperOutline : lowerOutline, box: box, into: &segments)
+                    }
+                    if ob.window == nil {
+                        window(
+                            of: &occupants[b], ob.isUpper ? upperOutline : lowerOutline, box: box, into: &segments)
+                    }
+                    let closed = !(oa.isUpper ? upperOutline : lowerOutline).chain[oa.piece]
+                    if meet(
+                        occupants[a], occupants[b], closed: closed, segments: &segments, activeA: &activeA,
+                        activeB: &activeB)
+                    {
                         let itself = oa.isUpper == ob.isUpper && oa.piece == ob.piece
                         out.append(
                             Conflict(
@@ -151,24 +183,57 @@ struct ConflictChecker {
         return out
     }
 
-    /// Where smoothing can put an occupant's piece inside its cell: the
-    /// corner cuts at both ends of original segment j lie in the triangles
-    /// (M_{j−1}, P_j, M_j) and (M_j, P_{j+1}, M_{j+1}) (M: segment midpoints),
-    /// so within the hull of M_{j−1}, P_j, P_{j+1}, M_{j+1}. Fixed chain ends
-    /// stand in for missing midpoints.
-    private static func hull(of side: Side, piece p: Int, segment j: Int) -> Quad {
-        let starts = side.trace.pieceStart
-        let lower = Int(starts[p]), n = Int(starts[p + 1]) - lower
-        let closed = !side.trace.isChain[p]
-        // i lies in j − 1 ... j + 2 with 0 ≤ j < n: one wrap at most.
-        @inline(__always) func index(_ i: Int) -> Int {
-            lower + (closed ? (i < 0 ? i + n : (i >= n ? i - n : i)) : min(max(i, 0), n - 1))
+    /// The hull of every occupant of `hot`, by occupant index, made in
+    /// vertex order: each level's occupants are marked by vertex in an
+    /// array as long as the level, then met in a walk along it.
+    /// O(occupants + vertices).
+    private func hullsInVertexOrder(_ hot: HotCells, _ lower: Outline, _ upper: Outline) -> [Quad] {
+        let zero = Quad(x: (0, 0, 0, 0), y: (0, 0, 0, 0))
+        var hulls = [Quad](repeating: zero, count: hot.occupants.count)
+        hulls.withUnsafeMutableBufferPointer { hulls in
+            for (outline, flag) in [(lower, UInt32(0)), (upper, UInt32(1) << 31)] where flag == 0 || self.upper != nil {
+                // Occupant index + 1 by vertex, 0 where none.
+                var at = [Int32](repeating: 0, count: Int(outline.starts[outline.starts.count - 1]))
+                for (k, occupant) in hot.occupants.enumerated() where occupant & (1 << 31) == flag {
+                    at[Int(occupant & 0x7fff_ffff)] = Int32(truncatingIfNeeded: k + 1)
+                }
+                for (v, mark) in at.enumerated() where mark != 0 {
+                    let k = Int(mark) - 1, p = Int(hot.pieces[k])
+                    hulls[k] = outline.hull(piece: p, segment: v - Int(outline.starts[p]))
+                }
+            }
         }
-        let points = side.points
-        let pa = points[index(j - 1)], pb = points[index(j)], pc = points[index(j + 1)], pd = points[index(j + 2)]
-        return Quad(
-            x: ((pa.x + pb.x) / 2, pb.x, pc.x, (pc.x + pd.x) / 2),
-            y: ((pa.y + pb.y) / 2, pb.y, pc.y, (pc.y + pd.y) / 2))
+        return hulls
+    }
+
+    /// What the hulls and windows read of a side: its pieces' starts,
+    /// kinds and passes, and its traced positions, borrowed for the length
+    /// of a check.
+    fileprivate struct Outline {
+        let starts: UnsafeBufferPointer<Int32>
+        let chain: UnsafeBufferPointer<Bool>
+        /// The Chaikin passes of each piece.
+        let passes: UnsafeBufferPointer<UInt8>
+        let points: UnsafeBufferPointer<PlanePoint>
+
+        /// Where smoothing can put an occupant's piece inside its cell:
+        /// the corner cuts at both ends of original segment j lie in the
+        /// triangles (M_{j−1}, P_j, M_j) and (M_j, P_{j+1}, M_{j+1}) (M:
+        /// segment midpoints), so within the hull of M_{j−1}, P_j, P_{j+1},
+        /// M_{j+1}. Fixed chain ends stand in for missing midpoints.
+        @inline(__always) func hull(piece p: Int, segment j: Int) -> Quad {
+            let lower = Int(starts[p]), n = Int(starts[p + 1]) - lower
+            let closed = !chain[p]
+            // i lies in j − 1 ... j + 2 with 0 ≤ j < n: one wrap at most.
+            @inline(__always) func index(_ i: Int) -> Int {
+                lower + (closed ? (i < 0 ? i + n : (i >= n ? i - n : i)) : min(max(i, 0), n - 1))
+            }
+            let pa = points[index(j - 1)], pb = points[index(j)], pc = points[index(j + 1)]
+            let pd = points[index(j + 2)]
+            return Quad(
+                x: ((pa.x + pb.x) / 2, pb.x, pc.x, (pc.x + pd.x) / 2),
+                y: ((pa.y + pb.y) / 2, pb.y, pc.y, (pc.y + pd.y) / 2))
+        }
     }
 
     /// Appends to `segments` the smoothed segments of the occupant's piece
@@ -176,20 +241,24 @@ struct ConflictChecker {
     /// in index order, and sets where they are and the piece's count.
     /// A piece split beyond the uniform passes is read from its smoothed
     /// vertices; any other is cut where the window lies.
-    private func window(of occupant: inout Occupant, box: PlaneBox, into segments: inout [Segment]) {
+    private func window(
+        of occupant: inout Occupant, _ outline: Outline, box: PlaneBox, into segments: inout [Segment]
+    ) {
         let first = segments.count
-        let side = occupant.isUpper ? upper! : lower
         let p = occupant.piece, j = occupant.segment
-        let closed = !side.trace.isChain[p]
-        let range = side.trace.range(p)
-        let split = side.isSplit(p)
+        let closed = !outline.chain[p]
+        let range = Int(outline.starts[p])..<Int(outline.starts[p + 1])
+        let passes = Int(outline.passes[p])
+        let split = passes > Chaikin.alwaysMade && range.count >= 3
         // Passes are skipped on paths too short to cut (see Chaikin); the
         // uniform ones map segment j to `scale` segments, and vertices
         // split beyond them are found through the level's starts.
-        let k = range.count >= 3 ? min(Int(side.passes[p]), Chaikin.alwaysMade) : 0
+        let k = range.count >= 3 ? min(passes, Chaikin.alwaysMade) : 0
         let scale = 1 << k
         let uniform = Chaikin.smoothedCount(range.count, closed: closed, iterations: k)
-        let n = split ? side.smoothed.count(p) : uniform
+        // Only a split piece reads the side itself (its smoothed vertices).
+        let side = split ? (occupant.isUpper ? upper! : lower) : nil
+        let n = side?.smoothed.count(p) ?? uniform
         occupant.count = n
         occupant.window = first..<first
         let segmentCount = closed ? n : n - 1
@@ -199,7 +268,7 @@ struct ConflictChecker {
             from = max(from, 0)
             to = min(to, uniform - 1)
         }
-        if split {
+        if let side {
             from = side.smoothed.index(of: from, piece: p, uniform: uniform)
             to = side.smoothed.index(of: to, piece: p, uniform: uniform)
         }
@@ -216,18 +285,16 @@ struct ConflictChecker {
         @inline(__always) func wrapped(_ raw: Int) -> Int {
             closed ? (raw < 0 ? raw + segmentCount : (raw >= segmentCount ? raw - segmentCount : raw)) : raw
         }
-        if split {
+        if let side {
             let piece = side.smoothed.pieces[p]
             for raw in from..<to {
                 let s = wrapped(raw)
                 add(piece[s], piece[s + 1 == n ? 0 : s + 1], s)
             }
         } else {
-            side.points.withUnsafeBufferPointer { points in
-                let cut = UniformCut(
-                    points: UnsafeBufferPointer(rebasing: points[range]), closed: closed, passes: k)
-                cut.forEachEdge(from, to) { raw, a, b in add(a, b, wrapped(raw)) }
-            }
+            let cut = UniformCut(
+                points: UnsafeBufferPointer(rebasing: outline.points[range]), closed: closed, passes: k)
+            cut.forEachEdge(from, to) { raw, a, b in add(a, b, wrapped(raw)) }
         }
         occupant.window = first..<segments.count
     }
@@ -240,12 +307,11 @@ struct ConflictChecker {
     /// open: O(n log n) rather than O(n²). A sweep sorts its windows in
     /// place.
     private func meet(
-        _ a: Occupant, _ b: Occupant, segments: inout [Segment],
+        _ a: Occupant, _ b: Occupant, closed: Bool, segments: inout [Segment],
         activeA: inout [Segment], activeB: inout [Segment]
     ) -> Bool {
         let ra = a.window!, rb = b.window!
         let samePiece = a.isUpper == b.isUpper && a.piece == b.piece
-        let closed = !(a.isUpper ? upper! : lower).trace.isChain[a.piece]
         let n = a.count
         @inline(__always) func cross(_ s: Segment, _ t: Segment) -> Bool {
             if samePiece {

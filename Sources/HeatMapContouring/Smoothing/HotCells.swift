@@ -5,7 +5,7 @@ import HeatMapDensity
 /// more original segments, with the segments (occupants) in each and the
 /// pieces that hold them (see ``SmoothingGuard``).
 ///
-/// A saturating count of one byte per cell finds the shared cells; their
+/// Two bits per cell (seen once, seen twice) find the shared cells; their
 /// segments are then listed in vertex order (lower level first) and sorted
 /// by cell, so that a cell's occupants come lower level first, each
 /// level's in vertex order — no hashing.
@@ -21,30 +21,27 @@ struct HotCells: Sendable {
 
     package init(lower: LevelTrace, upper: LevelTrace?, geometry: GridGeometry, control: ComputeControl) throws {
         let cellCount = (geometry.columns - 1) * (geometry.rows - 1)
-        // Count pass: segments per cell, saturating at 2, in one byte per cell.
-        var count = [UInt8](repeating: 0, count: cellCount)
         // Each level's segment cells, worked out once for both passes.
         let lowerCells = lower.segmentCells()
         try control.checkCancellation()
         let upperCells = upper?.segmentCells() ?? []
         try control.checkCancellation()
-        count.withUnsafeMutableBufferPointer { count in
-            for cells in [lowerCells, upperCells] {
-                for cell in cells where cell >= 0 && count[Int(cell)] < 2 { count[Int(cell)] += 1 }
-            }
-        }
+        // Count pass: whether a cell holds one segment, and whether two or
+        // more, as two bits of a cell (a quarter of a byte per cell keeps
+        // the grid's mask in cache, where the passes look it up in the
+        // order the contours run).
+        var seen = SharedCells(count: cellCount)
+        for cells in [lowerCells, upperCells] { seen.add(cells) }
         try control.checkCancellation()
-        // Fill pass: the segments of shared cells, piece by piece, with the
-        // index of their entry below the cell in the sort key.
-        var keys: [UInt64] = []
-        var entries: [(occupant: UInt32, piece: Int32)] = []
+        // Fill pass: the segments of shared cells, piece by piece, each an
+        // item of the sort: its cell, and its occupant and piece.
+        var items: [Item] = []
         func fill(_ trace: LevelTrace, _ cells: [Int32], flag: UInt32) {
             for p in 0..<trace.pieceCount where !trace.isRemoved[p] {
                 for v in trace.range(p) {
                     let cell = cells[v]
-                    guard cell >= 0, count[Int(cell)] >= 2 else { continue }
-                    keys.append(UInt64(cell) << 32 | UInt64(entries.count))
-                    entries.append((UInt32(v) | flag, Int32(p)))
+                    guard cell >= 0, seen.isShared(Int(cell)) else { continue }
+                    items.append(Item(cell: UInt32(cell), occupant: UInt32(v) | flag, piece: Int32(p)))
                 }
             }
         }
@@ -52,40 +49,70 @@ struct HotCells: Sendable {
         try control.checkCancellation()
         if let upper { fill(upper, upperCells, flag: 1 << 31) }
         try control.checkCancellation()
-        keys = Self.sortedByCell(keys, columns: geometry.columns - 1, rows: geometry.rows - 1)
+        items = Self.sortedByCell(items, columns: geometry.columns - 1, rows: geometry.rows - 1)
         try control.checkCancellation()
-        occupants.reserveCapacity(keys.count)
-        pieces.reserveCapacity(keys.count)
+        occupants.reserveCapacity(items.count)
+        pieces.reserveCapacity(items.count)
         var i = 0
-        while i < keys.count {
-            let cell = keys[i] >> 32
+        while i < items.count {
+            let cell = items[i].cell
             cells.append(Int32(truncatingIfNeeded: cell))
-            while i < keys.count && keys[i] >> 32 == cell {
-                let entry = entries[Int(keys[i] & 0xffff_ffff)]
-                occupants.append(entry.occupant)
-                pieces.append(entry.piece)
+            while i < items.count && items[i].cell == cell {
+                occupants.append(items[i].occupant)
+                pieces.append(items[i].piece)
                 i += 1
             }
             start.append(Int32(occupants.count))
         }
     }
 
-    /// `keys` (cell << 32 | entry) sorted by cell, keys of one cell in
-    /// their order: two stable counting passes, by the cell's column and
-    /// then by its row. O(n + columns + rows).
-    private static func sortedByCell(_ keys: [UInt64], columns: Int, rows: Int) -> [UInt64] {
-        guard keys.count > 1 else { return keys }
-        let perRow = UInt64(columns)
-        var byColumn = [UInt64](repeating: 0, count: keys.count)
-        countingPass(keys, into: &byColumn, buckets: columns) { Int(($0 >> 32) % perRow) }
-        var byRow = keys
-        countingPass(byColumn, into: &byRow, buckets: rows) { Int(($0 >> 32) / perRow) }
+    /// A segment of a shared cell, as the sort moves it: its cell, its
+    /// occupant and piece.
+    private struct Item {
+        var cell: UInt32
+        var occupant: UInt32
+        var piece: Int32
+    }
+
+    /// Two bits a cell: seen once, seen twice or more.
+    private struct SharedCells {
+        /// Word 2w holds the cells 64w ..< 64(w + 1) seen once, word 2w + 1
+        /// those seen twice: both of a cell in one cache line.
+        private var words: [UInt64]
+
+        init(count: Int) { words = [UInt64](repeating: 0, count: 2 * ((count + 63) >> 6)) }
+
+        mutating func add(_ cells: [Int32]) {
+            words.withUnsafeMutableBufferPointer { words in
+                for cell in cells where cell >= 0 {
+                    let w = 2 * (Int(cell) >> 6), bit = UInt64(1) << UInt64(cell & 63)
+                    words[w + 1] |= words[w] & bit
+                    words[w] |= bit
+                }
+            }
+        }
+
+        @inline(__always) func isShared(_ cell: Int) -> Bool {
+            words[2 * (cell >> 6) + 1] & (1 << UInt64(cell & 63)) != 0
+        }
+    }
+
+    /// `items` sorted by cell, the items of one cell in their order: two
+    /// stable counting passes, by the cell's column and then by its row.
+    /// O(n + columns + rows).
+    private static func sortedByCell(_ items: [Item], columns: Int, rows: Int) -> [Item] {
+        guard items.count > 1 else { return items }
+        let perRow = UInt32(columns)
+        var byColumn = items
+        countingPass(items, into: &byColumn, buckets: columns) { Int($0.cell % perRow) }
+        var byRow = items
+        countingPass(byColumn, into: &byRow, buckets: rows) { Int($0.cell / perRow) }
         return byRow
     }
 
     /// `keys` into `out` stably by `bucket(key)` in 0 ..< `buckets`.
     private static func countingPass(
-        _ keys: [UInt64], into out: inout [UInt64], buckets: Int, _ bucket: (UInt64) -> Int
+        _ keys: [Item], into out: inout [Item], buckets: Int, _ bucket: (Item) -> Int
     ) {
         var next = [Int](repeating: 0, count: buckets + 1)
         next.withUnsafeMutableBufferPointer { next in

@@ -72,3 +72,24 @@ package enum ArcTangent {
     static let piHigh = 3.141592653589793
     static let piLow = 1.2246467991473532e-16
 }
+
+extension ArcTangent {
+    /// `out[i]` = 2·atan(num[i]/den[i]) for i in 0 ..< count, the bits of
+    /// ``twice(_:over:)``, in two loops over plain arrays — the reductions
+    /// (the divisions), then the polynomials — that the compiler pairs
+    /// into vector instructions. `scratch` holds `count` doubles (the
+    /// reductions' k). O(count).
+    @inline(__always) package static func twice(
+        _ num: UnsafePointer<Double>, over den: UnsafePointer<Double>, into out: UnsafeMutablePointer<Double>,
+        scratch k: UnsafeMutablePointer<Double>, count: Int
+    ) {
+        for i in 0..<count {
+            let r = reduce(num[i], over: den[i])
+            out[i] = r.u
+            k[i] = r.k
+        }
+        for i in 0..<count {
+            out[i] = twice(Reduced(u: out[i], k: k[i], sign: num[i]))
+        }
+    }
+}
