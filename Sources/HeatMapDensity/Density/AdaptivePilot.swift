@@ -33,10 +33,12 @@ enum AdaptivePilot {
             return try radii(of: points, kernel: kernel, radius: radius, rule: rule, control: control)
         }
         // The weight-weighted geometric mean over points of weight > 0.
+        var logPilot = [Double](repeating: 0, count: n)
         var logSum = 0.0, weightSum = 0.0
         var lowest = Double.infinity, highest = -Double.infinity
         for i in 0..<n where points.weight[i] > 0 && pilot[i] > 0 {
-            logSum += points.weight[i] * log(pilot[i])
+            logPilot[i] = log(pilot[i])
+            logSum += points.weight[i] * logPilot[i]
             weightSum += points.weight[i]
             lowest = min(lowest, pilot[i]); highest = max(highest, pilot[i])
         }
@@ -45,15 +47,20 @@ enum AdaptivePilot {
                 "adaptive bandwidth: the pilot density is the same at every point (\(n) point\(n == 1 ? "" : "s")), so every radius would be the pilot radius; leave adaptive off"
             )
         }
-        let g = exp(logSum / weightSum)
+        // rᵢ = R · min((f̃ᵢ / g)^−α, trim), by logarithms: one exp per point.
+        let logG = logSum / weightSum, logTrim = log(rule.trim), logRadius = log(radius)
         var radii = [Double](repeating: radius, count: n)
+        var logRadii = [Double](repeating: logRadius, count: n)
         var trimmed = 0
         for i in 0..<n where points.weight[i] > 0 && pilot[i] > 0 {
-            let factor = pow(pilot[i] / g, -rule.sensitivity)
-            if factor > rule.trim { trimmed += 1 }
-            radii[i] = radius * min(factor, rule.trim)
+            let e = -rule.sensitivity * (logPilot[i] - logG)
+            if e > logTrim { trimmed += 1 }
+            logRadii[i] = logRadius + min(e, logTrim)
+            radii[i] = radius * exp(min(e, logTrim))
         }
-        return (radii, summary(radii: radii, weights: points.weight, radius: radius, trimmed: trimmed))
+        return (
+            radii, summary(radii: radii, logRadii: logRadii, weights: points.weight, radius: radius, trimmed: trimmed)
+        )
     }
 
     /// Pairs of points the exact pilot may sum before the grid's is read
@@ -163,28 +170,30 @@ enum AdaptivePilot {
         return result
     }
 
-    private static func summary(radii: [Double], weights: [Double], radius: Double, trimmed: Int) -> AdaptiveSummary {
-        // (radius, weight) pairs sorted by radius: a sort of plain values,
-        // not of indices through closures.
-        var order: [SIMD2<Double>] = []
-        order.reserveCapacity(radii.count)
-        for i in radii.indices where weights[i] > 0 { order.append(SIMD2(radii[i], weights[i])) }
-        order.sort { $0.x < $1.x }
-        let total = order.reduce(0.0) { $0 + $1.y }
-        var logSum = 0.0
-        for p in order { logSum += p.y * log(p.x) }
-        func percentile(_ q: Double) -> Double {
-            var acc = 0.0
-            for p in order {
-                acc += p.y
-                if acc >= q * total { return p.x }
-            }
-            return order.last?.x ?? radius
+    private static func summary(
+        radii: [Double], logRadii: [Double], weights: [Double], radius: Double, trimmed: Int
+    ) -> AdaptiveSummary {
+        var pairs: [SIMD2<Double>] = []
+        pairs.reserveCapacity(radii.count)
+        var total = 0.0, logSum = 0.0
+        var smallest = Double.infinity, largest = -Double.infinity
+        for i in radii.indices where weights[i] > 0 {
+            let r = radii[i], w = weights[i]
+            pairs.append(SIMD2(r, w))
+            total += w
+            logSum += w * logRadii[i]
+            smallest = min(smallest, r)
+            largest = max(largest, r)
         }
+        guard !pairs.isEmpty else {
+            return AdaptiveSummary(
+                pilotRadius: radius, geometricMean: radius, smallest: radius, largest: radius,
+                percentile5: radius, percentile95: radius, trimmed: trimmed)
+        }
+        let p5 = WeightedQuantile.value(&pairs, q: 0.05, total: total) ?? radius
+        let p95 = WeightedQuantile.value(&pairs, q: 0.95, total: total) ?? radius
         return AdaptiveSummary(
             pilotRadius: radius, geometricMean: total > 0 ? exp(logSum / total) : radius,
-            smallest: order.first?.x ?? radius,
-            largest: order.last?.x ?? radius,
-            percentile5: percentile(0.05), percentile95: percentile(0.95), trimmed: trimmed)
+            smallest: smallest, largest: largest, percentile5: p5, percentile95: p95, trimmed: trimmed)
     }
 }
