@@ -6,12 +6,20 @@ frame's half-open window [start, end), using kde_oracle.py --frame K.
 Usage:
   check-frames.py --points FILE.csv --grid GRID.json --time COL[,COL...]
                   [--time-format iso|epoch|epoch-ms] [--frames K1,K2,...]
-                  [--oracle PATH] -- [kde_oracle options: --lat/--lon or --x/--y, --w ...]
+                  [--adaptive ALPHA [--trim T]] [--oracle PATH]
+                  -- [kde_oracle options: --lat/--lon or --x/--y, --w, --kernel ...]
 
 Times are read independently of the tool (Python's datetime, proleptic
 Gregorian, UTC). Also checks that every frame's start and end are the
 exact step arithmetic (start_k+1 = next start, end = start + window as the
 JSON's "time" member says) and that frames are in order.
+
+--adaptive: the grid was made with `--adaptive ALPHA`, whose radii come
+from one pilot over ALL points (a point keeps its radius in every frame).
+This script computes those radii itself (the pilot: the fixed-radius sum at
+the grid's "radius", point included; the weighted geometric mean over
+points with w > 0; r = R min((pilot/g)^-ALPHA, T)) and hands them to the
+oracle as a radius column of the frame's points.
 Needs numpy (the oracle) and the peers' Python.
 """
 import argparse, csv, json, os, subprocess, sys, tempfile
@@ -26,6 +34,8 @@ ap.add_argument("--frames", help="comma list of frame indexes (default: first, m
 ap.add_argument("--oracle", default="/work/shared/check/kde_oracle.py")
 ap.add_argument("--mean", metavar="COL", help="the grid is the kernel-weighted mean of COL (--value COL): checked here, "
                 "Gaussian kernel, against sum(v w K) / sum(w K), undefined where sum(w e^(-d²/2σ²)) < 0.05")
+ap.add_argument("--adaptive", type=float)
+ap.add_argument("--trim", type=float, default=5.0)
 ap.add_argument("rest", nargs=argparse.REMAINDER)
 a = ap.parse_args()
 rest = [r for r in a.rest if r != "--"]
@@ -86,6 +96,48 @@ def mean_check(chosen, k):
     print(f"  mean of {a.mean}: {int(both.sum())} defined nodes; max |grid - exact| / range = {err:.3e}; "
           f"{disagree} nodes defined on one side only -> {'ok' if good else 'FAIL'}")
     return good
+
+def adaptive_radii():
+    """Abramson's radii over all points, in the grid's plane and units."""
+    import math
+    import numpy as np
+    from scipy.spatial import cKDTree
+    opt = dict(zip(rest[::2], rest[1::2]))
+    if "--lat" in opt:
+        from pyproj import Transformer
+        lat = np.array([float(r[opt["--lat"]]) for r in rows]); lon = np.array([float(r[opt["--lon"]]) for r in rows])
+        px, py = Transformer.from_crs("EPSG:4326", g["crs"], always_xy=True).transform(lon, lat)
+        px, py = np.asarray(px), np.asarray(py)
+    else:
+        px = np.array([float(r[opt["--x"]]) for r in rows]); py = np.array([float(r[opt["--y"]]) for r in rows])
+    w = np.array([float(r[opt["--w"]]) for r in rows]) if "--w" in opt else np.ones_like(px)
+    R = g["radius"]
+    name, _, arg = opt.get("--kernel", "gaussian").partition(":")
+    decay = float(arg) if arg else 0.0
+    def shape(d2):
+        if name == "gaussian":
+            return np.exp(-d2 / (2 * (R / 3) ** 2))
+        u2 = np.minimum(d2 / (R * R), 1.0)
+        inside = d2 <= R * R
+        s = {"quartic": (1 - u2) ** 2, "epanechnikov": 1 - u2, "triweight": (1 - u2) ** 3,
+             "triangular": 1 - (1 - decay) * np.sqrt(u2), "uniform": np.ones_like(u2)}[name]
+        return np.where(inside, s, 0.0)
+    reach = 2 * R if name == "gaussian" else R
+    xy = np.column_stack([px, py])
+    pilot = np.zeros_like(px)
+    for i, near in enumerate(cKDTree(xy).query_ball_point(xy, r=reach)):
+        near = np.asarray(near)
+        pilot[i] = np.sum(w[near] * shape((px[near] - px[i]) ** 2 + (py[near] - py[i]) ** 2))
+    ok_ = (w > 0) & (pilot > 0)
+    gmean = math.exp(np.sum(w[ok_] * np.log(pilot[ok_])) / np.sum(w[ok_]))
+    lam = np.ones_like(px); lam[ok_] = (pilot[ok_] / gmean) ** (-a.adaptive)
+    return R * np.minimum(lam, a.trim)
+
+if a.adaptive is not None:
+    for r, radius in zip(rows, adaptive_radii()):
+        r["_radius"] = repr(float(radius))
+    rest += ["--radius-column", "_radius"]
+    print(f"adaptive {a.adaptive}: radii from one pilot over all {len(rows)} points")
 
 picks = [int(x) for x in a.frames.split(",")] if a.frames else sorted({0, len(frames) // 2, len(frames) - 1})
 for k in picks:

@@ -7,7 +7,8 @@ import HeatMap
 /// process: the contours of all points at once (`all_s`, as one export
 /// computes them), and a timeline of the same points — the grid, radius
 /// and shared thresholds planned, every frame made and contoured at them
-/// (`frames_s`). `--csv PATH` also writes the points (lat,lon,w,time) for
+/// (`frames_s`), each with its CPU seconds (user + system, all threads)
+/// beside the wall. `--csv PATH` also writes the points (lat,lon,w,time) for
 /// timing the tool itself on them.
 enum FramesBenchmark {
     static let usage = """
@@ -46,17 +47,19 @@ enum FramesBenchmark {
         // The tool's default radius rule (the library's default is a fixed 500 m).
         configuration.bandwidth = .auto
 
-        let allStart = DispatchTime.now().uptimeNanoseconds
+        let allStart = DispatchTime.now().uptimeNanoseconds, allCPU = CPUTime.seconds
         let all = try HeatMapContours.compute(from: points, configuration: configuration, control: .none)
         let allPolygons = all.contourSet.bands.reduce(0) { $0 + $1.count }
         let allSeconds = Double(DispatchTime.now().uptimeNanoseconds - allStart) / 1e9
+        let allCPUSeconds = CPUTime.seconds - allCPU
 
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = DispatchTime.now().uptimeNanoseconds, startCPU = CPUTime.seconds
         let timeline = try HeatMapTimeline.prepare(
             points, configuration: configuration,
             frames: TimeFrameOptions(step: step, window: window),
             control: .none)
         let prepared = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let preparedCPU = CPUTime.seconds - startCPU
         var polygons = 0, frames = 0
         for try await frame in timeline.frames {
             let contours = try await frame.contours(kinds: .bands)
@@ -64,13 +67,16 @@ enum FramesBenchmark {
             frames += 1
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let cpu = CPUTime.seconds - startCPU
         let fields: [(String, String)] = [
             ("n", "\(n)"), ("frames", "\(frames)"), ("step", "\"\(step)\""), ("window", "\"\(window ?? step)\""),
             ("cols", "\(timeline.geometry.columns)"), ("rows", "\(timeline.geometry.rows)"),
             ("radius", "\(timeline.radius)"), ("levels", "\(timeline.thresholds.count)"),
-            ("all_s", "\(allSeconds)"), ("all_polygons", "\(allPolygons)"),
-            ("prepare_s", "\(prepared)"), ("frames_s", "\(seconds)"), ("frame_polygons", "\(polygons)"),
-            ("ratio", "\(seconds / allSeconds)"), ("peak_mb", "\(PeakMemory.megabytes)")
+            ("all_s", "\(allSeconds)"), ("all_cpu_s", "\(allCPUSeconds)"), ("all_polygons", "\(allPolygons)"),
+            ("prepare_s", "\(prepared)"), ("prepare_cpu_s", "\(preparedCPU)"),
+            ("frames_s", "\(seconds)"), ("frames_cpu_s", "\(cpu)"), ("frame_polygons", "\(polygons)"),
+            ("ratio", "\(seconds / allSeconds)"), ("cpu_ratio", "\(cpu / allCPUSeconds)"),
+            ("peak_mb", "\(PeakMemory.megabytes)")
         ]
         print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     }

@@ -70,6 +70,40 @@ import Testing
         #expect(thresholds.values.allSatisfy { $0.count == 1 })
     }
 
+    /// The same points as GeoJSON features, their times in properties
+    /// (strings, and calendar parts as numbers), in the same order.
+    static var geoJSONPoints: String {
+        let rows = points.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+        let features = rows.map { f in
+            "{\"type\":\"Feature\",\"properties\":{\"w\":\(f[2]),\"time\":\"\(f[3])\",\"year\":\(f[4]),"
+                + "\"month\":\(f[5]),\"day\":\(f[6])},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(f[1]),\(f[0])]}}"
+        }
+        return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "]}\n"
+    }
+
+    /// GeoJSON points carry their times in properties: the frames are the
+    /// CSV's, byte for byte; a bad time names the property and its place.
+    @Test func geoJSONPointsReadTheirTimesFromProperties() throws {
+        let folder = try ScratchFolder()
+        let csv = try folder.write("p.csv", Self.points)
+        let geojson = try folder.write("p.geojson", Self.geoJSONPoints)
+        for time in [["--time", "time"], ["--time", "year,month,day"]] {
+            let options = ["--weight", "w", "--frames", "1mo", "--window", "2mo", "--resolution", "30"] + time
+            let fromCSV = try Tool.run(["grid", csv] + options)
+            let fromGeoJSON = try Tool.run(["grid", geojson] + options)
+            #expect(fromCSV.status == 0 && fromGeoJSON.status == 0, "\(fromGeoJSON.stderr)")
+            #expect(fromCSV.stdout.contains("\"frames\"") && fromCSV.stdout == fromGeoJSON.stdout)
+        }
+        let bad = try folder.write(
+            "bad.geojson",
+            Self.geoJSONPoints.replacingOccurrences(of: "\"2021-02-10\"", with: "\"2021-02-30\""))
+        let run = try Tool.run(["grid", bad, "--time", "time", "--frames", "1mo", "-o", folder.file("out.json")])
+        #expect(run.status == 1)
+        #expect(run.stderrLines.count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("bad.geojson:5:") && run.stderr.contains("property 'time': time \"2021-02-30\""))
+        #expect(!folder.contents().contains("out.json"))
+    }
+
     @Test(arguments: [
         (["--time", "time", "--frames", "0d"], Int32(2), "bad value '0d' for --frames: no time at all"),
         (["--time", "time", "--frames", "1d", "--window", "0s"], 2, "bad value '0s' for --window: no time at all"),

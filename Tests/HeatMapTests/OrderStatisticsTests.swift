@@ -45,6 +45,34 @@ import Testing
         }
     }
 
+    /// Over values too many to hold (passed over in blocks, as every
+    /// frame's grid is), the candidates are narrowed by more passes until
+    /// they fit: the same picks, in 2 passes when they fit at once and
+    /// more when the limit is small.
+    @Test(arguments: [0, 1, 2])
+    func selectionInPassesHoldsFewCandidates(kind: Int) throws {
+        let values = Self.values(kind, count: 200_000, seed: 5)
+        let ranks: (Int) -> [Int] = { m in m == 0 ? [] : [0, m / 10, m / 2, (m * 9) / 10, m - 1] }
+        let expected = try values.withUnsafeBufferPointer {
+            try OrderStatistics.select($0, above: -1, ranks: ranks, control: .none)
+        }
+        for limit in [Int.max, 5_000, 10] {
+            var passes = 0
+            let blocks = ValuePasses { control, body in
+                passes += 1
+                try values.withUnsafeBufferPointer { all in
+                    for start in stride(from: 0, to: all.count, by: 30_000) {
+                        try control.checkCancellation()
+                        try body(UnsafeBufferPointer(rebasing: all[start..<min(start + 30_000, all.count)]))
+                    }
+                }
+            }
+            let got = try OrderStatistics.select(blocks, above: -1, ranks: ranks, candidateLimit: limit, control: .none)
+            #expect(got.count == expected.count && got.selected == expected.selected, "limit \(limit)")
+            #expect(limit == .max ? passes == 2 : passes >= 2)
+        }
+    }
+
     @Test(arguments: [0, 1, 2])
     func radixSortAgreesWithSort(kind: Int) throws {
         let values = Self.values(kind, count: 100_000, seed: 9)

@@ -225,6 +225,120 @@ import Testing
         #expect(checked == timeline.spans.count)
     }
 
+    struct Sighting: HeatMapTimed, HeatMapRadial {
+        var id: Int
+        var coordinate: LocationCoordinate2D
+        var weight: Double
+        var radius: Double
+        var time: Date
+    }
+
+    /// The exact density of `points` on the timeline's grid, each with its
+    /// own radius (plane units).
+    static func exactDensity(
+        _ points: [(coordinate: LocationCoordinate2D, weight: Double, radius: Double)],
+        on timeline: HeatMapTimeline, projection: PlaneProjection, kernel: DensityKernel
+    ) throws -> DensityGrid {
+        var planes = PlanePoints()
+        for p in points {
+            let q = projection.project(p.coordinate)
+            planes.append(x: q.x, y: q.y, weight: p.weight, value: nil, radius: p.radius)
+        }
+        var exact = try DensityAccumulator(
+            geometry: timeline.geometry, radius: timeline.radius, projection: projection,
+            method: .exact, kernel: kernel, maximumRadius: planes.radius?.max() ?? timeline.radius)
+        try exact.add(planes)
+        return try exact.finish()
+    }
+
+    /// A point type with its own radius keeps it in every frame that holds
+    /// it: each frame is the exact sum of its points at their radii; a bad
+    /// radius leaves its point out, counted.
+    @Test func radialFramesKeepEachPointsRadius() async throws {
+        var sightings = Self.fixes().map { f in
+            Sighting(
+                id: f.id, coordinate: f.coordinate, weight: f.weight,
+                radius: 20_000 + 60_000 * abs(sin(Double(f.id))), time: f.time)
+        }
+        sightings[7].radius = 0
+        sightings[8].radius = .nan
+        var configuration = HeatMapConfiguration()
+        configuration.gridResolution = 70
+        configuration.kernel = .quartic
+        let timeline = try await HeatMapTimeline.prepare(
+            sightings, configuration: configuration,
+            frames: TimeFrameOptions(step: TimeStep(14, .day), window: TimeStep(28, .day)))
+        #expect(timeline.summary.rejected["bad radius"] == 2)
+        var checked = 0
+        for try await frame in timeline.frames where frame.span.index % 3 == 1 {
+            let own = sightings.filter {
+                frame.span.contains($0.time.timeIntervalSince1970) && $0.radius.isFinite && $0.radius > 0
+            }
+            let expected = try Self.exactDensity(
+                own.map { ($0.coordinate, $0.weight, $0.radius) }, on: timeline,
+                projection: frame.grid.projection, kernel: .quartic)
+            let peak = expected.values.max() ?? 0
+            let worst = zip(frame.grid.values, expected.values).map { abs($0 - $1) }.max() ?? 0
+            #expect(peak > 0 && worst <= 1e-9 * peak, "frame \(frame.span.index): \(worst) vs \(peak)")
+            checked += 1
+        }
+        #expect(checked >= 2)
+    }
+
+    /// An adaptive bandwidth gives each point one radius from a pilot over
+    /// ALL points (so a point keeps its radius whichever frames hold it):
+    /// each frame is the exact sum of its points at those radii.
+    @Test func adaptiveFramesTakeTheirRadiiFromAllPoints() async throws {
+        let fixes = Self.fixes()
+        var configuration = HeatMapConfiguration()
+        configuration.gridResolution = 70
+        configuration.kernel = .epanechnikov
+        configuration.radius = 60_000
+        configuration.adaptive = AdaptiveBandwidth(sensitivity: 0.5)
+        let timeline = try await HeatMapTimeline.prepare(
+            fixes, configuration: configuration, frames: TimeFrameOptions(step: TimeStep(30, .day)))
+        var frames: [HeatMapFrame] = []
+        for try await frame in timeline.frames { frames.append(frame) }
+        let projection = try #require(frames.first).grid.projection
+        var all = PlanePoints()
+        for p in fixes {
+            let q = projection.project(p.coordinate)
+            all.append(x: q.x, y: q.y, weight: p.weight, value: nil)
+        }
+        let chosen = try AdaptivePilot.radii(
+            of: all, kernel: .epanechnikov, radius: timeline.radius,
+            rule: AdaptiveBandwidth(sensitivity: 0.5), control: .none)
+        #expect(Set(chosen.radii).count > 100)
+        for frame in frames {
+            let own = fixes.indices.filter { frame.span.contains(fixes[$0].time.timeIntervalSince1970) }
+            let expected = try Self.exactDensity(
+                own.map { (fixes[$0].coordinate, fixes[$0].weight, chosen.radii[$0]) }, on: timeline,
+                projection: projection, kernel: .epanechnikov)
+            let peak = expected.values.max() ?? 0
+            let worst = zip(frame.grid.values, expected.values).map { abs($0 - $1) }.max() ?? 0
+            #expect(peak > 0 && worst <= 1e-9 * peak, "frame \(frame.span.index): \(worst) vs \(peak)")
+        }
+    }
+
+    /// The shared thresholds are those of every frame's values together,
+    /// exactly (not of a sample, nor of one frame), for each rule that
+    /// reads their order.
+    @Test(arguments: [LevelSpacing.quantile, .auto, .linear, .logarithmic])
+    func sharedThresholdsAreThoseOfAllFramesValues(_ spacing: LevelSpacing) async throws {
+        var configuration = HeatMapConfiguration()
+        configuration.gridResolution = 60
+        configuration.contourLevels = 12
+        configuration.levelSpacing = spacing
+        let timeline = try await HeatMapTimeline.prepare(
+            Self.fixes(), configuration: configuration,
+            frames: TimeFrameOptions(step: TimeStep(3, .day), window: TimeStep(9, .day)))
+        var all: [Double] = []
+        for try await frame in timeline.frames { all += frame.grid.values }
+        let expected = ThresholdResolver.thresholds(
+            for: spacing, levelCount: 12, values: all, floor: 0)
+        #expect(!expected.isEmpty && timeline.thresholds == expected)
+    }
+
     /// Cancelling while the interval grids are being filled stops the
     /// preparation there (driven by its progress report, not a clock).
     @Test func preparingIsCancellable() throws {

@@ -61,9 +61,14 @@ public final class HeatMapTimeline: Sendable {
     /// caller's actor. Points with a bad coordinate, weight or time are
     /// left out and counted in ``summary``.
     ///
+    /// Points of a ``HeatMapRadial`` type keep their own radius in every
+    /// frame (a bad radius leaves the point out, counted); an adaptive
+    /// bandwidth (``HeatMapConfiguration/adaptive``) gives each point its
+    /// radius from a pilot density over all points, kept in every frame.
+    ///
     /// - Parameter progress: called (from any thread) as the stages advance.
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for an empty
-    ///   frame range, more than 10,000 frames or adaptive radii;
+    ///   frame range or more than 10,000 frames;
     ///   `CancellationError` when the task is cancelled.
     public static func prepare<P: HeatMapTimed>(
         _ points: [P], configuration: HeatMapConfiguration = HeatMapConfiguration(), frames: TimeFrameOptions,
@@ -84,46 +89,55 @@ public final class HeatMapTimeline: Sendable {
         var batch = PointBatch(capacity: points.count)
         var statistics = InputStatistics()
         var rejected: [String: Int] = [:]
-        for (i, p) in points.enumerated() {
-            if i & 0xffff == 0xffff { try control.checkCancellation() }
-            let c = p.coordinate, t = p.time.timeIntervalSince1970
-            let reason: String?
-            if !c.latitude.isFinite || !c.longitude.isFinite
-                || (geographic
-                    && (PointRule.isOutside(latitude: c.latitude) || PointRule.isOutside(longitude: c.longitude)))
-            {
-                reason = "bad coordinate"
-            } else if !(p.weight >= 0) || !p.weight.isFinite {
-                reason = "bad weight"
-            } else if !t.isFinite {
-                reason = "bad time"
-            } else {
-                reason = nil
-            }
-            if let reason {
-                rejected[reason, default: 0] += 1
-                continue
-            }
-            // Under the mean, a measured point brings its value; any other maps its weight, with kernel weight 1.
-            var weight = p.weight, value = Double.nan
-            if configuration.estimator == .mean {
-                if let measured = p as? any HeatMapMeasurable {
-                    value = measured.value
-                    if !value.isFinite {
-                        rejected["bad value", default: 0] += 1
-                        continue
-                    }
+        // A point type with its own radius (HeatMapRadial) keeps it in every frame.
+        let radiusOf = PointPreparation.ownRadius(of: P.self)
+        var radii: [Double]? = radiusOf == nil ? nil : []
+        try points.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices {
+                let p = buffer[i]
+                if i & 0xffff == 0xffff { try control.checkCancellation() }
+                let c = p.coordinate, t = p.time.timeIntervalSince1970
+                let reason: String?
+                if !c.latitude.isFinite || !c.longitude.isFinite
+                    || (geographic
+                        && (PointRule.isOutside(latitude: c.latitude) || PointRule.isOutside(longitude: c.longitude)))
+                {
+                    reason = "bad coordinate"
+                } else if !(p.weight >= 0) || !p.weight.isFinite {
+                    reason = "bad weight"
+                } else if !t.isFinite {
+                    reason = "bad time"
+                } else if let radiusOf, case let r = radiusOf(buffer.baseAddress! + i), !(r.isFinite && r > 0) {
+                    reason = "bad radius"
                 } else {
-                    (value, weight) = (p.weight, 1)
+                    reason = nil
                 }
+                if let reason {
+                    rejected[reason, default: 0] += 1
+                    continue
+                }
+                // Under the mean, a measured point brings its value; any other maps its weight, with kernel weight 1.
+                var weight = p.weight, value = Double.nan
+                if configuration.estimator == .mean {
+                    if let measured = p as? any HeatMapMeasurable {
+                        value = measured.value
+                        if !value.isFinite {
+                            rejected["bad value", default: 0] += 1
+                            continue
+                        }
+                    } else {
+                        (value, weight) = (p.weight, 1)
+                    }
+                }
+                let point = InputPoint(
+                    latitude: c.latitude, longitude: c.longitude, weight: weight, value: value, time: t)
+                batch.append(point)
+                statistics.add(point)
+                if let radiusOf { radii?.append(radiusOf(buffer.baseAddress! + i)) }
             }
-            let point = InputPoint(
-                latitude: c.latitude, longitude: c.longitude, weight: weight, value: value, time: t)
-            batch.append(point)
-            statistics.add(point)
         }
         let density = try FrameDensity.make(
-            points: batch, statistics: statistics, configuration: configuration,
+            points: batch, radii: radii, statistics: statistics, configuration: configuration,
             frames: frames, control: control)
         let thresholds = try density.thresholds(
             spacing: configuration.levelSpacing,

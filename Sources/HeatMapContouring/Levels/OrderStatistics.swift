@@ -32,46 +32,94 @@ enum OrderStatistics {
         _ values: UnsafeBufferPointer<Double>, above floor: Double, ranks: (Int) -> [Int],
         control: ComputeControl
     ) throws -> (count: Int, selected: [Double]) {
+        try select(ValuePasses(values), above: floor, ranks: ranks, candidateLimit: .max, control: control)
+    }
+
+    /// ``select(_:above:ranks:control:)`` over values that are passed over
+    /// as often as needed (every frame's grid, say), holding at most about
+    /// `candidateLimit` keys: while the buckets that hold the ranks are
+    /// larger, another pass splits them on the next 16 bits.
+    static func select(
+        _ values: ValuePasses, above floor: Double, ranks: (Int) -> [Int], candidateLimit: Int,
+        control: ComputeControl
+    ) throws -> (count: Int, selected: [Double]) {
         var histogram = [Int](repeating: 0, count: 1 << 16)
         var m = 0
         try histogram.withUnsafeMutableBufferPointer { h in
-            try eachBlock(values.count, control: control) { range in
-                for i in range {
-                    let v = values[i]
-                    if v > floor {
-                        h[Int(key(v) >> 48)] += 1
-                        m += 1
-                    }
+            try values.pass(control) { block in
+                for v in block where v > floor {
+                    h[Int(key(v) >> 48)] += 1
+                    m += 1
                 }
             }
         }
         let wanted = ranks(m)
         guard m > 0, !wanted.isEmpty else { return (m, []) }
-        let targets = buckets(of: wanted, in: histogram)
-        var slot = [Int16](repeating: -1, count: 1 << 16)
-        var collected: [[UInt64]] = []
-        for t in targets {
-            slot[t.bucket] = Int16(collected.count)
-            collected.append([])
-            collected[collected.count - 1].reserveCapacity(histogram[t.bucket])
+        // Each target: a key prefix of `bits` bits, how many keys have it,
+        // and the ranks it holds (relative to its first key) with their places.
+        var targets = buckets(of: wanted, in: histogram).map {
+            (prefix: UInt64($0.bucket), count: histogram[$0.bucket], ranks: $0.ranks)
         }
-        try eachBlock(values.count, control: control) { range in
-            for i in range {
-                let v = values[i]
-                if v > floor {
+        var bits = 16
+        while bits < 64, targets.reduce(0, { $0 + $1.count }) > candidateLimit {
+            let known = UInt64(64 - bits), shift = UInt64(48 - bits)
+            let top = TopFilter(targets.map(\.prefix), bits: bits)
+            var split = [[Int]](repeating: [Int](repeating: 0, count: 1 << 16), count: targets.count)
+            try values.pass(control) { block in
+                for v in block where v > floor {
                     let k = key(v)
-                    let s = Int(slot[Int(k >> 48)])
-                    if s >= 0 { collected[s].append(k) }
+                    if let s = top.target(of: k >> known) { split[s][Int((k >> shift) & 0xffff)] += 1 }
                 }
+            }
+            targets = targets.enumerated().flatMap { i, t in
+                buckets(of: t.ranks.map(\.rank), in: split[i]).map { u in
+                    (
+                        prefix: t.prefix << 16 | UInt64(u.bucket), count: split[i][u.bucket],
+                        ranks: u.ranks.map { (rank: $0.rank, index: t.ranks[$0.index].index) }
+                    )
+                }
+            }
+            bits += 16
+        }
+        let known = UInt64(64 - bits)
+        let top = TopFilter(targets.map(\.prefix), bits: bits)
+        var collected = targets.map { t -> [UInt64] in
+            var keys: [UInt64] = []
+            keys.reserveCapacity(t.count)
+            return keys
+        }
+        try values.pass(control) { block in
+            for v in block where v > floor {
+                let k = key(v)
+                if let s = top.target(of: k >> known) { collected[s].append(k) }
             }
         }
         var found = [UInt64](repeating: 0, count: wanted.count)
         for (s, t) in targets.enumerated() {
-            let picks = try refine(collected[s], ranks: t.ranks.map { $0.rank }, shift: 32, control: control)
+            let picks = try refine(collected[s], ranks: t.ranks.map { $0.rank }, shift: 48 - bits, control: control)
             collected[s] = []
             for (j, r) in t.ranks.enumerated() { found[r.index] = picks[j] }
         }
         return (m, found.map(value))
+    }
+
+    /// Which target a key prefix belongs to: a table of the top 16 bits
+    /// rules out almost every key at once; the few left compare whole.
+    private struct TopFilter {
+        let prefixes: [UInt64]
+        let bits: Int
+        var hot = [Bool](repeating: false, count: 1 << 16)
+
+        init(_ prefixes: [UInt64], bits: Int) {
+            self.prefixes = prefixes
+            self.bits = bits
+            for p in prefixes { hot[Int(p >> UInt64(bits - 16))] = true }
+        }
+
+        @inline(__always) func target(of prefix: UInt64) -> Int? {
+            guard hot[Int(prefix >> UInt64(bits - 16))] else { return nil }
+            return prefixes.firstIndex(of: prefix)
+        }
     }
 
     /// `values` above `floor`, sorted descending (a radix sort on the keys,
@@ -103,23 +151,32 @@ enum OrderStatistics {
         return keys.reversed().map(value)
     }
 
-    /// The sum of the values above `floor`, in grid order, polled.
+    /// The sum of the values above `floor`, in order, polled.
     package static func sum(_ values: UnsafeBufferPointer<Double>, above floor: Double, control: ComputeControl) throws
         -> Double
     {
+        try sum(ValuePasses(values), above: floor, control: control)
+    }
+
+    /// ``sum(_:above:control:)`` in one pass over `values`.
+    static func sum(_ values: ValuePasses, above floor: Double, control: ComputeControl) throws -> Double {
         var total = 0.0
-        try eachBlock(values.count, control: control) { range in
-            for i in range where values[i] > floor { total += values[i] }
+        try values.pass(control) { block in
+            for v in block where v > floor { total += v }
         }
         return total
     }
 
     /// The smallest and largest value that is not NaN, polled.
     static func extremes(_ values: UnsafeBufferPointer<Double>, control: ComputeControl) throws -> (Double, Double) {
+        try extremes(ValuePasses(values), control: control)
+    }
+
+    /// ``extremes(_:control:)`` in one pass over `values`.
+    static func extremes(_ values: ValuePasses, control: ComputeControl) throws -> (Double, Double) {
         var lo = Double.infinity, hi = -Double.infinity
-        try eachBlock(values.count, control: control) { range in
-            for i in range {
-                let v = values[i]
+        try values.pass(control) { block in
+            for v in block {
                 // As Swift.min and Swift.max pick among equals (−0 and 0).
                 if v < lo { lo = v }
                 if v >= hi { hi = v }

@@ -59,6 +59,22 @@ package enum ThresholdResolver {
         for spacing: LevelSpacing, levelCount: Int, values: UnsafeBufferPointer<Double>,
         floor: Double?, control: ComputeControl
     ) throws -> [Double] {
+        try thresholds(
+            for: spacing, levelCount: levelCount, passes: ValuePasses(values), candidateLimit: .max,
+            sortedDescending: { try OrderStatistics.sortedDescending(values, above: 0, control: control) },
+            floor: floor, control: control)
+    }
+
+    /// The thresholds of ``thresholds(for:levelCount:values:floor:control:)``
+    /// over values passed over as often as needed (every frame's, say),
+    /// holding about `candidateLimit` of them at most for the order
+    /// statistics; `sortedDescending` gives the values above 0, largest
+    /// first (only the probability rule asks).
+    /// - Throws: `CancellationError`; what the passes throw.
+    static func thresholds(
+        for spacing: LevelSpacing, levelCount: Int, passes values: ValuePasses, candidateLimit: Int,
+        sortedDescending: () throws -> [Double], floor: Double?, control: ComputeControl
+    ) throws -> [Double] {
         var (lo, hi) = try OrderStatistics.extremes(values, control: control)
         if let floor, lo < floor { lo = floor }
         guard lo.isFinite, hi.isFinite, hi > lo else { return [] }
@@ -67,8 +83,11 @@ package enum ThresholdResolver {
         let result: [Double]
         switch spacing {
         case .auto:
-            let chosen = try autoSpacing(values: values, minimum: lo, range: range, control: control)
-            return try thresholds(for: chosen, levelCount: levelCount, values: values, floor: floor, control: control)
+            let chosen = try autoSpacing(
+                values: values, minimum: lo, range: range, candidateLimit: candidateLimit, control: control)
+            return try thresholds(
+                for: chosen, levelCount: levelCount, passes: values, candidateLimit: candidateLimit,
+                sortedDescending: sortedDescending, floor: floor, control: control)
         case .linear:
             result = (0..<levels).map { lo + range * Double($0 + 1) / Double(levels + 1) }
         case .logarithmic:
@@ -82,7 +101,7 @@ package enum ThresholdResolver {
                 values, above: nonZeroFloor(minimum: lo, range: range),
                 ranks: { m in
                     (0..<levels).map { l in min(Int(Double(l + 1) / Double(levels + 1) * Double(m)), m - 1) }
-                }, control: control)
+                }, candidateLimit: candidateLimit, control: control)
             guard count > 0 else { return [] }
             result = picks
         case .custom(let given):
@@ -90,8 +109,7 @@ package enum ThresholdResolver {
         case .nice:
             result = niceSteps(from: lo, to: hi, about: levels)
         case .probability(let shares):
-            let sorted = try OrderStatistics.sortedDescending(values, above: 0, control: control)
-            result = probabilityThresholds(sortedDescending: sorted, shares: shares)
+            result = probabilityThresholds(sortedDescending: try sortedDescending(), shares: shares)
         }
         return ascendingUnique(
             result.filter { $0.isFinite && $0 > lo && $0 < hi || isQuantileEdge($0, lo, hi, spacing) })
@@ -109,12 +127,12 @@ package enum ThresholdResolver {
     /// `.quantile` when mean / median of the non-zero cells exceeds 2, else
     /// `.linear` (the mean summed in grid order).
     static func autoSpacing(
-        values: UnsafeBufferPointer<Double>, minimum: Double, range: Double,
+        values: ValuePasses, minimum: Double, range: Double, candidateLimit: Int,
         control: ComputeControl
     ) throws -> LevelSpacing {
         let floor = nonZeroFloor(minimum: minimum, range: range)
         let (count, median) = try OrderStatistics.select(
-            values, above: floor, ranks: { $0 >= 2 ? [$0 / 2] : [] },
+            values, above: floor, ranks: { $0 >= 2 ? [$0 / 2] : [] }, candidateLimit: candidateLimit,
             control: control)
         guard count >= 2, let median = median.first else { return .linear }
         let mean = try OrderStatistics.sum(values, above: floor, control: control) / Double(count)
@@ -122,10 +140,12 @@ package enum ThresholdResolver {
         return mean / median > 2 ? .quantile : .linear
     }
 
-    /// ``autoSpacing(values:minimum:range:control:)`` of an array.
+    /// ``autoSpacing(values:minimum:range:candidateLimit:control:)`` of an array.
     static func autoSpacing(values: [Double], minimum: Double, range: Double) -> LevelSpacing {
         values.withUnsafeBufferPointer {
-            (try? autoSpacing(values: $0, minimum: minimum, range: range, control: .none)) ?? .linear
+            (try? autoSpacing(
+                values: ValuePasses($0), minimum: minimum, range: range, candidateLimit: .max, control: .none))
+                ?? .linear
         }
     }
 

@@ -174,7 +174,7 @@ package enum PointPreparation {
     }
 
     /// How to read a point's own radius, when `P` brings one (``HeatMapRadial``).
-    private static func ownRadius<P: HeatMapable>(of type: P.Type) -> ((UnsafePointer<P>) -> Double)? {
+    package static func ownRadius<P: HeatMapable>(of type: P.Type) -> ((UnsafePointer<P>) -> Double)? {
         guard let radial = type as? any HeatMapRadial.Type else { return nil }
         func reader<R: HeatMapRadial>(_: R.Type) -> (UnsafePointer<P>) -> Double {
             { p in UnsafeRawPointer(p).assumingMemoryBound(to: R.self).pointee.radius }

@@ -72,14 +72,36 @@ enum DensityPlanner {
     }
 
     /// The grid of points with a radius each: their own, or an adaptive
-    /// bandwidth's. The points are gathered in memory; the radius R of the
-    /// plan (the rule's, or the given one) is the pilot's and the one the
-    /// density is normalised by; the grid's box holds every point padded by
-    /// `paddingFactor` × its own radius as well as by `paddingFactor` × R.
+    /// bandwidth's (``planWithRadii(_:configuration:control:)``).
     private static func computeWithRadii<S: PlanePointSource>(
         _ source: S, configuration: HeatMapConfiguration,
         control: ComputeControl
     ) throws -> (grid: DensityGrid, plan: Plan) {
+        let (points, plan) = try planWithRadii(source, configuration: configuration, control: control)
+        var accumulator = try DensityAccumulator(
+            geometry: plan.geometry, radius: plan.radius,
+            projection: source.projection, estimator: configuration.estimator,
+            method: configuration.densityMethod, kernel: configuration.kernel,
+            kernelValues: configuration.kernelValues, maximumRadius: plan.maximumRadius,
+            expectedCount: points.count)
+        try accumulator.add(points, control: control)
+        return (try (consume accumulator).finish(control: control), plan)
+    }
+
+    /// The plan of points with a radius each, and the points with their
+    /// radii (``PlanePoints/radius``), in the source's order: their own
+    /// radii, or an adaptive bandwidth's. The points are gathered in
+    /// memory; the radius R of the plan (the rule's, or the given one) is
+    /// the pilot's and the one the density is normalised by; the grid's box
+    /// holds every point padded by `paddingFactor` × its own radius as well
+    /// as by `paddingFactor` × R.
+    ///
+    /// - Throws: ``HeatMapError/invalidPoint(index:reason:)`` for a radius
+    ///   that is not a finite number > 0; what ``plan(_:configuration:control:)`` throws.
+    static func planWithRadii<S: PlanePointSource>(
+        _ source: S, configuration: HeatMapConfiguration,
+        control: ComputeControl
+    ) throws -> (points: PlanePoints, plan: Plan) {
         var points = PlanePoints()
         if let memory = source as? MemoryPointSource {
             points = memory.points
@@ -124,14 +146,7 @@ enum DensityPlanner {
         plan.geometry = GridGeometry.fitting(
             box: box, radius: plan.radius, paddingFactor: 0, resolution: plan.resolution)
         plan.maximumRadius = largest
-        var accumulator = try DensityAccumulator(
-            geometry: plan.geometry, radius: plan.radius,
-            projection: source.projection, estimator: configuration.estimator,
-            method: configuration.densityMethod, kernel: configuration.kernel,
-            kernelValues: configuration.kernelValues, maximumRadius: largest,
-            expectedCount: points.count)
-        try accumulator.add(points, control: control)
-        return (try (consume accumulator).finish(control: control), plan)
+        return (points, plan)
     }
 
     /// The radius, resolution and grid for `source` under `configuration`:

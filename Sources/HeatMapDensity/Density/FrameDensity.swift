@@ -92,14 +92,21 @@ package final class FrameDensity {
         planning: P, timed: T, configuration: HeatMapConfiguration, frames options: TimeFrameOptions,
         control: ComputeControl
     ) throws -> FrameDensity {
-        if configuration.adaptive != nil {
-            throw HeatMapError.invalidConfiguration(
-                "adaptive radii are not available with frames yet (each frame would need its own pilot density)")
-        }
         let mean = configuration.estimator == .mean
         let stats = timed.statistics
         let schedule = try FrameSchedule(options, earliest: stats.minTime, latest: stats.maxTime)
-        let plan = try DensityPlanner.plan(planning, configuration: configuration, control: control)
+        // Radii per point (their own, or an adaptive bandwidth's from a pilot
+        // over all points) are planned once, like the grid: a point keeps
+        // its radius in every frame that holds it.
+        let plan: DensityPlanner.Plan
+        var radii: [Double]? = nil
+        if configuration.adaptive != nil || planning.carriesRadius {
+            let planned = try DensityPlanner.planWithRadii(planning, configuration: configuration, control: control)
+            plan = planned.plan
+            radii = planned.points.radius
+        } else {
+            plan = try DensityPlanner.plan(planning, configuration: configuration, control: control)
+        }
         let projection = planning.projection
         let nodes = plan.geometry.count
         let intervals = schedule.intervalCount
@@ -126,7 +133,10 @@ package final class FrameDensity {
         // The mean's numerator sums w (v - lowest) K, never below zero, so
         // that it is a density of non-negative weights like the denominator.
         let shift = mean && lowest.isFinite ? lowest : 0
-        let fields = mean ? 4 : 3
+        // Records: x, y, w, then the mean's value, then the radius.
+        let valueField = mean ? 3 : nil
+        let radiusField = radii == nil ? nil : (mean ? 4 : 3)
+        let fields = 3 + (mean ? 1 : 0) + (radii == nil ? 0 : 1)
         var offsets = [Int](repeating: 0, count: intervals + 1)
         for j in 0..<intervals { offsets[j + 1] = offsets[j] + counts[j] }
         let held = offsets[intervals]
@@ -144,6 +154,10 @@ package final class FrameDensity {
         let projector = PointProjector(projection)
         var done = 0
         try timed.forEachTimedBatch(control: control) { batch in
+            if let radii, done + batch.count > radii.count {
+                throw HeatMapError.invalidConfiguration(
+                    "the points changed between passes (\(radii.count) planned, more read)")
+            }
             for i in 0..<batch.count {
                 guard let j = schedule.interval(of: batch.time[i]) else { continue }
                 let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
@@ -152,6 +166,7 @@ package final class FrameDensity {
                 buffers[j].append(q.y)
                 buffers[j].append(batch.weight[i])
                 if mean { buffers[j].append(FrameDensity.measured(batch, i) - shift) }
+                if let radii { buffers[j].append(radii[done + i]) }
                 if buffers[j].count == fields * capacity { try flush(j) }
                 if i & 0xffff == 0xffff { try control.checkCancellation() }
             }
@@ -177,7 +192,8 @@ package final class FrameDensity {
                     geometry: plan.geometry, radius: plan.radius,
                     projection: projection, estimator: .density,
                     method: configuration.densityMethod, kernel: configuration.kernel,
-                    kernelValues: mean ? .raw : configuration.kernelValues, expectedCount: counts[j])
+                    kernelValues: mean ? .raw : configuration.kernelValues,
+                    maximumRadius: plan.maximumRadius, expectedCount: counts[j])
             }
             var weights = try accumulator()
             var valued = mean ? try accumulator() : nil
@@ -192,11 +208,12 @@ package final class FrameDensity {
                 points.reserveCapacity(n)
                 for r in 0..<n {
                     points.append(
-                        x: records[fields * r], y: records[fields * r + 1], weight: records[fields * r + 2], value: nil)
+                        x: records[fields * r], y: records[fields * r + 1], weight: records[fields * r + 2], value: nil,
+                        radius: radiusField.map { records[fields * r + $0] })
                 }
                 try weights.add(points, control: quiet)
-                if valued != nil {
-                    for r in 0..<n { points.weight[r] *= records[fields * r + 3] }
+                if valued != nil, let valueField {
+                    for r in 0..<n { points.weight[r] *= records[fields * r + valueField] }
                     try valued!.add(points, control: quiet)
                 }
                 k += n
@@ -224,30 +241,43 @@ package final class FrameDensity {
     }
 
     /// The frames of points read by ``StreamedPoints`` (with times).
-    /// - Parameter resolutionFromData: as ``StreamedDensity/compute(from:configuration:resolutionFromData:control:)``.
+    /// - Parameters:
+    ///   - resolutionFromData: as ``StreamedDensity/compute(from:configuration:resolutionFromData:control:)``.
+    ///   - valuesAreRadii: the points' values are each point's kernel radius.
     package static func make(
         streamed points: StreamedPoints, configuration: HeatMapConfiguration,
-        resolutionFromData: Bool = false, frames options: TimeFrameOptions,
+        resolutionFromData: Bool = false, valuesAreRadii: Bool = false, frames options: TimeFrameOptions,
         control: ComputeControl
     ) throws -> FrameDensity {
         var asked = configuration
         if resolutionFromData { asked.resolutionFromData = true }
         let source = StreamedPointSource(
             points: points, configuration: configuration,
-            batchSize: StreamedPoints.batchSize)
+            batchSize: StreamedPoints.batchSize, valuesAreRadii: valuesAreRadii)
         return try make(planning: source, timed: points, configuration: asked, frames: options, control: control)
     }
 
-    /// Hands out every frame's grid, in order. Memory: three grids.
+    /// Hands out every frame's grid, in order. Memory: four grids (two for the mean's sums besides).
     /// - Throws: `CancellationError`; a scratch file that cannot be read; what `body` throws.
     package func forEachFrame(control: ComputeControl, _ body: (TimeFrame, DensityGrid) throws -> Void) throws {
         var stepper = FrameStepper(self)
         while let (frame, grid) = try stepper.next(control: control) { try body(frame, grid) }
     }
 
+    /// Hands out every frame's values, in order, in one buffer reused from
+    /// frame to frame (valid during the call): for passes that only read
+    /// them. Memory: three grids, none allocated per frame.
+    /// - Throws: as ``forEachFrame(control:_:)``.
+    package func forEachFrameValues(
+        control: ComputeControl, _ body: (TimeFrame, UnsafeBufferPointer<Double>) throws -> Void
+    ) throws {
+        var stepper = FrameStepper(self)
+        while try stepper.advance(control: control, body) {}
+    }
+
     /// Hands out the frames in order, `size` at a time (the last batch may
     /// be shorter), for a caller that works on several frames at once.
-    /// Memory: two grids besides the batch's.
+    /// Memory: three grids besides the batch's.
     /// - Throws: as ``forEachFrame(control:_:)``.
     package func forEachFrameBatch(
         size: Int, control: ComputeControl, _ body: ([(TimeFrame, DensityGrid)]) throws -> Void
@@ -267,11 +297,13 @@ package final class FrameDensity {
 
     /// Makes the frames one at a time, in order: a running sum of the
     /// intervals' grids, the ones entering added and the ones leaving
-    /// subtracted. Memory: two grids and the frame handed out.
+    /// subtracted. Memory: three grids and the frame handed out.
     package struct FrameStepper {
         private let density: FrameDensity
         private var sum: [Double]
         private var scratch: [Double]
+        /// The frame's values, made anew in place for every frame.
+        private var values: [Double]
         private var current = 0..<0
         private var position = 0
 
@@ -279,12 +311,33 @@ package final class FrameDensity {
             self.density = density
             sum = [Double](repeating: 0, count: density.channels * density.nodes)
             scratch = sum
+            values = [Double](repeating: 0, count: density.nodes)
         }
 
         /// The next frame and its grid; nil after the last.
         package mutating func next(control: ComputeControl) throws -> (TimeFrame, DensityGrid)? {
+            var made: (TimeFrame, DensityGrid)?
+            let density = self.density
+            _ = try advance(control: control) { frame, values in
+                let configuration = density.configuration
+                let raw = density.estimator == .mean || configuration.kernelValues == .raw
+                let grid = DensityGrid(
+                    geometry: density.plan.geometry, values: Array(values), projection: density.projection,
+                    radius: density.plan.radius, estimator: density.estimator,
+                    units: raw ? "" : density.projection.densityUnits, kernel: configuration.kernel,
+                    kernelValues: density.estimator == .mean ? .density : configuration.kernelValues)
+                made = (frame, grid)
+            }
+            return made
+        }
+
+        /// Makes the next frame and hands it to `body` with its values
+        /// (valid during the call); false after the last.
+        package mutating func advance(
+            control: ComputeControl, _ body: (TimeFrame, UnsafeBufferPointer<Double>) throws -> Void
+        ) throws -> Bool {
             let schedule = density.schedule
-            guard position < schedule.frames.count else { return nil }
+            guard position < schedule.frames.count else { return false }
             try control.checkCancellation()
             let frame = schedule.frames[position], run = schedule.runs[position]
             position += 1
@@ -299,27 +352,21 @@ package final class FrameDensity {
                 for j in current.lowerBound..<run.lowerBound { try apply(j, sign: -1) }
             }
             current = run
-            let configuration = density.configuration
             let nodes = density.nodes
-            var values: [Double]
             if density.estimator == .mean {
                 // The sums are raw, as the mean estimator's: undefined below the same support.
                 let shift = density.shift
-                values = (0..<nodes).map { i in
-                    DensityAccumulator.nodeValue(sum: sum[i], valueSum: sum[nodes + i], mean: true, scale: 1) + shift
+                for i in 0..<nodes {
+                    values[i] =
+                        DensityAccumulator.nodeValue(sum: sum[i], valueSum: sum[nodes + i], mean: true, scale: 1)
+                        + shift
                 }
             } else {
-                values = sum
                 // Subtraction leaves rounding noise where nothing is left: a density is never below 0.
-                for i in 0..<values.count where values[i] < 0 { values[i] = 0 }
+                for i in 0..<nodes { values[i] = sum[i] < 0 ? 0 : sum[i] }
             }
-            let raw = density.estimator == .mean || configuration.kernelValues == .raw
-            let grid = DensityGrid(
-                geometry: density.plan.geometry, values: values, projection: density.projection,
-                radius: density.plan.radius, estimator: density.estimator,
-                units: raw ? "" : density.projection.densityUnits, kernel: configuration.kernel,
-                kernelValues: density.estimator == .mean ? .density : configuration.kernelValues)
-            return (frame, grid)
+            try values.withUnsafeBufferPointer { try body(frame, $0) }
+            return true
         }
 
         private mutating func apply(_ j: Int, sign: Double) throws {
@@ -335,20 +382,22 @@ package final class FrameDensity {
     }
 
     /// The frames of points held in memory (with times), projected with
-    /// `configuration.projection` centred on them.
+    /// `configuration.projection` centred on them; `radii`, when given,
+    /// are the points' own kernel radii (one per point, finite and > 0).
     package static func make(
-        points batch: PointBatch, statistics: InputStatistics,
+        points batch: PointBatch, radii: [Double]? = nil, statistics: InputStatistics,
         configuration: HeatMapConfiguration, frames options: TimeFrameOptions,
         control: ComputeControl
     ) throws -> FrameDensity {
         let projection = statistics.projection(configuration.projection)
         var planes = PlanePoints()
         planes.reserveCapacity(batch.count)
+        if radii != nil { planes.radius = [] }
         let projector = PointProjector(projection)
         for i in 0..<batch.count {
             if i & 0xffff == 0xffff { try control.checkCancellation() }
             let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
-            planes.append(x: q.x, y: q.y, weight: batch.weight[i], value: nil)
+            planes.append(x: q.x, y: q.y, weight: batch.weight[i], value: nil, radius: radii?[i])
         }
         return try make(
             planning: MemoryPointSource(points: planes, projection: projection),

@@ -14,7 +14,8 @@ import HeatMapCore
 /// long the file or the MultiPoint; other values are parsed whole.
 /// Positions are [longitude, latitude] (x, y for planar input); weight
 /// and value come from the feature's properties (numbers, or numeric
-/// strings). Bad positions and properties throw an ``InputError`` with the
+/// strings), and so does the time (an ISO 8601 string, a number of
+/// seconds or milliseconds, or calendar parts, as CSV columns are read). Bad positions and properties throw an ``InputError`` with the
 /// line and column of the offending JSON — or are counted in
 /// ``rejections`` under ``PointReaderOptions/skipInvalid``. Invalid or
 /// truncated JSON and non-point geometry are reported the same way; the
@@ -33,8 +34,10 @@ final class GeoJSONPointReader {
     private var pendingIndex = 0
     /// Streamed positions gathered before they are handed out.
     private let batchSize: Int
-    /// The weight and value of the feature whose positions are streamed.
-    private var streamWeight = 1.0, streamValue = Double.nan
+    /// The weight, value and time of the feature whose positions are streamed.
+    private var streamWeight = 1.0, streamValue = Double.nan, streamTime = Double.nan
+    /// Reads a feature's time from its properties, when times are asked for.
+    private let timeReader: TimeFieldReader?
     /// The first bad position of the feature being streamed: thrown when
     /// the feature ends, as a feature read whole would (bad JSON later in
     /// it is reported first).
@@ -55,6 +58,7 @@ final class GeoJSONPointReader {
         self.options = options
         self.batchSize = max(1, batchSize)
         validator = PointValidator(geographic: options.geographic)
+        timeReader = options.columns.time.map { TimeFieldReader(columns: $0, decimalComma: false) }
         features.positionsWanted = { [unowned self] feature, _ in self.streams(feature) }
     }
 
@@ -100,16 +104,19 @@ final class GeoJSONPointReader {
     /// whole and checked as ever.
     private func streams(_ feature: JSONNode?) -> Bool {
         let weightName = options.columns.weight, valueName = options.columns.value
+        let named = weightName != nil || valueName != nil || timeReader != nil
         guard let feature else {
             streamWeight = 1
             streamValue = .nan
-            return weightName == nil && valueName == nil
+            streamTime = .nan
+            return !named
         }
         guard feature["type"]?.string == "Feature" else { return false }
         let properties = feature["properties"]
         // The properties may still come after the geometry.
-        if weightName != nil || valueName != nil, properties == nil { return false }
+        if named, properties == nil { return false }
         do {
+            streamTime = try time(of: properties, feature: feature)
             streamWeight = try weightName.map { try property($0, of: properties, feature: feature, role: .weight) } ?? 1
             streamValue =
                 try valueName.map {
@@ -126,7 +133,7 @@ final class GeoJSONPointReader {
     /// one waits for the feature's end (unless skipping).
     private func take(_ node: JSONNode) {
         var errors: [InputError] = []
-        position(node, weight: streamWeight, value: streamValue, into: &pending, errors: &errors)
+        position(node, weight: streamWeight, value: streamValue, time: streamTime, into: &pending, errors: &errors)
         for error in errors {
             if options.skipInvalid {
                 rejections.record(error)
@@ -173,8 +180,9 @@ final class GeoJSONPointReader {
                 return
             }
             let properties = node["properties"]
-            var weight = 1.0, value = Double.nan
+            var weight = 1.0, value = Double.nan, time = Double.nan
             do {
+                time = try self.time(of: properties, feature: node)
                 if let name = options.columns.weight {
                     weight = try property(name, of: properties, feature: node, role: .weight)
                 }
@@ -189,9 +197,9 @@ final class GeoJSONPointReader {
             } catch {
                 return
             }
-            positions(of: geometry, weight: weight, value: value, into: &out, errors: &errors)
+            positions(of: geometry, weight: weight, value: value, time: time, into: &out, errors: &errors)
         case "Point", "MultiPoint", "GeometryCollection":
-            if let name = options.columns.weight ?? options.columns.value {
+            if let name = options.columns.weight ?? options.columns.value ?? options.columns.time?.names.first {
                 rowsRead += 1
                 errors.append(
                     fail(
@@ -199,7 +207,7 @@ final class GeoJSONPointReader {
                         "bare \(type) geometry has no properties, so no '\(name)'"))
                 return
             }
-            positions(of: node, weight: 1, value: .nan, into: &out, errors: &errors)
+            positions(of: node, weight: 1, value: .nan, time: .nan, into: &out, errors: &errors)
         default:
             rowsRead += 1
             errors.append(
@@ -238,8 +246,42 @@ final class GeoJSONPointReader {
         }
     }
 
+    /// The feature's time from its properties (NaN when no time is asked for).
+    private func time(of properties: JSONNode?, feature: JSONNode) throws -> Double {
+        guard let timeReader else { return .nan }
+        let names = timeReader.columns.names
+        guard let properties, case .object = properties.value else {
+            throw fail(feature, "missing property", "feature has no properties, so no '\(names[0])' for the time")
+        }
+        // Each part as the text a CSV field would hold: a string as it is, a number as written.
+        var bytes: [UInt8] = []
+        var parts: [Range<Int>] = []
+        for name in names {
+            guard let node = properties[name] else {
+                throw fail(properties, "missing property", "feature has no property '\(name)' for the time")
+            }
+            let start = bytes.count
+            switch node.value {
+            case .string(let s): bytes += s.utf8
+            case .number: bytes += JSONNumberText.describe(node).utf8
+            case .null: break
+            default: bytes += node.kind.utf8
+            }
+            parts.append(start..<bytes.count)
+        }
+        let read = bytes.withUnsafeBufferPointer { all in
+            timeReader.time { k in UnsafeBufferPointer(rebasing: all[parts[k]]) }
+        }
+        switch read {
+        case .success(let t): return t
+        case .failure(let problem):
+            let name = names[problem.part]
+            throw fail(properties[name] ?? properties, problem.reason, "property '\(name)': \(problem.message)")
+        }
+    }
+
     private func positions(
-        of geometry: JSONNode, weight: Double, value: Double,
+        of geometry: JSONNode, weight: Double, value: Double, time: Double,
         into out: inout [InputPoint], errors: inout [InputError]
     ) {
         let type = geometry["type"]?.string
@@ -250,21 +292,21 @@ final class GeoJSONPointReader {
                 errors.append(fail(geometry, "invalid GeoJSON", "Point without 'coordinates'"))
                 return
             }
-            position(coordinates, weight: weight, value: value, into: &out, errors: &errors)
+            position(coordinates, weight: weight, value: value, time: time, into: &out, errors: &errors)
         case "MultiPoint":
             guard let coordinates = geometry["coordinates"]?.array else {
                 rowsRead += 1
                 errors.append(fail(geometry, "invalid GeoJSON", "MultiPoint without a 'coordinates' array"))
                 return
             }
-            for p in coordinates { position(p, weight: weight, value: value, into: &out, errors: &errors) }
+            for p in coordinates { position(p, weight: weight, value: value, time: time, into: &out, errors: &errors) }
         case "GeometryCollection":
             guard let members = geometry["geometries"]?.array else {
                 rowsRead += 1
                 errors.append(fail(geometry, "invalid GeoJSON", "GeometryCollection without a 'geometries' array"))
                 return
             }
-            for g in members { positions(of: g, weight: weight, value: value, into: &out, errors: &errors) }
+            for g in members { positions(of: g, weight: weight, value: value, time: time, into: &out, errors: &errors) }
         default:
             rowsRead += 1
             let found = type ?? (geometry.string != nil ? "a string" : "a geometry without a 'type'")
@@ -276,7 +318,7 @@ final class GeoJSONPointReader {
     }
 
     private func position(
-        _ node: JSONNode, weight: Double, value: Double,
+        _ node: JSONNode, weight: Double, value: Double, time: Double,
         into out: inout [InputPoint], errors: inout [InputError]
     ) {
         rowsRead += 1
@@ -304,7 +346,7 @@ final class GeoJSONPointReader {
             }
         }
         guard let lon = coordinate(0, .longitude), let lat = coordinate(1, .latitude) else { return }
-        out.append(InputPoint(latitude: lat, longitude: lon, weight: weight, value: value))
+        out.append(InputPoint(latitude: lat, longitude: lon, weight: weight, value: value, time: time))
     }
 }
 

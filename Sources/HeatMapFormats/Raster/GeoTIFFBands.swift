@@ -7,23 +7,29 @@ import HeatMapDensity
 /// time series — written as ``GeoTIFFWriter`` writes one band, with the
 /// bands stored apart (PlanarConfiguration 2): every directory first,
 /// then the tiles, smallest overview first, each level band by band.
-/// Grids are added one at a time and only their compressed tiles are
-/// kept, so memory is the compressed file plus one grid.
+/// Grids are added one at a time and their compressed tiles wait in a
+/// temporary file until the directories that point into them are
+/// written, so memory is one grid and its tiles however many bands.
 package struct GeoTIFFBands {
     private let geometry: GridGeometry
     private let options: GeoTIFFWriter.Options
     private let tile: Int
     /// Width and height of each level, full resolution first.
     private let sizes: [(width: Int, height: Int)]
-    /// compressed[level][band] = that band's tiles, row-major.
-    private var compressed: [[[[UInt8]]]]
+    /// The compressed tiles, band by band, each band level by level.
+    private let spool: TileSpool
+    /// tileSizes[level][band] = the byte counts of that band's tiles, row-major.
+    private var tileSizes: [[[Int]]]
+    /// blocks[level][band] = where that band's tiles of that level start in the spool.
+    private var blocks: [[UInt64]]
     private var descriptions: [String] = []
     private var bandItems: [[(name: String, value: String)]] = []
     private var hasNoData = false
     private var first: DensityGrid?
 
     /// Bands of grids with `geometry`.
-    package init(geometry: GridGeometry, options: GeoTIFFWriter.Options) {
+    /// - Throws: ``HeatMapError`` when the temporary file cannot be made.
+    package init(geometry: GridGeometry, options: GeoTIFFWriter.Options) throws {
         self.geometry = geometry
         self.options = options
         tile = max(geometry.columns, geometry.rows) > 512 ? 512 : 256
@@ -34,7 +40,9 @@ package struct GeoTIFFBands {
             }
         }
         self.sizes = sizes.map { (width: $0.0, height: $0.1) }
-        compressed = Array(repeating: [], count: sizes.count)
+        tileSizes = Array(repeating: [], count: sizes.count)
+        blocks = Array(repeating: [], count: sizes.count)
+        spool = try TileSpool()
     }
 
     /// The number of bands added.
@@ -42,7 +50,10 @@ package struct GeoTIFFBands {
 
     /// Adds `grid` as the next band, described as `description` (GDAL's
     /// band description) with `items` as its own metadata.
-    package mutating func add(_ grid: DensityGrid, description: String, items: [(name: String, value: String)] = []) {
+    /// - Throws: ``HeatMapError`` when the temporary file cannot be written.
+    package mutating func add(
+        _ grid: DensityGrid, description: String, items: [(name: String, value: String)] = []
+    ) throws {
         precondition(grid.geometry == geometry, "every band has the same grid")
         if first == nil { first = grid }
         if grid.values.contains(where: { $0.isNaN }) { hasNoData = true }
@@ -58,15 +69,19 @@ package struct GeoTIFFBands {
                     results.value[j] = level.compressedTile(tx: j % across, ty: j / across, size: tile, sample: sample)
                 }
             }
-            compressed[k].append(tiles)
+            blocks[k].append(spool.count)
+            tileSizes[k].append(tiles.map(\.count))
+            for t in tiles { try spool.append(t) }
         }
         descriptions.append(description)
         bandItems.append(items)
     }
 
-    /// The file's bytes.
-    /// - Throws: ``RasterCodecError`` with no band, or when the file would pass 4 GiB.
-    package func encode() throws -> [UInt8] {
+    /// Writes the file to `sink`: the directories, then the tiles from the temporary file.
+    /// - Throws: ``RasterCodecError`` with no band, or when the file would
+    ///   pass 4 GiB; what `sink` throws; ``HeatMapError`` when the
+    ///   temporary file cannot be read.
+    package func write(to sink: ByteSink) throws {
         guard let grid = first else { throw RasterCodecError("GeoTIFF: no band to write") }
         let g = geometry
         let bands = descriptions.count
@@ -92,7 +107,7 @@ package struct GeoTIFFBands {
         var directories: [TIFFDirectoryBuilder] = []
         for (k, size) in sizes.enumerated() {
             var d = TIFFDirectoryBuilder()
-            let tiles = compressed[k].reduce(0) { $0 + $1.count }
+            let tiles = tileSizes[k].reduce(0) { $0 + $1.count }
             d.set(254, .longs([k == 0 ? 0 : 1]))
             d.set(256, .longs([UInt32(size.width)]))
             d.set(257, .longs([UInt32(size.height)]))
@@ -107,7 +122,7 @@ package struct GeoTIFFBands {
             d.set(322, .shorts([UInt16(tile)]))
             d.set(323, .shorts([UInt16(tile)]))
             d.set(324, .longs([UInt32](repeating: 0, count: tiles)))
-            d.set(325, .longs(compressed[k].flatMap { $0.map { UInt32($0.count) } }))
+            d.set(325, .longs(tileSizes[k].flatMap { $0.map { UInt32($0) } }))
             d.set(339, .shorts([UInt16](repeating: 3, count: bands)))
             if hasNoData { d.set(42113, .ascii("nan")) }
             if k == 0 {
@@ -128,10 +143,10 @@ package struct GeoTIFFBands {
         // Tile data: the smallest level first, each level band by band.
         var tileOffsets = [[UInt32]](repeating: [], count: sizes.count)
         for k in stride(from: sizes.count - 1, through: 0, by: -1) {
-            for band in compressed[k] {
-                for t in band {
+            for band in tileSizes[k] {
+                for size in band {
                     tileOffsets[k].append(UInt32(truncatingIfNeeded: offset))
-                    offset += t.count
+                    offset += size
                 }
             }
         }
@@ -142,14 +157,16 @@ package struct GeoTIFFBands {
         var out: [UInt8] = [0x49, 0x49, 42, 0]
         withUnsafeBytes(of: UInt32(directoryOffsets[0]).littleEndian) { out += $0 }
         out += ghost
-        out.reserveCapacity(offset)
         for (k, d) in directories.enumerated() {
             if out.count < directoryOffsets[k] { out.append(0) }
             out += d.bytes(at: directoryOffsets[k], next: k + 1 < directories.count ? directoryOffsets[k + 1] : 0)
         }
+        try out.withUnsafeBytes { try sink.write($0) }
         for k in stride(from: sizes.count - 1, through: 0, by: -1) {
-            for band in compressed[k] { for t in band { out += t } }
+            for (band, start) in blocks[k].enumerated() {
+                let length = UInt64(tileSizes[k][band].reduce(0, +))
+                try spool.copy(start..<start + length, to: sink)
+            }
         }
-        return out
     }
 }

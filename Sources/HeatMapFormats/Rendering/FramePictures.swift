@@ -5,17 +5,16 @@ import HeatMapDensity
 
 /// Pictures of the frames of a time series, all on one view, one legend
 /// and one set of thresholds (docs/time.md): SVG small multiples, and an
-/// offline HTML page with a time slider. Frames are added one at a time;
-/// only their drawn text is kept.
+/// offline HTML page with a time slider. Small multiples are added one
+/// frame at a time (only their drawn text is kept); the page is written
+/// a frame at a time.
 package struct FramePictures {
-    /// One frame as drawn: its label and, for the page, its bands and values.
+    /// One small multiple as drawn: its label, dates and bands.
     private struct Drawn {
         var label: String
         var start: String
         var end: String
         var svg: String
-        /// The page's: the frame's grid, encoded (``FrameGridCode``).
-        var values: String
     }
 
     private let options: HeatMapRenderOptions
@@ -23,9 +22,6 @@ package struct FramePictures {
     private let units: String
     private let style: HeatMapStyle
     private var drawn: [Drawn] = []
-    private var view: PlaneBox?
-    private var projection: PlaneProjection?
-    private var geometry: GridGeometry?
 
     /// Pictures at `thresholds` (in `units`), styled by `style`.
     package init(options: HeatMapRenderOptions, thresholds: [Double], units: String, style: HeatMapStyle) {
@@ -64,30 +60,11 @@ package struct FramePictures {
         o.height = FramePictures.cell.height - FramePictures.labelHeight
         o.graticule = false
         let svg = PictureComposer.svg(scene(contours, options: o), o, standalone: false, mapOnly: true)
-        if view == nil {
-            view = contours.grid.geometry.cellBox
-            projection = contours.projection
-        }
-        drawn.append(Drawn(label: label, start: start, end: end, svg: svg, values: ""))
-    }
-
-    /// Adds the next frame of the page: its grid, which the page keeps
-    /// compactly and contours itself at the shared thresholds when the
-    /// frame is shown (frames share everything else).
-    package mutating func add(grid: DensityGrid, start: String, end: String) {
-        if view == nil {
-            view = grid.geometry.cellBox
-            projection = grid.projection
-            geometry = grid.geometry
-        }
-        drawn.append(
-            Drawn(
-                label: FramePictures.label(start: start, end: end), start: start, end: end, svg: "",
-                values: FrameGridCode.encode(grid.values)))
+        drawn.append(Drawn(label: label, start: start, end: end, svg: svg))
     }
 
     /// "2021-01-01 – 2021-01-08" (times shown only when a bound has one).
-    static func label(start: String, end: String) -> String {
+    package static func label(start: String, end: String) -> String {
         func short(_ s: String) -> String {
             s.hasSuffix("T00:00:00Z")
                 ? String(s.dropLast(10))
@@ -201,23 +178,59 @@ package struct FramePictures {
         return PictureComposer.svg(scene, o)
     }
 
-    /// The page: the shared basemap drawn once, each frame's bands in a
-    /// group shown by the slider, one legend, the dates, play/pause,
+    /// The page: the shared basemap drawn once, one group per frame shown
+    /// by the slider (the page's script contours the shown frame from its
+    /// grid at the shared thresholds), one legend, the dates, play/pause,
     /// arrow keys, and a tap that answers the shown frame's value and band.
-    package func page() -> String {
-        guard let view, let projection, let first = drawn.first else { return "" }
+    ///
+    /// The page is written as it is made, a frame at a time, so that memory
+    /// holds one frame's grid and text whatever the number of frames: the
+    /// head (everything the frames share), then ``pageEntry(_:grid:start:end:)``
+    /// for every frame in order, then ``pageTail``.
+    package func pageHead(
+        geometry: GridGeometry, projection: PlaneProjection, frameCount: Int, firstLabel: String
+    ) -> String {
+        Self.pageHead(self, geometry: geometry, projection: projection, frameCount: frameCount, firstLabel: firstLabel)
+    }
+
+    /// Frame `k`'s entry in the page's data (`k` from 0, in order).
+    package static func pageEntry(_ k: Int, grid: DensityGrid, start: String, end: String) -> String {
+        let encoded = FrameGridCode.encode(grid.values)
+        let label = FramePictures.label(start: start, end: end)
+        return (k > 0 ? ",\n" : "") + "{\"start\":\"\(start)\",\"end\":\"\(end)\",\"label\":"
+            + JSONEscaping.quoted(label, for: .script) + ",\"values\":\"" + encoded + "\"}"
+    }
+
+    /// What follows the last frame's entry.
+    package static var pageTail: String {
+        """
+        ]}</script>
+        <script>
+        \(FramePictures.script)
+        </script>
+        </body>
+        </html>
+
+        """
+    }
+
+    private static func pageHead(
+        _ pictures: FramePictures, geometry g: GridGeometry, projection: PlaneProjection, frameCount: Int,
+        firstLabel: String
+    ) -> String {
+        let options = pictures.options, thresholds = pictures.thresholds, units = pictures.units
         var o = options
         o.legend = nil
         o.title = nil
         // The base: the basemap and graticule on the shared view, no data.
         let empty = PictureScene(
-            dataBox: view, projection: projection, legend: nil, opacity: style.fillOpacity,
+            dataBox: g.cellBox, projection: projection, legend: nil, opacity: pictures.style.fillOpacity,
             drawData: { _, _ in }, tooltips: TooltipData(), summary: "Map over time")
         let (_, transform) = PictureComposer.placement(empty, o, mapOnly: true)
         var map = PictureComposer.svg(empty, o, standalone: false, mapOnly: true)
         // One empty group a frame: the script draws the shown frame's bands into its group.
         var frames = ""
-        for k in drawn.indices {
+        for k in 0..<frameCount {
             frames += "<g class=\"hm-frame\" data-frame=\"\(k)\"\(k == 0 ? "" : " display=\"none\"")></g>\n"
         }
         if let open = map.range(of: "<g class=\"data\""), let tagEnd = map[open.upperBound...].range(of: ">") {
@@ -225,7 +238,6 @@ package struct FramePictures {
         }
         let box = transform.planeBox
         func number(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
-        let g = geometry ?? GridGeometry(columns: 0, rows: 0, x0: 0, y0: 0, dx: 1, dy: 1)
         var data = "{\"thresholds\":[" + thresholds.map(number).joined(separator: ",") + "]"
         data += ",\"units\":" + JSONEscaping.quoted(units, for: .script)
         data +=
@@ -234,18 +246,11 @@ package struct FramePictures {
         data +=
             ",\"field\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"x0\":\(number(g.x0)),\"y0\":\(number(g.y0))"
             + ",\"dx\":\(number(g.dx)),\"dy\":\(number(g.dy))}"
-        data += ",\"draw\":" + drawing
+        data += ",\"draw\":" + pictures.drawing
         data += ",\"frames\":[\n"
-        for (k, frame) in drawn.enumerated() {
-            if k > 0 { data += ",\n" }
-            data +=
-                "{\"start\":\"\(frame.start)\",\"end\":\"\(frame.end)\",\"label\":"
-                + JSONEscaping.quoted(frame.label, for: .script) + ",\"values\":\"" + frame.values + "\"}"
-        }
-        data += "]}"
         let title = options.title ?? "Heat map over time"
         var legendHTML = ""
-        if let legend = legend {
+        if let legend = pictures.legend {
             legendHTML = HTMLPage.legendSVG(
                 legend.axis(.vertical).length(260), class: "hm-legend-v", id: "hm-legend-bar")
         }
@@ -275,8 +280,8 @@ package struct FramePictures {
             <h1>\(MarkupEscaping.text(title))</h1>
             <div class="hm-time" role="group" aria-label="Time">
             <button type="button" id="hm-play" aria-label="Play">Play</button>
-            <input type="range" id="hm-slider" min="0" max="\(drawn.count - 1)" value="0" step="1" aria-label="Frame" aria-valuetext="\(MarkupEscaping.attribute(first.label))">
-            <output id="hm-date" for="hm-slider" aria-live="polite">\(MarkupEscaping.text(first.label))</output>
+            <input type="range" id="hm-slider" min="0" max="\(frameCount - 1)" value="0" step="1" aria-label="Frame" aria-valuetext="\(MarkupEscaping.attribute(firstLabel))">
+            <output id="hm-date" for="hm-slider" aria-live="polite">\(MarkupEscaping.text(firstLabel))</output>
             </div>
             <div class="hm-body">
             <div class="hm-map" id="hm-map" tabindex="0" aria-label="Map; left and right arrow keys step through time, space plays or pauses; tap for the value">
@@ -286,13 +291,7 @@ package struct FramePictures {
             <aside class="hm-legend" aria-label="Legend">\(legendHTML)</aside>
             </div>
             </main>
-            <script type="application/json" id="hm-data">\(data)</script>
-            <script>
-            \(FramePictures.script)
-            </script>
-            </body>
-            </html>
-
+            <script type="application/json" id="hm-data">\(data)
             """
     }
 

@@ -11,8 +11,8 @@ import HeatMapDensity
     import Darwin
 #endif
 
-/// Tile data held on disk until the directories that point into it are
-/// written ahead of it: an unnamed temporary file (unlinked as soon as it
+/// Tile data (of a PMTiles archive, or a GeoTIFF's bands) held on disk
+/// until the directories that point into it are written ahead of it: an unnamed temporary file (unlinked as soon as it
 /// is made, so nothing is left behind, whatever happens).
 final class TileSpool {
     private let descriptor: Int32
@@ -47,10 +47,15 @@ final class TileSpool {
 
     /// Hands everything appended to `sink`, 1 MiB at a time.
     func copy(to sink: ByteSink) throws {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: UInt64 = 0
-        while offset < count {
-            let want = Int(min(UInt64(buffer.count), count - offset))
+        try copy(0..<count, to: sink)
+    }
+
+    /// Hands the bytes at `range` (offsets from the first appended) to `sink`, 1 MiB at a time.
+    func copy(_ range: Range<UInt64>, to sink: ByteSink) throws {
+        var buffer = [UInt8](repeating: 0, count: Int(min(1 << 20, max(range.count, 1))))
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let want = Int(min(UInt64(buffer.count), range.upperBound - offset))
             let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, want, off_t(offset)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {

@@ -50,14 +50,14 @@ enum FramedGrid {
             let tiff = GeoTIFFWriter.Options(
                 sampleType: args[Options.float64] ? .float64 : .float32,
                 crs: userCRS, software: Help.version)
-            var bands = GeoTIFFBands(geometry: frames.geometry, options: tiff)
+            var bands = try GeoTIFFBands(geometry: frames.geometry, options: tiff)
             try frames.forEachFrame(control: control) { frame, grid in
-                bands.add(
+                try bands.add(
                     grid, description: UTCCalendar.iso8601(frame.start),
                     items: [("START", UTCCalendar.iso8601(frame.start)), ("END", UTCCalendar.iso8601(frame.end))])
                 control.report(.export, 0.9 * Double(frame.index + 1) / total)
             }
-            try OutputFile.write(bytes: try bands.encode(), to: output)
+            try OutputFile.streaming(to: output) { try bands.write(to: $0) }
         }
         control.report(.export, 1)
     }

@@ -29,23 +29,8 @@ struct FramedRun {
         if args.isGiven(Options.h3Column) {
             throw ToolError.usage("--h3 cells hold no times: --frames reads points", command: args.command.name)
         }
-        if args.isGiven(Options.radiusColumn) {
-            throw ToolError.usage(
-                "--radius-column is not available with --frames yet (frames share one radius)",
-                command: args.command.name)
-        }
-        if args.isGiven(Options.adaptive) {
-            throw ToolError.usage(
-                "--adaptive is not available with --frames yet (each frame would need its own pilot density)",
-                command: args.command.name)
-        }
         let reading = try Settings.reader(args)
         let points = try StreamedPoints.read(input: input, options: reading, control: control)
-        if points.format != .csv {
-            throw ToolError.usage(
-                "--time reads CSV columns; \(points.name) is GeoJSON, whose times are not read yet",
-                command: args.command.name)
-        }
         Console.report(points.rejections, rows: points.rowsRead)
         if forPicture, !args.isGiven(Options.radius),
             let rule = PictureRadius(points.statistics, geographic: settings.configuration.projection != .planar)
@@ -56,7 +41,8 @@ struct FramedRun {
         DensityRun.describeOddities(points, estimator: configuration.estimator)
         let made = try FrameDensity.make(
             streamed: points, configuration: configuration,
-            resolutionFromData: settings.resolutionFromData, frames: options, control: control)
+            resolutionFromData: settings.resolutionFromData, valuesAreRadii: args.isGiven(Options.radiusColumn),
+            frames: options, control: control)
         var units = made.projection.densityUnits
         if forPicture, let given = Settings.units(args, areaUnits: units) { units = given }
         if made.pointsInFrames < points.count {
