@@ -52,6 +52,21 @@ import Testing
         #expect(ComplexFFT.goodSize(atLeast: 1) == 1)
     }
 
+    @Test func theCandidateLengthsAreGoodAndTheCheapestPairIsTaken() {
+        let sizes = ComplexFFT.goodSizes(atLeast: 483)
+        #expect(sizes.first == 486 && sizes.contains(512) && sizes.allSatisfy { $0 * 3 <= 483 * 4 })
+        #expect(sizes.allSatisfy { ComplexFFT.goodSize(atLeast: $0) == $0 } && sizes == sizes.sorted())
+        // 2·3⁵ takes six passes (five of radix 3), 2⁹ five (four of radix 4).
+        #expect(ComplexFFT.workPerElement(512) * 512 < ComplexFFT.workPerElement(486) * 486)
+        let (x, y) = DensityAccumulator.axes(
+            geometry: GridGeometry(columns: 1024, rows: 878, x0: 0, y0: 0, dx: 1, dy: 1), radius: 20,
+            reachInSigmas: 5)
+        let layout = DiscConvolutionLayout(xAxis: x, yAxis: y, radius: 20, channels: 1)
+        #expect(layout.rows == 512 && layout.columns == 1080)
+        #expect(layout.rows >= layout.split + 2 * layout.reachRows)
+        #expect(layout.columns >= layout.width + 2 * layout.reachColumns)
+    }
+
     /// A grid of `cells` × `cells` unit cells with the kernel `radiusInCells` wide.
     static func grid(
         _ points: PlanePoints, kernel: DensityKernel, radiusInCells: Double, cells: Int = 64,

@@ -84,8 +84,10 @@ import Testing
         let grid = try DensityGrid.compute(
             points: p, projection: Self.planar, configuration: Self.configuration(kernel))
         let radii = [Double](repeating: 1.2, count: p.count)
-        #expect(Self.error(grid, p, radii: radii, kernel: kernel, raw: false) < 1e-9 || kernel == .gaussian)
-        #expect(Self.error(grid, p, radii: radii, kernel: kernel, raw: false) < 1e-3)
+        // The Gaussian is truncated at 5σ; the quartic of one radius is
+        // splatted in single precision (QuarticBandSplat), within about 1e−6.
+        let bound = kernel == .gaussian ? 1e-3 : kernel == .quartic ? 1e-5 : 1e-9
+        #expect(Self.error(grid, p, radii: radii, kernel: kernel, raw: false) < bound)
         let mass = grid.values.reduce(0, +) * grid.geometry.cellArea / p.totalWeight
         #expect(abs(mass - 1) < 0.01, "mass \(mass)")
         #expect(grid.kernel == kernel && grid.radius == 1.2)

@@ -104,6 +104,67 @@ import Testing
         #expect(vertices(eight) > vertices(two))
     }
 
+    @Test func uniformCutIsTheSmoothedPieceStretchByStretch() {
+        // Random rings and paths at map-like magnitudes: every stretch cut
+        // alone (a closed ring's running over its start) is, bit for bit,
+        // what the passes over the whole piece make.
+        var rng = SplitMix(seed: 33)
+        for trial in 0..<60 {
+            let n = 1 + trial % 9
+            let closed = trial % 2 == 0
+            let shape = (0..<n).map { _ in
+                PlanePoint(x: 1.7e6 + 3e3 * rng.unit(), y: -4.1e6 + 3e3 * rng.unit())
+            }
+            for passes in 0...Chaikin.alwaysMade {
+                let whole = Chaikin.smooth(shape, iterations: passes, closed: closed)
+                shape.withUnsafeBufferPointer {
+                    let cut = UniformCut(points: $0, closed: closed, passes: passes)
+                    #expect(cut.count == whole.count)
+                    let scale = 1 << cut.passes
+                    let starts = closed ? -scale..<whole.count : 0..<whole.count
+                    for first in starts {
+                        let last = min(first + 3 * scale, closed ? whole.count + scale - 1 : whole.count - 1)
+                        var edges: [(Int, PlanePoint, PlanePoint)] = []
+                        cut.forEachEdge(first, last) { edges.append(($0, $1, $2)) }
+                        #expect(edges.map(\.0) == Array(first..<max(first, last)))
+                        for (t, a, b) in edges {
+                            let s = (t % whole.count + whole.count) % whole.count
+                            #expect(a == whole[s] && b == whole[(s + 1) % whole.count])
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func ringsClearedOfRepeatsHaveNone() {
+        func cleared(_ ring: [PlanePoint]) -> Bool {
+            ring.withUnsafeBufferPointer { UniformCut.certainlyDistinct($0, magnitude: 1e7) }
+        }
+        func repeats(_ ring: [PlanePoint]) -> Bool {
+            let cut = Chaikin.smooth(ring, iterations: 2)
+            return zip(cut, cut.dropFirst() + cut.prefix(1)).contains { $0 == $1 }
+        }
+        let square = points([(1e6, 1e6), (1e6 + 40, 1e6), (1e6 + 40, 1e6 + 40), (1e6, 1e6 + 40)])
+        #expect(cleared(square) && !repeats(square))
+        // A vertex twice (a zero-length edge), and one turning straight back
+        // (p, q, p): unsure, and both do repeat once cut.
+        let twice = [square[0], square[1], square[1], square[2], square[3]]
+        let back = [square[0], square[1], square[0], square[3]]
+        #expect(!cleared(twice) && repeats(twice))
+        #expect(!cleared(back) && repeats(back))
+        // An edge far below a millimetre at 1e6 metres: unsure.
+        #expect(!cleared([square[0], PlanePoint(x: 1e6 + 1e-7, y: 1e6), square[2]]))
+        // Whatever is cleared never repeats (random small rings).
+        var rng = SplitMix(seed: 34)
+        for _ in 0..<200 {
+            let ring = (0..<(3 + Int(rng.next() % 6))).map { _ in
+                PlanePoint(x: 1e6 + (rng.unit() * 4).rounded(), y: 1e6 + (rng.unit() * 4).rounded())
+            }
+            if cleared(ring) { #expect(!repeats(ring)) }
+        }
+    }
+
     @Test func segmentPredicate() {
         func meet(_ a: (Double, Double, Double, Double), _ b: (Double, Double, Double, Double)) -> Bool {
             SegmentIntersection.mayMeet(a.0, a.1, a.2, a.3, b.0, b.1, b.2, b.3)

@@ -216,7 +216,10 @@ import Testing
                 #expect(a.isNaN == b.isNaN)
                 if !a.isNaN, !b.isNaN {
                     defined += 1
-                    #expect(abs(a - b) <= 1e-9 * 13, "\(a) vs \(b)")
+                    // The frames' numerator and denominator are quartic
+                    // density sums, splatted in single precision
+                    // (QuarticBandSplat): measured within 2e−6 here.
+                    #expect(abs(a - b) <= 1e-5 * 13, "\(a) vs \(b)")
                 }
             }
             #expect(defined > 0)

@@ -97,6 +97,7 @@ public final class HeatMapTimeline: Sendable {
                 let p = buffer[i]
                 if i & 0xffff == 0xffff { try control.checkCancellation() }
                 let c = p.coordinate, t = p.time.timeIntervalSince1970
+                let radius = radiusOf?(buffer.baseAddress! + i)
                 let reason: String?
                 if !c.latitude.isFinite || !c.longitude.isFinite
                     || (geographic
@@ -107,7 +108,7 @@ public final class HeatMapTimeline: Sendable {
                     reason = "bad weight"
                 } else if !t.isFinite {
                     reason = "bad time"
-                } else if let radiusOf, case let r = radiusOf(buffer.baseAddress! + i), !(r.isFinite && r > 0) {
+                } else if let radius, !(radius.isFinite && radius > 0) {
                     reason = "bad radius"
                 } else {
                     reason = nil
@@ -133,7 +134,7 @@ public final class HeatMapTimeline: Sendable {
                     latitude: c.latitude, longitude: c.longitude, weight: weight, value: value, time: t)
                 batch.append(point)
                 statistics.add(point)
-                if let radiusOf { radii?.append(radiusOf(buffer.baseAddress! + i)) }
+                if let radius { radii?.append(radius) }
             }
         }
         let density = try FrameDensity.make(

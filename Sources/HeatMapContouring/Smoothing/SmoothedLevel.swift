@@ -23,12 +23,36 @@ struct SmoothedLevel: Sendable {
         trace: LevelTrace, iterations: [UInt8], geometry: GridGeometry, only: [Bool]? = nil,
         control: ComputeControl = .none
     ) throws {
+        // The traced positions read in one walk a piece, into one buffer.
+        let points = [PlanePoint](unsafeUninitializedCapacity: trace.vertices.count) { points, count in
+            for p in 0..<trace.pieceCount {
+                let range = trace.range(p)
+                guard !trace.isRemoved[p], only?[p] ?? true else {
+                    // Never read: zeros, so that the whole buffer is initialized.
+                    for v in range { (points.baseAddress! + v).initialize(to: PlanePoint(x: 0, y: 0)) }
+                    continue
+                }
+                trace.vertices.forEachPoint(range) { v, point in (points.baseAddress! + v).initialize(to: point) }
+            }
+            count = trace.vertices.count
+        }
+        try control.checkCancellation()
+        try self.init(
+            trace: trace, points: points, iterations: iterations, geometry: geometry, only: only, control: control)
+    }
+
+    /// As ``init(trace:iterations:geometry:only:control:)``, with the
+    /// traced positions already read: `points[v]` is vertex v's (only the
+    /// pieces smoothed are read).
+    init(
+        trace: LevelTrace, points: [PlanePoint], iterations: [UInt8], geometry: GridGeometry,
+        only: [Bool]? = nil, control: ComputeControl = .none
+    ) throws {
         self.iterations = iterations
         pieces = []
         pieces.reserveCapacity(trace.pieceCount)
         starts = Array(repeating: [], count: trace.pieceCount)
         var scratch = Chaikin.Scratch()
-        var source: [PlanePoint] = []
         var sinceCheck = 0
         let sx = 1 / geometry.dx, sy = 1 / geometry.dy
         for p in 0..<trace.pieceCount {
@@ -37,13 +61,16 @@ struct SmoothedLevel: Sendable {
                 continue
             }
             let passes = Int(iterations[p])
-            var piece = Self.smooth(
-                trace, piece: p, iterations: min(passes, Chaikin.alwaysMade), source: &source,
-                scratch: &scratch)
+            let closed = !trace.isChain[p]
+            var piece = points.withUnsafeBufferPointer {
+                Chaikin.smoothed(
+                    UnsafeBufferPointer(rebasing: $0[trace.range(p)]), closed: closed,
+                    iterations: min(passes, Chaikin.alwaysMade), scratch: &scratch)
+            }
             if passes > Chaikin.alwaysMade,
                 let split = piece.withUnsafeBufferPointer({
                     Chaikin.refined(
-                        $0, closed: !trace.isChain[p], cellsPerX: sx, cellsPerY: sy,
+                        $0, closed: closed, cellsPerX: sx, cellsPerY: sy,
                         upTo: passes - Chaikin.alwaysMade)
                 })
             {
@@ -82,17 +109,5 @@ struct SmoothedLevel: Sendable {
         if v < 0 { return Int(map[v + uniform]) - total }
         if v >= uniform { return Int(map[v - uniform]) + total }
         return Int(map[v])
-    }
-
-    private static func smooth(
-        _ trace: LevelTrace, piece p: Int, iterations: Int, source: inout [PlanePoint],
-        scratch: inout Chaikin.Scratch
-    ) -> [PlanePoint] {
-        let range = trace.range(p)
-        source.removeAll(keepingCapacity: true)
-        trace.vertices.forEachPoint(range) { _, point in source.append(point) }
-        return source.withUnsafeBufferPointer {
-            Chaikin.smoothed($0, closed: !trace.isChain[p], iterations: iterations, scratch: &scratch)
-        }
     }
 }

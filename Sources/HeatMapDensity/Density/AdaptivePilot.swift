@@ -10,27 +10,21 @@ enum AdaptivePilot {
     ///
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when the pilot
     ///   is the same at every point (nothing to adapt); `CancellationError`.
-    /// - Parameter grid: given when the pilot may be read from a grid when
-    ///   the exact sums would take more than ``pairBudget`` pairs (the
-    ///   pilot is then read from a fine grid of its own by cubic
-    ///   interpolation, as spatstat reads its pilot image, more finely).
+    /// - Parameter budgeted: whether the exact sums stop at ``pairBudget``
+    ///   pairs, the pilot being read beyond it from a fine grid of its own
+    ///   by cubic interpolation (as spatstat reads its pilot image, more
+    ///   finely); without it the pilot is always exact.
     static func radii(
         of points: PlanePoints, kernel: DensityKernel, radius: Double, rule: AdaptiveBandwidth,
-        grid: GridGeometry? = nil, projection: PlaneProjection = PlaneProjection(kind: .planar),
+        budgeted: Bool = false, projection: PlaneProjection = PlaneProjection(kind: .planar),
         control: ComputeControl
     ) throws -> (radii: [Double], summary: AdaptiveSummary) {
         try rule.validate()
         let n = points.count
-        var pilot = try density(
-            of: points, kernel: kernel, radius: radius, budget: grid == nil ? nil : pairBudget(n),
-            control: control)
-        if pilot == nil, grid != nil {
-            pilot = try interpolated(
-                points, kernel: kernel, radius: radius, projection: projection, control: control)
-        }
-        guard let pilot else {
-            return try radii(of: points, kernel: kernel, radius: radius, rule: rule, control: control)
-        }
+        let pilot =
+            try density(
+                of: points, kernel: kernel, radius: radius, budget: budgeted ? pairBudget(n) : nil, control: control)
+            ?? interpolated(points, kernel: kernel, radius: radius, projection: projection, control: control)
         // The weight-weighted geometric mean over points of weight > 0.
         var logPilot = [Double](repeating: 0, count: n)
         var logSum = 0.0, weightSum = 0.0
@@ -72,13 +66,13 @@ enum AdaptivePilot {
     /// Nodes per pilot radius of the pilot's own grid: cubic interpolation
     /// on it reads a smooth pilot within about 1e-6 of its value and one
     /// with a support edge nearby (a kink of the finite kernels) within
-    /// about (1/32)² ≈ 1e-3 of the neighbour's share; a radius takes the
+    /// about 1e-3 of the neighbour's share; a radius takes the
     /// pilot's −α-th power, so the local radius is off by α times that.
-    static let pilotNodesPerRadius = 32.0
+    static let pilotNodesPerRadius = 24.0
 
-    /// The most nodes of the pilot's grid (128 MiB of doubles); past it the
+    /// The most nodes of the pilot's grid (64 MiB of doubles); past it the
     /// spacing widens and the pilot is read less finely.
-    static let pilotNodeLimit = 1 << 24
+    static let pilotNodeLimit = 1 << 23
 
     /// The fixed-radius raw density at every point, read by cubic
     /// interpolation from a grid of its own over the points (spacing

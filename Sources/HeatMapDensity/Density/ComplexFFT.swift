@@ -31,6 +31,38 @@ struct ComplexFFT: Sendable {
         }
     }
 
+    /// The 5-smooth lengths from `n` up to 4/3 of it, the smallest first.
+    static func goodSizes(atLeast n: Int) -> [Int] {
+        var sizes: [Int] = []
+        var m = goodSize(atLeast: n)
+        while sizes.isEmpty || m * 3 <= max(n, 1) * 4 {
+            sizes.append(m)
+            m = goodSize(atLeast: m + 1)
+        }
+        return sizes
+    }
+
+    /// Rough work per element of a transform of length `n` (no prime
+    /// factor above 5): per pass, the additions, multiplications, loads
+    /// and stores of its butterfly per element, by radix (4: 12.5, 2: 9,
+    /// 3: 13.3, 5: 18.4). A radix-3 or -5 pass resolves fewer factors of
+    /// the length per unit of work than a radix-4 pass, so a slightly
+    /// longer length of 2s can be the cheaper transform.
+    static func workPerElement(_ n: Int) -> Double {
+        var rest = max(n, 1), work = 0.0
+        while rest % 4 == 0 {
+            work += 12.5
+            rest /= 4
+        }
+        for (p, w) in [(2, 9.0), (3, 13.3), (5, 18.4)] {
+            while rest % p == 0 {
+                work += w
+                rest /= p
+            }
+        }
+        return work
+    }
+
     /// A plan for length `n`, which must have no prime factor above 5.
     init(count n: Int) {
         precondition(n >= 1 && ComplexFFT.goodSize(atLeast: n) == n, "FFT length \(n) has a prime factor above 5")

@@ -19,19 +19,18 @@ import HeatMapCore
 struct CubicBinning: PointDepositor {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
-    /// Padded planes: the weight channel's, then (mean estimator) the value
-    /// channel's, each (rows + 2 padding) × (columns + 2 padding).
+    /// The transform's buffers, holding the padded planes.
     let planes: UnsafeMutablePointer<Double>
-    let hasValue: Bool
+    let layout: DiscConvolutionLayout
 
     /// Nodes of padding on each side: the taps reach one node before the
     /// point's cell and two after.
     static let padding = 2
 
-    var paddedColumns: Int { xAxis.count + 2 * CubicBinning.padding }
-    var paddedRows: Int { yAxis.count + 2 * CubicBinning.padding }
-
     var scratchCount: Int { 1 }
+    /// A band's rows of the plane stay in cache while its points are
+    /// binned in any order: sorting by band alone is enough.
+    var tileWidth: Int { 1 << 30 }
     var pollInterval: Int { 4096 }
     var reachRows: Int { 2 }
 
@@ -57,7 +56,9 @@ struct CubicBinning: PointDepositor {
     /// The cubic Lagrange weights of nodes −1, 0, 1, 2 at t in [0, 1).
     @inline(__always) static func weights(_ t: Double) -> SIMD4<Double> {
         let a = t + 1, b = t - 1, c = t - 2
-        return SIMD4(-t * b * c / 6, a * b * c / 2, -a * t * c / 2, a * t * b / 6)
+        let tb = t * b, ac = a * c
+        // Over a common 6, multiplied by its inverse: no division per point.
+        return SIMD4(-tb * c, 3 * ac * b, -3 * ac * t, tb * a) * (1.0 / 6)
     }
 
     @inline(__always)
@@ -67,22 +68,29 @@ struct CubicBinning: PointDepositor {
         guard let c = CubicBinning.cell(fx, count: xAxis.count), let r = CubicBinning.cell(fy, count: yAxis.count)
         else { return }
         let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r)) * w
-        let pad = CubicBinning.padding, stride = paddedColumns
         // Node (r − 1, c − 1) of the grid in the padded plane.
-        let first = (r - 1 + pad) * stride + (c - 1 + pad)
-        add(planes + first, wx, wy, stride)
-        if hasValue { add(planes + paddedRows * stride + first, wx, wy * v, stride) }
+        let pad = CubicBinning.padding, first = r - 1 + pad, column = c - 1 + pad
+        let layout = self.layout
+        if first + 3 < layout.split || first >= layout.split {
+            // The four rows in one half: consecutive rows of the buffer.
+            let q = planes + layout.offset(row: first) + column, n = layout.columns
+            add(q, wx * wy[0])
+            add(q + n, wx * wy[1])
+            add(q + 2 * n, wx * wy[2])
+            add(q + 3 * n, wx * wy[3])
+        } else {
+            for k in 0..<4 { add(planes + layout.offset(row: first + k) + column, wx * wy[k]) }
+        }
+        if layout.channels == 2 {
+            let wv = wy * v
+            for k in 0..<4 { add(planes + layout.valueOffset(row: first + k) + column, wx * wv[k]) }
+        }
     }
 
-    @inline(__always)
-    private func add(_ p: UnsafeMutablePointer<Double>, _ wx: SIMD4<Double>, _ wy: SIMD4<Double>, _ stride: Int) {
-        for k in 0..<4 {
-            let q = p + k * stride
-            let row = wx * wy[k]
-            q[0] += row[0]
-            q[1] += row[1]
-            q[2] += row[2]
-            q[3] += row[3]
-        }
+    @inline(__always) private func add(_ q: UnsafeMutablePointer<Double>, _ row: SIMD4<Double>) {
+        q[0] += row[0]
+        q[1] += row[1]
+        q[2] += row[2]
+        q[3] += row[3]
     }
 }

@@ -180,12 +180,12 @@ struct DensityAccumulator: Sendable {
                 cells: cells, channels: channels)
         case .discConvolution:
             storage = try DensityStorage(
-                planeCount: DiscConvolutionFill.planeCount(
-                    columns: geometry.columns, rows: geometry.rows, channels: channels),
+                planeCount: DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: radius, channels: channels)
+                    .count,
                 cells: cells, channels: channels)
         case .radiusClasses(let classes):
             storage = try DensityStorage(
-                planeCount: classes.planeCount(columns: geometry.columns, rows: geometry.rows, channels: channels),
+                planeCount: classes.planeCount(xAxis: xAxis, yAxis: yAxis, channels: channels),
                 cells: cells, channels: channels)
             // The narrow points' exact splat.
             try storage.ensureDirect(cells: cells, channels: channels)
@@ -218,7 +218,7 @@ struct DensityAccumulator: Sendable {
             let classes = RadiusClasses.plan(
                 method: method, kernel: kernel, maximumRadius: maximumRadius, xAxis: xAxis, yAxis: yAxis,
                 channels: channels, pointCount: pointCount),
-            Double(classes.planeCount(columns: xAxis.count, rows: yAxis.count, channels: channels)) * 8
+            Double(classes.planeCount(xAxis: xAxis, yAxis: yAxis, channels: channels)) * 8
                 <= Double(DensityPlan.planeMemoryLimit)
         else { return .direct }
         return .radiusClasses(classes)
@@ -247,8 +247,9 @@ struct DensityAccumulator: Sendable {
         case .direct: perNode = channels
         case .rowMoments: perNode = 2 * channels
         case .linearBinning, .taylorBinning: perNode = scheme.valuesPerNode * channels
-        // The padded planes, and the transform's three buffers (each about
-        // the grid, or half of it, plus the kernel's reach).
+        // The transform's buffers, which hold the binned planes, and the
+        // kernel's spectrum (with its working copy): each about the grid,
+        // or half of it, plus the kernel's reach; with a margin.
         case .discConvolution: perNode = channels + 4
         // The exact splat's sums, the class planes, the transforms' four grids.
         case .radiusClasses(let classes): perNode = channels * (classes.count + 1) + 5

@@ -46,11 +46,12 @@ enum DensityScheme: Sendable, Hashable {
 
     var isBinned: Bool { self != .direct }
 
-    /// Whether finishing overwrites the moments (the 2-D binned schemes).
+    /// Whether finishing overwrites the moments (the 2-D binned schemes, and
+    /// the disc convolution, which transforms its planes in place).
     var convolvesInPlace: Bool {
         switch self {
-        case .linearBinning, .taylorBinning: return true
-        case .direct, .rowMoments, .discConvolution, .radiusClasses: return false
+        case .linearBinning, .taylorBinning, .discConvolution: return true
+        case .direct, .rowMoments, .radiusClasses: return false
         }
     }
 

@@ -118,7 +118,7 @@ enum DensityPlanner {
         if let rule = configuration.adaptive {
             let chosen = try AdaptivePilot.radii(
                 of: points, kernel: configuration.kernel, radius: plan.radius,
-                rule: rule, grid: plan.geometry, projection: source.projection,
+                rule: rule, budgeted: true, projection: source.projection,
                 control: control)
             radii = chosen.radii
             plan.adaptive = chosen.summary

@@ -8,11 +8,11 @@ import HeatMapCore
 /// The kernel being real, the real and imaginary parts of the grid are
 /// convolved independently: they carry two real images at the price of
 /// one complex transform. The kernel is sampled at node offsets
-/// (i δx, j δy), |i| ≤ `reachColumns`, |j| ≤ `reachRows`, and stored
-/// wrapped around the grid; its spectrum is worked out once, on creation.
-/// Each convolution is a 2-D transform, a product and the inverse:
-/// O(rows · columns · log(rows · columns)), rows and column blocks spread
-/// over every core. Memory: the spectrum, rows × columns doubles.
+/// (i δx, j δy), |i| ≤ `reachColumns`, |j| ≤ `reachRows`, and taken as
+/// wrapped around the grid. Each convolution is a 2-D transform, a product
+/// and the inverse: O(rows · columns · log(rows · columns)), rows and
+/// column blocks spread over every core. Memory: the spectrum, rows ×
+/// columns doubles.
 struct DiscConvolution: @unchecked Sendable {
     let rows: Int
     let columns: Int
@@ -26,48 +26,97 @@ struct DiscConvolution: @unchecked Sendable {
     static let block = 16
 
     /// - Parameter kernel: the kernel's value at node offset (i, j), for
-    ///   |i| ≤ reachColumns, |j| ≤ reachRows; it must be even in i and in j.
+    ///   |i| ≤ reachColumns, |j| ≤ reachRows; it must be even in i and in j,
+    ///   and both reaches below half the transform's length.
     init(
         rows: Int, columns: Int, reachRows: Int, reachColumns: Int,
         control: ComputeControl, kernel: (_ i: Int, _ j: Int) -> Double
     ) throws {
+        precondition(2 * reachRows < rows && 2 * reachColumns < columns, "kernel wider than half the transform")
         self.rows = rows
         self.columns = columns
         rowTransform = ComplexFFT(count: columns)
         columnTransform = ComplexFFT(count: rows)
-        let cells = rows * columns
-        guard let re = GridBuffer(count: cells), let im = GridBuffer(count: cells) else {
-            throw DensityStorage.outOfMemory
+        guard let buffer = GridBuffer(count: rows * columns) else { throw DensityStorage.outOfMemory }
+        spectrum = buffer
+        try DiscConvolution.spectrum(
+            of: kernel, reachRows: reachRows, reachColumns: reachColumns, rows: rows, columns: columns,
+            into: buffer.base, control: control)
+    }
+
+    /// The spectrum of an even kernel, straight from its definition: with
+    /// k even in i and in j, K(u, v) = Σⱼ Σᵢ k(i, j) cos(2π iu/n) cos(2π jv/m),
+    /// summed over i then over j for u ≤ n/2 and v ≤ m/2, the rest by the
+    /// spectrum's own symmetry. O((reachRows + 1) · n · m / 4), a small
+    /// share of one transform of the grid for the kernels this serves.
+    private static func spectrum(
+        of kernel: (_ i: Int, _ j: Int) -> Double, reachRows: Int, reachColumns: Int, rows m: Int,
+        columns n: Int, into out: UnsafeMutablePointer<Double>, control: ComputeControl
+    ) throws {
+        let scale = 1 / (Double(m) * Double(n))
+        let cosN = (0..<n).map { cos(2 * Double.pi * Double($0) / Double(n)) }
+        let cosM = (0..<m).map { cos(2 * Double.pi * Double($0) / Double(m)) }
+        let halfN = n / 2 + 1, halfM = m / 2 + 1
+        // byRow[j][u] = Σᵢ k(i, j) cos(2π iu/n) for u ≤ n/2, times 2 for j > 0
+        // (rows j and −j), and the overall scale.
+        var byRow = [Double](repeating: 0, count: (reachRows + 1) * halfN)
+        for j in 0...reachRows {
+            let factor = (j == 0 ? 1 : 2) * scale
+            let weights = (0...reachColumns).map { i in (i == 0 ? 1 : 2) * kernel(i, j) * factor }
+            for u in 0..<halfN {
+                var sum = weights[0]
+                var t = 0
+                for i in 1..<(reachColumns + 1) {
+                    t += u
+                    if t >= n { t -= n }
+                    sum += weights[i] * cosN[t]
+                }
+                byRow[j * halfN + u] = sum
+            }
         }
-        let scale = 1 / Double(cells)
-        for j in -reachRows...reachRows {
-            let row = re.base + ((j + rows) % rows) * columns
-            for i in -reachColumns...reachColumns { row[(i + columns) % columns] = kernel(i, j) * scale }
+        try byRow.withUnsafeBufferPointer { byRow in
+            let byRow = byRow.baseAddress!
+            try Parallel.forEach((halfM + 15) / 16) { b in
+                try control.checkCancellation()
+                for v in b * 16..<min(halfM, (b + 1) * 16) {
+                    let row = out + v * n
+                    row.update(from: byRow, count: halfN)
+                    var t = 0
+                    for j in 1..<(reachRows + 1) {
+                        t += v
+                        if t >= m { t -= m }
+                        let c = cosM[t], a = byRow + j * halfN
+                        for u in 0..<halfN { row[u] += c * a[u] }
+                    }
+                    // K(n − u, v) = K(u, v); then K(u, m − v) = K(u, v).
+                    for u in halfN..<n { row[u] = row[n - u] }
+                    if v > 0, m - v != v { (out + (m - v) * n).update(from: row, count: n) }
+                }
+            }
         }
-        spectrum = re
-        // Only the kernel's own rows are non-zero before the row pass.
-        let kernelRows = (-reachRows...reachRows).map { ($0 + rows) % rows }
-        try transform(re: re.base, im: im.base, control: control, between: nil, rows: Array(Set(kernelRows)))
     }
 
     /// Convolves the grid in `re` and `im` (rows × columns each, row-major)
-    /// with the kernel, in place.
-    func convolve(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, control: ComputeControl) throws {
-        try transform(re: re, im: im, control: control, between: spectrum.base)
+    /// with the kernel, in place. Rows from `filledRows` on must be zero in
+    /// both; only the rows `wanted` lists come out convolved (the others
+    /// hold the column pass's values).
+    func convolve(
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, filledRows: Int, wanted: [Int],
+        control: ComputeControl
+    ) throws {
+        try transformRows(re: re, im: im, control: control, only: Array(0..<min(filledRows, rows)))
+        try transformColumns(re: re, im: im, control: control)
+        try transformRows(re: im, im: re, control: control, only: wanted)
     }
 
-    /// The forward 2-D transform; with `between`, the product by it and
-    /// the inverse transform too. Rows first; then each block of columns,
-    /// copied out once, goes forward, through the product and back while
-    /// it is in cache; then the rows back.
-    private func transform(
-        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
-        control: ComputeControl, between factor: UnsafePointer<Double>?, rows nonzero: [Int]? = nil
+    /// Each block of columns, copied out once, goes forward, through the
+    /// product by the spectrum and back while it is in cache.
+    private func transformColumns(
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, control: ComputeControl
     ) throws {
-        try transformRows(re: re, im: im, control: control, only: nonzero)
         let block = DiscConvolution.block, rows = self.rows, columns = self.columns
         let blocks = (columns + block - 1) / block
-        let transform = columnTransform
+        let transform = columnTransform, factor = UnsafePointer(spectrum.base)
         try Parallel.forEach(blocks) { b in
             try control.checkCancellation()
             let lanes = min(block, columns - b * block), c0 = b * block
@@ -79,33 +128,28 @@ struct DiscConvolution: @unchecked Sendable {
                 (bi + r * lanes).update(from: im + r * columns + c0, count: lanes)
             }
             transform.transform(re: br, im: bi, workRe: wr, workIm: wi, lanes: lanes)
-            if let factor {
-                for r in 0..<rows {
-                    let f = factor + r * columns + c0, x = br + r * lanes, y = bi + r * lanes
-                    for l in 0..<lanes {
-                        x[l] *= f[l]
-                        y[l] *= f[l]
-                    }
+            for r in 0..<rows {
+                let f = factor + r * columns + c0, x = br + r * lanes, y = bi + r * lanes
+                for l in 0..<lanes {
+                    x[l] *= f[l]
+                    y[l] *= f[l]
                 }
-                // The inverse: the forward transform of the swapped parts.
-                transform.transform(re: bi, im: br, workRe: wi, workIm: wr, lanes: lanes)
             }
+            // The inverse: the forward transform of the swapped parts.
+            transform.transform(re: bi, im: br, workRe: wi, workIm: wr, lanes: lanes)
             for r in 0..<rows {
                 (re + r * columns + c0).update(from: br + r * lanes, count: lanes)
                 (im + r * columns + c0).update(from: bi + r * lanes, count: lanes)
             }
         }
-        if factor != nil { try transformRows(re: im, im: re, control: control) }
     }
 
-    /// Transforms every row, or only the rows `only` lists (the others
-    /// being zero).
+    /// Transforms the rows `list` names.
     private func transformRows(
         re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, control: ComputeControl,
-        only: [Int]? = nil
+        only list: [Int]
     ) throws {
         let columns = self.columns, transform = rowTransform
-        let list = only ?? Array(0..<rows)
         let band = 16
         try Parallel.forEach((list.count + band - 1) / band) { b in
             try control.checkCancellation()

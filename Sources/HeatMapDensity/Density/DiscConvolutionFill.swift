@@ -19,11 +19,15 @@ struct DiscConvolutionFill: DensityFill {
     let radius: Double
     /// 1, or 2 for the mean estimator.
     let channels: Int
-    /// The padded planes of ``CubicBinning``.
+    /// The transform's buffers, holding the binned planes (``DiscConvolutionLayout``).
     let planes: UnsafeMutablePointer<Double>
 
+    var layout: DiscConvolutionLayout {
+        DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: radius, channels: channels)
+    }
+
     private var binning: CubicBinning {
-        CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes, hasValue: channels == 2)
+        CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes, layout: layout)
     }
 
     func deposit(
@@ -36,56 +40,40 @@ struct DiscConvolutionFill: DensityFill {
             columns: xAxis.count, control: control, progress: progress)
     }
 
-    /// The planes' doubles for a grid: each channel's padded plane.
-    static func planeCount(columns: Int, rows: Int, channels: Int) -> Int {
-        let pad = 2 * CubicBinning.padding
-        return (columns + pad) * (rows + pad) * channels
-    }
-
     func finish(
         control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
         emit: (Int, UnsafePointer<Double>?) -> Void
     ) throws {
         let pad = CubicBinning.padding
-        let width = binning.paddedColumns, height = binning.paddedRows
+        let layout = self.layout
         let columns = xAxis.count, rows = yAxis.count
-        // Nodes the kernel reaches along each axis (its value is 0 beyond r).
-        let reachColumns = Int(min(radius / xAxis.step, Double(width))) + 1
-        let reachRows = Int(min(radius / yAxis.step, Double(height))) + 1
-        // One channel: the plane's top `split` rows in the real part, the
-        // rest in the imaginary part; each half's convolution spills
-        // `reachRows` rows into the other's, so the transform is tall
-        // enough that no spill wraps onto rows in use.
-        let split = channels == 2 ? height : (height + 1) / 2
-        let tall = max(split, height - split)
-        let n = ComplexFFT.goodSize(atLeast: width + 2 * reachColumns)
-        let m = ComplexFFT.goodSize(atLeast: tall + 2 * reachRows)
+        let split = layout.split, reachRows = layout.reachRows
+        let m = layout.rows, n = layout.columns
         let kernel = self.kernel
         let dx = xAxis.step, dy = yAxis.step, rr = radius * radius
         let convolution = try DiscConvolution(
-            rows: m, columns: n, reachRows: reachRows, reachColumns: reachColumns, control: control
+            rows: m, columns: n, reachRows: reachRows, reachColumns: layout.reachColumns, control: control
         ) { i, j in
             let x = Double(i) * dx, y = Double(j) * dy
             let d2 = x * x + y * y
             return d2 <= rr ? kernel.shape(squaredDistanceRatio: d2 / rr) : 0
         }
         progress(0.3)
-        guard let reBuffer = GridBuffer(count: m * n), let imBuffer = GridBuffer(count: m * n) else {
-            throw DensityStorage.outOfMemory
-        }
-        let re = reBuffer.base, im = imBuffer.base
-        let second = channels == 2 ? planes + width * height : planes + split * width
-        for r in 0..<split { (re + r * n).update(from: planes + r * width, count: width) }
-        for r in 0..<(channels == 2 ? height : height - split) {
-            (im + r * n).update(from: second + r * width, count: width)
-        }
-        // Σ w, for the floor below which a sum is the transform's rounding.
-        var total = 0.0
-        for k in 0..<(width * height) { total += abs(planes[k]) }
-        let floor = 1e-13 * total
-        try convolution.convolve(re: re, im: im, control: control)
-        progress(0.9)
+        let re = planes, im = planes + m * n
         let mean = channels == 2
+        // Σ w (the weights' rows, in plane order), for the floor below
+        // which a sum is the transform's rounding.
+        var total = 0.0
+        for k in 0..<(channels == 2 ? m * n : 2 * m * n) { total += abs(planes[k]) }
+        let floor = 1e-13 * total
+        // The rows read below: each half's own, and the spill rows either side of the cut.
+        let wanted =
+            mean
+            ? Array(pad..<(pad + rows))
+            : Array(0..<min(split + reachRows, m)) + Array(max(m - reachRows, split + reachRows)..<m)
+        try convolution.convolve(
+            re: re, im: im, filledRows: layout.filledRows, wanted: wanted, control: control)
+        progress(0.9)
         try Parallel.forEach((rows + 15) / 16) { b in
             try control.checkCancellation()
             let sums = UnsafeMutablePointer<Double>.allocate(capacity: channels * columns)

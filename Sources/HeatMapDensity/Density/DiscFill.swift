@@ -30,6 +30,8 @@ struct DiscFill: DensityFill {
     ) throws {
         switch kernel {
         case .gaussian: try run(GaussianShape(), x, y, weight, value, n, control, progress)
+        case .quartic where radii == nil && value == nil:
+            try runQuartic(x, y, weight, n, control, progress)
         case .quartic: try run(QuarticShape(), x, y, weight, value, n, control, progress)
         case .epanechnikov: try run(EpanechnikovShape(), x, y, weight, value, n, control, progress)
         case .triweight: try run(TriweightShape(), x, y, weight, value, n, control, progress)
@@ -52,6 +54,33 @@ struct DiscFill: DensityFill {
             splat, x: x, y: y, weight: weight, value: value, count: n,
             rows: yAxis.count, columns: xAxis.count, control: control,
             progress: progress)
+    }
+
+    /// The quartic of one radius, density only: the single-precision band
+    /// splat (``QuarticBandSplat``), with the slice's weights scaled so the
+    /// largest is in [1, 2). Weights that are all zero add nothing; a
+    /// largest weight too small for its scale to be a double takes the
+    /// double splat.
+    private func runQuartic(
+        _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>, _ n: Int,
+        _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
+    ) throws {
+        var largest = 0.0
+        for i in 0..<n { largest = max(largest, weight[i]) }
+        guard largest.isNormal else {
+            if largest != 0 { try run(QuarticShape(), x, y, weight, nil, n, control, progress) }
+            return
+        }
+        let scale = Double(sign: .plus, exponent: -largest.exponent, significand: 1)
+        let splat = DiscSplat(
+            shape: QuarticShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: radius,
+            normalisingRadius: raw ? nil : radius, radii: nil, radius: radius, density: density,
+            weightedValue: nil)
+        let bands = try RowBands<DiscEntry>(
+            x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
+            depositor: splat, control: control)
+        try QuarticBandSplat(xAxis: xAxis, yAxis: yAxis, radius: radius, density: density)
+            .run(bands, scale: scale, control: control, progress: progress)
     }
 
     func finish(

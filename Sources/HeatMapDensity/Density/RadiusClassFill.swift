@@ -24,7 +24,7 @@ struct RadiusClassFill: DensityFill {
     let classes: RadiusClasses
     /// 1, or 2 for the mean estimator.
     let channels: Int
-    /// The class planes and flags (``RadiusClasses/planeCount(columns:rows:channels:)``).
+    /// The class planes and flags (``RadiusClasses/planeCount(xAxis:yAxis:channels:)``).
     let planes: UnsafeMutablePointer<Double>
     /// The exact splat's sums, Σ w shape and (mean) Σ v w shape.
     let density: UnsafeMutablePointer<Double>
@@ -32,16 +32,11 @@ struct RadiusClassFill: DensityFill {
     /// The radius of each point of the slice being deposited.
     var radii: UnsafePointer<Double>? = nil
 
-    private var binning: CubicBinning {
-        CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes, hasValue: channels == 2)
-    }
-
-    private var planeStride: Int {
-        DiscConvolutionFill.planeCount(columns: xAxis.count, rows: yAxis.count, channels: channels)
-    }
+    /// Every class's plane in the buffers of its own transform, one shape for all.
+    private var layout: DiscConvolutionLayout { classes.layout(xAxis: xAxis, yAxis: yAxis, channels: channels) }
 
     /// Whether class k has any point: a flag after the planes.
-    private var flags: UnsafeMutablePointer<Double> { planes + classes.count * planeStride }
+    private var flags: UnsafeMutablePointer<Double> { planes + classes.count * layout.count }
 
     func deposit(
         x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
@@ -82,7 +77,7 @@ struct RadiusClassFill: DensityFill {
         guard !wide.x.isEmpty else { return }
         try wide.withPointers(hasValue: value != nil) { x, y, w, v, r, m in
             let depositor = RadiusClassBinning(
-                classes: classes, binning: binning, planes: planes, planeStride: planeStride, radii: r)
+                classes: classes, xAxis: xAxis, yAxis: yAxis, planes: planes, layout: layout, radii: r)
             try RowBands.deposit(
                 depositor, x: x, y: y, weight: w, value: v, count: m, rows: yAxis.count,
                 columns: xAxis.count, control: control, progress: progress)
@@ -103,20 +98,11 @@ struct RadiusClassFill: DensityFill {
             return
         }
         let pad = CubicBinning.padding
-        let width = binning.paddedColumns, height = binning.paddedRows
+        let layout = self.layout
         let columns = xAxis.count, rows = yAxis.count
-        // Nodes the widest class reaches along each axis.
-        let widest = classes.radius(used.last!)
-        let reachColumns = Int(min(widest / xAxis.step, Double(width))) + 1
-        let reachRows = Int(min(widest / yAxis.step, Double(height))) + 1
-        // One channel: each plane's top `split` rows in the real part, the
-        // rest in the imaginary part (as ``DiscConvolutionFill`` does); two:
-        // the weights in the real part, the values in the imaginary part.
+        let split = layout.split, reachRows = layout.reachRows
+        let m = layout.rows, n = layout.columns
         let mean = channels == 2
-        let split = mean ? height : (height + 1) / 2
-        let tall = max(split, height - split)
-        let n = ComplexFFT.goodSize(atLeast: width + 2 * reachColumns)
-        let m = ComplexFFT.goodSize(atLeast: tall + 2 * reachRows)
         let sum = try SpectralSum(rows: m, columns: n)
         let shape = kernel, dx = xAxis.step, dy = yAxis.step
         // Class k's kernel: the shape of radius ρₖ, times (R / ρₖ)² for
@@ -141,18 +127,11 @@ struct RadiusClassFill: DensityFill {
             ) { i, j in (kernelValue(a, i, j), b.map { kernelValue($0, i, j) } ?? 0) }
             for (k, spectrum) in [(a, spectra.re), (b, spectra.im)] {
                 guard let k else { continue }
-                let plane = UnsafePointer(planes + k * planeStride)
-                let re = sum.workRe.base, im = sum.workIm.base
-                re.update(repeating: 0, count: m * n)
-                im.update(repeating: 0, count: m * n)
-                let second = mean ? plane + width * height : plane + split * width
-                for r in 0..<split { (re + r * n).update(from: plane + r * width, count: width) }
-                for r in 0..<(mean ? height : height - split) {
-                    (im + r * n).update(from: second + r * width, count: width)
-                }
+                // The class's binned plane, transformed in its own buffers.
+                let re = planes + k * layout.count, im = re + m * n
                 let factor = raw ? 1 : max(1, (radius / classes.radius(k)) * (radius / classes.radius(k)))
-                for c in 0..<(width * height) { total += abs(plane[c]) * factor }
-                try sum.add(spectrum: spectrum.base, control: control)
+                for c in 0..<(mean ? m * n : 2 * m * n) { total += abs(re[c]) * factor }
+                try sum.add(re: re, im: im, filledRows: layout.filledRows, spectrum: spectrum.base, control: control)
                 done += 1
                 progress(0.9 * Double(done) / Double(used.count))
             }

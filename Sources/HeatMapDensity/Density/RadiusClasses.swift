@@ -86,10 +86,18 @@ struct RadiusClasses: Sendable, Hashable {
         return n * (40 + 40 * channels) + (1.5 * Double(count) + 1) * transform
     }
 
-    /// Doubles of the class planes for a grid: each class's padded plane
-    /// per channel, then one flag per class (whether any point uses it).
-    func planeCount(columns: Int, rows: Int, channels: Int) -> Int {
-        count * DiscConvolutionFill.planeCount(columns: columns, rows: rows, channels: channels) + count
+    /// Where each class keeps its binned plane: in the buffers of its own
+    /// Fourier transform, all classes of one shape, wide enough for the
+    /// widest class's kernel.
+    func layout(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> DiscConvolutionLayout {
+        DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: largest, channels: channels)
+    }
+
+    /// Doubles of the class planes for a grid: each class's transform
+    /// buffers (``layout(xAxis:yAxis:channels:)``), then one flag per class
+    /// (whether any point uses it).
+    func planeCount(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> Int {
+        count * layout(xAxis: xAxis, yAxis: yAxis, channels: channels).count + count
     }
 }
 
@@ -111,10 +119,11 @@ struct RadiusClassEntry: BitwiseCopyable {
 /// and have a radius of at least the smallest class's.
 struct RadiusClassBinning: RowDepositor {
     let classes: RadiusClasses
-    let binning: CubicBinning
-    /// Every class's planes, ``planeStride`` doubles apart.
+    let xAxis: GaussianAxis
+    let yAxis: GaussianAxis
+    /// Every class's transform buffers, `layout.count` doubles apart.
     let planes: UnsafeMutablePointer<Double>
-    let planeStride: Int
+    let layout: DiscConvolutionLayout
     /// The radius of each point of the slice.
     let radii: UnsafePointer<Double>
 
@@ -123,7 +132,7 @@ struct RadiusClassBinning: RowDepositor {
     var reachRows: Int { 2 }
 
     @inline(__always) func anchor(x: Double, y: Double) -> (row: Int, column: Int)? {
-        binning.anchor(x: x, y: y)
+        CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes, layout: layout).anchor(x: x, y: y)
     }
 
     @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> RadiusClassEntry {
@@ -136,12 +145,9 @@ struct RadiusClassBinning: RowDepositor {
     }
 
     @inline(__always) func deposit(_ p: RadiusClassEntry, scratch: UnsafeMutablePointer<Double>) {
-        let lower = CubicBinning(
-            xAxis: binning.xAxis, yAxis: binning.yAxis, planes: planes + p.lower * planeStride,
-            hasValue: binning.hasValue)
-        let upper = CubicBinning(
-            xAxis: binning.xAxis, yAxis: binning.yAxis, planes: planes + (p.lower + 1) * planeStride,
-            hasValue: binning.hasValue)
+        let stride = layout.count
+        let lower = CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes + p.lower * stride, layout: layout)
+        let upper = CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes + (p.lower + 1) * stride, layout: layout)
         lower.deposit(x: p.x, y: p.y, weight: p.weight * (1 - p.share), value: p.value, scratch: scratch)
         upper.deposit(x: p.x, y: p.y, weight: p.weight * p.share, value: p.value, scratch: scratch)
     }

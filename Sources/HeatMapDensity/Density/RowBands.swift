@@ -22,6 +22,9 @@ protocol RowDepositor {
     var pollInterval: Int { get }
     /// How many rows above or below its anchor row a point may write.
     var reachRows: Int { get }
+    /// Columns per tile, the order of a band's points when they write
+    /// rows around theirs.
+    var tileWidth: Int { get }
     /// The node a point belongs to (row in 0..<rows, column in
     /// 0..<columns), or nil if it writes nothing.
     func anchor(x: Double, y: Double) -> (row: Int, column: Int)?
@@ -35,6 +38,8 @@ protocol RowDepositor {
 }
 
 extension RowDepositor {
+    var tileWidth: Int { 8 }
+
     @inline(__always)
     func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> Entry {
         entry(x: x, y: y, weight: weight, value: value)
@@ -79,8 +84,6 @@ struct RowBands<Entry: BitwiseCopyable> {
 
     package var count: Int { cuts.count - 1 }
 
-    /// Columns per tile.
-    static var tileWidth: Int { 8 }
     /// Points per counting chunk for n points: at most 16 chunks (the
     /// prefix sum runs over chunks × buckets) of at least 16k points, so a
     /// batch of 64k still spreads over four tasks.
@@ -102,7 +105,7 @@ struct RowBands<Entry: BitwiseCopyable> {
         count n: Int, rows: Int, columns: Int, depositor: D,
         control: ComputeControl
     ) throws where D.Entry == Entry {
-        let chunkSize = RowBands.chunkSize(count: n), tileWidth = RowBands.tileWidth
+        let chunkSize = RowBands.chunkSize(count: n), tileWidth = depositor.tileWidth
         let chunks = max(1, (n + chunkSize - 1) / chunkSize)
         let byRow = depositor.reachRows == 0
         // Buckets: rows, or (band, column tile) pairs for a cut made first.

@@ -12,8 +12,8 @@ import HeatMapCore
 /// and even has a real spectrum, so the real and imaginary parts of each
 /// grid are convolved independently: they carry two real images.
 ///
-/// Memory: the sum and one working grid, rows × columns complex numbers
-/// each. Rows and column blocks spread over every core.
+/// Memory: the sum, rows × columns complex numbers (each term is
+/// transformed in the caller's buffers). Rows and column blocks spread over every core.
 struct SpectralSum: @unchecked Sendable {
     let rows: Int
     let columns: Int
@@ -22,9 +22,6 @@ struct SpectralSum: @unchecked Sendable {
     /// Σ Ẑₖ K̂ₖ, then (after ``inverse(control:)``) the sum of the convolutions.
     let sumRe: GridBuffer
     let sumIm: GridBuffer
-    /// The grid of the next term, filled by the caller.
-    let workRe: GridBuffer
-    let workIm: GridBuffer
 
     /// Columns transformed together, as the lanes of one ``ComplexFFT``.
     static let block = 16
@@ -35,10 +32,10 @@ struct SpectralSum: @unchecked Sendable {
         rowTransform = ComplexFFT(count: columns)
         columnTransform = ComplexFFT(count: rows)
         let cells = rows * columns
-        guard let a = GridBuffer(count: cells), let b = GridBuffer(count: cells),
-            let c = GridBuffer(count: cells), let d = GridBuffer(count: cells)
-        else { throw DensityStorage.outOfMemory }
-        (sumRe, sumIm, workRe, workIm) = (a, b, c, d)
+        guard let a = GridBuffer(count: cells), let b = GridBuffer(count: cells) else {
+            throw DensityStorage.outOfMemory
+        }
+        (sumRe, sumIm) = (a, b)
     }
 
     /// The spectra of two kernels, each divided by rows × columns (the
@@ -70,11 +67,14 @@ struct SpectralSum: @unchecked Sendable {
         return (re, im)
     }
 
-    /// Adds the working grid's transform times `spectrum` (real) to the
-    /// sum; the working grid is overwritten.
-    func add(spectrum: UnsafePointer<Double>, control: ComputeControl) throws {
-        let re = workRe.base, im = workIm.base
-        try transformRows(re: re, im: im, control: control)
+    /// Adds the transform of the grid in `re` and `im` (rows × columns
+    /// each, zero from row `filledRows` on) times `spectrum` (real) to the
+    /// sum; the grid is overwritten.
+    func add(
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, filledRows: Int,
+        spectrum: UnsafePointer<Double>, control: ComputeControl
+    ) throws {
+        try transformRows(re: re, im: im, only: Array(0..<min(filledRows, rows)), control: control)
         let columns = self.columns, sumRe = self.sumRe.base, sumIm = self.sumIm.base
         try transformColumns(re: re, im: im, control: control, writeBack: false) { br, bi, lanes, c0 in
             for r in 0..<self.rows {

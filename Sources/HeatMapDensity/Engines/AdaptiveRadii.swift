@@ -4,8 +4,8 @@ import HeatMapCore
 /// sum the kernel themselves (vector tiles sum it at every zoom's nodes).
 package enum AdaptiveRadii {
     /// Every point's radius under `configuration.adaptive`, as the density
-    /// grid of the same points and configuration uses them: the planner's
-    /// pilot radius and grid, then Abramson's rule. A whole-data step:
+    /// grid of the same points and configuration uses them (the planner's
+    /// own, ``DensityPlanner/planWithRadii(_:configuration:control:)``). A whole-data step:
     /// O(n · neighbours within reach) on all cores, memory O(n).
     ///
     /// - Returns: nil when the configuration has no adaptive bandwidth.
@@ -15,15 +15,12 @@ package enum AdaptiveRadii {
         of points: PlanePoints, projection: PlaneProjection, configuration: HeatMapConfiguration,
         control: ComputeControl
     ) throws -> [Double]? {
-        guard let rule = configuration.adaptive else { return nil }
+        guard configuration.adaptive != nil else { return nil }
         var fixed = points
         fixed.radius = nil
-        let plan = try DensityPlanner.plan(
+        return try DensityPlanner.planWithRadii(
             MemoryPointSource(points: fixed, projection: projection), configuration: configuration,
-            control: control)
-        return try AdaptivePilot.radii(
-            of: fixed, kernel: configuration.kernel, radius: plan.radius, rule: rule,
-            grid: plan.geometry, projection: projection, control: control
-        ).radii
+            control: control
+        ).points.radius
     }
 }

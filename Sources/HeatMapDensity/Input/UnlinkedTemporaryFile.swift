@@ -3,11 +3,11 @@ import Foundation
 /// A file in `$TMPDIR` (or /tmp) that has no name: made by `mkstemp` and
 /// unlinked at once, so the kernel frees it when its descriptor is closed,
 /// whatever ends the process.
-enum UnlinkedTemporaryFile {
+package enum UnlinkedTemporaryFile {
     /// Opens a new such file; `prefix` names it while it briefly has a name.
     /// - Returns: its descriptor, read-write.
     /// - Throws: ``InputError`` naming the folder when it cannot be made.
-    static func open(prefix: String) throws -> Int32 {
+    package static func open(prefix: String) throws -> Int32 {
         let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((dir + "/" + prefix + "-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }

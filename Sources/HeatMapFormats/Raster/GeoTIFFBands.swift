@@ -28,7 +28,7 @@ package struct GeoTIFFBands {
     private var first: DensityGrid?
 
     /// Bands of grids with `geometry`.
-    /// - Throws: ``HeatMapError`` when the temporary file cannot be made.
+    /// - Throws: ``InputError`` when the temporary file cannot be made.
     package init(geometry: GridGeometry, options: GeoTIFFWriter.Options) throws {
         self.geometry = geometry
         self.options = options
@@ -77,11 +77,12 @@ package struct GeoTIFFBands {
         bandItems.append(items)
     }
 
-    /// Writes the file to `sink`: the directories, then the tiles from the temporary file.
+    /// Writes the file, in pieces handed to `write`: the directories, then
+    /// the tiles from the temporary file.
     /// - Throws: ``RasterCodecError`` with no band, or when the file would
-    ///   pass 4 GiB; what `sink` throws; ``HeatMapError`` when the
+    ///   pass 4 GiB; what `write` throws; ``HeatMapError`` when the
     ///   temporary file cannot be read.
-    package func write(to sink: ByteSink) throws {
+    package func write(to write: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let grid = first else { throw RasterCodecError("GeoTIFF: no band to write") }
         let g = geometry
         let bands = descriptions.count
@@ -161,11 +162,11 @@ package struct GeoTIFFBands {
             if out.count < directoryOffsets[k] { out.append(0) }
             out += d.bytes(at: directoryOffsets[k], next: k + 1 < directories.count ? directoryOffsets[k + 1] : 0)
         }
-        try out.withUnsafeBytes { try sink.write($0) }
+        try out.withUnsafeBytes { try write($0) }
         for k in stride(from: sizes.count - 1, through: 0, by: -1) {
             for (band, start) in blocks[k].enumerated() {
                 let length = UInt64(tileSizes[k][band].reduce(0, +))
-                try spool.copy(start..<start + length, to: sink)
+                try spool.copy(start..<start + length, to: write)
             }
         }
     }

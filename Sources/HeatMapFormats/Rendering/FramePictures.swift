@@ -188,43 +188,14 @@ package struct FramePictures {
     /// head (everything the frames share), then ``pageEntry(_:grid:start:end:)``
     /// for every frame in order, then ``pageTail``.
     package func pageHead(
-        geometry: GridGeometry, projection: PlaneProjection, frameCount: Int, firstLabel: String
+        geometry g: GridGeometry, projection: PlaneProjection, frameCount: Int, firstLabel: String
     ) -> String {
-        Self.pageHead(self, geometry: geometry, projection: projection, frameCount: frameCount, firstLabel: firstLabel)
-    }
-
-    /// Frame `k`'s entry in the page's data (`k` from 0, in order).
-    package static func pageEntry(_ k: Int, grid: DensityGrid, start: String, end: String) -> String {
-        let encoded = FrameGridCode.encode(grid.values)
-        let label = FramePictures.label(start: start, end: end)
-        return (k > 0 ? ",\n" : "") + "{\"start\":\"\(start)\",\"end\":\"\(end)\",\"label\":"
-            + JSONEscaping.quoted(label, for: .script) + ",\"values\":\"" + encoded + "\"}"
-    }
-
-    /// What follows the last frame's entry.
-    package static var pageTail: String {
-        """
-        ]}</script>
-        <script>
-        \(FramePictures.script)
-        </script>
-        </body>
-        </html>
-
-        """
-    }
-
-    private static func pageHead(
-        _ pictures: FramePictures, geometry g: GridGeometry, projection: PlaneProjection, frameCount: Int,
-        firstLabel: String
-    ) -> String {
-        let options = pictures.options, thresholds = pictures.thresholds, units = pictures.units
         var o = options
         o.legend = nil
         o.title = nil
         // The base: the basemap and graticule on the shared view, no data.
         let empty = PictureScene(
-            dataBox: g.cellBox, projection: projection, legend: nil, opacity: pictures.style.fillOpacity,
+            dataBox: g.cellBox, projection: projection, legend: nil, opacity: style.fillOpacity,
             drawData: { _, _ in }, tooltips: TooltipData(), summary: "Map over time")
         let (_, transform) = PictureComposer.placement(empty, o, mapOnly: true)
         var map = PictureComposer.svg(empty, o, standalone: false, mapOnly: true)
@@ -246,11 +217,11 @@ package struct FramePictures {
         data +=
             ",\"field\":{\"columns\":\(g.columns),\"rows\":\(g.rows),\"x0\":\(number(g.x0)),\"y0\":\(number(g.y0))"
             + ",\"dx\":\(number(g.dx)),\"dy\":\(number(g.dy))}"
-        data += ",\"draw\":" + pictures.drawing
+        data += ",\"draw\":" + drawing
         data += ",\"frames\":[\n"
         let title = options.title ?? "Heat map over time"
         var legendHTML = ""
-        if let legend = pictures.legend {
+        if let legend = legend {
             legendHTML = HTMLPage.legendSVG(
                 legend.axis(.vertical).length(260), class: "hm-legend-v", id: "hm-legend-bar")
         }
@@ -293,6 +264,27 @@ package struct FramePictures {
             </main>
             <script type="application/json" id="hm-data">\(data)
             """
+    }
+
+    /// Frame `k`'s entry in the page's data (`k` from 0, in order).
+    package static func pageEntry(_ k: Int, grid: DensityGrid, start: String, end: String) -> String {
+        let encoded = FrameGridCode.encode(grid.values)
+        let label = FramePictures.label(start: start, end: end)
+        return (k > 0 ? ",\n" : "") + "{\"start\":\"\(start)\",\"end\":\"\(end)\",\"label\":"
+            + JSONEscaping.quoted(label, for: .script) + ",\"values\":\"" + encoded + "\"}"
+    }
+
+    /// What follows the last frame's entry.
+    package static var pageTail: String {
+        """
+        ]}</script>
+        <script>
+        \(FramePictures.script)
+        </script>
+        </body>
+        </html>
+
+        """
     }
 
     /// How the page's script draws a frame, as JSON: the mode, each

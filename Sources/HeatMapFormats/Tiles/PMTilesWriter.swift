@@ -81,6 +81,6 @@ final class PMTilesWriter {
         for part in [h.bytes, directories.root, meta, directories.leaves] {
             try part.withUnsafeBytes { try sink.write($0) }
         }
-        try spool.copy(to: sink)
+        try spool.copy { try sink.write($0) }
     }
 }

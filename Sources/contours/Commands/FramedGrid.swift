@@ -57,7 +57,7 @@ enum FramedGrid {
                     items: [("START", UTCCalendar.iso8601(frame.start)), ("END", UTCCalendar.iso8601(frame.end))])
                 control.report(.export, 0.9 * Double(frame.index + 1) / total)
             }
-            try OutputFile.streaming(to: output) { try bands.write(to: $0) }
+            try OutputFile.streaming(to: output) { out in try bands.write { try out.write($0) } }
         }
         control.report(.export, 1)
     }

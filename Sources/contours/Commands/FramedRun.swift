@@ -63,7 +63,10 @@ struct FramedRun {
                 control: control)
         }
         var highest = 0.0
-        try frames.forEachFrame(control: control) { _, grid in highest = max(highest, grid.maximum) }
+        // A read-only pass: the frames' values in one reused buffer (NaN, undefined, never counts).
+        try frames.forEachFrameValues(control: control) { _, values in
+            for v in values where v > highest { highest = v }
+        }
         do {
             switch rule {
             case .interval(let interval, let offset):

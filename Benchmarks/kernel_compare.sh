@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The finite-kernel grid stage against its Python peer, in alternation:
+#   Benchmarks/kernel_compare.sh [KERNEL] [RADIUS...]
+#   Benchmarks/kernel_compare.sh quartic 8.4105 29.2564   # 6 and 20 cells at resolution 1024
+# 1M planar points (points.py --seed 11), resolution 1024. For each radius,
+# three rounds of: contours-bench's grid stage (best of 3: grid_s, and
+# grid_cpu_s, user + system), then the peer (numpy linear binning and
+# scipy.signal.fftconvolve, the grid_fft_kernel of the shared peers.py,
+# $PEERS, default ../shared/bench/peers.py; best of 3 by CPU, with
+# time.process_time, beside its wall). BENCH=path runs that contours-bench.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+KERNEL="${1:-quartic}"; shift || true
+RADII=("${@:-8.4105 29.2564}"); RADII=(${RADII[*]})
+PEERS="${PEERS:-$HERE/../../shared/bench/peers.py}"
+PTS="${TMPDIR:-/tmp}/heatmap-bench-1000000.f64"
+[ -s "$PTS" ] || python3 "$HERE/points.py" 1000000 --seed 11 --format f64 -o "$PTS"
+PY="$("$HERE/setup.sh")"
+if [ -z "${BENCH:-}" ]; then
+  swift build -c release --product contours-bench >&2
+  BENCH="$(swift build -c release --show-bin-path)/contours-bench"
+fi
+for R in "${RADII[@]}"; do
+  for round in 1 2 3; do
+    OURS="$("$BENCH" --points "$PTS" --kernel "$KERNEL" --radius "$R" --skip smooth,hit,hexbin --levels 1)"
+    PEER="$("$PY" - "$PEERS" "$PTS" "$R" "$KERNEL" <<'PY'
+import importlib.util, json, sys, time
+import numpy as np
+spec = importlib.util.spec_from_file_location("peers", sys.argv[1]); peers = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(peers)
+radius, kernel = float(sys.argv[3]), sys.argv[4]
+raw = np.fromfile(sys.argv[2], dtype="<f8").reshape(-1, 3)
+x, y, w = raw[:, 0].copy(), raw[:, 1].copy(), raw[:, 2].copy()
+g = peers.geometry(x, y, radius, 1024)
+best = (float("inf"), float("inf"))
+for _ in range(3):
+    c0, w0 = time.process_time(), time.perf_counter()
+    peers.grid_fft_kernel(x, y, w, g, radius, kernel)
+    best = min(best, (time.process_time() - c0, time.perf_counter() - w0))
+print(json.dumps({"cpu": best[0], "wall": best[1]}))
+PY
+)"
+    python3 - "$OURS" "$PEER" "$R" <<'PY'
+import json, sys
+o, p = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+print(f"radius {sys.argv[3]}: ours {o['grid_s']:.3f} / {o['grid_cpu_s']:.3f} s"
+      f"  peer {p['wall']:.3f} / {p['cpu']:.3f} s  ratio wall {o['grid_s'] / p['wall']:.2f} cpu {o['grid_cpu_s'] / p['cpu']:.2f}")
+PY
+  done
+done

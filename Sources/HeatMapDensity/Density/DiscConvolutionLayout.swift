@@ -1,0 +1,67 @@
+import Foundation
+
+/// Where ``DiscConvolutionFill`` keeps its binned planes: straight in the
+/// real and imaginary buffers of its Fourier transform, so the binning
+/// writes what the transform reads, with no copy between.
+///
+/// The binned plane is the grid padded by ``CubicBinning/padding`` nodes on
+/// every side (`width` × `height`). One channel: the plane's top `split`
+/// rows in the real part, the rest in the imaginary part; each half's
+/// convolution spills `reachRows` rows into the other's, so the transform
+/// is tall enough that no spill wraps onto rows in use. Two channels (the
+/// mean estimator): the weights in the real part, the weighted values in
+/// the imaginary part. The buffer holds the real part (`rows` × `columns`,
+/// row-major) and then the imaginary part.
+struct DiscConvolutionLayout: Sendable {
+    /// The padded plane's columns and rows.
+    let width: Int
+    let height: Int
+    /// Plane rows held in the real part (the rest are in the imaginary part).
+    let split: Int
+    /// Nodes the kernel reaches along each axis (its value is 0 beyond).
+    let reachColumns: Int
+    let reachRows: Int
+    /// The transform's rows and columns (no prime factor above 5).
+    let rows: Int
+    let columns: Int
+    /// Two planes (weights and weighted values), or one split in halves.
+    let channels: Int
+
+    init(xAxis: GaussianAxis, yAxis: GaussianAxis, radius: Double, channels: Int) {
+        let pad = 2 * CubicBinning.padding
+        width = xAxis.count + pad
+        height = yAxis.count + pad
+        reachColumns = Int(min(radius / xAxis.step, Double(width))) + 1
+        reachRows = Int(min(radius / yAxis.step, Double(height))) + 1
+        split = channels == 2 ? height : (height + 1) / 2
+        let tall = max(split, height - split)
+        // The pair of lengths whose 2-D transform (a row pass and a column
+        // pass) is the least work by the radix costs of ComplexFFT.
+        var best = (rows: 0, columns: 0, work: Double.infinity)
+        for m in ComplexFFT.goodSizes(atLeast: tall + 2 * reachRows) {
+            for n in ComplexFFT.goodSizes(atLeast: width + 2 * reachColumns) {
+                let work =
+                    Double(m) * Double(n) * (ComplexFFT.workPerElement(m) + ComplexFFT.workPerElement(n))
+                if work < best.work { best = (m, n, work) }
+            }
+        }
+        rows = best.rows
+        columns = best.columns
+        self.channels = channels
+    }
+
+    /// Transform rows that may hold binned weights (the ones below are zero).
+    var filledRows: Int { channels == 2 ? height : max(split, height - split) }
+
+    /// Doubles of the buffer: the real part, then the imaginary part.
+    var count: Int { 2 * rows * columns }
+
+    /// The buffer offset of plane row `y` (weights, or the one channel).
+    @inline(__always) func offset(row y: Int) -> Int {
+        (y < split ? y : y - split + rows) &* columns
+    }
+
+    /// The buffer offset of plane row `y` of the weighted values (two
+    /// channels only).
+    @inline(__always) func valueOffset(row y: Int) -> Int { (y + rows) &* columns }
+}
