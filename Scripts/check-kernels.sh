@@ -75,7 +75,7 @@ for k in quartic gaussian; do
   check "storms-column-$k" "$OUT/storms_r.csv --weight wind --kernel $k --radius-column r" \
     "--points $OUT/storms_r.csv --lat lat --lon long --w wind --kernel $k --radius-column r"
 done
-for k in quartic gaussian epanechnikov; do
+for k in quartic triweight gaussian epanechnikov; do
   check "snow-adaptive-$k" "$SNOW --kernel $k --adaptive 0.5" "$SNOW_O --kernel $k --adaptive 0.5"
   check "storms-adaptive-$k" "$STORMS --kernel $k --adaptive 0.5" "$STORMS_O --kernel $k --adaptive 0.5"
 done

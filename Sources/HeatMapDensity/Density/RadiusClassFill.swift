@@ -32,11 +32,14 @@ struct RadiusClassFill: DensityFill {
     /// The radius of each point of the slice being deposited.
     var radii: UnsafePointer<Double>? = nil
 
-    /// Every class's plane in the buffers of its own transform, one shape for all.
+    /// Every class's packed plane (made by a search over transform
+    /// lengths: read it once per call).
     private var layout: DiscConvolutionLayout { classes.layout(xAxis: xAxis, yAxis: yAxis, channels: channels) }
 
     /// Whether class k has any point: a flag after the planes.
-    private var flags: UnsafeMutablePointer<Double> { planes + classes.count * layout.count }
+    private func flags(_ layout: DiscConvolutionLayout) -> UnsafeMutablePointer<Double> {
+        planes + classes.count * layout.count
+    }
 
     func deposit(
         x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
@@ -47,6 +50,7 @@ struct RadiusClassFill: DensityFill {
             throw HeatMapError.invalidConfiguration("radius classes need a radius per point")
         }
         // The points split into the binned and the splatted, in input order.
+        let layout = self.layout, flags = self.flags(layout)
         var wide = Slice(), narrow = Slice()
         let smallest = classes.smallest, largest = classes.largest
         for i in 0..<n where weight[i] != 0 {
@@ -88,6 +92,7 @@ struct RadiusClassFill: DensityFill {
         control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
         emit: (Int, UnsafePointer<Double>?) -> Void
     ) throws {
+        let layout = self.layout, flags = self.flags(layout)
         let used = (0..<classes.count).filter { flags[$0] != 0 }
         guard !used.isEmpty else {
             let rows = yAxis.count
@@ -98,10 +103,10 @@ struct RadiusClassFill: DensityFill {
             return
         }
         let pad = CubicBinning.padding
-        let layout = self.layout
         let columns = xAxis.count, rows = yAxis.count
-        let split = layout.split, reachRows = layout.reachRows
-        let m = layout.rows, n = layout.columns
+        let transform = classes.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
+        let split = transform.split, reachRows = transform.reachRows
+        let m = transform.rows, n = transform.columns
         let mean = channels == 2
         let sum = try SpectralSum(rows: m, columns: n)
         let shape = kernel, dx = xAxis.step, dy = yAxis.step
@@ -127,11 +132,20 @@ struct RadiusClassFill: DensityFill {
             ) { i, j in (kernelValue(a, i, j), b.map { kernelValue($0, i, j) } ?? 0) }
             for (k, spectrum) in [(a, spectra.re), (b, spectra.im)] {
                 guard let k else { continue }
-                // The class's binned plane, transformed in its own buffers.
-                let re = planes + k * layout.count, im = re + m * n
+                // The class's packed plane, row by row into the transform's buffers.
+                let plane = UnsafePointer(planes + k * layout.count)
+                let re = sum.workRe.base, im = sum.workIm.base
+                let filled = layout.rows, width = layout.columns
+                for r in 0..<filled {
+                    (re + r * n).update(from: plane + r * width, count: width)
+                    (im + r * n).update(from: plane + (filled + r) * width, count: width)
+                    // The margin, which the previous term's row pass filled.
+                    (re + r * n + width).update(repeating: 0, count: n - width)
+                    (im + r * n + width).update(repeating: 0, count: n - width)
+                }
                 let factor = raw ? 1 : max(1, (radius / classes.radius(k)) * (radius / classes.radius(k)))
-                for c in 0..<(mean ? m * n : 2 * m * n) { total += abs(re[c]) * factor }
-                try sum.add(re: re, im: im, filledRows: layout.filledRows, spectrum: spectrum.base, control: control)
+                for c in 0..<(mean ? filled * width : layout.count) { total += abs(plane[c]) * factor }
+                try sum.add(re: re, im: im, filledRows: filled, spectrum: spectrum.base, control: control)
                 done += 1
                 progress(0.9 * Double(done) / Double(used.count))
             }

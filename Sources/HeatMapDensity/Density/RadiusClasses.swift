@@ -86,15 +86,21 @@ struct RadiusClasses: Sendable, Hashable {
         return n * (40 + 40 * channels) + (1.5 * Double(count) + 1) * transform
     }
 
-    /// Where each class keeps its binned plane: in the buffers of its own
-    /// Fourier transform, all classes of one shape, wide enough for the
-    /// widest class's kernel.
-    func layout(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> DiscConvolutionLayout {
+    /// The Fourier transform's layout of every class: one shape for all,
+    /// wide enough for the widest class's kernel.
+    func transformLayout(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> DiscConvolutionLayout {
         DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: largest, channels: channels)
     }
 
-    /// Doubles of the class planes for a grid: each class's transform
-    /// buffers (``layout(xAxis:yAxis:channels:)``), then one flag per class
+    /// Where each class keeps its binned plane until its transform: the
+    /// transform's layout packed (``DiscConvolutionLayout/init(packing:)``),
+    /// about the grid's doubles per class rather than the transform's.
+    func layout(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> DiscConvolutionLayout {
+        DiscConvolutionLayout(packing: transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels))
+    }
+
+    /// Doubles of the class planes for a grid: each class's packed plane
+    /// (``layout(xAxis:yAxis:channels:)``), then one flag per class
     /// (whether any point uses it).
     func planeCount(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> Int {
         count * layout(xAxis: xAxis, yAxis: yAxis, channels: channels).count + count
@@ -121,7 +127,7 @@ struct RadiusClassBinning: RowDepositor {
     let classes: RadiusClasses
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
-    /// Every class's transform buffers, `layout.count` doubles apart.
+    /// Every class's packed plane, `layout.count` doubles apart.
     let planes: UnsafeMutablePointer<Double>
     let layout: DiscConvolutionLayout
     /// The radius of each point of the slice.

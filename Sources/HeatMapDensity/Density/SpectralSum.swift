@@ -12,8 +12,8 @@ import HeatMapCore
 /// and even has a real spectrum, so the real and imaginary parts of each
 /// grid are convolved independently: they carry two real images.
 ///
-/// Memory: the sum, rows × columns complex numbers (each term is
-/// transformed in the caller's buffers). Rows and column blocks spread over every core.
+/// Memory: the sum and one working grid, rows × columns complex numbers
+/// each. Rows and column blocks spread over every core.
 struct SpectralSum: @unchecked Sendable {
     let rows: Int
     let columns: Int
@@ -22,6 +22,12 @@ struct SpectralSum: @unchecked Sendable {
     /// Σ Ẑₖ K̂ₖ, then (after ``inverse(control:)``) the sum of the convolutions.
     let sumRe: GridBuffer
     let sumIm: GridBuffer
+    /// A working grid for the caller's terms, zero at first:
+    /// ``add(re:im:filledRows:spectrum:control:)`` overwrites the rows
+    /// below `filledRows` and leaves the others as it found them, so a
+    /// caller that writes those rows whole keeps the rest zero.
+    let workRe: GridBuffer
+    let workIm: GridBuffer
 
     /// Columns transformed together, as the lanes of one ``ComplexFFT``.
     static let block = 16
@@ -32,10 +38,10 @@ struct SpectralSum: @unchecked Sendable {
         rowTransform = ComplexFFT(count: columns)
         columnTransform = ComplexFFT(count: rows)
         let cells = rows * columns
-        guard let a = GridBuffer(count: cells), let b = GridBuffer(count: cells) else {
-            throw DensityStorage.outOfMemory
-        }
-        (sumRe, sumIm) = (a, b)
+        guard let a = GridBuffer(count: cells), let b = GridBuffer(count: cells),
+            let c = GridBuffer(count: cells), let d = GridBuffer(count: cells)
+        else { throw DensityStorage.outOfMemory }
+        (sumRe, sumIm, workRe, workIm) = (a, b, c, d)
     }
 
     /// The spectra of two kernels, each divided by rows × columns (the
