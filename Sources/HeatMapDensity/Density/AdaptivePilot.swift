@@ -155,7 +155,7 @@ enum AdaptivePilot {
     /// point i (itself included): exact for the points of the buckets that
     /// look at the fewest neighbours (``NeighbourSums``), as many as
     /// `budget` pairs allow (all of them without a budget), and read from
-    /// a grid of its own (``interpolated(_:at:kernel:radius:projection:control:)``)
+    /// a grid of its own (``interpolated(_:at:kernel:radius:nodesPerRadius:projection:control:)``)
     /// for the rest, which lie where the points are dense: there each
     /// neighbour's share of the pilot is small, and so is the reading's
     /// error, which is at most about 1e-3 of the shares near the support's edge.
