@@ -101,7 +101,9 @@ do {
         projection: .planar)
     configuration.paddingFactor = 1.5
     configuration.kernel = options.kernel
-    configuration.adaptive = options.adaptive.map { AdaptiveBandwidth(sensitivity: $0) }
+    if let sensitivity = options.adaptive {
+        configuration.bandwidth = .adaptive(sensitivity: sensitivity, pilot: configuration.bandwidth)
+    }
 
     let grid = try bestOf(options.repeats) {
         try DensityGrid.compute(points: points, projection: projection, configuration: configuration)

@@ -239,4 +239,30 @@ import Testing
         }
         #expect(try StreamedPoints.read(path: path, options: options).replay == .spool)
     }
+
+    @Test func valuesAndRadiiTravelTogetherThroughBlocksAndTheSpool() throws {
+        var generator = SplitMix(seed: 8)
+        let rows = (0..<3_000).map { i in
+            let x = Double.random(in: -50...50, using: &generator), y = Double.random(in: 0...9, using: &generator)
+            return String(format: "%.3f,%.3f,%.2f,%.1f", x, y, Double(i % 7) - 3, 0.5 + Double(i % 11))
+        }
+        var columns = PointColumns(value: "v")
+        columns.radius = "r"
+        let options = PointReaderOptions(columns: columns, geographic: false)
+        let text = "x,y,v,r\n" + rows.joined(separator: "\n") + "\n"
+        try Self.expectSame(text, options: options)
+        let folder = try ScratchFolder()
+        let path = try folder.write("p.csv", text)
+        let expected = Self.serial(path, options)
+        #expect(expected.points.allSatisfy { $0.radius > 0 && $0.value.isFinite })
+        for replay in [StreamedPoints.Replay.spool, .reparse] {
+            let streamed = try StreamedPoints.read(path: path, options: options, replay: replay)
+            #expect(streamed.carriesRadius)
+            var again: [InputPoint] = []
+            try streamed.forEachBatch(size: 700) { batch in
+                for i in 0..<batch.count { again.append(batch[i]) }
+            }
+            #expect(again == expected.points)
+        }
+    }
 }

@@ -239,7 +239,7 @@ import Testing
             of: p, kernel: kernel, radius: R, rule: AdaptiveBandwidth(), control: .none)
         for i in 0..<p.count { #expect(abs(chosen.radii[i] - radii[i]) < 1e-4 * radii[i]) }
         var c = Self.configuration(kernel, radius: R)
-        c.adaptive = AdaptiveBandwidth()
+        c.bandwidth = .adaptive()
         let grid = try DensityGrid.compute(points: p, projection: Self.planar, configuration: c)
         #expect(Self.error(grid, p, radii: radii, kernel: kernel, raw: false) < 1e-3)
     }
@@ -247,11 +247,11 @@ import Testing
     @Test func anAdaptivePilotWithNothingToAdaptToIsRefused() {
         let p = PlanePoints(x: [1, 1, 1], y: [2, 2, 2], weight: [1, 1, 1])
         var c = Self.configuration(.quartic)
-        c.adaptive = AdaptiveBandwidth()
+        c.bandwidth = .adaptive()
         #expect(throws: HeatMapError.self) {
             try DensityGrid.compute(points: p, projection: Self.planar, configuration: c)
         }
-        c.adaptive = AdaptiveBandwidth(sensitivity: -1)
+        c.bandwidth = .adaptive(sensitivity: -1)
         #expect(throws: HeatMapError.self) {
             try DensityGrid.compute(points: Self.points(50, seed: 1), projection: Self.planar, configuration: c)
         }
@@ -280,6 +280,60 @@ extension KernelTests {
         for i in 0..<p.count {
             let bound = kernel == .gaussian ? 1e-3 * exact[i] + 1e-4 * largest : 1e-3 * exact[i]
             #expect(abs(read[i] - exact[i]) < bound, "point \(i)")
+        }
+    }
+}
+
+/// The adaptive bandwidth as a ``Bandwidth``: its pilot's rule, its names
+/// and its coding.
+@Suite struct AdaptiveBandwidthRuleTests {
+    @Test func thePilotRuleGivesThePilotRadius() throws {
+        // Scott's radius as the pilot must give the grid of that radius given as fixed.
+        let p = KernelTests.points(300, seed: 5)
+        var byRule = KernelTests.configuration(.quartic)
+        byRule.bandwidth = .adaptive(sensitivity: 0.5, pilot: .scott)
+        let ruled = try DensityGrid.compute(points: p, projection: KernelTests.planar, configuration: byRule)
+        var byRadius = KernelTests.configuration(.quartic, radius: ruled.radius)
+        byRadius.bandwidth = .adaptive(sensitivity: 0.5)
+        let fixed = try DensityGrid.compute(points: p, projection: KernelTests.planar, configuration: byRadius)
+        var scott = KernelTests.configuration(.quartic)
+        scott.bandwidth = .scott
+        let oneRadius = try DensityGrid.compute(points: p, projection: KernelTests.planar, configuration: scott)
+        #expect(ruled.radius == oneRadius.radius)
+        #expect(ruled.values == fixed.values)
+        #expect(ruled.values != oneRadius.values)
+    }
+
+    @Test func namesAndRulesOfOneRadius() {
+        let rule = Bandwidth.adaptive(sensitivity: 0.3, trim: 4, pilot: .silverman)
+        #expect(rule.radiusRule == .silverman)
+        #expect(rule.adaptiveRule == AdaptiveBandwidth(sensitivity: 0.3, trim: 4, pilot: .silverman))
+        #expect(rule.rawValue == "adaptive")
+        #expect(Bandwidth(rawValue: "adaptive") == .adaptive(AdaptiveBandwidth()))
+        #expect(Bandwidth(rawValue: "scott") == .scott)
+        #expect(Bandwidth(rawValue: "cubic") == nil)
+        #expect(!Bandwidth.allCases.contains { $0.adaptiveRule != nil })
+        #expect(rule.fixingRadius() == .adaptive(sensitivity: 0.3, trim: 4))
+        #expect(Bandwidth.scott.fixingRadius() == .fixed)
+    }
+
+    @Test func codingRoundTrips() throws {
+        let rules: [Bandwidth] = [.fixed, .arcgis, .adaptive(sensitivity: 0.25, trim: 3, pilot: .auto)]
+        let data = try JSONEncoder().encode(rules)
+        #expect(try JSONDecoder().decode([Bandwidth].self, from: data) == rules)
+        let old = try JSONDecoder().decode(Bandwidth.self, from: Data(#"{"adaptive":{"sensitivity":0.5}}"#.utf8))
+        #expect(old == .adaptive(AdaptiveBandwidth()))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Bandwidth.self, from: Data(#""adaptive""#.utf8))
+        }
+    }
+
+    @Test func anAdaptivePilotIsRefused() {
+        var c = KernelTests.configuration(.quartic)
+        c.bandwidth = .adaptive(pilot: .adaptive())
+        #expect(throws: HeatMapError.self) {
+            try DensityGrid.compute(
+                points: KernelTests.points(50, seed: 1), projection: KernelTests.planar, configuration: c)
         }
     }
 }

@@ -9,14 +9,15 @@ import Testing
 /// by file, line and column, as any other field.
 @Suite struct RadiusColumnTests {
     static var options: PointReaderOptions {
-        var columns = PointColumns(value: "r")
-        columns.valueIsRadius = true
+        var columns = PointColumns()
+        columns.radius = "r"
         return PointReaderOptions(columns: columns, geographic: false)
     }
 
     @Test func goodRadiiAreRead() throws {
         let points = try InputCSVTests.points("x,y,r\n1,2,0.5\n3,4,12\n", options: Self.options)
-        #expect(points.map(\.value) == [0.5, 12])
+        #expect(points.map(\.radius) == [0.5, 12])
+        #expect(points.allSatisfy { $0.value.isNaN })
     }
 
     @Test(arguments: [
@@ -36,5 +37,75 @@ import Testing
         let points = try InputCSVTests.points(
             "x,y,v\n1,2,0\n3,4,-1\n", options: PointReaderOptions(columns: PointColumns(value: "v"), geographic: false))
         #expect(points.map(\.value) == [0, -1])
+    }
+
+    @Test func aRadiusAndAMeasuredValueAreReadSideBySide() throws {
+        var columns = PointColumns(value: "v")
+        columns.radius = "r"
+        let options = PointReaderOptions(columns: columns, geographic: false)
+        let points = try InputCSVTests.points("x,y,v,r\n1,2,-4,0.5\n3,4,7,12\n", options: options)
+        #expect(points.map(\.value) == [-4, 7])
+        #expect(points.map(\.radius) == [0.5, 12])
+        columns.radius = "v"
+        let error = try InputCSVTests.error(
+            "x,y,v\n1,2,3\n", options: PointReaderOptions(columns: columns, geographic: false))
+        #expect(
+            error.hasSuffix("1:v: column 'v' is named both for the value (--value) and the radius (--radius-column)"))
+    }
+
+    @Test func aGeoJSONFeatureGivesItsRadiusAndValue() throws {
+        var columns = PointColumns(value: "v")
+        columns.radius = "r"
+        let options = PointReaderOptions(columns: columns, geographic: true, format: .geojson)
+        let text = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","geometry":{"type":"MultiPoint","coordinates":[[1,2],[3,4]]},"properties":{"v":5,"r":900}},
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[5,6]},"properties":{"v":-1,"r":20}}]}
+            """
+        let points = try InputGeoJSONTests.points(text, options: options)
+        #expect(points.map(\.radius) == [900, 900, 20])
+        #expect(points.map(\.value) == [5, 5, -1])
+        let bad = text.replacingOccurrences(of: "\"r\":20", with: "\"r\":0")
+        #expect(try InputGeoJSONTests.error(bad, options: options).contains("radius 0 is not > 0"))
+    }
+}
+
+/// `--radius-column` beside `--value`: the kernel-weighted mean with each
+/// point's own radius.
+@Suite struct RadiusColumnCLITests {
+    @Test func theMeanWithOwnRadiiIsTheRatioOfItsTwoSums() throws {
+        var generator = SplitMix(seed: 12)
+        let rows = (0..<60).map { _ in
+            let x = Double.random(in: 0...40, using: &generator), y = Double.random(in: 0...30, using: &generator)
+            let v = Double.random(in: 0...20, using: &generator), r = Double.random(in: 2...9, using: &generator)
+            return "\(x),\(y),\(v),\(r)"
+        }
+        let folder = try ScratchFolder()
+        try folder.write("p.csv", "x,y,v,r\n" + rows.joined(separator: "\n") + "\n")
+        func grid(_ extra: [String]) throws -> [String: Any] {
+            let run = try Tool.run(
+                [
+                    "grid", "p.csv", "--planar", "--kernel", "quartic", "--radius", "5", "--radius-column", "r",
+                    "--resolution", "60", "--format", "json"
+                ] + extra, directory: folder.path)
+            #expect(run.status == 0, "\(run.stderr)")
+            return try run.json()
+        }
+        // The mean's two sums: Σ v K_r (v as the weight) over Σ K_r.
+        let mean = try grid(["--value", "v"]), sum = try grid([])
+        let weighted = try grid(["--weight", "v"])
+        #expect(mean["estimator"] as? String == "mean")
+        for key in ["columns", "rows", "x0", "y0", "dx", "dy"] {
+            #expect(mean[key] as? Double == sum[key] as? Double && sum[key] as? Double == weighted[key] as? Double)
+        }
+        let m = try #require(mean["values"] as? [Any]), s = try #require(sum["values"] as? [Any])
+        let w = try #require(weighted["values"] as? [Any])
+        var compared = 0
+        for i in m.indices {
+            guard let mi = m[i] as? Double, let si = s[i] as? Double, let wi = w[i] as? Double else { continue }
+            #expect(abs(mi - wi / si) <= 1e-9 * max(1, abs(mi)))
+            compared += 1
+        }
+        #expect(compared > 100)
     }
 }

@@ -249,7 +249,7 @@ import Testing
         let radius = 20_000.0
         var configuration = HeatMapConfiguration(radius: radius, contourLevels: 4, bandwidth: .fixed)
         configuration.kernel = .quartic
-        configuration.adaptive = AdaptiveBandwidth(sensitivity: 0.5)
+        configuration.bandwidth = .adaptive(sensitivity: 0.5)
         let tiles = try await HeatMapTiles.make(from: points, configuration: configuration, zooms: 6...6)
         let field = try #require(tiles.field as? PointTileField)
         // Abramson's radii, from the exact pilot at every point (itself included).

@@ -297,7 +297,7 @@ import Testing
         configuration.gridResolution = 70
         configuration.kernel = .epanechnikov
         configuration.radius = 60_000
-        configuration.adaptive = AdaptiveBandwidth(sensitivity: 0.5)
+        configuration.bandwidth = .adaptive(sensitivity: 0.5)
         let timeline = try await HeatMapTimeline.prepare(
             fixes, configuration: configuration, frames: TimeFrameOptions(step: TimeStep(30, .day)))
         var frames: [HeatMapFrame] = []

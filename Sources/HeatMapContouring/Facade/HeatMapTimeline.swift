@@ -63,7 +63,7 @@ public final class HeatMapTimeline: Sendable {
     ///
     /// Points of a ``HeatMapRadial`` type keep their own radius in every
     /// frame (a bad radius leaves the point out, counted); an adaptive
-    /// bandwidth (``HeatMapConfiguration/adaptive``) gives each point its
+    /// bandwidth (``Bandwidth/adaptive(_:)``) gives each point its
     /// radius from a pilot density over all points, kept in every frame.
     ///
     /// - Parameter progress: called (from any thread) as the stages advance.

@@ -7,20 +7,25 @@ import Foundation
 /// radius R, point i included) at every point; g is the weight-weighted
 /// geometric mean of f̃ over the points of weight > 0; point i gets
 /// rᵢ = R · min((f̃(xᵢ) / g)^−sensitivity, trim). The grid is Σ wᵢ K_rᵢ.
-public struct AdaptiveBandwidth: Sendable, Hashable, Codable {
+public struct AdaptiveBandwidth: Sendable, Hashable {
     /// The exponent α, in (0, 1]: 0.5 is Abramson's square-root law.
     public var sensitivity: Double
     /// The largest factor a radius may grow by (≥ 1): isolated points get
     /// at most `trim` × R.
     public var trim: Double
+    /// The rule of the pilot radius R (a rule of one radius; `.fixed`, the
+    /// default, takes ``HeatMapConfiguration/radius``).
+    public var pilot: Bandwidth
 
     /// Creates the rule; see the properties for the ranges.
-    public init(sensitivity: Double = 0.5, trim: Double = 5) {
+    public init(sensitivity: Double = 0.5, trim: Double = 5, pilot: Bandwidth = .fixed) {
         self.sensitivity = sensitivity
         self.trim = trim
+        self.pilot = pilot
     }
 
-    /// Throws unless 0 < sensitivity ≤ 1 and trim ≥ 1 (both finite).
+    /// Throws unless 0 < sensitivity ≤ 1, trim ≥ 1 (both finite) and the
+    /// pilot is a rule of one radius.
     public func validate() throws {
         guard sensitivity > 0, sensitivity <= 1 else {
             throw HeatMapError.invalidConfiguration(
@@ -31,6 +36,31 @@ public struct AdaptiveBandwidth: Sendable, Hashable, Codable {
             throw HeatMapError.invalidConfiguration(
                 "adaptive trim \(trim) is out of range: expected a finite number >= 1")
         }
+        guard pilot.adaptiveRule == nil else {
+            throw HeatMapError.invalidConfiguration(
+                "adaptive pilot is adaptive: expected a rule of one radius (fixed, auto, scott, silverman or arcgis)")
+        }
+    }
+}
+
+extension AdaptiveBandwidth: Codable {
+    private enum CodingKeys: String, CodingKey { case sensitivity, trim, pilot }
+
+    /// Missing members take the defaults of ``init(sensitivity:trim:pilot:)``.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            sensitivity: try c.decodeIfPresent(Double.self, forKey: .sensitivity) ?? 0.5,
+            trim: try c.decodeIfPresent(Double.self, forKey: .trim) ?? 5,
+            pilot: try c.decodeIfPresent(Bandwidth.self, forKey: .pilot) ?? .fixed)
+    }
+
+    /// Writes the form ``init(from:)`` reads.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sensitivity, forKey: .sensitivity)
+        try c.encode(trim, forKey: .trim)
+        try c.encode(pilot, forKey: .pilot)
     }
 }
 

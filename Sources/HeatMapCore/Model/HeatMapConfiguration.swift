@@ -30,7 +30,8 @@ public struct HeatMapConfiguration: Sendable, Hashable {
     public var projection: MapProjection
     /// Density of weight, or kernel-weighted mean of a measured value.
     public var estimator: DensityEstimator
-    /// How the kernel radius is chosen.
+    /// How the kernel radius is chosen: one radius by a rule, or a radius
+    /// per point (`.adaptive`).
     public var bandwidth: Bandwidth
     /// Which algorithm computes the grid (all meet the same accuracy bound).
     public var densityMethod: DensityMethod
@@ -50,10 +51,22 @@ public struct HeatMapConfiguration: Sendable, Hashable {
     /// Density values (the default), or raw kernel sums (QGIS's "Raw":
     /// weight × shape, peak 1 per unit of weight, no unit).
     public var kernelValues: KernelValues = .density
-    /// Abramson's adaptive bandwidth (nil, the default: one radius for all
-    /// points). The pilot radius is the one ``bandwidth`` and ``radius``
-    /// give; the points are then held in memory (O(n)).
-    public var adaptive: AdaptiveBandwidth? = nil
+    /// The adaptive rule of ``bandwidth`` (`.adaptive(rule)`), or nil.
+    /// Setting a rule makes ``bandwidth`` `.adaptive` with the current radius
+    /// rule as its pilot; setting nil leaves the pilot's rule.
+    @available(*, deprecated, message: "set bandwidth = .adaptive(AdaptiveBandwidth(...)) instead")
+    public var adaptive: AdaptiveBandwidth? {
+        get { bandwidth.adaptiveRule }
+        set {
+            let pilot = bandwidth.radiusRule
+            if var rule = newValue {
+                rule.pilot = pilot
+                bandwidth = .adaptive(rule)
+            } else {
+                bandwidth = pilot
+            }
+        }
+    }
 
     /// Creates a configuration. As in the Apple package, `radius` is clamped
     /// to at least 1 (for `.planar` only non-positive or non-finite radii
@@ -139,7 +152,7 @@ public enum DensityEstimator: String, Sendable, Hashable, CaseIterable, Codable 
 /// nothing to measure (fewer than two weighted points, all identical, all
 /// weights zero) falls back to ``HeatMapConfiguration/radius``, so it is
 /// never 0 or NaN. See `BandwidthEstimator` for streamed input.
-public enum Bandwidth: String, Sendable, Hashable, CaseIterable, Codable {
+public enum Bandwidth: Sendable, Hashable {
     /// ``HeatMapConfiguration/radius`` as given.
     case fixed
     /// The Apple package's `adaptive(for:)` rule: the mean spacing of the
@@ -163,6 +176,104 @@ public enum Bandwidth: String, Sendable, Hashable, CaseIterable, Codable {
     /// from a uniform sample beyond), n = Σw. It gives the radius itself,
     /// whatever the kernel (ArcGIS's quartic support).
     case arcgis
+    /// Abramson's adaptive bandwidth: a radius per point, narrow where
+    /// points are dense and wide where they are sparse, around the pilot
+    /// radius that the rule's ``AdaptiveBandwidth/pilot`` gives
+    /// (docs/density-model.md#adaptive-bandwidth). The points are held in
+    /// memory (O(n)); the pilot sum costs about one fixed-radius grid more.
+    indirect case adaptive(AdaptiveBandwidth)
+
+    /// An adaptive bandwidth: `.adaptive(AdaptiveBandwidth(sensitivity:trim:pilot:))`.
+    public static func adaptive(
+        sensitivity: Double = 0.5, trim: Double = 5, pilot: Bandwidth = .fixed
+    ) -> Bandwidth {
+        .adaptive(AdaptiveBandwidth(sensitivity: sensitivity, trim: trim, pilot: pilot))
+    }
+
+    /// The rule that gives the one radius R: the rule itself, or an
+    /// adaptive bandwidth's pilot (R is then the pilot radius).
+    public var radiusRule: Bandwidth {
+        if case .adaptive(let rule) = self { return rule.pilot.radiusRule }
+        return self
+    }
+
+    /// The adaptive rule, or nil for a rule of one radius.
+    public var adaptiveRule: AdaptiveBandwidth? {
+        if case .adaptive(let rule) = self { return rule }
+        return nil
+    }
+
+    /// The same bandwidth once its radius is known: the radius rule becomes
+    /// `.fixed` (an adaptive rule keeps its sensitivity and trim).
+    package func fixingRadius() -> Bandwidth {
+        guard case .adaptive(var rule) = self else { return .fixed }
+        rule.pilot = .fixed
+        return .adaptive(rule)
+    }
+}
+
+extension Bandwidth: CaseIterable {
+    /// The rules of one radius (`.adaptive` wraps one of them as its pilot).
+    public static var allCases: [Bandwidth] { [.fixed, .auto, .scott, .silverman, .arcgis] }
+}
+
+extension Bandwidth: RawRepresentable {
+    /// The rule's name as the tool spells it (`fixed`, `auto`, `scott`,
+    /// `silverman`, `arcgis`, `adaptive`); `adaptive` names the default
+    /// adaptive rule (``AdaptiveBandwidth/init(sensitivity:trim:pilot:)``).
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "fixed": self = .fixed
+        case "auto": self = .auto
+        case "scott": self = .scott
+        case "silverman": self = .silverman
+        case "arcgis": self = .arcgis
+        case "adaptive": self = .adaptive(AdaptiveBandwidth())
+        default: return nil
+        }
+    }
+
+    /// The rule's name (`adaptive` for every adaptive rule).
+    public var rawValue: String {
+        switch self {
+        case .fixed: return "fixed"
+        case .auto: return "auto"
+        case .scott: return "scott"
+        case .silverman: return "silverman"
+        case .arcgis: return "arcgis"
+        case .adaptive: return "adaptive"
+        }
+    }
+}
+
+extension Bandwidth: Codable {
+    /// A rule of one radius is its name (`"scott"`); an adaptive rule is
+    /// `{"adaptive": {"sensitivity": …, "trim": …, "pilot": …}}`.
+    public init(from decoder: any Decoder) throws {
+        if let name = try? decoder.singleValueContainer().decode(String.self) {
+            guard let rule = Bandwidth(rawValue: name), rule.adaptiveRule == nil else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "unknown bandwidth rule '\(name)'"))
+            }
+            self = rule
+            return
+        }
+        let keyed = try decoder.container(keyedBy: AdaptiveKey.self)
+        self = .adaptive(try keyed.decode(AdaptiveBandwidth.self, forKey: .adaptive))
+    }
+
+    /// Writes the form ``init(from:)`` reads.
+    public func encode(to encoder: any Encoder) throws {
+        if case .adaptive(let rule) = self {
+            var keyed = encoder.container(keyedBy: AdaptiveKey.self)
+            try keyed.encode(rule, forKey: .adaptive)
+        } else {
+            var single = encoder.singleValueContainer()
+            try single.encode(rawValue)
+        }
+    }
+
+    private enum AdaptiveKey: String, CodingKey { case adaptive }
 }
 
 /// The algorithm that fills the density grid. All keep every node within

@@ -119,11 +119,12 @@ struct BandwidthEstimator: Sendable, Hashable {
         rule(bandwidth, projection: projection) ?? fixed
     }
 
-    /// The rule's radius, or nil when it has nothing to measure.
+    /// The rule's radius (an adaptive rule's pilot radius), or nil when it
+    /// has nothing to measure.
     package func rule(_ bandwidth: Bandwidth, projection: PlaneProjection) -> Double? {
         let radius: Double
-        switch bandwidth {
-        case .fixed:
+        switch bandwidth.radiusRule {
+        case .fixed, .adaptive:
             return nil
         case .arcgis:
             guard weightedCount >= 2, let centre = mean, let median = reservoir.medianDistance(to: centre) else {

@@ -58,7 +58,7 @@ enum DensityPlanner {
         _ source: S, configuration: HeatMapConfiguration,
         control: ComputeControl
     ) throws -> (grid: DensityGrid, plan: Plan) {
-        if configuration.adaptive != nil || source.carriesRadius {
+        if configuration.bandwidth.adaptiveRule != nil || source.carriesRadius {
             return try computeWithRadii(source, configuration: configuration, control: control)
         }
         let plan = try self.plan(source, configuration: configuration, control: control)
@@ -115,7 +115,7 @@ enum DensityPlanner {
         let memory = MemoryPointSource(points: points, projection: source.projection)
         var plan = try self.plan(memory, configuration: configuration, control: control)
         let radii: [Double]
-        if let rule = configuration.adaptive {
+        if let rule = configuration.bandwidth.adaptiveRule {
             let chosen = try AdaptivePilot.radii(
                 of: points, kernel: configuration.kernel, radius: plan.radius,
                 rule: rule, budgeted: true, projection: source.projection,
@@ -164,7 +164,7 @@ enum DensityPlanner {
         _ source: S, configuration: HeatMapConfiguration,
         control: ComputeControl
     ) throws -> Plan {
-        let bandwidth = configuration.bandwidth
+        let bandwidth = configuration.bandwidth.radiusRule
         var radius = configuration.radius
         var resolution = configuration.gridResolution
         let kernel = configuration.kernel

@@ -100,7 +100,7 @@ package final class FrameDensity {
         // its radius in every frame that holds it.
         let plan: DensityPlanner.Plan
         var radii: [Double]? = nil
-        if configuration.adaptive != nil || planning.carriesRadius {
+        if configuration.bandwidth.adaptiveRule != nil || planning.carriesRadius {
             let planned = try DensityPlanner.planWithRadii(planning, configuration: configuration, control: control)
             plan = planned.plan
             radii = planned.points.radius
@@ -234,7 +234,7 @@ package final class FrameDensity {
         var used = configuration
         used.radius = plan.radius
         used.gridResolution = plan.resolution
-        used.bandwidth = .fixed
+        used.bandwidth = used.bandwidth.fixingRadius()
         used.resolutionFromData = false
         made.configuration = used
         return made
@@ -243,17 +243,15 @@ package final class FrameDensity {
     /// The frames of points read by ``StreamedPoints`` (with times).
     /// - Parameters:
     ///   - resolutionFromData: as ``StreamedDensity/compute(from:configuration:resolutionFromData:control:)``.
-    ///   - valuesAreRadii: the points' values are each point's kernel radius.
     package static func make(
         streamed points: StreamedPoints, configuration: HeatMapConfiguration,
-        resolutionFromData: Bool = false, valuesAreRadii: Bool = false, frames options: TimeFrameOptions,
+        resolutionFromData: Bool = false, frames options: TimeFrameOptions,
         control: ComputeControl
     ) throws -> FrameDensity {
         var asked = configuration
         if resolutionFromData { asked.resolutionFromData = true }
         let source = StreamedPointSource(
-            points: points, configuration: configuration,
-            batchSize: StreamedPoints.batchSize, valuesAreRadii: valuesAreRadii)
+            points: points, configuration: configuration, batchSize: StreamedPoints.batchSize)
         return try make(planning: source, timed: points, configuration: asked, frames: options, control: control)
     }
 

@@ -62,39 +62,36 @@ package enum StreamedDensity {
     ///   `--resolution` is given), as ``HeatMapConfiguration/resolutionFromData`` does.
     /// - Throws: `CancellationError`; ``InputError`` when a re-read file
     ///   changed; ``HeatMapError`` when the grid does not fit in memory.
-    ///   - valuesAreRadii: the points' values (read from the value column)
-    ///     are each point's kernel radius, not a measured value.
     package static func compute(
         from points: StreamedPoints, configuration: HeatMapConfiguration,
-        resolutionFromData: Bool = false, valuesAreRadii: Bool = false,
+        resolutionFromData: Bool = false,
         control: ComputeControl = .none
     ) throws -> Result {
         try compute(
             from: points, configuration: configuration, resolutionFromData: resolutionFromData,
-            batchSize: StreamedPoints.batchSize, valuesAreRadii: valuesAreRadii, control: control)
+            batchSize: StreamedPoints.batchSize, control: control)
     }
 
     /// ``compute(from:configuration:resolutionFromData:control:)`` with
     /// batches of `batchSize` points (tests of the summation order).
     package static func compute(
         from points: StreamedPoints, configuration: HeatMapConfiguration,
-        resolutionFromData: Bool, batchSize: Int, valuesAreRadii: Bool = false,
+        resolutionFromData: Bool, batchSize: Int,
         control: ComputeControl
     ) throws -> Result {
         var asked = configuration
         if resolutionFromData { asked.resolutionFromData = true }
         let source = StreamedPointSource(
-            points: points, configuration: configuration, batchSize: batchSize,
-            valuesAreRadii: valuesAreRadii)
+            points: points, configuration: configuration, batchSize: batchSize)
         let (grid, plan) = try DensityPlanner.compute(source, configuration: asked, control: control)
         var used = configuration
         used.radius = plan.radius
         used.gridResolution = plan.resolution
-        used.bandwidth = .fixed
+        used.bandwidth = used.bandwidth.fixingRadius()
         used.resolutionFromData = false
         let summary = InputSummary(used: points.count, rejected: points.rejections.byReason)
         var result = Result(
-            grid: grid, configuration: used, bandwidth: configuration.bandwidth,
+            grid: grid, configuration: used, bandwidth: configuration.bandwidth.radiusRule,
             radiusRaised: plan.radiusRaised, summary: summary)
         result.adaptive = plan.adaptive
         result.maximumRadius = plan.maximumRadius
@@ -110,21 +107,18 @@ struct StreamedPointSource: PlanePointSource {
     package let projection: PlaneProjection
     let batchSize: Int
     private let mean: Bool
-    private let valuesAreRadii: Bool
 
     /// The points in the plane of `configuration.projection`, with their
-    /// values when the estimator is the mean, or their values as radii.
-    package init(
-        points: StreamedPoints, configuration: HeatMapConfiguration, batchSize: Int, valuesAreRadii: Bool = false
-    ) {
+    /// values when the estimator is the mean, and their radii when they
+    /// bring their own.
+    package init(points: StreamedPoints, configuration: HeatMapConfiguration, batchSize: Int) {
         self.points = points
         self.batchSize = batchSize
         projection = points.statistics.projection(configuration.projection)
-        mean = configuration.estimator == .mean && !valuesAreRadii
-        self.valuesAreRadii = valuesAreRadii
+        mean = configuration.estimator == .mean
     }
 
-    var carriesRadius: Bool { valuesAreRadii }
+    var carriesRadius: Bool { points.carriesRadius }
 
     package var count: Int { points.count }
 
@@ -163,14 +157,15 @@ struct StreamedPointSource: PlanePointSource {
     private func plane(_ batch: PointBatch) -> PlanePoints {
         var out = PlanePoints()
         if mean { out.value = [] }
-        if valuesAreRadii { out.radius = [] }
+        let radii = carriesRadius
+        if radii { out.radius = [] }
         out.reserveCapacity(batch.count)
         let projector = PointProjector(projection)
         for i in 0..<batch.count {
             let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
             out.append(
                 x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil,
-                radius: valuesAreRadii ? batch.value[i] : nil)
+                radius: radii ? batch.radius[i] : nil)
         }
         return out
     }

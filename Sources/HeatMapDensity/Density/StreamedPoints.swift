@@ -54,6 +54,8 @@ package final class StreamedPoints {
 
     private let path: String?
     private let options: PointReaderOptions
+    /// Whether each point brings its own kernel radius (``PointColumns/radius``).
+    package var carriesRadius: Bool { options.columns.radius != nil }
     private let spool: PointSpool?
 
     private init(
@@ -122,7 +124,9 @@ package final class StreamedPoints {
         }
         if mode == .spool {
             do {
-                spool = try PointSpool(withValues: options.columns.value != nil, withTimes: options.columns.time != nil)
+                spool = try PointSpool(
+                    withValues: options.columns.value != nil, withRadii: options.columns.radius != nil,
+                    withTimes: options.columns.time != nil)
             } catch {
                 guard optional else { throw error }
                 mode = .reparse

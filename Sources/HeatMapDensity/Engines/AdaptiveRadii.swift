@@ -3,7 +3,7 @@ import HeatMapCore
 /// The local radii an adaptive bandwidth gives points, for consumers that
 /// sum the kernel themselves (vector tiles sum it at every zoom's nodes).
 package enum AdaptiveRadii {
-    /// Every point's radius under `configuration.adaptive`, as the density
+    /// Every point's radius under an adaptive `configuration.bandwidth`, as the density
     /// grid of the same points and configuration uses them (the planner's
     /// own, ``DensityPlanner/planWithRadii(_:configuration:control:)``). A whole-data step:
     /// O(n · neighbours within reach) on all cores, memory O(n).
@@ -15,7 +15,7 @@ package enum AdaptiveRadii {
         of points: PlanePoints, projection: PlaneProjection, configuration: HeatMapConfiguration,
         control: ComputeControl
     ) throws -> [Double]? {
-        guard configuration.adaptive != nil else { return nil }
+        guard configuration.bandwidth.adaptiveRule != nil else { return nil }
         var fixed = points
         fixed.radius = nil
         return try DensityPlanner.planWithRadii(

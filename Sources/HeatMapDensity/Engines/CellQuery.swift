@@ -489,9 +489,10 @@ package struct CellQuery: Sendable {
         let given = resolution.map { "\($0)" } ?? "\(HeatMapConfiguration().gridResolution)"
         let magnitude = "GREATEST(ABS(wx0), ABS(wx1), ABS(wy0), ABS(wy1))"
         let candidate: String
-        switch bandwidth {
-        case .fixed, .arcgis:
-            // arcgis needs a median distance: the tool refuses it for SQL.
+        switch bandwidth.radiusRule {
+        case .fixed, .arcgis, .adaptive:
+            // arcgis needs a median distance, adaptive a pilot at every
+            // point: the tool refuses both for SQL.
             candidate = "CAST(NULL AS \(double))"
         case .auto:
             let longer = "GREATEST(wx1 - wx0, wy1 - wy0)"

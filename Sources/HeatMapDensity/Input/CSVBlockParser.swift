@@ -30,7 +30,7 @@ struct CSVBlockParser: Sendable {
     }
 
     /// What a field is read for.
-    private enum Role: UInt8 { case skip, latitude, longitude, weight, value, time }
+    private enum Role: UInt8 { case skip, latitude, longitude, weight, value, radius, time }
 
     /// Rows longer than this are left to the serial reader, which limits
     /// record length (far above this).
@@ -50,6 +50,7 @@ struct CSVBlockParser: Sendable {
         roles[layout.longitudeColumn] = .longitude
         if let w = layout.weightColumn { roles[w] = .weight }
         if let v = layout.valueColumn { roles[v] = .value }
+        if let r = layout.radiusColumn { roles[r] = .radius }
         var timePart = [Int](repeating: 0, count: layout.header.count)
         for (k, c) in layout.timeColumns.enumerated() {
             roles[c] = .time
@@ -77,7 +78,7 @@ struct CSVBlockParser: Sendable {
         let decimalComma = layout.decimalComma
         let geographic = layout.geographic
         let neededFields = layout.neededFields
-        let radii = layout.valueIsRadius
+        let radii = layout.radiusColumn != nil
         let fieldLimit = roles.count
         var points = PointBatch(capacity: n / 20 + 1)
         var rows = 0, lines = 0
@@ -97,7 +98,7 @@ struct CSVBlockParser: Sendable {
                 }
                 let rowStart = i
                 var field = 0
-                var latitude = 0.0, longitude = 0.0, weight = 1.0, value = Double.nan
+                var latitude = 0.0, longitude = 0.0, weight = 1.0, value = Double.nan, radius = Double.nan
                 // Where each time field is (at most five: year to minute).
                 var timeSpans = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
                 while true {
@@ -123,6 +124,7 @@ struct CSVBlockParser: Sendable {
                         case .longitude: longitude = v
                         case .weight: weight = v
                         case .value: value = v
+                        case .radius: radius = v
                         case .skip, .time: break
                         }
                     }
@@ -138,7 +140,7 @@ struct CSVBlockParser: Sendable {
                 {
                     return nil
                 }
-                guard weight >= 0, !radii || value > 0 else { return nil }
+                guard weight >= 0, !radii || radius > 0 else { return nil }
                 var time = Double.nan
                 if let timeReader {
                     let read = withUnsafeBytes(of: &timeSpans) { raw in
@@ -150,10 +152,10 @@ struct CSVBlockParser: Sendable {
                     guard case .success(let t) = read else { return nil }
                     time = t
                 }
-                points.append(
-                    InputPoint(
-                        latitude: latitude, longitude: longitude, weight: weight, value: value,
-                        time: time))
+                var point = InputPoint(
+                    latitude: latitude, longitude: longitude, weight: weight, value: value, time: time)
+                point.radius = radius
+                points.append(point)
                 rows += 1
                 if i == n {
                     // A last row without a line end ends only the file, and

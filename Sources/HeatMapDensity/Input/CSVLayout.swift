@@ -16,8 +16,8 @@ package struct CSVLayout: Sendable, Hashable {
     package var weightColumn: Int?
     /// Index of the value column, if any.
     var valueColumn: Int?
-    /// Whether the value column holds radii (each a number > 0).
-    var valueIsRadius = false
+    /// Index of the radius column (each a number > 0), if any.
+    var radiusColumn: Int?
     /// Whether coordinates are degrees (range-checked) rather than planar.
     package var geographic: Bool
     /// Indexes of the time columns (``TimeColumns/names`` order); empty when no time is read.
@@ -28,6 +28,7 @@ package struct CSVLayout: Sendable, Hashable {
     var decimalComma: Bool { delimiter != UInt8(ascii: ",") }
     /// Fields a row needs to reach every column read.
     var neededFields: Int {
-        ([latitudeColumn, longitudeColumn, weightColumn ?? 0, valueColumn ?? 0] + timeColumns).max()! + 1
+        ([latitudeColumn, longitudeColumn, weightColumn ?? 0, valueColumn ?? 0, radiusColumn ?? 0] + timeColumns)
+            .max()! + 1
     }
 }

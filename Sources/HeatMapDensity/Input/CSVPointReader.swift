@@ -20,8 +20,8 @@ package final class CSVPointReader {
     package let weightColumn: Int?
     /// Index of the value column, if any.
     let valueColumn: Int?
-    /// What the value column holds: measured values, or radii (> 0).
-    let valueRole: PointValidator.Role
+    /// Index of the radius column (each > 0), if any.
+    let radiusColumn: Int?
     /// Indexes of the time columns, in ``TimeColumns/names`` order (empty without a time).
     let timeColumns: [Int]
     /// Rows passed over under `skipInvalid`.
@@ -127,18 +127,25 @@ package final class CSVPointReader {
         weightColumn = try options.columns.weight.map {
             try find($0, defaults: [$0], role: "weight", option: "--weight")
         }
-        let radii = options.columns.valueIsRadius
-        valueRole = radii ? .radius : .value
         valueColumn = try options.columns.value.map {
-            try find(
-                $0, defaults: [$0], role: radii ? "radius" : "value", option: radii ? "--radius-column" : "--value")
+            try find($0, defaults: [$0], role: "value", option: "--value")
+        }
+        radiusColumn = try options.columns.radius.map {
+            try find($0, defaults: [$0], role: "radius", option: "--radius-column")
+        }
+        if let r = radiusColumn, r == valueColumn {
+            throw InputError(
+                file: file, line: headerLine, column: names[r], reason: "column read twice",
+                message: "column '\(names[r])' is named both for the value (--value) and the radius (--radius-column)")
         }
         timeColumns = try (options.columns.time?.names ?? []).map {
             try find($0, defaults: [$0], role: "time", option: "--time")
         }
         let comma = tokenizer.delimiter != UInt8(ascii: ",")
         timeReader = options.columns.time.map { TimeFieldReader(columns: $0, decimalComma: comma) }
-        neededFields = ([latitudeColumn, longitudeColumn, weightColumn ?? 0, valueColumn ?? 0] + timeColumns).max()! + 1
+        neededFields =
+            ([latitudeColumn, longitudeColumn, weightColumn ?? 0, valueColumn ?? 0, radiusColumn ?? 0] + timeColumns)
+            .max()! + 1
     }
 
     /// Goes on reading rows of a file whose header `layout` describes,
@@ -156,7 +163,7 @@ package final class CSVPointReader {
         longitudeColumn = layout.longitudeColumn
         weightColumn = layout.weightColumn
         valueColumn = layout.valueColumn
-        valueRole = layout.valueIsRadius ? .radius : .value
+        radiusColumn = layout.radiusColumn
         timeColumns = layout.timeColumns
         timeReader = layout.time.map { TimeFieldReader(columns: $0, decimalComma: layout.decimalComma) }
         neededFields = layout.neededFields
@@ -167,7 +174,7 @@ package final class CSVPointReader {
         CSVLayout(
             header: header, delimiter: tokenizer.delimiter, latitudeColumn: latitudeColumn,
             longitudeColumn: longitudeColumn, weightColumn: weightColumn, valueColumn: valueColumn,
-            valueIsRadius: valueRole == .radius, geographic: geographic, timeColumns: timeColumns,
+            radiusColumn: radiusColumn, geographic: geographic, timeColumns: timeColumns,
             time: timeReader?.columns)
     }
 
@@ -281,15 +288,22 @@ package final class CSVPointReader {
         }
         var value = Double.nan
         if let c = valueColumn {
-            guard let v = number(c), valueRole == .value || v > 0 else { return nil }
+            guard let v = number(c) else { return nil }
             value = v
+        }
+        var radius = Double.nan
+        if let c = radiusColumn {
+            guard let v = number(c), v > 0 else { return nil }
+            radius = v
         }
         var time = Double.nan
         if let timeReader {
             guard case .success(let t) = timeReader.time({ tokenizer.field(timeColumns[$0]) }) else { return nil }
             time = t
         }
-        return InputPoint(latitude: lat, longitude: lon, weight: weight, value: value, time: time)
+        var point = InputPoint(latitude: lat, longitude: lon, weight: weight, value: value, time: time)
+        point.radius = radius
+        return point
     }
 
     /// A last row cut short: fewer fields than the header and no line end,
@@ -309,7 +323,7 @@ package final class CSVPointReader {
         let count = tokenizer.fieldCount
         if count < neededFields {
             let missing =
-                ([latitudeColumn, longitudeColumn, weightColumn, valueColumn] + timeColumns.map { $0 })
+                ([latitudeColumn, longitudeColumn, weightColumn, valueColumn, radiusColumn] + timeColumns.map { $0 })
                 .compactMap { $0 }.filter { $0 >= count }.min() ?? count
             return .failure(
                 InputError(
@@ -338,7 +352,8 @@ package final class CSVPointReader {
             let lat = try number(latitudeColumn, .latitude).get()
             let lon = try number(longitudeColumn, .longitude).get()
             let weight = try weightColumn.map { try number($0, .weight).get() } ?? 1
-            let value = try valueColumn.map { try number($0, valueRole).get() } ?? .nan
+            let value = try valueColumn.map { try number($0, .value).get() } ?? .nan
+            let radius = try radiusColumn.map { try number($0, .radius).get() } ?? .nan
             var time = Double.nan
             if let timeReader {
                 switch timeReader.time({ tokenizer.field(timeColumns[$0]) }) {
@@ -349,7 +364,9 @@ package final class CSVPointReader {
                         reason: p.reason, message: p.message)
                 }
             }
-            return .success(InputPoint(latitude: lat, longitude: lon, weight: weight, value: value, time: time))
+            var point = InputPoint(latitude: lat, longitude: lon, weight: weight, value: value, time: time)
+            point.radius = radius
+            return .success(point)
         } catch let error as InputError {
             return .failure(error)
         } catch {

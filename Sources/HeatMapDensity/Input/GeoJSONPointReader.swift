@@ -35,7 +35,9 @@ final class GeoJSONPointReader {
     /// Streamed positions gathered before they are handed out.
     private let batchSize: Int
     /// The weight, value and time of the feature whose positions are streamed.
-    private var streamWeight = 1.0, streamValue = Double.nan, streamTime = Double.nan
+    /// What every streamed position of the current feature takes from its
+    /// properties (weight, value, radius, time; the position is its own).
+    private var streamFields = InputPoint(latitude: 0, longitude: 0)
     /// Reads a feature's time from its properties, when times are asked for.
     private let timeReader: TimeFieldReader?
     /// The first bad position of the feature being streamed: thrown when
@@ -103,12 +105,10 @@ final class GeoJSONPointReader {
     /// its positions is known and good. Otherwise the feature is read
     /// whole and checked as ever.
     private func streams(_ feature: JSONNode?) -> Bool {
-        let weightName = options.columns.weight, valueName = options.columns.value
-        let named = weightName != nil || valueName != nil || timeReader != nil
+        let columns = options.columns
+        let named = columns.weight != nil || columns.value != nil || columns.radius != nil || timeReader != nil
         guard let feature else {
-            streamWeight = 1
-            streamValue = .nan
-            streamTime = .nan
+            streamFields = InputPoint(latitude: 0, longitude: 0)
             return !named
         }
         guard feature["type"]?.string == "Feature" else { return false }
@@ -116,24 +116,38 @@ final class GeoJSONPointReader {
         // The properties may still come after the geometry.
         if named, properties == nil { return false }
         do {
-            streamTime = try time(of: properties, feature: feature)
-            streamWeight = try weightName.map { try property($0, of: properties, feature: feature, role: .weight) } ?? 1
-            streamValue =
-                try valueName.map {
-                    try property(
-                        $0, of: properties, feature: feature, role: options.columns.valueIsRadius ? .radius : .value)
-                } ?? .nan
+            streamFields = try fields(of: properties, feature: feature)
         } catch {
             return false
         }
         return true
     }
 
+    /// The weight, value, radius and time a feature's properties give its
+    /// positions (at 0, 0: each position sets its own).
+    ///
+    /// - Throws: ``InputError`` for a missing or bad property.
+    private func fields(of properties: JSONNode?, feature: JSONNode) throws -> InputPoint {
+        let columns = options.columns
+        var fields = InputPoint(latitude: 0, longitude: 0)
+        fields.time = try time(of: properties, feature: feature)
+        if let name = columns.weight {
+            fields.weight = try property(name, of: properties, feature: feature, role: .weight)
+        }
+        if let name = columns.value {
+            fields.value = try property(name, of: properties, feature: feature, role: .value)
+        }
+        if let name = columns.radius {
+            fields.radius = try property(name, of: properties, feature: feature, role: .radius)
+        }
+        return fields
+    }
+
     /// One streamed position: a good point joins `pending`; the first bad
     /// one waits for the feature's end (unless skipping).
     private func take(_ node: JSONNode) {
         var errors: [InputError] = []
-        position(node, weight: streamWeight, value: streamValue, time: streamTime, into: &pending, errors: &errors)
+        position(node, fields: streamFields, into: &pending, errors: &errors)
         for error in errors {
             if options.skipInvalid {
                 rejections.record(error)
@@ -180,16 +194,9 @@ final class GeoJSONPointReader {
                 return
             }
             let properties = node["properties"]
-            var weight = 1.0, value = Double.nan, time = Double.nan
+            let fields: InputPoint
             do {
-                time = try self.time(of: properties, feature: node)
-                if let name = options.columns.weight {
-                    weight = try property(name, of: properties, feature: node, role: .weight)
-                }
-                if let name = options.columns.value {
-                    value = try property(
-                        name, of: properties, feature: node, role: options.columns.valueIsRadius ? .radius : .value)
-                }
+                fields = try self.fields(of: properties, feature: node)
             } catch let error as InputError {
                 rowsRead += 1
                 errors.append(error)
@@ -197,9 +204,10 @@ final class GeoJSONPointReader {
             } catch {
                 return
             }
-            positions(of: geometry, weight: weight, value: value, time: time, into: &out, errors: &errors)
+            positions(of: geometry, fields: fields, into: &out, errors: &errors)
         case "Point", "MultiPoint", "GeometryCollection":
-            if let name = options.columns.weight ?? options.columns.value ?? options.columns.time?.names.first {
+            let columns = options.columns
+            if let name = columns.weight ?? columns.value ?? columns.radius ?? columns.time?.names.first {
                 rowsRead += 1
                 errors.append(
                     fail(
@@ -207,7 +215,7 @@ final class GeoJSONPointReader {
                         "bare \(type) geometry has no properties, so no '\(name)'"))
                 return
             }
-            positions(of: node, weight: 1, value: .nan, time: .nan, into: &out, errors: &errors)
+            positions(of: node, fields: InputPoint(latitude: 0, longitude: 0), into: &out, errors: &errors)
         default:
             rowsRead += 1
             errors.append(
@@ -281,7 +289,7 @@ final class GeoJSONPointReader {
     }
 
     private func positions(
-        of geometry: JSONNode, weight: Double, value: Double, time: Double,
+        of geometry: JSONNode, fields: InputPoint,
         into out: inout [InputPoint], errors: inout [InputError]
     ) {
         let type = geometry["type"]?.string
@@ -292,21 +300,21 @@ final class GeoJSONPointReader {
                 errors.append(fail(geometry, "invalid GeoJSON", "Point without 'coordinates'"))
                 return
             }
-            position(coordinates, weight: weight, value: value, time: time, into: &out, errors: &errors)
+            position(coordinates, fields: fields, into: &out, errors: &errors)
         case "MultiPoint":
             guard let coordinates = geometry["coordinates"]?.array else {
                 rowsRead += 1
                 errors.append(fail(geometry, "invalid GeoJSON", "MultiPoint without a 'coordinates' array"))
                 return
             }
-            for p in coordinates { position(p, weight: weight, value: value, time: time, into: &out, errors: &errors) }
+            for p in coordinates { position(p, fields: fields, into: &out, errors: &errors) }
         case "GeometryCollection":
             guard let members = geometry["geometries"]?.array else {
                 rowsRead += 1
                 errors.append(fail(geometry, "invalid GeoJSON", "GeometryCollection without a 'geometries' array"))
                 return
             }
-            for g in members { positions(of: g, weight: weight, value: value, time: time, into: &out, errors: &errors) }
+            for g in members { positions(of: g, fields: fields, into: &out, errors: &errors) }
         default:
             rowsRead += 1
             let found = type ?? (geometry.string != nil ? "a string" : "a geometry without a 'type'")
@@ -318,7 +326,7 @@ final class GeoJSONPointReader {
     }
 
     private func position(
-        _ node: JSONNode, weight: Double, value: Double, time: Double,
+        _ node: JSONNode, fields: InputPoint,
         into out: inout [InputPoint], errors: inout [InputError]
     ) {
         rowsRead += 1
@@ -346,7 +354,10 @@ final class GeoJSONPointReader {
             }
         }
         guard let lon = coordinate(0, .longitude), let lat = coordinate(1, .latitude) else { return }
-        out.append(InputPoint(latitude: lat, longitude: lon, weight: weight, value: value, time: time))
+        var point = fields
+        point.latitude = lat
+        point.longitude = lon
+        out.append(point)
     }
 }
 

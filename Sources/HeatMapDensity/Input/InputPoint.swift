@@ -13,6 +13,9 @@ public struct InputPoint: Sendable, Hashable {
     public var value: Double
     /// Seconds since 1970-01-01T00:00:00Z (``TimeColumns``); NaN when not read.
     public var time: Double
+    /// The point's own kernel radius (``PointColumns/radius``), metres or
+    /// planar units; NaN when not read.
+    public var radius: Double = .nan
 
     /// Creates a point.
     public init(latitude: Double, longitude: Double, weight: Double = 1, value: Double = .nan) {
@@ -28,11 +31,13 @@ public struct InputPoint: Sendable, Hashable {
         self.time = time
     }
 
-    /// Equal when every field is; two points without a value (NaN) are equal, and so are two without a time.
+    /// Equal when every field is; two points without a value (NaN) are
+    /// equal, and so are two without a time or a radius.
     public static func == (a: InputPoint, b: InputPoint) -> Bool {
         a.latitude == b.latitude && a.longitude == b.longitude && a.weight == b.weight
             && (a.value == b.value || (a.value.isNaN && b.value.isNaN))
             && (a.time == b.time || (a.time.isNaN && b.time.isNaN))
+            && (a.radius == b.radius || (a.radius.isNaN && b.radius.isNaN))
     }
 
     /// Hashes the fields that `==` compares (a NaN value hashes alike).
@@ -42,6 +47,7 @@ public struct InputPoint: Sendable, Hashable {
         hasher.combine(weight)
         hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
         hasher.combine(time.isNaN ? Double.nan.bitPattern : time.bitPattern)
+        hasher.combine(radius.isNaN ? Double.nan.bitPattern : radius.bitPattern)
     }
 }
 
@@ -90,9 +96,10 @@ public struct PointColumns: Sendable, Hashable {
     public var value: String?
     /// Time column or columns (``TimeColumns``); nil reads no time.
     public var time: TimeColumns?
-    /// Whether the ``value`` column holds each point's kernel radius (the
-    /// tool's `--radius-column`): then it must be a finite number > 0.
-    package var valueIsRadius = false
+    /// Column or property of each point's own kernel radius (the tool's
+    /// `--radius-column`; metres, or planar units), each a finite number
+    /// > 0; nil reads none.
+    public var radius: String?
 
     /// Names tried for latitude, in order, case-insensitively.
     public static let latitudeNames = ["lat", "latitude", "y"]

@@ -96,6 +96,7 @@ public final class PointReader {
         var s = "\(r.header[r.latitudeColumn]), \(r.header[r.longitudeColumn])"
         if let w = r.weightColumn { s += ", weight: \(r.header[w])" }
         if let v = r.valueColumn { s += ", value: \(r.header[v])" }
+        if let c = r.radiusColumn { s += ", radius: \(r.header[c])" }
         return s
     }
 }

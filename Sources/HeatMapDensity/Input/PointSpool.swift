@@ -15,23 +15,32 @@ import HeatMapCore
 ///
 /// The file is unlinked as soon as it is created: it has no name, and the
 /// system reclaims it however the process ends (even on SIGKILL). Records
-/// are (latitude, longitude, weight[, value][, time]) little-endian float64.
+/// are (latitude, longitude, weight[, value][, radius][, time])
+/// little-endian float64.
 final class PointSpool {
     private let fd: Int32
     private let stride: Int
-    /// Where the time is in a record, if kept.
-    private let timeSlot: Int?
+    /// Where the value, radius and time are in a record, if kept.
+    private let valueSlot: Int?, radiusSlot: Int?, timeSlot: Int?
     private var buffer: [Double]
     private var filled = 0
     /// Points written.
     package private(set) var count = 0
 
     /// Creates the spool in `$TMPDIR` (or /tmp); `withValues` adds the
-    /// value to each record, `withTimes` the time.
-    package init(withValues: Bool, withTimes: Bool = false) throws {
+    /// value to each record, `withRadii` the radius, `withTimes` the time.
+    package init(withValues: Bool, withRadii: Bool = false, withTimes: Bool = false) throws {
         fd = try UnlinkedTemporaryFile.open(prefix: "contours-spool")
-        stride = 3 + (withValues ? 1 : 0) + (withTimes ? 1 : 0)
-        timeSlot = withTimes ? stride - 1 : nil
+        var slots = 3
+        func slot(_ kept: Bool) -> Int? {
+            guard kept else { return nil }
+            defer { slots += 1 }
+            return slots
+        }
+        valueSlot = slot(withValues)
+        radiusSlot = slot(withRadii)
+        timeSlot = slot(withTimes)
+        stride = slots
         buffer = [Double](repeating: 0, count: stride * 65_536)
     }
 
@@ -43,7 +52,8 @@ final class PointSpool {
         buffer[filled] = p.latitude
         buffer[filled + 1] = p.longitude
         buffer[filled + 2] = p.weight
-        if stride - (timeSlot == nil ? 0 : 1) == 4 { buffer[filled + 3] = p.value }
+        if let valueSlot { buffer[filled + valueSlot] = p.value }
+        if let radiusSlot { buffer[filled + radiusSlot] = p.radius }
         if let timeSlot { buffer[filled + timeSlot] = p.time }
         filled += stride
         count += 1
@@ -56,14 +66,14 @@ final class PointSpool {
         while k < run.count {
             let n = min(run.count - k, (buffer.count - filled) / stride)
             buffer.withUnsafeMutableBufferPointer { out in
-                let withValue = stride - (timeSlot == nil ? 0 : 1) == 4
                 run.withColumns { latitude, longitude, weight, value in
                     var f = filled
                     for i in k..<(k + n) {
                         out[f] = latitude[i]
                         out[f + 1] = longitude[i]
                         out[f + 2] = weight[i]
-                        if withValue { out[f + 3] = value[i] }
+                        if let valueSlot { out[f + valueSlot] = value[i] }
+                        if let radiusSlot { out[f + radiusSlot] = run.radius[i] }
                         if let timeSlot { out[f + timeSlot] = run.time[i] }
                         f += stride
                     }
@@ -129,15 +139,15 @@ final class PointSpool {
             let records = got / recordBytes
             guard records > 0 else { break }
             batch.removeAll()
-            let withValue = stride - (timeSlot == nil ? 0 : 1) == 4
             buffer.withUnsafeBufferPointer { stored in
                 for r in 0..<records {
                     let k = r * stride
-                    batch.append(
-                        InputPoint(
-                            latitude: stored[k], longitude: stored[k + 1], weight: stored[k + 2],
-                            value: withValue ? stored[k + 3] : .nan,
-                            time: timeSlot.map { stored[k + $0] } ?? .nan))
+                    var p = InputPoint(
+                        latitude: stored[k], longitude: stored[k + 1], weight: stored[k + 2],
+                        value: valueSlot.map { stored[k + $0] } ?? .nan,
+                        time: timeSlot.map { stored[k + $0] } ?? .nan)
+                    if let radiusSlot { p.radius = stored[k + radiusSlot] }
+                    batch.append(p)
                 }
             }
             try body(batch)
@@ -157,6 +167,8 @@ package struct PointBatch: Sendable {
     package private(set) var value: [Double] = []
     /// Times, seconds since the epoch (NaN when not read).
     package private(set) var time: [Double] = []
+    /// Kernel radii (NaN when not read).
+    package private(set) var radius: [Double] = []
 
     /// Points per batch when streaming: large enough that each batch's
     /// parallel density passes outweigh their start-up (64k-point batches
@@ -173,6 +185,7 @@ package struct PointBatch: Sendable {
         weight.reserveCapacity(capacity)
         value.reserveCapacity(capacity)
         time.reserveCapacity(capacity)
+        radius.reserveCapacity(capacity)
     }
 
     /// Appends a point.
@@ -183,6 +196,7 @@ package struct PointBatch: Sendable {
         weight.append(p.weight)
         value.append(p.value)
         time.append(p.time)
+        radius.append(p.radius)
     }
 
     /// Empties the batch, keeping its capacity.
@@ -192,6 +206,7 @@ package struct PointBatch: Sendable {
         weight.removeAll(keepingCapacity: true)
         value.removeAll(keepingCapacity: true)
         time.removeAll(keepingCapacity: true)
+        radius.removeAll(keepingCapacity: true)
     }
 
     /// Calls `body` with the four columns' storage.
@@ -213,6 +228,9 @@ package struct PointBatch: Sendable {
 
     /// The point at `i`.
     package subscript(i: Int) -> InputPoint {
-        InputPoint(latitude: latitude[i], longitude: longitude[i], weight: weight[i], value: value[i], time: time[i])
+        var p = InputPoint(
+            latitude: latitude[i], longitude: longitude[i], weight: weight[i], value: value[i], time: time[i])
+        p.radius = radius[i]
+        return p
     }
 }

@@ -6,20 +6,18 @@ extension HeatMapTiles {
     /// Tiles of streamed points whose grid the planner made (the tool's
     /// path): that grid's radius, and the thresholds `configuration` gives
     /// on it, as an export of the same points and options has. The points
-    /// are read once more into memory (7 numbers each).
-    ///
-    /// - Parameter valuesAreRadii: the points' values are their own kernel
-    ///   radii (the tool's radius column), not measured values.
+    /// are read once more into memory (at most 8 numbers each), with their
+    /// own radii when they bring them.
     package static func make(
         points: StreamedPoints, grid: DensityGrid, configuration: HeatMapConfiguration,
-        valuesAreRadii: Bool = false, zooms: ClosedRange<Int>?, bins: BinShape? = nil,
+        zooms: ClosedRange<Int>?, bins: BinShape? = nil,
         control: ComputeControl
     ) throws -> HeatMapTiles {
         guard grid.projection.isGeographic else { throw planarRefusal }
         let thresholds = try HeatMapContours.thresholds(for: grid, configuration: configuration, control: control)
         var all = PlanePoints()
-        let mean = configuration.estimator == .mean || valuesAreRadii
-        var values: [Double] = []
+        let mean = configuration.estimator == .mean, radii = points.carriesRadius
+        var values: [Double] = [], ownRadii: [Double] = []
         let projector = PointProjector(grid.projection)
         var latitudes: [Double] = [], longitudes: [Double] = []
         try points.forEachBatch(control: control) { batch in
@@ -34,12 +32,10 @@ extension HeatMapTiles {
             }
             all.weight.append(contentsOf: batch.weight)
             if mean { values.append(contentsOf: batch.value) }
+            if radii { ownRadii.append(contentsOf: batch.radius) }
         }
-        if valuesAreRadii {
-            all.radius = values
-        } else if mean {
-            all.value = values
-        }
+        if mean { all.value = values }
+        if radii { all.radius = ownRadii }
         var tiles = try HeatMapTiles(
             points: all, projection: grid.projection, radius: grid.radius, thresholds: thresholds,
             units: grid.units, configuration: configuration, zooms: zooms, control: control)

@@ -164,7 +164,7 @@ enum Options {
     static let radiusColumn = Option<String?>.column(
         "--radius-column",
         help:
-            "Column (or property) holding each point's own kernel radius, in metres (planar units with --planar), as QGIS's radius from field; the grid's padding follows the largest. Not with --value or --adaptive.",
+            "Column (or property) holding each point's own kernel radius, in metres (planar units with --planar), as QGIS's radius from field; the grid's padding follows the largest. With --value, the mean is weighted by each point's own kernel. Not with --adaptive.",
         example: "--radius-column reach_m")
     static let resolution = Option<Int>.integer(
         "--resolution", value: "N", in: 2...10_000,

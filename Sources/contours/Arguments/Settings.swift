@@ -19,12 +19,10 @@ enum Settings {
 
     /// How to read the input points.
     static func reader(_ args: ParsedArguments) throws -> PointReaderOptions {
-        // A radius column is read where a measured value would be (the two exclude each other).
         var columns = PointColumns(
             latitude: args[Options.lat], longitude: args[Options.lon],
-            weight: args[Options.weight], value: args[Options.value] ?? args[Options.radiusColumn],
-            time: try TimeSettings.columns(args))
-        columns.valueIsRadius = args[Options.value] == nil && args[Options.radiusColumn] != nil
+            weight: args[Options.weight], value: args[Options.value], time: try TimeSettings.columns(args))
+        columns.radius = args[Options.radiusColumn]
         // Either declaration of --input-format gives the value. Only the
         // density commands take cells, and they read a cells table
         // before ever asking for points (``CellsInput``).

@@ -49,13 +49,15 @@ struct ToolConfiguration {
         configuration.kernel = args[Options.kernel]
         configuration.kernelValues = args[Options.kernelValues]
         if let column = args[Options.radiusColumn] {
-            for other in [Options.value as any OptionDeclaration, Options.adaptive] where args.isGiven(other) {
+            if args.isGiven(Options.adaptive) {
                 throw ToolError.usage(
-                    "--radius-column \(column) cannot be combined with \(other.spec.name)", command: args.command.name)
+                    "--radius-column \(column) cannot be combined with --adaptive (each point has its radius already)",
+                    command: args.command.name)
             }
         }
         if let sensitivity = args[Options.adaptive] {
-            configuration.adaptive = AdaptiveBandwidth(sensitivity: sensitivity, trim: args[Options.adaptiveTrim])
+            configuration.bandwidth = .adaptive(
+                AdaptiveBandwidth(sensitivity: sensitivity, trim: args[Options.adaptiveTrim], pilot: bandwidth))
         } else if args.isGiven(Options.adaptiveTrim) {
             throw ToolError.usage("--adaptive-trim needs --adaptive", command: args.command.name)
         }
@@ -90,7 +92,7 @@ struct ToolConfiguration {
     func settled(byCells cells: CellTable) -> HeatMapConfiguration {
         var used = configuration
         used.radius = cells.radius
-        used.bandwidth = .fixed
+        used.bandwidth = used.bandwidth.fixingRadius()
         used.gridResolution = cells.resolution
         used.paddingFactor = cells.padding
         used.projection = cells.projection.kind
@@ -103,7 +105,7 @@ struct ToolConfiguration {
     func settled(byPicture rule: PictureRadius, resolutionGiven: Bool) -> ToolConfiguration {
         var settled = self
         settled.configuration.radius = rule.radius
-        settled.configuration.bandwidth = .fixed
+        settled.configuration.bandwidth = settled.configuration.bandwidth.fixingRadius()
         if !resolutionGiven { settled.configuration.gridResolution = PictureRadius.resolution }
         settled.resolutionFromData = false
         return settled

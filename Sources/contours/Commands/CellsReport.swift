@@ -11,8 +11,8 @@ struct CellsReport {
     private var geographic: Bool { cells.projection.isGeographic }
 
     private var radiusRule: String {
-        switch cells.bandwidth {
-        case .fixed: return "given"
+        switch cells.bandwidth.radiusRule {
+        case .fixed, .adaptive: return "given"
         case .auto:
             return cells.radiusRaised
                 ? "auto: mean point spacing, raised so sigma spans half a grid cell" : "auto: mean point spacing"

@@ -64,7 +64,7 @@ struct DensityRun {
         var density = try StreamedDensity.compute(
             from: points, configuration: configuration,
             resolutionFromData: settings.resolutionFromData,
-            valuesAreRadii: args.isGiven(Options.radiusColumn), control: control)
+            control: control)
         if let h3Resolution {
             try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius, quiet: odd)
         }

@@ -41,7 +41,7 @@ struct FramedRun {
         DensityRun.describeOddities(points, estimator: configuration.estimator)
         let made = try FrameDensity.make(
             streamed: points, configuration: configuration,
-            resolutionFromData: settings.resolutionFromData, valuesAreRadii: args.isGiven(Options.radiusColumn),
+            resolutionFromData: settings.resolutionFromData,
             frames: options, control: control)
         var units = made.projection.densityUnits
         if forPicture, let given = Settings.units(args, areaUnits: units) { units = given }

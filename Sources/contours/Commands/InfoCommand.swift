@@ -45,8 +45,8 @@ enum InfoCommand {
         }
 
         var radiusRule: String {
-            switch run.density.bandwidth {
-            case .fixed: return "given"
+            switch run.density.bandwidth.radiusRule {
+            case .fixed, .adaptive: return "given"
             case .auto:
                 return run.density.radiusRaised
                     ? "auto: mean point spacing, raised so sigma spans half a grid cell" : "auto: mean point spacing"

@@ -18,7 +18,7 @@ enum SQLCommand {
         let unsupported: [(given: Bool, what: String)] = [
             (configuration.kernel != .gaussian, "--kernel \(configuration.kernel.name)"),
             (configuration.kernelValues == .raw, "--kernel-values raw"),
-            (configuration.adaptive != nil, "--adaptive"),
+            (configuration.bandwidth.adaptiveRule != nil, "--adaptive"),
             (args.isGiven(Options.radiusColumn), "--radius-column"),
             (configuration.bandwidth == .arcgis, "--radius arcgis")
         ]
@@ -33,7 +33,7 @@ enum SQLCommand {
             dialect: dialect, table: table, latitude: reader.columns.latitude ?? (planar ? "y" : "lat"),
             longitude: reader.columns.longitude ?? (planar ? "x" : "lon"), weight: reader.columns.weight,
             value: reader.columns.value, projection: configuration.projection,
-            bandwidth: configuration.bandwidth, radius: configuration.radius,
+            bandwidth: configuration.bandwidth.radiusRule, radius: configuration.radius,
             resolution: resolutionFromData ? nil : configuration.gridResolution,
             padding: configuration.paddingFactor)
         try OutputFile.write(query.sql(), to: try Settings.output(args))

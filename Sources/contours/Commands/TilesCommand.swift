@@ -38,7 +38,7 @@ enum TilesCommand {
         if let units = args[Options.units] { grid.units = units }
         let tiles = try HeatMapTiles.make(
             points: points, grid: grid, configuration: configuration,
-            valuesAreRadii: args.isGiven(Options.radiusColumn), zooms: nil, bins: args[Options.tileBins],
+            zooms: nil, bins: args[Options.tileBins],
             control: control
         ).zooms(minimum: minZoom, maximum: maxZoom)
         run.describeEmptyLevels(tiles.thresholds)
