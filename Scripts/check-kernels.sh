@@ -46,7 +46,7 @@ for k in quartic triweight; do
   check "storms-wide-raw-$k" "$STORMS --kernel $k --radius 2600000 --resolution 150 --kernel-values raw" \
     "$STORMS_O --kernel $k --values raw"
 done
-# A planar quartic 21 cells wide on 20 000 points (the convolution), and its contours.
+# A planar quartic on 20 000 points, and its contours.
 python3 ../shared/tools/gen_points.py 20000 --seed 11 -o "$OUT/p20k.csv"
 WIDE="$OUT/p20k.csv --planar --weight w --kernel quartic --radius 300 --resolution 150"
 check "p20k-wide-quartic" "$WIDE" "--points $OUT/p20k.csv --x x --y y --w w --kernel quartic"
@@ -75,10 +75,19 @@ for k in quartic gaussian; do
   check "storms-column-$k" "$OUT/storms_r.csv --weight wind --kernel $k --radius-column r" \
     "--points $OUT/storms_r.csv --lat lat --lon long --w wind --kernel $k --radius-column r"
 done
-for k in quartic gaussian epanechnikov; do
+for k in quartic triweight gaussian epanechnikov; do
   check "snow-adaptive-$k" "$SNOW --kernel $k --adaptive 0.5" "$SNOW_O --kernel $k --adaptive 0.5"
   check "storms-adaptive-$k" "$STORMS --kernel $k --adaptive 0.5" "$STORMS_O --kernel $k --adaptive 0.5"
 done
+# Adaptive radii wide enough for the radius classes: storms with a pilot
+# of 19.8 cells, and the 20 000 points with one of 21 cells (300 units on
+# a 400-cell grid).
+for k in quartic triweight; do
+  check "storms-wide-adaptive-$k" "$STORMS --kernel $k --radius 2600000 --resolution 150 --adaptive 0.5" \
+    "$STORMS_O --kernel $k --adaptive 0.5"
+done
+check "p20k-adaptive-21cells" "$OUT/p20k.csv --planar --weight w --kernel quartic --radius 300 --resolution 400 --adaptive 0.5" \
+  "--points $OUT/p20k.csv --x x --y y --w w --kernel quartic --adaptive 0.5"
 # Contours of a quartic grid: contourpy's on the same grid, and valid GeoJSON.
 $BIN grid $SNOW --kernel quartic --format json -o "$OUT/snow-q.json"
 for mode in bands levels; do

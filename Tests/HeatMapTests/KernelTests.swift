@@ -268,9 +268,10 @@ extension KernelTests {
         // by cubic interpolation; a radius takes the pilot's -α-th power, so
         // 1e-3 of the pilot is 5e-4 of the radius at α = 0.5.
         let p = Self.points(400, seed: 31)
-        let exact = try #require(try AdaptivePilot.density(of: p, kernel: kernel, radius: 1.5, control: .none))
+        let exact = try AdaptivePilot.density(of: p, kernel: kernel, radius: 1.5, control: .none)
         let read = try AdaptivePilot.interpolated(
-            p, kernel: kernel, radius: 1.5, projection: Self.planar, control: .none)
+            p, kernel: kernel, radius: 1.5, nodesPerRadius: AdaptivePilot.fineNodesPerRadius,
+            projection: Self.planar, control: .none)
         // The finite kernels' grid is within 1e-3 of each point's own share;
         // the Gaussian's binned grid within 1e-4 of the largest pilot (a
         // sparse point's radius may then be off by more, but its kernel is

@@ -284,7 +284,9 @@ import Testing
                 exact += 3 / (Double.pi * radii[k] * radii[k]) * quartic(d2, radii[k]) * 1e6
             }
             largest = max(largest, exact)
-            #expect(abs(values[i] - exact) <= 1e-9 * max(exact, 1e-6), "node \(i)")
+            // The pilot's pair sums are single precision (NeighbourSums), so
+            // a radius is within about 1e-7 of Abramson's, a value within 1e-6.
+            #expect(abs(values[i] - exact) <= 1e-6 * max(exact, 1e-6), "node \(i)")
         }
         #expect(largest > 0)
         #expect(tiles.metadata.contains("\"kernel\":\"quartic\""))

@@ -21,15 +21,16 @@ enum AdaptivePilot {
     ) throws -> (radii: [Double], summary: AdaptiveSummary) {
         try rule.validate()
         let n = points.count
-        let pilot =
-            try density(
-                of: points, kernel: kernel, radius: radius, budget: budgeted ? pairBudget(n) : nil, control: control)
-            ?? interpolated(points, kernel: kernel, radius: radius, projection: projection, control: control)
+        let pilot = try density(
+            of: points, kernel: kernel, radius: radius, budget: budgeted ? pairBudget(n) : nil,
+            projection: projection, control: control)
         // The weight-weighted geometric mean over points of weight > 0.
+        var logPilot = [Double](repeating: 0, count: n)
         var logSum = 0.0, weightSum = 0.0
         var lowest = Double.infinity, highest = -Double.infinity
         for i in 0..<n where points.weight[i] > 0 && pilot[i] > 0 {
-            logSum += points.weight[i] * log(pilot[i])
+            logPilot[i] = log(pilot[i])
+            logSum += points.weight[i] * logPilot[i]
             weightSum += points.weight[i]
             lowest = min(lowest, pilot[i]); highest = max(highest, pilot[i])
         }
@@ -38,46 +39,77 @@ enum AdaptivePilot {
                 "adaptive bandwidth: the pilot density is the same at every point (\(n) point\(n == 1 ? "" : "s")), so every radius would be the pilot radius; leave adaptive off"
             )
         }
-        let g = exp(logSum / weightSum)
+        // rᵢ = R · min((f̃ᵢ / g)^−α, trim), by logarithms: one exp per point.
+        let logG = logSum / weightSum, logTrim = log(rule.trim), logRadius = log(radius)
         var radii = [Double](repeating: radius, count: n)
+        var logRadii = [Double](repeating: logRadius, count: n)
         var trimmed = 0
         for i in 0..<n where points.weight[i] > 0 && pilot[i] > 0 {
-            let factor = pow(pilot[i] / g, -rule.sensitivity)
-            if factor > rule.trim { trimmed += 1 }
-            radii[i] = radius * min(factor, rule.trim)
+            let e = -rule.sensitivity * (logPilot[i] - logG)
+            if e > logTrim { trimmed += 1 }
+            logRadii[i] = logRadius + min(e, logTrim)
+            radii[i] = radius * exp(min(e, logTrim))
         }
-        return (radii, summary(radii: radii, weights: points.weight, radius: radius, trimmed: trimmed))
+        return (
+            radii, summary(radii: radii, logRadii: logRadii, weights: points.weight, radius: radius, trimmed: trimmed)
+        )
     }
 
     /// Pairs of points the exact pilot may sum before the grid's is read
-    /// instead: 256 per point, and 16 million more (a second or so of
-    /// work on one core). The exact pilot is exact for every kernel; the
-    /// grid's reading errs most near a support's edge, where the
-    /// Epanechnikov, triangular and uniform kernels have a corner or a step.
-    static func pairBudget(_ n: Int) -> Int { 256 * n + 16_000_000 }
+    /// for the densest buckets: 64 per point and 32 million more, about
+    /// 0.55 ns each (``NeighbourSums``), so the exact part of 10⁶ points
+    /// stays near 50 ms of CPU, below the coarse grid's splat. The exact
+    /// pilot is exact for every kernel; the grid's reading errs most near
+    /// a support's edge, where the Epanechnikov, triangular and uniform
+    /// kernels have a corner or a step.
+    static func pairBudget(_ n: Int) -> Int { 64 * n + 32_000_000 }
 
-    /// Nodes per pilot radius of the pilot's own grid: cubic interpolation
-    /// on it reads a smooth pilot within about 1e-6 of its value and one
-    /// with a support edge nearby (a kink of the finite kernels) within
-    /// about 1e-3 of the neighbour's share; a radius takes the
-    /// pilot's −α-th power, so the local radius is off by α times that.
-    static let pilotNodesPerRadius = 24.0
+    /// Nodes per pilot radius of the pilot's own grid where that grid is
+    /// cheap to make (a transform, the radius being wide in its cells):
+    /// cubic interpolation on it reads a smooth pilot within about 1e-6 of
+    /// its value and one with a support edge nearby (a kink of the finite
+    /// kernels) within about 1e-3 of the neighbour's share; a radius takes
+    /// the pilot's −α-th power, so the local radius is off by α times that.
+    static let fineNodesPerRadius = 24.0
+
+    /// Nodes per pilot radius where the fine grid would cost more than
+    /// splatting every point on this one. The grid is read only where the
+    /// points are too dense for the exact sums, so many neighbours share
+    /// each reading's error: on 10⁵ and 10⁶ clustered points (docs/performance.md)
+    /// the finished grid moves by about 1e-5 of its maximum, against 4e-7
+    /// at the fine spacing.
+    static let coarseNodesPerRadius = 8.0
+
+    /// The pilot grid's nodes per radius for `n` points over `box`: the
+    /// fine spacing if its grid fits ``pilotNodeLimit`` and its transform
+    /// costs less than the coarse grid's splat. The costs are nanoseconds
+    /// measured on 10⁶ points (docs/performance.md): a transform about 20
+    /// per point and 2 per node and halving, a splat 20 per point and 0.9 per node.
+    static func nodesPerRadius(points n: Int, box: PlaneBox, radius: Double) -> Double {
+        let spacing = radius / fineNodesPerRadius
+        let cells = (box.width / spacing + 5) * (box.height / spacing + 5)
+        guard cells <= Double(pilotNodeLimit) else { return coarseNodesPerRadius }
+        let transform = Double(n) * 20 + cells * log2(cells) * 2
+        let splat = Double(n) * (20 + 0.9 * Double.pi * coarseNodesPerRadius * coarseNodesPerRadius)
+        return transform <= splat ? fineNodesPerRadius : coarseNodesPerRadius
+    }
 
     /// The most nodes of the pilot's grid (64 MiB of doubles); past it the
     /// spacing widens and the pilot is read less finely.
     static let pilotNodeLimit = 1 << 23
 
-    /// The fixed-radius raw density at every point, read by cubic
-    /// interpolation from a grid of its own over the points (spacing
-    /// ``pilotNodesPerRadius`` per radius, as fine as ``pilotNodeLimit``
-    /// allows), whatever grid the density itself is drawn on.
+    /// The fixed-radius raw density at the points `indices` lists (every
+    /// point by default), read by cubic interpolation from a grid of its
+    /// own over the points (`nodesPerRadius` per radius, by default
+    /// ``nodesPerRadius(points:box:radius:)``, as fine as
+    /// ``pilotNodeLimit`` allows), whatever grid the density itself is drawn on.
     static func interpolated(
-        _ points: PlanePoints, kernel: DensityKernel, radius: Double, projection: PlaneProjection,
-        control: ComputeControl
+        _ points: PlanePoints, at indices: [Int]? = nil, kernel: DensityKernel, radius: Double,
+        nodesPerRadius: Double? = nil, projection: PlaneProjection, control: ComputeControl
     ) throws -> [Double] {
         let box = points.bounds
         // Two nodes beyond the points on every side: the 4 × 4 reading stencil stays inside.
-        var spacing = radius / pilotNodesPerRadius
+        var spacing = radius / (nodesPerRadius ?? self.nodesPerRadius(points: points.count, box: box, radius: radius))
         func size(_ extent: Double) -> Int { Int((extent / spacing).rounded(.up)) + 5 }
         while size(box.width) * size(box.height) > pilotNodeLimit { spacing *= 1.25 }
         let geometry = GridGeometry(
@@ -92,132 +124,110 @@ enum AdaptivePilot {
         try accumulator.add(fixed, control: control)
         let grid = try (consume accumulator).finish(control: control)
         try control.checkCancellation()
-        return grid.values.withUnsafeBufferPointer { values in
-            (0..<points.count).map { i in
-                let fx = (points.x[i] - geometry.x0) / spacing, fy = (points.y[i] - geometry.y0) / spacing
-                let c = min(max(Int(fx), 1), geometry.columns - 3), r = min(max(Int(fy), 1), geometry.rows - 3)
-                let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r))
-                var sum = 0.0
-                for k in 0..<4 {
-                    let row = (r - 1 + k) * geometry.columns + c - 1
-                    let across = SIMD4(values[row], values[row + 1], values[row + 2], values[row + 3])
-                    sum += wy[k] * (across * wx).sum()
-                }
-                // The pilot includes the point itself: never below zero.
-                return max(sum, 0)
-            }
-        }
-    }
-
-    /// Σⱼ wⱼ shape(|xᵢ − xⱼ|² / R²) at every point i (itself included), or
-    /// nil when that would look at more than `budget` pairs.
-    static func density(
-        of points: PlanePoints, kernel: DensityKernel, radius: Double, budget: Int? = nil,
-        control: ComputeControl
-    ) throws -> [Double]? {
-        let n = points.count
-        guard n > 0 else { return [] }
-        let box = points.bounds
-        // The Gaussian's 5σ; the finite kernels' support.
-        var cell = kernel == .gaussian ? radius * 5 / 3 : radius
-        let reachSquared = cell * cell
-        // Buckets at most a few per point: sparse points over a wide box
-        // get wider buckets (more points looked at, the same sums).
-        let limit = Double(4 * n + 1024)
-        while ((box.width / cell) + 1) * ((box.height / cell) + 1) > limit { cell *= 2 }
-        let columns = Int(box.width / cell) + 1, rows = Int(box.height / cell) + 1
-        let buckets = columns * rows
-        func bucket(_ i: Int) -> Int {
-            let c = min(Int((points.x[i] - box.minX) / cell), columns - 1)
-            let r = min(Int((points.y[i] - box.minY) / cell), rows - 1)
-            return r * columns + c
-        }
-        // Counting sort of the point indices by bucket.
-        var start = [Int](repeating: 0, count: buckets + 1)
-        var of = [Int](repeating: 0, count: n)
-        for i in 0..<n { of[i] = bucket(i); start[of[i] + 1] += 1 }
-        for b in 0..<buckets { start[b + 1] += start[b] }
-        var next = start
-        var order = [Int](repeating: 0, count: n)
-        for i in 0..<n { order[next[of[i]]] = i; next[of[i]] += 1 }
-        try control.checkCancellation()
-        if let budget {
-            // The pairs the sums below look at: each bucket's points times the points of the 3 × 3 around it.
-            var pairs = 0
-            for r in 0..<rows {
-                for c in 0..<columns {
-                    let own = start[r * columns + c + 1] - start[r * columns + c]
-                    guard own > 0 else { continue }
-                    for rr in max(r - 1, 0)...min(r + 1, rows - 1) {
-                        pairs +=
-                            own
-                            * (start[rr * columns + min(c + 1, columns - 1) + 1] - start[rr * columns + max(c - 1, 0)])
-                    }
-                }
-                if pairs > budget { return nil }
-            }
-        }
-
-        var result = [Double](repeating: 0, count: n)
-        let inverseRadiusSquared = 1 / (radius * radius)
-        let chunk = 4096
-        try points.x.withUnsafeBufferPointer { xs in
-            try points.y.withUnsafeBufferPointer { ys in
-                try points.weight.withUnsafeBufferPointer { ws in
-                    try result.withUnsafeMutableBufferPointer { out in
-                        let xs = xs.baseAddress!, ys = ys.baseAddress!, ws = ws.baseAddress!, out = out.baseAddress!
-                        let shared = UncheckedSendable((order, start, of))
-                        try Parallel.forEach((n + chunk - 1) / chunk) { k in
-                            try control.checkCancellation()
-                            let (order, start, of) = shared.value
-                            for i in k * chunk..<min(n, (k + 1) * chunk) {
-                                let b = of[i], bc = b % columns, br = b / columns
-                                let px = xs[i], py = ys[i]
-                                var sum = 0.0
-                                for r in max(br - 1, 0)...min(br + 1, rows - 1) {
-                                    let lo = start[r * columns + max(bc - 1, 0)]
-                                    let hi = start[r * columns + min(bc + 1, columns - 1) + 1]
-                                    for s in lo..<hi {
-                                        let j = order[s]
-                                        let dx = xs[j] - px, dy = ys[j] - py
-                                        let d2 = dx * dx + dy * dy
-                                        if d2 <= reachSquared {
-                                            sum += ws[j] * kernel.shape(squaredDistanceRatio: d2 * inverseRadiusSquared)
-                                        }
-                                    }
-                                }
-                                out[i] = sum
+        let wanted = indices ?? Array(0..<points.count)
+        var read = [Double](repeating: 0, count: wanted.count)
+        let columns = geometry.columns, rows = geometry.rows, inverse = 1 / spacing
+        grid.values.withUnsafeBufferPointer { values in
+            let values = values.baseAddress!
+            points.x.withUnsafeBufferPointer { xs in
+                points.y.withUnsafeBufferPointer { ys in
+                    read.withUnsafeMutableBufferPointer { out in
+                        for (k, i) in wanted.enumerated() {
+                            let fx = (xs[i] - geometry.x0) * inverse, fy = (ys[i] - geometry.y0) * inverse
+                            let c = min(max(Int(fx), 1), columns - 3), r = min(max(Int(fy), 1), rows - 3)
+                            let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r))
+                            var across = SIMD4<Double>()
+                            for j in 0..<4 {
+                                let row = values + (r - 1 + j) * columns + c - 1
+                                across += wy[j] * SIMD4(row[0], row[1], row[2], row[3])
                             }
+                            // The pilot includes the point itself: never below zero.
+                            out[k] = max((across * wx).sum(), 0)
                         }
                     }
                 }
             }
         }
+        return read
+    }
+
+    /// The fixed-radius raw density Σⱼ wⱼ shape(|xᵢ − xⱼ|² / R²) at every
+    /// point i (itself included): exact for the points of the buckets that
+    /// look at the fewest neighbours (``NeighbourSums``), as many as
+    /// `budget` pairs allow (all of them without a budget), and read from
+    /// a grid of its own (``interpolated(_:at:kernel:radius:nodesPerRadius:projection:control:)``)
+    /// for the rest, which lie where the points are dense: there each
+    /// neighbour's share of the pilot is small, and so is the reading's
+    /// error, which is at most about 1e-3 of the shares near the support's edge.
+    static func density(
+        of points: PlanePoints, kernel: DensityKernel, radius: Double, budget: Int? = nil,
+        projection: PlaneProjection = PlaneProjection(kind: .planar), control: ComputeControl
+    ) throws -> [Double] {
+        let n = points.count
+        guard n > 0 else { return [] }
+        let sums = NeighbourSums(points: points, kernel: kernel, radius: radius)
+        try control.checkCancellation()
+        var buckets: [(bucket: Int, block: Int)] = []
+        var pairs = 0
+        for b in 0..<sums.bucketCount where sums.count(b) > 0 {
+            let block = sums.blockCount(b)
+            buckets.append((b, block))
+            pairs += sums.count(b) * block
+        }
+        var exact = buckets.map(\.bucket)
+        var rest: [Int] = []
+        if let budget, pairs > budget {
+            // The sparsest buckets first, while the budget lasts.
+            buckets.sort { $0.block < $1.block }
+            var spent = 0, taken = 0
+            while taken < buckets.count {
+                let cost = sums.count(buckets[taken].bucket) * buckets[taken].block
+                if spent + cost > budget { break }
+                spent += cost
+                taken += 1
+            }
+            exact = buckets[..<taken].map(\.bucket).sorted()
+            // In bucket order: neighbouring readings share the grid's cache lines.
+            for b in buckets[taken...].map(\.bucket).sorted() {
+                for s in sums.start[b]..<sums.start[b + 1] { rest.append(sums.order[s]) }
+            }
+        }
+        var result = [Double](repeating: 0, count: n)
+        if !rest.isEmpty {
+            let read = try interpolated(
+                points, at: rest, kernel: kernel, radius: radius, projection: projection, control: control)
+            for (k, i) in rest.enumerated() { result[i] = read[k] }
+        }
+        try result.withUnsafeMutableBufferPointer { out in
+            try sums.sums(of: exact, into: out.baseAddress!, control: control)
+        }
         return result
     }
 
-    private static func summary(radii: [Double], weights: [Double], radius: Double, trimmed: Int) -> AdaptiveSummary {
-        // (radius, weight) pairs sorted by radius: a sort of plain values,
-        // not of indices through closures.
-        var order: [SIMD2<Double>] = []
-        order.reserveCapacity(radii.count)
-        for i in radii.indices where weights[i] > 0 { order.append(SIMD2(radii[i], weights[i])) }
-        order.sort { $0.x < $1.x }
-        let total = order.reduce(0.0) { $0 + $1.y }
-        var logSum = 0.0
-        for p in order { logSum += p.y * log(p.x) }
-        func percentile(_ q: Double) -> Double {
-            var acc = 0.0
-            for p in order {
-                acc += p.y
-                if acc >= q * total { return p.x }
-            }
-            return order.last?.x ?? radius
+    private static func summary(
+        radii: [Double], logRadii: [Double], weights: [Double], radius: Double, trimmed: Int
+    ) -> AdaptiveSummary {
+        var pairs: [SIMD2<Double>] = []
+        pairs.reserveCapacity(radii.count)
+        var total = 0.0, logSum = 0.0
+        var smallest = Double.infinity, largest = -Double.infinity
+        for i in radii.indices where weights[i] > 0 {
+            let r = radii[i], w = weights[i]
+            pairs.append(SIMD2(r, w))
+            total += w
+            logSum += w * logRadii[i]
+            smallest = min(smallest, r)
+            largest = max(largest, r)
         }
+        guard !pairs.isEmpty else {
+            return AdaptiveSummary(
+                pilotRadius: radius, geometricMean: radius, smallest: radius, largest: radius,
+                percentile5: radius, percentile95: radius, trimmed: trimmed)
+        }
+        let p5 = WeightedQuantile.value(&pairs, q: 0.05, total: total) ?? radius
+        let p95 = WeightedQuantile.value(&pairs, q: 0.95, total: total) ?? radius
         return AdaptiveSummary(
             pilotRadius: radius, geometricMean: total > 0 ? exp(logSum / total) : radius,
-            smallest: order.first?.x ?? radius,
-            largest: order.last?.x ?? radius,
-            percentile5: percentile(0.05), percentile95: percentile(0.95), trimmed: trimmed)
+            smallest: smallest, largest: largest, percentile5: p5, percentile95: p95, trimmed: trimmed)
     }
 }

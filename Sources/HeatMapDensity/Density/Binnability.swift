@@ -16,7 +16,8 @@ struct Binnability: Sendable {
 
     @inline(__always) package func contains(x: Double, y: Double) -> Bool {
         switch scheme {
-        case .direct:
+        case .direct, .radiusClasses:
+            // Radius classes splat what they cannot bin themselves.
             return true
         case .rowMoments:
             return yAxis.node(atIndex: yAxis.index(of: y)) != nil

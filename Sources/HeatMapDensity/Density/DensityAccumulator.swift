@@ -49,7 +49,8 @@ struct DensityAccumulator: Sendable {
     /// takes `radius`).
     let maximumRadius: Double?
     /// Whether the disc splat runs (``DiscFill``): for the finite kernels
-    /// and for radii per point.
+    /// and for radii per point (alone, or for the narrow points of
+    /// ``RadiusClassFill``).
     var usesDisc: Bool { kernel != .gaussian || maximumRadius != nil }
     /// The method that runs: `.exact` or `.binned` (never `.automatic`).
     var method: DensityMethod { scheme == .direct ? .exact : .binned }
@@ -147,12 +148,17 @@ struct DensityAccumulator: Sendable {
         }
         let channels = estimator == .mean ? 2 : 1
         let (x, y) = axes(reachInSigmas: DensityPlan.reachInSigmas)
-        // Radii per point take the exact disc splat; a finite kernel of one
-        // radius the splat or a convolution, as the plan says.
+        // Radii per point take radius classes or the exact disc splat; a
+        // finite kernel of one radius the splat or a convolution, as the
+        // plan says.
         scheme =
             forced
             ?? (maximumRadius != nil
-                ? .direct
+                ? (estimator == .mean || kernelValues == .raw
+                    ? .direct
+                    : DensityAccumulator.radiusScheme(
+                        method: method, kernel: kernel, maximumRadius: maximumRadius!, xAxis: x, yAxis: y,
+                        channels: channels, cells: cells, pointCount: expectedCount))
                 : kernel.isFinite
                     ? DensityPlan.discScheme(
                         method: method, kernel: kernel, radius: radius, xAxis: x, yAxis: y,
@@ -177,6 +183,12 @@ struct DensityAccumulator: Sendable {
                 planeCount: DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: radius, channels: channels)
                     .count,
                 cells: cells, channels: channels)
+        case .radiusClasses(let classes):
+            storage = try DensityStorage(
+                planeCount: classes.planeCount(xAxis: xAxis, yAxis: yAxis, channels: channels),
+                cells: cells, channels: channels)
+            // The narrow points' exact splat.
+            try storage.ensureDirect(cells: cells, channels: channels)
         case .linearBinning, .taylorBinning:
             let perNode = scheme.valuesPerNode * channels
             guard cells <= Int.max / perNode - SeparableConvolution.slack else {
@@ -190,6 +202,27 @@ struct DensityAccumulator: Sendable {
     }
 
     private var channels: Int { estimator == .mean ? 2 : 1 }
+
+    /// The scheme for the density of points with radii up to
+    /// `maximumRadius` (raw values and the mean always take the exact
+    /// splat: without the 1/r² of the density the wide points weigh as much
+    /// as the narrow ones, and the classes' error with them): radius
+    /// classes where ``RadiusClasses/plan(method:kernel:maximumRadius:xAxis:yAxis:channels:pointCount:)``
+    /// gives them and their planes fit in ``DensityPlan/planeMemoryLimit``,
+    /// else the exact disc splat.
+    private static func radiusScheme(
+        method: DensityMethod, kernel: DensityKernel, maximumRadius: Double, xAxis: GaussianAxis,
+        yAxis: GaussianAxis, channels: Int, cells: Int, pointCount: Int?
+    ) -> DensityScheme {
+        guard
+            let classes = RadiusClasses.plan(
+                method: method, kernel: kernel, maximumRadius: maximumRadius, xAxis: xAxis, yAxis: yAxis,
+                channels: channels, pointCount: pointCount),
+            Double(classes.planeCount(xAxis: xAxis, yAxis: yAxis, channels: channels)) * 8
+                <= Double(DensityPlan.planeMemoryLimit)
+        else { return .direct }
+        return .radiusClasses(classes)
+    }
 
     /// The kernel's axes on `geometry`: σ = radius / 3 and a reach of
     /// `reachInSigmas` σ widened by half a cell diagonal, so a dropped node
@@ -218,6 +251,8 @@ struct DensityAccumulator: Sendable {
         // kernel's spectrum (with its working copy): each about the grid,
         // or half of it, plus the kernel's reach; with a margin.
         case .discConvolution: perNode = channels + 4
+        // The exact splat's sums, the class planes, the transforms' four grids.
+        case .radiusClasses(let classes): perNode = channels * (classes.count + 1) + 5
         }
         return MemoryBudget.product(cells, 8 * (perNode + 2))
     }
@@ -310,6 +345,13 @@ struct DensityAccumulator: Sendable {
     /// becomes code; the fills are concrete types, so only this call is
     /// dynamic, never a point's deposit.
     private func fill(radii: UnsafePointer<Double>? = nil) -> any DensityFill {
+        if case .radiusClasses(let classes) = scheme {
+            return RadiusClassFill(
+                kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius,
+                maximumRadius: maximumRadius ?? radius, raw: kernelValues == .raw, classes: classes,
+                channels: channels, planes: storage.planes!.base, density: storage.direct!.base,
+                weightedValue: storage.directValue?.base, radii: radii)
+        }
         if usesDisc, scheme == .direct {
             return DiscFill(
                 kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius,
@@ -317,7 +359,7 @@ struct DensityAccumulator: Sendable {
                 density: storage.direct!.base, weightedValue: storage.directValue?.base, radii: radii)
         }
         switch scheme {
-        case .direct:
+        case .direct, .radiusClasses:
             return DirectFill(
                 xAxis: xAxis, yAxis: yAxis, density: storage.direct!.base,
                 weightedValue: storage.directValue?.base)
@@ -347,7 +389,9 @@ struct DensityAccumulator: Sendable {
         try fill(radii: radii).deposit(
             x: x, y: y, weight: weight, value: value, count: n, control: control,
             progress: { progress.add($0) })
+        // Radius classes splat the points they cannot bin themselves.
         guard scheme.isBinned, offGrid else { return }
+        if case .radiusClasses = scheme { return }
         let binnability = self.binnability
         if kernel.isFinite {
             try splatOffGrid(

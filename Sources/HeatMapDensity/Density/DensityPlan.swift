@@ -31,6 +31,10 @@ enum DensityScheme: Sendable, Hashable {
     /// A finite kernel: cubic binning plus one 2-D convolution by the
     /// Fourier transform (``DiscConvolutionFill``).
     case discConvolution
+    /// Points of many radii: the wide ones binned into radius classes and
+    /// convolved class by class, the narrow ones splatted exactly
+    /// (``RadiusClassFill``).
+    case radiusClasses(RadiusClasses)
 
     /// The Taylor order for ``MomentBinning``, nil for linear binning.
     package var order: Int? {
@@ -47,7 +51,7 @@ enum DensityScheme: Sendable, Hashable {
     var convolvesInPlace: Bool {
         switch self {
         case .linearBinning, .taylorBinning, .discConvolution: return true
-        case .direct, .rowMoments: return false
+        case .direct, .rowMoments, .radiusClasses: return false
         }
     }
 
@@ -58,6 +62,7 @@ enum DensityScheme: Sendable, Hashable {
         case .rowMoments(let m): return m + 1
         case .linearBinning, .taylorBinning: return MomentBinning.planeCount(order: order)
         case .discConvolution: return 1
+        case .radiusClasses(let classes): return classes.count + 1
         }
     }
 }
@@ -172,11 +177,13 @@ enum DensityPlan {
             return n * (40 + 6 * planes * channels) + cells * channels * (planes * xTaps + (m + 1) * yTaps) * 0.5
         case .discConvolution:
             return discConvolutionCost(points: n, cells: cells, channels: channels)
+        case .radiusClasses(let classes):
+            return classes.cost(points: n, cells: cells, channels: channels)
         }
     }
 
     /// The scheme of a finite kernel of one radius for every point (radii
-    /// per point always take the exact splat): the exact splat
+    /// per point: ``RadiusClasses/plan(method:kernel:maximumRadius:xAxis:yAxis:channels:pointCount:)``): the exact splat
     /// (``DiscFill``), or binning and a convolution by the Fourier transform
     /// (``DiscConvolutionFill``) where that is both accurate and cheaper.
     ///

@@ -50,6 +50,22 @@ struct DiscConvolutionLayout: Sendable {
         self.channels = channels
     }
 
+    /// The same planes packed without the transform's margins: `rows` is
+    /// ``filledRows`` and `columns` is `width`, so binning into it takes
+    /// about the grid's doubles, and each row is then copied into the
+    /// transform's buffers of `layout` at the same offset (``RadiusClassFill``
+    /// keeps many planes until their transforms).
+    init(packing layout: DiscConvolutionLayout) {
+        width = layout.width
+        height = layout.height
+        split = layout.split
+        reachColumns = layout.reachColumns
+        reachRows = layout.reachRows
+        rows = layout.filledRows
+        columns = layout.width
+        channels = layout.channels
+    }
+
     /// Transform rows that may hold binned weights (the ones below are zero).
     var filledRows: Int { channels == 2 ? height : max(split, height - split) }
 

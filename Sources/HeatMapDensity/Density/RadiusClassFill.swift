@@ -1,0 +1,224 @@
+import Foundation
+import HeatMapCore
+
+/// The fill of points of many radii (``DensityScheme/radiusClasses(_:)``):
+/// the points at least the smallest class radius wide are binned into
+/// radius classes (``RadiusClassBinning``) and every class convolved with
+/// its kernel, the convolutions summed by one inverse transform
+/// (``SpectralSum``); the narrower points (and any the binning cannot
+/// place) take the exact splat (``DiscFill``) into the exact-splat grid.
+///
+/// Cost O(N + K · G log G) for N points, K classes and G nodes, where the
+/// exact splat of every point costs O(Σ rᵢ²/δ²): an adaptive bandwidth's
+/// wide radii cost no more than its narrow ones.
+struct RadiusClassFill: DensityFill {
+    let kernel: DensityKernel
+    let xAxis: GaussianAxis
+    let yAxis: GaussianAxis
+    /// The radius the density is normalised by (the pilot's).
+    let radius: Double
+    /// The largest radius of any point.
+    let maximumRadius: Double
+    /// Raw values: no normalisation carried in the weights.
+    let raw: Bool
+    let classes: RadiusClasses
+    /// 1, or 2 for the mean estimator.
+    let channels: Int
+    /// The class planes and flags (``RadiusClasses/planeCount(xAxis:yAxis:channels:)``).
+    let planes: UnsafeMutablePointer<Double>
+    /// The exact splat's sums, Σ w shape and (mean) Σ v w shape.
+    let density: UnsafeMutablePointer<Double>
+    let weightedValue: UnsafeMutablePointer<Double>?
+    /// The radius of each point of the slice being deposited.
+    var radii: UnsafePointer<Double>? = nil
+
+    /// Every class's packed plane (made by a search over transform
+    /// lengths: read it once per call).
+    private var layout: DiscConvolutionLayout { classes.layout(xAxis: xAxis, yAxis: yAxis, channels: channels) }
+
+    /// Whether class k has any point: a flag after the planes.
+    private func flags(_ layout: DiscConvolutionLayout) -> UnsafeMutablePointer<Double> {
+        planes + classes.count * layout.count
+    }
+
+    func deposit(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+        value: UnsafePointer<Double>?, count n: Int, control: ComputeControl,
+        progress: @escaping @Sendable (Int) -> Void
+    ) throws {
+        guard let radii else {
+            throw HeatMapError.invalidConfiguration("radius classes need a radius per point")
+        }
+        // The points split into the binned and the splatted, in input order.
+        let layout = self.layout, flags = self.flags(layout)
+        var wide = Slice(), narrow = Slice()
+        let smallest = classes.smallest, largest = classes.largest
+        for i in 0..<n where weight[i] != 0 {
+            let binned =
+                radii[i] >= smallest && radii[i] <= largest
+                && CubicBinning.contains(x: x[i], y: y[i], xAxis: xAxis, yAxis: yAxis)
+            if binned {
+                wide.append(x[i], y[i], weight[i], value?[i] ?? 0, radii[i])
+                let (k, share) = classes.position(of: radii[i])
+                if share < 1 { flags[k] = 1 }
+                if share > 0 { flags[k + 1] = 1 }
+            } else {
+                narrow.append(x[i], y[i], weight[i], value?[i] ?? 0, radii[i])
+            }
+            if i & 0xFFFF == 0 { try control.checkCancellation() }
+        }
+        progress(n - wide.count - narrow.count)
+        if !narrow.x.isEmpty {
+            let splat = DiscFill(
+                kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: maximumRadius,
+                raw: raw, density: density, weightedValue: weightedValue)
+            try narrow.withPointers(hasValue: value != nil) { x, y, w, v, r, m in
+                var fill = splat
+                fill.radii = r
+                try fill.deposit(x: x, y: y, weight: w, value: v, count: m, control: control, progress: progress)
+            }
+        }
+        guard !wide.x.isEmpty else { return }
+        try wide.withPointers(hasValue: value != nil) { x, y, w, v, r, m in
+            let depositor = RadiusClassBinning(
+                classes: classes, xAxis: xAxis, yAxis: yAxis, planes: planes, layout: layout, radii: r)
+            try RowBands.deposit(
+                depositor, x: x, y: y, weight: w, value: v, count: m, rows: yAxis.count,
+                columns: xAxis.count, control: control, progress: progress)
+        }
+    }
+
+    func finish(
+        control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
+        emit: (Int, UnsafePointer<Double>?) -> Void
+    ) throws {
+        let layout = self.layout, flags = self.flags(layout)
+        let used = (0..<classes.count).filter { flags[$0] != 0 }
+        guard !used.isEmpty else {
+            let rows = yAxis.count
+            try Parallel.forEach((rows + 15) / 16) { b in
+                try control.checkCancellation()
+                for r in b * 16..<min(rows, (b + 1) * 16) { emit(r, nil) }
+            }
+            return
+        }
+        let pad = CubicBinning.padding
+        let columns = xAxis.count, rows = yAxis.count
+        let transform = classes.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
+        let split = transform.split, reachRows = transform.reachRows
+        let m = transform.rows, n = transform.columns
+        let mean = channels == 2
+        let sum = try SpectralSum(rows: m, columns: n)
+        let shape = kernel, dx = xAxis.step, dy = yAxis.step
+        // Class k's kernel: the shape of radius ρₖ, times (R / ρₖ)² for
+        // densities (each point's weight carries no normalisation here).
+        func kernelValue(_ k: Int, _ i: Int, _ j: Int) -> Double {
+            let rho = classes.radius(k)
+            let x = Double(i) * dx, y = Double(j) * dy
+            let d2 = x * x + y * y, rr = rho * rho
+            guard d2 <= rr else { return 0 }
+            let factor = raw ? 1 : (radius / rho) * (radius / rho)
+            return factor * shape.shape(squaredDistanceRatio: d2 / rr)
+        }
+        var total = 0.0
+        var done = 0
+        // Classes in pairs: the two kernels' spectra share one transform.
+        var index = 0
+        while index < used.count {
+            let a = used[index], b = index + 1 < used.count ? used[index + 1] : nil
+            let rho = classes.radius(b ?? a)
+            let spectra = try sum.spectra(
+                reachRows: Int(rho / dy) + 1, reachColumns: Int(rho / dx) + 1, control: control
+            ) { i, j in (kernelValue(a, i, j), b.map { kernelValue($0, i, j) } ?? 0) }
+            for (k, spectrum) in [(a, spectra.re), (b, spectra.im)] {
+                guard let k else { continue }
+                // The class's packed plane, row by row into the transform's buffers.
+                let plane = UnsafePointer(planes + k * layout.count)
+                let re = sum.workRe.base, im = sum.workIm.base
+                let filled = layout.rows, width = layout.columns
+                for r in 0..<filled {
+                    (re + r * n).update(from: plane + r * width, count: width)
+                    (im + r * n).update(from: plane + (filled + r) * width, count: width)
+                    // The margin, which the previous term's row pass filled.
+                    (re + r * n + width).update(repeating: 0, count: n - width)
+                    (im + r * n + width).update(repeating: 0, count: n - width)
+                }
+                let factor = raw ? 1 : max(1, (radius / classes.radius(k)) * (radius / classes.radius(k)))
+                for c in 0..<(mean ? filled * width : layout.count) { total += abs(plane[c]) * factor }
+                try sum.add(re: re, im: im, filledRows: filled, spectrum: spectrum.base, control: control)
+                done += 1
+                progress(0.9 * Double(done) / Double(used.count))
+            }
+            index += 2
+        }
+        try sum.inverse(control: control)
+        // Below this a sum is the transforms' rounding.
+        let floor = 1e-13 * total
+        let re = sum.sumRe.base, im = sum.sumIm.base
+        try Parallel.forEach((rows + 15) / 16) { b in
+            try control.checkCancellation()
+            let sums = UnsafeMutablePointer<Double>.allocate(capacity: channels * columns)
+            defer { sums.deallocate() }
+            for r in b * 16..<min(rows, (b + 1) * 16) {
+                let y = r + pad
+                if mean {
+                    let a = re + y * n + pad, v = im + y * n + pad
+                    for c in 0..<columns {
+                        sums[c] = a[c] < floor ? 0 : a[c]
+                        sums[columns + c] = v[c]
+                    }
+                } else {
+                    // The row's own half, plus the other half's spill near the cut.
+                    let own = y < split ? re + y * n : im + (y - split) * n
+                    let spill: UnsafeMutablePointer<Double>? =
+                        y < split
+                        ? (y >= split - reachRows ? im + (y - split + m) * n : nil)
+                        : (y < split + reachRows ? re + y * n : nil)
+                    for c in 0..<columns {
+                        let s = own[pad + c] + (spill?[pad + c] ?? 0)
+                        sums[c] = s < floor ? 0 : s
+                    }
+                }
+                emit(r, sums)
+            }
+        }
+        progress(1)
+    }
+
+    /// Points gathered from a slice: coordinates, weights, values, radii.
+    private struct Slice {
+        var x: [Double] = [], y: [Double] = [], weight: [Double] = [], value: [Double] = []
+        var radius: [Double] = []
+        var count: Int { x.count }
+
+        mutating func append(_ px: Double, _ py: Double, _ w: Double, _ v: Double, _ r: Double) {
+            x.append(px)
+            y.append(py)
+            weight.append(w)
+            value.append(v)
+            radius.append(r)
+        }
+
+        func withPointers(
+            hasValue: Bool,
+            _ body: (
+                UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>?,
+                UnsafePointer<Double>, Int
+            ) throws -> Void
+        ) rethrows {
+            try x.withUnsafeBufferPointer { x in
+                try y.withUnsafeBufferPointer { y in
+                    try weight.withUnsafeBufferPointer { w in
+                        try value.withUnsafeBufferPointer { v in
+                            try radius.withUnsafeBufferPointer { r in
+                                try body(
+                                    x.baseAddress!, y.baseAddress!, w.baseAddress!, hasValue ? v.baseAddress! : nil,
+                                    r.baseAddress!, x.count)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import HeatMapCore
+
+/// Radius classes for points of many radii (an adaptive bandwidth, a
+/// radius per point) under a kernel the Fourier convolution keeps exact
+/// enough (``DensityPlan/convolutionRadiusInCells(_:)``): class radii ρₖ
+/// evenly spaced in 1/ρ from ``smallest``, and a point of radius r between
+/// ρₖ and ρₖ₊₁ shared between the two classes, linearly in 1/r, so its
+/// kernel is approximated by the mix (1 − λ) K_ρₖ + λ K_ρₖ₊₁. Each class is
+/// then one fixed-radius convolution (``RadiusClassFill``).
+///
+/// The mix keeps the mass (each K integrates to 1; raw values mix the raw
+/// shapes). Its error, for a lone point relative to its own peak, grows
+/// as the square of the classes' ratio h = ln(ρₖ₊₁/ρₖ) (about 0.6 h²,
+/// most of it where the support's edge moves between the two classes).
+/// Even spacing in 1/ρ makes h grow with ρ: a point of radius r peaks at
+/// w/r², and under an adaptive bandwidth about as many points overlap a
+/// node wherever it is, so the error at a node stays about the same
+/// fraction of the density there for every class. With h = 0.05 at the
+/// narrowest class the measured error stays within 2.5e−4 of the grid's
+/// maximum (docs/performance.md), against 3e−3 for h = 0.2.
+struct RadiusClasses: Sendable, Hashable {
+    /// ρ₀: points of a smaller radius take the exact splat.
+    let smallest: Double
+    /// 1/ρₖ − 1/ρₖ₊₁, the same for every k.
+    let inverseStep: Double
+    /// Classes (at least 2).
+    let count: Int
+
+    /// ln(ρ₁ / ρ₀) of the classes the planner makes: the ratio at the
+    /// narrowest class (wider classes are spaced wider, see the type).
+    static let standardLogStep = 0.05
+
+    /// Classes from `smallest` up to at least `largest` where that is
+    /// under 1 / `logStep` × `smallest` (beyond, up to that).
+    init(smallest: Double, largest: Double, logStep: Double = RadiusClasses.standardLogStep) {
+        self.smallest = smallest
+        // ρ₁ = ρ₀ e^logStep.
+        inverseStep = (1 - exp(-logStep)) / smallest
+        let span = max(1 / smallest - 1 / largest, 0)
+        let most = Int((1 / smallest / inverseStep).rounded(.down))
+        count = max(2, min(Int((span / inverseStep).rounded(.up)) + 1, most))
+    }
+
+    /// ρₖ.
+    func radius(_ k: Int) -> Double { 1 / (1 / smallest - Double(k) * inverseStep) }
+
+    /// The largest radius the classes take; wider points take the exact splat.
+    var largest: Double { radius(count - 1) }
+
+    /// The lower class of radius r in ``smallest``…``largest`` and the share
+    /// λ of the upper one.
+    @inline(__always) func position(of r: Double) -> (lower: Int, share: Double) {
+        let t = max((1 / smallest - 1 / r) / inverseStep, 0)
+        let k = min(Int(t), count - 2)
+        return (k, min(t - Double(k), 1))
+    }
+
+    /// Classes for points of radii up to `maximumRadius` under `kernel`
+    /// on these axes, or nil where the exact splat is the better choice:
+    /// `.exact` asked for, a kernel no convolution keeps within 1e−3, no
+    /// radius wide enough, or (`.automatic`) too few points to repay the
+    /// transforms, costed as if every point had the smallest class radius.
+    static func plan(
+        method: DensityMethod, kernel: DensityKernel, maximumRadius: Double, xAxis: GaussianAxis,
+        yAxis: GaussianAxis, channels: Int, pointCount: Int?
+    ) -> RadiusClasses? {
+        guard method != .exact, let fewest = DensityPlan.convolutionRadiusInCells(kernel) else { return nil }
+        let smallest = fewest * max(xAxis.step, yAxis.step)
+        guard maximumRadius >= smallest else { return nil }
+        let classes = RadiusClasses(smallest: smallest, largest: maximumRadius)
+        if method == .binned { return classes }
+        let cells = Double(xAxis.count) * Double(yAxis.count)
+        let n = Double(pointCount ?? Int(cells))
+        let splat = n * (80 + Double.pi * fewest * fewest * Double(channels))
+        return classes.cost(points: n, cells: cells, channels: Double(channels)) < splat ? classes : nil
+    }
+
+    /// Rough nanoseconds of CPU time of the classes' fill (the splat it is
+    /// weighed against costs about 1 ns per node): binning per point into
+    /// two classes, per class a forward transform and half of one for its
+    /// kernel, one inverse; a transform of G nodes about 0.6 G log₂ G ns
+    /// (measured on 1024 × 884 grids).
+    func cost(points n: Double, cells: Double, channels: Double) -> Double {
+        let transform = cells * (log2(max(cells, 2)) + 1) * 0.6
+        return n * (40 + 40 * channels) + (1.5 * Double(count) + 1) * transform
+    }
+
+    /// The Fourier transform's layout of every class: one shape for all,
+    /// wide enough for the widest class's kernel.
+    func transformLayout(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> DiscConvolutionLayout {
+        DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: largest, channels: channels)
+    }
+
+    /// Where each class keeps its binned plane until its transform: the
+    /// transform's layout packed (``DiscConvolutionLayout/init(packing:)``),
+    /// about the grid's doubles per class rather than the transform's.
+    func layout(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> DiscConvolutionLayout {
+        DiscConvolutionLayout(packing: transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels))
+    }
+
+    /// Doubles of the class planes for a grid: each class's packed plane
+    /// (``layout(xAxis:yAxis:channels:)``), then one flag per class
+    /// (whether any point uses it).
+    func planeCount(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> Int {
+        count * layout(xAxis: xAxis, yAxis: yAxis, channels: channels).count + count
+    }
+}
+
+/// A point of the class binning: where, its weight and value, its lower
+/// class and the upper one's share.
+struct RadiusClassEntry: BitwiseCopyable {
+    var x: Double
+    var y: Double
+    var weight: Double
+    var value: Double
+    var share: Double
+    var lower: Int
+}
+
+/// Bins points of their own radius into the class planes: each point's
+/// weight split between its two classes (``RadiusClasses/position(of:)``),
+/// then in each shared among the 4 × 4 nodes around it by cubic weights
+/// (``CubicBinning``). Every point must lie where ``CubicBinning`` bins
+/// and have a radius of at least the smallest class's.
+struct RadiusClassBinning: RowDepositor {
+    let classes: RadiusClasses
+    let xAxis: GaussianAxis
+    let yAxis: GaussianAxis
+    /// Every class's packed plane, `layout.count` doubles apart.
+    let planes: UnsafeMutablePointer<Double>
+    let layout: DiscConvolutionLayout
+    /// The radius of each point of the slice.
+    let radii: UnsafePointer<Double>
+
+    var scratchCount: Int { 1 }
+    var pollInterval: Int { 4096 }
+    var reachRows: Int { 2 }
+
+    @inline(__always) func anchor(x: Double, y: Double) -> (row: Int, column: Int)? {
+        CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes, layout: layout).anchor(x: x, y: y)
+    }
+
+    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> RadiusClassEntry {
+        RadiusClassEntry(x: x, y: y, weight: weight, value: value, share: 0, lower: 0)
+    }
+
+    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> RadiusClassEntry {
+        let (k, share) = classes.position(of: radii[i])
+        return RadiusClassEntry(x: x, y: y, weight: weight, value: value, share: share, lower: k)
+    }
+
+    @inline(__always) func deposit(_ p: RadiusClassEntry, scratch: UnsafeMutablePointer<Double>) {
+        let stride = layout.count
+        let lower = CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes + p.lower * stride, layout: layout)
+        let upper = CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes + (p.lower + 1) * stride, layout: layout)
+        lower.deposit(x: p.x, y: p.y, weight: p.weight * (1 - p.share), value: p.value, scratch: scratch)
+        upper.deposit(x: p.x, y: p.y, weight: p.weight * p.share, value: p.value, scratch: scratch)
+    }
+}

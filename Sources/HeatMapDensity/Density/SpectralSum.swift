@@ -1,0 +1,155 @@
+import Foundation
+import HeatMapCore
+
+/// A sum of circular convolutions, each grid with its own real, even
+/// kernel, by the Fourier transform: Σₖ Zₖ ∗ Kₖ on rows × columns nodes
+/// (both lengths with no prime factor above 5).
+///
+/// The transform being linear, the products Ẑₖ K̂ₖ are summed in the
+/// frequency domain and transformed back once: a term costs one forward
+/// transform of its grid (and half of one for its kernel's spectrum, two
+/// kernels sharing a transform), the sum one inverse. A kernel that is real
+/// and even has a real spectrum, so the real and imaginary parts of each
+/// grid are convolved independently: they carry two real images.
+///
+/// Memory: the sum and one working grid, rows × columns complex numbers
+/// each. Rows and column blocks spread over every core.
+struct SpectralSum: @unchecked Sendable {
+    let rows: Int
+    let columns: Int
+    private let rowTransform: ComplexFFT
+    private let columnTransform: ComplexFFT
+    /// Σ Ẑₖ K̂ₖ, then (after ``inverse(control:)``) the sum of the convolutions.
+    let sumRe: GridBuffer
+    let sumIm: GridBuffer
+    /// A working grid for the caller's terms, zero at first:
+    /// ``add(re:im:filledRows:spectrum:control:)`` overwrites the rows
+    /// below `filledRows` and leaves the others as it found them, so a
+    /// caller that writes those rows whole keeps the rest zero.
+    let workRe: GridBuffer
+    let workIm: GridBuffer
+
+    /// Columns transformed together, as the lanes of one ``ComplexFFT``.
+    static let block = 16
+
+    init(rows: Int, columns: Int) throws {
+        self.rows = rows
+        self.columns = columns
+        rowTransform = ComplexFFT(count: columns)
+        columnTransform = ComplexFFT(count: rows)
+        let cells = rows * columns
+        guard let a = GridBuffer(count: cells), let b = GridBuffer(count: cells),
+            let c = GridBuffer(count: cells), let d = GridBuffer(count: cells)
+        else { throw DensityStorage.outOfMemory }
+        (sumRe, sumIm, workRe, workIm) = (a, b, c, d)
+    }
+
+    /// The spectra of two kernels, each divided by rows × columns (the
+    /// inverse transform's factor), in the real and imaginary parts of the
+    /// working grid: kernel `a` sampled in the real part, `b` in the
+    /// imaginary part, one forward transform. Each kernel must be even in
+    /// i and in j and zero beyond |i| > reachColumns, |j| > reachRows.
+    func spectra(
+        reachRows: Int, reachColumns: Int, control: ComputeControl,
+        kernels: (_ i: Int, _ j: Int) -> (a: Double, b: Double)
+    ) throws -> (re: GridBuffer, im: GridBuffer) {
+        guard let re = GridBuffer(count: rows * columns), let im = GridBuffer(count: rows * columns) else {
+            throw DensityStorage.outOfMemory
+        }
+        let scale = 1 / Double(rows * columns)
+        let reachRows = min(reachRows, rows / 2), reachColumns = min(reachColumns, columns / 2)
+        for j in -reachRows...reachRows {
+            let r = ((j + rows) % rows) * columns
+            for i in -reachColumns...reachColumns {
+                let (a, b) = kernels(i, j)
+                re.base[r + (i + columns) % columns] = a * scale
+                im.base[r + (i + columns) % columns] = b * scale
+            }
+        }
+        // Only the kernels' own rows are non-zero before the row pass.
+        let kernelRows = Set((-reachRows...reachRows).map { ($0 + rows) % rows }).sorted()
+        try transformRows(re: re.base, im: im.base, only: kernelRows, control: control)
+        try transformColumns(re: re.base, im: im.base, control: control) { _, _, _, _ in }
+        return (re, im)
+    }
+
+    /// Adds the transform of the grid in `re` and `im` (rows × columns
+    /// each, zero from row `filledRows` on) times `spectrum` (real) to the
+    /// sum; the grid is overwritten.
+    func add(
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, filledRows: Int,
+        spectrum: UnsafePointer<Double>, control: ComputeControl
+    ) throws {
+        try transformRows(re: re, im: im, only: Array(0..<min(filledRows, rows)), control: control)
+        let columns = self.columns, sumRe = self.sumRe.base, sumIm = self.sumIm.base
+        try transformColumns(re: re, im: im, control: control, writeBack: false) { br, bi, lanes, c0 in
+            for r in 0..<self.rows {
+                let f = spectrum + r * columns + c0, x = br + r * lanes, y = bi + r * lanes
+                let sr = sumRe + r * columns + c0, si = sumIm + r * columns + c0
+                for l in 0..<lanes {
+                    sr[l] += x[l] * f[l]
+                    si[l] += y[l] * f[l]
+                }
+            }
+        }
+    }
+
+    /// Transforms the sum back: ``sumRe`` and ``sumIm`` then hold the
+    /// sum of the convolutions of the terms' real and imaginary parts.
+    func inverse(control: ComputeControl) throws {
+        // The inverse: the forward transform of the swapped parts.
+        try transformColumns(re: sumIm.base, im: sumRe.base, control: control) { _, _, _, _ in }
+        try transformRows(re: sumIm.base, im: sumRe.base, control: control)
+    }
+
+    /// Transforms every row, or only the rows `only` lists (the others
+    /// being zero).
+    private func transformRows(
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, only: [Int]? = nil,
+        control: ComputeControl
+    ) throws {
+        let columns = self.columns, transform = rowTransform
+        let list = only ?? Array(0..<rows)
+        let band = 16
+        try Parallel.forEach((list.count + band - 1) / band) { b in
+            try control.checkCancellation()
+            let work = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns)
+            defer { work.deallocate() }
+            for r in list[b * band..<min(list.count, (b + 1) * band)] {
+                transform.transform(
+                    re: re + r * columns, im: im + r * columns, workRe: work, workIm: work + columns, lanes: 1)
+            }
+        }
+    }
+
+    /// Transforms every column, a block of ``block`` columns at a time
+    /// copied out and transformed together; `body` sees each transformed
+    /// block (real, imaginary, lanes, first column) before it is written
+    /// back (if `writeBack`).
+    private func transformColumns(
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, control: ComputeControl,
+        writeBack: Bool = true,
+        body: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>, Int, Int) -> Void
+    ) throws {
+        let block = SpectralSum.block, rows = self.rows, columns = self.columns
+        let transform = columnTransform
+        try Parallel.forEach((columns + block - 1) / block) { b in
+            try control.checkCancellation()
+            let lanes = min(block, columns - b * block), c0 = b * block
+            let work = UnsafeMutablePointer<Double>.allocate(capacity: 4 * rows * lanes)
+            defer { work.deallocate() }
+            let br = work, bi = work + rows * lanes, wr = bi + rows * lanes, wi = wr + rows * lanes
+            for r in 0..<rows {
+                (br + r * lanes).update(from: re + r * columns + c0, count: lanes)
+                (bi + r * lanes).update(from: im + r * columns + c0, count: lanes)
+            }
+            transform.transform(re: br, im: bi, workRe: wr, workIm: wi, lanes: lanes)
+            body(br, bi, lanes, c0)
+            guard writeBack else { return }
+            for r in 0..<rows {
+                (re + r * columns + c0).update(from: br + r * lanes, count: lanes)
+                (im + r * columns + c0).update(from: bi + r * lanes, count: lanes)
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import HeatMapCore
+@testable import HeatMapDensity
+
+/// Points of many radii through radius classes (binned, convolved class
+/// by class) against the exact sum of every point's own kernel.
+@Suite struct RadiusClassTests {
+    /// A cluster of narrow points and a scatter of wide ones (8 to 60
+    /// cells), as an adaptive bandwidth makes them, on a 128-cell grid.
+    static func points(seed: UInt64) -> (PlanePoints, [Double]) {
+        var rng = SplitMixGenerator(seed: seed)
+        var p = PlanePoints()
+        var radii: [Double] = []
+        for i in 0..<600 {
+            let sparse = i % 3 == 0
+            let spread = sparse ? 0.0...128.0 : 50.0...75.0
+            p.append(
+                x: Double.random(in: spread, using: &rng), y: Double.random(in: spread, using: &rng),
+                weight: Double.random(in: 0.5...2, using: &rng))
+            radii.append(sparse ? Double.random(in: 19...60, using: &rng) : Double.random(in: 8...24, using: &rng))
+        }
+        return (p, radii)
+    }
+
+    static func grid(
+        _ p: PlanePoints, radii: [Double], kernel: DensityKernel, method: DensityMethod,
+        estimator: DensityEstimator = .density, values: KernelValues = .density
+    ) throws -> (DensityGrid, DensityScheme) {
+        let geometry = GridGeometry(columns: 128, rows: 131, x0: 0.5, y0: 0.5, dx: 1, dy: 1)
+        var accumulator = try DensityAccumulator(
+            geometry: geometry, radius: 20, projection: KernelTests.planar, estimator: estimator,
+            method: method, kernel: kernel, kernelValues: values, maximumRadius: radii.max()!,
+            expectedCount: p.count)
+        var points = p
+        points.radius = radii
+        try accumulator.add(points)
+        let scheme = accumulator.scheme
+        return (try accumulator.finish(), scheme)
+    }
+
+    @Test(arguments: [DensityKernel.quartic, .triweight])
+    func theClassesKeepEveryNodeWithinTheBoundAndTheMass(kernel: DensityKernel) throws {
+        let (p, radii) = Self.points(seed: 7)
+        let (grid, scheme) = try Self.grid(p, radii: radii, kernel: kernel, method: .binned)
+        guard case .radiusClasses(let classes) = scheme else {
+            Issue.record("expected radius classes, got \(scheme)")
+            return
+        }
+        #expect(classes.count > 2)
+        let error = KernelTests.error(grid, p, radii: radii, kernel: kernel, raw: false)
+        #expect(error < 1e-3, "\(kernel): \(error)")
+        // The mass on the grid (supports reach past its edges) is the exact splat's.
+        let (exact, exactScheme) = try Self.grid(p, radii: radii, kernel: kernel, method: .exact)
+        #expect(exactScheme == .direct)
+        let mass = grid.values.reduce(0, +) / exact.values.reduce(0, +)
+        #expect(abs(mass - 1) < 1e-3, "mass \(mass)")
+        #expect(grid.values.allSatisfy { $0 >= 0 })
+        // Raw values weigh the wide points as much as the narrow ones: the
+        // exact splat, as does the mean.
+        let (raw, rawScheme) = try Self.grid(p, radii: radii, kernel: kernel, method: .binned, values: .raw)
+        #expect(rawScheme == .direct)
+        #expect(KernelTests.error(raw, p, radii: radii, kernel: kernel, raw: true) < 1e-9)
+    }
+
+    @Test func theMeanWithRadiiTakesTheExactSplat() throws {
+        var (p, radii) = Self.points(seed: 9)
+        p.value = p.x.map { 0.25 * $0 + 1 }
+        let (_, scheme) = try Self.grid(p, radii: radii, kernel: .quartic, method: .binned, estimator: .mean)
+        #expect(scheme == .direct)
+    }
+
+    @Test func classesCoverTheirRangeAndSplitAPointBetweenTwo() {
+        let classes = RadiusClasses(smallest: 19, largest: 100)
+        #expect(classes.radius(0) == 19)
+        #expect(classes.largest >= 100)
+        // Neighbouring classes 5 % apart at the narrow end, wider beyond.
+        #expect(abs(log(classes.radius(1) / classes.radius(0)) - RadiusClasses.standardLogStep) < 1e-12)
+        #expect(classes.radius(classes.count - 1) / classes.radius(classes.count - 2) > exp(0.1))
+        for r in stride(from: 19.0, through: 100, by: 0.7) {
+            let (k, share) = classes.position(of: r)
+            #expect(share >= 0 && share <= 1)
+            // The mix's radius in 1/ρ is the point's.
+            let mixed = (1 - share) / classes.radius(k) + share / classes.radius(k + 1)
+            #expect(abs(mixed - 1 / r) < 1e-12)
+        }
+        // No class beyond 1/h times the smallest.
+        #expect(RadiusClasses(smallest: 1, largest: 1e9).largest.isFinite)
+    }
+
+    @Test func weightedQuantilesAreThoseOfTheSortedWeights() {
+        var rng = SplitMixGenerator(seed: 5)
+        for n in [1, 2, 3, 10, 257, 2000] {
+            // Ties included: values from a few dozen.
+            var pairs = (0..<n).map { _ in
+                SIMD2(Double(Int.random(in: 0..<40, using: &rng)), Double.random(in: 0.1...3, using: &rng))
+            }
+            let total = pairs.reduce(0) { $0 + $1.y }
+            let sorted = pairs.sorted { $0.x < $1.x }
+            for q in [0.0, 0.05, 0.5, 0.95, 1.0] {
+                var acc = 0.0
+                var expected = sorted.last!.x
+                for p in sorted {
+                    acc += p.y
+                    if acc >= q * total * (1 - 1e-12) { expected = p.x; break }
+                }
+                #expect(WeightedQuantile.value(&pairs, q: q, total: total) == expected, "n \(n) q \(q)")
+            }
+        }
+    }
+}
