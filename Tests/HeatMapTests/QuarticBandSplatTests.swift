@@ -56,4 +56,64 @@ import Testing
         #expect(error < 1e-6, "\(error)")
         #expect(grid.values.contains { $0 > 0 })
     }
+
+    @Test(arguments: [0.7, 1.5, 6.0, 7.3, 11.3])
+    func aLonePointIsItsKernelAtEveryNodeWhereverItFalls(radius: Double) throws {
+        // One group of sixteen lanes (r ≤ 6.5 cells) or several; the point
+        // at each of the four column offsets from a multiple of four, off
+        // node and on one, and past each edge of the grid so that its
+        // disc is clipped (its lanes run into the rows' padding).
+        let xs = [20.0, 21.0, 22.37, 23.61, 0.9, -0.3 - radius / 2, 47.2, 49 + radius / 2]
+        let ys = [20.0, 22.45, 0.6, 44.9, -0.2 - radius / 2, 45.5 + radius / 2]
+        for x in xs {
+            for y in ys {
+                var p = PlanePoints()
+                p.append(x: x, y: y, weight: 1.7)
+                let grid = try Self.grid(p, radius: radius)
+                let g = grid.geometry
+                // Relative to the kernel's peak (w × 3/(π r²)), since a
+                // clipped disc's largest node may be far below it.
+                let peak = 1.7 * 3 / (Double.pi * radius * radius)
+                var worst = 0.0, outside = 0.0
+                for r in 0..<g.rows {
+                    for c in 0..<g.columns {
+                        let node = g.node(column: c, row: r)
+                        let e = KernelTests.exact(
+                            p, radii: [radius], kernel: .quartic, raw: false, x: node.x, y: node.y)
+                        let v = grid.values[r * g.columns + c]
+                        worst = max(worst, abs(v - e))
+                        if e == 0 { outside = max(outside, abs(v)) }
+                    }
+                }
+                #expect(worst / peak < 2e-6, "r \(radius) at (\(x), \(y)): \(worst / peak)")
+                #expect(outside == 0, "r \(radius) at (\(x), \(y)): \(outside) outside the disc")
+            }
+        }
+    }
+
+    @Test func massIsKeptByTheFloatSums() throws {
+        // 5000 points well inside the grid: the grid's sum × cell area is
+        // the weights' sum to the kernel's discretisation (a few 1e−4 at 6
+        // cells), and the float sums add nothing to that.
+        var rng = SplitMixGenerator(seed: 12)
+        var p = PlanePoints()
+        for _ in 0..<5000 {
+            p.append(
+                x: Double.random(in: 12...36, using: &rng), y: Double.random(in: 12...33, using: &rng),
+                weight: Double.random(in: 0.1...3, using: &rng))
+        }
+        let grid = try Self.grid(p, radius: 6)
+        let mass = grid.values.reduce(0, +), weights = p.weight.reduce(0, +)
+        #expect(abs(mass / weights - 1) < 2e-3, "\(mass) against \(weights)")
+        var exact = 0.0
+        for r in 0..<grid.geometry.rows {
+            for c in 0..<grid.geometry.columns {
+                let node = grid.geometry.node(column: c, row: r)
+                exact += KernelTests.exact(
+                    p, radii: [Double](repeating: 6, count: p.count), kernel: .quartic, raw: false, x: node.x,
+                    y: node.y)
+            }
+        }
+        #expect(abs(mass / exact - 1) < 2e-6, "\(mass) against the exact sums' \(exact)")
+    }
 }

@@ -57,8 +57,14 @@ struct DiscSplat<Shape: RadialShape>: RowDepositor {
     var reachRows: Int { Int(min(maximumReach / yAxis.step + 1, Double(yAxis.count))) + 1 }
 
     @inline(__always) func anchor(x px: Double, y py: Double) -> (row: Int, column: Int)? {
-        let rows = yAxis.span(of: py, reach: maximumReach), columns = xAxis.span(of: px, reach: maximumReach)
-        guard rows.lo <= rows.hi, columns.lo <= columns.hi else { return nil }
+        // The disc's box meets the grid's: every point whose disc reaches
+        // a node, and a few whose box ends short of the next node (their
+        // deposit then writes nothing). Four comparisons, where the spans
+        // of the deposit would take four roundings.
+        let reach = maximumReach
+        guard yAxis.index(of: py + reach) >= 0, yAxis.index(of: py - reach) <= Double(yAxis.count - 1),
+            xAxis.index(of: px + reach) >= 0, xAxis.index(of: px - reach) <= Double(xAxis.count - 1)
+        else { return nil }
         return (yAxis.nearest(py), xAxis.nearest(px))
     }
 

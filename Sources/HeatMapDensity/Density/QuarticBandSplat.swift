@@ -3,31 +3,59 @@ import HeatMapCore
 
 /// The exact disc splat of the quartic kernel, one radius for all points,
 /// in single precision: each row band's points (``RowBands``) add
-/// w (1 − d²/r²)² into a `Float` copy of the band's rows, eight columns per
-/// step, and every ``flushInterval`` points the rectangle they touched is
-/// added into the `Double` sums and cleared.
+/// w (1 − d²/r²)² into a `Float` copy of the band's rows, and every
+/// ``flushInterval`` points the rectangle they touched is added into the
+/// `Double` sums and cleared.
 ///
-/// Twice the nodes per instruction of the double splat (``DiscSplat``) on
-/// the default x86-64 target, whose vectors hold four floats or two
-/// doubles. The error stays far inside the 1e−3 bound: each term is
-/// rounded a few times (about 2e−7 of its value, and 1e−7 of the peak at
-/// the support's edge, where 1 − d²/r² cancels), and a float sum of at most
-/// ``flushInterval`` non-negative terms is within 1024 × 2⁻²⁴ ≈ 6.1e−5 of
-/// its exact value. Weights are scaled by a power of two that brings the
-/// slice's largest to 1, so no sum overflows a float; a weight below 2⁻¹⁰⁰
-/// of the largest may vanish, which is below 1e−30 of the grid's maximum
-/// (at least about the largest weight, the kernel's peak being 1).
+/// Per point, with s = √w and offsets in radii: the column terms
+/// uⱼ = s (dxⱼ/r)² of its span, four lanes per vector register, kept in
+/// registers (spans of up to four steps; ``QuarticLanes``); the row terms
+/// aᵢ = s (1 − (dyᵢ/r)²), four rows per step; and each node of the span's
+/// rectangle adds max(aᵢ − uⱼ, 0)², which is w (1 − d²/r²)² inside the
+/// disc and 0 outside it: no mask of the chord, no bounds, no table. On
+/// the default x86-64 target that is eight instructions per four nodes (a
+/// subtract, a max against zero, a square, a load, an add and a store, a
+/// copy and a zeroed register). Lanes past the span (at most three, in
+/// the rows' padding past the last column) add zeros.
+///
+/// The error stays far inside the 1e−3 bound: the point's offsets from
+/// its span's first row and column are floats within 2⁻²⁰ of a node, so a,
+/// u and their difference are within about 5e−7 of s, a term within
+/// about 1e−6 of the kernel's peak w, and a float sum of
+/// at most ``flushInterval`` non-negative terms is within
+/// 1024 × 2⁻²⁴ ≈ 6.1e−5 of its exact value. Weights are scaled by a power
+/// of two that brings the slice's largest to [1, 2), so no sum overflows a
+/// float; a weight below 2⁻¹⁰⁰ of the largest may lose its terms to
+/// float underflow, which is below 1e−30 of the grid's maximum (at least
+/// about the largest weight, the kernel's peak being 1).
 struct QuarticBandSplat {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
     let radius: Double
     /// Σ w shape, row-major.
     let density: UnsafeMutablePointer<Double>
+    /// The node steps in radii, and their inverses.
+    private let columnStep: Double
+    private let rowStep: Double
+    private let inverseColumnStep: Double
+    private let inverseRowStep: Double
+
+    init(xAxis: GaussianAxis, yAxis: GaussianAxis, radius: Double, density: UnsafeMutablePointer<Double>) {
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.radius = radius
+        self.density = density
+        columnStep = xAxis.step / radius
+        rowStep = yAxis.step / radius
+        inverseColumnStep = 1 / xAxis.step
+        inverseRowStep = 1 / yAxis.step
+    }
 
     /// Points between flushes of a band's float sums.
     static let flushInterval = 1024
     /// Columns per vector step.
-    static let lanes = 8
+    typealias Lanes = SIMD4<Float>
+    static var lanes: Int { Lanes.scalarCount }
 
     /// Splats the points of `bands` (entries made by a ``DiscSplat`` of
     /// the quartic with this radius and no radii per point); `scale`
@@ -40,8 +68,12 @@ struct QuarticBandSplat {
         let lanes = QuarticBandSplat.lanes
         let reachRows = Int(min(radius / yAxis.step + 1, Double(rows))) + 1
         let reachColumns = Int(min(radius / xAxis.step + 1, Double(columns))) + 1
-        // Scratch rows are padded so whole vectors may run past the last column.
+        // Rows padded so that a span's last step may run past the last column.
         let stride = columns + lanes
+        // Per point: its column terms (spans too wide for the registers),
+        // then its row terms, each a whole number of steps.
+        let steps = (2 * reachColumns + lanes) / lanes
+        let rowSteps = (2 * reachRows + lanes) / lanes
         let phases = bands.overlap ? 2 : 1
         let unscale = 1 / scale
         try bands.entries.withUnsafeBufferPointer { entries in
@@ -54,11 +86,12 @@ struct QuarticBandSplat {
                     guard lo < hi else { return }
                     let sums = UnsafeMutablePointer<Float>.allocate(capacity: (hi - lo) * stride)
                     sums.initialize(repeating: 0, count: (hi - lo) * stride)
-                    let offsets = UnsafeMutablePointer<Float>.allocate(capacity: 2 * reachColumns + 2 * lanes + 2)
+                    let scratch = UnsafeMutablePointer<Lanes>.allocate(capacity: steps + rowSteps)
                     defer {
                         sums.deallocate()
-                        offsets.deallocate()
+                        scratch.deallocate()
                     }
+                    let terms = (columns: scratch, rows: scratch + steps)
                     var i = bands.starts[b]
                     let end = bands.starts[b + 1]
                     while i < end {
@@ -67,7 +100,7 @@ struct QuarticBandSplat {
                         while i < stop {
                             deposit(
                                 entries[i], scale: scale, sums: sums, firstRow: lo, stride: stride,
-                                offsets: offsets, touched: &touched)
+                                terms: terms, touched: &touched)
                             i += 1
                         }
                         flush(sums, firstRow: lo, stride: stride, touched: touched, unscale: unscale)
@@ -79,57 +112,75 @@ struct QuarticBandSplat {
         }
     }
 
-    /// Adds one point into the band's float sums, widening `touched` (rows
-    /// and columns of the grid) to what it wrote.
+    /// Adds one point into the band's float sums (rows from `firstRow`,
+    /// `stride` floats apart), widening `touched` (rows and columns of
+    /// the grid) to what it wrote. `terms` is scratch for its row terms,
+    /// and its column terms when they do not fit the registers.
     @inline(__always)
     private func deposit(
         _ p: DiscEntry, scale: Double, sums: UnsafeMutablePointer<Float>, firstRow: Int, stride: Int,
-        offsets tx: UnsafeMutablePointer<Float>,
+        terms: (columns: UnsafeMutablePointer<Lanes>, rows: UnsafeMutablePointer<Lanes>),
         touched: inout (top: Int, bottom: Int, left: Int, right: Int)
     ) {
-        let w = Float(p.weight * scale)
-        guard w != 0 else { return }
+        let w = p.weight * scale
+        guard w > 0 else { return }
         let r = radius
         let xs = xAxis.span(of: p.x, reach: r), ys = yAxis.span(of: p.y, reach: r)
         guard xs.lo <= xs.hi, ys.lo <= ys.hi else { return }
-        let inverseRadiusSquared = 1 / (r * r)
         let lanes = QuarticBandSplat.lanes
-        let width = xs.hi - xs.lo + 1
-        let steps = (width + lanes - 1) / lanes
-        // (d_x / r)² of each reached column; past the span a value whose
-        // 1 − u² is negative for every row, so whole vectors add zeros.
-        // Offsets by steps of δ: a few rounding errors of r, far below a float's.
-        var dx = xAxis.origin + Double(xs.lo) * xAxis.step - p.x
-        for k in 0..<width {
-            tx[k] = Float(dx * dx * inverseRadiusSquared)
-            dx += xAxis.step
-        }
-        for k in width..<(steps * lanes) { tx[k] = 2 }
+        let steps = (xs.hi - xs.lo) / lanes + 1, height = ys.hi - ys.lo + 1
         touched.top = min(touched.top, ys.lo)
         touched.bottom = max(touched.bottom, ys.hi)
         touched.left = min(touched.left, xs.lo)
         touched.right = max(touched.right, xs.lo + steps * lanes - 1)
-        var row = ys.lo
-        var dst = sums + (ys.lo - firstRow) * stride + xs.lo
-        var dy = yAxis.origin + Double(ys.lo) * yAxis.step - p.y
-        while row <= ys.hi {
-            let a = Float(1 - dy * dy * inverseRadiusSquared)
-            if a > 0 {
-                let along = SIMD8<Float>(repeating: a)
-                for s in 0..<steps {
-                    let u = UnsafeRawPointer(tx + s * lanes).loadUnaligned(as: SIMD8<Float>.self)
-                    // (a − u)² where u < a, else 0: the comparison's mask
-                    // applied to the square (pointwiseMax does not vectorise).
-                    let d = along - u
-                    let shape = (d * d).replacing(with: 0, where: .!(u .< along))
-                    let target = UnsafeMutableRawPointer(dst + s * lanes)
-                    let sum = target.loadUnaligned(as: SIMD8<Float>.self) + w * shape
-                    target.storeBytes(of: sum, as: SIMD8<Float>.self)
-                }
+        let s = w.squareRoot(), root = Float(s.squareRoot())
+        // aᵢ = s (1 − (dyᵢ/r)²) for row ys.lo + i, four at a time, the
+        // point at row `fy` of the span.
+        let fy = Float((p.y - yAxis.origin) * inverseRowStep - Double(ys.lo))
+        let rowStep = Float(self.rowStep), sf = Float(s)
+        var k = Lanes(0, 1, 2, 3) - fy
+        for g in 0..<(height + lanes - 1) / lanes {
+            let dy = k * rowStep
+            terms.rows[g] = sf - sf * dy * dy
+            k += 4
+        }
+        let a = UnsafeRawPointer(terms.rows).assumingMemoryBound(to: Float.self)
+        // uⱼ = s (dxⱼ/r)² = (√s dxⱼ/r)² for lane j, at column xs.lo + j.
+        let fx = Float((p.x - xAxis.origin) * inverseColumnStep - Double(xs.lo))
+        let step = Float(columnStep) * root
+        let dst = sums + (ys.lo - firstRow) * stride + xs.lo
+        // Spans of up to four steps (16 columns: radii up to 7.5 nodes)
+        // keep their column terms in registers, one loop per count.
+        switch steps {
+        case 1: QuarticBandSplat.rows(Lanes.self, fx, step, a, height, dst, stride)
+        case 2: QuarticBandSplat.rows(TwoSteps.self, fx, step, a, height, dst, stride)
+        case 3: QuarticBandSplat.rows(ThreeSteps.self, fx, step, a, height, dst, stride)
+        case 4: QuarticBandSplat.rows(FourSteps.self, fx, step, a, height, dst, stride)
+        default:
+            for g in 0..<steps { terms.columns[g] = Lanes(columnTermsAt: fx - Float(g * lanes), step: step) }
+            var row = dst
+            for k in 0..<height {
+                for g in 0..<steps { terms.columns[g].addSquares(below: a[k], into: row + g * lanes) }
+                row += stride
             }
-            row += 1
-            dy += yAxis.step
-            dst += stride
+        }
+    }
+
+    typealias TwoSteps = QuarticLaneSteps<Lanes, Lanes>
+    typealias ThreeSteps = QuarticLaneSteps<TwoSteps, Lanes>
+    typealias FourSteps = QuarticLaneSteps<TwoSteps, TwoSteps>
+
+    /// The rows of a span whose column terms `L` holds in registers.
+    @inline(__always)
+    private static func rows<L: QuarticLanes>(
+        _: L.Type, _ fx: Float, _ step: Float, _ a: UnsafePointer<Float>, _ height: Int,
+        _ dst: UnsafeMutablePointer<Float>, _ stride: Int
+    ) {
+        let u = L(columnTermsAt: fx, step: step)
+        var row = dst
+        for k in 0..<height {
+            u.addSquares(below: a[k], into: row)
+            row += stride
         }
     }
 
@@ -150,5 +201,53 @@ struct QuarticBandSplat {
             // The padding past the last column collects zeros only; clear it with the rest.
             (src + touched.left).update(repeating: 0, count: touched.right - touched.left + 1)
         }
+    }
+}
+
+/// Column terms of ``QuarticBandSplat`` for a run of consecutive columns,
+/// in vector registers.
+protocol QuarticLanes {
+    /// Columns covered.
+    static var width: Int { get }
+    /// (step × (j − fx))² for lane j: the point at lane `fx`, `step` the
+    /// node step times √s over the radius.
+    init(columnTermsAt fx: Float, step: Float)
+    /// Adds max(a − u, 0)² of each lane's term u to the floats at `dst`.
+    func addSquares(below a: Float, into dst: UnsafeMutablePointer<Float>)
+}
+
+extension SIMD4: QuarticLanes where Scalar == Float {
+    static var width: Int { 4 }
+
+    @inline(__always) init(columnTermsAt fx: Float, step: Float) {
+        let d = (SIMD4(0, 1, 2, 3) - fx) * step
+        self = d * d
+    }
+
+    @inline(__always) func addSquares(below a: Float, into dst: UnsafeMutablePointer<Float>) {
+        // max(t, 0) as a select: one vector max on x86-64.
+        let t = SIMD4(repeating: a) - self
+        let v = t.replacing(with: 0, where: t .< 0)
+        let target = UnsafeMutableRawPointer(dst)
+        target.storeBytes(of: target.loadUnaligned(as: SIMD4.self) + v * v, as: SIMD4.self)
+    }
+}
+
+/// Two runs of columns side by side. Spans of 2, 3 and 4 steps are
+/// distinct types, so each gets its own loop with its terms in registers.
+struct QuarticLaneSteps<Low: QuarticLanes, High: QuarticLanes>: QuarticLanes {
+    let low: Low
+    let high: High
+
+    static var width: Int { Low.width + High.width }
+
+    @inline(__always) init(columnTermsAt fx: Float, step: Float) {
+        low = Low(columnTermsAt: fx, step: step)
+        high = High(columnTermsAt: fx - Float(Low.width), step: step)
+    }
+
+    @inline(__always) func addSquares(below a: Float, into dst: UnsafeMutablePointer<Float>) {
+        low.addSquares(below: a, into: dst)
+        high.addSquares(below: a, into: dst + Low.width)
     }
 }
