@@ -1,4 +1,5 @@
 import Foundation
+import HeatMapCore
 
 /// Where ``DiscConvolutionFill`` keeps its binned planes: straight in the
 /// real and imaginary buffers of its Fourier transform, so the binning
@@ -64,6 +65,46 @@ struct DiscConvolutionLayout: Sendable {
         rows = layout.filledRows
         columns = layout.width
         channels = layout.channels
+    }
+
+    /// Hands the grid's rows (`rows` × `columns` nodes) out of the
+    /// transformed buffers `re` and `im` laid out as this layout says, in
+    /// blocks of 16 rows on all cores: each row's own half plus the other
+    /// half's spill near the cut, or, with two channels, its weights and
+    /// weighted values side by side. Sums below `floor` (the transform's
+    /// rounding) are 0.
+    func emitRows(
+        re: UnsafePointer<Double>, im: UnsafePointer<Double>, rows: Int, columns: Int, floor: Double,
+        control: ComputeControl, emit: (Int, UnsafePointer<Double>?) -> Void
+    ) throws {
+        let pad = CubicBinning.padding, n = self.columns, m = self.rows
+        let split = self.split, reachRows = self.reachRows, channels = self.channels
+        try Parallel.forEach((rows + 15) / 16) { b in
+            try control.checkCancellation()
+            let sums = UnsafeMutablePointer<Double>.allocate(capacity: channels * columns)
+            defer { sums.deallocate() }
+            for r in b * 16..<min(rows, (b + 1) * 16) {
+                let y = r + pad
+                if channels == 2 {
+                    let a = re + y * n + pad, v = im + y * n + pad
+                    for c in 0..<columns {
+                        sums[c] = a[c] < floor ? 0 : a[c]
+                        sums[columns + c] = v[c]
+                    }
+                } else {
+                    let own = y < split ? re + y * n : im + (y - split) * n
+                    let spill: UnsafePointer<Double>? =
+                        y < split
+                        ? (y >= split - reachRows ? im + (y - split + m) * n : nil)
+                        : (y < split + reachRows ? re + y * n : nil)
+                    for c in 0..<columns {
+                        let s = own[pad + c] + (spill?[pad + c] ?? 0)
+                        sums[c] = s < floor ? 0 : s
+                    }
+                }
+                emit(r, sums)
+            }
+        }
     }
 
     /// Transform rows that may hold binned weights (the ones below are zero).

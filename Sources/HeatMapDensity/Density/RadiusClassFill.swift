@@ -102,10 +102,8 @@ struct RadiusClassFill: DensityFill {
             }
             return
         }
-        let pad = CubicBinning.padding
         let columns = xAxis.count, rows = yAxis.count
         let transform = classes.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
-        let split = transform.split, reachRows = transform.reachRows
         let m = transform.rows, n = transform.columns
         let mean = channels == 2
         let sum = try SpectralSum(rows: m, columns: n)
@@ -155,33 +153,8 @@ struct RadiusClassFill: DensityFill {
         // Below this a sum is the transforms' rounding.
         let floor = 1e-13 * total
         let re = sum.sumRe.base, im = sum.sumIm.base
-        try Parallel.forEach((rows + 15) / 16) { b in
-            try control.checkCancellation()
-            let sums = UnsafeMutablePointer<Double>.allocate(capacity: channels * columns)
-            defer { sums.deallocate() }
-            for r in b * 16..<min(rows, (b + 1) * 16) {
-                let y = r + pad
-                if mean {
-                    let a = re + y * n + pad, v = im + y * n + pad
-                    for c in 0..<columns {
-                        sums[c] = a[c] < floor ? 0 : a[c]
-                        sums[columns + c] = v[c]
-                    }
-                } else {
-                    // The row's own half, plus the other half's spill near the cut.
-                    let own = y < split ? re + y * n : im + (y - split) * n
-                    let spill: UnsafeMutablePointer<Double>? =
-                        y < split
-                        ? (y >= split - reachRows ? im + (y - split + m) * n : nil)
-                        : (y < split + reachRows ? re + y * n : nil)
-                    for c in 0..<columns {
-                        let s = own[pad + c] + (spill?[pad + c] ?? 0)
-                        sums[c] = s < floor ? 0 : s
-                    }
-                }
-                emit(r, sums)
-            }
-        }
+        try transform.emitRows(
+            re: re, im: im, rows: rows, columns: columns, floor: floor, control: control, emit: emit)
         progress(1)
     }
 
