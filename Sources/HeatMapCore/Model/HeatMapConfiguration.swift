@@ -180,7 +180,8 @@ public enum Bandwidth: Sendable, Hashable {
     /// points are dense and wide where they are sparse, around the pilot
     /// radius that the rule's ``AdaptiveBandwidth/pilot`` gives
     /// (docs/density-model.md#adaptive-bandwidth). The points are held in
-    /// memory (O(n)); the pilot sum costs about one fixed-radius grid more.
+    /// memory (O(n)); the pilot at every point and the grid of radii per
+    /// point cost several times a fixed-radius grid (docs/performance.md).
     indirect case adaptive(AdaptiveBandwidth)
 
     /// An adaptive bandwidth: `.adaptive(AdaptiveBandwidth(sensitivity:trim:pilot:))`.
