@@ -16,14 +16,10 @@ import HeatMapCore
 struct DiscConvolution: @unchecked Sendable {
     let rows: Int
     let columns: Int
-    private let rowTransform: ComplexFFT
-    private let columnTransform: ComplexFFT
+    private let passes: GridPasses
     /// The kernel's spectrum divided by rows × columns (the inverse
     /// transform's factor), real since the kernel is even.
     private let spectrum: GridBuffer
-
-    /// Columns transformed together, as the lanes of one ``ComplexFFT``.
-    static let block = 16
 
     /// - Parameter kernel: the kernel's value at node offset (i, j), for
     ///   |i| ≤ reachColumns, |j| ≤ reachRows; it must be even in i and in j,
@@ -35,8 +31,7 @@ struct DiscConvolution: @unchecked Sendable {
         precondition(2 * reachRows < rows && 2 * reachColumns < columns, "kernel wider than half the transform")
         self.rows = rows
         self.columns = columns
-        rowTransform = ComplexFFT(count: columns)
-        columnTransform = ComplexFFT(count: rows)
+        passes = GridPasses(rows: rows, columns: columns)
         guard let buffer = GridBuffer(count: rows * columns) else { throw DensityStorage.outOfMemory }
         spectrum = buffer
         try DiscConvolution.spectrum(
@@ -104,61 +99,23 @@ struct DiscConvolution: @unchecked Sendable {
         re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, filledRows: Int, wanted: [Int],
         control: ComputeControl
     ) throws {
-        try transformRows(re: re, im: im, control: control, only: Array(0..<min(filledRows, rows)))
-        try transformColumns(re: re, im: im, control: control)
-        try transformRows(re: im, im: re, control: control, only: wanted)
-    }
-
-    /// Each block of columns, copied out once, goes forward, through the
-    /// product by the spectrum and back while it is in cache.
-    private func transformColumns(
-        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, control: ComputeControl
-    ) throws {
-        let block = DiscConvolution.block, rows = self.rows, columns = self.columns
-        let blocks = (columns + block - 1) / block
-        let transform = columnTransform, factor = UnsafePointer(spectrum.base)
-        try Parallel.forEach(blocks) { b in
-            try control.checkCancellation()
-            let lanes = min(block, columns - b * block), c0 = b * block
-            let work = UnsafeMutablePointer<Double>.allocate(capacity: 4 * rows * lanes)
-            defer { work.deallocate() }
-            let br = work, bi = work + rows * lanes, wr = bi + rows * lanes, wi = wr + rows * lanes
-            for r in 0..<rows {
-                (br + r * lanes).update(from: re + r * columns + c0, count: lanes)
-                (bi + r * lanes).update(from: im + r * columns + c0, count: lanes)
-            }
-            transform.transform(re: br, im: bi, workRe: wr, workIm: wi, lanes: lanes)
-            for r in 0..<rows {
-                let f = factor + r * columns + c0, x = br + r * lanes, y = bi + r * lanes
+        try passes.transformRows(re: re, im: im, only: Array(0..<min(filledRows, rows)), control: control)
+        // Each block of columns goes forward, through the product by the
+        // spectrum and back while it is in cache.
+        let columns = self.columns, factor = UnsafePointer(spectrum.base)
+        try passes.transformColumns(re: re, im: im, control: control) { block in
+            let lanes = block.lanes, c0 = block.firstColumn
+            for r in 0..<self.rows {
+                let f = factor + r * columns + c0, x = block.re + r * lanes, y = block.im + r * lanes
                 for l in 0..<lanes {
                     x[l] *= f[l]
                     y[l] *= f[l]
                 }
             }
             // The inverse: the forward transform of the swapped parts.
-            transform.transform(re: bi, im: br, workRe: wi, workIm: wr, lanes: lanes)
-            for r in 0..<rows {
-                (re + r * columns + c0).update(from: br + r * lanes, count: lanes)
-                (im + r * columns + c0).update(from: bi + r * lanes, count: lanes)
-            }
+            block.transform.transform(
+                re: block.im, im: block.re, workRe: block.workIm, workIm: block.workRe, lanes: lanes)
         }
-    }
-
-    /// Transforms the rows `list` names.
-    private func transformRows(
-        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, control: ComputeControl,
-        only list: [Int]
-    ) throws {
-        let columns = self.columns, transform = rowTransform
-        let band = 16
-        try Parallel.forEach((list.count + band - 1) / band) { b in
-            try control.checkCancellation()
-            let work = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns)
-            defer { work.deallocate() }
-            for r in list[b * band..<min(list.count, (b + 1) * band)] {
-                transform.transform(
-                    re: re + r * columns, im: im + r * columns, workRe: work, workIm: work + columns, lanes: 1)
-            }
-        }
+        try passes.transformRows(re: im, im: re, only: wanted, control: control)
     }
 }

@@ -17,8 +17,7 @@ import HeatMapCore
 struct SpectralSum: @unchecked Sendable {
     let rows: Int
     let columns: Int
-    private let rowTransform: ComplexFFT
-    private let columnTransform: ComplexFFT
+    private let passes: GridPasses
     /// Σ Ẑₖ K̂ₖ, then (after ``inverse(control:)``) the sum of the convolutions.
     let sumRe: GridBuffer
     let sumIm: GridBuffer
@@ -29,14 +28,10 @@ struct SpectralSum: @unchecked Sendable {
     let workRe: GridBuffer
     let workIm: GridBuffer
 
-    /// Columns transformed together, as the lanes of one ``ComplexFFT``.
-    static let block = 16
-
     init(rows: Int, columns: Int) throws {
         self.rows = rows
         self.columns = columns
-        rowTransform = ComplexFFT(count: columns)
-        columnTransform = ComplexFFT(count: rows)
+        passes = GridPasses(rows: rows, columns: columns)
         let cells = rows * columns
         guard let a = GridBuffer(count: cells), let b = GridBuffer(count: cells),
             let c = GridBuffer(count: cells), let d = GridBuffer(count: cells)
@@ -68,8 +63,8 @@ struct SpectralSum: @unchecked Sendable {
         }
         // Only the kernels' own rows are non-zero before the row pass.
         let kernelRows = Set((-reachRows...reachRows).map { ($0 + rows) % rows }).sorted()
-        try transformRows(re: re.base, im: im.base, only: kernelRows, control: control)
-        try transformColumns(re: re.base, im: im.base, control: control) { _, _, _, _ in }
+        try passes.transformRows(re: re.base, im: im.base, only: kernelRows, control: control)
+        try passes.transformColumns(re: re.base, im: im.base, control: control) { _ in }
         return (re, im)
     }
 
@@ -80,11 +75,12 @@ struct SpectralSum: @unchecked Sendable {
         re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, filledRows: Int,
         spectrum: UnsafePointer<Double>, control: ComputeControl
     ) throws {
-        try transformRows(re: re, im: im, only: Array(0..<min(filledRows, rows)), control: control)
+        try passes.transformRows(re: re, im: im, only: Array(0..<min(filledRows, rows)), control: control)
         let columns = self.columns, sumRe = self.sumRe.base, sumIm = self.sumIm.base
-        try transformColumns(re: re, im: im, control: control, writeBack: false) { br, bi, lanes, c0 in
+        try passes.transformColumns(re: re, im: im, writeBack: false, control: control) { block in
+            let lanes = block.lanes, c0 = block.firstColumn
             for r in 0..<self.rows {
-                let f = spectrum + r * columns + c0, x = br + r * lanes, y = bi + r * lanes
+                let f = spectrum + r * columns + c0, x = block.re + r * lanes, y = block.im + r * lanes
                 let sr = sumRe + r * columns + c0, si = sumIm + r * columns + c0
                 for l in 0..<lanes {
                     sr[l] += x[l] * f[l]
@@ -98,58 +94,7 @@ struct SpectralSum: @unchecked Sendable {
     /// sum of the convolutions of the terms' real and imaginary parts.
     func inverse(control: ComputeControl) throws {
         // The inverse: the forward transform of the swapped parts.
-        try transformColumns(re: sumIm.base, im: sumRe.base, control: control) { _, _, _, _ in }
-        try transformRows(re: sumIm.base, im: sumRe.base, control: control)
-    }
-
-    /// Transforms every row, or only the rows `only` lists (the others
-    /// being zero).
-    private func transformRows(
-        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, only: [Int]? = nil,
-        control: ComputeControl
-    ) throws {
-        let columns = self.columns, transform = rowTransform
-        let list = only ?? Array(0..<rows)
-        let band = 16
-        try Parallel.forEach((list.count + band - 1) / band) { b in
-            try control.checkCancellation()
-            let work = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns)
-            defer { work.deallocate() }
-            for r in list[b * band..<min(list.count, (b + 1) * band)] {
-                transform.transform(
-                    re: re + r * columns, im: im + r * columns, workRe: work, workIm: work + columns, lanes: 1)
-            }
-        }
-    }
-
-    /// Transforms every column, a block of ``block`` columns at a time
-    /// copied out and transformed together; `body` sees each transformed
-    /// block (real, imaginary, lanes, first column) before it is written
-    /// back (if `writeBack`).
-    private func transformColumns(
-        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, control: ComputeControl,
-        writeBack: Bool = true,
-        body: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>, Int, Int) -> Void
-    ) throws {
-        let block = SpectralSum.block, rows = self.rows, columns = self.columns
-        let transform = columnTransform
-        try Parallel.forEach((columns + block - 1) / block) { b in
-            try control.checkCancellation()
-            let lanes = min(block, columns - b * block), c0 = b * block
-            let work = UnsafeMutablePointer<Double>.allocate(capacity: 4 * rows * lanes)
-            defer { work.deallocate() }
-            let br = work, bi = work + rows * lanes, wr = bi + rows * lanes, wi = wr + rows * lanes
-            for r in 0..<rows {
-                (br + r * lanes).update(from: re + r * columns + c0, count: lanes)
-                (bi + r * lanes).update(from: im + r * columns + c0, count: lanes)
-            }
-            transform.transform(re: br, im: bi, workRe: wr, workIm: wi, lanes: lanes)
-            body(br, bi, lanes, c0)
-            guard writeBack else { return }
-            for r in 0..<rows {
-                (re + r * columns + c0).update(from: br + r * lanes, count: lanes)
-                (im + r * columns + c0).update(from: bi + r * lanes, count: lanes)
-            }
-        }
+        try passes.transformColumns(re: sumIm.base, im: sumRe.base, control: control) { _ in }
+        try passes.transformRows(re: sumIm.base, im: sumRe.base, control: control)
     }
 }
