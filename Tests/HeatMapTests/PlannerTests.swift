@@ -163,6 +163,34 @@ import Testing
         #expect(zip(tool.grid.values, library.values).allSatisfy { $0.isNaN == $1.isNaN })
     }
 
+    /// Later passes read the projected points kept from the first one, or
+    /// project them again when they do not fit: the grid is the same to
+    /// the bit either way, whatever the batches (and with a limit that the
+    /// points pass half-way through the first pass).
+    @Test(arguments: cases)
+    func keptPointsGiveTheGridOfPointsProjectedAgain(_ c: Case) throws {
+        let folder = try ScratchFolder()
+        let path = try folder.write("points.csv", Self.csv(c.points))
+        let value = c.configuration.estimator == .mean ? "v" : nil
+        let options = PointReaderOptions(columns: PointColumns(weight: "w", value: value), geographic: !c.planar)
+        let points = try StreamedPoints.read(path: path, options: options)
+        func grid(keeping kept: Int?) throws -> DensityGrid {
+            try StreamedDensity.compute(
+                from: points, configuration: c.configuration,
+                resolutionFromData: c.resolutionFromData, batchSize: 700, keptPoints: kept,
+                control: .none
+            ).grid
+        }
+        let kept = try grid(keeping: nil)
+        for limit in [0, c.points.count / 2] {
+            let again = try grid(keeping: limit)
+            #expect(again.geometry == kept.geometry)
+            #expect(again.radius == kept.radius)
+            #expect(zip(again.values, kept.values).allSatisfy { $0.bitPattern == $1.bitPattern })
+        }
+        #expect(kept.maximum > 0)
+    }
+
     /// The floor: an `auto` radius whose σ spans less than half a cell is
     /// raised to exactly half a cell along the longer side, by either path.
     @Test func theAutoFloorRaisesToHalfACell() throws {

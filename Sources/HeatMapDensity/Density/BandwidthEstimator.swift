@@ -50,7 +50,7 @@ struct BandwidthEstimator: Sendable, Hashable {
     /// Adds one point. Non-finite coordinates and negative or non-finite
     /// weights are ignored (validate input before). O(1) amortised.
     package mutating func add(x: Double, y: Double, weight: Double) {
-        guard x.isFinite, y.isFinite, weight.isFinite, weight >= 0 else { return }
+        guard Self.measures(x: x, y: y, weight: weight) else { return }
         let p = PlanePoint(x: x, y: y)
         bounds.formUnion(p)
         count += 1
@@ -66,6 +66,13 @@ struct BandwidthEstimator: Sendable, Hashable {
         sumSquaresX += weight * dx * (x - meanX)
         sumSquaresY += weight * dy * (y - meanY)
         reservoir.offer(x: x, y: y, weight: weight)
+    }
+
+    /// Whether ``add(x:y:weight:)`` takes the point: finite coordinates and
+    /// a finite weight ≥ 0. ``bounds`` is the box of these points.
+    @inline(__always)
+    static func measures(x: Double, y: Double, weight: Double) -> Bool {
+        x.isFinite && y.isFinite && weight.isFinite && weight >= 0
     }
 
     /// Adds a batch. O(batch).

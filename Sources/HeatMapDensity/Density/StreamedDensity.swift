@@ -46,13 +46,14 @@ package enum StreamedDensity {
     }
 
     /// Computes the grid of docs/density-model.md for `points` under `configuration`, in
-    /// memory O(grid + batch) whatever the number of points.
+    /// memory O(grid + batch) whatever the number of points, plus the
+    /// projected points while they fit in ``PlaneBatches/limit(bytesPerPoint:)``.
     ///
     /// The ``DensityPlanner`` plans it, as it plans
     /// ``DensityGrid/compute(points:projection:configuration:control:)``:
     /// pass 2 projects the points into a ``BandwidthEstimator`` (the plane
-    /// box, and the spread for the rules), pass 3 projects them again into
-    /// a ``DensityAccumulator``. Planar data skips pass 2: its box and
+    /// box, and the spread for the rules), pass 3 hands the same projected
+    /// points (kept from pass 2, or projected again) to a ``DensityAccumulator``. Planar data skips pass 2: its box and
     /// spread are known from pass 1. The grid equals the in-memory one on
     /// the same points up to the rounding of summing batches in another
     /// order (bit for bit when the input fits in one batch).
@@ -73,16 +74,18 @@ package enum StreamedDensity {
     }
 
     /// ``compute(from:configuration:resolutionFromData:control:)`` with
-    /// batches of `batchSize` points (tests of the summation order).
+    /// batches of `batchSize` points (tests of the summation order), and
+    /// at most `keptPoints` projected points kept between passes (nil: as
+    /// many as ``PlaneBatches/limit(bytesPerPoint:)`` allows).
     package static func compute(
         from points: StreamedPoints, configuration: HeatMapConfiguration,
-        resolutionFromData: Bool, batchSize: Int,
+        resolutionFromData: Bool, batchSize: Int, keptPoints: Int? = nil,
         control: ComputeControl
     ) throws -> Result {
         var asked = configuration
         if resolutionFromData { asked.resolutionFromData = true }
         let source = StreamedPointSource(
-            points: points, configuration: configuration, batchSize: batchSize)
+            points: points, configuration: configuration, batchSize: batchSize, keptPoints: keptPoints)
         let (grid, plan) = try DensityPlanner.compute(source, configuration: asked, control: control)
         var used = configuration
         used.radius = plan.radius
@@ -101,21 +104,30 @@ package enum StreamedDensity {
 
 /// Streamed points as the planner passes over them: each pass reads the
 /// points again (from the spool or the file) and projects them, reading
-/// the next batch while the last one is used.
+/// the next batch while the last one is used. The first pass that projects
+/// them keeps the projected batches in memory when they fit in
+/// ``PlaneBatches/limit(bytesPerPoint:)``, and later passes hand those out
+/// instead of reading and projecting again.
 struct StreamedPointSource: PlanePointSource {
     package let points: StreamedPoints
     package let projection: PlaneProjection
     let batchSize: Int
     private let mean: Bool
+    private let kept: PlaneBatches
 
     /// The points in the plane of `configuration.projection`, with their
     /// values when the estimator is the mean, and their radii when they
-    /// bring their own.
-    package init(points: StreamedPoints, configuration: HeatMapConfiguration, batchSize: Int) {
+    /// bring their own; at most `keptPoints` of them kept between passes
+    /// (nil: ``PlaneBatches/limit(bytesPerPoint:)``).
+    package init(
+        points: StreamedPoints, configuration: HeatMapConfiguration, batchSize: Int, keptPoints: Int? = nil
+    ) {
         self.points = points
         self.batchSize = batchSize
         projection = points.statistics.projection(configuration.projection)
         mean = configuration.estimator == .mean
+        let bytesPerPoint = MemoryLayout<Double>.stride * (3 + (mean ? 1 : 0) + (points.carriesRadius ? 1 : 0))
+        kept = PlaneBatches(limit: keptPoints ?? PlaneBatches.limit(bytesPerPoint: bytesPerPoint))
     }
 
     var carriesRadius: Bool { points.carriesRadius }
@@ -144,29 +156,117 @@ struct StreamedPointSource: PlanePointSource {
                 ? .empty
                 : PlaneBox(minX: s.minLongitude, minY: s.minLatitude, maxX: s.maxLongitude, maxY: s.maxLatitude)
         }
-        return try self.spread(control: control).bounds
+        // A pass for the box alone: no rule needs the spread (a given radius).
+        var box = PlaneBox.empty
+        control.report(.project, 0)
+        var done = 0
+        try forEachBatch(control: control) { planes in
+            for i in 0..<planes.count {
+                let x = planes.x[i], y = planes.y[i]
+                // The box the spread would have (``BandwidthEstimator/bounds``).
+                guard BandwidthEstimator.measures(x: x, y: y, weight: planes.weight[i]) else { continue }
+                box.formUnion(PlanePoint(x: x, y: y))
+            }
+            done += planes.count
+            control.report(.project, Double(done) / Double(max(points.count, 1)))
+        }
+        return box
     }
 
     package func forEachBatch(control: ComputeControl, _ body: (PlanePoints) throws -> Void) throws {
+        if let batches = kept.batches {
+            for batch in batches {
+                try control.checkCancellation()
+                try body(batch)
+            }
+            return
+        }
+        // Planar points cost nothing to "project": keeping them would only
+        // add memory.
+        let keeping = projection.kind != .planar && kept.begin()
         try BatchPipeline.run(
             produce: { yield in
                 try points.forEachBatch(size: batchSize, control: control) { try yield(plane($0)) }
-            }, consume: body)
+            },
+            consume: { batch in
+                if keeping { kept.add(batch) }
+                try body(batch)
+            })
+        if keeping { kept.finish() }
     }
 
+    /// The batch in the plane, projected on every core in blocks: each
+    /// point's image depends on it alone, so the blocks' order is free.
     private func plane(_ batch: PointBatch) -> PlanePoints {
-        var out = PlanePoints()
-        if mean { out.value = [] }
-        let radii = carriesRadius
-        if radii { out.radius = [] }
-        out.reserveCapacity(batch.count)
+        let n = batch.count
         let projector = PointProjector(projection)
-        for i in 0..<batch.count {
-            let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
-            out.append(
-                x: q.x, y: q.y, weight: batch.weight[i], value: mean ? batch.value[i] : nil,
-                radius: radii ? batch.radius[i] : nil)
+        var x = [Double](repeating: 0, count: n), y = [Double](repeating: 0, count: n)
+        let block = 16_384
+        batch.withColumns { latitude, longitude, _, _ in
+            x.withUnsafeMutableBufferPointer { xs in
+                y.withUnsafeMutableBufferPointer { ys in
+                    Parallel.forEach((n + block - 1) / block) { b in
+                        for i in (b * block)..<min(n, (b + 1) * block) {
+                            let q = projector.plane(latitude: latitude[i], longitude: longitude[i])
+                            xs[i] = q.x
+                            ys[i] = q.y
+                        }
+                    }
+                }
+            }
         }
+        var out = PlanePoints(x: x, y: y, weight: batch.weight, value: mean ? batch.value : nil)
+        if carriesRadius { out.radius = batch.radius }
         return out
+    }
+}
+
+/// Projected batches of one pass kept for the next ones, as long as all of
+/// them fit: a pass either keeps every batch or none.
+final class PlaneBatches {
+    private let limit: Int
+    private var stored: [PlanePoints] = []
+    private var points = 0
+    private var state = State.empty
+    private enum State { case empty, filling, complete, overflowed }
+
+    /// Keeps at most `limit` points.
+    init(limit: Int) { self.limit = limit }
+
+    /// The points a source may keep at `bytesPerPoint`: up to 128 MB (5.6 M
+    /// points of 24 bytes), or a sixteenth of the memory still available
+    /// when that is less. Beyond it each pass projects again, which costs
+    /// time, not memory.
+    static func limit(bytesPerPoint: Int) -> Int {
+        let cap = 128 << 20
+        let budget = MemoryBudget.available().map { min(cap, $0 / 16) } ?? cap
+        return budget / max(bytesPerPoint, 1)
+    }
+
+    /// Every batch of a finished pass, in order; nil unless all were kept.
+    var batches: [PlanePoints]? { state == .complete ? stored : nil }
+
+    /// Starts keeping a pass; false when an earlier pass already overflowed.
+    func begin() -> Bool {
+        guard state == .empty else { return false }
+        state = .filling
+        return true
+    }
+
+    /// Keeps `batch`, or drops all kept so far once they pass the limit.
+    func add(_ batch: PlanePoints) {
+        guard state == .filling else { return }
+        points += batch.count
+        if points > limit {
+            state = .overflowed
+            stored = []
+        } else {
+            stored.append(batch)
+        }
+    }
+
+    /// Ends the pass: later ones read what was kept, unless it overflowed.
+    func finish() {
+        if state == .filling { state = .complete }
     }
 }
