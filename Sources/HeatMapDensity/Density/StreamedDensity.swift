@@ -53,7 +53,8 @@ package enum StreamedDensity {
     /// ``DensityGrid/compute(points:projection:configuration:control:)``:
     /// pass 2 projects the points into a ``BandwidthEstimator`` (the plane
     /// box, and the spread for the rules), pass 3 hands the same projected
-    /// points (kept from pass 2, or projected again) to a ``DensityAccumulator``. Planar data skips pass 2: its box and
+    /// points (kept from pass 2, or projected again) to a
+    /// ``DensityAccumulator``. Planar data skips pass 2: its box and
     /// spread are known from pass 1. The grid equals the in-memory one on
     /// the same points up to the rounding of summing batches in another
     /// order (bit for bit when the input fits in one batch).
@@ -184,14 +185,19 @@ struct StreamedPointSource: PlanePointSource {
         // Planar points cost nothing to "project": keeping them would only
         // add memory.
         let keeping = projection.kind != .planar && kept.begin()
-        try BatchPipeline.run(
-            produce: { yield in
-                try points.forEachBatch(size: batchSize, control: control) { try yield(plane($0)) }
-            },
-            consume: { batch in
-                if keeping { kept.add(batch) }
-                try body(batch)
-            })
+        do {
+            try BatchPipeline.run(
+                produce: { yield in
+                    try points.forEachBatch(size: batchSize, control: control) { try yield(plane($0)) }
+                },
+                consume: { batch in
+                    if keeping { kept.add(batch) }
+                    try body(batch)
+                })
+        } catch {
+            if keeping { kept.drop() }
+            throw error
+        }
         if keeping { kept.finish() }
     }
 
@@ -228,7 +234,7 @@ final class PlaneBatches {
     private var stored: [PlanePoints] = []
     private var points = 0
     private var state = State.empty
-    private enum State { case empty, filling, complete, overflowed }
+    private enum State { case empty, filling, complete, dropped }
 
     /// Keeps at most `limit` points.
     init(limit: Int) { self.limit = limit }
@@ -246,7 +252,7 @@ final class PlaneBatches {
     /// Every batch of a finished pass, in order; nil unless all were kept.
     var batches: [PlanePoints]? { state == .complete ? stored : nil }
 
-    /// Starts keeping a pass; false when an earlier pass already overflowed.
+    /// Starts keeping a pass; false when an earlier pass already gave up.
     func begin() -> Bool {
         guard state == .empty else { return false }
         state = .filling
@@ -258,14 +264,19 @@ final class PlaneBatches {
         guard state == .filling else { return }
         points += batch.count
         if points > limit {
-            state = .overflowed
-            stored = []
+            drop()
         } else {
             stored.append(batch)
         }
     }
 
-    /// Ends the pass: later ones read what was kept, unless it overflowed.
+    /// Gives up keeping: the pass overflowed or failed.
+    func drop() {
+        state = .dropped
+        stored = []
+    }
+
+    /// Ends the pass: later ones read what was kept, unless it was dropped.
     func finish() {
         if state == .filling { state = .complete }
     }
