@@ -76,11 +76,11 @@ struct DiscFill: DensityFill {
             shape: QuarticShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: radius,
             normalisingRadius: raw ? nil : radius, radii: nil, radius: radius, density: density,
             weightedValue: nil)
-        let band = QuarticBandSplat(xAxis: xAxis, yAxis: yAxis, radius: radius, density: density)
-        let bands = try RowBands<QuarticBandEntry>(
+        let bands = try RowBands<DiscEntry>(
             x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
-            depositor: QuarticBandSorter(disc: splat, splat: band, scale: scale), control: control)
-        try band.run(bands, scale: scale, control: control, progress: progress)
+            depositor: splat, control: control)
+        try QuarticBandSplat(xAxis: xAxis, yAxis: yAxis, radius: radius, density: density)
+            .run(bands, scale: scale, control: control, progress: progress)
     }
 
     func finish(

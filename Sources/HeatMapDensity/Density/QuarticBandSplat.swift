@@ -57,11 +57,11 @@ struct QuarticBandSplat {
     typealias Lanes = SIMD4<Float>
     static var lanes: Int { Lanes.scalarCount }
 
-    /// Splats the points of `bands` (entries made by a ``QuarticBandSorter``
-    /// of this splat); `scale`, the power of two their weights were
-    /// multiplied by, is divided out by the flush.
+    /// Splats the points of `bands` (entries made by a ``DiscSplat`` of
+    /// the quartic with this radius and no radii per point); `scale`
+    /// multiplies every weight (a power of two), the flush divides it out.
     func run(
-        _ bands: RowBands<QuarticBandEntry>, scale: Double, control: ComputeControl,
+        _ bands: RowBands<DiscEntry>, scale: Double, control: ComputeControl,
         progress: (@Sendable (Int) -> Void)?
     ) throws {
         let rows = yAxis.count, columns = xAxis.count
@@ -99,8 +99,8 @@ struct QuarticBandSplat {
                         var touched = (top: Int.max, bottom: Int.min, left: Int.max, right: Int.min)
                         while i < stop {
                             deposit(
-                                entries[i], sums: sums, firstRow: lo, stride: stride, terms: terms,
-                                touched: &touched)
+                                entries[i], scale: scale, sums: sums, firstRow: lo, stride: stride,
+                                terms: terms, touched: &touched)
                             i += 1
                         }
                         flush(sums, firstRow: lo, stride: stride, touched: touched, unscale: unscale)
@@ -112,47 +112,32 @@ struct QuarticBandSplat {
         }
     }
 
-    /// What a point's deposit needs, worked out while the points are
-    /// sorted (where the pass waits on its scattered stores anyway): its
-    /// spans, its offsets from their first column and row, and √w, ∜w.
-    /// `w` is the weight times the slice's scale.
-    @inline(__always) func entry(x: Double, y: Double, scaledWeight w: Double) -> QuarticBandEntry {
-        let r = radius
-        let xs = xAxis.span(of: x, reach: r), ys = yAxis.span(of: y, reach: r)
-        guard w > 0, xs.lo <= xs.hi, ys.lo <= ys.hi else {
-            return QuarticBandEntry(left: 0, top: 0, right: -1, bottom: -1, fx: 0, fy: 0, s: 0, root: 0)
-        }
-        let s = w.squareRoot()
-        return QuarticBandEntry(
-            left: Int32(xs.lo), top: Int32(ys.lo), right: Int32(xs.hi), bottom: Int32(ys.hi),
-            fx: Float((x - xAxis.origin) * inverseColumnStep - Double(xs.lo)),
-            fy: Float((y - yAxis.origin) * inverseRowStep - Double(ys.lo)), s: Float(s),
-            root: Float(s.squareRoot()))
-    }
-
     /// Adds one point into the band's float sums (rows from `firstRow`,
     /// `stride` floats apart), widening `touched` (rows and columns of
     /// the grid) to what it wrote. `terms` is scratch for its row terms,
     /// and its column terms when they do not fit the registers.
     @inline(__always)
     private func deposit(
-        _ p: QuarticBandEntry, sums: UnsafeMutablePointer<Float>, firstRow: Int, stride: Int,
+        _ p: DiscEntry, scale: Double, sums: UnsafeMutablePointer<Float>, firstRow: Int, stride: Int,
         terms: (columns: UnsafeMutablePointer<Lanes>, rows: UnsafeMutablePointer<Lanes>),
         touched: inout (top: Int, bottom: Int, left: Int, right: Int)
     ) {
-        guard p.left <= p.right else { return }
-        let xs = (lo: Int(p.left), hi: Int(p.right)), ys = (lo: Int(p.top), hi: Int(p.bottom))
+        let w = p.weight * scale
+        guard w > 0 else { return }
+        let r = radius
+        let xs = xAxis.span(of: p.x, reach: r), ys = yAxis.span(of: p.y, reach: r)
+        guard xs.lo <= xs.hi, ys.lo <= ys.hi else { return }
         let lanes = QuarticBandSplat.lanes
         let steps = (xs.hi - xs.lo) / lanes + 1, height = ys.hi - ys.lo + 1
         touched.top = min(touched.top, ys.lo)
         touched.bottom = max(touched.bottom, ys.hi)
         touched.left = min(touched.left, xs.lo)
         touched.right = max(touched.right, xs.lo + steps * lanes - 1)
-        let root = p.root
+        let s = w.squareRoot(), root = Float(s.squareRoot())
         // aᵢ = s (1 − (dyᵢ/r)²) for row ys.lo + i, four at a time, the
         // point at row `fy` of the span.
-        let fy = p.fy
-        let rowStep = Float(self.rowStep), sf = p.s
+        let fy = Float((p.y - yAxis.origin) * inverseRowStep - Double(ys.lo))
+        let rowStep = Float(self.rowStep), sf = Float(s)
         var k = Lanes(0, 1, 2, 3) - fy
         for g in 0..<(height + lanes - 1) / lanes {
             let dy = k * rowStep
@@ -161,7 +146,7 @@ struct QuarticBandSplat {
         }
         let a = UnsafeRawPointer(terms.rows).assumingMemoryBound(to: Float.self)
         // uⱼ = s (dxⱼ/r)² = (√s dxⱼ/r)² for lane j, at column xs.lo + j.
-        let fx = p.fx
+        let fx = Float((p.x - xAxis.origin) * inverseColumnStep - Double(xs.lo))
         let step = Float(columnStep) * root
         let dst = sums + (ys.lo - firstRow) * stride + xs.lo
         // Spans of up to four steps (16 columns: radii up to 7.5 nodes)
@@ -216,46 +201,6 @@ struct QuarticBandSplat {
             // The padding past the last column collects zeros only; clear it with the rest.
             (src + touched.left).update(repeating: 0, count: touched.right - touched.left + 1)
         }
-    }
-}
-
-/// A point of ``QuarticBandSplat``: its spans of columns `left...right`
-/// and rows `top...bottom` (none when right < left), its position in
-/// nodes from their first column and row, and √w and ∜w of its scaled
-/// weight w, as the deposit takes them.
-struct QuarticBandEntry: BitwiseCopyable {
-    var left: Int32
-    var top: Int32
-    var right: Int32
-    var bottom: Int32
-    var fx: Float
-    var fy: Float
-    var s: Float
-    var root: Float
-}
-
-/// Sorts points into row bands for ``QuarticBandSplat``: the bands, cut and
-/// order of the ``DiscSplat`` it stands for (its anchor, reach and tiles),
-/// with the splat's own entries, which the band splat runs itself.
-struct QuarticBandSorter: RowDepositor {
-    let disc: DiscSplat<QuarticShape>
-    let splat: QuarticBandSplat
-    /// Multiplies every weight (a power of two).
-    let scale: Double
-
-    var scratchCount: Int { disc.scratchCount }
-    var pollInterval: Int { disc.pollInterval }
-    var reachRows: Int { disc.reachRows }
-    var tileWidth: Int { disc.tileWidth }
-
-    @inline(__always) func anchor(x: Double, y: Double) -> (row: Int, column: Int)? { disc.anchor(x: x, y: y) }
-
-    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> QuarticBandEntry {
-        splat.entry(x: x, y: y, scaledWeight: weight * scale)
-    }
-
-    func deposit(_ entry: QuarticBandEntry, scratch: UnsafeMutablePointer<Double>) {
-        preconditionFailure("QuarticBandSplat.run deposits these entries")
     }
 }
 
