@@ -43,6 +43,7 @@ package struct LonLatGeometry {
         }
         let box = PlaneRing.bounds(exterior)
         var holes: [[PlanePoint]] = []
+        holes.reserveCapacity(polygon.holes.count)
         for h in polygon.holes {
             if control.isCancelled { break }
             var hole = ring(h, control: control)

@@ -20,10 +20,10 @@ package struct VertexPrecision {
     /// The most decimals the coordinates' size allows (see ``FixedRing/decimalsLimit(forMagnitude:)``).
     package let limit: Int
     /// Positions that carry more than `base` decimals.
-    private(set) var raised: [PlanePoint: Int] = [:]
+    private var raised = PositionTable()
     /// Positions this copy raised since it was taken (kept apart, so that
     /// copies handed to several threads can be merged back in a fixed order).
-    package private(set) var local: [PlanePoint: Int] = [:]
+    private var own = PositionTable()
     private let spread: Int64
     /// 10^base, for the positions at base decimals (nearly all), read here
     /// rather than from the table of powers.
@@ -60,9 +60,9 @@ package struct VertexPrecision {
             let words = maybeRaised.count * 4
             maybeRaised = [UInt64](repeating: 0, count: words)
             filterMask = words * 64 - 1
-            marked = raised.count + local.count
-            for q in raised.keys { setBit(q) }
-            for q in local.keys { setBit(q) }
+            marked = raised.count + own.count
+            raised.forEach { q, _ in setBit(q) }
+            own.forEach { q, _ in setBit(q) }
             return
         }
         setBit(p)
@@ -80,12 +80,18 @@ package struct VertexPrecision {
         self.baseScale = FixedRing.scale(base)
     }
 
+    /// Positions this copy raised since it was taken, with their decimals.
+    package var local: [PlanePoint: Int] { own.dictionary }
+
+    /// Whether this copy raised any position since it was taken.
+    package var hasLocalRaises: Bool { !own.isEmpty }
+
     /// The decimals of a position.
     @inline(__always) package func decimals(of p: PlanePoint) -> Int {
-        if raised.isEmpty, local.isEmpty { return base }
+        if raised.isEmpty, own.isEmpty { return base }
         let (w, m) = bit(p)
         if maybeRaised[w] & m == 0 { return base }
-        return local[p] ?? raised[p] ?? base
+        return own[p] ?? raised[p] ?? base
     }
 
     /// The position rounded to its decimals, on the 10^limit grid; nil for
@@ -112,7 +118,7 @@ package struct VertexPrecision {
         for p in ring {
             let d = decimals(of: p)
             guard d < limit else { continue }
-            local[p] = d + 1
+            own.set(p, d + 1)
             mark(p)
             any = true
         }
@@ -123,8 +129,9 @@ package struct VertexPrecision {
     /// and returns those whose decimals changed here.
     package mutating func merge(_ other: VertexPrecision) -> [PlanePoint] {
         var changed: [PlanePoint] = []
-        for (p, d) in other.local where d > (local[p] ?? raised[p] ?? base) {
-            raised[p] = d
+        other.own.forEach { p, d in
+            guard d > (own[p] ?? raised[p] ?? base) else { return }
+            raised.set(p, d)
             mark(p)
             changed.append(p)
         }
@@ -134,8 +141,8 @@ package struct VertexPrecision {
     /// This copy without its own raises (a starting point for threads).
     package var shared: VertexPrecision {
         var copy = self
-        for (p, d) in copy.local { copy.raised[p] = d }
-        copy.local = [:]
+        own.forEach { p, d in copy.raised.set(p, d) }
+        copy.own = PositionTable()
         return copy
     }
 

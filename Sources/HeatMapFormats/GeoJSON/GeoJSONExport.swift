@@ -460,6 +460,7 @@ public enum GeoJSONExport {
         control: ComputeControl = .none
     ) -> [PlanePolygon] {
         var out: [PlanePolygon] = []
+        out.reserveCapacity(polygons.count)
         for k in polygons.indices {
             let polygon = polygons[k]
             polygons[k] = PlanePolygon(exterior: [])

@@ -214,7 +214,9 @@ enum PrecisionRounding {
                     refs.append(RingRef(polygon: pi, ring: 0))
                     continue
                 }
-                var rings = [exterior]
+                var rings: Polygon = []
+                rings.reserveCapacity(holes + 1)
+                rings.append(exterior)
                 refs.append(RingRef(polygon: pi, ring: 0))
                 for hi in 0..<holes {
                     let ref = RingRef(polygon: pi, ring: hi + 1)
@@ -238,12 +240,15 @@ enum PrecisionRounding {
         dropped: Set<RingRef> = []
     ) -> [Polygon] {
         var out: [Polygon] = []
+        out.reserveCapacity(polygons.count)
         for pi in polygons.indices {
             let polygon = polygons[pi]
             polygons[pi] = PlanePolygon(exterior: [])
             guard let exterior = FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true)
             else { continue }
-            var rings = [exterior]
+            var rings: Polygon = []
+            rings.reserveCapacity(polygon.holes.count + 1)
+            rings.append(exterior)
             for (hi, hole) in polygon.holes.enumerated()
             where dropped.isEmpty || !dropped.contains(RingRef(polygon: pi, ring: hi + 1)) {
                 guard let h = FixedRing.rounded(hole, precision: precision, counterClockwise: false) else { continue }
@@ -376,7 +381,7 @@ enum PrecisionRounding {
             if let exterior = polygon.first { plan.extent.add(exterior) }
             for ring in polygon { plan.positions += ring.points.count }
         }
-        return (rounded, FeatureRound(plan: plan, raised: local.local.isEmpty ? nil : local, last: last))
+        return (rounded, FeatureRound(plan: plan, raised: local.hasLocalRaises ? local : nil, last: last))
     }
 
     /// The features that may hold a changed position at decimals other
