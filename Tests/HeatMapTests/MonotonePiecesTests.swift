@@ -112,7 +112,8 @@ import Testing
     }
 
     /// The neighbour pass and the grid together compare every pair of
-    /// pieces whose boxes overlap, except pieces of one run.
+    /// pieces whose boxes overlap, except pieces of one run and neighbours
+    /// that can only meet at their joint, which hand out no segment pair.
     @Test(arguments: [7, 8]) func neighboursAndTheGridCoverEveryPair(seed: UInt64) {
         let rings = rings(seed: seed, count: 30)
         let pieces = MonotonePieces(rings)
@@ -120,13 +121,23 @@ import Testing
         pieces.forEachNeighbourPair { u, v in got.insert([u, v]) }
         BoxPairs.forEach(pieces, stripBoxes: 5) { u, v in got.insert([u, v]) }
         var want = Set<[Int]>()
+        var cleared = 0
         for u in 0..<pieces.count {
             var oneRun = true
             for v in (u + 1)..<pieces.count {
                 oneRun = oneRun && pieces.joinsPrevious(v)
-                if !oneRun, pieces.box(u).overlaps(pieces.box(v)) { want.insert([u, v]) }
+                guard !oneRun, pieces.box(u).overlaps(pieces.box(v)) else { continue }
+                if v == u + 1, pieces.ring(u) == pieces.ring(v), pieces.onlyShareTheirJoint(v) {
+                    var pairs = 0
+                    pieces.forEachSegmentPair(u, v) { _, _ in pairs += 1 }
+                    #expect(pairs == 0, "pieces \(u), \(v) cleared with \(pairs) segment pairs")
+                    cleared += 1
+                    continue
+                }
+                want.insert([u, v])
             }
         }
+        #expect(cleared > 0)
         #expect(
             want.isSubset(of: got),
             "missing \(want.subtracting(got).sorted { $0.lexicographicallyPrecedes($1) }.prefix(5))")

@@ -195,4 +195,116 @@ import Testing
         _ = compare(cases, "long rings")
         #expect(RingContactCheck.offenders(cases[0]).isEmpty)
     }
+
+    /// Many holes in one exterior (more than a couple, and one or two), set
+    /// inside, outside, across, and with their first positions on the
+    /// exterior's vertices or edges, so that a hole's side is decided by a
+    /// later position: the holes located together must agree with the check
+    /// that locates them one by one.
+    @Test(arguments: [1, 2, 3]) func manyHolesLocatedTogether(seed: UInt64) {
+        var rng = SplitMix(seed: seed)
+        var cases: [[Ring]] = []
+        for _ in 0..<80 {
+            let scale = [3.0, 10, 50][Int(rng.next() % 3)]
+            let exterior = circle(
+                &rng, cx: 0, cy: 0, r: 10, n: 30 + Int(rng.next() % 400), wobble: [0.0, 0.05, 0.4][Int(rng.next() % 3)],
+                scale: scale)
+            guard exterior.count >= 3 else { continue }
+            var rings = [Ring(points: exterior, polygon: 0)]
+            for _ in 0..<Int(rng.next() % 9) {
+                let r = rng.uniform(0.2, 2), d = rng.uniform(0, 12), t = rng.uniform(0, 2 * .pi)
+                var hole = circle(
+                    &rng, cx: d * cos(t), cy: d * sin(t), r: r, n: 4 + Int(rng.next() % 30), wobble: 0.1,
+                    scale: scale, clockwise: true)
+                guard !hole.isEmpty else { continue }
+                switch rng.next() % 4 {
+                case 0:
+                    // Start on a vertex of the exterior.
+                    hole[0] = exterior[Int(rng.next() % UInt64(exterior.count))]
+                case 1:
+                    // Start inside an edge of the exterior (on it where the midpoint is a lattice point).
+                    let k = Int(rng.next() % UInt64(exterior.count))
+                    let a = exterior[k], b = exterior[(k + 1) % exterior.count]
+                    hole[0] = FixedPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+                default: break
+                }
+                rings.append(Ring(points: hole, polygon: 0))
+            }
+            cases.append(rings)
+        }
+        let faulty = compare(cases, "holes \(seed)")
+        #expect(faulty > 5 && faulty < cases.count - 5)
+    }
+
+    /// The holes' positions located in one pass over a ring's edges agree
+    /// with locating them one by one: points on vertices, inside edges
+    /// (horizontal ones too), on the level of vertices, inside and out.
+    @Test func pointsLocatedTogetherAgreeWithOneByOne() {
+        var rng = SplitMix(seed: 5)
+        for trial in 0..<200 {
+            let n = 3 + Int(rng.next() % 60), side = Int64(4 + rng.next() % 40)
+            var ring = (0..<n).map { _ in
+                FixedPoint(x: Int64(rng.next() % UInt64(side)), y: Int64(rng.next() % UInt64(side)))
+            }
+            if trial % 3 == 0 {
+                // Steps: many horizontal edges.
+                ring =
+                    (0..<n).flatMap { k -> [FixedPoint] in
+                        let x = Int64(k), y = Int64(rng.next() % UInt64(side))
+                        return [FixedPoint(x: x, y: y), FixedPoint(x: x + 1, y: y)]
+                    } + [FixedPoint(x: Int64(n) + 1, y: -1), FixedPoint(x: 0, y: -1)]
+            }
+            var points = (0..<Int(rng.next() % 40)).map { _ in
+                FixedPoint(x: Int64(rng.next() % UInt64(side + 4)) - 2, y: Int64(rng.next() % UInt64(side + 4)) - 2)
+            }
+            for _ in 0..<Int(rng.next() % 6) where !ring.isEmpty {
+                let k = Int(rng.next() % UInt64(ring.count))
+                let a = ring[k], b = ring[(k + 1) % ring.count]
+                points.append(rng.next() % 2 == 0 ? a : FixedPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2))
+            }
+            let together = RingContactCheck.locate(points, in: ring)
+            let alone = points.map { RingContactCheck.locate($0, in: ring) }
+            #expect(together == alone, "trial \(trial)")
+        }
+        #expect(RingContactCheck.locate([], in: [FixedPoint(x: 0, y: 0)]).isEmpty)
+    }
+
+    /// Rings as rounding makes them: smooth plane rings of doubles, some
+    /// pairs less than a lattice step apart (which rounding can make touch
+    /// or cross) and some a step or more apart (which it cannot), with
+    /// zigzags whose runs break every few segments, rounded to the lattice
+    /// as the export rounds (half away from zero) and cleaned.
+    @Test(arguments: [1, 2, 3, 4]) func roundingMakesOrSparesTouches(seed: UInt64) {
+        var rng = SplitMix(seed: seed)
+        var cases: [[Ring]] = []
+        func rounded(_ pts: [(Double, Double)]) -> [FixedPoint] {
+            FixedRing.clean(pts.map { FixedPoint(x: Int64($0.0.rounded()), y: Int64($0.1.rounded())) })
+        }
+        for _ in 0..<100 {
+            // A band between two wavy closed curves r = R(t) and r = R(t) − gap,
+            // the gap in lattice steps: under 1 (may touch) or 1.5 and more (never).
+            let big = rng.uniform(60, 400), gap = rng.next() % 2 == 0 ? rng.uniform(0.05, 0.99) : rng.uniform(1.5, 3)
+            let n = 200 + Int(rng.next() % 1500), waves = Double(rng.next() % 12), zigzag = rng.uniform(0, 1.5)
+            let amplitude = rng.uniform(0, 0.2) * big, phase = rng.uniform(0, 2 * .pi)
+            func curve(_ offset: Double, clockwise: Bool) -> [(Double, Double)] {
+                var pts = (0..<n).map { k -> (Double, Double) in
+                    let t = 2 * Double.pi * Double(k) / Double(n)
+                    let wiggle = (k % 2 == 0 ? 1 : -1) * zigzag
+                    let r = big + amplitude * sin(waves * t + phase) - offset + wiggle
+                    return (r * cos(t), r * sin(t))
+                }
+                if clockwise { pts.reverse() }
+                return pts
+            }
+            let outer = rounded(curve(0, clockwise: false)), inner = rounded(curve(gap + 2 * zigzag, clockwise: true))
+            guard outer.count >= 3, inner.count >= 3 else { continue }
+            // The inner curve as a hole of the outer, or as a polygon of its own (reversed).
+            cases.append(
+                rng.next() % 2 == 0
+                    ? [Ring(points: outer, polygon: 0), Ring(points: inner, polygon: 0)]
+                    : [Ring(points: outer, polygon: 0), Ring(points: inner.reversed(), polygon: 1)])
+        }
+        let faulty = compare(cases, "rounded bands \(seed)")
+        #expect(faulty > 5 && faulty < cases.count - 5)
+    }
 }

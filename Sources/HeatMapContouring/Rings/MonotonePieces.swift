@@ -19,6 +19,9 @@ import HeatMapDensity
 struct MonotonePieces: BoxedItems {
     /// The most segments a piece holds.
     static let pieceLength = 16
+    /// Above this many segments of one piece reaching into the overlap of
+    /// two pieces' boxes, each segment of the other looks for its own.
+    static let narrowingSpan = 4
 
     package let rings: [[FixedPoint]]
     /// A piece: its ring, its first segment and how many it holds, and
@@ -112,11 +115,41 @@ struct MonotonePieces: BoxedItems {
 
     /// Calls `body(k − 1, k)` for consecutive pieces of one ring that lie
     /// in different runs: the pairs ``followsPrevious(_:)`` keeps from the
-    /// grid. (A ring's last and first pieces are the grid's to pair.) O(pieces).
+    /// grid. (A ring's last and first pieces are the grid's to pair.) A pair
+    /// that ``onlyShareTheirJoint(_:)`` clears is left out: it has no two
+    /// segments for ``forEachSegmentPair(_:_:_:)`` to hand out. O(pieces).
     func forEachNeighbourPair(_ body: (Int, Int) -> Void) {
         for k in pieces.indices.dropFirst() where pieces[k - 1].ring == pieces[k].ring && !pieces[k].joins {
+            if onlyShareTheirJoint(k) { continue }
             body(k - 1, k)
         }
+    }
+
+    /// Whether pieces k − 1 and k, one after the other along their ring,
+    /// can only meet at the joint between them: every segment of k − 1 but
+    /// its last lies in the box of its first position and the start of that
+    /// last segment (the piece is monotone), which misses k's box, and every
+    /// segment of k but its first in the box of that segment's end and k's
+    /// last position, which misses the box of k − 1. The only pair of
+    /// segments whose boxes can then overlap is the two at the joint, which
+    /// are neighbours. A run turns back in one coordinate where it breaks,
+    /// so the pieces' boxes meet only along the joint's line in the other,
+    /// nearly always. O(1).
+    @inline(__always) func onlyShareTheirJoint(_ k: Int) -> Bool {
+        let u = pieces[k - 1], v = pieces[k]
+        let joint = u.first + Int(u.length)
+        guard joint == v.first else { return false }
+        let ring = rings[v.ring], n = ring.count
+        if u.length > 1 {
+            let head = Self.box(ring[u.first], ring[joint - 1])
+            if head.overlaps(v.box) { return false }
+        }
+        if v.length > 1 {
+            let end = v.first + Int(v.length)
+            let tail = Self.box(ring[joint + 1], ring[end == n ? 0 : end])
+            if tail.overlaps(u.box) { return false }
+        }
+        return true
     }
 
     @inline(__always) package func box(_ k: Int) -> FixedBox { pieces[k].box }
@@ -148,10 +181,15 @@ struct MonotonePieces: BoxedItems {
         // and those after begin beyond it.
         let near = reaching(v, into: overlap)
         guard !near.isEmpty else { return }
-        for s in reaching(u, into: overlap) {
+        let mine = reaching(u, into: overlap)
+        // Where many of v's segments reach into the overlap, each segment
+        // of u looks only at those that reach into its own box (found by
+        // halving, as above), instead of testing every box.
+        let narrow = near.count > Self.narrowingSpan
+        for s in mine {
             let one = Segment(ring: ra, index: s, start: a[s], end: a[s + 1 == na ? 0 : s + 1])
             let box = Self.box(one.start, one.end)
-            for t in near {
+            for t in narrow ? reaching(v, into: box, within: near) : near {
                 let other = Segment(ring: rb, index: t, start: b[t], end: b[t + 1 == nb ? 0 : t + 1])
                 guard box.overlaps(Self.box(other.start, other.end)) else { continue }
                 if ra == rb {
@@ -167,8 +205,14 @@ struct MonotonePieces: BoxedItems {
     /// along the run, the segments wholly before the box in x or y come
     /// first, then those that overlap it, then those wholly after it.
     @inline(__always) private func reaching(_ k: Int, into box: FixedBox) -> Range<Int> {
-        let ring = rings[pieces[k].ring], n = ring.count, all = segments(k)
-        let start = ring[all.lowerBound], end = ring[all.upperBound == n ? 0 : all.upperBound]
+        reaching(k, into: box, within: segments(k))
+    }
+
+    /// The same among `all`, a stretch of piece k's segments (the run's
+    /// direction is still that of the whole piece).
+    @inline(__always) private func reaching(_ k: Int, into box: FixedBox, within all: Range<Int>) -> Range<Int> {
+        let ring = rings[pieces[k].ring], n = ring.count, whole = segments(k)
+        let start = ring[whole.lowerBound], end = ring[whole.upperBound == n ? 0 : whole.upperBound]
         let upX = start.x < end.x, downX = start.x > end.x, upY = start.y < end.y, downY = start.y > end.y
         // Segment s runs from position s to s + 1, which lies further on.
         func before(_ s: Int) -> Bool {

@@ -142,9 +142,12 @@ package struct RingContactCheck {
             }
         }
         // A hole must lie inside its exterior: with no crossing found, one of
-        // its positions off the exterior decides. Exteriors with more than
-        // a couple of holes get a strip index of their edges, so each test
-        // costs O(√n), not O(n).
+        // its positions off the exterior decides. The holes' first positions
+        // are located together, in one pass over each exterior's edges; a
+        // hole whose first position lies on the exterior tries its next ones
+        // one by one (through a strip index of the exterior's edges when the
+        // polygon has more than a couple of holes, so each test costs
+        // O(√n), not O(n)).
         // Flat tables by polygon number, not hash maps: a check may hold
         // hundreds of thousands of small rings.
         let polygonCount = (rings.map(\.polygon).max() ?? -1) + 1
@@ -159,23 +162,102 @@ package struct RingContactCheck {
         }
         var isBad = [Bool](repeating: false, count: rings.count)
         for r in bad { isBad[r] = true }
+        let firstSides = sidesOfFirstPositions(rings, exteriorOf: exteriorOf, holes: holes, isBad: isBad)
         var indexes: [Int: StripIndex] = [:]
         for (r, ring) in rings.enumerated() {
             let e = exteriorOf[ring.polygon]
-            guard e != r, !isBad[r], !isBad[e] else { continue }
-            let indexed = holes[ring.polygon] > 2
-            if indexed, indexes[e] == nil { indexes[e] = StripIndex(rings[e].points) }
-            for p in ring.points {
-                let side = indexed ? indexes[e]?.locate(p) ?? -1 : locate(p, in: rings[e].points)
-                if side == 0 { continue }
-                if side < 0 {
-                    bad.insert(r); bad.insert(e)
-                    isBad[r] = true; isBad[e] = true
+            guard e != r, !isBad[r], !isBad[e], !ring.points.isEmpty else { continue }
+            var side = firstSides[r]
+            if side == 0 {
+                let indexed = holes[ring.polygon] > 2
+                if indexed, indexes[e] == nil { indexes[e] = StripIndex(rings[e].points) }
+                for p in ring.points.dropFirst() {
+                    side = indexed ? indexes[e]?.locate(p) ?? -1 : locate(p, in: rings[e].points)
+                    if side != 0 { break }
                 }
-                break
+            }
+            if side < 0 {
+                bad.insert(r); bad.insert(e)
+                isBad[r] = true; isBad[e] = true
             }
         }
         return bad
+    }
+
+    /// Where the first position of each hole lies against its exterior
+    /// (as ``locate(_:in:)``; 0 for rings left out: exteriors, empty rings,
+    /// and those in `isBad` or in a polygon whose exterior is), each
+    /// exterior's holes located together. O(positions of the exteriors with
+    /// holes + the holes' share of their edges, and a sort of the holes).
+    private static func sidesOfFirstPositions(
+        _ rings: [Ring], exteriorOf: [Int], holes: [Int], isBad: [Bool]
+    ) -> [Int] {
+        var sides = [Int](repeating: 0, count: rings.count)
+        // The holes to locate, by polygon: a count pass, then a fill pass.
+        var starts = [Int](repeating: 0, count: holes.count + 1)
+        func wanted(_ r: Int) -> Bool {
+            let e = exteriorOf[rings[r].polygon]
+            return e != r && !isBad[r] && !isBad[e] && !rings[r].points.isEmpty
+        }
+        for r in rings.indices where wanted(r) { starts[rings[r].polygon + 1] += 1 }
+        for k in 0..<holes.count { starts[k + 1] += starts[k] }
+        var next = starts
+        var members = [Int](repeating: 0, count: starts[holes.count])
+        for r in rings.indices where wanted(r) {
+            members[next[rings[r].polygon]] = r
+            next[rings[r].polygon] += 1
+        }
+        for polygon in 0..<holes.count where starts[polygon + 1] > starts[polygon] {
+            let hs = members[starts[polygon]..<starts[polygon + 1]]
+            let found = locate(hs.map { rings[$0].points[0] }, in: rings[exteriorOf[polygon]].points)
+            for (h, side) in zip(hs, found) { sides[h] = side }
+        }
+        return sides
+    }
+
+    /// Where each of `points` lies against `ring`, exactly as
+    /// ``locate(_:in:)`` says one by one, in one pass over the ring's edges:
+    /// the points sorted by y, each edge tests only those within its y
+    /// range (an edge that misses a point's y neither crosses its ray nor
+    /// holds it), found from the last edge's by walking, since the edges of
+    /// a ring follow on. O(n + q log q + edge–point pairs sharing a y).
+    package static func locate(_ points: [FixedPoint], in ring: [FixedPoint]) -> [Int] {
+        let q = points.count
+        guard ring.count >= 3 else { return [Int](repeating: -1, count: q) }
+        let order = points.indices.sorted { points[$0].y < points[$1].y }
+        let sorted = order.map { points[$0] }
+        // 1 outside so far, −1 inside, 0 on the boundary (settled).
+        var state = [Int](repeating: 1, count: q)
+        let m = ring.count
+        var j = 0
+        ring.withUnsafeBufferPointer { ring in
+            sorted.withUnsafeBufferPointer { sorted in
+                state.withUnsafeMutableBufferPointer { state in
+                    var a = ring[m - 1]
+                    for i in 0..<m {
+                        let b = ring[i]
+                        defer { a = b }
+                        let low = min(a.y, b.y), high = max(a.y, b.y)
+                        while j > 0, sorted[j - 1].y >= low { j -= 1 }
+                        while j < q, sorted[j].y < low { j += 1 }
+                        var k = j
+                        while k < q, sorted[k].y <= high {
+                            if state[k] != 0 {
+                                if let toggles = StripIndex.crossing(sorted[k], a, b) {
+                                    if toggles { state[k] = -state[k] }
+                                } else {
+                                    state[k] = 0
+                                }
+                            }
+                            k += 1
+                        }
+                    }
+                }
+            }
+        }
+        var sides = [Int](repeating: 0, count: q)
+        for (k, i) in order.enumerated() { sides[i] = -state[k] }
+        return sides
     }
 
     /// 1 inside, 0 on the boundary, −1 outside; exact. O(n).
