@@ -18,6 +18,9 @@ struct BenchOptions {
     /// Stages left out (peers.py's `--skip`; `kdepy` names a peer-only
     /// stage and is accepted so that compare.sh can pass it to both).
     var skipped: Set<String> = []
+    /// Where to write the grid's values (little-endian float64, row-major;
+    /// the JSON then gives its geometry), or nil.
+    var gridOut: String?
 
     static let stages: Set<String> = ["smooth", "hit", "hexbin", "kdepy"]
 
@@ -25,6 +28,7 @@ struct BenchOptions {
         usage: contours-bench --points FILE.f64 [--radius R] [--resolution G] [--levels L]
                               [--spacing linear|quantile] [--queries Q] [--hex-size H] [--repeat K]
                               [--skip smooth,hit,hexbin] [--kernel K] [--adaptive ALPHA]
+                              [--grid-out FILE.f64]
         Reads little-endian float64 triples (x, y, w) as planar points and prints one JSON
         object with the best-of-K seconds of each stage (keys as peers.py prints them).
         example: contours-bench --points /tmp/heatmap-bench-1000000.f64 --radius 6 --levels 20
@@ -54,6 +58,7 @@ struct BenchOptions {
                 let text = try args.value("--kernel")
                 do { kernel = try DensityKernel(name: text) } catch { throw UsageError(description: "\(error)") }
             case "--adaptive": adaptive = try args.positive("--adaptive")
+            case "--grid-out": gridOut = try args.value("--grid-out")
             case "--skip":
                 let names = try args.value("--skip").split(separator: ",").map(String.init)
                 if let unknown = names.first(where: { !BenchOptions.stages.contains($0) }) {

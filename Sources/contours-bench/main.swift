@@ -163,6 +163,13 @@ do {
         ("levels", "\(thresholds.count)"),
         ("polygons", "\(polygons)")
     ]
+    if let path = options.gridOut {
+        let g = grid.result.geometry
+        var bytes = Data(capacity: grid.result.values.count * 8)
+        for v in grid.result.values { withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        fields += [("x0", "\(g.x0)"), ("y0", "\(g.y0)"), ("dx", "\(g.dx)"), ("dy", "\(g.dy)")]
+    }
     if let smoothed { fields.append(("smooth_s", "\(max(smoothed.seconds - contour.seconds, 0))")) }
     if let hit {
         fields += [("hit_s", "\(hit.seconds)"), ("queries", "\(options.queries)"), ("hits", "\(hit.result)")]
