@@ -107,6 +107,19 @@ enum AdaptivePilot {
         _ points: PlanePoints, at indices: [Int]? = nil, kernel: DensityKernel, radius: Double,
         nodesPerRadius: Double? = nil, projection: PlaneProjection, control: ComputeControl
     ) throws -> [Double] {
+        let wanted = indices ?? Array(0..<points.count)
+        return try interpolated(
+            points, atX: wanted.map { points.x[$0] }, y: wanted.map { points.y[$0] }, kernel: kernel,
+            radius: radius, nodesPerRadius: nodesPerRadius, projection: projection, control: control)
+    }
+
+    /// The same at the positions (`x`, `y`) (among the points, each within
+    /// their box): read in the order given, so positions near each other
+    /// in it share the grid's cache lines.
+    static func interpolated(
+        _ points: PlanePoints, atX queryX: [Double], y queryY: [Double], kernel: DensityKernel, radius: Double,
+        nodesPerRadius: Double? = nil, projection: PlaneProjection, control: ComputeControl
+    ) throws -> [Double] {
         let box = points.bounds
         // Two nodes beyond the points on every side: the 4 × 4 reading stencil stays inside.
         var spacing = radius / (nodesPerRadius ?? self.nodesPerRadius(points: points.count, box: box, radius: radius))
@@ -124,16 +137,15 @@ enum AdaptivePilot {
         try accumulator.add(fixed, control: control)
         let grid = try (consume accumulator).finish(control: control)
         try control.checkCancellation()
-        let wanted = indices ?? Array(0..<points.count)
-        var read = [Double](repeating: 0, count: wanted.count)
+        var read = [Double](repeating: 0, count: queryX.count)
         let columns = geometry.columns, rows = geometry.rows, inverse = 1 / spacing
         grid.values.withUnsafeBufferPointer { values in
             let values = values.baseAddress!
-            points.x.withUnsafeBufferPointer { xs in
-                points.y.withUnsafeBufferPointer { ys in
+            queryX.withUnsafeBufferPointer { xs in
+                queryY.withUnsafeBufferPointer { ys in
                     read.withUnsafeMutableBufferPointer { out in
-                        for (k, i) in wanted.enumerated() {
-                            let fx = (xs[i] - geometry.x0) * inverse, fy = (ys[i] - geometry.y0) * inverse
+                        for k in 0..<xs.count {
+                            let fx = (xs[k] - geometry.x0) * inverse, fy = (ys[k] - geometry.y0) * inverse
                             let c = min(max(Int(fx), 1), columns - 3), r = min(max(Int(fy), 1), rows - 3)
                             let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r))
                             var across = SIMD4<Double>()
@@ -175,7 +187,9 @@ enum AdaptivePilot {
             pairs += sums.count(b) * block
         }
         var exact = buckets.map(\.bucket)
-        var rest: [Int] = []
+        // The points read from the grid: their index, and their position
+        // from the sums' sorted copies (bucket by bucket, in cache).
+        var rest: [Int] = [], restX: [Double] = [], restY: [Double] = []
         if let budget, pairs > budget {
             // The sparsest buckets first, while the budget lasts.
             buckets.sort { $0.block < $1.block }
@@ -189,13 +203,18 @@ enum AdaptivePilot {
             exact = buckets[..<taken].map(\.bucket).sorted()
             // In bucket order: neighbouring readings share the grid's cache lines.
             for b in buckets[taken...].map(\.bucket).sorted() {
-                for s in sums.start[b]..<sums.start[b + 1] { rest.append(sums.order[s]) }
+                for s in sums.start[b]..<sums.start[b + 1] {
+                    rest.append(sums.order[s])
+                    restX.append(sums.x[s])
+                    restY.append(sums.y[s])
+                }
             }
         }
         var result = [Double](repeating: 0, count: n)
         if !rest.isEmpty {
             let read = try interpolated(
-                points, at: rest, kernel: kernel, radius: radius, projection: projection, control: control)
+                points, atX: restX, y: restY, kernel: kernel, radius: radius, projection: projection,
+                control: control)
             for (k, i) in rest.enumerated() { result[i] = read[k] }
         }
         try result.withUnsafeMutableBufferPointer { out in
