@@ -107,9 +107,11 @@ enum AdaptivePilot {
         _ points: PlanePoints, at indices: [Int]? = nil, kernel: DensityKernel, radius: Double,
         nodesPerRadius: Double? = nil, projection: PlaneProjection, control: ComputeControl
     ) throws -> [Double] {
-        let wanted = indices ?? Array(0..<points.count)
+        // Every point: its own coordinate arrays, not a gathered copy.
+        let x = indices.map { $0.map { points.x[$0] } } ?? points.x
+        let y = indices.map { $0.map { points.y[$0] } } ?? points.y
         return try interpolated(
-            points, atX: wanted.map { points.x[$0] }, y: wanted.map { points.y[$0] }, kernel: kernel,
+            points, atX: x, y: y, kernel: kernel,
             radius: radius, nodesPerRadius: nodesPerRadius, projection: projection, control: control)
     }
 
