@@ -143,7 +143,7 @@ struct LevelTracer {
         keys.removeAll { out.isRemoved[Int($0 & 0xffff_ffff)] }
         try control.checkCancellation()
         let edgesPerRow = UInt64(columns - 1)
-        try BlockSort.sort(&keys, blocks: (rows + 63) / 64, control: control) { Int(($0 >> 32) / edgesPerRow / 64) }
+        try BlockSort.sort(&keys, blocks: rows, control: control) { Int(($0 >> 32) / edgesPerRow) }
         out.hEdges = keys.map { Int32(truncatingIfNeeded: $0 >> 32) }
         out.hPieces = keys.map { Int32(truncatingIfNeeded: $0 & 0xffff_ffff) }
         keys = []
