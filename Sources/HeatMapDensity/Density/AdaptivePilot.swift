@@ -60,12 +60,12 @@ enum AdaptivePilot {
     /// 0.55 ns each (``NeighbourSums``), so the exact part of 10⁶ points
     /// stays near 10 ms of CPU, a tenth of the coarse grid's splat. The
     /// sparsest buckets come first: their points, whose pilot is mostly
-    /// their own and a few neighbours' shares, are summed exactly, and
-    /// all the points of inputs of up to about 10⁵ points in the usual
-    /// spreads. The exact pilot is exact for every kernel; the grid's
-    /// reading errs most near a support's edge, where the Epanechnikov,
-    /// triangular and uniform kernels have a corner or a step, and least
-    /// where many neighbours share each reading's error.
+    /// their own and a few neighbours' shares, are summed exactly (and
+    /// every point of inputs whose pairs fit). The exact pilot is exact
+    /// for every kernel; the grid's reading errs most near a support's
+    /// edge, where the Epanechnikov, triangular and uniform kernels have a
+    /// corner or a step, and least where many neighbours share each
+    /// reading's error.
     static func pairBudget(_ n: Int) -> Int { 16 * n + 2_000_000 }
 
     /// Nodes per pilot radius of the pilot's own grid where that grid is
