@@ -68,8 +68,11 @@ package struct EqualAreaInverse: Sendable {
         _ plane: UnsafeBufferPointer<PlanePoint>,
         _ body: (Int, LocationCoordinate2D) -> Void
     ) {
-        let block = Self.block
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 11 * block) { scratch in
+        // Blocks of at most `Self.block` points, laid out `block` apart: as
+        // many as there are points, so that a small ring's scratch (under
+        // a dozen points) stays on the stack.
+        let block = max(1, min(Self.block, plane.count))
+        withScratch(of: Double.self, capacity: 11 * block) { scratch in
             let rho2 = scratch.baseAddress!, root = rho2 + block, north = root + block
             // Ratios and their angles: latitudes first, longitudes after.
             let num = north + block, den = num + 2 * block, angle = den + 2 * block, work = angle + 2 * block

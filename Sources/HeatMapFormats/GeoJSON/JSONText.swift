@@ -113,8 +113,10 @@ package struct JSONText {
     ) {
         let n = points.count + (closing && !points.isEmpty ? 1 : 0)
         let format = FixedDecimal.of(decimals)
-        let capacity = blockBytes + FixedDecimal.scratchBytes
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+        // Room for one block, or for every position when they are fewer: a
+        // small ring's text is made on the stack.
+        let capacity = min(n, block) * (positionLength + 1) + FixedDecimal.scratchBytes
+        withScratch(of: UInt8.self, capacity: capacity) { buffer in
             let end = buffer.baseAddress! + capacity
             points.withUnsafeBufferPointer { points in
                 for first in stride(from: 0, to: n, by: block) {
