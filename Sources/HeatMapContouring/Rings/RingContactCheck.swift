@@ -208,8 +208,16 @@ package struct RingContactCheck {
             next[rings[r].polygon] += 1
         }
         for polygon in 0..<holes.count where starts[polygon + 1] > starts[polygon] {
+            let exterior = rings[exteriorOf[polygon]].points
+            if starts[polygon + 1] - starts[polygon] == 1 {
+                // One hole (most polygons that have any): the one-point
+                // test, the same answer without the sorted copies.
+                let h = members[starts[polygon]]
+                sides[h] = locate(rings[h].points[0], in: exterior)
+                continue
+            }
             let hs = members[starts[polygon]..<starts[polygon + 1]]
-            let found = locate(hs.map { rings[$0].points[0] }, in: rings[exteriorOf[polygon]].points)
+            let found = locate(hs.map { rings[$0].points[0] }, in: exterior)
             for (h, side) in zip(hs, found) { sides[h] = side }
         }
         return sides
