@@ -88,4 +88,40 @@ import Testing
         #expect(
             early.contours == lazy.contours && early.contours.map(\.coordinates) == lazy.contours.map(\.coordinates))
     }
+
+    /// Bands and levels assembled from levels unprojected once each (as an
+    /// export reads them) are the plane ones unprojected ring by ring:
+    /// frame-closed rings (corners unprojected on their own), a band's
+    /// holes (the level above, reversed) and pieces crossing ±180°.
+    @Test(arguments: [PolygonSmoother.none, .chaikin(iterations: 2)])
+    func rawLevelsGiveThePlanePolygonsUnprojected(smoother: PolygonSmoother) throws {
+        // A kilometre a node, about the antimeridian.
+        let field = ContourFixture.randomGrid(seed: 35, columns: 53, rows: 41, bumps: 20)
+        let grid = DensityGrid(
+            geometry: GridGeometry(columns: 53, rows: 41, x0: -26_000, y0: -20_000, dx: 1_000, dy: 1_000),
+            values: field.values, projection: PlaneProjection(kind: .planar),
+            radius: 1, estimator: .density, units: "per square unit")
+        let thresholds = ThresholdResolver.thresholds(for: .quantile, levelCount: 7, grid: grid)
+        let set = try ContourBuilder.build(grid: grid, thresholds: thresholds, smoother: smoother)
+        let pieces = try ContourBuilder.pieces(grid: grid, thresholds: thresholds, smoother: smoother)
+        let projection = PlaneProjection(kind: .equalArea, centreLatitude: -40, centreLongitude: 180)
+        let geometry = LonLatGeometry(projection: projection)
+        var holes = 0, crossing = 0
+        for l in (0..<thresholds.count).reversed() + Array(0..<thresholds.count) {
+            for mode in [ContourMode.bands, .levels] {
+                let plane = try pieces.polygons(mode, level: l, control: .none)
+                let expected = plane.map { geometry.raw($0) }
+                let raw = try pieces.rawPolygons(mode, level: l, geometry: geometry, control: .none)
+                #expect(raw == expected, "\(mode) \(l)")
+                #expect(plane == (mode == .bands ? set.bands[l] : set.levels[l]))
+                // West of ±180° and east of it, whichever turn raw longitudes are in.
+                let turn = { (p: PlanePoint) in (p.x + 720).truncatingRemainder(dividingBy: 360) }
+                let west = { (p: PlanePoint) in turn(p) > 179 && turn(p) < 180 }
+                let east = { (p: PlanePoint) in turn(p) > 180 && turn(p) < 181 }
+                crossing += raw.filter { $0.exterior.contains(where: west) && $0.exterior.contains(where: east) }.count
+                holes += plane.reduce(0) { $0 + $1.holes.count }
+            }
+        }
+        #expect(holes > 0 && crossing > 0)
+    }
 }

@@ -31,6 +31,11 @@ struct BandAssembler {
     package let upper: LevelTrace?
     let upperSmooth: SmoothedLevel?
     package let control: ComputeControl
+    /// What the smoothed pieces' positions went through before they were
+    /// handed over (an unprojection, for a writer that unprojects each
+    /// level once for the two bands that share it), applied to the frame's
+    /// corners too; nil when they are plane positions.
+    var mapPosition: ((PlanePoint) -> PlanePoint)? = nil
 
     private enum Source {
         case frame([FramePart])
@@ -42,6 +47,21 @@ struct BandAssembler {
     /// The band's polygons, and all its rings (the isolines, for a level).
     /// With `polygons` false the rings are not nested and no polygon is made.
     package func assemble(polygons wanted: Bool = true) throws -> (polygons: [PlanePolygon], rings: [[PlanePoint]]) {
+        // Plane positions: a hole is always placed.
+        try assemble(polygons: wanted, placingByGeometry: true)!
+    }
+
+    /// The band's polygons from pieces whose positions went through
+    /// ``mapPosition``; nil in the rare case where a hole has to be placed
+    /// by geometry (``adopt(_:rings:exterior:)``), which needs the plane
+    /// positions: the caller assembles those instead.
+    func mappedPolygons() throws -> [PlanePolygon]? {
+        try assemble(polygons: true, placingByGeometry: false)?.polygons
+    }
+
+    private func assemble(polygons wanted: Bool, placingByGeometry: Bool) throws
+        -> (polygons: [PlanePolygon], rings: [[PlanePoint]])?
+    {
         let walk = FrameWalk(frame: frame, geometry: geometry, bands: bands)
         var sources: [Source] = []
         var lowerRing = [Int32](repeating: -1, count: lower.pieceCount)
@@ -118,6 +138,7 @@ struct BandAssembler {
             }
         }
         if !orphans.isEmpty {
+            guard placingByGeometry else { return nil }
             for (hole, shell) in Self.adopt(orphans, rings: rings, exterior: exterior) { holes[shell].append(hole) }
         }
         var polygons: [PlanePolygon] = []
@@ -182,7 +203,7 @@ struct BandAssembler {
         switch source {
         case .wholeFrame:
             let (a, b, c, d) = frame.corners
-            return Self.removingRepeats([a, b, c, d].map { walk.position(ofPerimeterNode: $0) })
+            return Self.removingRepeats([a, b, c, d].map { position(ofPerimeterNode: $0, walk) })
         case .lowerPiece(let p):
             return Self.removingRepeats(lowerSmooth.pieces[p])
         case .upperPiece(let p):
@@ -197,10 +218,16 @@ struct BandAssembler {
                 if part.upper { out.append(contentsOf: piece.reversed()) } else { out.append(contentsOf: piece) }
                 let end = FrameWalk.keys(of: part, lower: lower, upper: upper).end
                 let next = FrameWalk.keys(of: parts[(i + 1) % parts.count], lower: lower, upper: upper).start
-                for j in walk.cornersPassed(from: end, to: next) { out.append(walk.position(ofPerimeterNode: j)) }
+                for j in walk.cornersPassed(from: end, to: next) { out.append(position(ofPerimeterNode: j, walk)) }
             }
             return Self.removingRepeats(out)
         }
+    }
+
+    /// A frame corner's position, mapped as the pieces' positions were.
+    private func position(ofPerimeterNode j: Int, _ walk: FrameWalk) -> PlanePoint {
+        let p = walk.position(ofPerimeterNode: j)
+        return mapPosition?(p) ?? p
     }
 
     /// `ring` without consecutive repeated vertices (last against first too).

@@ -24,7 +24,9 @@ package final class ContourPieces: ContourSource {
     private let recent = Mutex<Recent>(Recent())
 
     private struct Recent {
-        package var levels: [(level: Int, smoothed: SmoothedLevel)] = []
+        /// Levels by (level, raw): a raw level's positions are unprojected
+        /// (``rawPolygons(_:level:geometry:control:)``).
+        package var levels: [(level: Int, raw: Bool, smoothed: SmoothedLevel)] = []
         package var made: [(key: Key, polygons: [PlanePolygon], rings: [[PlanePoint]])] = []
         /// The last results asked for: one asked for again while still here
         /// is kept in `made` (a writer reading a level polygon by polygon),
@@ -35,6 +37,8 @@ package final class ContourPieces: ContourSource {
     private struct Key: Equatable {
         package var level: Int
         package var band: Bool
+        /// Assembled from raw levels.
+        package var raw = false
     }
 
     /// How many smoothed levels are kept: one per core and one more, since
@@ -147,6 +151,19 @@ package final class ContourPieces: ContourSource {
         return try made(Key(level: l, band: band), control: control).polygons
     }
 
+    /// Bands or levels assembled from levels whose pieces were unprojected
+    /// once each (kept while neighbouring bands need them), not from plane
+    /// positions unprojected band by band: each ring shared by two bands
+    /// is unprojected once.
+    package func rawPolygons(
+        _ mode: ContourMode, level l: Int, geometry: LonLatGeometry, control: ComputeControl
+    ) throws -> [PlanePolygon] {
+        guard geometry.projection.isGeographic else { return try polygons(mode, level: l, control: control) }
+        guard l < traces.count, mode != .isolines else { return [] }
+        let band = mode == .bands && l + 1 < traces.count
+        return try made(Key(level: l, band: band, raw: true), geometry: geometry, control: control).polygons
+    }
+
     package func isolines(level l: Int, control: ComputeControl) throws -> [[PlanePoint]] {
         guard l < traces.count else { return [] }
         return try made(Key(level: l, band: false), control: control).rings
@@ -173,17 +190,34 @@ package final class ContourPieces: ContourSource {
         DeferredRelease.release(consume recent)
     }
 
-    private func made(_ key: Key, control: ComputeControl) throws -> (polygons: [PlanePolygon], rings: [[PlanePoint]]) {
+    /// The result for `key`; a raw key's needs `geometry`.
+    private func made(_ key: Key, geometry output: LonLatGeometry? = nil, control: ComputeControl) throws -> (
+        polygons: [PlanePolygon], rings: [[PlanePoint]]
+    ) {
         if let hit = recent.withLock({ r in r.made.first { $0.key == key } }) { return (hit.polygons, hit.rings) }
         let l = key.level
-        let lowerSmooth = try smoothed(l, control: control)
-        let upperSmooth = key.band ? try smoothed(l + 1, control: control) : nil
-        let result = try BandAssembler(
-            geometry: geometry, frame: frame, bands: bands, level: l,
-            lower: traces[l], lowerSmooth: lowerSmooth,
-            upper: key.band ? traces[l + 1] : nil, upperSmooth: upperSmooth,
-            control: control
-        ).assemble(polygons: true)
+        let raw = key.raw ? output : nil
+        func assembler(raw: LonLatGeometry?) throws -> BandAssembler {
+            var assembler = BandAssembler(
+                geometry: geometry, frame: frame, bands: bands, level: l,
+                lower: traces[l], lowerSmooth: try smoothed(l, raw: raw, control: control),
+                upper: key.band ? traces[l + 1] : nil,
+                upperSmooth: key.band ? try smoothed(l + 1, raw: raw, control: control) : nil,
+                control: control)
+            if let raw { assembler.mapPosition = { raw.raw([$0])[0] } }
+            return assembler
+        }
+        let result: (polygons: [PlanePolygon], rings: [[PlanePoint]])
+        if let raw {
+            // A hole placed by geometry needs the plane positions (rare):
+            // then the plane band is unprojected as a whole.
+            let polygons =
+                try assembler(raw: raw).mappedPolygons()
+                ?? assembler(raw: nil).assemble(polygons: true).polygons.map { raw.raw($0, control: control) }
+            result = (polygons, [])
+        } else {
+            result = try assembler(raw: nil).assemble(polygons: true)
+        }
         recent.withLock { r in
             if let seen = r.asked.firstIndex(of: key) {
                 r.asked.remove(at: seen)
@@ -198,12 +232,17 @@ package final class ContourPieces: ContourSource {
         return result
     }
 
-    private func smoothed(_ l: Int, control: ComputeControl) throws -> SmoothedLevel {
-        if let hit = recent.withLock({ r in r.levels.first { $0.level == l } }) { return hit.smoothed }
-        let level = try SmoothedLevel(trace: traces[l], iterations: passes[l], geometry: geometry, control: control)
+    /// Level `l` smoothed, its positions unprojected by `raw` if given.
+    private func smoothed(_ l: Int, raw: LonLatGeometry? = nil, control: ComputeControl) throws -> SmoothedLevel {
+        let isRaw = raw != nil
+        if let hit = recent.withLock({ r in r.levels.first { $0.level == l && $0.raw == isRaw } }) {
+            return hit.smoothed
+        }
+        var level = try SmoothedLevel(trace: traces[l], iterations: passes[l], geometry: geometry, control: control)
+        if let raw { level = try level.mapped({ raw.raw($0, control: control) }, control: control) }
         recent.withLock { r in
-            guard !r.levels.contains(where: { $0.level == l }) else { return }
-            r.levels.append((l, level))
+            guard !r.levels.contains(where: { $0.level == l && $0.raw == isRaw }) else { return }
+            r.levels.append((l, isRaw, level))
             if r.levels.count > Self.levelCapacity { r.levels.removeFirst() }
         }
         return level

@@ -14,6 +14,21 @@ package protocol ContourSource: Sendable {
     /// About how many vertices the polygons of level `level` of `mode`
     /// hold, without making them (for sharing work out ahead).
     func vertexEstimate(_ mode: ContourMode, level: Int) -> Int
+    /// The polygons of ``polygons(_:level:control:)`` with every position
+    /// as `geometry` unprojects it (``LonLatGeometry/raw(_:control:)``):
+    /// what ``LonLatGeometry/polygon(raw:plane:control:)`` takes to output
+    /// coordinates. `geometry` is that of the projection the contours are
+    /// in. A source that shares rings between levels unprojects each once.
+    func rawPolygons(_ mode: ContourMode, level: Int, geometry: LonLatGeometry, control: ComputeControl) throws
+        -> [PlanePolygon]
+}
+
+extension ContourSource {
+    package func rawPolygons(
+        _ mode: ContourMode, level: Int, geometry: LonLatGeometry, control: ComputeControl
+    ) throws -> [PlanePolygon] {
+        try polygons(mode, level: level, control: control).map { geometry.raw($0, control: control) }
+    }
 }
 
 extension ContourSet: ContourSource {

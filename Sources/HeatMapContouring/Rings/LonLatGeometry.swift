@@ -30,13 +30,42 @@ package struct LonLatGeometry {
     /// A plane polygon in output coordinates.
     /// A cancelled `control` cuts it short (the caller throws). O(n).
     package func polygon(_ polygon: PlanePolygon, control: ComputeControl = .none) -> PlanePolygon {
-        var exterior = ring(polygon.exterior, control: control)
+        self.polygon(raw: raw(polygon, control: control), plane: polygon, control: control)
+    }
+
+    /// The positions of a plane ring as they unproject, point by point:
+    /// raw [longitude, latitude] (each in the centre's ± 180°, not yet
+    /// unwrapped), or x/y for planar data (the ring itself). The first step
+    /// of ``polygon(_:control:)``, which a writer of rings that several
+    /// polygons share takes once per ring (``polygon(raw:plane:control:)``
+    /// does the rest); cut short if `control` is cancelled. O(n).
+    package func raw(_ plane: [PlanePoint], control: ComputeControl = .none) -> [PlanePoint] {
+        guard projection.isGeographic else { return plane }
+        return LonLatGeometry.unprojected(plane, unprojection, control: control)
+    }
+
+    /// ``raw(_:control:)`` of every ring of a polygon. O(n).
+    package func raw(_ polygon: PlanePolygon, control: ComputeControl = .none) -> PlanePolygon {
+        PlanePolygon(
+            exterior: raw(polygon.exterior, control: control), holes: polygon.holes.map { raw($0, control: control) })
+    }
+
+    /// ``polygon(_:control:)`` of a polygon whose rings are already
+    /// ``raw(_:control:)``: unwrapped, oriented, its holes in its
+    /// exterior's turn of longitudes. `plane` is the polygon before
+    /// unprojection when the caller holds it; a ring that circles a pole
+    /// (rare) is otherwise projected back to learn which. O(n).
+    package func polygon(raw polygon: PlanePolygon, plane: PlanePolygon? = nil, control: ComputeControl = .none)
+        -> PlanePolygon
+    {
+        let planeExterior = plane?.exterior
+        var exterior = ring(raw: polygon.exterior, plane: planeExterior)
         if PlaneRing.signedArea(exterior) < 0 { exterior.reverse() }
         guard projection.isGeographic else {
             return PlanePolygon(
                 exterior: exterior,
                 holes: polygon.holes.map { h in
-                    var h = ring(h)
+                    var h = h
                     if PlaneRing.signedArea(h) > 0 { h.reverse() }
                     return h
                 })
@@ -44,9 +73,9 @@ package struct LonLatGeometry {
         let box = PlaneRing.bounds(exterior)
         var holes: [[PlanePoint]] = []
         holes.reserveCapacity(polygon.holes.count)
-        for h in polygon.holes {
+        for (k, h) in polygon.holes.enumerated() {
             if control.isCancelled { break }
-            var hole = ring(h, control: control)
+            var hole = ring(raw: h, plane: plane?.holes[k])
             guard !hole.isEmpty else { continue }
             if PlaneRing.signedArea(hole) > 0 { hole.reverse() }
             // Each ring was unwrapped on its own: put the hole in the
@@ -63,25 +92,24 @@ package struct LonLatGeometry {
     /// One ring (open) in output coordinates, unwrapped to be continuous in
     /// longitude and closed round a pole if it circles one.
     func ring(_ plane: [PlanePoint], control: ComputeControl = .none) -> [PlanePoint] {
-        guard projection.isGeographic, plane.count >= 2 else {
-            return plane.map { p -> PlanePoint in
-                let c = unprojection.coordinate(p)
-                return PlanePoint(x: c.longitude, y: c.latitude)
-            }
+        let raw = self.raw(plane, control: control)
+        if raw.count < plane.count { return raw }
+        return ring(raw: raw, plane: plane)
+    }
+
+    /// ``ring(_:control:)`` of a ring already ``raw(_:control:)``.
+    private func ring(raw: [PlanePoint], plane: [PlanePoint]?) -> [PlanePoint] {
+        guard projection.isGeographic, raw.count >= 2 else { return raw }
+        // Each longitude continues from the one before by the short way
+        // round. Most rings need no change: the raw array is kept (and
+        // shared) until a longitude differs.
+        var out = raw
+        var x = raw[0].x
+        for i in 1..<raw.count {
+            x += LonLatGeometry.step(raw[i].x - raw[i - 1].x)
+            if x != out[i].x { out[i].x = x }
         }
-        // Unprojected in batches (about a millisecond between polls; a
-        // cancel leaves the ring unfinished and the caller throws), then
-        // unwrapped in place: each longitude continues from the one before
-        // by the short way round.
-        var out = LonLatGeometry.unprojected(plane, unprojection, control: control)
-        if out.count < plane.count { return out }
-        let rawFirst = out[0]
-        var rawLast = rawFirst
-        for i in 1..<out.count {
-            let raw = out[i]
-            out[i].x = out[i - 1].x + LonLatGeometry.step(raw.x - rawLast.x)
-            rawLast = raw
-        }
+        let rawFirst = raw[0], rawLast = raw[raw.count - 1]
         let closing = LonLatGeometry.step(rawFirst.x - rawLast.x)
         let turns = ((out[out.count - 1].x + closing - out[0].x) / 360).rounded()
         guard turns.isFinite, turns != 0 else { return out }
@@ -89,6 +117,7 @@ package struct LonLatGeometry {
         // it over the pole along ±180°, so that the cap lies in one window
         // of longitudes and needs no cut (a cut elsewhere would leave two
         // pieces sharing an edge).
+        let plane = plane ?? raw.map { projection.project(latitude: $0.y, longitude: $0.x) }
         let pole: Double
         if let n = northPole, PlaneRing.locate(n, in: plane) == 1 {
             pole = 90

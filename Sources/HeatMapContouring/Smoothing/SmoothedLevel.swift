@@ -96,6 +96,25 @@ struct SmoothedLevel: Sendable {
         }
     }
 
+    /// The same level with every piece's positions through `transform`
+    /// (which keeps their count), polling `control` every 65,536
+    /// positions. O(n).
+    func mapped(_ transform: ([PlanePoint]) -> [PlanePoint], control: ComputeControl) throws -> SmoothedLevel {
+        var level = self
+        var sinceCheck = 0
+        for p in level.pieces.indices where !level.pieces[p].isEmpty {
+            level.pieces[p] = transform(level.pieces[p])
+            sinceCheck += level.pieces[p].count
+            if sinceCheck > 1 << 16 {
+                sinceCheck = 0
+                try control.checkCancellation()
+            }
+        }
+        // A cancel may have cut the last pieces short.
+        try control.checkCancellation()
+        return level
+    }
+
     /// The vertex count of piece `p`.
     @inline(__always) package func count(_ p: Int) -> Int { pieces[p].count }
 

@@ -183,10 +183,12 @@ public enum GeoJSONExport {
         }
         let pieces = { (f: Int) throws -> [PlanePolygon] in
             let feature = polygonFeatures[f]
-            var polygons = try source.polygons(mode, level: feature.level, control: control)
+            // Unprojected by the source, which unprojects a ring that two
+            // bands share once.
+            var polygons = try source.rawPolygons(mode, level: feature.level, geometry: geometry, control: control)
             let lonLat =
-                feature.polygon.map { outputPolygons(polygons[$0], geometry: geometry, control: control) }
-                ?? outputPolygons(releasing: &polygons, geometry: geometry, control: control)
+                feature.polygon.map { outputPolygons(raw: polygons[$0], geometry: geometry, control: control) }
+                ?? outputPolygons(releasingRaw: &polygons, geometry: geometry, control: control)
             try control.checkCancellation()
             return lonLat
         }
@@ -445,18 +447,35 @@ public enum GeoJSONExport {
         _ polygon: PlanePolygon, geometry: LonLatGeometry,
         control: ComputeControl = .none
     ) -> [PlanePolygon] {
+        outputPolygons(polygon, geometry: geometry, control: control) { geometry.polygon($0, control: control) }
+    }
+
+    /// ``outputPolygons(_:geometry:control:)`` of a polygon already
+    /// ``LonLatGeometry/raw(_:control:)``.
+    static func outputPolygons(
+        raw polygon: PlanePolygon, geometry: LonLatGeometry,
+        control: ComputeControl = .none
+    ) -> [PlanePolygon] {
+        outputPolygons(polygon, geometry: geometry, control: control) { geometry.polygon(raw: $0, control: control) }
+    }
+
+    /// `polygon` in output coordinates as `unwrapped` makes them, split.
+    private static func outputPolygons(
+        _ polygon: PlanePolygon, geometry: LonLatGeometry, control: ComputeControl,
+        unwrapped: (PlanePolygon) -> PlanePolygon
+    ) -> [PlanePolygon] {
         guard polygon.exterior.count >= 3, !control.isCancelled else { return [] }
-        let lonLat = geometry.polygon(polygon, control: control)
+        let lonLat = unwrapped(polygon)
         if control.isCancelled { return [] }
         guard geometry.projection.isGeographic else { return [lonLat] }
         return AntimeridianSplitter.split(lonLat)
     }
 
-    /// `polygons` in output coordinates, each left empty once made, so
-    /// that plane polygons made for this alone are freed as the output ones
+    /// Raw `polygons` in output coordinates, each left empty once made, so
+    /// that raw polygons made for this alone are freed as the output ones
     /// are made (a feature is not held in both at once).
     static func outputPolygons(
-        releasing polygons: inout [PlanePolygon], geometry: LonLatGeometry,
+        releasingRaw polygons: inout [PlanePolygon], geometry: LonLatGeometry,
         control: ComputeControl = .none
     ) -> [PlanePolygon] {
         var out: [PlanePolygon] = []
@@ -464,7 +483,7 @@ public enum GeoJSONExport {
         for k in polygons.indices {
             let polygon = polygons[k]
             polygons[k] = PlanePolygon(exterior: [])
-            out += outputPolygons(polygon, geometry: geometry, control: control)
+            out += outputPolygons(raw: polygon, geometry: geometry, control: control)
         }
         return out
     }
