@@ -64,17 +64,20 @@ struct BandPolygons: Sendable {
     /// Every band of `source` in latitude/longitude, lowest level first,
     /// levels on every core, polling `control` every ``pollInterval``
     /// vertices (within long rings too). Bands kept as pieces are
-    /// assembled one level at a time, and their plane geometry not kept.
+    /// assembled one level at a time from levels unprojected once each (a
+    /// band's holes are the next band's rings), and their plane geometry
+    /// not kept. A polygon's id comes from its level, its place in the
+    /// level and its exterior's first positions.
     static func unprojected(
         _ source: any ContourSource, projection: PlaneProjection,
         control: ComputeControl
     ) throws -> [HeatMapPolygon] {
-        let unprojection = Unprojection(projection)
+        let geometry = LonLatGeometry(projection: projection)
         let thresholds = source.thresholds, levelCount = thresholds.count
         try control.begin(.assemble)
         let done = Atomic<Int>(0)
         let perLevel = try Parallel.map(levelCount, control: control) { level in
-            let bands = try source.polygons(.bands, level: level, control: control)
+            let bands = try source.rawPolygons(.bands, level: level, geometry: geometry, control: control)
             var out: [HeatMapPolygon] = []
             out.reserveCapacity(bands.count)
             var budget = pollInterval
@@ -85,10 +88,8 @@ struct BandPolygons: Sendable {
                             id: StableID.make(level: level, index: k, polygon: polygon),
                             level: level,
                             threshold: thresholds[level],
-                            coordinates: try unprojected(polygon.exterior, unprojection, control, &budget),
-                            interiorPolygons: try polygon.holes.map {
-                                try unprojected($0, unprojection, control, &budget)
-                            },
+                            coordinates: try coordinates(polygon.exterior, control, &budget),
+                            interiorPolygons: try polygon.holes.map { try coordinates($0, control, &budget) },
                             isGeographic: projection.isGeographic))
                 }
             } catch {
@@ -107,27 +108,17 @@ struct BandPolygons: Sendable {
     /// Vertices unprojected between cancellation polls.
     static let pollInterval = 1 << 15
 
-    /// `ring` unprojected; `budget` counts down the vertices left before the next poll.
-    private static func unprojected(
-        _ ring: [PlanePoint], _ projection: Unprojection, _ control: ComputeControl,
-        _ budget: inout Int
+    /// A raw ring (``LonLatGeometry/raw(_:control:)``: x the longitude, y
+    /// the latitude) as coordinates; `budget` counts down the vertices
+    /// left before the next poll.
+    private static func coordinates(
+        _ ring: [PlanePoint], _ control: ComputeControl, _ budget: inout Int
     ) throws -> [LocationCoordinate2D] {
-        var out: [LocationCoordinate2D] = []
-        out.reserveCapacity(ring.count)
-        var start = 0
-        while start < ring.count {
-            if budget <= 0 {
-                try control.checkCancellation()
-                budget = pollInterval
-            }
-            let end = min(ring.count, start + budget)
-            ring.withUnsafeBufferPointer { points in
-                projection.forEachCoordinate(UnsafeBufferPointer(rebasing: points[start..<end])) { _, c in out.append(c)
-                }
-            }
-            budget -= end - start
-            start = end
+        budget -= ring.count
+        if budget <= 0 {
+            try control.checkCancellation()
+            budget = pollInterval
         }
-        return out
+        return ring.map { LocationCoordinate2D(latitude: $0.y, longitude: $0.x) }
     }
 }
