@@ -63,7 +63,8 @@ struct BandPolygons: Sendable {
 
     /// Every band of `source` in latitude/longitude, lowest level first,
     /// levels on every core, polling `control` every ``pollInterval``
-    /// vertices (within long rings too). Bands kept as pieces are
+    /// vertices copied (and within long rings while they are unprojected).
+    /// Bands kept as pieces are
     /// assembled one level at a time from levels unprojected once each (a
     /// band's holes are the next band's rings), and their plane geometry
     /// not kept. A polygon's id comes from its level, its place in the
@@ -105,7 +106,7 @@ struct BandPolygons: Sendable {
         return polygons
     }
 
-    /// Vertices unprojected between cancellation polls.
+    /// Vertices copied between cancellation polls.
     static let pollInterval = 1 << 15
 
     /// A raw ring (``LonLatGeometry/raw(_:control:)``: x the longitude, y
