@@ -64,11 +64,10 @@ struct BandPolygons: Sendable {
     /// Every band of `source` in latitude/longitude, lowest level first,
     /// levels on every core, polling `control` every ``pollInterval``
     /// vertices copied (and within long rings while they are unprojected).
-    /// Bands kept as pieces are
-    /// assembled one level at a time from levels unprojected once each (a
-    /// band's holes are the next band's rings), and their plane geometry
-    /// not kept. A polygon's id comes from its level, its place in the
-    /// level and its exterior's first positions.
+    /// Bands kept as pieces are assembled one level at a time from levels
+    /// unprojected once each (a band's holes are the next band's rings),
+    /// and their plane geometry is not kept. A polygon's id comes from its
+    /// level, its place in the level and its exterior's first positions.
     static func unprojected(
         _ source: any ContourSource, projection: PlaneProjection,
         control: ComputeControl
