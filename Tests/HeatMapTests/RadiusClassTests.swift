@@ -109,4 +109,31 @@ import Testing
             }
         }
     }
+
+    @Test func histogramQuantilesAgreeWithSelection() {
+        var rng = SplitMixGenerator(seed: 11)
+        for n in [1, 2, 5, 300, 20_000] {
+            // Spread over decades, with ties, some zero weights and one
+            // far outlier that leaves most bins empty.
+            var values = (0..<n).map { _ in
+                Double.random(in: 0...1, using: &rng) < 0.2
+                    ? Double(Int.random(in: 0..<5, using: &rng))
+                    : exp(Double.random(in: -8...8, using: &rng))
+            }
+            if n > 2 { values[n / 2] = 1e12 }
+            let weights = (0..<n).map { i in i % 7 == 3 ? 0 : Double.random(in: 0.1...3, using: &rng) }
+            let qs = [0.0, 0.05, 0.5, 0.95, 1.0]
+            guard let found = WeightedQuantile.values(values, weights: weights, at: qs) else {
+                #expect(weights.allSatisfy { $0 == 0 }, "n \(n)")
+                continue
+            }
+            var pairs = zip(values, weights).filter { $0.1 > 0 }.map { SIMD2($0.0, $0.1) }
+            let total = pairs.reduce(0) { $0 + $1.y }
+            for (q, value) in zip(qs, found) {
+                let expected = WeightedQuantile.value(&pairs, q: q, total: total)!
+                #expect(value == expected, "n \(n) q \(q)")
+            }
+        }
+        #expect(WeightedQuantile.values([1, 2], weights: [0, 0], at: [0.5]) == nil)
+    }
 }

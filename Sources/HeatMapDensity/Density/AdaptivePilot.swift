@@ -24,15 +24,33 @@ enum AdaptivePilot {
         let pilot = try density(
             of: points, kernel: kernel, radius: radius, budget: budgeted ? pairBudget(n) : nil,
             projection: projection, control: control)
-        // The weight-weighted geometric mean over points of weight > 0.
+        // The weight-weighted geometric mean over points of weight > 0, by
+        // blocks on all cores, added in block order (the same bits whatever the cores).
+        let block = 65_536, blocks = (n + block - 1) / block
         var logPilot = [Double](repeating: 0, count: n)
+        let parts = try logPilot.withUnsafeMutableBufferPointer { logs in
+            let logs = UncheckedSendable(logs)
+            return try Parallel.map(blocks, control: control) { part -> SIMD4<Double> in
+                // (Σ w log f̃, Σ w, lowest, highest) of the block.
+                var sums = SIMD4<Double>(0, 0, .infinity, -.infinity)
+                for i in part * block..<min((part + 1) * block, n) where points.weight[i] > 0 && pilot[i] > 0 {
+                    let value = log(pilot[i])
+                    logs.value[i] = value
+                    sums[0] += points.weight[i] * value
+                    sums[1] += points.weight[i]
+                    sums[2] = min(sums[2], pilot[i])
+                    sums[3] = max(sums[3], pilot[i])
+                }
+                return sums
+            }
+        }
         var logSum = 0.0, weightSum = 0.0
         var lowest = Double.infinity, highest = -Double.infinity
-        for i in 0..<n where points.weight[i] > 0 && pilot[i] > 0 {
-            logPilot[i] = log(pilot[i])
-            logSum += points.weight[i] * logPilot[i]
-            weightSum += points.weight[i]
-            lowest = min(lowest, pilot[i]); highest = max(highest, pilot[i])
+        for part in parts {
+            logSum += part[0]
+            weightSum += part[1]
+            lowest = min(lowest, part[2])
+            highest = max(highest, part[3])
         }
         guard weightSum > 0, highest > lowest * (1 + 1e-12) else {
             throw HeatMapError.invalidConfiguration(
@@ -43,12 +61,20 @@ enum AdaptivePilot {
         let logG = logSum / weightSum, logTrim = log(rule.trim), logRadius = log(radius)
         var radii = [Double](repeating: radius, count: n)
         var logRadii = [Double](repeating: logRadius, count: n)
-        var trimmed = 0
-        for i in 0..<n where points.weight[i] > 0 && pilot[i] > 0 {
-            let e = -rule.sensitivity * (logPilot[i] - logG)
-            if e > logTrim { trimmed += 1 }
-            logRadii[i] = logRadius + min(e, logTrim)
-            radii[i] = radius * exp(min(e, logTrim))
+        let trimmed = try radii.withUnsafeMutableBufferPointer { radii in
+            try logRadii.withUnsafeMutableBufferPointer { logRadii in
+                let (radii, logRadii) = (UncheckedSendable(radii), UncheckedSendable(logRadii))
+                return try Parallel.map(blocks, control: control) { part -> Int in
+                    var trimmed = 0
+                    for i in part * block..<min((part + 1) * block, n) where points.weight[i] > 0 && pilot[i] > 0 {
+                        let e = -rule.sensitivity * (logPilot[i] - logG)
+                        if e > logTrim { trimmed += 1 }
+                        logRadii.value[i] = logRadius + min(e, logTrim)
+                        radii.value[i] = radius * exp(min(e, logTrim))
+                    }
+                    return trimmed
+                }.reduce(0, +)
+            }
         }
         return (
             radii, summary(radii: radii, logRadii: logRadii, weights: points.weight, radius: radius, trimmed: trimmed)
@@ -145,22 +171,30 @@ enum AdaptivePilot {
         try control.checkCancellation()
         var read = [Double](repeating: 0, count: queryX.count)
         let columns = geometry.columns, rows = geometry.rows, inverse = 1 / spacing
-        grid.values.withUnsafeBufferPointer { values in
-            let values = values.baseAddress!
-            queryX.withUnsafeBufferPointer { xs in
-                queryY.withUnsafeBufferPointer { ys in
-                    read.withUnsafeMutableBufferPointer { out in
-                        for k in 0..<xs.count {
-                            let fx = (xs[k] - geometry.x0) * inverse, fy = (ys[k] - geometry.y0) * inverse
-                            let c = min(max(Int(fx), 1), columns - 3), r = min(max(Int(fy), 1), rows - 3)
-                            let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r))
-                            var across = SIMD4<Double>()
-                            for j in 0..<4 {
-                                let row = values + (r - 1 + j) * columns + c - 1
-                                across += wy[j] * SIMD4(row[0], row[1], row[2], row[3])
+        // Blocks of readings on all cores: each reading is 16 nodes and a few multiplies.
+        let block = 16_384, blocks = (queryX.count + block - 1) / block
+        try grid.values.withUnsafeBufferPointer { values in
+            let values = UncheckedSendable(values.baseAddress!)
+            try queryX.withUnsafeBufferPointer { xs in
+                try queryY.withUnsafeBufferPointer { ys in
+                    try read.withUnsafeMutableBufferPointer { out in
+                        let (xs, ys, out) = (UncheckedSendable(xs), UncheckedSendable(ys), UncheckedSendable(out))
+                        try Parallel.forEach(blocks, control: control) { part in
+                            try control.checkCancellation()
+                            let values = values.value
+                            for k in part * block..<min((part + 1) * block, xs.value.count) {
+                                let fx = (xs.value[k] - geometry.x0) * inverse
+                                let fy = (ys.value[k] - geometry.y0) * inverse
+                                let c = min(max(Int(fx), 1), columns - 3), r = min(max(Int(fy), 1), rows - 3)
+                                let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r))
+                                var across = SIMD4<Double>()
+                                for j in 0..<4 {
+                                    let row = values + (r - 1 + j) * columns + c - 1
+                                    across += wy[j] * SIMD4(row[0], row[1], row[2], row[3])
+                                }
+                                // The pilot includes the point itself: never below zero.
+                                out.value[k] = max((across * wx).sum(), 0)
                             }
-                            // The pilot includes the point itself: never below zero.
-                            out[k] = max((across * wx).sum(), 0)
                         }
                     }
                 }
@@ -193,8 +227,7 @@ enum AdaptivePilot {
             pairs += sums.count(b) * block
         }
         var exact = buckets.map(\.bucket)
-        // The points read from the grid: their index, and their position
-        // from the sums' sorted copies (bucket by bucket, in cache).
+        // The points read from the grid: their index and position, in input order.
         var rest: [Int] = [], restX: [Double] = [], restY: [Double] = []
         if let budget, pairs > budget {
             // The sparsest buckets first, while the budget lasts.
@@ -207,13 +240,16 @@ enum AdaptivePilot {
                 taken += 1
             }
             exact = buckets[..<taken].map(\.bucket).sorted()
-            // In bucket order: neighbouring readings share the grid's cache lines.
-            for b in buckets[taken...].map(\.bucket).sorted() {
-                for s in sums.start[b]..<sums.start[b + 1] {
-                    rest.append(sums.order[s])
-                    restX.append(sums.x[s])
-                    restY.append(sums.y[s])
-                }
+            var isExact = [Bool](repeating: false, count: sums.bucketCount)
+            for b in exact { isExact[b] = true }
+            let m = n - spentPoints(exact, sums)
+            rest.reserveCapacity(m)
+            restX.reserveCapacity(m)
+            restY.reserveCapacity(m)
+            for (i, b) in sums.bucket.enumerated() where !isExact[b] {
+                rest.append(i)
+                restX.append(points.x[i])
+                restY.append(points.y[i])
             }
         }
         var result = [Double](repeating: 0, count: n)
@@ -229,30 +265,31 @@ enum AdaptivePilot {
         return result
     }
 
+    /// The points of the buckets listed.
+    private static func spentPoints(_ buckets: [Int], _ sums: NeighbourSums) -> Int {
+        buckets.reduce(0) { $0 + sums.count($1) }
+    }
+
     private static func summary(
         radii: [Double], logRadii: [Double], weights: [Double], radius: Double, trimmed: Int
     ) -> AdaptiveSummary {
-        var pairs: [SIMD2<Double>] = []
-        pairs.reserveCapacity(radii.count)
         var total = 0.0, logSum = 0.0
         var smallest = Double.infinity, largest = -Double.infinity
         for i in radii.indices where weights[i] > 0 {
             let r = radii[i], w = weights[i]
-            pairs.append(SIMD2(r, w))
             total += w
             logSum += w * logRadii[i]
             smallest = min(smallest, r)
             largest = max(largest, r)
         }
-        guard !pairs.isEmpty else {
+        guard let quantiles = WeightedQuantile.values(radii, weights: weights, at: [0.05, 0.95]) else {
             return AdaptiveSummary(
                 pilotRadius: radius, geometricMean: radius, smallest: radius, largest: radius,
                 percentile5: radius, percentile95: radius, trimmed: trimmed)
         }
-        let p5 = WeightedQuantile.value(&pairs, q: 0.05, total: total) ?? radius
-        let p95 = WeightedQuantile.value(&pairs, q: 0.95, total: total) ?? radius
         return AdaptiveSummary(
             pilotRadius: radius, geometricMean: total > 0 ? exp(logSum / total) : radius,
-            smallest: smallest, largest: largest, percentile5: p5, percentile95: p95, trimmed: trimmed)
+            smallest: smallest, largest: largest, percentile5: quantiles[0], percentile95: quantiles[1],
+            trimmed: trimmed)
     }
 }

@@ -5,14 +5,17 @@ import HeatMapCore
 /// the kernel's reach, for the points of chosen buckets: the exact pilot
 /// of an adaptive bandwidth.
 ///
-/// The points are sorted by square buckets half a reach wide, so the
+/// The points are counted into square buckets half a reach wide, so the
 /// buckets a point's neighbours can lie in are the 5 × 5 around its own
 /// (6.25 R² looked at for a disc of π R², where reach-wide buckets look
-/// at 9 R²), and each of the block's rows is one run of the sorted
-/// points. For each bucket, the block's points are copied once into
-/// single-precision arrays relative to the bucket's centre (structure of
-/// arrays), which every point of the bucket then sweeps eight neighbours
-/// a step with no branch: (1 − d²/R²)ᵖ, masked to 0 beyond the support.
+/// at 9 R²). Only the buckets the chosen ones look at are sorted out
+/// (``sums(of:into:control:)``): the pilot sums the sparse buckets and
+/// reads the rest from a grid, so most points are only counted, never
+/// moved. Among the sorted points each row of a block is one run. For
+/// each bucket, the block's points are copied once into single-precision
+/// arrays relative to the bucket's centre (structure of arrays), which
+/// every point of the bucket then sweeps eight neighbours a step with no
+/// branch: (1 − d²/R²)ᵖ, masked to 0 beyond the support.
 ///
 /// Precision: relative to the bucket's centre every coordinate is within
 /// 2.5 buckets, so a float keeps d²/R² within about 2e-7; each run of up
@@ -22,8 +25,8 @@ import HeatMapCore
 /// overflows. The kernels with a corner or step at the edge (triangular,
 /// uniform) and the Gaussian are summed in double, one pair at a time.
 ///
-/// Memory O(n + buckets); building O(n); the sums O(pairs looked at), on
-/// all cores.
+/// Memory O(n + buckets); counting O(n); the sums O(n + pairs looked at),
+/// the pairs on all cores.
 struct NeighbourSums: @unchecked Sendable {
     let kernel: DensityKernel
     let radius: Double
@@ -32,14 +35,12 @@ struct NeighbourSums: @unchecked Sendable {
     let rows: Int
     /// Buckets either side of a point's own that may hold its neighbours.
     let span: Int
-    /// Bucket b's points are the sorted points start[b]..<start[b + 1].
+    /// The bucket of every point, in input order.
+    let bucket: [Int]
+    /// Bucket b holds start[b + 1] − start[b] points (a prefix sum of the counts).
     let start: [Int]
-    /// The input index of each sorted point.
-    let order: [Int]
-    /// The sorted points' coordinates and weights.
-    let x: [Double]
-    let y: [Double]
-    let weight: [Double]
+    /// The points, in input order.
+    let points: PlanePoints
     /// The centre of bucket (0, 0) and the bucket's side.
     let originX: Double
     let originY: Double
@@ -56,6 +57,7 @@ struct NeighbourSums: @unchecked Sendable {
     init(points: PlanePoints, kernel: DensityKernel, radius: Double) {
         self.kernel = kernel
         self.radius = radius
+        self.points = points
         let n = points.count
         let box = points.bounds
         let reach = NeighbourSums.reach(kernel: kernel, radius: radius)
@@ -72,29 +74,17 @@ struct NeighbourSums: @unchecked Sendable {
         originY = box.minY + cell / 2
         // Floats hold d²/R² well while a bucket is within a few reaches.
         vectorised = NeighbourSums.power(of: kernel) != nil && cell <= 4 * reach
-        // Counting sort by bucket.
         let columns = self.columns, rows = self.rows
-        var of = [Int](repeating: 0, count: n)
+        var bucket = [Int](repeating: 0, count: n)
         var start = [Int](repeating: 0, count: columns * rows + 1)
         for i in 0..<n {
             let c = min(Int((points.x[i] - box.minX) / cell), columns - 1)
             let r = min(Int((points.y[i] - box.minY) / cell), rows - 1)
-            of[i] = r * columns + c
-            start[of[i] + 1] += 1
+            bucket[i] = r * columns + c
+            start[bucket[i] + 1] += 1
         }
         for b in 0..<(columns * rows) { start[b + 1] += start[b] }
-        var next = start
-        var order = [Int](repeating: 0, count: n)
-        var x = [Double](repeating: 0, count: n), y = x, weight = x
-        for i in 0..<n {
-            let s = next[of[i]]
-            next[of[i]] += 1
-            order[s] = i
-            x[s] = points.x[i]
-            y[s] = points.y[i]
-            weight[s] = points.weight[i]
-        }
-        (self.start, self.order, self.x, self.y, self.weight) = (start, order, x, y, weight)
+        (self.bucket, self.start) = (bucket, start)
     }
 
     var bucketCount: Int { columns * rows }
@@ -102,12 +92,18 @@ struct NeighbourSums: @unchecked Sendable {
     /// The points of bucket b.
     func count(_ b: Int) -> Int { start[b + 1] - start[b] }
 
+    /// The buckets of bucket b's block: the column span and the rows.
+    private func block(_ b: Int) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
+        let c = b % columns, r = b / columns
+        return (max(c - span, 0)...min(c + span, columns - 1), max(r - span, 0)...min(r + span, rows - 1))
+    }
+
     /// The points bucket b's block holds: the neighbours each of its points looks at.
     func blockCount(_ b: Int) -> Int {
-        let c = b % columns, r = b / columns
-        let lo = max(c - span, 0), hi = min(c + span, columns - 1)
+        let block = self.block(b)
+        let lo = block.columns.lowerBound, hi = block.columns.upperBound
         var total = 0
-        for rr in max(r - span, 0)...min(r + span, rows - 1) {
+        for rr in block.rows {
             total += start[rr * columns + hi + 1] - start[rr * columns + lo]
         }
         return total
@@ -124,10 +120,12 @@ struct NeighbourSums: @unchecked Sendable {
     }
 
     /// Writes the sum of every point of the buckets `chosen` lists into
-    /// `out`, at the point's input index. Buckets are split among the cores
-    /// in runs of about equal work.
+    /// `out`, at the point's input index. The points of the chosen
+    /// buckets' blocks are sorted out first (``Held``); the buckets are then
+    /// split among the cores in runs of about equal work.
     func sums(of chosen: [Int], into out: UnsafeMutablePointer<Double>, control: ComputeControl) throws {
         guard !chosen.isEmpty else { return }
+        let held = try Held(self, blocksOf: chosen, control: control)
         // Runs of buckets of about equal pairs, several per core.
         var work = [Int](repeating: 0, count: chosen.count + 1)
         for (k, b) in chosen.enumerated() { work[k + 1] = work[k] + count(b) * (blockCount(b) + 8) }
@@ -149,18 +147,60 @@ struct NeighbourSums: @unchecked Sendable {
             defer { scratch.deallocate() }
             for k in cuts[part]..<cuts[part + 1] {
                 if vectorised {
-                    sweep(bucket: chosen[k], scratch: scratch, capacity: most + 8, into: result.value)
+                    sweep(bucket: chosen[k], held: held, scratch: scratch, capacity: most + 8, into: result.value)
                 } else {
-                    exactly(bucket: chosen[k], into: result.value)
+                    exactly(bucket: chosen[k], held: held, into: result.value)
                 }
             }
         }
     }
 
+    /// The points of some buckets sorted by bucket: those of the chosen
+    /// buckets' blocks, every other bucket empty, so a block's row is still
+    /// one run.
+    struct Held {
+        /// Bucket b's held points are start[b]..<start[b + 1].
+        let start: [Int]
+        /// The input index of each held point.
+        let order: [Int]
+        /// The held points' coordinates and weights.
+        let x: [Double]
+        let y: [Double]
+        let weight: [Double]
+
+        init(_ sums: NeighbourSums, blocksOf chosen: [Int], control: ComputeControl) throws {
+            var keep = [Bool](repeating: false, count: sums.bucketCount)
+            for b in chosen {
+                let block = sums.block(b)
+                for r in block.rows { for c in block.columns { keep[r * sums.columns + c] = true } }
+            }
+            var start = [Int](repeating: 0, count: sums.bucketCount + 1)
+            for b in 0..<sums.bucketCount where keep[b] { start[b + 1] = sums.count(b) }
+            for b in 0..<sums.bucketCount { start[b + 1] += start[b] }
+            try control.checkCancellation()
+            let m = start[sums.bucketCount]
+            var next = start
+            var order = [Int](repeating: 0, count: m)
+            var x = [Double](repeating: 0, count: m), y = x, weight = x
+            let points = sums.points
+            for (i, b) in sums.bucket.enumerated() where keep[b] {
+                let s = next[b]
+                next[b] += 1
+                order[s] = i
+                x[s] = points.x[i]
+                y[s] = points.y[i]
+                weight[s] = points.weight[i]
+            }
+            (self.start, self.order, self.x, self.y, self.weight) = (start, order, x, y, weight)
+        }
+    }
+
     /// Bucket b's sums by the float sweep.
     private func sweep(
-        bucket b: Int, scratch: UnsafeMutablePointer<Float>, capacity: Int, into out: UnsafeMutablePointer<Double>
+        bucket b: Int, held: Held, scratch: UnsafeMutablePointer<Float>, capacity: Int,
+        into out: UnsafeMutablePointer<Double>
     ) {
+        let (start, order, x, y, weight) = (held.start, held.order, held.x, held.y, held.weight)
         let own = start[b]..<start[b + 1]
         guard !own.isEmpty else { return }
         let c = b % columns, r = b / columns
@@ -251,7 +291,8 @@ struct NeighbourSums: @unchecked Sendable {
     }
 
     /// Bucket b's sums in double, pair by pair.
-    private func exactly(bucket b: Int, into out: UnsafeMutablePointer<Double>) {
+    private func exactly(bucket b: Int, held: Held, into out: UnsafeMutablePointer<Double>) {
+        let (start, order, x, y, weight) = (held.start, held.order, held.x, held.y, held.weight)
         let c = b % columns, r = b / columns
         let lo = max(c - span, 0), hi = min(c + span, columns - 1)
         let reach = NeighbourSums.reach(kernel: kernel, radius: radius)

@@ -51,3 +51,47 @@ enum WeightedQuantile {
         }
     }
 }
+
+extension WeightedQuantile {
+    /// Bins of ``values(_:weights:at:)``'s histogram.
+    static let histogramBins = 4096
+
+    /// The weighted quantile of `values` at each of `qs`, counting the
+    /// values of weight > 0: for each, what ``value(_:q:total:)`` finds
+    /// over all of them, but without moving them all. One pass bins the
+    /// weights into ``histogramBins`` equal bins between the smallest and
+    /// largest value; the bin where the running weight reaches q × total
+    /// is the only one whose values are then selected among. O(n + the
+    /// values of the chosen bins); nil when no value has weight > 0.
+    static func values(_ values: [Double], weights: [Double], at qs: [Double]) -> [Double]? {
+        var lowest = Double.infinity, highest = -Double.infinity, total = 0.0
+        for i in values.indices where weights[i] > 0 {
+            lowest = min(lowest, values[i])
+            highest = max(highest, values[i])
+            total += weights[i]
+        }
+        guard lowest <= highest else { return nil }
+        let bins = histogramBins
+        let scale = highest > lowest ? Double(bins) / (highest - lowest) : 0
+        @inline(__always) func bin(_ v: Double) -> Int { min(Int((v - lowest) * scale), bins - 1) }
+        var histogram = [Double](repeating: 0, count: bins)
+        for i in values.indices where weights[i] > 0 { histogram[bin(values[i])] += weights[i] }
+        return qs.map { q in
+            // The first bin whose running weight reaches the target (the
+            // last non-empty one should rounding keep it short).
+            let target = q * total
+            var below = 0.0, chosen = bins - 1
+            for b in 0..<bins where histogram[b] > 0 {
+                chosen = b
+                if below + histogram[b] >= target { break }
+                below += histogram[b]
+            }
+            if below + histogram[chosen] < target { return highest }
+            var pairs: [SIMD2<Double>] = []
+            for i in values.indices where weights[i] > 0 && bin(values[i]) == chosen {
+                pairs.append(SIMD2(values[i], weights[i]))
+            }
+            return value(&pairs, q: 1, total: target - below) ?? highest
+        }
+    }
+}
