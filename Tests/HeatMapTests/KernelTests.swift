@@ -209,7 +209,8 @@ import Testing
             var c = Self.configuration(.quartic)
             c.kernelValues = raw ? .raw : .density
             let grid = try DensityGrid.compute(points: p, projection: Self.planar, configuration: c)
-            #expect(Self.error(grid, p, radii: p.radius!, kernel: .quartic, raw: raw) < 1e-9)
+            // The quartic's splat sums in single precision (QuarticBandSplatTests).
+            #expect(Self.error(grid, p, radii: p.radius!, kernel: .quartic, raw: raw) < 7e-5)
             if !raw {
                 let mass = grid.values.reduce(0, +) * grid.geometry.cellArea / p.totalWeight
                 #expect(abs(mass - 1) < 0.01, "mass \(mass)")

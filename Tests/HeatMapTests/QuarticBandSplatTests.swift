@@ -116,4 +116,31 @@ import Testing
         }
         #expect(abs(mass / exact - 1) < 2e-6, "\(mass) against the exact sums' \(exact)")
     }
+
+    @Test func pointsOfTheirOwnRadiiStayWithinTheFloatBound() throws {
+        // Radii from under a cell to 14 cells (spans of one to eight lane
+        // groups), many on the same nodes, weights 1e4 apart.
+        var rng = SplitMixGenerator(seed: 21)
+        var p = PlanePoints()
+        var radii: [Double] = []
+        for i in 0..<3000 {
+            let near = i % 2 == 0
+            p.append(
+                x: near ? 24 + Double.random(in: -2...2, using: &rng) : Double.random(in: -3...51, using: &rng),
+                y: near ? 22 + Double.random(in: -2...2, using: &rng) : Double.random(in: -3...48, using: &rng),
+                weight: exp(Double.random(in: -4.6...4.6, using: &rng)))
+            radii.append(Double.random(in: 0.6...14, using: &rng))
+        }
+        let geometry = GridGeometry(columns: 48, rows: 45, x0: 0.5, y0: 0.5, dx: 1, dy: 1)
+        for raw in [false, true] {
+            var accumulator = try DensityAccumulator(
+                geometry: geometry, radius: 5, projection: KernelTests.planar, method: .exact, kernel: .quartic,
+                kernelValues: raw ? .raw : .density, maximumRadius: radii.max()!)
+            var points = p
+            points.radius = radii
+            try accumulator.add(points)
+            let error = KernelTests.error(try accumulator.finish(), p, radii: radii, kernel: .quartic, raw: raw)
+            #expect(error < 7e-5, "raw \(raw): \(error)")
+        }
+    }
 }

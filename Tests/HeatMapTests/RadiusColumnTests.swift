@@ -103,7 +103,9 @@ import Testing
         var compared = 0
         for i in m.indices {
             guard let mi = m[i] as? Double, let si = s[i] as? Double, let wi = w[i] as? Double else { continue }
-            #expect(abs(mi - wi / si) <= 1e-9 * max(1, abs(mi)))
+            // The two sums are the quartic's single-precision splat: each
+            // within 1024 × 2⁻²⁴ of itself (docs/density-model.md), the mean in double.
+            #expect(abs(mi - wi / si) <= 2e-4 * max(1, abs(mi)))
             compared += 1
         }
         #expect(compared > 100)

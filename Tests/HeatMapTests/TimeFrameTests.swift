@@ -282,7 +282,8 @@ import Testing
                 projection: frame.grid.projection, kernel: .quartic)
             let peak = expected.values.max() ?? 0
             let worst = zip(frame.grid.values, expected.values).map { abs($0 - $1) }.max() ?? 0
-            #expect(peak > 0 && worst <= 1e-9 * peak, "frame \(frame.span.index): \(worst) vs \(peak)")
+            // The quartic's density splat sums in single precision (QuarticBandSplatTests).
+            #expect(peak > 0 && worst <= 7e-5 * peak, "frame \(frame.span.index): \(worst) vs \(peak)")
             checked += 1
         }
         #expect(checked >= 2)

@@ -106,9 +106,10 @@ enum AdaptivePilot {
     /// splatting every point on this one. The grid is read only where the
     /// points are too dense for the exact sums, so many neighbours share
     /// each reading's error: on 10⁵ and 10⁶ clustered points (docs/performance.md)
-    /// the finished grid moves by about 1e-5 of its maximum, against 4e-7
-    /// at the fine spacing.
-    static let coarseNodesPerRadius = 8.0
+    /// the finished grid moves by under 1e-4 of its maximum (6 nodes per
+    /// radius: about the fixed grid's splat of 6-cell kernels), against
+    /// 4e-7 at the fine spacing.
+    static let coarseNodesPerRadius = 6.0
 
     /// The pilot grid's nodes per radius for `n` points over `box`: the
     /// fine spacing if its grid fits ``pilotNodeLimit`` and its transform

@@ -84,16 +84,18 @@ struct DensityAccumulator: Sendable {
     ///   - maximumRadius: for points that bring their own radius
     ///     (``PlanePoints/radius``), the largest of them; `radius` is then
     ///     the one the density is normalised by.
+    ///   - radiusProfile: how those radii spread, if known (for the choice
+    ///     of radius classes).
     package init(
         geometry: GridGeometry, radius: Double, projection: PlaneProjection,
         estimator: DensityEstimator = .density, method: DensityMethod = .automatic,
         kernel: DensityKernel = .gaussian, kernelValues: KernelValues = .density,
-        maximumRadius: Double? = nil, expectedCount: Int? = nil
+        maximumRadius: Double? = nil, radiusProfile: RadiusProfile? = nil, expectedCount: Int? = nil
     ) throws {
         try self.init(
             geometry: geometry, radius: radius, projection: projection, estimator: estimator,
             method: method, kernel: kernel, kernelValues: kernelValues, maximumRadius: maximumRadius,
-            expectedCount: expectedCount, scheme: nil)
+            radiusProfile: radiusProfile, expectedCount: expectedCount, scheme: nil)
     }
 
     /// An accumulator running the given scheme (tests and benchmarks).
@@ -104,13 +106,13 @@ struct DensityAccumulator: Sendable {
         try self.init(
             geometry: geometry, radius: radius, projection: projection, estimator: estimator,
             method: scheme == .direct ? .exact : .binned, kernel: .gaussian, kernelValues: .density,
-            maximumRadius: nil, expectedCount: nil, scheme: scheme)
+            maximumRadius: nil, radiusProfile: nil, expectedCount: nil, scheme: scheme)
     }
 
     private init(
         geometry: GridGeometry, radius: Double, projection: PlaneProjection, estimator: DensityEstimator,
         method: DensityMethod, kernel: DensityKernel, kernelValues: KernelValues, maximumRadius: Double?,
-        expectedCount: Int?, scheme forced: DensityScheme?
+        radiusProfile: RadiusProfile?, expectedCount: Int?, scheme forced: DensityScheme?
     ) throws {
         guard radius.isFinite, radius > 0 else {
             throw HeatMapError.invalidConfiguration("kernel radius must be finite and > 0, not \(radius)")
@@ -158,7 +160,7 @@ struct DensityAccumulator: Sendable {
                     ? .direct
                     : DensityAccumulator.radiusScheme(
                         method: method, kernel: kernel, maximumRadius: maximumRadius!, xAxis: x, yAxis: y,
-                        channels: channels, cells: cells, pointCount: expectedCount))
+                        channels: channels, cells: cells, pointCount: expectedCount, profile: radiusProfile))
                 : kernel.isFinite
                     ? DensityPlan.discScheme(
                         method: method, kernel: kernel, radius: radius, xAxis: x, yAxis: y,
@@ -207,17 +209,17 @@ struct DensityAccumulator: Sendable {
     /// `maximumRadius` (raw values and the mean always take the exact
     /// splat: without the 1/r² of the density the wide points weigh as much
     /// as the narrow ones, and the classes' error with them): radius
-    /// classes where ``RadiusClasses/plan(method:kernel:maximumRadius:xAxis:yAxis:channels:pointCount:)``
+    /// classes where ``RadiusClasses/plan(method:kernel:maximumRadius:xAxis:yAxis:channels:pointCount:profile:)``
     /// gives them and their planes fit in ``DensityPlan/planeMemoryLimit``,
     /// else the exact disc splat.
     private static func radiusScheme(
         method: DensityMethod, kernel: DensityKernel, maximumRadius: Double, xAxis: GaussianAxis,
-        yAxis: GaussianAxis, channels: Int, cells: Int, pointCount: Int?
+        yAxis: GaussianAxis, channels: Int, cells: Int, pointCount: Int?, profile: RadiusProfile?
     ) -> DensityScheme {
         guard
             let classes = RadiusClasses.plan(
                 method: method, kernel: kernel, maximumRadius: maximumRadius, xAxis: xAxis, yAxis: yAxis,
-                channels: channels, pointCount: pointCount),
+                channels: channels, pointCount: pointCount, profile: profile),
             Double(classes.planeCount(xAxis: xAxis, yAxis: yAxis, channels: channels)) * 8
                 <= Double(DensityPlan.planeMemoryLimit)
         else { return .direct }

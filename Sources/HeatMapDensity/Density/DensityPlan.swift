@@ -178,12 +178,12 @@ enum DensityPlan {
         case .discConvolution:
             return discConvolutionCost(points: n, cells: cells, channels: channels)
         case .radiusClasses(let classes):
-            return classes.cost(points: n, cells: cells, channels: channels)
+            return classes.cost(points: n, transformNodes: cells, channels: channels)
         }
     }
 
     /// The scheme of a finite kernel of one radius for every point (radii
-    /// per point: ``RadiusClasses/plan(method:kernel:maximumRadius:xAxis:yAxis:channels:pointCount:)``): the exact splat
+    /// per point: ``RadiusClasses/plan(method:kernel:maximumRadius:xAxis:yAxis:channels:pointCount:profile:)``): the exact splat
     /// (``DiscFill``), or binning and a convolution by the Fourier transform
     /// (``DiscConvolutionFill``) where that is both accurate and cheaper.
     ///

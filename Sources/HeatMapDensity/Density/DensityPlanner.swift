@@ -48,6 +48,8 @@ enum DensityPlanner {
         package var adaptive: AdaptiveSummary? = nil
         /// The largest radius of a point, when points have their own.
         package var maximumRadius: Double? = nil
+        /// How the points' own radii spread, when they have them.
+        package var radiusProfile: RadiusProfile? = nil
     }
 
     /// The grid for `source` under `configuration`, and its plan.
@@ -83,7 +85,7 @@ enum DensityPlanner {
             projection: source.projection, estimator: configuration.estimator,
             method: configuration.densityMethod, kernel: configuration.kernel,
             kernelValues: configuration.kernelValues, maximumRadius: plan.maximumRadius,
-            expectedCount: points.count)
+            radiusProfile: plan.radiusProfile, expectedCount: points.count)
         try accumulator.add(points, control: control)
         return (try (consume accumulator).finish(control: control), plan)
     }
@@ -146,6 +148,7 @@ enum DensityPlanner {
         plan.geometry = GridGeometry.fitting(
             box: box, radius: plan.radius, paddingFactor: 0, resolution: plan.resolution)
         plan.maximumRadius = largest
+        plan.radiusProfile = RadiusProfile(radii: radii, weights: points.weight)
         return (points, plan)
     }
 

@@ -30,8 +30,7 @@ struct DiscFill: DensityFill {
     ) throws {
         switch kernel {
         case .gaussian: try run(GaussianShape(), x, y, weight, value, n, control, progress)
-        case .quartic where radii == nil && value == nil:
-            try runQuartic(x, y, weight, n, control, progress)
+        case .quartic where value == nil: try runQuartic(x, y, weight, n, control, progress)
         case .quartic: try run(QuarticShape(), x, y, weight, value, n, control, progress)
         case .epanechnikov: try run(EpanechnikovShape(), x, y, weight, value, n, control, progress)
         case .triweight: try run(TriweightShape(), x, y, weight, value, n, control, progress)
@@ -39,6 +38,14 @@ struct DiscFill: DensityFill {
             try run(TriangularShape(fall: 1 - decay), x, y, weight, value, n, control, progress)
         case .uniform: try run(UniformShape(), x, y, weight, value, n, control, progress)
         }
+    }
+
+    /// Rough nanoseconds of CPU time per node a point reaches: the quartic's
+    /// density in single precision (``QuarticBandSplat``) about 0.4 (its
+    /// radius classes weighed against it on 10⁶ points, docs/performance.md),
+    /// every other kernel and the mean about 1 per channel in double.
+    static func nanosecondsPerNode(kernel: DensityKernel, channels: Int) -> Double {
+        kernel == .quartic && channels == 1 ? 0.4 : Double(channels)
     }
 
     private func run<S: RadialShape>(
@@ -56,30 +63,30 @@ struct DiscFill: DensityFill {
             progress: progress)
     }
 
-    /// The quartic of one radius, density only: the single-precision band
-    /// splat (``QuarticBandSplat``), with the slice's weights scaled so the
-    /// largest is in [1, 2). Weights that are all zero add nothing; a
-    /// largest weight too small for its scale to be a double takes the
-    /// double splat.
+    /// The quartic, density only: the single-precision band splat
+    /// (``QuarticBandSplat``), with the slice's weights (each times its
+    /// radius's normalisation) scaled so the largest is in [1, 2). Weights
+    /// that are all zero add nothing; a largest weight too small for its
+    /// scale to be a double takes the double splat.
     private func runQuartic(
         _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>, _ n: Int,
         _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
+        let splat = DiscSplat(
+            shape: QuarticShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius,
+            normalisingRadius: raw ? nil : radius, radii: radii, radius: radius, density: density,
+            weightedValue: nil)
+        let bands = try RowBands<DiscEntry>(
+            x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
+            depositor: splat, control: control)
         var largest = 0.0
-        for i in 0..<n { largest = max(largest, weight[i]) }
+        for entry in bands.entries { largest = max(largest, entry.weight) }
         guard largest.isNormal else {
             if largest != 0 { try run(QuarticShape(), x, y, weight, nil, n, control, progress) }
             return
         }
         let scale = Double(sign: .plus, exponent: -largest.exponent, significand: 1)
-        let splat = DiscSplat(
-            shape: QuarticShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: radius,
-            normalisingRadius: raw ? nil : radius, radii: nil, radius: radius, density: density,
-            weightedValue: nil)
-        let bands = try RowBands<DiscEntry>(
-            x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
-            depositor: splat, control: control)
-        try QuarticBandSplat(xAxis: xAxis, yAxis: yAxis, radius: radius, density: density)
+        try QuarticBandSplat(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius, density: density)
             .run(bands, scale: scale, control: control, progress: progress)
     }
 

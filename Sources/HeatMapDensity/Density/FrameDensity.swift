@@ -193,7 +193,7 @@ package final class FrameDensity {
                     projection: projection, estimator: .density,
                     method: configuration.densityMethod, kernel: configuration.kernel,
                     kernelValues: mean ? .raw : configuration.kernelValues,
-                    maximumRadius: plan.maximumRadius, expectedCount: counts[j])
+                    maximumRadius: plan.maximumRadius, radiusProfile: plan.radiusProfile, expectedCount: counts[j])
             }
             var weights = try accumulator()
             var valued = mean ? try accumulator() : nil

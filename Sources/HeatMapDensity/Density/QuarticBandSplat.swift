@@ -1,11 +1,11 @@
 import Foundation
 import HeatMapCore
 
-/// The exact disc splat of the quartic kernel, one radius for all points,
-/// in single precision: each row band's points (``RowBands``) add
-/// w (1 − d²/r²)² into a `Float` copy of the band's rows, and every
-/// ``flushInterval`` points the rectangle they touched is added into the
-/// `Double` sums and cleared.
+/// The exact disc splat of the quartic kernel, one radius for all points
+/// or each point its own, in single precision: each row band's points
+/// (``RowBands``) add w (1 − d²/r²)² into a `Float` copy of the band's
+/// rows, and every ``flushInterval`` points the rectangle they touched is
+/// added into the `Double` sums and cleared.
 ///
 /// Per point, with s = √w and offsets in radii: the column terms
 /// uⱼ = s (dxⱼ/r)² of its span, four lanes per vector register, kept in
@@ -31,22 +31,19 @@ import HeatMapCore
 struct QuarticBandSplat {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
-    let radius: Double
+    /// The largest radius of any point (each entry carries its own).
+    let maximumRadius: Double
     /// Σ w shape, row-major.
     let density: UnsafeMutablePointer<Double>
-    /// The node steps in radii, and their inverses.
-    private let columnStep: Double
-    private let rowStep: Double
+    /// The inverse node steps.
     private let inverseColumnStep: Double
     private let inverseRowStep: Double
 
-    init(xAxis: GaussianAxis, yAxis: GaussianAxis, radius: Double, density: UnsafeMutablePointer<Double>) {
+    init(xAxis: GaussianAxis, yAxis: GaussianAxis, maximumRadius: Double, density: UnsafeMutablePointer<Double>) {
         self.xAxis = xAxis
         self.yAxis = yAxis
-        self.radius = radius
+        self.maximumRadius = maximumRadius
         self.density = density
-        columnStep = xAxis.step / radius
-        rowStep = yAxis.step / radius
         inverseColumnStep = 1 / xAxis.step
         inverseRowStep = 1 / yAxis.step
     }
@@ -58,7 +55,8 @@ struct QuarticBandSplat {
     static var lanes: Int { Lanes.scalarCount }
 
     /// Splats the points of `bands` (entries made by a ``DiscSplat`` of
-    /// the quartic with this radius and no radii per point); `scale`
+    /// the quartic, each with its radius, none above ``maximumRadius``,
+    /// and its normalisation in the weight); `scale`
     /// multiplies every weight (a power of two), the flush divides it out.
     func run(
         _ bands: RowBands<DiscEntry>, scale: Double, control: ComputeControl,
@@ -66,8 +64,8 @@ struct QuarticBandSplat {
     ) throws {
         let rows = yAxis.count, columns = xAxis.count
         let lanes = QuarticBandSplat.lanes
-        let reachRows = Int(min(radius / yAxis.step + 1, Double(rows))) + 1
-        let reachColumns = Int(min(radius / xAxis.step + 1, Double(columns))) + 1
+        let reachRows = Int(min(maximumRadius / yAxis.step + 1, Double(rows))) + 1
+        let reachColumns = Int(min(maximumRadius / xAxis.step + 1, Double(columns))) + 1
         // Rows padded so that a span's last step may run past the last column.
         let stride = columns + lanes
         // Per point: its column terms (spans too wide for the registers),
@@ -124,7 +122,7 @@ struct QuarticBandSplat {
     ) {
         let w = p.weight * scale
         guard w > 0 else { return }
-        let r = radius
+        let r = p.radius
         let xs = xAxis.span(of: p.x, reach: r), ys = yAxis.span(of: p.y, reach: r)
         guard xs.lo <= xs.hi, ys.lo <= ys.hi else { return }
         let lanes = QuarticBandSplat.lanes
@@ -137,7 +135,7 @@ struct QuarticBandSplat {
         // aᵢ = s (1 − (dyᵢ/r)²) for row ys.lo + i, four at a time, the
         // point at row `fy` of the span.
         let fy = Float((p.y - yAxis.origin) * inverseRowStep - Double(ys.lo))
-        let rowStep = Float(self.rowStep), sf = Float(s)
+        let rowStep = Float(yAxis.step / r), sf = Float(s)
         var k = Lanes(0, 1, 2, 3) - fy
         for g in 0..<(height + lanes - 1) / lanes {
             let dy = k * rowStep
@@ -147,7 +145,7 @@ struct QuarticBandSplat {
         let a = UnsafeRawPointer(terms.rows).assumingMemoryBound(to: Float.self)
         // uⱼ = s (dxⱼ/r)² = (√s dxⱼ/r)² for lane j, at column xs.lo + j.
         let fx = Float((p.x - xAxis.origin) * inverseColumnStep - Double(xs.lo))
-        let step = Float(columnStep) * root
+        let step = Float(xAxis.step / r) * root
         let dst = sums + (ys.lo - firstRow) * stride + xs.lo
         // Spans of up to four steps (16 columns: radii up to 7.5 nodes)
         // keep their column terms in registers, one loop per count.

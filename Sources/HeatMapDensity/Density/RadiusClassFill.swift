@@ -49,26 +49,56 @@ struct RadiusClassFill: DensityFill {
         guard let radii else {
             throw HeatMapError.invalidConfiguration("radius classes need a radius per point")
         }
-        // The points split into the binned and the splatted, in input order.
+        // The points split into the binned and the splatted, in input
+        // order, by blocks on all cores: a count, then each block's copy.
         let layout = self.layout, flags = self.flags(layout)
-        var wide = Slice(), narrow = Slice()
-        let smallest = classes.smallest, largest = classes.largest
-        for i in 0..<n where weight[i] != 0 {
-            let binned =
-                radii[i] >= smallest && radii[i] <= largest
+        let smallest = classes.smallest, largest = classes.largest, classCount = classes.count
+        @inline(__always) func isBinned(_ i: Int) -> Bool {
+            radii[i] >= smallest && radii[i] <= largest
                 && CubicBinning.contains(x: x[i], y: y[i], xAxis: xAxis, yAxis: yAxis)
-            if binned {
-                wide.append(x[i], y[i], weight[i], value?[i] ?? 0, radii[i])
-                let (k, share) = classes.position(of: radii[i])
-                if share < 1 { flags[k] = 1 }
-                if share > 0 { flags[k + 1] = 1 }
-            } else {
-                narrow.append(x[i], y[i], weight[i], value?[i] ?? 0, radii[i])
+        }
+        let block = 65_536, blocks = (n + block - 1) / block
+        let counted = try Parallel.map(blocks, control: control) { b -> (wide: Int, narrow: Int, used: [Bool]) in
+            var wide = 0, narrow = 0
+            var used = [Bool](repeating: false, count: classCount)
+            for i in b * block..<min(n, (b + 1) * block) where weight[i] != 0 {
+                if isBinned(i) {
+                    wide += 1
+                    let (k, share) = classes.position(of: radii[i])
+                    if share < 1 { used[k] = true }
+                    if share > 0 { used[k + 1] = true }
+                } else {
+                    narrow += 1
+                }
             }
-            if i & 0xFFFF == 0 { try control.checkCancellation() }
+            return (wide, narrow, used)
+        }
+        var wideStart = [0], narrowStart = [0]
+        for part in counted {
+            wideStart.append(wideStart.last! + part.wide)
+            narrowStart.append(narrowStart.last! + part.narrow)
+            for k in 0..<classCount where part.used[k] { flags[k] = 1 }
+        }
+        var wide = Slice(count: wideStart.last!), narrow = Slice(count: narrowStart.last!)
+        try wide.withMutablePointers { wideOut in
+            try narrow.withMutablePointers { narrowOut in
+                try Parallel.forEach(blocks, control: control) { b in
+                    var w = wideStart[b], m = narrowStart[b]
+                    for i in b * block..<min(n, (b + 1) * block) where weight[i] != 0 {
+                        let v = value?[i] ?? 0
+                        if isBinned(i) {
+                            wideOut.set(w, x[i], y[i], weight[i], v, radii[i])
+                            w += 1
+                        } else {
+                            narrowOut.set(m, x[i], y[i], weight[i], v, radii[i])
+                            m += 1
+                        }
+                    }
+                }
+            }
         }
         progress(n - wide.count - narrow.count)
-        if !narrow.x.isEmpty {
+        if narrow.count > 0 {
             let splat = DiscFill(
                 kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: maximumRadius,
                 raw: raw, density: density, weightedValue: weightedValue)
@@ -78,7 +108,7 @@ struct RadiusClassFill: DensityFill {
                 try fill.deposit(x: x, y: y, weight: w, value: v, count: m, control: control, progress: progress)
             }
         }
-        guard !wide.x.isEmpty else { return }
+        guard wide.count > 0 else { return }
         try wide.withPointers(hasValue: value != nil) { x, y, w, v, r, m in
             let depositor = RadiusClassBinning(
                 classes: classes, xAxis: xAxis, yAxis: yAxis, planes: planes, layout: layout, radii: r)
@@ -160,16 +190,45 @@ struct RadiusClassFill: DensityFill {
 
     /// Points gathered from a slice: coordinates, weights, values, radii.
     private struct Slice {
-        var x: [Double] = [], y: [Double] = [], weight: [Double] = [], value: [Double] = []
-        var radius: [Double] = []
-        var count: Int { x.count }
+        /// The points; the arrays hold at least one, so each has storage.
+        let count: Int
+        var x: [Double], y: [Double], weight: [Double], value: [Double], radius: [Double]
 
-        mutating func append(_ px: Double, _ py: Double, _ w: Double, _ v: Double, _ r: Double) {
-            x.append(px)
-            y.append(py)
-            weight.append(w)
-            value.append(v)
-            radius.append(r)
+        /// `count` points, all zero until set.
+        init(count: Int) {
+            self.count = count
+            x = [Double](repeating: 0, count: max(count, 1))
+            (y, weight, value, radius) = (x, x, x, x)
+        }
+
+        /// The arrays' storage, for blocks that set disjoint points.
+        struct Pointers: @unchecked Sendable {
+            let x, y, weight, value, radius: UnsafeMutablePointer<Double>
+
+            @inline(__always) func set(_ i: Int, _ px: Double, _ py: Double, _ w: Double, _ v: Double, _ r: Double) {
+                x[i] = px
+                y[i] = py
+                weight[i] = w
+                value[i] = v
+                radius[i] = r
+            }
+        }
+
+        mutating func withMutablePointers(_ body: (Pointers) throws -> Void) rethrows {
+            try x.withUnsafeMutableBufferPointer { x in
+                try y.withUnsafeMutableBufferPointer { y in
+                    try weight.withUnsafeMutableBufferPointer { w in
+                        try value.withUnsafeMutableBufferPointer { v in
+                            try radius.withUnsafeMutableBufferPointer { r in
+                                try body(
+                                    Pointers(
+                                        x: x.baseAddress!, y: y.baseAddress!, weight: w.baseAddress!,
+                                        value: v.baseAddress!, radius: r.baseAddress!))
+                            }
+                        }
+                    }
+                }
+            }
         }
 
         func withPointers(
@@ -186,7 +245,7 @@ struct RadiusClassFill: DensityFill {
                             try radius.withUnsafeBufferPointer { r in
                                 try body(
                                     x.baseAddress!, y.baseAddress!, w.baseAddress!, hasValue ? v.baseAddress! : nil,
-                                    r.baseAddress!, x.count)
+                                    r.baseAddress!, count)
                             }
                         }
                     }

@@ -60,29 +60,62 @@ struct RadiusClasses: Sendable, Hashable {
     /// on these axes, or nil where the exact splat is the better choice:
     /// `.exact` asked for, a kernel no convolution keeps within 1e−3, no
     /// radius wide enough, or (`.automatic`) too few points to repay the
-    /// transforms, costed as if every point had the smallest class radius.
+    /// transforms.
+    ///
+    /// With a `profile` of the radii, the classes start where the cost is
+    /// least: each start from the narrowest the convolution allows upward
+    /// (steps of ``standardLogStep``) is costed as the exact splat of the
+    /// points narrower than it, and wider than the classes reach, plus the
+    /// classes of the rest; so a few points of middling radius are
+    /// splatted rather than given classes of their own. Without one, the
+    /// classes start at the narrowest, costed as if every point had its radius.
     static func plan(
         method: DensityMethod, kernel: DensityKernel, maximumRadius: Double, xAxis: GaussianAxis,
-        yAxis: GaussianAxis, channels: Int, pointCount: Int?
+        yAxis: GaussianAxis, channels: Int, pointCount: Int?, profile: RadiusProfile? = nil
     ) -> RadiusClasses? {
         guard method != .exact, let fewest = DensityPlan.convolutionRadiusInCells(kernel) else { return nil }
-        let smallest = fewest * max(xAxis.step, yAxis.step)
-        guard maximumRadius >= smallest else { return nil }
-        let classes = RadiusClasses(smallest: smallest, largest: maximumRadius)
-        if method == .binned { return classes }
+        let narrowest = fewest * max(xAxis.step, yAxis.step)
+        guard maximumRadius >= narrowest else { return nil }
+        if method == .binned { return RadiusClasses(smallest: narrowest, largest: maximumRadius) }
         let cells = Double(xAxis.count) * Double(yAxis.count)
         let n = Double(pointCount ?? Int(cells))
-        let splat = n * (80 + Double.pi * fewest * fewest * Double(channels))
-        return classes.cost(points: n, cells: cells, channels: Double(channels)) < splat ? classes : nil
+        guard let profile else {
+            let classes = RadiusClasses(smallest: narrowest, largest: maximumRadius)
+            let splat = n * (80 + Double.pi * fewest * fewest * Double(channels))
+            return classes.cost(points: n, transformNodes: cells, channels: Double(channels)) < splat ? classes : nil
+        }
+        // The exact splat of the points of radius in [a, b): per point and per node.
+        let perNode = DiscFill.nanosecondsPerNode(kernel: kernel, channels: channels) / (xAxis.step * yAxis.step)
+        func splat(from a: Double, below b: Double = .infinity) -> Double {
+            n * (80 * profile.share(from: a, below: b) + Double.pi * profile.meanSquare(from: a, below: b) * perNode)
+        }
+        var best: (cost: Double, classes: RadiusClasses?) = (splat(from: narrowest), nil)
+        var start = narrowest
+        while start <= maximumRadius {
+            let classes = RadiusClasses(smallest: start, largest: maximumRadius)
+            let binned = n * profile.share(from: start, below: classes.largest.nextUp)
+            let layout = classes.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
+            let cost =
+                splat(from: narrowest, below: start) + splat(from: classes.largest.nextUp)
+                + classes.cost(
+                    points: binned, transformNodes: 2 * Double(layout.rows) * Double(layout.columns),
+                    channels: Double(channels))
+            if cost < best.cost { best = (cost, classes) }
+            start *= exp(standardLogStep)
+        }
+        return best.classes
     }
 
     /// Rough nanoseconds of CPU time of the classes' fill (the splat it is
-    /// weighed against costs about 1 ns per node): binning per point into
-    /// two classes, per class a forward transform and half of one for its
-    /// kernel, one inverse; a transform of G nodes about 0.6 G log₂ G ns
+    /// weighed against costs about 1 ns per node in double precision,
+    /// ``DiscFill/nanosecondsPerNode(kernel:channels:)``): binning per point
+    /// into two classes, per class a forward transform and half of one for
+    /// its kernel, one inverse; a transform of G real values (the
+    /// transform's complex nodes twice: ``transformLayout(xAxis:yAxis:channels:)``,
+    /// about the grid's when only that is known) about 0.6 G log₂ G ns
     /// (measured on 1024 × 884 grids).
-    func cost(points n: Double, cells: Double, channels: Double) -> Double {
-        let transform = cells * (log2(max(cells, 2)) + 1) * 0.6
+    func cost(points n: Double, transformNodes: Double, channels: Double) -> Double {
+        let transform = transformNodes * (log2(max(transformNodes, 2)) + 1) * 0.6
         return n * (40 + 40 * channels) + (1.5 * Double(count) + 1) * transform
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HeatMapCore
 
 /// Weighted quantiles by selection rather than a sort: expected O(n) per
 /// quantile, where sorting a million (value, weight) pairs costs more than
@@ -62,23 +63,42 @@ extension WeightedQuantile {
     /// weights into ``histogramBins`` equal bins between the smallest and
     /// largest value; the bin where the running weight reaches q × total
     /// is the only one whose values are then selected among. O(n + the
-    /// values of the chosen bins); nil when no value has weight > 0.
+    /// values of the chosen bins), the passes in blocks on all cores (the
+    /// blocks' sums added in block order: the same result on any cores);
+    /// nil when no value has weight > 0.
     static func values(_ values: [Double], weights: [Double], at qs: [Double]) -> [Double]? {
+        let n = values.count, block = 65_536, blocks = (n + block - 1) / block
+        let ranges = Parallel.map(blocks) { b -> SIMD3<Double> in
+            var lowest = Double.infinity, highest = -Double.infinity, total = 0.0
+            for i in b * block..<min(n, (b + 1) * block) where weights[i] > 0 {
+                lowest = min(lowest, values[i])
+                highest = max(highest, values[i])
+                total += weights[i]
+            }
+            return SIMD3(lowest, highest, total)
+        }
         var lowest = Double.infinity, highest = -Double.infinity, total = 0.0
-        for i in values.indices where weights[i] > 0 {
-            lowest = min(lowest, values[i])
-            highest = max(highest, values[i])
-            total += weights[i]
+        for r in ranges {
+            lowest = min(lowest, r.x)
+            highest = max(highest, r.y)
+            total += r.z
         }
         guard lowest <= highest else { return nil }
         let bins = histogramBins
         let scale = highest > lowest ? Double(bins) / (highest - lowest) : 0
         @inline(__always) func bin(_ v: Double) -> Int { min(Int((v - lowest) * scale), bins - 1) }
+        let parts = Parallel.map(blocks) { b -> [Double] in
+            var histogram = [Double](repeating: 0, count: bins)
+            for i in b * block..<min(n, (b + 1) * block) where weights[i] > 0 {
+                histogram[bin(values[i])] += weights[i]
+            }
+            return histogram
+        }
         var histogram = [Double](repeating: 0, count: bins)
-        for i in values.indices where weights[i] > 0 { histogram[bin(values[i])] += weights[i] }
-        return qs.map { q in
-            // The first bin whose running weight reaches the target (the
-            // last non-empty one should rounding keep it short).
+        for part in parts { for b in 0..<bins { histogram[b] += part[b] } }
+        // For each quantile, the first bin whose running weight reaches the
+        // target (the last non-empty one should rounding keep it short).
+        let chosen = qs.map { q -> (bin: Int, below: Double, target: Double) in
             let target = q * total
             var below = 0.0, chosen = bins - 1
             for b in 0..<bins where histogram[b] > 0 {
@@ -86,12 +106,23 @@ extension WeightedQuantile {
                 if below + histogram[b] >= target { break }
                 below += histogram[b]
             }
-            if below + histogram[chosen] < target { return highest }
-            var pairs: [SIMD2<Double>] = []
-            for i in values.indices where weights[i] > 0 && bin(values[i]) == chosen {
-                pairs.append(SIMD2(values[i], weights[i]))
-            }
-            return value(&pairs, q: 1, total: target - below) ?? highest
+            return (chosen, below, target)
+        }
+        // The chosen bins' values, in one pass.
+        var slot = [Int](repeating: -1, count: bins)
+        var members: [[SIMD2<Double>]] = []
+        for c in chosen where slot[c.bin] < 0 {
+            slot[c.bin] = members.count
+            members.append([])
+        }
+        for i in 0..<n where weights[i] > 0 {
+            let s = slot[bin(values[i])]
+            if s >= 0 { members[s].append(SIMD2(values[i], weights[i])) }
+        }
+        return chosen.map { c in
+            if c.below + histogram[c.bin] < c.target { return highest }
+            var pairs = members[slot[c.bin]]
+            return value(&pairs, q: 1, total: c.target - c.below) ?? highest
         }
     }
 }
