@@ -137,12 +137,23 @@ enum DensityPlanner {
             let r = pad * plan.radius
             box = PlaneBox(minX: box.minX - r, minY: box.minY - r, maxX: box.maxX + r, maxY: box.maxY + r)
         }
+        // Each point's padded disc, by blocks on all cores.
+        let n = points.count, block = 65_536
+        let parts = try Parallel.map((n + block - 1) / block, control: control) { b -> (PlaneBox, Double) in
+            var box = PlaneBox.empty, largest = 0.0
+            for i in b * block..<min(n, (b + 1) * block) {
+                let r = pad * radii[i]
+                largest = max(largest, radii[i])
+                box.formUnion(
+                    PlaneBox(
+                        minX: points.x[i] - r, minY: points.y[i] - r, maxX: points.x[i] + r, maxY: points.y[i] + r))
+            }
+            return (box, largest)
+        }
         var largest = plan.radius
-        for i in 0..<points.count {
-            let r = pad * radii[i]
-            largest = max(largest, radii[i])
-            box.formUnion(
-                PlaneBox(minX: points.x[i] - r, minY: points.y[i] - r, maxX: points.x[i] + r, maxY: points.y[i] + r))
+        for (part, widest) in parts {
+            box.formUnion(part)
+            largest = max(largest, widest)
         }
         try GridGeometry.checkSpan(box: box, radius: largest, paddingFactor: 0)
         plan.geometry = GridGeometry.fitting(

@@ -1,4 +1,5 @@
 import Foundation
+import HeatMapCore
 
 /// The fill of the finite kernels, and of any kernel with a radius per
 /// point: every point's ``DiscSplat`` added into the sums grid, the points
@@ -79,8 +80,15 @@ struct DiscFill: DensityFill {
         let bands = try RowBands<DiscEntry>(
             x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
             depositor: splat, control: control)
-        var largest = 0.0
-        for entry in bands.entries { largest = max(largest, entry.weight) }
+        let largest = try bands.entries.withUnsafeBufferPointer { entries in
+            let entries = UncheckedSendable(entries)
+            let count = entries.value.count, block = 65_536
+            return try Parallel.map((count + block - 1) / block, control: control) { b in
+                var largest = 0.0
+                for k in b * block..<min(count, (b + 1) * block) { largest = max(largest, entries.value[k].weight) }
+                return largest
+            }.reduce(0, max)
+        }
         guard largest.isNormal else {
             if largest != 0 { try run(QuarticShape(), x, y, weight, nil, n, control, progress) }
             return

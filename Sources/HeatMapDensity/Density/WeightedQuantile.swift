@@ -108,17 +108,23 @@ extension WeightedQuantile {
             }
             return (chosen, below, target)
         }
-        // The chosen bins' values, in one pass.
+        // The chosen bins' values, in one pass by blocks.
         var slot = [Int](repeating: -1, count: bins)
-        var members: [[SIMD2<Double>]] = []
+        var slots = 0
         for c in chosen where slot[c.bin] < 0 {
-            slot[c.bin] = members.count
-            members.append([])
+            slot[c.bin] = slots
+            slots += 1
         }
-        for i in 0..<n where weights[i] > 0 {
-            let s = slot[bin(values[i])]
-            if s >= 0 { members[s].append(SIMD2(values[i], weights[i])) }
+        let found = Parallel.map(blocks) { b -> [[SIMD2<Double>]] in
+            var members = [[SIMD2<Double>]](repeating: [], count: slots)
+            for i in b * block..<min(n, (b + 1) * block) where weights[i] > 0 {
+                let s = slot[bin(values[i])]
+                if s >= 0 { members[s].append(SIMD2(values[i], weights[i])) }
+            }
+            return members
         }
+        var members = [[SIMD2<Double>]](repeating: [], count: slots)
+        for part in found { for s in 0..<slots { members[s] += part[s] } }
         return chosen.map { c in
             if c.below + histogram[c.bin] < c.target { return highest }
             var pairs = members[slot[c.bin]]
