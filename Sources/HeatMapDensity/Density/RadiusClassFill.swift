@@ -79,43 +79,37 @@ struct RadiusClassFill: DensityFill {
             narrowStart.append(narrowStart.last! + part.narrow)
             for k in 0..<classCount where part.used[k] { flags[k] = 1 }
         }
-        var wide = Slice(count: wideStart.last!), narrow = Slice(count: narrowStart.last!)
-        try wide.withMutablePointers { wideOut in
-            try narrow.withMutablePointers { narrowOut in
-                try Parallel.forEach(blocks, control: control) { b in
-                    var w = wideStart[b], m = narrowStart[b]
-                    for i in b * block..<min(n, (b + 1) * block) where weight[i] != 0 {
-                        let v = value?[i] ?? 0
-                        if isBinned(i) {
-                            wideOut.set(w, x[i], y[i], weight[i], v, radii[i])
-                            w += 1
-                        } else {
-                            narrowOut.set(m, x[i], y[i], weight[i], v, radii[i])
-                            m += 1
-                        }
-                    }
+        let wide = Slice(count: wideStart.last!), narrow = Slice(count: narrowStart.last!)
+        try Parallel.forEach(blocks, control: control) { b in
+            var w = wideStart[b], m = narrowStart[b]
+            for i in b * block..<min(n, (b + 1) * block) where weight[i] != 0 {
+                let v = value?[i] ?? 0
+                if isBinned(i) {
+                    wide.set(w, x[i], y[i], weight[i], v, radii[i])
+                    w += 1
+                } else {
+                    narrow.set(m, x[i], y[i], weight[i], v, radii[i])
+                    m += 1
                 }
             }
         }
         progress(n - wide.count - narrow.count)
         if narrow.count > 0 {
-            let splat = DiscFill(
+            var fill = DiscFill(
                 kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: maximumRadius,
                 raw: raw, density: density, weightedValue: weightedValue)
-            try narrow.withPointers(hasValue: value != nil) { x, y, w, v, r, m in
-                var fill = splat
-                fill.radii = r
-                try fill.deposit(x: x, y: y, weight: w, value: v, count: m, control: control, progress: progress)
-            }
+            fill.radii = UnsafePointer(narrow.radius)
+            try fill.deposit(
+                x: narrow.x, y: narrow.y, weight: narrow.weight,
+                value: value == nil ? nil : UnsafePointer(narrow.value),
+                count: narrow.count, control: control, progress: progress)
         }
         guard wide.count > 0 else { return }
-        try wide.withPointers(hasValue: value != nil) { x, y, w, v, r, m in
-            let depositor = RadiusClassBinning(
-                classes: classes, xAxis: xAxis, yAxis: yAxis, planes: planes, layout: layout, radii: r)
-            try RowBands.deposit(
-                depositor, x: x, y: y, weight: w, value: v, count: m, rows: yAxis.count,
-                columns: xAxis.count, control: control, progress: progress)
-        }
+        let depositor = RadiusClassBinning(
+            classes: classes, xAxis: xAxis, yAxis: yAxis, planes: planes, layout: layout, radii: wide.radius)
+        try RowBands.deposit(
+            depositor, x: wide.x, y: wide.y, weight: wide.weight, value: value == nil ? nil : UnsafePointer(wide.value),
+            count: wide.count, rows: yAxis.count, columns: xAxis.count, control: control, progress: progress)
     }
 
     func finish(
@@ -188,69 +182,34 @@ struct RadiusClassFill: DensityFill {
         progress(1)
     }
 
-    /// Points gathered from a slice: coordinates, weights, values, radii.
-    private struct Slice {
-        /// The points; the arrays hold at least one, so each has storage.
+    /// Points gathered from a slice: coordinates, weights, values and
+    /// radii, five runs of `count` doubles in one block, which blocks of
+    /// the slice on all cores fill at disjoint points.
+    private final class Slice: @unchecked Sendable {
         let count: Int
-        var x: [Double], y: [Double], weight: [Double], value: [Double], radius: [Double]
+        private let storage: UnsafeMutablePointer<Double>
 
         /// `count` points, all zero until set.
         init(count: Int) {
             self.count = count
-            x = [Double](repeating: 0, count: max(count, 1))
-            (y, weight, value, radius) = (x, x, x, x)
+            storage = .allocate(capacity: 5 * max(count, 1))
+            storage.initialize(repeating: 0, count: 5 * max(count, 1))
         }
 
-        /// The arrays' storage, for blocks that set disjoint points.
-        struct Pointers: @unchecked Sendable {
-            let x, y, weight, value, radius: UnsafeMutablePointer<Double>
+        deinit { storage.deallocate() }
 
-            @inline(__always) func set(_ i: Int, _ px: Double, _ py: Double, _ w: Double, _ v: Double, _ r: Double) {
-                x[i] = px
-                y[i] = py
-                weight[i] = w
-                value[i] = v
-                radius[i] = r
-            }
-        }
+        var x: UnsafeMutablePointer<Double> { storage }
+        var y: UnsafeMutablePointer<Double> { storage + count }
+        var weight: UnsafeMutablePointer<Double> { storage + 2 * count }
+        var value: UnsafeMutablePointer<Double> { storage + 3 * count }
+        var radius: UnsafeMutablePointer<Double> { storage + 4 * count }
 
-        mutating func withMutablePointers(_ body: (Pointers) throws -> Void) rethrows {
-            try x.withUnsafeMutableBufferPointer { x in
-                try y.withUnsafeMutableBufferPointer { y in
-                    try weight.withUnsafeMutableBufferPointer { w in
-                        try value.withUnsafeMutableBufferPointer { v in
-                            try radius.withUnsafeMutableBufferPointer { r in
-                                try body(
-                                    Pointers(
-                                        x: x.baseAddress!, y: y.baseAddress!, weight: w.baseAddress!,
-                                        value: v.baseAddress!, radius: r.baseAddress!))
-                            }
-                        }
-                    }
-                }
-            }
-        }
-
-        func withPointers(
-            hasValue: Bool,
-            _ body: (
-                UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>?,
-                UnsafePointer<Double>, Int
-            ) throws -> Void
-        ) rethrows {
-            try x.withUnsafeBufferPointer { x in
-                try y.withUnsafeBufferPointer { y in
-                    try weight.withUnsafeBufferPointer { w in
-                        try value.withUnsafeBufferPointer { v in
-                            try radius.withUnsafeBufferPointer { r in
-                                try body(
-                                    x.baseAddress!, y.baseAddress!, w.baseAddress!, hasValue ? v.baseAddress! : nil,
-                                    r.baseAddress!, count)
-                            }
-                        }
-                    }
-                }
-            }
+        @inline(__always) func set(_ i: Int, _ px: Double, _ py: Double, _ w: Double, _ v: Double, _ r: Double) {
+            x[i] = px
+            y[i] = py
+            weight[i] = w
+            value[i] = v
+            radius[i] = r
         }
     }
 }
