@@ -68,7 +68,8 @@ struct RadiusClasses: Sendable, Hashable {
     /// points narrower than it, and wider than the classes reach, plus the
     /// classes of the rest; so a few points of middling radius are
     /// splatted rather than given classes of their own. Without one, the
-    /// classes start at the narrowest, costed as if every point had its radius.
+    /// classes start at the narrowest, costed as if every point had that
+    /// radius.
     static func plan(
         method: DensityMethod, kernel: DensityKernel, maximumRadius: Double, xAxis: GaussianAxis,
         yAxis: GaussianAxis, channels: Int, pointCount: Int?, profile: RadiusProfile? = nil
