@@ -35,7 +35,10 @@ struct QuarticBandSplat {
     let maximumRadius: Double
     /// Σ w shape, row-major.
     let density: UnsafeMutablePointer<Double>
-    /// The inverse node steps.
+    /// The node steps in ``maximumRadius`` (every radius of a fixed-radius
+    /// splat: no division per point there), and the inverse node steps.
+    private let columnStep: Double
+    private let rowStep: Double
     private let inverseColumnStep: Double
     private let inverseRowStep: Double
 
@@ -44,6 +47,8 @@ struct QuarticBandSplat {
         self.yAxis = yAxis
         self.maximumRadius = maximumRadius
         self.density = density
+        columnStep = xAxis.step / maximumRadius
+        rowStep = yAxis.step / maximumRadius
         inverseColumnStep = 1 / xAxis.step
         inverseRowStep = 1 / yAxis.step
     }
@@ -123,6 +128,8 @@ struct QuarticBandSplat {
         let w = p.weight * scale
         guard w > 0 else { return }
         let r = p.radius
+        let (stepAcross, stepDown) =
+            r == maximumRadius ? (columnStep, rowStep) : (xAxis.step / r, yAxis.step / r)
         let xs = xAxis.span(of: p.x, reach: r), ys = yAxis.span(of: p.y, reach: r)
         guard xs.lo <= xs.hi, ys.lo <= ys.hi else { return }
         let lanes = QuarticBandSplat.lanes
@@ -135,7 +142,7 @@ struct QuarticBandSplat {
         // aᵢ = s (1 − (dyᵢ/r)²) for row ys.lo + i, four at a time, the
         // point at row `fy` of the span.
         let fy = Float((p.y - yAxis.origin) * inverseRowStep - Double(ys.lo))
-        let rowStep = Float(yAxis.step / r), sf = Float(s)
+        let rowStep = Float(stepDown), sf = Float(s)
         var k = Lanes(0, 1, 2, 3) - fy
         for g in 0..<(height + lanes - 1) / lanes {
             let dy = k * rowStep
@@ -145,7 +152,7 @@ struct QuarticBandSplat {
         let a = UnsafeRawPointer(terms.rows).assumingMemoryBound(to: Float.self)
         // uⱼ = s (dxⱼ/r)² = (√s dxⱼ/r)² for lane j, at column xs.lo + j.
         let fx = Float((p.x - xAxis.origin) * inverseColumnStep - Double(xs.lo))
-        let step = Float(xAxis.step / r) * root
+        let step = Float(stepAcross) * root
         let dst = sums + (ys.lo - firstRow) * stride + xs.lo
         // Spans of up to four steps (16 columns: radii up to 7.5 nodes)
         // keep their column terms in registers, one loop per count.
