@@ -173,4 +173,13 @@ import Testing
         #expect(reported.withLock { $0 } == [10, 10, 18, 10])
         #expect(throws: CancellationError.self) { try poll.check() }
     }
+
+    @Test func blocksCoverTheRangeInOrderWithTheLastShorter() {
+        #expect(Parallel.blocks(of: 0).isEmpty)
+        #expect(Parallel.blocks(of: 5, size: 5) == [0..<5])
+        #expect(Parallel.blocks(of: 11, size: 4) == [0..<4, 4..<8, 8..<11])
+        let blocks = Parallel.blocks(of: 200_001)
+        #expect(blocks.count == 4 && blocks.last == 196_608..<200_001)
+        #expect(zip(blocks, blocks.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+    }
 }

@@ -73,6 +73,16 @@ package enum Parallel {
         }
     }
 
+    /// 0..<`count` cut into consecutive ranges `size` long (the last
+    /// shorter, none when count is 0): how a loop over a long array splits
+    /// among the cores with ``map(_:control:_:)`` or ``forEach(_:control:_:)``,
+    /// block b taking `blocks[b]`. Results combined in block order are the
+    /// same on any number of cores. The default, 64 Ki elements, repays a
+    /// task and still balances the cores.
+    package static func blocks(of count: Int, size: Int = 65_536) -> [Range<Int>] {
+        stride(from: 0, to: count, by: size).map { $0..<min(count, $0 + size) }
+    }
+
     /// `[body(0), …, body(count − 1)]`, computed on all cores, in index
     /// order whatever the thread timing. Failures as ``forEach(_:control:_:)``.
     package static func map<T>(_ count: Int, control: ComputeControl = .none, _ body: (Int) throws -> T) throws -> [T] {

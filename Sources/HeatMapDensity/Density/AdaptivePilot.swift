@@ -26,14 +26,14 @@ enum AdaptivePilot {
             projection: projection, control: control)
         // The weight-weighted geometric mean over points of weight > 0, by
         // blocks on all cores, added in block order (the same bits whatever the cores).
-        let block = 65_536, blocks = (n + block - 1) / block
+        let blocks = Parallel.blocks(of: n)
         var logPilot = [Double](repeating: 0, count: n)
         let parts = try logPilot.withUnsafeMutableBufferPointer { logs in
             let logs = UncheckedSendable(logs)
-            return try Parallel.map(blocks, control: control) { part -> SIMD4<Double> in
+            return try Parallel.map(blocks.count, control: control) { part -> SIMD4<Double> in
                 // (Σ w log f̃, Σ w, lowest, highest) of the block.
                 var sums = SIMD4<Double>(0, 0, .infinity, -.infinity)
-                for i in part * block..<min((part + 1) * block, n) where points.weight[i] > 0 && pilot[i] > 0 {
+                for i in blocks[part] where points.weight[i] > 0 && pilot[i] > 0 {
                     let value = log(pilot[i])
                     logs.value[i] = value
                     sums[0] += points.weight[i] * value
@@ -64,9 +64,9 @@ enum AdaptivePilot {
         let trimmed = try radii.withUnsafeMutableBufferPointer { radii in
             try logRadii.withUnsafeMutableBufferPointer { logRadii in
                 let (radii, logRadii) = (UncheckedSendable(radii), UncheckedSendable(logRadii))
-                return try Parallel.map(blocks, control: control) { part -> Int in
+                return try Parallel.map(blocks.count, control: control) { part -> Int in
                     var trimmed = 0
-                    for i in part * block..<min((part + 1) * block, n) where points.weight[i] > 0 && pilot[i] > 0 {
+                    for i in blocks[part] where points.weight[i] > 0 && pilot[i] > 0 {
                         let e = -rule.sensitivity * (logPilot[i] - logG)
                         if e > logTrim { trimmed += 1 }
                         logRadii.value[i] = logRadius + min(e, logTrim)
@@ -173,17 +173,17 @@ enum AdaptivePilot {
         var read = [Double](repeating: 0, count: queryX.count)
         let columns = geometry.columns, rows = geometry.rows, inverse = 1 / spacing
         // Blocks of readings on all cores: each reading is 16 nodes and a few multiplies.
-        let block = 16_384, blocks = (queryX.count + block - 1) / block
+        let blocks = Parallel.blocks(of: queryX.count, size: 16_384)
         try grid.values.withUnsafeBufferPointer { values in
             let values = UncheckedSendable(values.baseAddress!)
             try queryX.withUnsafeBufferPointer { xs in
                 try queryY.withUnsafeBufferPointer { ys in
                     try read.withUnsafeMutableBufferPointer { out in
                         let (xs, ys, out) = (UncheckedSendable(xs), UncheckedSendable(ys), UncheckedSendable(out))
-                        try Parallel.forEach(blocks, control: control) { part in
+                        try Parallel.forEach(blocks.count, control: control) { part in
                             try control.checkCancellation()
                             let values = values.value
-                            for k in part * block..<min((part + 1) * block, xs.value.count) {
+                            for k in blocks[part] {
                                 let fx = (xs.value[k] - geometry.x0) * inverse
                                 let fy = (ys.value[k] - geometry.y0) * inverse
                                 let c = min(max(Int(fx), 1), columns - 3), r = min(max(Int(fy), 1), rows - 3)

@@ -138,10 +138,10 @@ enum DensityPlanner {
             box = PlaneBox(minX: box.minX - r, minY: box.minY - r, maxX: box.maxX + r, maxY: box.maxY + r)
         }
         // Each point's padded disc, by blocks on all cores.
-        let n = points.count, block = 65_536
-        let parts = try Parallel.map((n + block - 1) / block, control: control) { b -> (PlaneBox, Double) in
+        let blocks = Parallel.blocks(of: points.count)
+        let parts = try Parallel.map(blocks.count, control: control) { b -> (PlaneBox, Double) in
             var box = PlaneBox.empty, largest = 0.0
-            for i in b * block..<min(n, (b + 1) * block) {
+            for i in blocks[b] {
                 let r = pad * radii[i]
                 largest = max(largest, radii[i])
                 box.formUnion(

@@ -82,10 +82,10 @@ struct DiscFill: DensityFill {
             depositor: splat, control: control)
         let largest = try bands.entries.withUnsafeBufferPointer { entries in
             let entries = UncheckedSendable(entries)
-            let count = entries.value.count, block = 65_536
-            return try Parallel.map((count + block - 1) / block, control: control) { b in
+            let blocks = Parallel.blocks(of: entries.value.count)
+            return try Parallel.map(blocks.count, control: control) { b in
                 var largest = 0.0
-                for k in b * block..<min(count, (b + 1) * block) { largest = max(largest, entries.value[k].weight) }
+                for k in blocks[b] { largest = max(largest, entries.value[k].weight) }
                 return largest
             }.reduce(0, max)
         }

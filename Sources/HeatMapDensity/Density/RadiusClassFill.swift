@@ -57,11 +57,11 @@ struct RadiusClassFill: DensityFill {
             radii[i] >= smallest && radii[i] <= largest
                 && CubicBinning.contains(x: x[i], y: y[i], xAxis: xAxis, yAxis: yAxis)
         }
-        let block = 65_536, blocks = (n + block - 1) / block
-        let counted = try Parallel.map(blocks, control: control) { b -> (wide: Int, narrow: Int, used: [Bool]) in
+        let blocks = Parallel.blocks(of: n)
+        let counted = try Parallel.map(blocks.count, control: control) { b -> (wide: Int, narrow: Int, used: [Bool]) in
             var wide = 0, narrow = 0
             var used = [Bool](repeating: false, count: classCount)
-            for i in b * block..<min(n, (b + 1) * block) where weight[i] != 0 {
+            for i in blocks[b] where weight[i] != 0 {
                 if isBinned(i) {
                     wide += 1
                     let (k, share) = classes.position(of: radii[i])
@@ -80,9 +80,9 @@ struct RadiusClassFill: DensityFill {
             for k in 0..<classCount where part.used[k] { flags[k] = 1 }
         }
         let wide = Slice(count: wideStart.last!), narrow = Slice(count: narrowStart.last!)
-        try Parallel.forEach(blocks, control: control) { b in
+        try Parallel.forEach(blocks.count, control: control) { b in
             var w = wideStart[b], m = narrowStart[b]
-            for i in b * block..<min(n, (b + 1) * block) where weight[i] != 0 {
+            for i in blocks[b] where weight[i] != 0 {
                 let v = value?[i] ?? 0
                 if isBinned(i) {
                     wide.set(w, x[i], y[i], weight[i], v, radii[i])

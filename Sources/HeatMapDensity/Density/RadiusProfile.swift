@@ -26,11 +26,11 @@ package struct RadiusProfile: Sendable, Hashable {
     /// `weights` are 0 where given (they add nothing to a grid).
     package init(radii: [Double], weights: [Double]? = nil) {
         // In blocks on all cores, added in block order.
-        let n = radii.count, block = 65_536, blocks = (n + block - 1) / block
+        let blocks = Parallel.blocks(of: radii.count)
         @inline(__always) func counts(_ i: Int) -> Bool { weights.map { $0[i] != 0 } ?? true }
-        let ranges = Parallel.map(blocks) { b -> SIMD3<Double> in
+        let ranges = Parallel.map(blocks.count) { b -> SIMD3<Double> in
             var lowest = Double.infinity, highest = 0.0, counted = 0.0
-            for i in b * block..<min(n, (b + 1) * block) where counts(i) {
+            for i in blocks[b] where counts(i) {
                 lowest = min(lowest, radii[i])
                 highest = max(highest, radii[i])
                 counted += 1
@@ -49,9 +49,9 @@ package struct RadiusProfile: Sendable, Hashable {
         }
         let lowestLog = log(lowest)
         let bins = min(Int((log(highest) - lowestLog) * RadiusProfile.binsPerLog) + 1, RadiusProfile.binLimit)
-        let parts = Parallel.map(blocks) { b -> [SIMD2<Double>] in
+        let parts = Parallel.map(blocks.count) { b -> [SIMD2<Double>] in
             var part = [SIMD2<Double>](repeating: .zero, count: bins)
-            for i in b * block..<min(n, (b + 1) * block) where counts(i) {
+            for i in blocks[b] where counts(i) {
                 let r = radii[i]
                 part[min(Int((log(r) - lowestLog) * RadiusProfile.binsPerLog), bins - 1)] += SIMD2(1, r * r)
             }

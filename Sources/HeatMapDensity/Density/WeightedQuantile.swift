@@ -67,10 +67,10 @@ extension WeightedQuantile {
     /// blocks' sums added in block order: the same result on any cores);
     /// nil when no value has weight > 0.
     static func values(_ values: [Double], weights: [Double], at qs: [Double]) -> [Double]? {
-        let n = values.count, block = 65_536, blocks = (n + block - 1) / block
-        let ranges = Parallel.map(blocks) { b -> SIMD3<Double> in
+        let blocks = Parallel.blocks(of: values.count)
+        let ranges = Parallel.map(blocks.count) { b -> SIMD3<Double> in
             var lowest = Double.infinity, highest = -Double.infinity, total = 0.0
-            for i in b * block..<min(n, (b + 1) * block) where weights[i] > 0 {
+            for i in blocks[b] where weights[i] > 0 {
                 lowest = min(lowest, values[i])
                 highest = max(highest, values[i])
                 total += weights[i]
@@ -87,9 +87,9 @@ extension WeightedQuantile {
         let bins = histogramBins
         let scale = highest > lowest ? Double(bins) / (highest - lowest) : 0
         @inline(__always) func bin(_ v: Double) -> Int { min(Int((v - lowest) * scale), bins - 1) }
-        let parts = Parallel.map(blocks) { b -> [Double] in
+        let parts = Parallel.map(blocks.count) { b -> [Double] in
             var histogram = [Double](repeating: 0, count: bins)
-            for i in b * block..<min(n, (b + 1) * block) where weights[i] > 0 {
+            for i in blocks[b] where weights[i] > 0 {
                 histogram[bin(values[i])] += weights[i]
             }
             return histogram
@@ -115,9 +115,9 @@ extension WeightedQuantile {
             slot[c.bin] = slots
             slots += 1
         }
-        let found = Parallel.map(blocks) { b -> [[SIMD2<Double>]] in
+        let found = Parallel.map(blocks.count) { b -> [[SIMD2<Double>]] in
             var members = [[SIMD2<Double>]](repeating: [], count: slots)
-            for i in b * block..<min(n, (b + 1) * block) where weights[i] > 0 {
+            for i in blocks[b] where weights[i] > 0 {
                 let s = slot[bin(values[i])]
                 if s >= 0 { members[s].append(SIMD2(values[i], weights[i])) }
             }
