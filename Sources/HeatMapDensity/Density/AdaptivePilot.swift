@@ -243,7 +243,7 @@ enum AdaptivePilot {
             exact = buckets[..<taken].map(\.bucket).sorted()
             var isExact = [Bool](repeating: false, count: sums.bucketCount)
             for b in exact { isExact[b] = true }
-            let m = n - spentPoints(exact, sums)
+            let m = n - exact.reduce(0) { $0 + sums.count($1) }
             rest.reserveCapacity(m)
             restX.reserveCapacity(m)
             restY.reserveCapacity(m)
@@ -264,11 +264,6 @@ enum AdaptivePilot {
             try sums.sums(of: exact, into: out.baseAddress!, control: control)
         }
         return result
-    }
-
-    /// The points of the buckets listed.
-    private static func spentPoints(_ buckets: [Int], _ sums: NeighbourSums) -> Int {
-        buckets.reduce(0) { $0 + sums.count($1) }
     }
 
     private static func summary(
