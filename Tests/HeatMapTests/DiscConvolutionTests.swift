@@ -64,7 +64,62 @@ import Testing
         let layout = DiscConvolutionLayout(xAxis: x, yAxis: y, radius: 20, channels: 1)
         #expect(layout.rows == 512 && layout.columns == 1080)
         #expect(layout.rows >= layout.split + 2 * layout.reachRows)
-        #expect(layout.columns >= layout.width + 2 * layout.reachColumns)
+        // A row's convolution is read on the plane's own columns only: a
+        // period of width + reach keeps every wrap off them.
+        #expect(layout.columns >= layout.width + layout.reachColumns)
+        let wide = DiscConvolutionLayout(xAxis: x, yAxis: y, radius: 5000, channels: 1)
+        #expect(wide.columns >= 2 * wide.reachColumns + 1 && wide.columns >= wide.width + wide.reachColumns)
+    }
+
+    /// Two terms, each a real and an imaginary grid filled on fewer rows
+    /// and columns than the transform's, and two kernels sharing one
+    /// transform, summed in the frequency domain: the sum equals the
+    /// circular convolutions written out, for odd and even lengths.
+    @Test(arguments: [(15, 16), (16, 15), (9, 10), (12, 25)])
+    func aSpectralSumIsTheSumOfTheCircularConvolutions(rows m: Int, columns n: Int) throws {
+        var rng = SplitMixGenerator(seed: UInt64(m * 100 + n))
+        let filled = m - 3, width = n - 4, reachRows = 3, reachColumns = 4
+        func kernel(_ i: Int, _ j: Int, _ r: Double) -> Double {
+            let d2 = Double(i * i) / 16 + Double(j * j) / 9
+            return d2 <= r ? (r - d2) * (1 + 0.1 * Double(i * i)) : 0
+        }
+        let sum = try SpectralSum(rows: m, columns: n)
+        let spectra = try sum.spectra(reachRows: reachRows, reachColumns: reachColumns, control: .none) { i, j in
+            (kernel(i, j, 1.2), kernel(i, j, 0.7))
+        }
+        var terms: [[Double]] = []
+        for spectrum in [spectra.re, spectra.im] {
+            let plane = (0..<(2 * filled * width)).map { _ in Double.random(in: -1...1, using: &rng) }
+            terms.append(plane)
+            try plane.withUnsafeBufferPointer { p in
+                try sum.add(
+                    re: p.baseAddress!, im: p.baseAddress! + filled * width, width: width, filledRows: filled,
+                    spectrum: spectrum.base, control: .none)
+            }
+        }
+        try sum.inverse(control: .none)
+        var worst = 0.0
+        for r in 0..<m {
+            for c in 0..<n {
+                var expectRe = 0.0, expectIm = 0.0
+                for (k, plane) in terms.enumerated() {
+                    for y in 0..<filled {
+                        for x in 0..<width {
+                            // The kernel's offset from the input to the output, wrapped into −half…half.
+                            var i = (c - x + n) % n, j = (r - y + m) % m
+                            if i > n / 2 { i -= n }
+                            if j > m / 2 { j -= m }
+                            guard abs(i) <= reachColumns, abs(j) <= reachRows else { continue }
+                            let f = kernel(i, j, k == 0 ? 1.2 : 0.7)
+                            expectRe += plane[y * width + x] * f
+                            expectIm += plane[(filled + y) * width + x] * f
+                        }
+                    }
+                }
+                worst = max(worst, abs(sum.sumRe.base[r * n + c] - expectRe), abs(sum.sumIm.base[r * n + c] - expectIm))
+            }
+        }
+        #expect(worst < 1e-12, "\(m) × \(n): \(worst)")
     }
 
     /// A grid of `cells` × `cells` unit cells with the kernel `radiusInCells` wide.

@@ -253,7 +253,10 @@ struct DensityAccumulator: Sendable {
         // kernel's spectrum (with its working copy): each about the grid,
         // or half of it, plus the kernel's reach; with a margin.
         case .discConvolution: perNode = channels + 4
-        // The exact splat's sums, the class planes, the transforms' four grids.
+        // The exact splat's sums, the class planes, and the spectral sum's
+        // six buffers (the sum, a working term and two kernels' spectra,
+        // real and imaginary parts, each about half the grid's nodes with
+        // the kernel's margins): about three grids, five with a margin.
         case .radiusClasses(let classes): perNode = channels * (classes.count + 1) + 5
         }
         return MemoryBudget.product(cells, 8 * (perNode + 2))

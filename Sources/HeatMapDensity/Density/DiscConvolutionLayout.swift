@@ -36,11 +36,15 @@ struct DiscConvolutionLayout: Sendable {
         reachRows = Int(min(radius / yAxis.step, Double(height))) + 1
         split = channels == 2 ? height : (height + 1) / 2
         let tall = max(split, height - split)
-        // The pair of lengths whose 2-D transform (a row pass and a column
-        // pass) is the least work by the radix costs of ComplexFFT.
+        // A row's convolution is read only on the plane's own columns, so
+        // it may wrap onto the margin: a period of width + reach keeps every
+        // point off the columns read on the other side (and the kernel's
+        // 2 reach + 1 columns apart). Each half's rows are read on its
+        // spill either side of the cut as well, so they need a margin of
+        // reach below and above.
         var best = (rows: 0, columns: 0, work: Double.infinity)
         for m in ComplexFFT.goodSizes(atLeast: tall + 2 * reachRows) {
-            for n in ComplexFFT.goodSizes(atLeast: width + 2 * reachColumns) {
+            for n in ComplexFFT.goodSizes(atLeast: max(width + reachColumns, 2 * reachColumns + 1)) {
                 let work =
                     Double(m) * Double(n) * (ComplexFFT.workPerElement(m) + ComplexFFT.workPerElement(n))
                 if work < best.work { best = (m, n, work) }

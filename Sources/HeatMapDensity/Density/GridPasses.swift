@@ -24,10 +24,12 @@ struct GridPasses: Sendable {
     }
 
     /// Transforms every row, or only the rows `only` lists (the others
-    /// being zero, or not wanted).
+    /// being zero, or not wanted); `load`, if given, first writes each
+    /// row's real and imaginary parts, on the core that transforms it.
     func transformRows(
         re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, only: [Int]? = nil,
-        control: ComputeControl
+        control: ComputeControl,
+        load: ((_ row: Int, _ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>) -> Void)? = nil
     ) throws {
         let columns = self.columns, transform = rowTransform
         let list = only ?? Array(0..<rows)
@@ -37,6 +39,7 @@ struct GridPasses: Sendable {
             let work = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns)
             defer { work.deallocate() }
             for r in list[b * band..<min(list.count, (b + 1) * band)] {
+                load?(r, re + r * columns, im + r * columns)
                 transform.transform(
                     re: re + r * columns, im: im + r * columns, workRe: work, workIm: work + columns, lanes: 1)
             }
@@ -58,18 +61,20 @@ struct GridPasses: Sendable {
         let transform: ComplexFFT
     }
 
-    /// Transforms every column, a block at a time; `body` sees each
-    /// transformed block while it is in cache, before it is written back
-    /// (if `writeBack`).
+    /// Transforms every column, or only those below `columnsBelow` (the
+    /// others not wanted), a block at a time; `body` sees each transformed
+    /// block while it is in cache, before it is written back (if
+    /// `writeBack`).
     func transformColumns(
         re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, writeBack: Bool = true,
-        control: ComputeControl, body: (ColumnBlock) -> Void
+        columnsBelow: Int? = nil, control: ComputeControl, body: (ColumnBlock) -> Void
     ) throws {
         let block = GridPasses.block, rows = self.rows, columns = self.columns
+        let transformed = min(columns, columnsBelow ?? columns)
         let transform = columnTransform
-        try Parallel.forEach((columns + block - 1) / block) { b in
+        try Parallel.forEach((transformed + block - 1) / block) { b in
             try control.checkCancellation()
-            let lanes = min(block, columns - b * block), c0 = b * block
+            let lanes = min(block, transformed - b * block), c0 = b * block
             let work = UnsafeMutablePointer<Double>.allocate(capacity: 4 * rows * lanes)
             defer { work.deallocate() }
             let br = work, bi = work + rows * lanes, wr = bi + rows * lanes, wi = wr + rows * lanes

@@ -154,20 +154,14 @@ struct RadiusClassFill: DensityFill {
             ) { i, j in (kernelValue(a, i, j), b.map { kernelValue($0, i, j) } ?? 0) }
             for (k, spectrum) in [(a, spectra.re), (b, spectra.im)] {
                 guard let k else { continue }
-                // The class's packed plane, row by row into the transform's buffers.
+                // The class's packed plane: its real part's rows, then its imaginary part's.
                 let plane = UnsafePointer(planes + k * layout.count)
-                let re = sum.workRe.base, im = sum.workIm.base
                 let filled = layout.rows, width = layout.columns
-                for r in 0..<filled {
-                    (re + r * n).update(from: plane + r * width, count: width)
-                    (im + r * n).update(from: plane + (filled + r) * width, count: width)
-                    // The margin, which the previous term's row pass filled.
-                    (re + r * n + width).update(repeating: 0, count: n - width)
-                    (im + r * n + width).update(repeating: 0, count: n - width)
-                }
                 let factor = raw ? 1 : max(1, (radius / classes.radius(k)) * (radius / classes.radius(k)))
                 for c in 0..<(mean ? filled * width : layout.count) { total += abs(plane[c]) * factor }
-                try sum.add(re: re, im: im, filledRows: filled, spectrum: spectrum.base, control: control)
+                try sum.add(
+                    re: plane, im: plane + filled * width, width: width, filledRows: filled,
+                    spectrum: spectrum.base, control: control)
                 done += 1
                 progress(0.9 * Double(done) / Double(used.count))
             }

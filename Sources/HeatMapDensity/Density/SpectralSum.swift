@@ -7,8 +7,9 @@ import HeatMapCore
 ///
 /// The transform being linear, the products Ẑₖ K̂ₖ are summed in the
 /// frequency domain and transformed back once: a term costs one forward
-/// transform of its grid (and half of one for its kernel's spectrum, two
-/// kernels sharing a transform), the sum one inverse. A kernel that is real
+/// transform of its grid (and a quarter of one for its kernel's spectrum:
+/// two kernels share a transform, of which half the columns are needed),
+/// the sum one inverse. A kernel that is real
 /// and even has a real spectrum, so the real and imaginary parts of each
 /// grid are convolved independently: they carry two real images.
 ///
@@ -23,12 +24,11 @@ struct SpectralSum: @unchecked Sendable {
     /// Σ Ẑₖ K̂ₖ, then (after ``inverse(control:)``) the sum of the convolutions.
     let sumRe: GridBuffer
     let sumIm: GridBuffer
-    /// A working grid for the caller's terms, zero at first:
-    /// ``add(re:im:filledRows:spectrum:control:)`` overwrites the rows
-    /// below `filledRows` and leaves the others as it found them, so a
-    /// caller that writes those rows whole keeps the rest zero.
-    let workRe: GridBuffer
-    let workIm: GridBuffer
+    /// The working grid of ``add(re:im:width:filledRows:spectrum:control:)``,
+    /// zero at first: each term overwrites the rows below its `filledRows`
+    /// whole, and no term writes the rest.
+    private let workRe: GridBuffer
+    private let workIm: GridBuffer
     /// The spectra of ``spectra(reachRows:reachColumns:control:kernels:)``,
     /// overwritten by each call.
     private let kernelRe: GridBuffer
@@ -72,19 +72,43 @@ struct SpectralSum: @unchecked Sendable {
         // Only the kernels' own rows are non-zero before the row pass.
         let kernelRows = Set((-reachRows...reachRows).map { ($0 + rows) % rows }).sorted()
         try passes.transformRows(re: re.base, im: im.base, only: kernelRows, control: control)
-        try passes.transformColumns(re: re.base, im: im.base, control: control) { _ in }
+        // A kernel even in i has a spectrum even in u: the columns past
+        // the middle are those before it, mirrored.
+        let columns = self.columns, half = columns / 2 + 1
+        try passes.transformColumns(re: re.base, im: im.base, columnsBelow: half, control: control) { _ in }
+        try Parallel.forEach((rows + 15) / 16) { b in
+            try control.checkCancellation()
+            for r in b * 16..<min(rows, (b + 1) * 16) {
+                let a = re.base + r * columns, c = im.base + r * columns
+                for u in half..<columns {
+                    a[u] = a[columns - u]
+                    c[u] = c[columns - u]
+                }
+            }
+        }
         return (re, im)
     }
 
-    /// Adds the transform of the grid in `re` and `im` (rows × columns
-    /// each, zero from row `filledRows` on) times `spectrum` (real) to the
-    /// sum; the grid is overwritten.
+    /// Adds the transform of a grid times `spectrum` (real) to the sum: the
+    /// grid's real and imaginary parts are each `filledRows` rows of
+    /// `width` values, `width` apart, the real part's from `re`, the
+    /// imaginary part's from `im`, zero elsewhere. Each row is copied into
+    /// ``workRe`` and ``workIm`` as it is transformed, on all cores.
     func add(
-        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, filledRows: Int,
+        re: UnsafePointer<Double>, im: UnsafePointer<Double>, width: Int, filledRows: Int,
         spectrum: UnsafePointer<Double>, control: ComputeControl
     ) throws {
-        try passes.transformRows(re: re, im: im, only: Array(0..<min(filledRows, rows)), control: control)
-        let columns = self.columns, sumRe = self.sumRe.base, sumIm = self.sumIm.base
+        let columns = self.columns
+        precondition(width <= columns && filledRows <= rows, "a term larger than the transform")
+        let workRe = self.workRe.base, workIm = self.workIm.base
+        try passes.transformRows(re: workRe, im: workIm, only: Array(0..<filledRows), control: control) { r, a, b in
+            a.update(from: re + r * width, count: width)
+            b.update(from: im + r * width, count: width)
+            (a + width).update(repeating: 0, count: columns - width)
+            (b + width).update(repeating: 0, count: columns - width)
+        }
+        let re = workRe, im = workIm
+        let sumRe = self.sumRe.base, sumIm = self.sumIm.base
         try passes.transformColumns(re: re, im: im, writeBack: false, control: control) { block in
             let lanes = block.lanes, c0 = block.firstColumn
             for r in 0..<self.rows {
