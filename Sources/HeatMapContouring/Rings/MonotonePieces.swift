@@ -179,9 +179,9 @@ struct MonotonePieces: BoxedItems {
         // The segments of a piece that reach into the overlap lie together:
         // along a monotone run, those before them end short of it in x or y
         // and those after begin beyond it.
-        let near = reaching(v, into: overlap)
+        let near = reaching(v, of: b, into: overlap, within: segments(v))
         guard !near.isEmpty else { return }
-        let mine = reaching(u, into: overlap)
+        let mine = reaching(u, of: a, into: overlap, within: segments(u))
         // Where many of v's segments reach into the overlap, each segment
         // of u looks only at those that reach into its own box (found by
         // halving, as above), instead of testing every box.
@@ -189,7 +189,7 @@ struct MonotonePieces: BoxedItems {
         for s in mine {
             let one = Segment(ring: ra, index: s, start: a[s], end: a[s + 1 == na ? 0 : s + 1])
             let box = Self.box(one.start, one.end)
-            for t in narrow ? reaching(v, into: box, within: near) : near {
+            for t in narrow ? reaching(v, of: b, into: box, within: near) : near {
                 let other = Segment(ring: rb, index: t, start: b[t], end: b[t + 1 == nb ? 0 : t + 1])
                 guard box.overlaps(Self.box(other.start, other.end)) else { continue }
                 if ra == rb {
@@ -201,17 +201,15 @@ struct MonotonePieces: BoxedItems {
         }
     }
 
-    /// The segments of piece k whose boxes overlap `box`, found by halving:
-    /// along the run, the segments wholly before the box in x or y come
-    /// first, then those that overlap it, then those wholly after it.
-    @inline(__always) private func reaching(_ k: Int, into box: FixedBox) -> Range<Int> {
-        reaching(k, into: box, within: segments(k))
-    }
-
-    /// The same among `all`, a stretch of piece k's segments (the run's
-    /// direction is still that of the whole piece).
-    @inline(__always) private func reaching(_ k: Int, into box: FixedBox, within all: Range<Int>) -> Range<Int> {
-        let ring = rings[pieces[k].ring], n = ring.count, whole = segments(k)
+    /// The segments among `all`, a stretch of piece k's segments, whose
+    /// boxes overlap `box`, found by halving: along the run (its direction
+    /// that of the whole piece), the segments wholly before the box in x
+    /// or y come first, then those that overlap it, then those wholly
+    /// after it. `ring` is the piece's ring, which the caller holds.
+    @inline(__always) private func reaching(
+        _ k: Int, of ring: [FixedPoint], into box: FixedBox, within all: Range<Int>
+    ) -> Range<Int> {
+        let n = ring.count, whole = segments(k)
         let start = ring[whole.lowerBound], end = ring[whole.upperBound == n ? 0 : whole.upperBound]
         let upX = start.x < end.x, downX = start.x > end.x, upY = start.y < end.y, downY = start.y > end.y
         // Segment s runs from position s to s + 1, which lies further on.

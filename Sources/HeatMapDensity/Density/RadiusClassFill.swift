@@ -158,10 +158,11 @@ struct RadiusClassFill: DensityFill {
                 let plane = UnsafePointer(planes + k * layout.count)
                 let filled = layout.rows, width = layout.columns
                 let factor = raw ? 1 : max(1, (radius / classes.radius(k)) * (radius / classes.radius(k)))
-                for c in 0..<(mean ? filled * width : layout.count) { total += abs(plane[c]) * factor }
-                try sum.add(
+                let magnitude = try sum.add(
                     re: plane, im: plane + filled * width, width: width, filledRows: filled,
                     spectrum: spectrum.base, control: control)
+                // The weights: both parts, or (mean) the real one.
+                total += (mean ? magnitude.re : magnitude.re + magnitude.im) * factor
                 done += 1
                 progress(0.9 * Double(done) / Double(used.count))
             }

@@ -94,18 +94,35 @@ struct SpectralSum: @unchecked Sendable {
     /// `width` values, `width` apart, the real part's from `re`, the
     /// imaginary part's from `im`, zero elsewhere. Each row is copied into
     /// ``workRe`` and ``workIm`` as it is transformed, on all cores.
+    /// Returns Σ |value| of each part, added row by row in order (the
+    /// same bits on any number of cores).
+    @discardableResult
     func add(
         re: UnsafePointer<Double>, im: UnsafePointer<Double>, width: Int, filledRows: Int,
         spectrum: UnsafePointer<Double>, control: ComputeControl
-    ) throws {
+    ) throws -> (re: Double, im: Double) {
         let columns = self.columns
         precondition(width <= columns && filledRows <= rows, "a term larger than the transform")
         let workRe = self.workRe.base, workIm = self.workIm.base
+        let rowSums = UnsafeMutablePointer<Double>.allocate(capacity: 2 * max(filledRows, 1))
+        defer { rowSums.deallocate() }
         try passes.transformRows(re: workRe, im: workIm, only: Array(0..<filledRows), control: control) { r, a, b in
-            a.update(from: re + r * width, count: width)
-            b.update(from: im + r * width, count: width)
+            let x = re + r * width, y = im + r * width
+            a.update(from: x, count: width)
+            b.update(from: y, count: width)
             (a + width).update(repeating: 0, count: columns - width)
             (b + width).update(repeating: 0, count: columns - width)
+            var sx = 0.0, sy = 0.0
+            for c in 0..<width {
+                sx += abs(x[c])
+                sy += abs(y[c])
+            }
+            (rowSums[2 * r], rowSums[2 * r + 1]) = (sx, sy)
+        }
+        var magnitude = (re: 0.0, im: 0.0)
+        for r in 0..<filledRows {
+            magnitude.re += rowSums[2 * r]
+            magnitude.im += rowSums[2 * r + 1]
         }
         let re = workRe, im = workIm
         let sumRe = self.sumRe.base, sumIm = self.sumIm.base
@@ -120,6 +137,7 @@ struct SpectralSum: @unchecked Sendable {
                 }
             }
         }
+        return magnitude
     }
 
     /// Transforms the sum back: ``sumRe`` and ``sumIm`` then hold the
