@@ -110,14 +110,15 @@ struct RadiusClasses: Sendable, Hashable {
     /// Rough nanoseconds of CPU time of the classes' fill (the splat it is
     /// weighed against costs about 1 ns per node in double precision,
     /// ``DiscFill/nanosecondsPerNode(kernel:channels:)``): binning per point
-    /// into two classes, per class a forward transform and half of one for
-    /// its kernel, one inverse; a transform of G real values (the
+    /// into two classes, per class a forward transform and a quarter of one
+    /// for its kernel (two kernels share a transform of half the columns,
+    /// ``SpectralSum``), one inverse; a transform of G real values (the
     /// transform's complex nodes twice: ``transformLayout(xAxis:yAxis:channels:)``,
     /// about the grid's when only that is known) about 0.6 G log₂ G ns
     /// (measured on 1024 × 884 grids).
     func cost(points n: Double, transformNodes: Double, channels: Double) -> Double {
         let transform = transformNodes * (log2(max(transformNodes, 2)) + 1) * 0.6
-        return n * (40 + 40 * channels) + (1.5 * Double(count) + 1) * transform
+        return n * (40 + 40 * channels) + (1.25 * Double(count) + 1) * transform
     }
 
     /// The Fourier transform's layout of every class: one shape for all,
