@@ -95,8 +95,7 @@ struct GridPasses: Sendable {
     }
 
     /// Copies `count` doubles: a block's row of lanes is 128 bytes, too
-    /// short for a call to `memmove` to pay (the calls were a twelfth of
-    /// the adaptive grid's CPU at 20 cells), so a whole block is one
+    /// short for a call to `memmove` to pay, so a whole block is one
     /// unrolled loop.
     @inline(__always)
     private static func copy(_ count: Int, from source: UnsafePointer<Double>, to target: UnsafeMutablePointer<Double>)
