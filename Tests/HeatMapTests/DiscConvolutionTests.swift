@@ -91,11 +91,15 @@ import Testing
         for spectrum in [spectra.re, spectra.im] {
             let plane = (0..<(2 * filled * width)).map { _ in Double.random(in: -1...1, using: &rng) }
             terms.append(plane)
-            try plane.withUnsafeBufferPointer { p in
+            let magnitude = try plane.withUnsafeBufferPointer { p in
                 try sum.add(
                     re: p.baseAddress!, im: p.baseAddress! + filled * width, width: width, filledRows: filled,
                     spectrum: spectrum.base, control: .none)
             }
+            // What the rounding floor is made from: Σ |value| of each part.
+            let half = filled * width
+            let re = plane[..<half].reduce(0) { $0 + abs($1) }, im = plane[half...].reduce(0) { $0 + abs($1) }
+            #expect(abs(magnitude.re - re) <= 1e-12 * re && abs(magnitude.im - im) <= 1e-12 * im)
         }
         try sum.inverse(control: .none)
         var worst = 0.0
