@@ -184,11 +184,12 @@ struct RadiusClassFill: DensityFill {
         let count: Int
         private let storage: UnsafeMutablePointer<Double>
 
-        /// `count` points, all zero until set.
+        /// Room for `count` points, each to be set once before it is read
+        /// (not cleared first: the fill sets every one, and doubles need
+        /// no initialising).
         init(count: Int) {
             self.count = count
             storage = .allocate(capacity: 5 * max(count, 1))
-            storage.initialize(repeating: 0, count: 5 * max(count, 1))
         }
 
         deinit { storage.deallocate() }

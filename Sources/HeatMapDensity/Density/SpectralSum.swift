@@ -57,10 +57,23 @@ struct SpectralSum: @unchecked Sendable {
         kernels: (_ i: Int, _ j: Int) -> (a: Double, b: Double)
     ) throws -> (re: GridBuffer, im: GridBuffer) {
         let (re, im) = (kernelRe, kernelIm)
-        re.base.update(repeating: 0, count: rows * columns)
-        im.base.update(repeating: 0, count: rows * columns)
-        let scale = 1 / Double(rows * columns)
+        let columns = self.columns, half = columns / 2 + 1
         let reachRows = min(reachRows, rows / 2), reachColumns = min(reachColumns, columns / 2)
+        // Only the kernels' own rows are non-zero before the row pass, which
+        // reads them whole; the column pass then reads the first `half`
+        // columns of every row (the rest are mirrored from them below).
+        let kernelRows = Set((-reachRows...reachRows).map { ($0 + rows) % rows }).sorted()
+        var isKernelRow = [Bool](repeating: false, count: rows)
+        for r in kernelRows { isKernelRow[r] = true }
+        try Parallel.forEach((rows + 15) / 16) { b in
+            try control.checkCancellation()
+            for r in b * 16..<min(rows, (b + 1) * 16) {
+                let width = isKernelRow[r] ? columns : half
+                (re.base + r * columns).update(repeating: 0, count: width)
+                (im.base + r * columns).update(repeating: 0, count: width)
+            }
+        }
+        let scale = 1 / Double(rows * columns)
         for j in -reachRows...reachRows {
             let r = ((j + rows) % rows) * columns
             for i in -reachColumns...reachColumns {
@@ -69,12 +82,9 @@ struct SpectralSum: @unchecked Sendable {
                 im.base[r + (i + columns) % columns] = b * scale
             }
         }
-        // Only the kernels' own rows are non-zero before the row pass.
-        let kernelRows = Set((-reachRows...reachRows).map { ($0 + rows) % rows }).sorted()
         try passes.transformRows(re: re.base, im: im.base, only: kernelRows, control: control)
         // A kernel even in i has a spectrum even in u: the columns past
         // the middle are those before it, mirrored.
-        let columns = self.columns, half = columns / 2 + 1
         try passes.transformColumns(re: re.base, im: im.base, columnsBelow: half, control: control) { _ in }
         try Parallel.forEach((rows + 15) / 16) { b in
             try control.checkCancellation()
