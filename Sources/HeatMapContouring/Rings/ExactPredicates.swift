@@ -35,6 +35,13 @@ package enum ExactPredicates {
     @inline(__always) static func isSpike(_ a: FixedPoint, _ b: FixedPoint, _ c: FixedPoint) -> Bool {
         if a == c { return true }
         let ux = a.x - b.x, uy = a.y - b.y, vx = c.x - b.x, vy = c.y - b.y
+        // As in `orient`: differences under 2^31 keep both products and
+        // their sum or difference exact in Int64 (the rounding's hot loop
+        // asks this of every position).
+        let magnitude = (ux ^ (ux >> 63)) | (uy ^ (uy >> 63)) | (vx ^ (vx >> 63)) | (vy ^ (vy >> 63))
+        if magnitude < 1 << 31 {
+            return ux &* vy &- uy &* vx == 0 && ux &* vx &+ uy &* vy > 0
+        }
         return cross(ux, uy, vx, vy) == 0 && dot(ux, uy, vx, vy) > 0
     }
 

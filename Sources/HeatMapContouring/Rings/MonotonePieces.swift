@@ -12,7 +12,10 @@ import HeatMapDensity
 /// Pairing pieces instead of segments puts a sixteenth of the entries in
 /// the grid for smooth contour rings, whose runs are tens of segments long;
 /// a pair of pieces then compares only the segments that reach into the
-/// overlap of the two boxes (``forEachSegmentPair(_:_:_:)``).
+/// overlap of the two boxes (``forEachSegmentPair(_:_:_:)``), and none when
+/// the rectangles about the pieces' diagonals lie apart (each piece keeps
+/// its ``DiagonalSlab``, measured as it is cut: the pair is settled from
+/// the two pieces' entries, without reading their rings).
 ///
 /// Segment k of a ring of n positions runs from position k to position
 /// k + 1 (position 0 for k = n − 1). O(n) to cut, reading each position once.
@@ -24,12 +27,15 @@ struct MonotonePieces: BoxedItems {
     static let narrowingSpan = 4
 
     package let rings: [[FixedPoint]]
-    /// A piece: its ring, its first segment and how many it holds, and
-    /// whether it continues the run of the piece before it.
+    /// A piece: its box and the slab about the box's diagonal, its ring,
+    /// its first segment and how many it holds, and whether it continues
+    /// the run of the piece before it.
     private struct Piece {
         /// Kept, not recomputed from the ring's positions: the grid and the
         /// pairs read it in an order that jumps about the rings.
         package var box: FixedBox
+        /// About the diagonal of `box` the piece runs along.
+        var slab = DiagonalSlab.unbounded
         package var ring: Int
         package var first: Int
         package var length: Int32
@@ -56,18 +62,23 @@ struct MonotonePieces: BoxedItems {
                 var spike = false
                 // The piece being gathered, appended with its box once it is closed.
                 var open = Piece(
-                    box: FixedBox(minX: 0, maxX: 0, minY: 0, maxY: 0), ring: r, first: 0, length: 0,
-                    joins: false)
+                    box: FixedBox(minX: 0, maxX: 0, minY: 0, maxY: 0), slab: .unbounded, ring: r, first: 0,
+                    length: 0, joins: false)
                 // Whether the piece before the open one was kept.
                 var keptLast = false
                 func close() {
                     guard open.length > 0 else { return }
                     let end = open.first + Int(open.length)
-                    open.box = Self.box(p[open.first], p[end == n ? 0 : end])
+                    let a = p[open.first], b = p[end == n ? 0 : end]
+                    open.box = Self.box(a, b)
                     if let keep, !keep(r, open.box) {
                         keptLast = false
                         return
                     }
+                    // A monotone piece runs from one corner of its box to
+                    // the opposite one: lower left to upper right when x
+                    // and y rise (or fall) together.
+                    open.slab = DiagonalSlab(p, open.first, end, box: open.box, rising: (a.x <= b.x) == (a.y <= b.y))
                     if !keptLast { open.joins = false }
                     keptLast = true
                     pieces.append(open)
@@ -86,7 +97,7 @@ struct MonotonePieces: BoxedItems {
                         spike = ExactPredicates.isSpike(p[i == 0 ? n - 1 : i - 1], p[i], p[i + 1 == n ? 0 : i + 1])
                     }
                     close()
-                    open = Piece(box: open.box, ring: r, first: i, length: 1, joins: joins)
+                    open = Piece(box: open.box, slab: .unbounded, ring: r, first: i, length: 1, joins: joins)
                 }
                 close()
                 if spike { spiky.append(r) }
@@ -166,13 +177,19 @@ struct MonotonePieces: BoxedItems {
 
     /// Calls `body` with every segment of piece u and every segment of
     /// piece v whose boxes overlap, except a ring's neighbouring segments
-    /// (they share a vertex, and only the spike test judges them).
-    /// O(segments of both pieces + pairs).
+    /// (they share a vertex, and only the spike test judges them); with
+    /// none when the pieces' slabs show them apart (``DiagonalSlab``), as no
+    /// two of their segments can meet then. O(segments of both pieces +
+    /// pairs); O(1) for pieces apart.
     @inline(__always) func forEachSegmentPair(_ u: Int, _ v: Int, _ body: (Segment, Segment) -> Void) {
-        let ra = ring(u), rb = ring(v)
+        let pu = pieces[u], pv = pieces[v]
+        let boxU = pu.box, boxV = pv.box
+        // Most pieces whose boxes overlap run side by side, apart: settled
+        // from the two entries alone, before reading either ring.
+        if DiagonalSlab.apart(boxU, pu.slab, boxV, pv.slab) { return }
+        let ra = pu.ring, rb = pv.ring
         let a = rings[ra], b = rings[rb]
         let na = a.count, nb = b.count
-        let boxU = box(u), boxV = box(v)
         let overlap = FixedBox(
             minX: max(boxU.minX, boxV.minX), maxX: min(boxU.maxX, boxV.maxX),
             minY: max(boxU.minY, boxV.minY), maxY: min(boxU.maxY, boxV.maxY))
