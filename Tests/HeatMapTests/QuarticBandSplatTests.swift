@@ -36,6 +36,42 @@ import Testing
         #expect(error < 7e-5, "r \(radius): \(error)")
     }
 
+    /// The sort into row bands finds the largest weight of the entries it
+    /// makes (each with its radius's normalisation), which the float splat
+    /// scales by; points whose discs miss the grid make no entry and do not
+    /// count; a depositor that names no magnitude gives 0.
+    @Test func theSortFindsTheLargestWeightOfItsEntries() throws {
+        let xAxis = GaussianAxis(origin: 0, step: 1, count: 40, sigma: 2, reach: 6)
+        let yAxis = GaussianAxis(origin: 0, step: 1, count: 30, sigma: 2, reach: 6)
+        var rng = SplitMixGenerator(seed: 11)
+        let n = 5000
+        var x = (0..<n).map { _ in Double.random(in: 0...39, using: &rng) }
+        let y = (0..<n).map { _ in Double.random(in: 0...29, using: &rng) }
+        var weight = (0..<n).map { _ in Double.random(in: 0...3, using: &rng) }
+        let radii = (0..<n).map { _ in Double.random(in: 1...6, using: &rng) }
+        // The heaviest point lies far off the grid: no entry of its own.
+        x[17] = 500
+        weight[17] = 100
+        let density = UnsafeMutablePointer<Double>.allocate(capacity: 40 * 30)
+        defer { density.deallocate() }
+        try radii.withUnsafeBufferPointer { radii in
+            let splat = DiscSplat<QuarticShape, SizedDiscEntry>(
+                shape: QuarticShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: 6, normalisingRadius: 3,
+                radii: radii.baseAddress, radius: 3, density: density, weightedValue: nil)
+            let bands = try RowBands<SizedDiscEntry>(
+                x: x, y: y, weight: weight, value: nil, count: n, rows: 30, columns: 40, depositor: splat,
+                control: .none)
+            var expected = 0.0
+            for i in 0..<n where i != 17 {
+                let normalisation: Double = (3 / radii[i]) * (3 / radii[i])
+                expected = max(expected, weight[i] * normalisation)
+            }
+            #expect(bands.entries.count == n - 1)
+            #expect(bands.largestMagnitude == expected)
+            #expect(bands.largestMagnitude == bands.entries.map(\.weight).max())
+        }
+    }
+
     @Test func weightsFarApartAndTinyOnesKeepTheirSums() throws {
         let r = 6.0
         var p = KernelTests.points(200, seed: 8)

@@ -54,11 +54,25 @@ struct DiscFill: DensityFill {
         _ weight: UnsafePointer<Double>, _ value: UnsafePointer<Double>?, _ n: Int,
         _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
-        let splat = DiscSplat(
+        if value != nil {
+            try run(shape, ValuedDiscEntry.self, x, y, weight, value, n, control, progress)
+        } else if radii != nil {
+            try run(shape, SizedDiscEntry.self, x, y, weight, nil, n, control, progress)
+        } else {
+            try run(shape, DiscEntry.self, x, y, weight, nil, n, control, progress)
+        }
+    }
+
+    private func run<S: RadialShape, Entry: DiscPoint>(
+        _ shape: S, _: Entry.Type, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
+        _ weight: UnsafePointer<Double>, _ value: UnsafePointer<Double>?, _ n: Int,
+        _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
+    ) throws {
+        let splat = DiscSplat<S, Entry>(
             shape: shape, xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius,
             normalisingRadius: raw ? nil : radius, radii: radii, radius: radius,
             density: density, weightedValue: value == nil ? nil : weightedValue)
-        try RowBands<DiscEntry>.deposit(
+        try RowBands<Entry>.deposit(
             splat, x: x, y: y, weight: weight, value: value, count: n,
             rows: yAxis.count, columns: xAxis.count, control: control,
             progress: progress)
@@ -73,22 +87,25 @@ struct DiscFill: DensityFill {
         _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>, _ n: Int,
         _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
-        let splat = DiscSplat(
+        if radii != nil {
+            try runQuartic(SizedDiscEntry.self, x, y, weight, n, control, progress)
+        } else {
+            try runQuartic(DiscEntry.self, x, y, weight, n, control, progress)
+        }
+    }
+
+    private func runQuartic<Entry: DiscPoint>(
+        _: Entry.Type, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>,
+        _ n: Int, _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
+    ) throws {
+        let splat = DiscSplat<QuarticShape, Entry>(
             shape: QuarticShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius,
             normalisingRadius: raw ? nil : radius, radii: radii, radius: radius, density: density,
             weightedValue: nil)
-        let bands = try RowBands<DiscEntry>(
+        let bands = try RowBands<Entry>(
             x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
             depositor: splat, control: control)
-        let largest = try bands.entries.withUnsafeBufferPointer { entries in
-            let entries = UncheckedSendable(entries)
-            let blocks = Parallel.blocks(of: entries.value.count)
-            return try Parallel.map(blocks.count, control: control) { b in
-                var largest = 0.0
-                for k in blocks[b] { largest = max(largest, entries.value[k].weight) }
-                return largest
-            }.reduce(0, max)
-        }
+        let largest = bands.largestMagnitude
         guard largest.isNormal else {
             if largest != 0 { try run(QuarticShape(), x, y, weight, nil, n, control, progress) }
             return

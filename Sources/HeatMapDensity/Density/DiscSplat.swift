@@ -1,13 +1,55 @@
 import Foundation
 
-/// A point of the disc splat: where, how much, and its own radius.
-struct DiscEntry: BitwiseCopyable {
-    var x: Double
-    var y: Double
-    /// The weight times the point's normalisation (see ``DiscSplat/entry(at:x:y:weight:value:)``).
-    var weight: Double
-    var value: Double
-    var radius: Double
+/// What the disc splat keeps of a point while the points are sorted into
+/// row bands: where, how much (the weight times the point's
+/// normalisation, see ``DiscSplat/entry(at:x:y:weight:value:)``), and only
+/// what else the fill needs. The sort writes every entry once to a place
+/// of its band and the splat reads it once, so the fewer bytes, the less
+/// both wait on memory.
+protocol DiscPoint: BitwiseCopyable {
+    init(x: Double, y: Double, weight: Double, value: Double, radius: Double)
+    var x: Double { get }
+    var y: Double { get }
+    var weight: Double { get }
+    /// The point's value (the mean estimator); 0 where it is not kept.
+    var value: Double { get }
+    /// The point's radius; `common` where every point has that one.
+    func radius(or common: Double) -> Double
+}
+
+/// A point of a splat with one radius for all, density only: 24 bytes.
+struct DiscEntry: DiscPoint {
+    var x: Double, y: Double, weight: Double
+
+    @inline(__always) init(x: Double, y: Double, weight: Double, value: Double, radius: Double) {
+        (self.x, self.y, self.weight) = (x, y, weight)
+    }
+
+    var value: Double { 0 }
+    @inline(__always) func radius(or common: Double) -> Double { common }
+}
+
+/// A point with its own radius, density only: 32 bytes.
+struct SizedDiscEntry: DiscPoint {
+    var x: Double, y: Double, weight: Double, radius: Double
+
+    @inline(__always) init(x: Double, y: Double, weight: Double, value: Double, radius: Double) {
+        (self.x, self.y, self.weight, self.radius) = (x, y, weight, radius)
+    }
+
+    var value: Double { 0 }
+    @inline(__always) func radius(or common: Double) -> Double { radius }
+}
+
+/// A point with its own radius and its value (the mean): 40 bytes.
+struct ValuedDiscEntry: DiscPoint {
+    var x: Double, y: Double, weight: Double, value: Double, radius: Double
+
+    @inline(__always) init(x: Double, y: Double, weight: Double, value: Double, radius: Double) {
+        (self.x, self.y, self.weight, self.value, self.radius) = (x, y, weight, value, radius)
+    }
+
+    @inline(__always) func radius(or common: Double) -> Double { radius }
 }
 
 /// The exact splat of a radial kernel with a radius per point (or one for
@@ -24,7 +66,9 @@ struct DiscEntry: BitwiseCopyable {
 /// Radii per point carry the density's normalisation in the weight: the
 /// deposit adds w (r₀ / rᵢ)² × shape, so a finish that scales every node
 /// by c / (π r₀²) gives each point its own c / (π rᵢ²). Raw values keep w.
-struct DiscSplat<Shape: RadialShape>: RowDepositor {
+/// `Entry` keeps what the fill needs of a point (``DiscPoint``): a radius
+/// only when points have their own, a value only for the mean.
+struct DiscSplat<Shape: RadialShape, Entry: DiscPoint>: RowDepositor {
     let shape: Shape
     /// Node positions (the radius-free parts of the axis are used).
     let xAxis: GaussianAxis
@@ -68,22 +112,26 @@ struct DiscSplat<Shape: RadialShape>: RowDepositor {
         return (yAxis.nearest(py), xAxis.nearest(px))
     }
 
-    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> DiscEntry {
-        DiscEntry(x: x, y: y, weight: weight, value: value, radius: radius)
+    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> Entry {
+        Entry(x: x, y: y, weight: weight, value: value, radius: radius)
     }
 
-    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> DiscEntry {
+    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> Entry {
         guard let radii else { return entry(x: x, y: y, weight: weight, value: value) }
         let r = radii[i]
         var w = weight
         if let r0 = normalisingRadius { w *= (r0 / r) * (r0 / r) }
-        return DiscEntry(x: x, y: y, weight: w, value: value, radius: r)
+        return Entry(x: x, y: y, weight: w, value: value, radius: r)
     }
 
-    @inline(__always) func deposit(_ p: DiscEntry, scratch: UnsafeMutablePointer<Double>) {
+    /// The entry's weight (its normalisation in it): the quartic's
+    /// single-precision splat scales the weights by the largest.
+    @inline(__always) func magnitude(_ entry: Entry) -> Double { entry.weight }
+
+    @inline(__always) func deposit(_ p: Entry, scratch: UnsafeMutablePointer<Double>) {
         let w = p.weight
         guard w != 0 else { return }
-        let r = p.radius, reach = shape.reach * r
+        let r = p.radius(or: radius), reach = shape.reach * r
         let reachSquared = reach * reach
         let xs = xAxis.span(of: p.x, reach: reach), ys = yAxis.span(of: p.y, reach: reach)
         guard xs.lo <= xs.hi, ys.lo <= ys.hi else { return }

@@ -61,10 +61,10 @@ struct QuarticBandSplat {
 
     /// Splats the points of `bands` (entries made by a ``DiscSplat`` of
     /// the quartic, each with its radius, none above ``maximumRadius``,
-    /// and its normalisation in the weight); `scale`
+    /// or all of that one, and its normalisation in the weight); `scale`
     /// multiplies every weight (a power of two), the flush divides it out.
-    func run(
-        _ bands: RowBands<DiscEntry>, scale: Double, control: ComputeControl,
+    func run<Entry: DiscPoint>(
+        _ bands: RowBands<Entry>, scale: Double, control: ComputeControl,
         progress: (@Sendable (Int) -> Void)?
     ) throws {
         let rows = yAxis.count, columns = xAxis.count
@@ -120,14 +120,14 @@ struct QuarticBandSplat {
     /// the grid) to what it wrote. `terms` is scratch for its row terms,
     /// and its column terms when they do not fit the registers.
     @inline(__always)
-    private func deposit(
-        _ p: DiscEntry, scale: Double, sums: UnsafeMutablePointer<Float>, firstRow: Int, stride: Int,
+    private func deposit<Entry: DiscPoint>(
+        _ p: Entry, scale: Double, sums: UnsafeMutablePointer<Float>, firstRow: Int, stride: Int,
         terms: (columns: UnsafeMutablePointer<Lanes>, rows: UnsafeMutablePointer<Lanes>),
         touched: inout (top: Int, bottom: Int, left: Int, right: Int)
     ) {
         let w = p.weight * scale
         guard w > 0 else { return }
-        let r = p.radius
+        let r = p.radius(or: maximumRadius)
         let (stepAcross, stepDown) =
             r == maximumRadius ? (columnStep, rowStep) : (xAxis.step / r, yAxis.step / r)
         let xs = xAxis.span(of: p.x, reach: r), ys = yAxis.span(of: p.y, reach: r)

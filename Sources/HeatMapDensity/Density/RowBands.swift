@@ -35,10 +35,17 @@ protocol RowDepositor {
     func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> Entry
     /// Adds one point's terms to the grid.
     func deposit(_ entry: Entry, scratch: UnsafeMutablePointer<Double>)
+    /// A size of an entry that a fill needs the largest of before it
+    /// deposits (the single-precision quartic splat scales its weights by
+    /// it): found while the entries are made, not in a pass of its own.
+    /// 0 unless a depositor says more.
+    func magnitude(_ entry: Entry) -> Double
 }
 
 extension RowDepositor {
     var tileWidth: Int { 8 }
+
+    @inline(__always) func magnitude(_ entry: Entry) -> Double { 0 }
 
     @inline(__always)
     func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> Entry {
@@ -81,6 +88,8 @@ struct RowBands<Entry: BitwiseCopyable> {
     /// Whether bands may write each other's rows (then they run in two
     /// phases of alternate bands).
     package var overlap: Bool
+    /// The largest ``RowDepositor/magnitude(_:)`` of any entry (0 for none).
+    package var largestMagnitude = 0.0
 
     package var count: Int { cuts.count - 1 }
 
@@ -175,26 +184,36 @@ struct RowBands<Entry: BitwiseCopyable> {
         // reading them back in input order: the pass waits on its scattered
         // stores anyway.
         var sorted = [Entry](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
+        var largest = [Double](repeating: 0, count: chunks)
         try sorted.withUnsafeMutableBufferPointer { out in
-            try next.withUnsafeMutableBufferPointer { next in
-                try bucketOf.withUnsafeBufferPointer { bucketOf in
-                    let out = out.baseAddress!, next = next.baseAddress!, bucketOf = bucketOf.baseAddress!
-                    try Parallel.forEach(chunks) { c in
-                        try control.checkCancellation()
-                        let slot = next + c * buckets
-                        for i in c * chunkSize..<min(n, (c + 1) * chunkSize) {
-                            if i & 1023 == 0 { try control.checkCancellation() }
-                            let b = bucketOf[i]
-                            guard b != none else { continue }
-                            let k = slot[Int(b)]
-                            slot[Int(b)] = k &+ 1
-                            out[k] = depositor.entry(at: i, x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0)
+            try largest.withUnsafeMutableBufferPointer { largest in
+                try next.withUnsafeMutableBufferPointer { next in
+                    try bucketOf.withUnsafeBufferPointer { bucketOf in
+                        let out = out.baseAddress!, next = next.baseAddress!, bucketOf = bucketOf.baseAddress!
+                        let largest = largest.baseAddress!
+                        try Parallel.forEach(chunks) { c in
+                            try control.checkCancellation()
+                            let slot = next + c * buckets
+                            var most = 0.0
+                            for i in c * chunkSize..<min(n, (c + 1) * chunkSize) {
+                                if i & 1023 == 0 { try control.checkCancellation() }
+                                let b = bucketOf[i]
+                                guard b != none else { continue }
+                                let k = slot[Int(b)]
+                                slot[Int(b)] = k &+ 1
+                                let entry = depositor.entry(
+                                    at: i, x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0)
+                                out[k] = entry
+                                most = max(most, depositor.magnitude(entry))
+                            }
+                            largest[c] = most
                         }
                     }
                 }
             }
         }
         self.init(cuts: cuts, starts: starts, entries: sorted, overlap: !byRow)
+        largestMagnitude = largest.reduce(0, max)
     }
 
     /// Sorts points 0..<n into bands for `depositor` and runs it over
