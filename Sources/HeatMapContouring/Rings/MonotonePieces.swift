@@ -62,8 +62,8 @@ struct MonotonePieces: BoxedItems {
                 var spike = false
                 // The piece being gathered, appended with its box once it is closed.
                 var open = Piece(
-                    box: FixedBox(minX: 0, maxX: 0, minY: 0, maxY: 0), slab: .unbounded, ring: r, first: 0,
-                    length: 0, joins: false)
+                    box: FixedBox(minX: 0, maxX: 0, minY: 0, maxY: 0), ring: r, first: 0, length: 0,
+                    joins: false)
                 // Whether the piece before the open one was kept.
                 var keptLast = false
                 func close() {
@@ -97,7 +97,7 @@ struct MonotonePieces: BoxedItems {
                         spike = ExactPredicates.isSpike(p[i == 0 ? n - 1 : i - 1], p[i], p[i + 1 == n ? 0 : i + 1])
                     }
                     close()
-                    open = Piece(box: open.box, slab: .unbounded, ring: r, first: i, length: 1, joins: joins)
+                    open = Piece(box: open.box, ring: r, first: i, length: 1, joins: joins)
                 }
                 close()
                 if spike { spiky.append(r) }
