@@ -30,16 +30,26 @@ struct MonotonePieces: BoxedItems {
     /// A piece: its box and the slab about the box's diagonal, its ring,
     /// its first segment and how many it holds, and whether it continues
     /// the run of the piece before it.
+    /// 64 bytes: the ring and its first segment held in 32 bits (a check
+    /// of 2³¹ rings, or a ring of 2³¹ positions, would not fit in memory).
     private struct Piece {
         /// Kept, not recomputed from the ring's positions: the grid and the
         /// pairs read it in an order that jumps about the rings.
         package var box: FixedBox
         /// About the diagonal of `box` the piece runs along.
         var slab = DiagonalSlab.unbounded
-        package var ring: Int
-        package var first: Int
-        package var length: Int32
+        private let storedRing: Int32, storedFirst: Int32
+        var length: Int16
         var joins: Bool
+
+        init(box: FixedBox, ring: Int, first: Int, length: Int16, joins: Bool) {
+            self.box = box
+            (storedRing, storedFirst) = (Int32(ring), Int32(first))
+            (self.length, self.joins) = (length, joins)
+        }
+
+        var ring: Int { Int(storedRing) }
+        var first: Int { Int(storedFirst) }
     }
     private var pieces: [Piece] = []
     /// The rings with a spike: a vertex where the ring turns straight back
