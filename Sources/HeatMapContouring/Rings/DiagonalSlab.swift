@@ -95,16 +95,22 @@ struct DiagonalSlab {
         let turn = adx * bdy - ady * bdx, dot = adx * bdx + ady * bdy
         let margin =
             1e-6 * (abs(ox) + abs(oy) + la + lb + Double(sa.high - sa.low) + Double(sb.high - sb.low)) + 1e-3
-        // b's rectangle (origin + t·direction + s·normal, t in 0...length,
-        // s in low...high) measured across a's diagonal.
-        let baseB = adx * oy - ady * ox, alongB = turn * lb
-        let lowB = baseB + min(0, alongB) + min(Double(sb.low) * dot, Double(sb.high) * dot)
-        let highB = baseB + max(0, alongB) + max(Double(sb.low) * dot, Double(sb.high) * dot)
-        if highB < Double(sa.low) - margin || lowB > Double(sa.high) + margin { return true }
-        // a's rectangle across b's diagonal.
-        let baseA = bdx * oy - bdy * ox, alongA = -turn * la
-        let lowA = -baseA + min(0, alongA) + min(Double(sa.low) * dot, Double(sa.high) * dot)
-        let highA = -baseA + max(0, alongA) + max(Double(sa.low) * dot, Double(sa.high) * dot)
-        return highA < Double(sb.low) - margin || lowA > Double(sb.high) + margin
+        // b's rectangle across a's diagonal, then a's across b's (its
+        // origin is −(ox, oy) from b's).
+        return lies(sb, at: adx * oy - ady * ox, along: turn * lb, dot: dot, outside: sa, margin: margin)
+            || lies(sa, at: bdy * ox - bdx * oy, along: -turn * la, dot: dot, outside: sb, margin: margin)
+    }
+
+    /// Whether a rectangle lies wholly outside the slab `other` by more than
+    /// `margin`: the rectangle's origin at offset `base` across the other's
+    /// diagonal, its diagonal (t in 0...length) adding `along` at its end,
+    /// its slab (s in low...high) adding s × `dot`, the normals' dot product.
+    @inline(__always) private static func lies(
+        _ slab: DiagonalSlab, at base: Double, along: Double, dot: Double, outside other: DiagonalSlab,
+        margin: Double
+    ) -> Bool {
+        let l = Double(slab.low) * dot, h = Double(slab.high) * dot
+        let lowest = base + min(0, along) + min(l, h), highest = base + max(0, along) + max(l, h)
+        return highest < Double(other.low) - margin || lowest > Double(other.high) + margin
     }
 }

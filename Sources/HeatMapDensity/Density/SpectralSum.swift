@@ -106,7 +106,6 @@ struct SpectralSum: @unchecked Sendable {
     /// ``workRe`` and ``workIm`` as it is transformed, on all cores.
     /// Returns Σ |value| of each part, added row by row in order (the
     /// same bits on any number of cores).
-    @discardableResult
     func add(
         re: UnsafePointer<Double>, im: UnsafePointer<Double>, width: Int, filledRows: Int,
         spectrum: UnsafePointer<Double>, control: ComputeControl
