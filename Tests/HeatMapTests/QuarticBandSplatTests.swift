@@ -36,11 +36,13 @@ import Testing
         #expect(error < 7e-5, "r \(radius): \(error)")
     }
 
-    /// The sort into row bands finds the largest weight of the entries it
-    /// makes (each with its radius's normalisation), which the float splat
-    /// scales by; points whose discs miss the grid make no entry and do not
-    /// count; a depositor that names no magnitude gives 0.
-    @Test func theSortFindsTheLargestWeightOfItsEntries() throws {
+    /// The sort into row bands finds the largest weight of the points it
+    /// keeps (each with its radius's normalisation) in its first pass, and
+    /// each entry holds the roots of its weight scaled by the power of two
+    /// that brings that largest to [1, 2); points whose discs miss the grid
+    /// make no entry and do not count; a sorter that names no magnitude
+    /// gives 0.
+    @Test func theSortFindsTheLargestWeightAndScalesTheEntriesByIt() throws {
         let xAxis = GaussianAxis(origin: 0, step: 1, count: 40, sigma: 2, reach: 6)
         let yAxis = GaussianAxis(origin: 0, step: 1, count: 30, sigma: 2, reach: 6)
         var rng = SplitMixGenerator(seed: 11)
@@ -55,20 +57,39 @@ import Testing
         let density = UnsafeMutablePointer<Double>.allocate(capacity: 40 * 30)
         defer { density.deallocate() }
         try radii.withUnsafeBufferPointer { radii in
-            let splat = DiscSplat<QuarticShape, SizedDiscEntry>(
-                shape: QuarticShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: 6, normalisingRadius: 3,
-                radii: radii.baseAddress, radius: 3, density: density, weightedValue: nil)
-            let bands = try RowBands<SizedDiscEntry>(
-                x: x, y: y, weight: weight, value: nil, count: n, rows: 30, columns: 40, depositor: splat,
+            let splat = QuarticBandSplat<SizedQuarticEntry>(
+                xAxis: xAxis, yAxis: yAxis, maximumRadius: 6, normalisingRadius: 3, radii: radii.baseAddress,
+                density: density)
+            let bands = try RowBands<SizedQuarticEntry>(
+                x: x, y: y, weight: weight, value: nil, count: n, rows: 30, columns: 40, sorter: splat,
                 control: .none)
             var expected = 0.0
+            var roots: [Float: Float] = [:]
             for i in 0..<n where i != 17 {
                 let normalisation: Double = (3 / radii[i]) * (3 / radii[i])
                 expected = max(expected, weight[i] * normalisation)
             }
+            let scale = Double(sign: .plus, exponent: -expected.exponent, significand: 1)
+            #expect(expected * scale >= 1 && expected * scale < 2)
+            for i in 0..<n where i != 17 && weight[i] > 0 {
+                let w = weight[i] * ((3 / radii[i]) * (3 / radii[i])) * scale
+                roots[Float(w.squareRoot())] = Float(w.squareRoot().squareRoot())
+            }
             #expect(bands.entries.count == n - 1)
             #expect(bands.largestMagnitude == expected)
-            #expect(bands.largestMagnitude == bands.entries.map(\.weight).max())
+            #expect(bands.entries.allSatisfy { $0.squareRoot == 0 || roots[$0.squareRoot] == $0.fourthRoot })
+            let largestRoot = bands.entries.map(\.squareRoot).max() ?? 0
+            #expect(largestRoot == Float((expected * scale).squareRoot()))
+            #expect(Set(bands.entries.map(\.radius)).isSubset(of: Set(radii)))
+
+            let plain = DiscSplat<QuarticShape, SizedDiscEntry>(
+                shape: QuarticShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: 6, normalisingRadius: 3,
+                radii: radii.baseAddress, radius: 3, density: density, weightedValue: nil)
+            let unsized = try RowBands<SizedDiscEntry>(
+                x: x, y: y, weight: weight, value: nil, count: n, rows: 30, columns: 40, sorter: plain,
+                control: .none)
+            #expect(unsized.largestMagnitude == 0)
+            #expect(unsized.entries.count == n - 1)
         }
     }
 

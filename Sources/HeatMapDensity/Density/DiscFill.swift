@@ -88,31 +88,29 @@ struct DiscFill: DensityFill {
         _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
         if radii != nil {
-            try runQuartic(SizedDiscEntry.self, x, y, weight, n, control, progress)
+            try runQuartic(SizedQuarticEntry.self, x, y, weight, n, control, progress)
         } else {
-            try runQuartic(DiscEntry.self, x, y, weight, n, control, progress)
+            try runQuartic(QuarticEntry.self, x, y, weight, n, control, progress)
         }
     }
 
-    private func runQuartic<Entry: DiscPoint>(
+    private func runQuartic<Entry: QuarticPoint>(
         _: Entry.Type, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>,
         _ n: Int, _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
-        let splat = DiscSplat<QuarticShape, Entry>(
-            shape: QuarticShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius,
-            normalisingRadius: raw ? nil : radius, radii: radii, radius: radius, density: density,
-            weightedValue: nil)
+        let splat = QuarticBandSplat<Entry>(
+            xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius, normalisingRadius: raw ? nil : radius,
+            radii: radii, density: density)
         let bands = try RowBands<Entry>(
             x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
-            depositor: splat, control: control)
+            sorter: splat, control: control)
         let largest = bands.largestMagnitude
         guard largest.isNormal else {
             if largest != 0 { try run(QuarticShape(), x, y, weight, nil, n, control, progress) }
             return
         }
-        let scale = Double(sign: .plus, exponent: -largest.exponent, significand: 1)
-        try QuarticBandSplat(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius, density: density)
-            .run(bands, scale: scale, control: control, progress: progress)
+        try splat.run(
+            bands, scale: QuarticBandSplat<Entry>.scale(forLargest: largest), control: control, progress: progress)
     }
 
     func finish(

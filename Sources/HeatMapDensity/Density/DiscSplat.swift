@@ -52,6 +52,32 @@ struct ValuedDiscEntry: DiscPoint {
     @inline(__always) func radius(or common: Double) -> Double { radius }
 }
 
+/// The rules every disc splat sorts its points by (``DiscSplat``,
+/// ``QuarticBandSplat``).
+enum DiscRules {
+    /// The node a disc of `reach` around (x, y) belongs to, or nil when its
+    /// box misses the grid's: every point whose disc reaches a node, and a
+    /// few whose box ends short of the next node (their deposit then
+    /// writes nothing). Four comparisons, where the spans of the deposit
+    /// would take four roundings.
+    @inline(__always) static func anchor(
+        x: Double, y: Double, reach: Double, xAxis: GaussianAxis, yAxis: GaussianAxis
+    ) -> (row: Int, column: Int)? {
+        guard yAxis.index(of: y + reach) >= 0, yAxis.index(of: y - reach) <= Double(yAxis.count - 1),
+            xAxis.index(of: x + reach) >= 0, xAxis.index(of: x - reach) <= Double(xAxis.count - 1)
+        else { return nil }
+        return (yAxis.nearest(y), xAxis.nearest(x))
+    }
+
+    /// The weight a point of radius r deposits when the finish normalises
+    /// by r₀ (nil: raw values, the weight itself): w (r₀ / r)², so that the
+    /// finish's c / (π r₀²) gives the point its own c / (π r²).
+    @inline(__always) static func weight(_ w: Double, radius r: Double, normalisingRadius r0: Double?) -> Double {
+        guard let r0 else { return w }
+        return w * ((r0 / r) * (r0 / r))
+    }
+}
+
 /// The exact splat of a radial kernel with a radius per point (or one for
 /// all): every node within the point's reach gets w × shape((d / r)²),
 /// computed from the distance itself, so the finite kernels are exact at
@@ -101,15 +127,7 @@ struct DiscSplat<Shape: RadialShape, Entry: DiscPoint>: RowDepositor {
     var reachRows: Int { Int(min(maximumReach / yAxis.step + 1, Double(yAxis.count))) + 1 }
 
     @inline(__always) func anchor(x px: Double, y py: Double) -> (row: Int, column: Int)? {
-        // The disc's box meets the grid's: every point whose disc reaches
-        // a node, and a few whose box ends short of the next node (their
-        // deposit then writes nothing). Four comparisons, where the spans
-        // of the deposit would take four roundings.
-        let reach = maximumReach
-        guard yAxis.index(of: py + reach) >= 0, yAxis.index(of: py - reach) <= Double(yAxis.count - 1),
-            xAxis.index(of: px + reach) >= 0, xAxis.index(of: px - reach) <= Double(xAxis.count - 1)
-        else { return nil }
-        return (yAxis.nearest(py), xAxis.nearest(px))
+        DiscRules.anchor(x: px, y: py, reach: maximumReach, xAxis: xAxis, yAxis: yAxis)
     }
 
     @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> Entry {
@@ -119,14 +137,9 @@ struct DiscSplat<Shape: RadialShape, Entry: DiscPoint>: RowDepositor {
     @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> Entry {
         guard let radii else { return entry(x: x, y: y, weight: weight, value: value) }
         let r = radii[i]
-        var w = weight
-        if let r0 = normalisingRadius { w *= (r0 / r) * (r0 / r) }
+        let w = DiscRules.weight(weight, radius: r, normalisingRadius: normalisingRadius)
         return Entry(x: x, y: y, weight: w, value: value, radius: r)
     }
-
-    /// The entry's weight (its normalisation in it): the quartic's
-    /// single-precision splat scales the weights by the largest.
-    @inline(__always) func magnitude(_ entry: Entry) -> Double { entry.weight }
 
     @inline(__always) func deposit(_ p: Entry, scratch: UnsafeMutablePointer<Double>) {
         let w = p.weight

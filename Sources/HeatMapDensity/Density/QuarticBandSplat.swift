@@ -3,9 +3,9 @@ import HeatMapCore
 
 /// The exact disc splat of the quartic kernel, one radius for all points
 /// or each point its own, in single precision: each row band's points
-/// (``RowBands``) add w (1 − d²/r²)² into a `Float` copy of the band's
-/// rows, and every ``flushInterval`` points the rectangle they touched is
-/// added into the `Double` sums and cleared.
+/// (``RowBands``, which this sorts them into) add w (1 − d²/r²)² into a
+/// `Float` copy of the band's rows, and every ``flushInterval`` points the
+/// rectangle they touched is added into the `Double` sums and cleared.
 ///
 /// Per point, with s = √w and offsets in radii: the column terms
 /// uⱼ = s (dxⱼ/r)² of its span, four lanes per vector register, kept in
@@ -16,7 +16,10 @@ import HeatMapCore
 /// the default x86-64 target that is eight instructions per four nodes (a
 /// subtract, a max against zero, a square, a load, an add and a store, a
 /// copy and a zeroed register). Lanes past the span (at most three, in
-/// the rows' padding past the last column) add zeros.
+/// the rows' padding past the last column) add zeros. The two square roots
+/// a point starts from are taken while the points are sorted
+/// (``QuarticPoint``), where they cost nothing beside the sort's scattered
+/// stores; in the splat they would hold up every point's first row.
 ///
 /// The error stays far inside the 1e−3 bound: the point's offsets from
 /// its span's first row and column are floats within 2⁻²⁰ of a node, so a,
@@ -28,11 +31,18 @@ import HeatMapCore
 /// float; a weight below 2⁻¹⁰⁰ of the largest may lose its terms to
 /// float underflow, which is below 1e−30 of the grid's maximum (at least
 /// about the largest weight, the kernel's peak being 1).
-struct QuarticBandSplat {
+struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
-    /// The largest radius of any point (each entry carries its own).
+    /// The largest radius of any point; the radius of every point when
+    /// `radii` is nil.
     let maximumRadius: Double
+    /// The radius the finish normalises by (nil for raw values): a point
+    /// of its own radius carries its normalisation in its weight
+    /// (``DiscRules/weight(_:radius:normalisingRadius:)``).
+    let normalisingRadius: Double?
+    /// The radius of each point of the slice, or nil.
+    let radii: UnsafePointer<Double>?
     /// Σ w shape, row-major.
     let density: UnsafeMutablePointer<Double>
     /// The node steps in ``maximumRadius`` (every radius of a fixed-radius
@@ -42,10 +52,15 @@ struct QuarticBandSplat {
     private let inverseColumnStep: Double
     private let inverseRowStep: Double
 
-    init(xAxis: GaussianAxis, yAxis: GaussianAxis, maximumRadius: Double, density: UnsafeMutablePointer<Double>) {
+    init(
+        xAxis: GaussianAxis, yAxis: GaussianAxis, maximumRadius: Double, normalisingRadius: Double?,
+        radii: UnsafePointer<Double>?, density: UnsafeMutablePointer<Double>
+    ) {
         self.xAxis = xAxis
         self.yAxis = yAxis
         self.maximumRadius = maximumRadius
+        self.normalisingRadius = normalisingRadius
+        self.radii = radii
         self.density = density
         columnStep = xAxis.step / maximumRadius
         rowStep = yAxis.step / maximumRadius
@@ -53,23 +68,55 @@ struct QuarticBandSplat {
         inverseRowStep = 1 / yAxis.step
     }
 
+    /// The power of two the weights are scaled by when the largest is
+    /// `largest` (normal): it brings that to [1, 2).
+    static func scale(forLargest largest: Double) -> Double {
+        Double(sign: .plus, exponent: -largest.exponent, significand: 1)
+    }
+
+    // The sort (``RowSorter``): a point belongs to its disc's node, writes
+    // the rows its largest radius reaches, and keeps the roots of its
+    // weight scaled by the slice's largest.
+
+    var reachRows: Int { Int(min(maximumRadius / yAxis.step + 1, Double(yAxis.count))) + 1 }
+
+    @inline(__always) func anchor(x: Double, y: Double) -> (row: Int, column: Int)? {
+        DiscRules.anchor(x: x, y: y, reach: maximumRadius, xAxis: xAxis, yAxis: yAxis)
+    }
+
+    @inline(__always) func magnitude(at i: Int, weight: Double) -> Double {
+        radii.map { DiscRules.weight(weight, radius: $0[i], normalisingRadius: normalisingRadius) } ?? weight
+    }
+
+    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> Entry {
+        Entry(x: x, y: y, radius: maximumRadius, scaledWeight: weight)
+    }
+
+    @inline(__always)
+    func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double, largest: Double) -> Entry {
+        // A largest that is not normal leaves the splat to the double one
+        // (``DiscFill``): these entries are not read.
+        let scale = largest.isNormal ? Self.scale(forLargest: largest) : 1
+        return Entry(
+            x: x, y: y, radius: radii?[i] ?? maximumRadius, scaledWeight: magnitude(at: i, weight: weight) * scale)
+    }
+
     /// Points between flushes of a band's float sums.
-    static let flushInterval = 1024
+    static var flushInterval: Int { 1024 }
     /// Columns per vector step.
     typealias Lanes = SIMD4<Float>
     static var lanes: Int { Lanes.scalarCount }
 
-    /// Splats the points of `bands` (entries made by a ``DiscSplat`` of
-    /// the quartic, each with its radius, none above ``maximumRadius``,
-    /// or all of that one, and its normalisation in the weight); `scale`
-    /// multiplies every weight (a power of two), the flush divides it out.
-    func run<Entry: DiscPoint>(
+    /// Splats the points of `bands`, sorted by this splat with the slice's
+    /// weights scaled by `scale` (``scale(forLargest:)`` of the
+    /// ``RowBands/largestMagnitude``), which the flush divides out.
+    func run(
         _ bands: RowBands<Entry>, scale: Double, control: ComputeControl,
         progress: (@Sendable (Int) -> Void)?
     ) throws {
         let rows = yAxis.count, columns = xAxis.count
         let lanes = QuarticBandSplat.lanes
-        let reachRows = Int(min(maximumRadius / yAxis.step + 1, Double(rows))) + 1
+        let reachRows = self.reachRows
         let reachColumns = Int(min(maximumRadius / xAxis.step + 1, Double(columns))) + 1
         // Rows padded so that a span's last step may run past the last column.
         let stride = columns + lanes
@@ -102,7 +149,7 @@ struct QuarticBandSplat {
                         var touched = (top: Int.max, bottom: Int.min, left: Int.max, right: Int.min)
                         while i < stop {
                             deposit(
-                                entries[i], scale: scale, sums: sums, firstRow: lo, stride: stride,
+                                entries[i], sums: sums, firstRow: lo, stride: stride,
                                 terms: terms, touched: &touched)
                             i += 1
                         }
@@ -120,13 +167,14 @@ struct QuarticBandSplat {
     /// the grid) to what it wrote. `terms` is scratch for its row terms,
     /// and its column terms when they do not fit the registers.
     @inline(__always)
-    private func deposit<Entry: DiscPoint>(
-        _ p: Entry, scale: Double, sums: UnsafeMutablePointer<Float>, firstRow: Int, stride: Int,
+    private func deposit(
+        _ p: Entry, sums: UnsafeMutablePointer<Float>, firstRow: Int, stride: Int,
         terms: (columns: UnsafeMutablePointer<Lanes>, rows: UnsafeMutablePointer<Lanes>),
         touched: inout (top: Int, bottom: Int, left: Int, right: Int)
     ) {
-        let w = p.weight * scale
-        guard w > 0 else { return }
+        // √w: zero when w is (or its root underflows: its terms would be zeros).
+        let sf = p.squareRoot
+        guard sf > 0 else { return }
         let r = p.radius(or: maximumRadius)
         let (stepAcross, stepDown) =
             r == maximumRadius ? (columnStep, rowStep) : (xAxis.step / r, yAxis.step / r)
@@ -138,11 +186,10 @@ struct QuarticBandSplat {
         touched.bottom = max(touched.bottom, ys.hi)
         touched.left = min(touched.left, xs.lo)
         touched.right = max(touched.right, xs.lo + steps * lanes - 1)
-        let s = w.squareRoot(), root = Float(s.squareRoot())
         // aᵢ = s (1 − (dyᵢ/r)²) for row ys.lo + i, four at a time, the
         // point at row `fy` of the span.
         let fy = Float((p.y - yAxis.origin) * inverseRowStep - Double(ys.lo))
-        let rowStep = Float(stepDown), sf = Float(s)
+        let rowStep = Float(stepDown)
         var k = Lanes(0, 1, 2, 3) - fy
         for g in 0..<(height + lanes - 1) / lanes {
             let dy = k * rowStep
@@ -152,7 +199,7 @@ struct QuarticBandSplat {
         let a = UnsafeRawPointer(terms.rows).assumingMemoryBound(to: Float.self)
         // uⱼ = s (dxⱼ/r)² = (√s dxⱼ/r)² for lane j, at column xs.lo + j.
         let fx = Float((p.x - xAxis.origin) * inverseColumnStep - Double(xs.lo))
-        let step = Float(stepAcross) * root
+        let step = Float(stepAcross) * p.fourthRoot
         let dst = sums + (ys.lo - firstRow) * stride + xs.lo
         // Spans of up to four steps (16 columns: radii up to 7.5 nodes)
         // keep their column terms in registers, one loop per count.
@@ -207,6 +254,49 @@ struct QuarticBandSplat {
             (src + touched.left).update(repeating: 0, count: touched.right - touched.left + 1)
         }
     }
+}
+
+/// What the single-precision quartic splat keeps of a point while its
+/// points are sorted: where, its radius when points have their own, and
+/// the two roots of its scaled weight w the splat's terms start from,
+/// √w and w^¼ (as the splat would take them: the fourth root is the
+/// square root of the double √w).
+protocol QuarticPoint: BitwiseCopyable {
+    init(x: Double, y: Double, radius: Double, scaledWeight w: Double)
+    var x: Double { get }
+    var y: Double { get }
+    /// √w in single precision.
+    var squareRoot: Float { get }
+    /// w^¼ in single precision.
+    var fourthRoot: Float { get }
+    /// The point's radius; `common` where every point has that one.
+    func radius(or common: Double) -> Double
+}
+
+/// A point of the quartic splat with one radius for all: 24 bytes.
+struct QuarticEntry: QuarticPoint {
+    var x: Double, y: Double
+    var squareRoot: Float, fourthRoot: Float
+
+    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double) {
+        let s = w.squareRoot()
+        (self.x, self.y, squareRoot, fourthRoot) = (x, y, Float(s), Float(s.squareRoot()))
+    }
+
+    @inline(__always) func radius(or common: Double) -> Double { common }
+}
+
+/// A point of the quartic splat with its own radius: 32 bytes.
+struct SizedQuarticEntry: QuarticPoint {
+    var x: Double, y: Double, radius: Double
+    var squareRoot: Float, fourthRoot: Float
+
+    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double) {
+        let s = w.squareRoot()
+        (self.x, self.y, self.radius, squareRoot, fourthRoot) = (x, y, radius, Float(s), Float(s.squareRoot()))
+    }
+
+    @inline(__always) func radius(or common: Double) -> Double { radius }
 }
 
 /// Column terms of ``QuarticBandSplat`` for a run of consecutive columns,

@@ -1,25 +1,22 @@
 import Foundation
 import HeatMapCore
 
-/// Something that adds points into grid rows: the splat of the exact
-/// method, the binning of the binned ones.
+/// Something whose points are sorted into row bands (``RowBands``): the
+/// node each point belongs to, how far around its row it writes, and what
+/// the sort keeps of it.
 ///
-/// Work is split by row bands. Every point belongs to the band of its
-/// anchor row and writes at most `reachRows` rows above or below it; bands
-/// are at least 2·reachRows + 1 rows tall, so bands of the same parity never
-/// write the same row and run in parallel: first all even bands, then all
-/// odd ones (all at once when points write only their own row). Each node
-/// thus receives its points' terms in a fixed order (phase, bucket, input
-/// order), the same bit for bit on every run: the band cut depends on the
-/// data only, never on the core count.
-protocol RowDepositor {
+/// Every point belongs to the band of its anchor row and writes at most
+/// `reachRows` rows above or below it; bands are at least 2·reachRows + 1
+/// rows tall, so bands of the same parity never write the same row and
+/// run in parallel: first all even bands, then all odd ones (all at once
+/// when points write only their own row). Each node thus receives its
+/// points' terms in a fixed order (phase, bucket, input order), the same
+/// bit for bit on every run: the band cut depends on the data only, never
+/// on the core count.
+protocol RowSorter {
     /// What the sort keeps of a point: whatever its deposit needs, worked
     /// out once while the points are sorted.
     associatedtype Entry: BitwiseCopyable
-    /// Per-task scratch memory, in doubles.
-    var scratchCount: Int { get }
-    /// Points between cancellation polls: about a millisecond of work.
-    var pollInterval: Int { get }
     /// How many rows above or below its anchor row a point may write.
     var reachRows: Int { get }
     /// Columns per tile, the order of a band's points when they write
@@ -30,27 +27,44 @@ protocol RowDepositor {
     func anchor(x: Double, y: Double) -> (row: Int, column: Int)?
     /// The entry of a point that has an anchor.
     func entry(x: Double, y: Double, weight: Double, value: Double) -> Entry
-    /// The entry of point `i` of the slice being sorted (for depositors
-    /// that read more of a point than x, y, weight and value).
+    /// The entry of point `i` of the slice being sorted (for sorters that
+    /// read more of a point than x, y, weight and value).
     func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> Entry
-    /// Adds one point's terms to the grid.
-    func deposit(_ entry: Entry, scratch: UnsafeMutablePointer<Double>)
-    /// A size of an entry that a fill needs the largest of before it
-    /// deposits (the single-precision quartic splat scales its weights by
-    /// it): found while the entries are made, not in a pass of its own.
-    /// 0 unless a depositor says more.
-    func magnitude(_ entry: Entry) -> Double
+    /// A size of point `i` (anchored, of weight `weight`) whose largest
+    /// over the slice the entries depend on (the single-precision quartic
+    /// splat scales every weight by it): found in the sort's first pass,
+    /// which reads the weights anyway. 0 unless a sorter says more.
+    func magnitude(at i: Int, weight: Double) -> Double
+    /// The entry of point `i` given the largest ``magnitude(at:weight:)``
+    /// of the slice's points; by default the entry of ``entry(at:x:y:weight:value:)``.
+    func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double, largest: Double) -> Entry
 }
 
-extension RowDepositor {
+extension RowSorter {
     var tileWidth: Int { 8 }
 
-    @inline(__always) func magnitude(_ entry: Entry) -> Double { 0 }
+    @inline(__always) func magnitude(at i: Int, weight: Double) -> Double { 0 }
 
     @inline(__always)
     func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> Entry {
         entry(x: x, y: y, weight: weight, value: value)
     }
+
+    @inline(__always)
+    func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double, largest: Double) -> Entry {
+        entry(at: i, x: x, y: y, weight: weight, value: value)
+    }
+}
+
+/// Something that adds points into grid rows one entry at a time: the
+/// splat of the exact method, the binning of the binned ones.
+protocol RowDepositor: RowSorter {
+    /// Per-task scratch memory, in doubles.
+    var scratchCount: Int { get }
+    /// Points between cancellation polls: about a millisecond of work.
+    var pollInterval: Int { get }
+    /// Adds one point's terms to the grid.
+    func deposit(_ entry: Entry, scratch: UnsafeMutablePointer<Double>)
 }
 
 /// A depositor whose entry is the point itself: x, y, weight, value.
@@ -70,7 +84,7 @@ extension PointDepositor {
 }
 
 /// Points sorted by row band (a stable parallel counting sort), as their
-/// depositor's entries, so each band reads its points sequentially.
+/// sorter's entries, so each band reads its points sequentially.
 ///
 /// Within a band the order keeps what the points write in cache: points
 /// that write only their own row are sorted by row (a row's points land
@@ -88,7 +102,8 @@ struct RowBands<Entry: BitwiseCopyable> {
     /// Whether bands may write each other's rows (then they run in two
     /// phases of alternate bands).
     package var overlap: Bool
-    /// The largest ``RowDepositor/magnitude(_:)`` of any entry (0 for none).
+    /// The largest ``RowSorter/magnitude(at:weight:)`` of any point with an
+    /// entry (0 for none).
     package var largestMagnitude = 0.0
 
     package var count: Int { cuts.count - 1 }
@@ -106,17 +121,17 @@ struct RowBands<Entry: BitwiseCopyable> {
     /// Sorts points 0..<n (x, y, w and optional v arrays) into bands of the
     /// grid's rows of about equal work. O(n + rows): two parallel passes
     /// over all points (their buckets, then their entries), and for
-    /// depositors that write around their row a pass over a sample first
+    /// sorters that write around their row a pass over a sample first
     /// (the cut, which their buckets depend on).
-    package init<D: RowDepositor>(
+    package init<S: RowSorter>(
         x: UnsafePointer<Double>, y: UnsafePointer<Double>,
         weight: UnsafePointer<Double>, value: UnsafePointer<Double>?,
-        count n: Int, rows: Int, columns: Int, depositor: D,
+        count n: Int, rows: Int, columns: Int, sorter: S,
         control: ComputeControl
-    ) throws where D.Entry == Entry {
-        let chunkSize = RowBands.chunkSize(count: n), tileWidth = depositor.tileWidth
+    ) throws where S.Entry == Entry {
+        let chunkSize = RowBands.chunkSize(count: n), tileWidth = sorter.tileWidth
         let chunks = max(1, (n + chunkSize - 1) / chunkSize)
-        let byRow = depositor.reachRows == 0
+        let byRow = sorter.reachRows == 0
         // Buckets: rows, or (band, column tile) pairs for a cut made first.
         let tiles = byRow ? 1 : max(1, (columns + tileWidth - 1) / tileWidth)
         var cuts =
@@ -124,7 +139,7 @@ struct RowBands<Entry: BitwiseCopyable> {
             ? []
             : try RowBands.cut(
                 x: x, y: y, weight: weight, count: n, rows: rows,
-                depositor: depositor, control: control)
+                sorter: sorter, control: control)
         var bandOfRow = [Int32](repeating: 0, count: byRow ? 0 : rows)
         if !byRow { for b in 0..<cuts.count - 1 { for r in cuts[b]..<cuts[b + 1] { bandOfRow[r] = Int32(b) } } }
         let buckets = byRow ? rows : (cuts.count - 1) * tiles
@@ -132,33 +147,40 @@ struct RowBands<Entry: BitwiseCopyable> {
             throw HeatMapError.invalidConfiguration("grid of \(columns) columns is too wide to sort points by")
         }
 
-        // Pass 1: each point's bucket (or −1 if it writes nothing), and
-        // points per (chunk, bucket).
+        // Pass 1: each point's bucket (or −1 if it writes nothing), points
+        // per (chunk, bucket), and the largest magnitude of each chunk.
         let none = Int32(-1)
         var bucketOf = [Int32](unsafeUninitializedCapacity: n) { _, count in count = n }
         var next = [Int](repeating: 0, count: chunks * buckets)
+        var largest = [Double](repeating: 0, count: chunks)
         try bucketOf.withUnsafeMutableBufferPointer { bucketOf in
             try next.withUnsafeMutableBufferPointer { counts in
                 try bandOfRow.withUnsafeBufferPointer { bandOfRow in
-                    let bucketOf = bucketOf.baseAddress!, counts = counts.baseAddress!
-                    let bandOfRow = bandOfRow.baseAddress
-                    try Parallel.forEach(chunks) { c in
-                        try control.checkCancellation()
-                        let count = counts + c * buckets
-                        for i in c * chunkSize..<min(n, (c + 1) * chunkSize) {
-                            if i & 1023 == 0 { try control.checkCancellation() }
-                            guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else {
-                                bucketOf[i] = none
-                                continue
+                    try largest.withUnsafeMutableBufferPointer { largest in
+                        let bucketOf = bucketOf.baseAddress!, counts = counts.baseAddress!
+                        let bandOfRow = bandOfRow.baseAddress, largest = largest.baseAddress!
+                        try Parallel.forEach(chunks) { c in
+                            try control.checkCancellation()
+                            let count = counts + c * buckets
+                            var most = 0.0
+                            for i in c * chunkSize..<min(n, (c + 1) * chunkSize) {
+                                if i & 1023 == 0 { try control.checkCancellation() }
+                                guard weight[i] != 0, let a = sorter.anchor(x: x[i], y: y[i]) else {
+                                    bucketOf[i] = none
+                                    continue
+                                }
+                                let b = byRow ? a.row : Int(bandOfRow![a.row]) &* tiles &+ a.column / tileWidth
+                                bucketOf[i] = Int32(truncatingIfNeeded: b)
+                                count[b] &+= 1
+                                most = max(most, sorter.magnitude(at: i, weight: weight[i]))
                             }
-                            let b = byRow ? a.row : Int(bandOfRow![a.row]) &* tiles &+ a.column / tileWidth
-                            bucketOf[i] = Int32(truncatingIfNeeded: b)
-                            count[b] &+= 1
+                            largest[c] = most
                         }
                     }
                 }
             }
         }
+        let largestMagnitude = largest.reduce(0, max)
         // Bucket-major, chunks in order within a bucket: input order.
         var offsets = [Int](repeating: 0, count: buckets + 1)
         var total = 0
@@ -184,36 +206,29 @@ struct RowBands<Entry: BitwiseCopyable> {
         // reading them back in input order: the pass waits on its scattered
         // stores anyway.
         var sorted = [Entry](unsafeUninitializedCapacity: total) { _, initialized in initialized = total }
-        var largest = [Double](repeating: 0, count: chunks)
         try sorted.withUnsafeMutableBufferPointer { out in
-            try largest.withUnsafeMutableBufferPointer { largest in
-                try next.withUnsafeMutableBufferPointer { next in
-                    try bucketOf.withUnsafeBufferPointer { bucketOf in
-                        let out = out.baseAddress!, next = next.baseAddress!, bucketOf = bucketOf.baseAddress!
-                        let largest = largest.baseAddress!
-                        try Parallel.forEach(chunks) { c in
-                            try control.checkCancellation()
-                            let slot = next + c * buckets
-                            var most = 0.0
-                            for i in c * chunkSize..<min(n, (c + 1) * chunkSize) {
-                                if i & 1023 == 0 { try control.checkCancellation() }
-                                let b = bucketOf[i]
-                                guard b != none else { continue }
-                                let k = slot[Int(b)]
-                                slot[Int(b)] = k &+ 1
-                                let entry = depositor.entry(
-                                    at: i, x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0)
-                                out[k] = entry
-                                most = max(most, depositor.magnitude(entry))
-                            }
-                            largest[c] = most
+            try next.withUnsafeMutableBufferPointer { next in
+                try bucketOf.withUnsafeBufferPointer { bucketOf in
+                    let out = out.baseAddress!, next = next.baseAddress!, bucketOf = bucketOf.baseAddress!
+                    try Parallel.forEach(chunks) { c in
+                        try control.checkCancellation()
+                        let slot = next + c * buckets
+                        for i in c * chunkSize..<min(n, (c + 1) * chunkSize) {
+                            if i & 1023 == 0 { try control.checkCancellation() }
+                            let b = bucketOf[i]
+                            guard b != none else { continue }
+                            let k = slot[Int(b)]
+                            slot[Int(b)] = k &+ 1
+                            out[k] = sorter.entry(
+                                at: i, x: x[i], y: y[i], weight: weight[i], value: value?[i] ?? 0,
+                                largest: largestMagnitude)
                         }
                     }
                 }
             }
         }
         self.init(cuts: cuts, starts: starts, entries: sorted, overlap: !byRow)
-        largestMagnitude = largest.reduce(0, max)
+        self.largestMagnitude = largestMagnitude
     }
 
     /// Sorts points 0..<n into bands for `depositor` and runs it over
@@ -226,7 +241,7 @@ struct RowBands<Entry: BitwiseCopyable> {
     ) throws where D.Entry == Entry {
         let bands = try RowBands(
             x: x, y: y, weight: weight, value: value, count: n, rows: rows, columns: columns,
-            depositor: depositor, control: control)
+            sorter: depositor, control: control)
         try bands.run(depositor, control: control, progress: progress)
     }
 
@@ -243,10 +258,10 @@ struct RowBands<Entry: BitwiseCopyable> {
     /// write it. A sample
     /// balances the bands as well as all the points would, and keeps the cut
     /// a function of the data alone.
-    package static func cut<D: RowDepositor>(
+    package static func cut<S: RowSorter>(
         x: UnsafePointer<Double>, y: UnsafePointer<Double>,
         weight: UnsafePointer<Double>, count n: Int, rows: Int,
-        depositor: D, control: ComputeControl
+        sorter: S, control: ComputeControl
     ) throws -> [Int] {
         let run = 64
         let runs = (n + run - 1) / run
@@ -263,14 +278,14 @@ struct RowBands<Entry: BitwiseCopyable> {
                 for k in c * runsPerChunk..<min(sampledRuns, (c + 1) * runsPerChunk) {
                     let start = k * step * run
                     for i in start..<min(n, start + run) {
-                        guard weight[i] != 0, let a = depositor.anchor(x: x[i], y: y[i]) else { continue }
+                        guard weight[i] != 0, let a = sorter.anchor(x: x[i], y: y[i]) else { continue }
                         histogram[a.row] &+= 1
                     }
                 }
             }
         }
         // Work per row: the (sampled) points whose rows cover it.
-        let reach = depositor.reachRows
+        let reach = sorter.reachRows
         var anchored = [Double](repeating: 0, count: rows + 1)  // prefix sums
         for r in 0..<rows {
             var m = 0
