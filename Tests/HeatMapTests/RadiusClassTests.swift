@@ -76,19 +76,57 @@ import Testing
     @Test func classesCoverTheirRangeAndSplitAPointBetweenTwo() {
         let classes = RadiusClasses(smallest: 19, largest: 100)
         #expect(classes.radius(0) == 19)
-        #expect(classes.largest >= 100)
-        // Neighbouring classes 5 % apart at the narrow end, wider beyond.
-        #expect(abs(log(classes.radius(1) / classes.radius(0)) - RadiusClasses.standardLogStep) < 1e-12)
+        // The widest class is the largest radius itself, to the bit.
+        #expect(classes.largest == 100 && classes.radius(classes.count - 1) == 100)
+        // Neighbouring classes at most 5 % apart at the narrow end (whole
+        // steps to the largest: a little less), wider beyond.
+        let first = log(classes.radius(1) / classes.radius(0))
+        #expect(first <= RadiusClasses.standardLogStep + 1e-12 && first > 0.9 * RadiusClasses.standardLogStep)
         #expect(classes.radius(classes.count - 1) / classes.radius(classes.count - 2) > exp(0.1))
-        for r in stride(from: 19.0, through: 100, by: 0.7) {
+        for r in Array(stride(from: 19.0, through: 100, by: 0.7)) + [100] {
             let (k, share) = classes.position(of: r)
             #expect(share >= 0 && share <= 1)
             // The mix's radius in 1/ρ is the point's.
             let mixed = (1 - share) / classes.radius(k) + share / classes.radius(k + 1)
             #expect(abs(mixed - 1 / r) < 1e-12)
         }
+        // A point of the largest radius takes the widest class whole.
+        #expect(classes.position(of: 100) == (classes.count - 2, 1))
         // No class beyond 1/h times the smallest.
         #expect(RadiusClasses(smallest: 1, largest: 1e9).largest.isFinite)
+        #expect(RadiusClasses(smallest: 1, largest: 1e9).largest < 25)
+        // One radius, one class.
+        let one = RadiusClasses(smallest: 40, largest: 40)
+        #expect(one.count == 1 && one.radius(0) == 40 && one.largest == 40)
+        #expect(one.position(of: 40) == (0, 0))
+    }
+
+    /// The points an adaptive bandwidth trims all have the largest radius:
+    /// a third of them here, the rest 3 to 10 cells wide. Planned for a
+    /// million such points, they take one class of exactly that radius,
+    /// the others the exact splat; every node stays within the bound of
+    /// the exact sum and the mass is kept.
+    @Test func pointsOfTheLargestRadiusTakeOneClassWhole() throws {
+        let (p, _) = Self.points(seed: 13)
+        let radii = (0..<p.count).map { i in i % 3 == 0 ? 40.0 : 3 + Double(i % 8) }
+        let geometry = GridGeometry(columns: 128, rows: 131, x0: 0.5, y0: 0.5, dx: 1, dy: 1)
+        var accumulator = try DensityAccumulator(
+            geometry: geometry, radius: 20, projection: KernelTests.planar, method: .automatic, kernel: .quartic,
+            maximumRadius: 40, radiusProfile: RadiusProfile(radii: radii), expectedCount: 1_000_000)
+        guard case .radiusClasses(let classes) = accumulator.scheme else {
+            Issue.record("expected radius classes, got \(accumulator.scheme)")
+            return
+        }
+        #expect(classes.count == 1 && classes.smallest == 40 && classes.largest == 40)
+        var points = p
+        points.radius = radii
+        try accumulator.add(points)
+        let grid = try accumulator.finish()
+        let error = KernelTests.error(grid, p, radii: radii, kernel: .quartic, raw: false)
+        #expect(error < 1e-4, "\(error)")
+        let (exact, _) = try Self.grid(p, radii: radii, kernel: .quartic, method: .exact)
+        let mass = grid.values.reduce(0, +) / exact.values.reduce(0, +)
+        #expect(abs(mass - 1) < 1e-3, "mass \(mass)")
     }
 
     @Test func weightedQuantilesAreThoseOfTheSortedWeights() {

@@ -4,10 +4,11 @@ import HeatMapCore
 /// Radius classes for points of many radii (an adaptive bandwidth, a
 /// radius per point) under a kernel the Fourier convolution keeps exact
 /// enough (``DensityPlan/convolutionRadiusInCells(_:)``): class radii ρₖ
-/// evenly spaced in 1/ρ from ``smallest``, and a point of radius r between
-/// ρₖ and ρₖ₊₁ shared between the two classes, linearly in 1/r, so its
-/// kernel is approximated by the mix (1 − λ) K_ρₖ + λ K_ρₖ₊₁. Each class is
-/// then one fixed-radius convolution (``RadiusClassFill``).
+/// evenly spaced in 1/ρ from ``smallest`` to ``largest``, and a point of
+/// radius r between ρₖ and ρₖ₊₁ shared between the two classes, linearly
+/// in 1/r, so its kernel is approximated by the mix (1 − λ) K_ρₖ +
+/// λ K_ρₖ₊₁. Each class is then one fixed-radius convolution
+/// (``RadiusClassFill``).
 ///
 /// The mix keeps the mass (each K integrates to 1; raw values mix the raw
 /// shapes). Its error, for a lone point relative to its own peak, grows
@@ -16,41 +17,61 @@ import HeatMapCore
 /// Even spacing in 1/ρ makes h grow with ρ: a point of radius r peaks at
 /// w/r², and under an adaptive bandwidth about as many points overlap a
 /// node wherever it is, so the error at a node stays about the same
-/// fraction of the density there for every class. With h = 0.05 at the
-/// narrowest class the measured error stays within 2.5e−4 of the grid's
-/// maximum (docs/performance.md), against 3e−3 for h = 0.2.
+/// fraction of the density there for every class. With h at most 0.05 at
+/// the narrowest class the measured error stays within 2.5e−4 of the
+/// grid's maximum (docs/performance.md), against 3e−3 for h = 0.2.
+///
+/// The widest class is the largest radius itself (when the classes reach
+/// it): the points an adaptive bandwidth trims all have that radius, and
+/// they take that one class whole, with no mix. One class alone holds
+/// points of that one radius only.
 struct RadiusClasses: Sendable, Hashable {
     /// ρ₀: points of a smaller radius take the exact splat.
     let smallest: Double
     /// 1/ρₖ − 1/ρₖ₊₁, the same for every k.
     let inverseStep: Double
-    /// Classes (at least 2).
+    /// Classes (at least 1).
     let count: Int
+    /// The widest class's radius, as given (not worked out from the
+    /// spacing), so the points of exactly that radius take it unmixed.
+    let largest: Double
 
-    /// ln(ρ₁ / ρ₀) of the classes the planner makes: the ratio at the
-    /// narrowest class (wider classes are spaced wider, see the type).
+    /// ln(ρ₁ / ρ₀) of the classes the planner makes at most: the ratio at
+    /// the narrowest class (wider classes are spaced wider, see the type).
     static let standardLogStep = 0.05
 
-    /// Classes from `smallest` up to at least `largest` where that is
-    /// under 1 / `logStep` × `smallest` (beyond, up to that).
+    /// Classes from `smallest` up to `largest`, the narrowest two at most
+    /// `logStep` apart in ln ρ, where that is under 1 / `logStep` ×
+    /// `smallest` (beyond, the classes end near that radius, spaced by
+    /// `logStep` at the narrowest, and wider points take the exact splat).
+    /// One class when `largest` is `smallest`.
     init(smallest: Double, largest: Double, logStep: Double = RadiusClasses.standardLogStep) {
         self.smallest = smallest
         // ρ₁ = ρ₀ e^logStep.
-        inverseStep = (1 - exp(-logStep)) / smallest
+        let widest = (1 - exp(-logStep)) / smallest
         let span = max(1 / smallest - 1 / largest, 0)
-        let most = Int((1 / smallest / inverseStep).rounded(.down))
-        count = max(2, min(Int((span / inverseStep).rounded(.up)) + 1, most))
+        let most = Int((1 / smallest / widest).rounded(.down))
+        let steps = Int((span / widest).rounded(.up))
+        if steps < most {
+            // Whole steps from the smallest to the largest, each at most `widest`.
+            inverseStep = steps > 0 ? span / Double(steps) : widest
+            count = steps + 1
+            self.largest = steps > 0 ? largest : smallest
+        } else {
+            inverseStep = widest
+            count = max(2, most)
+            self.largest = 1 / (1 / smallest - Double(count - 1) * widest)
+        }
     }
 
     /// ρₖ.
-    func radius(_ k: Int) -> Double { 1 / (1 / smallest - Double(k) * inverseStep) }
-
-    /// The largest radius the classes take; wider points take the exact splat.
-    var largest: Double { radius(count - 1) }
+    func radius(_ k: Int) -> Double { k == count - 1 ? largest : 1 / (1 / smallest - Double(k) * inverseStep) }
 
     /// The lower class of radius r in ``smallest``…``largest`` and the share
-    /// λ of the upper one.
+    /// λ of the upper one (0 when there is one class; 1 at ``largest``).
     @inline(__always) func position(of r: Double) -> (lower: Int, share: Double) {
+        guard count > 1 else { return (0, 0) }
+        if r >= largest { return (count - 2, 1) }
         let t = max((1 / smallest - 1 / r) / inverseStep, 0)
         let k = min(Int(t), count - 2)
         return (k, min(t - Double(k), 1))
@@ -91,18 +112,32 @@ struct RadiusClasses: Sendable, Hashable {
             n * (80 * profile.share(from: a, below: b) + Double.pi * profile.meanSquare(from: a, below: b) * perNode)
         }
         var best: (cost: Double, classes: RadiusClasses?) = (splat(from: narrowest), nil)
-        var start = narrowest
-        while start <= maximumRadius {
-            let classes = RadiusClasses(smallest: start, largest: maximumRadius)
-            let binned = n * profile.share(from: start, below: classes.largest.nextUp)
+        func consider(_ classes: RadiusClasses, binning binned: Double, splatting splatted: Double) {
             let layout = classes.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
             let cost =
-                splat(from: narrowest, below: start) + splat(from: classes.largest.nextUp)
+                splatted
                 + classes.cost(
                     points: binned, transformNodes: 2 * Double(layout.rows) * Double(layout.columns),
                     channels: Double(channels))
             if cost < best.cost { best = (cost, classes) }
+        }
+        var start = narrowest
+        while start <= maximumRadius {
+            let classes = RadiusClasses(smallest: start, largest: maximumRadius)
+            consider(
+                classes, binning: n * profile.share(from: start, below: classes.largest.nextUp),
+                splatting: splat(from: narrowest, below: start) + splat(from: classes.largest.nextUp))
             start *= exp(standardLogStep)
+        }
+        // The points trimmed to the largest radius alone in one class, all
+        // others splatted: the profile's bins hold them with their
+        // neighbours, so their splat is taken out of the bins' by hand.
+        if profile.largest == maximumRadius, profile.shareAtLargest > 0 {
+            let share = profile.shareAtLargest
+            let theirs = n * share * (80 + Double.pi * maximumRadius * maximumRadius * perNode)
+            consider(
+                RadiusClasses(smallest: maximumRadius, largest: maximumRadius), binning: n * share,
+                splatting: max(splat(from: narrowest) - theirs, 0))
         }
         return best.classes
     }
@@ -186,10 +221,17 @@ struct RadiusClassBinning: RowDepositor {
     }
 
     @inline(__always) func deposit(_ p: RadiusClassEntry, scratch: UnsafeMutablePointer<Double>) {
+        // A class with no share of the point gets nothing (there may be no
+        // upper class at all).
         let stride = layout.count
-        let lower = CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes + p.lower * stride, layout: layout)
-        let upper = CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes + (p.lower + 1) * stride, layout: layout)
-        lower.deposit(x: p.x, y: p.y, weight: p.weight * (1 - p.share), value: p.value, scratch: scratch)
-        upper.deposit(x: p.x, y: p.y, weight: p.weight * p.share, value: p.value, scratch: scratch)
+        if p.share < 1 {
+            let lower = CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes + p.lower * stride, layout: layout)
+            lower.deposit(x: p.x, y: p.y, weight: p.weight * (1 - p.share), value: p.value, scratch: scratch)
+        }
+        if p.share > 0 {
+            let upper = CubicBinning(
+                xAxis: xAxis, yAxis: yAxis, planes: planes + (p.lower + 1) * stride, layout: layout)
+            upper.deposit(x: p.x, y: p.y, weight: p.weight * p.share, value: p.value, scratch: scratch)
+        }
     }
 }

@@ -21,6 +21,12 @@ package struct RadiusProfile: Sendable, Hashable {
     let shares: [Double]
     /// Each bin's Σ r² over the number of points.
     let squares: [Double]
+    /// The largest radius, and the share of the points that have exactly
+    /// that one: an adaptive bandwidth trims every point of a sparse
+    /// enough pilot to one radius (a fifth of a million clustered points),
+    /// which one radius class takes whole.
+    let largest: Double
+    let shareAtLargest: Double
 
     /// The profile of `radii` (finite and > 0), skipping the points whose
     /// `weights` are 0 where given (they add nothing to a grid).
@@ -44,24 +50,28 @@ package struct RadiusProfile: Sendable, Hashable {
             counted += r.z
         }
         guard counted > 0 else {
-            (lowestLog, shares, squares) = (0, [], [])
+            (lowestLog, shares, squares, largest, shareAtLargest) = (0, [], [], 0, 0)
             return
         }
         let lowestLog = log(lowest)
         let bins = min(Int((log(highest) - lowestLog) * RadiusProfile.binsPerLog) + 1, RadiusProfile.binLimit)
+        // Each block's bins, then how many of its points have the largest radius.
         let parts = Parallel.map(blocks.count) { b -> [SIMD2<Double>] in
-            var part = [SIMD2<Double>](repeating: .zero, count: bins)
+            var part = [SIMD2<Double>](repeating: .zero, count: bins + 1)
             for i in blocks[b] where counts(i) {
                 let r = radii[i]
                 part[min(Int((log(r) - lowestLog) * RadiusProfile.binsPerLog), bins - 1)] += SIMD2(1, r * r)
+                if r == highest { part[bins].x += 1 }
             }
             return part
         }
-        var sums = [SIMD2<Double>](repeating: .zero, count: bins)
-        for part in parts { for b in 0..<bins { sums[b] += part[b] } }
+        var sums = [SIMD2<Double>](repeating: .zero, count: bins + 1)
+        for part in parts { for b in 0...bins { sums[b] += part[b] } }
         self.lowestLog = lowestLog
-        shares = sums.map { $0.x / counted }
-        squares = sums.map { $0.y / counted }
+        shares = sums.dropLast().map { $0.x / counted }
+        squares = sums.dropLast().map { $0.y / counted }
+        largest = highest
+        shareAtLargest = sums[bins].x / counted
     }
 
     /// The bins of radii in [`from`, `below`): those whose lower edge is.
