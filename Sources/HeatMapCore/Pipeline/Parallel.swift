@@ -83,6 +83,19 @@ package enum Parallel {
         stride(from: 0, to: count, by: size).map { $0..<min(count, $0 + size) }
     }
 
+    /// Calls `body` with 0..<`count` cut into consecutive ranges `size`
+    /// long (the last shorter), one task each, on all cores: the rows of
+    /// a grid a few at a time. Failures as ``forEach(_:control:_:)``; a
+    /// cancelled `control` starts no more ranges.
+    package static func forEachRange(
+        of count: Int, size: Int, control: ComputeControl = .none, _ body: (Range<Int>) throws -> Void
+    ) throws {
+        precondition(size > 0, "ranges of no size")
+        try forEach((count + size - 1) / size, control: control) { b in
+            try body(b * size..<min(count, (b + 1) * size))
+        }
+    }
+
     /// `[body(0), …, body(count − 1)]`, computed on all cores, in index
     /// order whatever the thread timing. Failures as ``forEach(_:control:_:)``.
     package static func map<T>(_ count: Int, control: ComputeControl = .none, _ body: (Int) throws -> T) throws -> [T] {

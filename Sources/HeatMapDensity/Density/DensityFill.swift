@@ -31,3 +31,14 @@ protocol DensityFill {
         control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
         emit: (Int, UnsafePointer<Double>?) -> Void) throws
 }
+
+extension DensityFill {
+    /// The ``finish(control:progress:emit:)`` of a fill whose sums are the
+    /// exact-splat grid itself: every row emitted with no sums of its own,
+    /// 16 rows a task on all cores.
+    func emitGridRows(_ rows: Int, control: ComputeControl, emit: (Int, UnsafePointer<Double>?) -> Void) throws {
+        try Parallel.forEachRange(of: rows, size: 16, control: control) { block in
+            for r in block { emit(r, nil) }
+        }
+    }
+}

@@ -71,9 +71,8 @@ struct DiscConvolution: @unchecked Sendable {
         }
         try byRow.withUnsafeBufferPointer { byRow in
             let byRow = byRow.baseAddress!
-            try Parallel.forEach((halfM + 15) / 16) { b in
-                try control.checkCancellation()
-                for v in b * 16..<min(halfM, (b + 1) * 16) {
+            try Parallel.forEachRange(of: halfM, size: 16, control: control) { block in
+                for v in block {
                     let row = out + v * n
                     row.update(from: byRow, count: halfN)
                     var t = 0

@@ -83,11 +83,10 @@ struct DiscConvolutionLayout: Sendable {
     ) throws {
         let pad = CubicBinning.padding, n = self.columns, m = self.rows
         let split = self.split, reachRows = self.reachRows, channels = self.channels
-        try Parallel.forEach((rows + 15) / 16) { b in
-            try control.checkCancellation()
+        try Parallel.forEachRange(of: rows, size: 16, control: control) { block in
             let sums = UnsafeMutablePointer<Double>.allocate(capacity: channels * columns)
             defer { sums.deallocate() }
-            for r in b * 16..<min(rows, (b + 1) * 16) {
+            for r in block {
                 let y = r + pad
                 if channels == 2 {
                     let a = re + y * n + pad, v = im + y * n + pad

@@ -117,10 +117,6 @@ struct DiscFill: DensityFill {
         control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
         emit: (Int, UnsafePointer<Double>?) -> Void
     ) throws {
-        let rows = yAxis.count, blocks = (rows + 15) / 16
-        try Parallel.forEach(blocks) { b in
-            try control.checkCancellation()
-            for r in b * 16..<min(rows, (b + 1) * 16) { emit(r, nil) }
-        }
+        try emitGridRows(yAxis.count, control: control, emit: emit)
     }
 }

@@ -119,11 +119,7 @@ struct RadiusClassFill: DensityFill {
         let layout = self.layout, flags = self.flags(layout)
         let used = (0..<classes.count).filter { flags[$0] != 0 }
         guard !used.isEmpty else {
-            let rows = yAxis.count
-            try Parallel.forEach((rows + 15) / 16) { b in
-                try control.checkCancellation()
-                for r in b * 16..<min(rows, (b + 1) * 16) { emit(r, nil) }
-            }
+            try emitGridRows(yAxis.count, control: control, emit: emit)
             return
         }
         let columns = xAxis.count, rows = yAxis.count

@@ -65,9 +65,8 @@ struct SpectralSum: @unchecked Sendable {
         let kernelRows = Set((-reachRows...reachRows).map { ($0 + rows) % rows }).sorted()
         var isKernelRow = [Bool](repeating: false, count: rows)
         for r in kernelRows { isKernelRow[r] = true }
-        try Parallel.forEach((rows + 15) / 16) { b in
-            try control.checkCancellation()
-            for r in b * 16..<min(rows, (b + 1) * 16) {
+        try Parallel.forEachRange(of: rows, size: 16, control: control) { block in
+            for r in block {
                 let width = isKernelRow[r] ? columns : half
                 (re.base + r * columns).update(repeating: 0, count: width)
                 (im.base + r * columns).update(repeating: 0, count: width)
@@ -86,9 +85,8 @@ struct SpectralSum: @unchecked Sendable {
         // A kernel even in i has a spectrum even in u: the columns past
         // the middle are those before it, mirrored.
         try passes.transformColumns(re: re.base, im: im.base, columnsBelow: half, control: control) { _ in }
-        try Parallel.forEach((rows + 15) / 16) { b in
-            try control.checkCancellation()
-            for r in b * 16..<min(rows, (b + 1) * 16) {
+        try Parallel.forEachRange(of: rows, size: 16, control: control) { block in
+            for r in block {
                 let a = re.base + r * columns, c = im.base + r * columns
                 for u in half..<columns {
                     a[u] = a[columns - u]
