@@ -13,8 +13,9 @@ import HeatMapDensity
 /// A ring's segments are cut into runs along which x and y never turn back
 /// (``MonotoneRun``), whose segments cannot meet, and the runs into short
 /// pieces (``MonotonePieces``). Candidate pairs of pieces come from a
-/// uniform grid (``BoxPairs``), so the cost is about linear in the segments
-/// for contour rings, not O(n²), and a pair of pieces compares only the
+/// uniform grid (``BoxPairs``) of the pieces, a small ring's together
+/// (``PieceGroups``), so the cost is about linear in the segments for
+/// contour rings, not O(n²), and a pair of pieces compares only the
 /// segments that reach into the overlap of their boxes.
 package struct RingContactCheck {
     /// One ring to check, all at the same decimals.
@@ -96,7 +97,11 @@ package struct RingContactCheck {
             }
         }
         pieces.forEachNeighbourPair(compare)
-        BoxPairs.forEach(pieces, stripBoxes: stripBoxes, control: control, compare)
+        let groups = PieceGroups(pieces)
+        groups.forEachInnerPair(compare)
+        BoxPairs.forEach(groups, stripBoxes: stripBoxes, control: control) { i, j in
+            groups.forEachPiecePair(i, j, compare)
+        }
 
         // A touch where the rings cross is a crossing; touches that close a
         // cycle among the rings of one polygon disconnect its interior.
