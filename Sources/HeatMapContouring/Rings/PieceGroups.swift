@@ -9,12 +9,12 @@ import HeatMapDensity
 ///
 /// A closed ring has at least four monotone runs, so a field of many small
 /// rings (hundreds of thousands of rings a few cells across, where the
-/// kernel is about a cell wide) gives the grid four to eight entries a
+/// kernel is about a cell wide) gives the grid four or more entries a
 /// ring, and the pieces of one small ring nearly all overlap: the grid
 /// then spends most of its work on pairs a ring makes with itself. As one
 /// item, the ring costs the grid one entry; two rings whose boxes overlap
 /// compare their few pieces' boxes directly, and a ring's own pieces are
-/// paired here once (``forEachInnerPair(_:_:)``).
+/// paired here once (``forEachInnerPair(_:)``).
 ///
 /// The pairs of pieces handed out are those ``BoxPairs`` would hand out
 /// for the pieces themselves: every pair of pieces of different rings
@@ -22,8 +22,11 @@ import HeatMapDensity
 /// different runs and are not next to each other (those are
 /// ``MonotonePieces/forEachNeighbourPair(_:)``'s) whose boxes overlap.
 struct PieceGroups: BoxedItems {
-    /// A ring of at most this many pieces is one item.
-    static let groupLimit = 8
+    /// A ring of at most this many pieces is one item. Its own pieces are
+    /// then paired by testing every two boxes, which up to 64 pieces still
+    /// costs less than the grid's entries and cells for them
+    /// (docs/performance.md).
+    static let groupLimit = 64
 
     /// Pieces `first ..< first + count` of one ring; a group when count > 1.
     /// 12 bytes: a large ring's pieces are items one by one, and their
