@@ -1,20 +1,26 @@
 import Foundation
 
-/// What the disc splat keeps of a point while the points are sorted into
-/// row bands: where, how much (the weight times the point's
-/// normalisation, see ``DiscSplat/entry(at:x:y:weight:value:)``), and only
-/// what else the fill needs. The sort writes every entry once to a place
-/// of its band and the splat reads it once, so the fewer bytes, the less
-/// both wait on memory.
-protocol DiscPoint: BitwiseCopyable {
-    init(x: Double, y: Double, weight: Double, value: Double, radius: Double)
+/// A point of a disc splat as the sort into row bands keeps it: its
+/// centre and its radius, and whatever else its splat needs (``DiscPoint``,
+/// ``QuarticPoint``). The sort writes every entry once to a place of its
+/// band and the splat reads it once, so the fewer bytes, the less both
+/// wait on memory.
+protocol DiscCentre: BitwiseCopyable {
     var x: Double { get }
     var y: Double { get }
+    /// The point's radius; `common` where every point has that one.
+    func radius(or common: Double) -> Double
+}
+
+/// What the disc splat keeps of a point: its centre, how much (the weight
+/// times the point's normalisation, see
+/// ``DiscSplat/entry(at:x:y:weight:value:)``), and only what else the fill
+/// needs.
+protocol DiscPoint: DiscCentre {
+    init(x: Double, y: Double, weight: Double, value: Double, radius: Double)
     var weight: Double { get }
     /// The point's value (the mean estimator); 0 where it is not kept.
     var value: Double { get }
-    /// The point's radius; `common` where every point has that one.
-    func radius(or common: Double) -> Double
 }
 
 /// A point of a splat with one radius for all, density only: 24 bytes.

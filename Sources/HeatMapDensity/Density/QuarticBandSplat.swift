@@ -256,21 +256,16 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     }
 }
 
-/// What the single-precision quartic splat keeps of a point while its
-/// points are sorted: where, its radius when points have their own, and
-/// the two roots of its scaled weight w the splat's terms start from,
-/// √w and w^¼ (as the splat would take them: the fourth root is the
-/// square root of the double √w).
-protocol QuarticPoint: BitwiseCopyable {
+/// What the single-precision quartic splat keeps of a point: its centre,
+/// its radius when points have their own, and the two roots of its scaled
+/// weight w the splat's terms start from, √w and w^¼ (as the splat would
+/// take them: the fourth root is the square root of the double √w).
+protocol QuarticPoint: DiscCentre {
     init(x: Double, y: Double, radius: Double, scaledWeight w: Double)
-    var x: Double { get }
-    var y: Double { get }
     /// √w in single precision.
     var squareRoot: Float { get }
     /// w^¼ in single precision.
     var fourthRoot: Float { get }
-    /// The point's radius; `common` where every point has that one.
-    func radius(or common: Double) -> Double
 }
 
 /// A point of the quartic splat with one radius for all: 24 bytes.
