@@ -88,6 +88,8 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         radii.map { DiscRules.weight(weight, radius: $0[i], normalisingRadius: normalisingRadius) } ?? weight
     }
 
+    /// A point of the common radius whose weight is already scaled (the
+    /// sort itself asks for ``entry(at:x:y:weight:value:largest:)``).
     @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> Entry {
         Entry(x: x, y: y, radius: maximumRadius, scaledWeight: weight)
     }
