@@ -2,12 +2,11 @@ import Testing
 
 @testable import HeatMapContouring
 
-/// The segment predicates against a plain definition: every turn in Int128,
-/// all four computed, the cases decided in the textbook order. Segments
-/// on a small lattice meet in every way (crossing, touching at an end or
-/// inside, overlapping, collinear apart); the same shapes scaled past 2^31
-/// take the 128-bit products, and scaled near 2^30 sit at the edge of the
-/// 64-bit ones.
+/// The segment predicates against a plain definition: every turn in Int128
+/// with checked arithmetic, all four computed, the cases decided in the
+/// textbook order. Segments on a small lattice meet in every way (crossing,
+/// touching at an end or inside, overlapping, collinear apart); the same
+/// shapes are scaled past 2^31 and up to the 2^53 the positions stay below.
 struct ExactPredicatesTests {
     private static func turn(_ a: FixedPoint, _ b: FixedPoint, _ c: FixedPoint) -> Int {
         let v = Int128(b.x - a.x) * Int128(c.y - a.y) - Int128(b.y - a.y) * Int128(c.x - a.x)
@@ -41,7 +40,9 @@ struct ExactPredicatesTests {
         return .none
     }
 
-    static let lattices: [[Int64]] = [[1, 0], [1 << 27, 12_345], [(1 << 30) / 5, -(1 << 30)], [1 << 33, 7]]
+    static let lattices: [[Int64]] = [
+        [1, 0], [1 << 27, 12_345], [(1 << 30) / 5, -(1 << 30)], [1 << 33, 7], [(1 << 52) / 5, -(1 << 51)]
+    ]
 
     @Test(arguments: lattices)
     func contactMatchesItsDefinition(lattice: [Int64]) {
@@ -62,6 +63,29 @@ struct ExactPredicatesTests {
         #expect(kinds.count == 4, "\(kinds)")
     }
 
+    /// A spike as its definition reads: a → b → c comes straight back.
+    private static func isSpike(_ a: FixedPoint, _ b: FixedPoint, _ c: FixedPoint) -> Bool {
+        let ux = Int128(a.x - b.x), uy = Int128(a.y - b.y), vx = Int128(c.x - b.x), vy = Int128(c.y - b.y)
+        return a == c || (ux * vy - uy * vx == 0 && ux * vx + uy * vy > 0)
+    }
+
+    @Test(arguments: lattices)
+    func spikesMatchTheirDefinition(lattice: [Int64]) {
+        let scale = lattice[0], offset = lattice[1]
+        var generator = SplitMix(seed: UInt64(bitPattern: scale &- offset))
+        func point() -> FixedPoint {
+            FixedPoint(x: Int64(generator.next() % 5) * scale + offset, y: Int64(generator.next() % 5) * scale - offset)
+        }
+        var spikes = 0, others = 0
+        for _ in 0..<20_000 {
+            let a = point(), b = point(), c = point()
+            let expected = Self.isSpike(a, b, c)
+            #expect(ExactPredicates.isSpike(a, b, c) == expected, "\(a) \(b) \(c)")
+            if expected { spikes += 1 } else { others += 1 }
+        }
+        #expect(spikes > 100 && others > 100)
+    }
+
     @Test func turnsAtTheEdgeOfSixtyFourBits() {
         // Differences of ±(2^31 − 1) and −2^31: products up to 2^62, and a
         // difference of two of them just under 2^63.
@@ -75,6 +99,25 @@ struct ExactPredicatesTests {
         for (a, b, c) in cases {
             #expect(ExactPredicates.orient(a, b, c) == Self.turn(a, b, c))
             #expect(ExactPredicates.orient(a, c, b) == Self.turn(a, c, b))
+        }
+    }
+
+    @Test func turnsAtTheLimitOfThePositions() {
+        // Positions just inside ±2^53: differences near 2^54, products near
+        // 2^108, nearly collinear so that the last bits decide.
+        let top = (Int64(1) << 53) - 1
+        let cases: [(FixedPoint, FixedPoint, FixedPoint)] = [
+            (FixedPoint(x: -top, y: -top), FixedPoint(x: top, y: top), FixedPoint(x: top - 1, y: top - 1)),
+            (FixedPoint(x: -top, y: -top), FixedPoint(x: top, y: top), FixedPoint(x: top - 1, y: top)),
+            (FixedPoint(x: -top, y: -top), FixedPoint(x: top, y: top - 1), FixedPoint(x: top - 1, y: top - 2)),
+            (FixedPoint(x: top, y: -top), FixedPoint(x: -top, y: top), FixedPoint(x: 0, y: 1)),
+            (FixedPoint(x: top, y: -top), FixedPoint(x: -top, y: top), FixedPoint(x: 0, y: 0))
+        ]
+        for (a, b, c) in cases {
+            #expect(ExactPredicates.orient(a, b, c) == Self.turn(a, b, c))
+            #expect(ExactPredicates.orient(a, c, b) == Self.turn(a, c, b))
+            #expect(ExactPredicates.isSpike(a, b, c) == Self.isSpike(a, b, c))
+            #expect(ExactPredicates.isSpike(b, a, c) == Self.isSpike(b, a, c))
         }
     }
 }

@@ -7,41 +7,28 @@ import HeatMapDensity
 package enum ExactPredicates {
     /// Sign of the turn a → b → c: 1 left (counter-clockwise), −1 right, 0 collinear.
     @inline(__always) package static func orient(_ a: FixedPoint, _ b: FixedPoint, _ c: FixedPoint) -> Int {
-        let ux = b.x - a.x, uy = b.y - a.y, vx = c.x - a.x, vy = c.y - a.y
-        // Differences under 2^31 (lon/lat at up to 7 decimals, say): each
-        // product is under 2^62 and their difference under 2^63, exact in
-        // Int64 without the 128-bit multiplies.
-        let magnitude = (ux ^ (ux >> 63)) | (uy ^ (uy >> 63)) | (vx ^ (vx >> 63)) | (vy ^ (vy >> 63))
-        if magnitude < 1 << 31 {
-            let v = ux &* vy &- uy &* vx
-            return v > 0 ? 1 : (v < 0 ? -1 : 0)
-        }
-        let v = cross(ux, uy, vx, vy)
+        let v = cross(b.x &- a.x, b.y &- a.y, c.x &- a.x, c.y &- a.y)
         return v > 0 ? 1 : (v < 0 ? -1 : 0)
     }
 
-    // A product of two Int64 values is below 2^126 in magnitude, so the
-    // 128-bit products cannot overflow and need no (costly) check; the sum
-    // or difference of two of them keeps its check.
+    // Coordinates below 2^53 in magnitude make differences below 2^54,
+    // exact in Int64 without a check; their products are below 2^108 and a
+    // sum or difference of two below 2^109, exact in Int128 without one.
+    // One 128-bit multiply of 64-bit operands is one instruction: cheaper
+    // than deciding whether the 64-bit products would do (lon/lat on the
+    // 10^13 grid never fit them).
     @inline(__always) package static func cross(_ ux: Int64, _ uy: Int64, _ vx: Int64, _ vy: Int64) -> Int128 {
-        (Int128(ux) &* Int128(vy)) - (Int128(uy) &* Int128(vx))
+        (Int128(ux) &* Int128(vy)) &- (Int128(uy) &* Int128(vx))
     }
 
     @inline(__always) package static func dot(_ ux: Int64, _ uy: Int64, _ vx: Int64, _ vy: Int64) -> Int128 {
-        (Int128(ux) &* Int128(vx)) + (Int128(uy) &* Int128(vy))
+        (Int128(ux) &* Int128(vx)) &+ (Int128(uy) &* Int128(vy))
     }
 
     /// Whether the ring turns straight back at b (a → b → c retraces itself).
     @inline(__always) static func isSpike(_ a: FixedPoint, _ b: FixedPoint, _ c: FixedPoint) -> Bool {
         if a == c { return true }
-        let ux = a.x - b.x, uy = a.y - b.y, vx = c.x - b.x, vy = c.y - b.y
-        // As in `orient`: differences under 2^31 keep both products and
-        // their sum or difference exact in Int64 (the rounding's hot loop
-        // asks this of every position).
-        let magnitude = (ux ^ (ux >> 63)) | (uy ^ (uy >> 63)) | (vx ^ (vx >> 63)) | (vy ^ (vy >> 63))
-        if magnitude < 1 << 31 {
-            return ux &* vy &- uy &* vx == 0 && ux &* vx &+ uy &* vy > 0
-        }
+        let ux = a.x &- b.x, uy = a.y &- b.y, vx = c.x &- b.x, vy = c.y &- b.y
         return cross(ux, uy, vx, vy) == 0 && dot(ux, uy, vx, vy) > 0
     }
 

@@ -58,13 +58,27 @@ package struct FixedRing {
     @inline(__always) package static func roundedInteger(_ v: Double) -> Int64? {
         let bound = 0x1p52  // twice scaledLimit, written out: a literal costs no lookup
         guard abs(v) < bound else { return nil }
-        // Below 2^52 a double's step is at most ½, so the integer part and
-        // the remainder (in −1…1) are exact, and twice the remainder cut
-        // toward zero is the step away from zero a half or more takes: no
-        // branch on the remainder, which is a coin toss per coordinate.
+        guard abs(v) < 0x1p51 else { return roundedLarge(v) }
+        // v + 1.5 · 2^52 lies in [2^52, 2^53), where a double's step is 1:
+        // the sum is v rounded to the nearest integer (ties to even), held
+        // in the low bits of its pattern, with no conversion to check.
+        let shifter = 0x1.8p52
+        let r = Int64(bitPattern: (v + shifter).bitPattern) &- Int64(bitPattern: shifter.bitPattern)
+        // The rest is exact (r lies within ½ of v); a tie that went to the
+        // even neighbour toward zero goes one step away from it instead.
+        let rest = v - Double(r)
+        let up: Int64 = rest == 0.5 && v > 0 ? 1 : 0
+        let down: Int64 = rest == -0.5 && v < 0 ? 1 : 0
+        return r &+ up &- down
+    }
+
+    /// ``roundedInteger(_:)`` for 2^51 ≤ |v| < 2^52, where a double's step
+    /// is ½ and the integer part and the remainder (in −1…1) are exact:
+    /// twice the remainder cut toward zero is the step away from zero a
+    /// half takes.
+    private static func roundedLarge(_ v: Double) -> Int64? {
         let whole = Int64(v), rest = v - Double(whole)
-        let r = whole + Int64(rest * 2)
-        return abs(r) < Int64(bound) ? r : nil
+        return whole + Int64(rest * 2)
     }
 
     /// n / 10^d as a double.
@@ -117,10 +131,9 @@ package struct FixedRing {
         let origin = pts[0]
         for p in pts {
             // Relative to the first point keeps the products small.
-            let ax = Int128(prev.x - origin.x), ay = Int128(prev.y - origin.y)
-            let bx = Int128(p.x - origin.x), by = Int128(p.y - origin.y)
-            // Products of Int64 differences cannot overflow 128 bits.
-            s += (ax &* by) - (bx &* ay)
+            // As in ``ExactPredicates/cross(_:_:_:_:)``: differences and one
+            // cross product need no check; only the running sum keeps one.
+            s += ExactPredicates.cross(prev.x &- origin.x, prev.y &- origin.y, p.x &- origin.x, p.y &- origin.y)
             prev = p
         }
         return s
