@@ -57,8 +57,7 @@ package struct FixedRing {
     /// instead of a call into the C library, for the writers' hot loop.
     @inline(__always) package static func roundedInteger(_ v: Double) -> Int64? {
         let bound = 0x1p52  // twice scaledLimit, written out: a literal costs no lookup
-        guard abs(v) < bound else { return nil }
-        guard abs(v) < 0x1p51 else { return roundedLarge(v) }
+        guard abs(v) < 0x1p51 else { return abs(v) < bound ? roundedLarge(v) : nil }
         // v + 1.5 · 2^52 lies in [2^52, 2^53), where a double's step is 1:
         // the sum is v rounded to the nearest integer (ties to even), held
         // in the low bits of its pattern, with no conversion to check.
@@ -92,13 +91,21 @@ package struct FixedRing {
     /// when fewer than three positions or no area remain. O(n).
     package static func rounded(_ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool) -> FixedRing?
     {
-        // Rounded straight onto the cleaning stack: one array, one pass.
+        // Rounded straight onto the cleaning stack: one array, one pass;
+        // with no position raised (nearly always), every one at the base
+        // decimals without asking.
         var valid = true
+        let uniform = precision.isUniform
         var cleaned = [FixedPoint](unsafeUninitializedCapacity: ring.count) { buffer, count in
             var stack = CleanStack(buffer)
-            for p in ring {
-                guard let f = precision.fixed(p) else { valid = false; break }
-                stack.push(f)
+            ring.withUnsafeBufferPointer { ring in
+                for p in ring {
+                    guard let f = uniform ? precision.fixedAtBase(p) : precision.fixed(p) else {
+                        valid = false
+                        break
+                    }
+                    stack.push(f)
+                }
             }
             count = valid ? stack.count : 0
         }

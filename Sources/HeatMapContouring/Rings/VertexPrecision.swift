@@ -94,16 +94,24 @@ package struct VertexPrecision {
         return own[p] ?? raised[p] ?? base
     }
 
+    /// Whether every position takes the base decimals (none raised) and
+    /// those are not negative: ``fixedAtBase(_:)`` then rounds any of them.
+    package var isUniform: Bool { raised.isEmpty && own.isEmpty && base >= 0 }
+
+    /// The position rounded to the base decimals, on the 10^limit grid
+    /// (base ≥ 0); nil for a non-finite or oversized coordinate.
+    @inline(__always) package func fixedAtBase(_ p: PlanePoint) -> FixedPoint? {
+        guard let sx = FixedRing.roundedInteger(p.x * baseScale),
+            let sy = FixedRing.roundedInteger(p.y * baseScale)
+        else { return nil }
+        return FixedPoint(x: sx * spread, y: sy * spread)
+    }
+
     /// The position rounded to its decimals, on the 10^limit grid; nil for
     /// a non-finite or oversized coordinate.
     @inline(__always) package func fixed(_ p: PlanePoint) -> FixedPoint? {
         let d = decimals(of: p)
-        if d == base, base >= 0 {
-            guard let sx = FixedRing.roundedInteger(p.x * baseScale),
-                let sy = FixedRing.roundedInteger(p.y * baseScale)
-            else { return nil }
-            return FixedPoint(x: sx * spread, y: sy * spread)
-        }
+        if d == base, base >= 0 { return fixedAtBase(p) }
         guard let sx = FixedRing.roundedInteger(FixedRing.scaled(p.x, d)),
             let sy = FixedRing.roundedInteger(FixedRing.scaled(p.y, d))
         else { return nil }
