@@ -7,8 +7,9 @@ import Testing
 /// random bit patterns, exact halves and their neighbours on both sides of
 /// 2^51 (where the fast path ends), and the values it refuses.
 struct RoundedIntegerTests {
+    /// `rounded()`, when that lies below 2^52 in magnitude.
     private static func expected(_ v: Double) -> Int64? {
-        guard v.isFinite, abs(v) < 0x1p52 else { return nil }
+        guard v.isFinite, abs(v.rounded()) < 0x1p52 else { return nil }
         return Int64(v.rounded())
     }
 
@@ -47,7 +48,10 @@ struct RoundedIntegerTests {
     }
 
     @Test func refusesWhatItCannotHold() {
-        for v in [Double.nan, .infinity, -.infinity, 0x1p52, -0x1p52, 0x1p60, -Double.greatestFiniteMagnitude] {
+        for v in [
+            Double.nan, .infinity, -.infinity, 0x1p52, -0x1p52, 0x1p52 - 0.5, -(0x1p52 - 0.5), 0x1p60,
+            -Double.greatestFiniteMagnitude
+        ] {
             #expect(FixedRing.roundedInteger(v) == nil, "\(v)")
         }
     }

@@ -14,9 +14,9 @@ package enum ExactPredicates {
     // Coordinates below 2^53 in magnitude make differences below 2^54,
     // exact in Int64 without a check; their products are below 2^108 and a
     // sum or difference of two below 2^109, exact in Int128 without one.
-    // One 128-bit multiply of 64-bit operands is one instruction: cheaper
-    // than deciding whether the 64-bit products would do (lon/lat on the
-    // 10^13 grid never fit them).
+    // The 128-bit products cost a few instructions more than 64-bit ones,
+    // fewer than deciding whether the 64-bit ones would do (for lon/lat on
+    // the 10^13 grid they never do).
     @inline(__always) package static func cross(_ ux: Int64, _ uy: Int64, _ vx: Int64, _ vy: Int64) -> Int128 {
         (Int128(ux) &* Int128(vy)) &- (Int128(uy) &* Int128(vx))
     }

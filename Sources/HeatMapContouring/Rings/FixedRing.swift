@@ -74,10 +74,11 @@ package struct FixedRing {
     /// ``roundedInteger(_:)`` for 2^51 ≤ |v| < 2^52, where a double's step
     /// is ½ and the integer part and the remainder (in −1…1) are exact:
     /// twice the remainder cut toward zero is the step away from zero a
-    /// half takes.
+    /// half takes (up to 2^52 itself, which is refused).
     private static func roundedLarge(_ v: Double) -> Int64? {
         let whole = Int64(v), rest = v - Double(whole)
-        return whole + Int64(rest * 2)
+        let r = whole + Int64(rest * 2)
+        return abs(r) < 1 << 52 ? r : nil
     }
 
     /// n / 10^d as a double.
