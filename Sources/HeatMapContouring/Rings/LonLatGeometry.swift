@@ -58,35 +58,46 @@ package struct LonLatGeometry {
     package func polygon(raw polygon: PlanePolygon, plane: PlanePolygon? = nil, control: ComputeControl = .none)
         -> PlanePolygon
     {
-        let planeExterior = plane?.exterior
-        var exterior = ring(raw: polygon.exterior, plane: planeExterior)
-        if PlaneRing.signedArea(exterior) < 0 { exterior.reverse() }
+        measuredPolygon(raw: polygon, plane: plane, control: control).polygon
+    }
+
+    /// ``polygon(raw:plane:control:)`` and the box of its exterior
+    /// (``PlanePolygon/bounds``), measured while the rings are unwrapped
+    /// rather than in passes of their own. O(n).
+    package func measuredPolygon(
+        raw polygon: PlanePolygon, plane: PlanePolygon? = nil, control: ComputeControl = .none
+    ) -> (polygon: PlanePolygon, bounds: PlaneBox) {
         guard projection.isGeographic else {
-            return PlanePolygon(
-                exterior: exterior,
-                holes: polygon.holes.map { h in
-                    var h = h
-                    if PlaneRing.signedArea(h) > 0 { h.reverse() }
-                    return h
-                })
+            var exterior = polygon.exterior
+            if PlaneRing.signedArea(exterior) < 0 { exterior.reverse() }
+            let holes = polygon.holes.map { h in
+                var h = h
+                if PlaneRing.signedArea(h) > 0 { h.reverse() }
+                return h
+            }
+            return (PlanePolygon(exterior: exterior, holes: holes), PlaneRing.bounds(exterior))
         }
-        let box = PlaneRing.bounds(exterior)
+        let outer = measuredRing(raw: polygon.exterior, plane: plane?.exterior)
+        var exterior = outer.points
+        if outer.area < 0 { exterior.reverse() }
+        let box = outer.box
         var holes: [[PlanePoint]] = []
         holes.reserveCapacity(polygon.holes.count)
         for (k, h) in polygon.holes.enumerated() {
             if control.isCancelled { break }
-            var hole = ring(raw: h, plane: plane?.holes[k])
+            let measured = measuredRing(raw: h, plane: plane?.holes[k])
+            var hole = measured.points
             guard !hole.isEmpty else { continue }
-            if PlaneRing.signedArea(hole) > 0 { hole.reverse() }
+            if measured.area > 0 { hole.reverse() }
             // Each ring was unwrapped on its own: put the hole in the
             // exterior's turn of longitudes.
-            let hb = PlaneRing.bounds(hole)
+            let hb = measured.box
             let shift = ((box.minX + box.maxX) / 2 - (hb.minX + hb.maxX) / 2) / 360
             let turns = shift.rounded()
             if turns != 0 { hole = hole.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
             holes.append(hole)
         }
-        return PlanePolygon(exterior: exterior, holes: holes)
+        return (PlanePolygon(exterior: exterior, holes: holes), box)
     }
 
     /// One ring (open) in output coordinates, unwrapped to be continuous in
@@ -97,22 +108,58 @@ package struct LonLatGeometry {
         return ring(raw: raw, plane: plane)
     }
 
+    /// A ring in output coordinates with the twice-signed area and the box
+    /// that ``PlaneRing/signedArea(_:)`` and ``PlaneRing/bounds(_:)`` give
+    /// it (the area's sign and the box are what orienting and placing it
+    /// need).
+    private struct MeasuredRing {
+        var points: [PlanePoint]
+        var area: Double
+        var box: PlaneBox
+    }
+
     /// ``ring(_:control:)`` of a ring already ``raw(_:control:)``.
     private func ring(raw: [PlanePoint], plane: [PlanePoint]?) -> [PlanePoint] {
-        guard projection.isGeographic, raw.count >= 2 else { return raw }
+        guard projection.isGeographic else { return raw }
+        return measuredRing(raw: raw, plane: plane).points
+    }
+
+    /// ``ring(raw:plane:)`` measured in the pass that unwraps it: the area
+    /// summed as ``PlaneRing/signedArea(_:)`` sums it (about the first
+    /// position, term by term in the same order, so the same bits), the
+    /// box grown position by position. Geographic only.
+    private func measuredRing(raw: [PlanePoint], plane: [PlanePoint]?) -> MeasuredRing {
+        guard raw.count >= 2 else {
+            return MeasuredRing(points: raw, area: PlaneRing.signedArea(raw), box: PlaneRing.bounds(raw))
+        }
         // Each longitude continues from the one before by the short way
         // round. Most rings need no change: the raw array is kept (and
         // shared) until a longitude differs.
         var out = raw
-        var x = raw[0].x
+        let o = raw[0]
+        var box = PlaneBox.empty
+        box.formUnion(o)
+        // The area's first term pairs the last position with the first,
+        // which is (0, 0) about itself: ±0 (or NaN when the first is not
+        // finite), so the sum of the others, begun at +0, is the same sum.
+        let firstX = o.x - o.x, firstY = o.y - o.y
+        var sum = 0.0, px = firstX, py = firstY
+        var x = o.x
         for i in 1..<raw.count {
             x += LonLatGeometry.step(raw[i].x - raw[i - 1].x)
             if x != out[i].x { out[i].x = x }
+            let y = raw[i].y
+            box.formUnion(PlanePoint(x: x, y: y))
+            let dx = x - o.x, dy = y - o.y
+            sum += px * dy - dx * py
+            (px, py) = (dx, dy)
         }
+        let first = px * firstY - firstX * py
+        let area = raw.count < 3 ? 0 : (first.isNaN ? first : sum / 2)
         let rawFirst = raw[0], rawLast = raw[raw.count - 1]
         let closing = LonLatGeometry.step(rawFirst.x - rawLast.x)
         let turns = ((out[out.count - 1].x + closing - out[0].x) / 360).rounded()
-        guard turns.isFinite, turns != 0 else { return out }
+        guard turns.isFinite, turns != 0 else { return MeasuredRing(points: out, area: area, box: box) }
         // The ring circles a pole. Start it where it crosses ±180° and close
         // it over the pole along ±180°, so that the cap lies in one window
         // of longitudes and needs no cut (a cut elsewhere would leave two
@@ -130,7 +177,9 @@ package struct LonLatGeometry {
         var closed = out
         closed.append(PlanePoint(x: out[n - 1].x + closing, y: rawFirst.y))
         func seam(_ x: Double) -> Double { ((x - 180) / 360).rounded(.down) }
-        guard let i = (0..<n).first(where: { seam(closed[$0].x) != seam(closed[$0 + 1].x) }) else { return out }
+        guard let i = (0..<n).first(where: { seam(closed[$0].x) != seam(closed[$0 + 1].x) }) else {
+            return MeasuredRing(points: out, area: area, box: box)
+        }
         let a = closed[i], b = closed[i + 1]
         let line = 180 + 360 * max(seam(a.x), seam(b.x))
         let start = HalfPlaneClipper.cut(a, b, line)
@@ -145,7 +194,7 @@ package struct LonLatGeometry {
         var clean: [PlanePoint] = []
         for p in ring where clean.last != p { clean.append(p) }
         if clean.count > 1, clean.first == clean.last { clean.removeLast() }
-        return clean
+        return MeasuredRing(points: clean, area: PlaneRing.signedArea(clean), box: PlaneRing.bounds(clean))
     }
 
     /// A line in output coordinates, unwrapped to be continuous; `closed`

@@ -24,7 +24,11 @@ enum AntimeridianSplitter {
 
     /// The pieces of a polygon (open rings, exterior counter-clockwise).
     package static func split(_ polygon: PlanePolygon) -> [PlanePolygon] {
-        let box = polygon.bounds
+        split(polygon, bounds: polygon.bounds)
+    }
+
+    /// ``split(_:)`` of a polygon whose ``PlanePolygon/bounds`` are known.
+    package static func split(_ polygon: PlanePolygon, bounds box: PlaneBox) -> [PlanePolygon] {
         guard !box.isEmpty, box.minX.isFinite, box.maxX.isFinite else { return [] }
         var pieces = [polygon]
         if box.maxY > 90 { pieces = pieces.flatMap { HalfPlaneClipper.clip($0, keeping: .south, of: 90) } }

@@ -24,11 +24,15 @@ struct GeoJSONDocument {
         var properties: String
     }
 
-    /// Where a set of rings lies: the [west, east] longitude (or x) range
-    /// of each, and the y range of all.
+    /// Where a set of rings lies: the [west, east] longitude (or x) ranges
+    /// they cover, and the y range of all.
     struct Extent {
-        var xRanges: [(Double, Double)] = []
+        /// Ranges as added, merged from time to time (``merged``) so that a
+        /// document of a million rings keeps a few, not a million.
+        private(set) var xRanges: [(Double, Double)] = []
         var yLow = Double.infinity, yHigh = -Double.infinity
+        /// Ranges held past this are merged.
+        private var mergeAt = 1024
 
         package mutating func add(_ ring: FixedRing) { add(ring.points, decimals: ring.decimals) }
 
@@ -41,12 +45,34 @@ struct GeoJSONDocument {
             xRanges.append((FixedRing.value(lo, decimals), FixedRing.value(hi, decimals)))
             yLow = min(yLow, FixedRing.value(ylo, decimals))
             yHigh = max(yHigh, FixedRing.value(yhi, decimals))
+            mergeIfLong()
         }
 
         package mutating func add(_ other: Extent) {
             xRanges.append(contentsOf: other.xRanges)
             yLow = min(yLow, other.yLow)
             yHigh = max(yHigh, other.yHigh)
+            mergeIfLong()
+        }
+
+        /// The ranges' union as disjoint ranges from west to east (ranges
+        /// that touch are one). Merging some first leaves the union as it is.
+        var merged: [(Double, Double)] {
+            var merged: [(Double, Double)] = []
+            for r in xRanges.sorted(by: { $0.0 < $1.0 }) {
+                if let last = merged.last, r.0 <= last.1 {
+                    merged[merged.count - 1].1 = max(last.1, r.1)
+                } else {
+                    merged.append(r)
+                }
+            }
+            return merged
+        }
+
+        private mutating func mergeIfLong() {
+            guard xRanges.count > mergeAt else { return }
+            xRanges = merged
+            mergeAt = max(1024, 2 * xRanges.count)
         }
     }
 
@@ -99,17 +125,9 @@ struct GeoJSONDocument {
     /// [west, south, east, north]; for geographic data that crosses ±180°
     /// west > east (RFC 7946; docs/formats.md). Nil without features.
     package var bbox: [Double]? {
-        let xRanges = extent.xRanges, yLow = extent.yLow, yHigh = extent.yHigh
-        guard !xRanges.isEmpty else { return nil }
-        let sorted = xRanges.sorted { $0.0 < $1.0 }
-        var merged: [(Double, Double)] = []
-        for r in sorted {
-            if let last = merged.last, r.0 <= last.1 {
-                merged[merged.count - 1].1 = max(last.1, r.1)
-            } else {
-                merged.append(r)
-            }
-        }
+        let yLow = extent.yLow, yHigh = extent.yHigh
+        let merged = extent.merged
+        guard !merged.isEmpty else { return nil }
         let west = merged[0].0, east = merged[merged.count - 1].1
         guard geographic, merged.count > 1 else { return [west, yLow, east, yHigh] }
         // The box spans the complement of the widest empty arc of longitude.

@@ -447,28 +447,22 @@ public enum GeoJSONExport {
         _ polygon: PlanePolygon, geometry: LonLatGeometry,
         control: ComputeControl = .none
     ) -> [PlanePolygon] {
-        outputPolygons(polygon, geometry: geometry, control: control) { geometry.polygon($0, control: control) }
+        guard polygon.exterior.count >= 3, !control.isCancelled else { return [] }
+        return outputPolygons(
+            raw: geometry.raw(polygon, control: control), plane: polygon, geometry: geometry, control: control)
     }
 
     /// ``outputPolygons(_:geometry:control:)`` of a polygon already
     /// ``LonLatGeometry/raw(_:control:)``.
     static func outputPolygons(
-        raw polygon: PlanePolygon, geometry: LonLatGeometry,
+        raw polygon: PlanePolygon, plane: PlanePolygon? = nil, geometry: LonLatGeometry,
         control: ComputeControl = .none
     ) -> [PlanePolygon] {
-        outputPolygons(polygon, geometry: geometry, control: control) { geometry.polygon(raw: $0, control: control) }
-    }
-
-    /// `polygon` in output coordinates as `unwrapped` makes them, split.
-    private static func outputPolygons(
-        _ polygon: PlanePolygon, geometry: LonLatGeometry, control: ComputeControl,
-        unwrapped: (PlanePolygon) -> PlanePolygon
-    ) -> [PlanePolygon] {
         guard polygon.exterior.count >= 3, !control.isCancelled else { return [] }
-        let lonLat = unwrapped(polygon)
+        let (lonLat, bounds) = geometry.measuredPolygon(raw: polygon, plane: plane, control: control)
         if control.isCancelled { return [] }
         guard geometry.projection.isGeographic else { return [lonLat] }
-        return AntimeridianSplitter.split(lonLat)
+        return AntimeridianSplitter.split(lonLat, bounds: bounds)
     }
 
     /// Raw `polygons` in output coordinates, each left empty once made, so
