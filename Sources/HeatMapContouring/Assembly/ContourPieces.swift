@@ -1,3 +1,4 @@
+import Foundation
 import HeatMapCore
 import HeatMapDensity
 import Synchronization
@@ -22,6 +23,9 @@ package final class ContourPieces: ContourSource {
     private let passes: [[UInt8]]
     /// Recently smoothed levels and assembled results, newest last.
     private let recent = Mutex<Recent>(Recent())
+    /// The levels being smoothed now, so that a second reader of one waits
+    /// for it rather than smoothing it again.
+    private let making = LevelGate()
 
     private struct Recent {
         /// Levels by (level, raw): a raw level's positions are unprojected
@@ -198,11 +202,16 @@ package final class ContourPieces: ContourSource {
         let l = key.level
         let raw = key.raw ? output : nil
         func assembler(raw: LonLatGeometry?) throws -> BandAssembler {
+            // The upper level first: it is this band's own (the band below
+            // made the lower one), so readers of neighbouring bands on
+            // other cores smooth different levels at once rather than
+            // meet at the one they share.
+            let upperSmooth = key.band ? try smoothed(l + 1, raw: raw, control: control) : nil
             var assembler = BandAssembler(
                 geometry: geometry, frame: frame, bands: bands, level: l,
                 lower: traces[l], lowerSmooth: try smoothed(l, raw: raw, control: control),
                 upper: key.band ? traces[l + 1] : nil,
-                upperSmooth: key.band ? try smoothed(l + 1, raw: raw, control: control) : nil,
+                upperSmooth: upperSmooth,
                 control: control)
             if let raw { assembler.mapPosition = { raw.raw([$0])[0] } }
             return assembler
@@ -233,11 +242,18 @@ package final class ContourPieces: ContourSource {
     }
 
     /// Level `l` smoothed, its positions unprojected by `raw` if given.
+    /// A level another reader is smoothing is waited for, not smoothed twice.
     private func smoothed(_ l: Int, raw: LonLatGeometry? = nil, control: ComputeControl) throws -> SmoothedLevel {
         let isRaw = raw != nil
-        if let hit = recent.withLock({ r in r.levels.first { $0.level == l && $0.raw == isRaw } }) {
-            return hit.smoothed
+        func cached() -> SmoothedLevel? {
+            recent.withLock { r in r.levels.first { $0.level == l && $0.raw == isRaw }?.smoothed }
         }
+        if let hit = cached() { return hit }
+        // Another reader was smoothing it: now it is made (or that reader
+        // failed, and this one tries).
+        guard making.enter(l, raw: isRaw) else { return try smoothed(l, raw: raw, control: control) }
+        defer { making.leave(l, raw: isRaw) }
+        if let hit = cached() { return hit }
         var level = try SmoothedLevel(trace: traces[l], iterations: passes[l], geometry: geometry, control: control)
         if let raw { level = try level.mapped({ raw.raw($0, control: control) }, control: control) }
         recent.withLock { r in
@@ -246,5 +262,34 @@ package final class ContourPieces: ContourSource {
             if r.levels.count > Self.levelCapacity { r.levels.removeFirst() }
         }
         return level
+    }
+}
+
+/// The levels being smoothed, each by one reader: ``enter(_:raw:)`` lets
+/// the first reader of a level in and holds the others until it leaves.
+private final class LevelGate: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var inside: [(level: Int, raw: Bool)] = []
+
+    /// Whether the caller is to smooth the level: true when nobody else is
+    /// (it must ``leave(_:raw:)`` after); false, after waiting, when
+    /// another reader was and has left.
+    func enter(_ level: Int, raw: Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard inside.contains(where: { $0 == (level, raw) }) else {
+            inside.append((level, raw))
+            return true
+        }
+        while inside.contains(where: { $0 == (level, raw) }) { condition.wait() }
+        return false
+    }
+
+    func leave(_ level: Int, raw: Bool) {
+        condition.lock()
+        inside.removeAll { $0 == (level, raw) }
+        condition.broadcast()
+        condition.unlock()
     }
 }

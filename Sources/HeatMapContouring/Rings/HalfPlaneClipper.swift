@@ -83,13 +83,16 @@ package enum HalfPlaneClipper {
                 continue
             }
             // Start where the ring enters the half-plane.
-            guard let start = (0..<n).first(where: { ring[$0].x <= c && ring[($0 + n - 1) % n].x > c }) else {
+            guard let start = (0..<n).first(where: { ring[$0].x <= c && ring[$0 == 0 ? n - 1 : $0 - 1].x > c }) else {
                 continue
             }
             var chain: [PlanePoint] = []
-            for step in 0..<n {
-                let i = (start + step) % n
-                let p = ring[i], prev = ring[(i + n - 1) % n], next = ring[(i + 1) % n]
+            // Index i runs once round from `start`, wrapping at n (no
+            // division per position: long rings are cut here).
+            var i = start
+            for _ in 0..<n {
+                defer { i = i + 1 == n ? 0 : i + 1 }
+                let p = ring[i], prev = ring[i == 0 ? n - 1 : i - 1], next = ring[i + 1 == n ? 0 : i + 1]
                 guard p.x <= c else { continue }
                 if prev.x > c { chain = [cut(prev, p, c)] }
                 chain.append(p)
