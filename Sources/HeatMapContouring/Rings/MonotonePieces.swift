@@ -198,32 +198,38 @@ struct MonotonePieces: BoxedItems {
         // from the two entries alone, before reading either ring.
         if DiagonalSlab.apart(boxU, pu.slab, boxV, pv.slab) { return }
         let ra = pu.ring, rb = pv.ring
-        let a = rings[ra], b = rings[rb]
-        let na = a.count, nb = b.count
-        let overlap = FixedBox(
-            minX: max(boxU.minX, boxV.minX), maxX: min(boxU.maxX, boxV.maxX),
-            minY: max(boxU.minY, boxV.minY), maxY: min(boxU.maxY, boxV.maxY))
-        // The segments of a piece that reach into the overlap lie together:
-        // along a monotone run, those before them end short of it in x or y
-        // and those after begin beyond it.
-        let near = reaching(v, of: b, into: overlap, within: segments(v))
-        guard !near.isEmpty else { return }
-        let mine = reaching(u, of: a, into: overlap, within: segments(u))
-        // Where many of v's segments reach into the overlap, each segment
-        // of u looks only at those that reach into its own box (found by
-        // halving, as above), instead of testing every box.
-        let narrow = near.count > Self.narrowingSpan
-        for s in mine {
-            let one = Segment(ring: ra, index: s, start: a[s], end: a[s + 1 == na ? 0 : s + 1])
-            let box = Self.box(one.start, one.end)
-            for t in narrow ? reaching(v, of: b, into: box, within: near) : near {
-                let other = Segment(ring: rb, index: t, start: b[t], end: b[t + 1 == nb ? 0 : t + 1])
-                guard box.overlaps(Self.box(other.start, other.end)) else { continue }
-                if ra == rb {
-                    let gap = abs(s - t)
-                    if gap == 1 || gap == na - 1 { continue }
+        // The rings borrowed, not copied out: a copy would retain and
+        // release each array for every pair.
+        rings[ra].withUnsafeBufferPointer { a in
+            rings[rb].withUnsafeBufferPointer { b in
+                let na = a.count, nb = b.count
+                let overlap = FixedBox(
+                    minX: max(boxU.minX, boxV.minX), maxX: min(boxU.maxX, boxV.maxX),
+                    minY: max(boxU.minY, boxV.minY), maxY: min(boxU.maxY, boxV.maxY))
+                // The segments of a piece that reach into the overlap lie
+                // together: along a monotone run, those before them end
+                // short of it in x or y and those after begin beyond it.
+                let near = reaching(v, of: b, into: overlap, within: segments(v))
+                guard !near.isEmpty else { return }
+                let mine = reaching(u, of: a, into: overlap, within: segments(u))
+                // Where many of v's segments reach into the overlap, each
+                // segment of u looks only at those that reach into its own
+                // box (found by halving, as above), instead of testing
+                // every box.
+                let narrow = near.count > Self.narrowingSpan
+                for s in mine {
+                    let one = Segment(ring: ra, index: s, start: a[s], end: a[s + 1 == na ? 0 : s + 1])
+                    let box = Self.box(one.start, one.end)
+                    for t in narrow ? reaching(v, of: b, into: box, within: near) : near {
+                        let other = Segment(ring: rb, index: t, start: b[t], end: b[t + 1 == nb ? 0 : t + 1])
+                        guard box.overlaps(Self.box(other.start, other.end)) else { continue }
+                        if ra == rb {
+                            let gap = abs(s - t)
+                            if gap == 1 || gap == na - 1 { continue }
+                        }
+                        body(one, other)
+                    }
                 }
-                body(one, other)
             }
         }
     }
@@ -234,7 +240,7 @@ struct MonotonePieces: BoxedItems {
     /// or y come first, then those that overlap it, then those wholly
     /// after it. `ring` is the piece's ring, which the caller holds.
     @inline(__always) private func reaching(
-        _ k: Int, of ring: [FixedPoint], into box: FixedBox, within all: Range<Int>
+        _ k: Int, of ring: UnsafeBufferPointer<FixedPoint>, into box: FixedBox, within all: Range<Int>
     ) -> Range<Int> {
         let n = ring.count, whole = segments(k)
         let start = ring[whole.lowerBound], end = ring[whole.upperBound == n ? 0 : whole.upperBound]
