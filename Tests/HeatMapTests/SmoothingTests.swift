@@ -31,6 +31,27 @@ import Testing
         #expect(Chaikin.smooth(points([(0, 0), (1, 1)]), iterations: 3, closed: false) == points([(0, 0), (1, 1)]))
     }
 
+    /// The smoothing handed out of the scratch's buffer is the smoothed
+    /// array, piece after piece through one scratch that grows and shrinks
+    /// back to smaller pieces (what a level's pieces do).
+    @Test func smoothingIntoTheScratchIsTheSmoothedArray() {
+        var random = SplitMixGenerator(seed: 7)
+        var scratch = Chaikin.Scratch(), reference = Chaikin.Scratch()
+        for k in 0..<300 {
+            let n = Int(random.next() % (k % 3 == 0 ? 200 : 12))
+            let piece = (0..<n).map { _ in PlanePoint(x: random.nextUnit() * 100, y: random.nextUnit() * 100) }
+            let closed = random.next() % 2 == 0, iterations = Int(random.next() % 4)
+            piece.withUnsafeBufferPointer { source in
+                let made = Chaikin.smoothed(source, closed: closed, iterations: iterations, scratch: &reference)
+                let handed = Chaikin.withSmoothed(source, closed: closed, iterations: iterations, scratch: &scratch) {
+                    Array($0)
+                }
+                #expect(handed == made)
+                #expect(made.count == Chaikin.smoothedCount(n, closed: closed, iterations: iterations))
+            }
+        }
+    }
+
     @Test func splittingEveryVertexIsTheUniformPass() throws {
         // Corners far from their curve (in cells of 1): every vertex is split.
         let ring = points([(0, 0), (40, 0), (40, 40), (0, 40)])

@@ -254,8 +254,9 @@ package final class ContourPieces: ContourSource {
         guard making.enter(l, raw: isRaw) else { return try smoothed(l, raw: raw, control: control) }
         defer { making.leave(l, raw: isRaw) }
         if let hit = cached() { return hit }
-        var level = try SmoothedLevel(trace: traces[l], iterations: passes[l], geometry: geometry, control: control)
-        if let raw { level = try level.mapped({ raw.raw($0, control: control) }, control: control) }
+        let level = try SmoothedLevel(
+            trace: traces[l], iterations: passes[l], geometry: geometry, control: control,
+            map: raw.map { raw in { raw.raw($0, control: control) } })
         recent.withLock { r in
             guard !r.levels.contains(where: { $0.level == l && $0.raw == isRaw }) else { return }
             r.levels.append((l, isRaw, level))

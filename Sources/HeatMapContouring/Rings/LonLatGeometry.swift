@@ -41,6 +41,12 @@ package struct LonLatGeometry {
     /// does the rest); cut short if `control` is cancelled. O(n).
     package func raw(_ plane: [PlanePoint], control: ComputeControl = .none) -> [PlanePoint] {
         guard projection.isGeographic else { return plane }
+        return plane.withUnsafeBufferPointer { LonLatGeometry.unprojected($0, unprojection, control: control) }
+    }
+
+    /// ``raw(_:control:)`` of positions in a buffer (into a new array). O(n).
+    package func raw(_ plane: UnsafeBufferPointer<PlanePoint>, control: ComputeControl = .none) -> [PlanePoint] {
+        guard projection.isGeographic else { return Array(plane) }
         return LonLatGeometry.unprojected(plane, unprojection, control: control)
     }
 
@@ -201,7 +207,7 @@ package struct LonLatGeometry {
     /// appends the way back to the first point (continuing round a pole if
     /// the line circles one).
     package func line(_ plane: [PlanePoint], closed: Bool) -> [PlanePoint] {
-        var raw = LonLatGeometry.unprojected(plane, unprojection, control: .none)
+        var raw = plane.withUnsafeBufferPointer { LonLatGeometry.unprojected($0, unprojection, control: .none) }
         if closed, let first = raw.first, raw.count >= 2, raw.last != first { raw.append(first) }
         guard projection.isGeographic, raw.count >= 2 else { return raw }
         var out = raw
@@ -213,22 +219,20 @@ package struct LonLatGeometry {
 
     /// `plane` as raw (longitude, latitude), or x/y for planar; cut short
     /// if `control` is cancelled (polled every 16,384 points). O(n).
-    package static func unprojected(_ plane: [PlanePoint], _ unprojection: Unprojection, control: ComputeControl)
-        -> [PlanePoint]
-    {
+    package static func unprojected(
+        _ source: UnsafeBufferPointer<PlanePoint>, _ unprojection: Unprojection, control: ComputeControl
+    ) -> [PlanePoint] {
         let poll = 1 << 14
-        return [PlanePoint](unsafeUninitializedCapacity: plane.count) { buffer, count in
-            plane.withUnsafeBufferPointer { source in
-                var start = 0
-                while start < source.count {
-                    if start > 0, control.isCancelled { break }
-                    let end = min(source.count, start + poll)
-                    unprojection.lonLat(
-                        UnsafeBufferPointer(rebasing: source[start..<end]), into: buffer.baseAddress! + start)
-                    start = end
-                }
-                count = start
+        return [PlanePoint](unsafeUninitializedCapacity: source.count) { buffer, count in
+            var start = 0
+            while start < source.count {
+                if start > 0, control.isCancelled { break }
+                let end = min(source.count, start + poll)
+                unprojection.lonLat(
+                    UnsafeBufferPointer(rebasing: source[start..<end]), into: buffer.baseAddress! + start)
+                start = end
             }
+            count = start
         }
     }
 

@@ -184,10 +184,35 @@ enum Chaikin {
         return m
     }
 
-    /// Buffers for the passes before the last, kept from piece to piece.
+    /// Buffers for the passes before the last, kept from piece to piece,
+    /// and (``withSmoothed(_:closed:iterations:scratch:_:)``) for the last.
     struct Scratch {
         package var a: [PlanePoint] = []
         package var b: [PlanePoint] = []
+        package var last: [PlanePoint] = []
+    }
+
+    /// `source` smoothed `iterations` times, handed to `body` from the
+    /// scratch's own buffer rather than made into an array of its own: for
+    /// a caller that makes its own array of the positions anyway (the
+    /// unprojection), one array a piece instead of two.
+    package static func withSmoothed<R>(
+        _ source: UnsafeBufferPointer<PlanePoint>, closed: Bool, iterations: Int, scratch: inout Scratch,
+        _ body: (UnsafeBufferPointer<PlanePoint>) -> R
+    ) -> R {
+        let n = source.count
+        guard iterations > 0, n >= 3 else { return body(source) }
+        let final = smoothedCount(n, closed: closed, iterations: iterations)
+        if scratch.last.count < final {
+            scratch.last = Array(repeating: PlanePoint(x: 0, y: 0), count: max(final, 2 * scratch.last.count))
+        }
+        var last = scratch.last
+        scratch.last = []
+        defer { scratch.last = last }
+        return last.withUnsafeMutableBufferPointer { out in
+            let m = passes(source, closed: closed, iterations: iterations, scratch: &scratch, into: out.baseAddress!)
+            return body(UnsafeBufferPointer(start: out.baseAddress, count: m))
+        }
     }
 
     /// `source` smoothed `iterations` times, in an array of exactly its
@@ -200,24 +225,35 @@ enum Chaikin {
         // Nothing to cut: fewer than three vertices, or no passes.
         guard iterations > 0, n >= 3 else { return Array(source) }
         let final = smoothedCount(n, closed: closed, iterations: iterations)
+        return [PlanePoint](unsafeUninitializedCapacity: final) { out, count in
+            count = passes(source, closed: closed, iterations: iterations, scratch: &scratch, into: out.baseAddress!)
+        }
+    }
+
+    /// The passes of ``smoothed(_:closed:iterations:scratch:)`` (at least
+    /// one, on at least three vertices), the last into `out`, which has
+    /// room for the final count; returns that count.
+    private static func passes(
+        _ source: UnsafeBufferPointer<PlanePoint>, closed: Bool, iterations: Int, scratch: inout Scratch,
+        into out: UnsafeMutablePointer<PlanePoint>
+    ) -> Int {
+        let n = source.count
         let middle = iterations > 1 ? smoothedCount(n, closed: closed, iterations: iterations - 1) : 0
         if scratch.a.count < middle { scratch.a = Array(repeating: PlanePoint(x: 0, y: 0), count: middle) }
         if iterations > 2 && scratch.b.count < middle {
             scratch.b = Array(repeating: PlanePoint(x: 0, y: 0), count: middle)
         }
-        return [PlanePoint](unsafeUninitializedCapacity: final) { out, count in
-            scratch.a.withUnsafeMutableBufferPointer { a in
-                scratch.b.withUnsafeMutableBufferPointer { b in
-                    // Passes alternate between the scratch buffers so that the last lands in `out`.
-                    var from = UnsafePointer(source.baseAddress!), m = n
-                    for pass in 1...iterations {
-                        let left = iterations - pass
-                        let to = left == 0 ? out.baseAddress! : (left % 2 == 1 ? a.baseAddress! : b.baseAddress!)
-                        m = cut(from, m, closed: closed, into: to)
-                        from = UnsafePointer(to)
-                    }
-                    count = m
+        return scratch.a.withUnsafeMutableBufferPointer { a in
+            scratch.b.withUnsafeMutableBufferPointer { b in
+                // Passes alternate between the scratch buffers so that the last lands in `out`.
+                var from = UnsafePointer(source.baseAddress!), m = n
+                for pass in 1...iterations {
+                    let left = iterations - pass
+                    let to = left == 0 ? out : (left % 2 == 1 ? a.baseAddress! : b.baseAddress!)
+                    m = cut(from, m, closed: closed, into: to)
+                    from = UnsafePointer(to)
                 }
+                return m
             }
         }
     }

@@ -19,9 +19,14 @@ struct SmoothedLevel: Sendable {
     /// `only`, just the pieces it marks (the others are left empty).
     /// `geometry` gives the grid cell that passes beyond the uniform ones
     /// are measured in.
+    ///
+    /// With `map`, each piece is made through it (the positions it is
+    /// given are gone after the call): a level unprojected as it is
+    /// smoothed, each piece into one array rather than smoothed into one
+    /// and then mapped into another.
     package init(
         trace: LevelTrace, iterations: [UInt8], geometry: GridGeometry, only: [Bool]? = nil,
-        control: ComputeControl = .none
+        control: ComputeControl = .none, map: ((UnsafeBufferPointer<PlanePoint>) -> [PlanePoint])? = nil
     ) throws {
         // The traced positions read in one walk a piece, into one buffer.
         let points = [PlanePoint](unsafeUninitializedCapacity: trace.vertices.count) { points, count in
@@ -38,7 +43,8 @@ struct SmoothedLevel: Sendable {
         }
         try control.checkCancellation()
         try self.init(
-            trace: trace, points: points, iterations: iterations, geometry: geometry, only: only, control: control)
+            trace: trace, points: points, iterations: iterations, geometry: geometry, only: only, control: control,
+            map: map)
     }
 
     /// As ``init(trace:iterations:geometry:only:control:)``, with the
@@ -46,7 +52,8 @@ struct SmoothedLevel: Sendable {
     /// pieces smoothed are read).
     init(
         trace: LevelTrace, points: [PlanePoint], iterations: [UInt8], geometry: GridGeometry,
-        only: [Bool]? = nil, control: ComputeControl = .none
+        only: [Bool]? = nil, control: ComputeControl = .none,
+        map: ((UnsafeBufferPointer<PlanePoint>) -> [PlanePoint])? = nil
     ) throws {
         self.iterations = iterations
         pieces = []
@@ -62,20 +69,33 @@ struct SmoothedLevel: Sendable {
             }
             let passes = Int(iterations[p])
             let closed = !trace.isChain[p]
-            var piece = points.withUnsafeBufferPointer {
-                Chaikin.smoothed(
-                    UnsafeBufferPointer(rebasing: $0[trace.range(p)]), closed: closed,
-                    iterations: min(passes, Chaikin.alwaysMade), scratch: &scratch)
-            }
-            if passes > Chaikin.alwaysMade,
-                let split = piece.withUnsafeBufferPointer({
-                    Chaikin.refined(
-                        $0, closed: closed, cellsPerX: sx, cellsPerY: sy,
-                        upTo: passes - Chaikin.alwaysMade)
-                })
-            {
-                piece = split.points
-                starts[p] = split.starts
+            let uniform = min(passes, Chaikin.alwaysMade)
+            var piece: [PlanePoint]
+            if let map, passes <= Chaikin.alwaysMade {
+                // Mapped straight from the smoothing's buffer (or the traced
+                // positions): the plane piece is never an array of its own.
+                piece = points.withUnsafeBufferPointer {
+                    Chaikin.withSmoothed(
+                        UnsafeBufferPointer(rebasing: $0[trace.range(p)]), closed: closed, iterations: uniform,
+                        scratch: &scratch, map)
+                }
+            } else {
+                piece = points.withUnsafeBufferPointer {
+                    Chaikin.smoothed(
+                        UnsafeBufferPointer(rebasing: $0[trace.range(p)]), closed: closed, iterations: uniform,
+                        scratch: &scratch)
+                }
+                if passes > Chaikin.alwaysMade,
+                    let split = piece.withUnsafeBufferPointer({
+                        Chaikin.refined(
+                            $0, closed: closed, cellsPerX: sx, cellsPerY: sy,
+                            upTo: passes - Chaikin.alwaysMade)
+                    })
+                {
+                    piece = split.points
+                    starts[p] = split.starts
+                }
+                if let map { piece = piece.withUnsafeBufferPointer(map) }
             }
             sinceCheck += piece.count
             pieces.append(piece)
@@ -84,6 +104,8 @@ struct SmoothedLevel: Sendable {
                 try control.checkCancellation()
             }
         }
+        // A cancel may have cut the last pieces' mapping short.
+        if map != nil { try control.checkCancellation() }
     }
 
     /// Every level of `traces` smoothed with its pieces' `passes`, levels
@@ -94,25 +116,6 @@ struct SmoothedLevel: Sendable {
         try Parallel.map(traces.count, control: control) { l in
             try SmoothedLevel(trace: traces[l], iterations: passes[l], geometry: geometry, control: control)
         }
-    }
-
-    /// The same level with every piece's positions through `transform`
-    /// (which keeps their count), polling `control` every 65,536
-    /// positions. O(n).
-    func mapped(_ transform: ([PlanePoint]) -> [PlanePoint], control: ComputeControl) throws -> SmoothedLevel {
-        var level = self
-        var sinceCheck = 0
-        for p in level.pieces.indices where !level.pieces[p].isEmpty {
-            level.pieces[p] = transform(level.pieces[p])
-            sinceCheck += level.pieces[p].count
-            if sinceCheck > 1 << 16 {
-                sinceCheck = 0
-                try control.checkCancellation()
-            }
-        }
-        // A cancel may have cut the last pieces short.
-        try control.checkCancellation()
-        return level
     }
 
     /// The vertex count of piece `p`.
