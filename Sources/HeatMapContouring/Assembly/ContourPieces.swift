@@ -202,16 +202,11 @@ package final class ContourPieces: ContourSource {
         let l = key.level
         let raw = key.raw ? output : nil
         func assembler(raw: LonLatGeometry?) throws -> BandAssembler {
-            // The upper level first: it is this band's own (the band below
-            // made the lower one), so readers of neighbouring bands on
-            // other cores smooth different levels at once rather than
-            // meet at the one they share.
-            let upperSmooth = key.band ? try smoothed(l + 1, raw: raw, control: control) : nil
             var assembler = BandAssembler(
                 geometry: geometry, frame: frame, bands: bands, level: l,
                 lower: traces[l], lowerSmooth: try smoothed(l, raw: raw, control: control),
                 upper: key.band ? traces[l + 1] : nil,
-                upperSmooth: upperSmooth,
+                upperSmooth: key.band ? try smoothed(l + 1, raw: raw, control: control) : nil,
                 control: control)
             if let raw { assembler.mapPosition = { raw.raw([$0])[0] } }
             return assembler
@@ -242,7 +237,11 @@ package final class ContourPieces: ContourSource {
     }
 
     /// Level `l` smoothed, its positions unprojected by `raw` if given.
-    /// A level another reader is smoothing is waited for, not smoothed twice.
+    /// A level another reader is smoothing is waited for, not smoothed
+    /// twice: readers of neighbouring bands on two cores meet at the level
+    /// they share. (Asking for the upper level first, to smooth different
+    /// levels at once, held more levels at a time: a peak about 15 MB
+    /// higher on the 1 M export, docs/performance.md.)
     private func smoothed(_ l: Int, raw: LonLatGeometry? = nil, control: ComputeControl) throws -> SmoothedLevel {
         let isRaw = raw != nil
         func cached() -> SmoothedLevel? {

@@ -204,7 +204,7 @@ enum Chaikin {
         guard iterations > 0, n >= 3 else { return body(source) }
         let final = smoothedCount(n, closed: closed, iterations: iterations)
         if scratch.last.count < final {
-            scratch.last = Array(repeating: PlanePoint(x: 0, y: 0), count: max(final, 2 * scratch.last.count))
+            scratch.last = Array(repeating: PlanePoint(x: 0, y: 0), count: final)
         }
         var last = scratch.last
         scratch.last = []
