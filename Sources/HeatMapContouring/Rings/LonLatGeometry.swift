@@ -64,7 +64,8 @@ package struct LonLatGeometry {
     package func polygon(raw polygon: PlanePolygon, plane: PlanePolygon? = nil, control: ComputeControl = .none)
         -> PlanePolygon
     {
-        measuredPolygon(raw: polygon, plane: plane, control: control).polygon
+        guard projection.isGeographic else { return Self.oriented(polygon) }
+        return measuredPolygon(raw: polygon, plane: plane, control: control).polygon
     }
 
     /// ``polygon(raw:plane:control:)`` and the box of its exterior
@@ -74,14 +75,8 @@ package struct LonLatGeometry {
         raw polygon: PlanePolygon, plane: PlanePolygon? = nil, control: ComputeControl = .none
     ) -> (polygon: PlanePolygon, bounds: PlaneBox) {
         guard projection.isGeographic else {
-            var exterior = polygon.exterior
-            if PlaneRing.signedArea(exterior) < 0 { exterior.reverse() }
-            let holes = polygon.holes.map { h in
-                var h = h
-                if PlaneRing.signedArea(h) > 0 { h.reverse() }
-                return h
-            }
-            return (PlanePolygon(exterior: exterior, holes: holes), PlaneRing.bounds(exterior))
+            let oriented = Self.oriented(polygon)
+            return (oriented, PlaneRing.bounds(oriented.exterior))
         }
         let outer = measuredRing(raw: polygon.exterior, plane: plane?.exterior)
         var exterior = outer.points
@@ -114,7 +109,19 @@ package struct LonLatGeometry {
         return ring(raw: raw, plane: plane)
     }
 
-    /// A ring in output coordinates with the twice-signed area and the box
+    /// A planar polygon oriented: exterior counter-clockwise, holes clockwise.
+    private static func oriented(_ polygon: PlanePolygon) -> PlanePolygon {
+        var exterior = polygon.exterior
+        if PlaneRing.signedArea(exterior) < 0 { exterior.reverse() }
+        let holes = polygon.holes.map { h in
+            var h = h
+            if PlaneRing.signedArea(h) > 0 { h.reverse() }
+            return h
+        }
+        return PlanePolygon(exterior: exterior, holes: holes)
+    }
+
+    /// A ring in output coordinates with the signed area and the box
     /// that ``PlaneRing/signedArea(_:)`` and ``PlaneRing/bounds(_:)`` give
     /// it (the area's sign and the box are what orienting and placing it
     /// need).

@@ -459,9 +459,12 @@ public enum GeoJSONExport {
         control: ComputeControl = .none
     ) -> [PlanePolygon] {
         guard polygon.exterior.count >= 3, !control.isCancelled else { return [] }
+        guard geometry.projection.isGeographic else {
+            let oriented = geometry.polygon(raw: polygon, control: control)
+            return control.isCancelled ? [] : [oriented]
+        }
         let (lonLat, bounds) = geometry.measuredPolygon(raw: polygon, plane: plane, control: control)
         if control.isCancelled { return [] }
-        guard geometry.projection.isGeographic else { return [lonLat] }
         return AntimeridianSplitter.split(lonLat, bounds: bounds)
     }
 
