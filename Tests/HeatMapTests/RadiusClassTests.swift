@@ -177,6 +177,29 @@ import Testing
         #expect(WeightedQuantile.values([1, 2], weights: [0, 0], at: [0.5]) == nil)
     }
 
+    @Test func quantilesAmongValuesClippedToAnEndAreThatEnd() {
+        var rng = SplitMixGenerator(seed: 12)
+        // A fifth of the values clipped to the highest and a tenth to the
+        // lowest, as an adaptive bandwidth trims its radii: the quantiles
+        // that fall among them are those ends, the others found as before.
+        for n in [10, 1_000, 50_000] {
+            let values = (0..<n).map { _ -> Double in
+                let u = Double.random(in: 0...1, using: &rng)
+                return u < 0.2 ? 40 : u < 0.3 ? 0.5 : Double.random(in: 0.5...40, using: &rng)
+            }
+            let weights = (0..<n).map { _ in Double.random(in: 0.5...2, using: &rng) }
+            let qs = [0.0, 0.05, 0.09, 0.11, 0.5, 0.79, 0.81, 0.95, 1.0]
+            let found = WeightedQuantile.values(values, weights: weights, at: qs)!
+            var pairs = zip(values, weights).map { SIMD2($0.0, $0.1) }
+            let total = pairs.reduce(0) { $0 + $1.y }
+            for (q, value) in zip(qs, found) {
+                let expected = WeightedQuantile.value(&pairs, q: q, total: total)!
+                #expect(value == expected, "n \(n) q \(q)")
+            }
+            if n >= 1_000 { #expect(found[7] == 40 && found[1] == 0.5, "n \(n)") }
+        }
+    }
+
     @Test func aProfileSharesThePointsAndTheirSquaresByRadius() {
         // 300 points of radius 2, 100 of radius 10 (one of weight 0, not
         // counted) and 99 of radius 40.

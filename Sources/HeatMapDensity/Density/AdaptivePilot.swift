@@ -18,7 +18,7 @@ enum AdaptivePilot {
         of points: PlanePoints, kernel: DensityKernel, radius: Double, rule: AdaptiveBandwidth,
         budgeted: Bool = false, projection: PlaneProjection = PlaneProjection(kind: .planar),
         control: ComputeControl
-    ) throws -> (radii: [Double], summary: AdaptiveSummary) {
+    ) throws -> (radii: [Double], summary: AdaptiveSummary, profile: RadiusProfile) {
         try rule.validate()
         let n = points.count
         let pilot = try density(
@@ -28,7 +28,7 @@ enum AdaptivePilot {
         // blocks on all cores, added in block order (the same bits whatever the cores).
         let blocks = Parallel.blocks(of: n)
         var logPilot = [Double](repeating: 0, count: n)
-        let parts = try logPilot.withUnsafeMutableBufferPointer { logs in
+        let pilotParts = try logPilot.withUnsafeMutableBufferPointer { logs in
             let logs = UncheckedSendable(logs)
             return try Parallel.map(blocks.count, control: control) { part -> SIMD4<Double> in
                 // (Σ w log f̃, Σ w, lowest, highest) of the block.
@@ -44,47 +44,81 @@ enum AdaptivePilot {
                 return sums
             }
         }
-        var logSum = 0.0, weightSum = 0.0
-        var lowest = Double.infinity, highest = -Double.infinity
-        for part in parts {
-            logSum += part[0]
+        var logPilotSum = 0.0, weightSum = 0.0
+        var lowestPilot = Double.infinity, highestPilot = -Double.infinity
+        for part in pilotParts {
+            logPilotSum += part[0]
             weightSum += part[1]
-            lowest = min(lowest, part[2])
-            highest = max(highest, part[3])
+            lowestPilot = min(lowestPilot, part[2])
+            highestPilot = max(highestPilot, part[3])
         }
-        guard weightSum > 0, highest > lowest * (1 + 1e-12) else {
+        guard weightSum > 0, highestPilot > lowestPilot * (1 + 1e-12) else {
             throw HeatMapError.invalidConfiguration(
                 "adaptive bandwidth: the pilot density is the same at every point (\(n) point\(n == 1 ? "" : "s")), so every radius would be the pilot radius; leave adaptive off"
             )
         }
-        // rᵢ = R · min((f̃ᵢ / g)^−α, trim), by logarithms: one exp per point.
-        let logG = logSum / weightSum, logTrim = log(rule.trim), logRadius = log(radius)
+        // rᵢ = R · min((f̃ᵢ / g)^−α, trim): one exp per point, or under
+        // Abramson's square-root law (α = ½) a square root. Each block also
+        // sums Σ w ln r for the summary, counts the trimmed and tallies the
+        // radii's profile and weighted percentiles over the range the
+        // pilot's gives: ln r runs from ln R + min(−α (ln f̃max − ln g), ln trim)
+        // up to at most ln R + max(min(−α (ln f̃min − ln g), ln trim), 0).
+        let logG = logPilotSum / weightSum, logTrim = log(rule.trim), logRadius = log(radius)
+        let lowestLog = logRadius + min(-rule.sensitivity * (log(highestPilot) - logG), logTrim)
+        let highestLog = logRadius + max(min(-rule.sensitivity * (log(lowestPilot) - logG), logTrim), 0)
+        let squareRoot = rule.sensitivity == 0.5, g = exp(logG), trimmedRadius = radius * exp(logTrim)
+        typealias Part = (
+            logSum: Double, trimmed: Int, profile: RadiusProfile.Tally, percentiles: WeightedQuantile.Tally
+        )
         var radii = [Double](repeating: radius, count: n)
-        var logRadii = [Double](repeating: logRadius, count: n)
-        let trimmed = try radii.withUnsafeMutableBufferPointer { radii in
-            try logRadii.withUnsafeMutableBufferPointer { logRadii in
-                let (radii, logRadii) = (UncheckedSendable(radii), UncheckedSendable(logRadii))
-                return try Parallel.map(blocks.count, control: control) { part -> Int in
-                    var trimmed = 0
-                    for i in blocks[part] where points.weight[i] > 0 && pilot[i] > 0 {
+        let parts = try radii.withUnsafeMutableBufferPointer { radii in
+            let radii = UncheckedSendable(radii)
+            return try Parallel.map(blocks.count, control: control) { b -> Part in
+                var part: Part = (
+                    0, 0, RadiusProfile.Tally(lowestLog: lowestLog, highestLog: highestLog),
+                    WeightedQuantile.Tally(from: exp(lowestLog), to: exp(highestLog))
+                )
+                for i in blocks[b] where points.weight[i] > 0 {
+                    var logR = logRadius
+                    if pilot[i] > 0 {
                         let e = -rule.sensitivity * (logPilot[i] - logG)
-                        if e > logTrim { trimmed += 1 }
-                        logRadii.value[i] = logRadius + min(e, logTrim)
-                        radii.value[i] = radius * exp(min(e, logTrim))
+                        if e > logTrim { part.trimmed += 1 }
+                        logR += min(e, logTrim)
+                        radii.value[i] =
+                            e > logTrim ? trimmedRadius : radius * (squareRoot ? (g / pilot[i]).squareRoot() : exp(e))
                     }
-                    return trimmed
-                }.reduce(0, +)
+                    let w = points.weight[i], r = radii.value[i]
+                    part.logSum += w * logR
+                    part.profile.add(r, log: logR)
+                    part.percentiles.add(r, weight: w)
+                }
+                return part
             }
         }
-        return (
-            radii, summary(radii: radii, logRadii: logRadii, weights: points.weight, radius: radius, trimmed: trimmed)
-        )
+        var logSum = 0.0, trimmed = 0
+        var smallest = Double.infinity, largest = -Double.infinity, total = 0.0
+        for part in parts {
+            logSum += part.logSum
+            trimmed += part.trimmed
+            total += part.percentiles.total
+            smallest = min(smallest, part.percentiles.smallest)
+            largest = max(largest, part.percentiles.largest)
+        }
+        let quantiles =
+            WeightedQuantile.values(
+                radii, weights: points.weight, at: [0.05, 0.95], tallies: parts.map { $0.percentiles })
+            ?? [radius, radius]
+        let summary = AdaptiveSummary(
+            pilotRadius: radius, geometricMean: exp(logSum / total), smallest: smallest, largest: largest,
+            percentile5: quantiles[0], percentile95: quantiles[1], trimmed: trimmed)
+        return (radii, summary, RadiusProfile(tallies: parts.map { $0.profile }))
     }
 
     /// Pairs of points the exact pilot may sum before the grid's is read
-    /// for the densest buckets: 16 per point and 2 million more, about
-    /// 0.55 ns each (``NeighbourSums``), so the exact part of 10⁶ points
-    /// stays near 10 ms of CPU, a tenth of the coarse grid's splat. The
+    /// for the densest buckets: 16 per point and 2 million more, counted
+    /// with the copies of the buckets' blocks (``NeighbourSums/cost(_:block:)``),
+    /// about 1.2 ns each, so the exact part of 10⁶ points stays near 20 ms
+    /// of CPU, a quarter of the coarse grid's splat. The
     /// sparsest buckets come first: their points, whose pilot is mostly
     /// their own and a few neighbours' shares, are summed exactly (and
     /// every point of inputs whose pairs fit). The exact pilot is exact
@@ -147,13 +181,14 @@ enum AdaptivePilot {
     }
 
     /// The same at the positions (`x`, `y`) (among the points, each within
-    /// their box): read in the order given, so positions near each other
-    /// in it share the grid's cache lines.
+    /// their box, which is measured unless `box` gives it): read in the
+    /// order given, so positions near each other in it share the grid's
+    /// cache lines.
     static func interpolated(
         _ points: PlanePoints, atX queryX: [Double], y queryY: [Double], kernel: DensityKernel, radius: Double,
-        nodesPerRadius: Double? = nil, projection: PlaneProjection, control: ComputeControl
+        nodesPerRadius: Double? = nil, box: PlaneBox? = nil, projection: PlaneProjection, control: ComputeControl
     ) throws -> [Double] {
-        let box = points.bounds
+        let box = try box ?? DensityGrid.bounds(of: points, control: control)
         // Two nodes beyond the points on every side: the 4 × 4 reading stencil stays inside.
         var spacing = radius / (nodesPerRadius ?? self.nodesPerRadius(points: points.count, box: box, radius: radius))
         func size(_ extent: Double) -> Int { Int((extent / spacing).rounded(.up)) + 5 }
@@ -218,45 +253,48 @@ enum AdaptivePilot {
     ) throws -> [Double] {
         let n = points.count
         guard n > 0 else { return [] }
-        let sums = NeighbourSums(points: points, kernel: kernel, radius: radius)
+        let box = try DensityGrid.bounds(of: points, control: control)
+        let sums = NeighbourSums(points: points, kernel: kernel, radius: radius, box: box)
         try control.checkCancellation()
-        var buckets: [(bucket: Int, block: Int)] = []
-        var pairs = 0
-        for b in 0..<sums.bucketCount where sums.count(b) > 0 {
-            let block = sums.blockCount(b)
-            buckets.append((b, block))
-            pairs += sums.count(b) * block
-        }
-        var exact = buckets.map(\.bucket)
+        let exact = try sums.sparsest(within: budget, control: control)
         // The points read from the grid: their index and position, in input order.
         var rest: [Int] = [], restX: [Double] = [], restY: [Double] = []
-        if let budget, pairs > budget {
-            // The sparsest buckets first, while the budget lasts.
-            buckets.sort { $0.block < $1.block }
-            var spent = 0, taken = 0
-            while taken < buckets.count {
-                let cost = sums.count(buckets[taken].bucket) * buckets[taken].block
-                if spent + cost > budget { break }
-                spent += cost
-                taken += 1
-            }
-            exact = buckets[..<taken].map(\.bucket).sorted()
+        let exactCount = exact.reduce(0) { $0 + sums.count($1) }
+        if exactCount < n {
             var isExact = [Bool](repeating: false, count: sums.bucketCount)
             for b in exact { isExact[b] = true }
-            let m = n - exact.reduce(0) { $0 + sums.count($1) }
-            rest.reserveCapacity(m)
-            restX.reserveCapacity(m)
-            restY.reserveCapacity(m)
-            for (i, b) in sums.bucket.enumerated() where !isExact[b] {
-                rest.append(i)
-                restX.append(points.x[i])
-                restY.append(points.y[i])
+            // Each block's count, then its points copied, on all cores.
+            let blocks = Parallel.blocks(of: n)
+            let counts = try Parallel.map(blocks.count, control: control) { part in
+                blocks[part].reduce(0) { isExact[sums.bucket[$1]] ? $0 : $0 + 1 }
+            }
+            var offsets = [0]
+            for c in counts { offsets.append(offsets.last! + c) }
+            let m = n - exactCount
+            rest = [Int](repeating: 0, count: m)
+            restX = [Double](repeating: 0, count: m)
+            restY = [Double](repeating: 0, count: m)
+            try rest.withUnsafeMutableBufferPointer { index in
+                try restX.withUnsafeMutableBufferPointer { x in
+                    try restY.withUnsafeMutableBufferPointer { y in
+                        let (index, x, y) = (UncheckedSendable(index), UncheckedSendable(x), UncheckedSendable(y))
+                        try Parallel.forEach(blocks.count, control: control) { part in
+                            var k = offsets[part]
+                            for i in blocks[part] where !isExact[sums.bucket[i]] {
+                                index.value[k] = i
+                                x.value[k] = points.x[i]
+                                y.value[k] = points.y[i]
+                                k += 1
+                            }
+                        }
+                    }
+                }
             }
         }
         var result = [Double](repeating: 0, count: n)
         if !rest.isEmpty {
             let read = try interpolated(
-                points, atX: restX, y: restY, kernel: kernel, radius: radius, projection: projection,
+                points, atX: restX, y: restY, kernel: kernel, radius: radius, box: box, projection: projection,
                 control: control)
             for (k, i) in rest.enumerated() { result[i] = read[k] }
         }
@@ -264,28 +302,5 @@ enum AdaptivePilot {
             try sums.sums(of: exact, into: out.baseAddress!, control: control)
         }
         return result
-    }
-
-    private static func summary(
-        radii: [Double], logRadii: [Double], weights: [Double], radius: Double, trimmed: Int
-    ) -> AdaptiveSummary {
-        var total = 0.0, logSum = 0.0
-        var smallest = Double.infinity, largest = -Double.infinity
-        for i in radii.indices where weights[i] > 0 {
-            let r = radii[i], w = weights[i]
-            total += w
-            logSum += w * logRadii[i]
-            smallest = min(smallest, r)
-            largest = max(largest, r)
-        }
-        guard let quantiles = WeightedQuantile.values(radii, weights: weights, at: [0.05, 0.95]) else {
-            return AdaptiveSummary(
-                pilotRadius: radius, geometricMean: radius, smallest: radius, largest: radius,
-                percentile5: radius, percentile95: radius, trimmed: trimmed)
-        }
-        return AdaptiveSummary(
-            pilotRadius: radius, geometricMean: total > 0 ? exp(logSum / total) : radius,
-            smallest: smallest, largest: largest, percentile5: quantiles[0], percentile95: quantiles[1],
-            trimmed: trimmed)
     }
 }

@@ -87,7 +87,8 @@ enum DensityPlanner {
             kernelValues: configuration.kernelValues, maximumRadius: plan.maximumRadius,
             radiusProfile: plan.radiusProfile, expectedCount: points.count)
         try accumulator.add(points, control: control)
-        return (try (consume accumulator).finish(control: control), plan)
+        let g = try (consume accumulator).finish(control: control)
+        return (g, plan)
     }
 
     /// The plan of points with a radius each, and the points with their
@@ -117,6 +118,7 @@ enum DensityPlanner {
         let memory = MemoryPointSource(points: points, projection: source.projection)
         var plan = try self.plan(memory, configuration: configuration, control: control)
         let radii: [Double]
+        let profile: RadiusProfile
         if let rule = configuration.bandwidth.adaptiveRule {
             let chosen = try AdaptivePilot.radii(
                 of: points, kernel: configuration.kernel, radius: plan.radius,
@@ -124,11 +126,13 @@ enum DensityPlanner {
                 control: control)
             radii = chosen.radii
             plan.adaptive = chosen.summary
+            profile = chosen.profile
         } else {
             radii = points.radius ?? []
             for (i, r) in radii.enumerated() where !(r.isFinite && r > 0) {
                 throw HeatMapError.invalidPoint(index: i, reason: "radius \(r) is not a finite number > 0")
             }
+            profile = RadiusProfile(radii: radii, weights: points.weight)
         }
         points.radius = radii
         let pad = configuration.paddingFactor
@@ -159,7 +163,7 @@ enum DensityPlanner {
         plan.geometry = GridGeometry.fitting(
             box: box, radius: plan.radius, paddingFactor: 0, resolution: plan.resolution)
         plan.maximumRadius = largest
-        plan.radiusProfile = RadiusProfile(radii: radii, weights: points.weight)
+        plan.radiusProfile = profile
         return (points, plan)
     }
 

@@ -54,12 +54,14 @@ struct NeighbourSums: @unchecked Sendable {
         kernel == .gaussian ? radius * 5 / 3 : radius
     }
 
-    init(points: PlanePoints, kernel: DensityKernel, radius: Double) {
+    /// The sums of `points` under `kernel` of `radius`, their `box` given
+    /// when known (else measured).
+    init(points: PlanePoints, kernel: DensityKernel, radius: Double, box: PlaneBox? = nil) {
         self.kernel = kernel
         self.radius = radius
         self.points = points
         let n = points.count
-        let box = points.bounds
+        let box = box ?? points.bounds
         let reach = NeighbourSums.reach(kernel: kernel, radius: radius)
         // At most a few buckets per point: sparse points over a wide box get
         // wider buckets (more points looked at, the same sums).
@@ -75,15 +77,26 @@ struct NeighbourSums: @unchecked Sendable {
         // Floats hold d²/R² well while a bucket is within a few reaches.
         vectorised = NeighbourSums.power(of: kernel) != nil && cell <= 4 * reach
         let columns = self.columns, rows = self.rows
+        // The buckets by blocks on all cores, then counted in one pass.
         var bucket = [Int](repeating: 0, count: n)
-        var start = [Int](repeating: 0, count: columns * rows + 1)
-        for i in 0..<n {
-            let c = min(Int((points.x[i] - box.minX) / cell), columns - 1)
-            let r = min(Int((points.y[i] - box.minY) / cell), rows - 1)
-            bucket[i] = r * columns + c
-            start[bucket[i] + 1] += 1
+        bucket.withUnsafeMutableBufferPointer { out in
+            let out = UncheckedSendable(out)
+            let blocks = Parallel.blocks(of: n)
+            Parallel.forEach(blocks.count) { b in
+                for i in blocks[b] {
+                    let c = min(Int((points.x[i] - box.minX) / cell), columns - 1)
+                    let r = min(Int((points.y[i] - box.minY) / cell), rows - 1)
+                    out.value[i] = r * columns + c
+                }
+            }
         }
-        for b in 0..<(columns * rows) { start[b + 1] += start[b] }
+        var start = [Int](repeating: 0, count: columns * rows + 1)
+        start.withUnsafeMutableBufferPointer { start in
+            bucket.withUnsafeBufferPointer { bucket in
+                for b in bucket { start[b + 1] += 1 }
+            }
+            for b in 0..<(columns * rows) { start[b + 1] += start[b] }
+        }
         (self.bucket, self.start) = (bucket, start)
     }
 
@@ -107,6 +120,71 @@ struct NeighbourSums: @unchecked Sendable {
             total += start[rr * columns + hi + 1] - start[rr * columns + lo]
         }
         return total
+    }
+
+    /// What copying one point of a block into the sweep's floats costs,
+    /// in pairs summed: a bucket of few points spends more on the copy of
+    /// its block than on its pairs (on 10⁶ points, a budget of 18 million
+    /// took about 60 ms of CPU counted in pairs alone, 22 ms counted so).
+    static let copyCost = 6
+
+    /// The work of bucket b's sums, in pairs: each of its points against
+    /// each of its block's, and the copy of the block once.
+    func cost(_ b: Int, block: Int) -> Int { (count(b) + NeighbourSums.copyCost) * block }
+
+    /// The buckets holding points whose sums fit `budget` pairs of work
+    /// (``cost(_:block:)``), in increasing order: the buckets ordered by the
+    /// points their blocks hold, fewest first (ties in bucket order), taken
+    /// while the next one fits. Every bucket with points when `budget` is
+    /// nil or they all fit. O(buckets × log(largest block)).
+    func sparsest(within budget: Int?, control: ComputeControl) throws -> [Int] {
+        // Each bucket's block, by bands of bucket rows on all cores.
+        var sizes = [Int](repeating: -1, count: bucketCount)
+        try sizes.withUnsafeMutableBufferPointer { out in
+            let out = UncheckedSendable(out)
+            try Parallel.forEachRange(of: rows, size: 64, control: control) { band in
+                for b in band.lowerBound * columns..<band.upperBound * columns where count(b) > 0 {
+                    out.value[b] = blockCount(b)
+                }
+            }
+        }
+        let filled = (0..<bucketCount).filter { sizes[$0] >= 0 }
+        guard let budget else { return filled }
+        // The filled buckets' blocks and costs side by side, for the search's passes.
+        let blocks = filled.map { sizes[$0] }
+        let costs = filled.indices.map { cost(filled[$0], block: blocks[$0]) }
+        // The cost of every bucket whose block holds at most `most` points.
+        func spent(upTo most: Int) -> Int {
+            var total = 0
+            for k in blocks.indices where blocks[k] <= most { total &+= costs[k] }
+            return total
+        }
+        // The fewest points a block may hold with the buckets up to it
+        // costing more than the budget: a search over block sizes.
+        var lo = 0, hi = blocks.max() ?? 0
+        guard spent(upTo: hi) > budget else { return filled }
+        try control.checkCancellation()
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if spent(upTo: mid) > budget { hi = mid } else { lo = mid + 1 }
+        }
+        // All the buckets below that size, then those of that size while they fit.
+        var left = budget - spent(upTo: lo - 1)
+        var chosen: [Int] = []
+        var stopped = false
+        for k in blocks.indices {
+            if blocks[k] < lo {
+                chosen.append(filled[k])
+            } else if blocks[k] == lo, !stopped {
+                if costs[k] > left {
+                    stopped = true
+                } else {
+                    left -= costs[k]
+                    chosen.append(filled[k])
+                }
+            }
+        }
+        return chosen
     }
 
     /// The power p of the kernels whose shape is (1 − u²)ᵖ inside the support.
@@ -178,18 +256,30 @@ struct NeighbourSums: @unchecked Sendable {
             for b in 0..<sums.bucketCount where keep[b] { start[b + 1] = sums.count(b) }
             for b in 0..<sums.bucketCount { start[b + 1] += start[b] }
             try control.checkCancellation()
+            // The held points' indices, found by blocks on all cores (in
+            // input order), then placed by bucket: only they are moved.
+            let blocks = Parallel.blocks(of: sums.bucket.count)
+            let found = try Parallel.map(blocks.count, control: control) { part in
+                blocks[part].filter { keep[sums.bucket[$0]] }
+            }
             let m = start[sums.bucketCount]
-            var next = start
             var order = [Int](repeating: 0, count: m)
-            var x = [Double](repeating: 0, count: m), y = x, weight = x
+            var x = [Double](repeating: 0, count: m)
+            var y = [Double](repeating: 0, count: m)
+            var weight = [Double](repeating: 0, count: m)
+            var next = start
             let points = sums.points
-            for (i, b) in sums.bucket.enumerated() where keep[b] {
-                let s = next[b]
-                next[b] += 1
-                order[s] = i
-                x[s] = points.x[i]
-                y[s] = points.y[i]
-                weight[s] = points.weight[i]
+            sums.bucket.withUnsafeBufferPointer { bucket in
+                for part in found {
+                    for i in part {
+                        let s = next[bucket[i]]
+                        next[bucket[i]] = s + 1
+                        order[s] = i
+                        x[s] = points.x[i]
+                        y[s] = points.y[i]
+                        weight[s] = points.weight[i]
+                    }
+                }
             }
             (self.start, self.order, self.x, self.y, self.weight) = (start, order, x, y, weight)
         }

@@ -34,44 +34,86 @@ package struct RadiusProfile: Sendable, Hashable {
         // In blocks on all cores, added in block order.
         let blocks = Parallel.blocks(of: radii.count)
         @inline(__always) func counts(_ i: Int) -> Bool { weights.map { $0[i] != 0 } ?? true }
-        let ranges = Parallel.map(blocks.count) { b -> SIMD3<Double> in
-            var lowest = Double.infinity, highest = 0.0, counted = 0.0
+        let ranges = Parallel.map(blocks.count) { b -> SIMD2<Double> in
+            var lowest = Double.infinity, highest = 0.0
             for i in blocks[b] where counts(i) {
                 lowest = min(lowest, radii[i])
                 highest = max(highest, radii[i])
-                counted += 1
             }
-            return SIMD3(lowest, highest, counted)
+            return SIMD2(lowest, highest)
         }
-        var lowest = Double.infinity, highest = 0.0, counted = 0.0
-        for r in ranges {
-            lowest = min(lowest, r.x)
-            highest = max(highest, r.y)
-            counted += r.z
+        let lowest = ranges.reduce(Double.infinity) { min($0, $1.x) }
+        let highest = ranges.reduce(0) { max($0, $1.y) }
+        guard lowest <= highest else {
+            self.init(tallies: [])
+            return
         }
-        guard counted > 0 else {
+        let tallies = Parallel.map(blocks.count) { b -> Tally in
+            var tally = Tally(lowestLog: log(lowest), highestLog: log(highest))
+            for i in blocks[b] where counts(i) { tally.add(radii[i], log: log(radii[i])) }
+            return tally
+        }
+        self.init(tallies: tallies)
+    }
+
+    /// One block's part of a profile, bins counted from a lowest ln r known
+    /// beforehand: what a pass that already has each point's ln r adds
+    /// with no logarithm of its own.
+    struct Tally {
+        let lowestLog: Double
+        /// Per bin: points and Σ r².
+        var bins: [SIMD2<Double>]
+        var counted = 0.0
+        /// The largest radius so far and the points that have it.
+        var largest = 0.0
+        var atLargest = 0.0
+
+        /// Bins for radii of ln r from `lowestLog` up to `highestLog`
+        /// (the last bin takes any beyond, the first any below).
+        init(lowestLog: Double, highestLog: Double) {
+            self.lowestLog = lowestLog
+            let span = max(highestLog - lowestLog, 0) * RadiusProfile.binsPerLog
+            bins = Array(repeating: .zero, count: Int(min(span, Double(RadiusProfile.binLimit - 1))) + 1)
+        }
+
+        /// Counts a point of radius `r`, whose ln is `logR`.
+        @inline(__always) mutating func add(_ r: Double, log logR: Double) {
+            let t = (logR - lowestLog) * RadiusProfile.binsPerLog
+            bins[min(Int(max(t, 0)), bins.count - 1)] += SIMD2(1, r * r)
+            counted += 1
+            if r > largest {
+                (largest, atLargest) = (r, 1)
+            } else if r == largest {
+                atLargest += 1
+            }
+        }
+    }
+
+    /// The profile the blocks' `tallies` make, added in order (all made
+    /// with the same bins).
+    init(tallies: [Tally]) {
+        let counted = tallies.reduce(0) { $0 + $1.counted }
+        guard let first = tallies.first, counted > 0 else {
             (lowestLog, shares, squares, largest, shareAtLargest) = (0, [], [], 0, 0)
             return
         }
-        let lowestLog = log(lowest)
-        let bins = min(Int((log(highest) - lowestLog) * RadiusProfile.binsPerLog) + 1, RadiusProfile.binLimit)
-        // Each block's bins, then how many of its points have the largest radius.
-        let parts = Parallel.map(blocks.count) { b -> [SIMD2<Double>] in
-            var part = [SIMD2<Double>](repeating: .zero, count: bins + 1)
-            for i in blocks[b] where counts(i) {
-                let r = radii[i]
-                part[min(Int((log(r) - lowestLog) * RadiusProfile.binsPerLog), bins - 1)] += SIMD2(1, r * r)
-                if r == highest { part[bins].x += 1 }
+        var sums = [SIMD2<Double>](repeating: .zero, count: first.bins.count)
+        var largest = 0.0, atLargest = 0.0
+        for tally in tallies {
+            for b in sums.indices { sums[b] += tally.bins[b] }
+            if tally.largest > largest {
+                (largest, atLargest) = (tally.largest, tally.atLargest)
+            } else if tally.largest == largest {
+                atLargest += tally.atLargest
             }
-            return part
         }
-        var sums = [SIMD2<Double>](repeating: .zero, count: bins + 1)
-        for part in parts { for b in 0...bins { sums[b] += part[b] } }
-        self.lowestLog = lowestLog
-        shares = sums.dropLast().map { $0.x / counted }
-        squares = sums.dropLast().map { $0.y / counted }
-        largest = highest
-        shareAtLargest = sums[bins].x / counted
+        // Bins past the last radius's are dropped: the profile ends where they do.
+        while sums.count > 1, sums.last! == .zero { sums.removeLast() }
+        lowestLog = first.lowestLog
+        shares = sums.map { $0.x / counted }
+        squares = sums.map { $0.y / counted }
+        self.largest = largest
+        shareAtLargest = atLargest / counted
     }
 
     /// The bins of radii in [`from`, `below`): those whose lower edge is.

@@ -61,41 +61,100 @@ extension WeightedQuantile {
     /// values of weight > 0: for each, what ``value(_:q:total:)`` finds
     /// over all of them, but without moving them all. One pass bins the
     /// weights into ``histogramBins`` equal bins between the smallest and
-    /// largest value; the bin where the running weight reaches q × total
-    /// is the only one whose values are then selected among. O(n + the
-    /// values of the chosen bins), the passes in blocks on all cores (the
-    /// blocks' sums added in block order: the same result on any cores);
-    /// nil when no value has weight > 0.
+    /// largest value (``Tally``); the bin where the running weight reaches
+    /// q × total is the only one whose values are then selected among.
+    /// O(n + the values of the chosen bins), the passes in blocks on all
+    /// cores (the blocks' sums added in block order: the same result on
+    /// any cores); nil when no value has weight > 0.
     static func values(_ values: [Double], weights: [Double], at qs: [Double]) -> [Double]? {
         let blocks = Parallel.blocks(of: values.count)
-        let ranges = Parallel.map(blocks.count) { b -> SIMD3<Double> in
-            var lowest = Double.infinity, highest = -Double.infinity, total = 0.0
+        let ranges = Parallel.map(blocks.count) { b -> SIMD2<Double> in
+            var lowest = Double.infinity, highest = -Double.infinity
             for i in blocks[b] where weights[i] > 0 {
                 lowest = min(lowest, values[i])
                 highest = max(highest, values[i])
-                total += weights[i]
             }
-            return SIMD3(lowest, highest, total)
+            return SIMD2(lowest, highest)
         }
-        var lowest = Double.infinity, highest = -Double.infinity, total = 0.0
-        for r in ranges {
-            lowest = min(lowest, r.x)
-            highest = max(highest, r.y)
-            total += r.z
+        let lowest = ranges.reduce(Double.infinity) { min($0, $1.x) }
+        let highest = ranges.reduce(-Double.infinity) { max($0, $1.y) }
+        guard lowest <= highest else { return nil }
+        let tallies = Parallel.map(blocks.count) { b -> Tally in
+            var tally = Tally(from: lowest, to: highest)
+            for i in blocks[b] where weights[i] > 0 { tally.add(values[i], weight: weights[i]) }
+            return tally
+        }
+        return self.values(values, weights: weights, at: qs, tallies: tallies)
+    }
+
+    /// One block's weights binned into ``histogramBins`` equal bins over a
+    /// range known beforehand (values outside it go to the end bins), with
+    /// the weight at exactly its smallest and largest value: so a pass that
+    /// makes the values can bin them too, and a quantile that falls among
+    /// many values clipped to one end (an adaptive bandwidth's trimmed
+    /// radii) is that end, with nothing selected.
+    struct Tally {
+        let lowest: Double
+        let scale: Double
+        var bins: [Double]
+        var total = 0.0
+        var smallest = Double.infinity
+        var atSmallest = 0.0
+        var largest = -Double.infinity
+        var atLargest = 0.0
+
+        init(from lowest: Double, to highest: Double) {
+            self.lowest = lowest
+            scale = highest > lowest ? Double(WeightedQuantile.histogramBins) / (highest - lowest) : 0
+            bins = Array(repeating: 0, count: WeightedQuantile.histogramBins)
+        }
+
+        @inline(__always) func bin(_ v: Double) -> Int {
+            min(Int(max((v - lowest) * scale, 0)), WeightedQuantile.histogramBins - 1)
+        }
+
+        /// Counts `v` of weight `w` > 0.
+        @inline(__always) mutating func add(_ v: Double, weight w: Double) {
+            bins[bin(v)] += w
+            total += w
+            if v < smallest {
+                (smallest, atSmallest) = (v, w)
+            } else if v == smallest {
+                atSmallest += w
+            }
+            if v > largest {
+                (largest, atLargest) = (v, w)
+            } else if v == largest {
+                atLargest += w
+            }
+        }
+    }
+
+    /// The weighted quantiles of `values` at `qs` from their blocks'
+    /// `tallies` (all over the same range, of every value of weight > 0):
+    /// a pass over the values of the chosen bins, if a quantile falls
+    /// inside one. Nil when no value has weight > 0.
+    static func values(_ values: [Double], weights: [Double], at qs: [Double], tallies: [Tally]) -> [Double]? {
+        guard let first = tallies.first else { return nil }
+        let bins = histogramBins
+        var histogram = [Double](repeating: 0, count: bins)
+        var total = 0.0
+        var lowest = Double.infinity, atLowest = 0.0, highest = -Double.infinity, atHighest = 0.0
+        for tally in tallies {
+            for b in 0..<bins { histogram[b] += tally.bins[b] }
+            total += tally.total
+            if tally.smallest < lowest {
+                (lowest, atLowest) = (tally.smallest, tally.atSmallest)
+            } else if tally.smallest == lowest {
+                atLowest += tally.atSmallest
+            }
+            if tally.largest > highest {
+                (highest, atHighest) = (tally.largest, tally.atLargest)
+            } else if tally.largest == highest {
+                atHighest += tally.atLargest
+            }
         }
         guard lowest <= highest else { return nil }
-        let bins = histogramBins
-        let scale = highest > lowest ? Double(bins) / (highest - lowest) : 0
-        @inline(__always) func bin(_ v: Double) -> Int { min(Int((v - lowest) * scale), bins - 1) }
-        let parts = Parallel.map(blocks.count) { b -> [Double] in
-            var histogram = [Double](repeating: 0, count: bins)
-            for i in blocks[b] where weights[i] > 0 {
-                histogram[bin(values[i])] += weights[i]
-            }
-            return histogram
-        }
-        var histogram = [Double](repeating: 0, count: bins)
-        for part in parts { for b in 0..<bins { histogram[b] += part[b] } }
         // For each quantile, the first bin whose running weight reaches the
         // target (the last non-empty one should rounding keep it short).
         let chosen = qs.map { q -> (bin: Int, below: Double, target: Double) in
@@ -108,17 +167,27 @@ extension WeightedQuantile {
             }
             return (chosen, below, target)
         }
-        // The chosen bins' values, in one pass by blocks.
+        let firstBin = first.bin(lowest), lastBin = first.bin(highest)
+        // The quantiles at either end: no bin to search.
+        func end(_ c: (bin: Int, below: Double, target: Double)) -> Double? {
+            if c.below + histogram[c.bin] < c.target { return highest }
+            if c.bin == firstBin, atLowest >= c.target { return lowest }
+            if c.bin == lastBin, c.below + histogram[c.bin] - atHighest < c.target { return highest }
+            return nil
+        }
+        // The other chosen bins' values, in one pass by blocks.
         var slot = [Int](repeating: -1, count: bins)
         var slots = 0
-        for c in chosen where slot[c.bin] < 0 {
+        for c in chosen where end(c) == nil && slot[c.bin] < 0 {
             slot[c.bin] = slots
             slots += 1
         }
+        guard slots > 0 else { return chosen.map { end($0)! } }
+        let blocks = Parallel.blocks(of: values.count)
         let found = Parallel.map(blocks.count) { b -> [[SIMD2<Double>]] in
             var members = [[SIMD2<Double>]](repeating: [], count: slots)
             for i in blocks[b] where weights[i] > 0 {
-                let s = slot[bin(values[i])]
+                let s = slot[first.bin(values[i])]
                 if s >= 0 { members[s].append(SIMD2(values[i], weights[i])) }
             }
             return members
@@ -126,7 +195,7 @@ extension WeightedQuantile {
         var members = [[SIMD2<Double>]](repeating: [], count: slots)
         for part in found { for s in 0..<slots { members[s] += part[s] } }
         return chosen.map { c in
-            if c.below + histogram[c.bin] < c.target { return highest }
+            if let value = end(c) { return value }
             var pairs = members[slot[c.bin]]
             return value(&pairs, q: 1, total: c.target - c.below) ?? highest
         }
