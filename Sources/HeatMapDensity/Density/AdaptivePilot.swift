@@ -239,6 +239,22 @@ enum AdaptivePilot {
         return read
     }
 
+    /// A kernel's shape as a step at its support's edge, shape(1) (the
+    /// uniform disc's 1, a triangular cone's decay δ, 0 for the others),
+    /// plus a kernel continuous there times a factor (the triangular's
+    /// (1 − δ) × the cone of decay 0; the kernel itself when there is no
+    /// step; nil for the uniform disc, all step).
+    static func stepAtEdge(
+        of kernel: DensityKernel
+    ) -> (step: Double, smooth: (kernel: DensityKernel, factor: Double)?) {
+        switch kernel {
+        case .uniform: return (1, nil)
+        case .triangular(let decay) where decay > 0:
+            return (decay, decay < 1 ? (.triangular(decay: 0), 1 - decay) : nil)
+        default: return (0, (kernel, 1))
+        }
+    }
+
     /// The fixed-radius raw density Σⱼ wⱼ shape(|xᵢ − xⱼ|² / R²) at every
     /// point i (itself included): exact for the points of the buckets that
     /// look at the fewest neighbours (``NeighbourSums``), as many as
@@ -246,7 +262,10 @@ enum AdaptivePilot {
     /// a grid of its own (``interpolated(_:at:kernel:radius:nodesPerRadius:projection:control:)``)
     /// for the rest, which lie where the points are dense: there each
     /// neighbour's share of the pilot is small, and so is the reading's
-    /// error, which is at most about 1e-3 of the shares near the support's edge.
+    /// error, which is at most about 1e-3 of the shares near the support's
+    /// edge where the kernel is continuous. A step there (``stepAtEdge(of:)``)
+    /// would be blurred by a good part of every neighbour near the edge: the
+    /// step's part is counted exactly (``DiscCounts``), the rest read.
     static func density(
         of points: PlanePoints, kernel: DensityKernel, radius: Double, budget: Int? = nil,
         projection: PlaneProjection = PlaneProjection(kind: .planar), control: ComputeControl
@@ -260,9 +279,9 @@ enum AdaptivePilot {
         // The points read from the grid: their index and position, in input order.
         var rest: [Int] = [], restX: [Double] = [], restY: [Double] = []
         let exactCount = exact.reduce(0) { $0 + sums.count($1) }
+        var isExact = [Bool](repeating: false, count: sums.bucketCount)
+        for b in exact { isExact[b] = true }
         if exactCount < n {
-            var isExact = [Bool](repeating: false, count: sums.bucketCount)
-            for b in exact { isExact[b] = true }
             // Each block's count, then its points copied, on all cores.
             let blocks = Parallel.blocks(of: n)
             let counts = try Parallel.map(blocks.count, control: control) { part in
@@ -293,9 +312,29 @@ enum AdaptivePilot {
         }
         var result = [Double](repeating: 0, count: n)
         if !rest.isEmpty {
-            let read = try interpolated(
-                points, atX: restX, y: restY, kernel: kernel, radius: radius, box: box, projection: projection,
-                control: control)
+            // A step at the support's edge counted exactly, the rest of the
+            // kernel (continuous there) read from the grid.
+            let (step, smooth) = stepAtEdge(of: kernel)
+            var read = [Double](repeating: 0, count: rest.count)
+            if let smooth {
+                read = try interpolated(
+                    points, atX: restX, y: restY, kernel: smooth.kernel, radius: radius, box: box,
+                    projection: projection, control: control)
+                if smooth.factor != 1 { read = read.map { $0 * smooth.factor } }
+            }
+            if step > 0 {
+                // The queries' neighbours, from their buckets' blocks (6.25 R² each).
+                var looked = 0.0
+                for b in 0..<sums.bucketCount where !isExact[b] {
+                    looked += Double(sums.count(b)) * Double(sums.blockCount(b))
+                }
+                let neighbours = looked / Double(rest.count) * Double.pi / 6.25
+                let counts = try DiscCounts(
+                    points: points, radius: radius, box: box, neighbours: neighbours, control: control)
+                for (k, count) in try counts.sums(atX: restX, y: restY, control: control).enumerated() {
+                    read[k] += step * count
+                }
+            }
             for (k, i) in rest.enumerated() { result[i] = read[k] }
         }
         try result.withUnsafeMutableBufferPointer { out in
