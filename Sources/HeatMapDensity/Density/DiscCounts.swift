@@ -100,7 +100,7 @@ struct DiscCounts: Sendable {
                         let reach = (r2 - near * near).squareRoot()
                         let end = start[r + 1]
                         // Points from the near chord's left end, measured up to the far chord.
-                        var s = firstIndex(atLeast: px - reach, in: start[r]..<end, x)
+                        var s = firstIndex(past: px - reach, orEqual: true, in: start[r]..<end, x)
                         if far <= radius {
                             let half = (r2 - far * far).squareRoot()
                             while s < end, x[s] < px - half {
@@ -109,7 +109,7 @@ struct DiscCounts: Sendable {
                                 s += 1
                             }
                             // Within the far chord: all inside.
-                            let e = firstIndex(above: px + half, in: s..<end, x)
+                            let e = firstIndex(past: px + half, orEqual: false, in: s..<end, x)
                             total += running[e] - running[s]
                             s = e
                         }
@@ -126,26 +126,15 @@ struct DiscCounts: Sendable {
         }
     }
 
-    /// The first index of `range` whose x is ≥ `value` (the range's end if none).
+    /// The first index of `range` whose x is past `value`: ≥ it, or
+    /// with `orEqual` false, > it (the range's end if none).
     @inline(__always) private func firstIndex(
-        atLeast value: Double, in range: Range<Int>, _ x: UnsafeBufferPointer<Double>
+        past value: Double, orEqual: Bool, in range: Range<Int>, _ x: UnsafeBufferPointer<Double>
     ) -> Int {
         var (lo, hi) = (range.lowerBound, range.upperBound)
         while lo < hi {
             let mid = (lo + hi) / 2
-            if x[mid] < value { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
-
-    /// The first index of `range` whose x is > `value` (the range's end if none).
-    @inline(__always) private func firstIndex(
-        above value: Double, in range: Range<Int>, _ x: UnsafeBufferPointer<Double>
-    ) -> Int {
-        var (lo, hi) = (range.lowerBound, range.upperBound)
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if x[mid] <= value { lo = mid + 1 } else { hi = mid }
+            if x[mid] < value || (!orEqual && x[mid] == value) { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
