@@ -323,12 +323,14 @@ enum AdaptivePilot {
                 if smooth.factor != 1 { read = read.map { $0 * smooth.factor } }
             }
             if step > 0 {
-                // The queries' neighbours, from their buckets' blocks (6.25 R² each).
+                // The queries' neighbours within R, from the points of their
+                // buckets' blocks (the square of 2 · span + 1 buckets).
                 var looked = 0.0
                 for b in 0..<sums.bucketCount where !isExact[b] {
                     looked += Double(sums.count(b)) * Double(sums.blockCount(b))
                 }
-                let neighbours = looked / Double(rest.count) * Double.pi / 6.25
+                let block = Double(2 * sums.span + 1) * sums.cell
+                let neighbours = looked / Double(rest.count) * Double.pi * radius * radius / (block * block)
                 let counts = try DiscCounts(
                     points: points, radius: radius, box: box, neighbours: neighbours, control: control)
                 for (k, count) in try counts.sums(atX: restX, y: restY, control: control).enumerated() {
