@@ -87,8 +87,7 @@ enum DensityPlanner {
             kernelValues: configuration.kernelValues, maximumRadius: plan.maximumRadius,
             radiusProfile: plan.radiusProfile, expectedCount: points.count)
         try accumulator.add(points, control: control)
-        let g = try (consume accumulator).finish(control: control)
-        return (g, plan)
+        return (try (consume accumulator).finish(control: control), plan)
     }
 
     /// The plan of points with a radius each, and the points with their
