@@ -101,8 +101,8 @@ enum AdaptivePilot {
             logSum += part.logSum
             trimmed += part.trimmed
             total += part.percentiles.total
-            smallest = min(smallest, part.percentiles.smallest)
-            largest = max(largest, part.percentiles.largest)
+            smallest = min(smallest, part.percentiles.smallest.value)
+            largest = max(largest, part.percentiles.largest.value)
         }
         let quantiles =
             WeightedQuantile.values(

@@ -65,8 +65,7 @@ package struct RadiusProfile: Sendable, Hashable {
         var bins: [SIMD2<Double>]
         var counted = 0.0
         /// The largest radius so far and the points that have it.
-        var largest = 0.0
-        var atLargest = 0.0
+        var largest = WeightAtExtreme(largest: true)
 
         /// Bins for radii of ln r from `lowestLog` up to `highestLog`
         /// (the last bin takes any beyond, the first any below).
@@ -81,11 +80,7 @@ package struct RadiusProfile: Sendable, Hashable {
             let t = (logR - lowestLog) * RadiusProfile.binsPerLog
             bins[min(Int(max(t, 0)), bins.count - 1)] += SIMD2(1, r * r)
             counted += 1
-            if r > largest {
-                (largest, atLargest) = (r, 1)
-            } else if r == largest {
-                atLargest += 1
-            }
+            largest.add(r, weight: 1)
         }
     }
 
@@ -98,22 +93,18 @@ package struct RadiusProfile: Sendable, Hashable {
             return
         }
         var sums = [SIMD2<Double>](repeating: .zero, count: first.bins.count)
-        var largest = 0.0, atLargest = 0.0
+        var largest = WeightAtExtreme(largest: true)
         for tally in tallies {
             for b in sums.indices { sums[b] += tally.bins[b] }
-            if tally.largest > largest {
-                (largest, atLargest) = (tally.largest, tally.atLargest)
-            } else if tally.largest == largest {
-                atLargest += tally.atLargest
-            }
+            largest.add(tally.largest.value, weight: tally.largest.weight)
         }
         // Bins past the last radius's are dropped: the profile ends where they do.
         while sums.count > 1, sums.last! == .zero { sums.removeLast() }
         lowestLog = first.lowestLog
         shares = sums.map { $0.x / counted }
         squares = sums.map { $0.y / counted }
-        self.largest = largest
-        shareAtLargest = atLargest / counted
+        self.largest = largest.value
+        shareAtLargest = largest.weight / counted
     }
 
     /// The bins of radii in [`from`, `below`): those whose lower edge is.

@@ -98,10 +98,8 @@ extension WeightedQuantile {
         let scale: Double
         var bins: [Double]
         var total = 0.0
-        var smallest = Double.infinity
-        var atSmallest = 0.0
-        var largest = -Double.infinity
-        var atLargest = 0.0
+        var smallest = WeightAtExtreme(largest: false)
+        var largest = WeightAtExtreme(largest: true)
 
         init(from lowest: Double, to highest: Double) {
             self.lowest = lowest
@@ -117,16 +115,8 @@ extension WeightedQuantile {
         @inline(__always) mutating func add(_ v: Double, weight w: Double) {
             bins[bin(v)] += w
             total += w
-            if v < smallest {
-                (smallest, atSmallest) = (v, w)
-            } else if v == smallest {
-                atSmallest += w
-            }
-            if v > largest {
-                (largest, atLargest) = (v, w)
-            } else if v == largest {
-                atLargest += w
-            }
+            smallest.add(v, weight: w)
+            largest.add(v, weight: w)
         }
     }
 
@@ -139,21 +129,14 @@ extension WeightedQuantile {
         let bins = histogramBins
         var histogram = [Double](repeating: 0, count: bins)
         var total = 0.0
-        var lowest = Double.infinity, atLowest = 0.0, highest = -Double.infinity, atHighest = 0.0
+        var smallest = WeightAtExtreme(largest: false), largest = WeightAtExtreme(largest: true)
         for tally in tallies {
             for b in 0..<bins { histogram[b] += tally.bins[b] }
             total += tally.total
-            if tally.smallest < lowest {
-                (lowest, atLowest) = (tally.smallest, tally.atSmallest)
-            } else if tally.smallest == lowest {
-                atLowest += tally.atSmallest
-            }
-            if tally.largest > highest {
-                (highest, atHighest) = (tally.largest, tally.atLargest)
-            } else if tally.largest == highest {
-                atHighest += tally.atLargest
-            }
+            smallest.add(tally.smallest.value, weight: tally.smallest.weight)
+            largest.add(tally.largest.value, weight: tally.largest.weight)
         }
+        let (lowest, atLowest, highest, atHighest) = (smallest.value, smallest.weight, largest.value, largest.weight)
         guard lowest <= highest else { return nil }
         // For each quantile, the first bin whose running weight reaches the
         // target (the last non-empty one should rounding keep it short).
