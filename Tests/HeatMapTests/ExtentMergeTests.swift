@@ -8,16 +8,21 @@ import Testing
 /// The bbox's longitude ranges are merged as they come: the union must be
 /// the one a single sort of every range gives.
 @Suite struct ExtentMergeTests {
+    /// The union by a sweep over the ranges' ends (not the merge the
+    /// export runs): a start opens, an end closes, starts before ends at
+    /// one longitude so ranges that touch are one.
     static func union(_ ranges: [(Double, Double)]) -> [(Double, Double)] {
-        var merged: [(Double, Double)] = []
-        for r in ranges.sorted(by: { $0.0 < $1.0 }) {
-            if let last = merged.last, r.0 <= last.1 {
-                merged[merged.count - 1].1 = max(last.1, r.1)
-            } else {
-                merged.append(r)
-            }
+        var events: [(x: Double, step: Int)] = []
+        for (west, east) in ranges { events += [(west, 1), (east, -1)] }
+        events.sort { a, b in a.x < b.x || (a.x == b.x && a.step > b.step) }
+        var union: [(Double, Double)] = []
+        var open = 0, west = 0.0
+        for (x, step) in events {
+            if open == 0 { west = x }
+            open += step
+            if open == 0 { union.append((west, x)) }
         }
-        return merged
+        return union
     }
 
     @Test(arguments: [10, 1_000, 5_000, 40_000])
