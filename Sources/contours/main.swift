@@ -12,6 +12,7 @@ import HeatMap
 
 StandardStreams.secure()
 MemoryPolicy.fewArenas()
+MemoryPolicy.reuseFreedMemory()
 Interruption.install()
 
 func runTool(_ arguments: [String]) -> Int32 {
