@@ -74,7 +74,8 @@ import Testing
     /// Two terms, each a real and an imaginary grid filled on fewer rows
     /// and columns than the transform's, and two kernels sharing one
     /// transform, summed in the frequency domain: the sum equals the
-    /// circular convolutions written out, for odd and even lengths.
+    /// circular convolutions written out, for odd and even lengths, and
+    /// each term's grid is left cleared.
     @Test(arguments: [(15, 16), (16, 15), (9, 10), (12, 25)])
     func aSpectralSumIsTheSumOfTheCircularConvolutions(rows m: Int, columns n: Int) throws {
         var rng = SplitMixGenerator(seed: UInt64(m * 100 + n))
@@ -91,11 +92,14 @@ import Testing
         for spectrum in [spectra.re, spectra.im] {
             let plane = (0..<(2 * filled * width)).map { _ in Double.random(in: -1...1, using: &rng) }
             terms.append(plane)
-            let magnitude = try plane.withUnsafeBufferPointer { p in
+            var read = plane
+            let magnitude = try read.withUnsafeMutableBufferPointer { p in
                 try sum.add(
-                    re: p.baseAddress!, im: p.baseAddress! + filled * width, width: width, filledRows: filled,
-                    spectrum: spectrum.base, control: .none)
+                    clearing: p.baseAddress!, im: p.baseAddress! + filled * width, width: width,
+                    filledRows: filled, spectrum: spectrum.base, control: .none)
             }
+            // The grid is left zero for the next term.
+            #expect(read.allSatisfy { $0 == 0 })
             // What the rounding floor is made from: Σ |value| of each part.
             let half = filled * width
             let re = plane[..<half].reduce(0) { $0 + abs($1) }, im = plane[half...].reduce(0) { $0 + abs($1) }

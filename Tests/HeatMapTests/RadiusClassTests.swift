@@ -66,6 +66,50 @@ import Testing
         #expect(KernelTests.error(raw, p, radii: radii, kernel: kernel, raw: true) < bound)
     }
 
+    /// The wide points are kept as they come and binned class by class when
+    /// the grid is finished: points added in three batches give the grid
+    /// of one batch (to the transforms' rounding), and a copy of the
+    /// accumulator taken between batches keeps only what it had then. (The
+    /// triweight: its exact splat of the narrow points sums in double
+    /// precision, the quartic's in single precision scaled per batch.)
+    @Test func classesKeepTheirPointsAcrossBatchesAndCopies() throws {
+        let (p, radii) = Self.points(seed: 21)
+        let (whole, scheme) = try Self.grid(p, radii: radii, kernel: .triweight, method: .binned)
+        guard case .radiusClasses(let classes) = scheme else {
+            Issue.record("expected radius classes, got \(scheme)")
+            return
+        }
+        #expect(classes.count > 2)
+        func batch(_ range: Range<Int>) -> PlanePoints {
+            var b = PlanePoints()
+            for i in range { b.append(x: p.x[i], y: p.y[i], weight: p.weight[i]) }
+            b.radius = Array(radii[range])
+            return b
+        }
+        let geometry = GridGeometry(columns: 128, rows: 131, x0: 0.5, y0: 0.5, dx: 1, dy: 1)
+        var accumulator = try DensityAccumulator(
+            geometry: geometry, radius: 20, projection: KernelTests.planar, method: .binned, kernel: .triweight,
+            maximumRadius: radii.max()!, expectedCount: p.count)
+        try accumulator.add(batch(0..<250))
+        let firstPart = accumulator
+        try accumulator.add(batch(250..<251))
+        try accumulator.add(batch(251..<p.count))
+        let batched = try accumulator.finish()
+        let top = whole.values.max()!
+        let apart = zip(batched.values, whole.values).map { abs($0 - $1) }.max()!
+        #expect(apart <= 1e-12 * top, "\(apart / top)")
+        // The copy: the first 250 points alone, as the same accumulator of only them makes it.
+        var fresh = try DensityAccumulator(
+            geometry: geometry, radius: 20, projection: KernelTests.planar, method: .binned, kernel: .triweight,
+            maximumRadius: radii.max()!, expectedCount: p.count)
+        try fresh.add(batch(0..<250))
+        let alone = try fresh.finish()
+        let copied = try firstPart.finish()
+        let off = zip(copied.values, alone.values).map { abs($0 - $1) }.max()!
+        #expect(off <= 1e-12 * alone.values.max()!, "\(off)")
+        #expect(KernelTests.error(batched, p, radii: radii, kernel: .triweight, raw: false) < 1e-3)
+    }
+
     @Test func theMeanWithRadiiTakesTheExactSplat() throws {
         var (p, radii) = Self.points(seed: 9)
         p.value = p.x.map { 0.25 * $0 + 1 }

@@ -188,7 +188,7 @@ struct DensityAccumulator: Sendable {
         case .radiusClasses(let classes):
             storage = try DensityStorage(
                 planeCount: classes.planeCount(xAxis: xAxis, yAxis: yAxis, channels: channels),
-                cells: cells, channels: channels)
+                cells: cells, channels: channels, keepingClassPoints: true)
             // The narrow points' exact splat.
             try storage.ensureDirect(cells: cells, channels: channels)
         case .linearBinning, .taylorBinning:
@@ -210,7 +210,7 @@ struct DensityAccumulator: Sendable {
     /// splat: without the 1/r² of the density the wide points weigh as much
     /// as the narrow ones, and the classes' error with them): radius
     /// classes where ``RadiusClasses/plan(method:kernel:maximumRadius:xAxis:yAxis:channels:pointCount:profile:)``
-    /// gives them and their planes fit in ``DensityPlan/planeMemoryLimit``,
+    /// gives them and their plane fits in ``DensityPlan/planeMemoryLimit``,
     /// else the exact disc splat.
     private static func radiusScheme(
         method: DensityMethod, kernel: DensityKernel, maximumRadius: Double, xAxis: GaussianAxis,
@@ -220,7 +220,7 @@ struct DensityAccumulator: Sendable {
             let classes = RadiusClasses.plan(
                 method: method, kernel: kernel, maximumRadius: maximumRadius, xAxis: xAxis, yAxis: yAxis,
                 channels: channels, pointCount: pointCount, profile: profile),
-            Double(classes.planeCount(xAxis: xAxis, yAxis: yAxis, channels: channels)) * 8
+            Double(classes.layout(xAxis: xAxis, yAxis: yAxis, channels: channels).count) * 8
                 <= Double(DensityPlan.planeMemoryLimit)
         else { return .direct }
         return .radiusClasses(classes)
@@ -253,11 +253,13 @@ struct DensityAccumulator: Sendable {
         // kernel's spectrum (with its working copy): each about the grid,
         // or half of it, plus the kernel's reach; with a margin.
         case .discConvolution: perNode = channels + 4
-        // The exact splat's sums, the class planes, and the spectral sum's
-        // six buffers (the sum, a working term and two kernels' spectra,
-        // real and imaginary parts, each about half the grid's nodes with
-        // the kernel's margins): about three grids, five with a margin.
-        case .radiusClasses(let classes): perNode = channels * (classes.count + 1) + 5
+        // The exact splat's sums, the one class plane, and the spectral
+        // sum's six buffers (the sum, a working term and two kernels'
+        // spectra, real and imaginary parts, each about half the grid's
+        // nodes with the kernel's margins): about three grids, five with a
+        // margin. (The wide points kept until the end are counted with the
+        // points.)
+        case .radiusClasses: perNode = channels * 2 + 5
         }
         return MemoryBudget.product(cells, 8 * (perNode + 2))
     }
@@ -354,7 +356,8 @@ struct DensityAccumulator: Sendable {
             return RadiusClassFill(
                 kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius,
                 maximumRadius: maximumRadius ?? radius, raw: kernelValues == .raw, classes: classes,
-                channels: channels, planes: storage.planes!.base, density: storage.direct!.base,
+                channels: channels, flags: storage.planes!.base, points: storage.classPoints!,
+                density: storage.direct!.base,
                 weightedValue: storage.directValue?.base, radii: radii)
         }
         if usesDisc, scheme == .direct {

@@ -62,7 +62,7 @@ enum DensityScheme: Sendable, Hashable {
         case .rowMoments(let m): return m + 1
         case .linearBinning, .taylorBinning: return MomentBinning.planeCount(order: order)
         case .discConvolution: return 1
-        case .radiusClasses(let classes): return classes.count + 1
+        case .radiusClasses: return 1
         }
     }
 }

@@ -12,14 +12,20 @@ final class DensityStorage: @unchecked Sendable {
     private(set) var directValue: GridBuffer?
     /// Moment planes of the binned methods, all channels.
     let planes: GridBuffer?
+    /// The wide points of radius classes, kept until the grid is finished.
+    let classPoints: RadiusClassPoints?
 
     package static let outOfMemory = HeatMapError.invalidConfiguration("not enough memory for the density grid")
 
     /// Buffers for a binned scheme whose moments take `planeCount` doubles,
     /// or (nil) for the exact splat. Only the `zeroed` range of the
     /// moments is cleared when given (the scheme clears the rest as it
-    /// goes); else all.
-    package init(planeCount: Int?, zeroed: Range<Int>? = nil, cells: Int, channels: Int) throws {
+    /// goes); else all. With `keepingClassPoints`, a store for the wide
+    /// points of radius classes as well.
+    package init(
+        planeCount: Int?, zeroed: Range<Int>? = nil, cells: Int, channels: Int, keepingClassPoints: Bool = false
+    ) throws {
+        classPoints = keepingClassPoints ? RadiusClassPoints() : nil
         if let planeCount {
             let buffer = zeroed.map { GridBuffer(count: planeCount, zeroing: $0) } ?? GridBuffer(count: planeCount)
             guard let planes = buffer else { throw DensityStorage.outOfMemory }
@@ -30,10 +36,13 @@ final class DensityStorage: @unchecked Sendable {
         }
     }
 
-    private init(direct: GridBuffer?, directValue: GridBuffer?, planes: GridBuffer?) {
+    private init(
+        direct: GridBuffer?, directValue: GridBuffer?, planes: GridBuffer?, classPoints: RadiusClassPoints?
+    ) {
         self.direct = direct
         self.directValue = directValue
         self.planes = planes
+        self.classPoints = classPoints
     }
 
     /// Whether the buffers have been touched (see ``GridBuffer/prefault(control:)``).
@@ -68,7 +77,8 @@ final class DensityStorage: @unchecked Sendable {
             guard let copy = buffer.copy() else { return nil }
             copies.append(copy)
         }
-        return DensityStorage(direct: copies[0], directValue: copies[1], planes: copies[2])
+        return DensityStorage(
+            direct: copies[0], directValue: copies[1], planes: copies[2], classPoints: classPoints?.copy())
     }
 }
 

@@ -2,15 +2,19 @@ import Foundation
 import HeatMapCore
 
 /// The fill of points of many radii (``DensityScheme/radiusClasses(_:)``):
-/// the points at least the smallest class radius wide are binned into
-/// radius classes (``RadiusClassBinning``) and every class convolved with
-/// its kernel, the convolutions summed by one inverse transform
-/// (``SpectralSum``); the narrower points (and any the binning cannot
-/// place) take the exact splat (``DiscFill``) into the exact-splat grid.
+/// the points at least the smallest class radius wide are kept
+/// (``RadiusClassPoints``) and, when the grid is finished, sorted by class
+/// and binned one class at a time into one plane (``ClassShareBinning``),
+/// each class convolved with its kernel and the convolutions summed by one
+/// inverse transform (``SpectralSum``); the narrower points (and any the
+/// binning cannot place) take the exact splat (``DiscFill``) into the
+/// exact-splat grid as they come.
 ///
 /// Cost O(N + K · G log G) for N points, K classes and G nodes, where the
 /// exact splat of every point costs O(Σ rᵢ²/δ²): an adaptive bandwidth's
-/// wide radii cost no more than its narrow ones.
+/// wide radii cost no more than its narrow ones. Memory: the wide points
+/// twice (as kept and sorted, 80 bytes each) and one plane, whatever the
+/// number of classes.
 struct RadiusClassFill: DensityFill {
     let kernel: DensityKernel
     let xAxis: GaussianAxis
@@ -24,22 +28,16 @@ struct RadiusClassFill: DensityFill {
     let classes: RadiusClasses
     /// 1, or 2 for the mean estimator.
     let channels: Int
-    /// The class planes and flags (``RadiusClasses/planeCount(xAxis:yAxis:channels:)``).
-    let planes: UnsafeMutablePointer<Double>
+    /// One flag per class: whether any point uses it
+    /// (``RadiusClasses/planeCount(xAxis:yAxis:channels:)``).
+    let flags: UnsafeMutablePointer<Double>
+    /// The wide points, kept until the grid is finished.
+    let points: RadiusClassPoints
     /// The exact splat's sums, Σ w shape and (mean) Σ v w shape.
     let density: UnsafeMutablePointer<Double>
     let weightedValue: UnsafeMutablePointer<Double>?
     /// The radius of each point of the slice being deposited.
     var radii: UnsafePointer<Double>? = nil
-
-    /// Every class's packed plane (made by a search over transform
-    /// lengths: read it once per call).
-    private var layout: DiscConvolutionLayout { classes.layout(xAxis: xAxis, yAxis: yAxis, channels: channels) }
-
-    /// Whether class k has any point: a flag after the planes.
-    private func flags(_ layout: DiscConvolutionLayout) -> UnsafeMutablePointer<Double> {
-        planes + classes.count * layout.count
-    }
 
     func deposit(
         x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
@@ -51,7 +49,7 @@ struct RadiusClassFill: DensityFill {
         }
         // The points split into the binned and the splatted, in input
         // order, by blocks on all cores: a count, then each block's copy.
-        let layout = self.layout, flags = self.flags(layout)
+        let flags = self.flags
         let smallest = classes.smallest, largest = classes.largest, classCount = classes.count
         @inline(__always) func isBinned(_ i: Int) -> Bool {
             radii[i] >= smallest && radii[i] <= largest
@@ -79,7 +77,7 @@ struct RadiusClassFill: DensityFill {
             narrowStart.append(narrowStart.last! + part.narrow)
             for k in 0..<classCount where part.used[k] { flags[k] = 1 }
         }
-        let wide = Slice(count: wideStart.last!), narrow = Slice(count: narrowStart.last!)
+        let wide = RadiusClassSlice(count: wideStart.last!), narrow = RadiusClassSlice(count: narrowStart.last!)
         try Parallel.forEach(blocks.count, control: control) { b in
             var w = wideStart[b], m = narrowStart[b]
             for i in blocks[b] where weight[i] != 0 {
@@ -93,35 +91,31 @@ struct RadiusClassFill: DensityFill {
                 }
             }
         }
-        progress(n - wide.count - narrow.count)
-        if narrow.count > 0 {
-            var fill = DiscFill(
-                kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: maximumRadius,
-                raw: raw, density: density, weightedValue: weightedValue)
-            fill.radii = UnsafePointer(narrow.radius)
-            try fill.deposit(
-                x: narrow.x, y: narrow.y, weight: narrow.weight,
-                value: value == nil ? nil : UnsafePointer(narrow.value),
-                count: narrow.count, control: control, progress: progress)
-        }
-        guard wide.count > 0 else { return }
-        let depositor = RadiusClassBinning(
-            classes: classes, xAxis: xAxis, yAxis: yAxis, planes: planes, layout: layout, radii: wide.radius)
-        try RowBands.deposit(
-            depositor, x: wide.x, y: wide.y, weight: wide.weight, value: value == nil ? nil : UnsafePointer(wide.value),
-            count: wide.count, rows: yAxis.count, columns: xAxis.count, control: control, progress: progress)
+        if wide.count > 0 { points.slices.append(wide) }
+        progress(n - narrow.count)
+        guard narrow.count > 0 else { return }
+        var fill = DiscFill(
+            kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: maximumRadius,
+            raw: raw, density: density, weightedValue: weightedValue)
+        fill.radii = UnsafePointer(narrow.radius)
+        try fill.deposit(
+            x: narrow.x, y: narrow.y, weight: narrow.weight,
+            value: value == nil ? nil : UnsafePointer(narrow.value),
+            count: narrow.count, control: control, progress: progress)
     }
 
     func finish(
         control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
         emit: (Int, UnsafePointer<Double>?) -> Void
     ) throws {
-        let layout = self.layout, flags = self.flags(layout)
         let used = (0..<classes.count).filter { flags[$0] != 0 }
-        guard !used.isEmpty else {
+        guard !used.isEmpty, !points.slices.isEmpty else {
             try emitGridRows(yAxis.count, control: control, emit: emit)
             return
         }
+        let layout = classes.layout(xAxis: xAxis, yAxis: yAxis, channels: channels)
+        let sorted = try RadiusClassOrder(points.slices, classes: classes, control: control)
+        guard let plane = GridBuffer(count: layout.count) else { throw DensityStorage.outOfMemory }
         let columns = xAxis.count, rows = yAxis.count
         let transform = classes.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
         let m = transform.rows, n = transform.columns
@@ -138,6 +132,20 @@ struct RadiusClassFill: DensityFill {
             let factor = raw ? 1 : (radius / rho) * (radius / rho)
             return factor * shape.shape(squaredDistanceRatio: d2 / rr)
         }
+        // Class k's plane: its points' shares binned into the plane, which
+        // is zero (as allocated, and as each term's transform leaves it).
+        func bin(_ k: Int) throws {
+            let range = sorted.contributors(of: k)
+            guard !range.isEmpty else { return }
+            let depositor = ClassShareBinning(
+                binning: CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: plane.base, layout: layout),
+                share: sorted.share + range.lowerBound, upperFrom: sorted.start(of: k) - range.lowerBound)
+            try RowBands.deposit(
+                depositor, x: sorted.x + range.lowerBound, y: sorted.y + range.lowerBound,
+                weight: sorted.weight + range.lowerBound,
+                value: mean ? UnsafePointer(sorted.value + range.lowerBound) : nil,
+                count: range.count, rows: rows, columns: columns, control: control, progress: nil)
+        }
         var total = 0.0
         var done = 0
         // Classes in pairs: the two kernels' spectra share one transform.
@@ -150,12 +158,12 @@ struct RadiusClassFill: DensityFill {
             ) { i, j in (kernelValue(a, i, j), b.map { kernelValue($0, i, j) } ?? 0) }
             for (k, spectrum) in [(a, spectra.re), (b, spectra.im)] {
                 guard let k else { continue }
-                // The class's packed plane: its real part's rows, then its imaginary part's.
-                let plane = UnsafePointer(planes + k * layout.count)
+                try bin(k)
+                // The packed plane: its real part's rows, then its imaginary part's.
                 let filled = layout.rows, width = layout.columns
                 let factor = raw ? 1 : max(1, (radius / classes.radius(k)) * (radius / classes.radius(k)))
                 let magnitude = try sum.add(
-                    re: plane, im: plane + filled * width, width: width, filledRows: filled,
+                    clearing: plane.base, im: plane.base + filled * width, width: width, filledRows: filled,
                     spectrum: spectrum.base, control: control)
                 // The weights: both parts, or (mean) the real one.
                 total += (mean ? magnitude.re : magnitude.re + magnitude.im) * factor
@@ -172,36 +180,47 @@ struct RadiusClassFill: DensityFill {
             re: re, im: im, rows: rows, columns: columns, floor: floor, control: control, emit: emit)
         progress(1)
     }
+}
 
-    /// Points gathered from a slice: coordinates, weights, values and
-    /// radii, five runs of `count` doubles in one block, which blocks of
-    /// the slice on all cores fill at disjoint points.
-    private final class Slice: @unchecked Sendable {
-        let count: Int
-        private let storage: UnsafeMutablePointer<Double>
+/// The wide points of a ``RadiusClassFill``, one slice per deposit, kept
+/// until the grid is finished. A copy of the storage shares the slices
+/// (never written once kept) in a list of its own.
+final class RadiusClassPoints: @unchecked Sendable {
+    var slices: [RadiusClassSlice]
 
-        /// Room for `count` points, each to be set once before it is read
-        /// (not cleared first: the fill sets every one, and doubles need
-        /// no initialising).
-        init(count: Int) {
-            self.count = count
-            storage = .allocate(capacity: 5 * max(count, 1))
-        }
+    init(slices: [RadiusClassSlice] = []) { self.slices = slices }
 
-        deinit { storage.deallocate() }
+    func copy() -> RadiusClassPoints { RadiusClassPoints(slices: slices) }
+}
 
-        var x: UnsafeMutablePointer<Double> { storage }
-        var y: UnsafeMutablePointer<Double> { storage + count }
-        var weight: UnsafeMutablePointer<Double> { storage + 2 * count }
-        var value: UnsafeMutablePointer<Double> { storage + 3 * count }
-        var radius: UnsafeMutablePointer<Double> { storage + 4 * count }
+/// Points gathered from a slice: coordinates, weights, values and radii,
+/// five runs of `count` doubles in one block, which blocks of the slice on
+/// all cores fill at disjoint points.
+final class RadiusClassSlice: @unchecked Sendable {
+    let count: Int
+    private let storage: UnsafeMutablePointer<Double>
 
-        @inline(__always) func set(_ i: Int, _ px: Double, _ py: Double, _ w: Double, _ v: Double, _ r: Double) {
-            x[i] = px
-            y[i] = py
-            weight[i] = w
-            value[i] = v
-            radius[i] = r
-        }
+    /// Room for `count` points, each to be set once before it is read
+    /// (not cleared first: the fill sets every one, and doubles need no
+    /// initialising).
+    init(count: Int) {
+        self.count = count
+        storage = .allocate(capacity: 5 * max(count, 1))
+    }
+
+    deinit { storage.deallocate() }
+
+    var x: UnsafeMutablePointer<Double> { storage }
+    var y: UnsafeMutablePointer<Double> { storage + count }
+    var weight: UnsafeMutablePointer<Double> { storage + 2 * count }
+    var value: UnsafeMutablePointer<Double> { storage + 3 * count }
+    var radius: UnsafeMutablePointer<Double> { storage + 4 * count }
+
+    @inline(__always) func set(_ i: Int, _ px: Double, _ py: Double, _ w: Double, _ v: Double, _ r: Double) {
+        x[i] = px
+        y[i] = py
+        weight[i] = w
+        value[i] = v
+        radius[i] = r
     }
 }

@@ -162,76 +162,115 @@ struct RadiusClasses: Sendable, Hashable {
         DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: largest, channels: channels)
     }
 
-    /// Where each class keeps its binned plane until its transform: the
+    /// The plane each class is binned into before its transform: the
     /// transform's layout packed (``DiscConvolutionLayout/init(packing:)``),
-    /// about the grid's doubles per class rather than the transform's.
+    /// about the grid's doubles rather than the transform's.
     func layout(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> DiscConvolutionLayout {
         DiscConvolutionLayout(packing: transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels))
     }
 
-    /// Doubles of the class planes for a grid: each class's packed plane
-    /// (``layout(xAxis:yAxis:channels:)``), then one flag per class
-    /// (whether any point uses it).
-    func planeCount(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> Int {
-        count * layout(xAxis: xAxis, yAxis: yAxis, channels: channels).count + count
+    /// Doubles the accumulator keeps for the classes: one flag per class
+    /// (whether any point uses it). The classes share one plane, made when
+    /// the grid is finished.
+    func planeCount(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> Int { count }
+}
+
+/// The kept points of radius classes (``RadiusClassPoints``) sorted by
+/// their lower class, in input order within one, with the upper class's
+/// share of each: so the points that class k bins, those of lower class
+/// k − 1 (their share) and then those of lower class k (the rest of their
+/// weight), lie in one run. A stable counting sort, by blocks on all cores.
+final class RadiusClassOrder: @unchecked Sendable {
+    let count: Int
+    /// Points of lower class k are `starts[k] ..< starts[k + 1]`.
+    private let starts: [Int]
+    private let storage: UnsafeMutablePointer<Double>
+
+    init(_ slices: [RadiusClassSlice], classes: RadiusClasses, control: ComputeControl) throws {
+        var blocks: [(slice: RadiusClassSlice, range: Range<Int>)] = []
+        for slice in slices { for range in Parallel.blocks(of: slice.count) { blocks.append((slice, range)) } }
+        let classCount = classes.count
+        let counts = try Parallel.map(blocks.count, control: control) { b -> [Int] in
+            var counts = [Int](repeating: 0, count: classCount)
+            let (slice, range) = blocks[b]
+            for i in range { counts[classes.position(of: slice.radius[i]).lower] += 1 }
+            return counts
+        }
+        var starts = [Int](repeating: 0, count: classCount + 1)
+        for part in counts { for k in 0..<classCount { starts[k + 1] += part[k] } }
+        for k in 0..<classCount { starts[k + 1] += starts[k] }
+        // Where each block's points of each class go: after the earlier blocks'.
+        var next = Array(starts.dropLast())
+        var offsets: [[Int]] = []
+        for part in counts {
+            offsets.append(next)
+            for k in 0..<classCount { next[k] += part[k] }
+        }
+        let n = starts[classCount]
+        count = n
+        self.starts = starts
+        let storage = UnsafeMutablePointer<Double>.allocate(capacity: 5 * max(n, 1))
+        self.storage = storage
+        let sorted = UncheckedSendable(storage)
+        try Parallel.forEach(blocks.count, control: control) { b in
+            var at = offsets[b]
+            let (slice, range) = blocks[b]
+            let out = sorted.value
+            for i in range {
+                let (k, share) = classes.position(of: slice.radius[i])
+                let j = at[k]
+                at[k] += 1
+                out[j] = slice.x[i]
+                out[n + j] = slice.y[i]
+                out[2 * n + j] = slice.weight[i]
+                out[3 * n + j] = slice.value[i]
+                out[4 * n + j] = share
+            }
+        }
     }
+
+    deinit { storage.deallocate() }
+
+    var x: UnsafeMutablePointer<Double> { storage }
+    var y: UnsafeMutablePointer<Double> { storage + count }
+    var weight: UnsafeMutablePointer<Double> { storage + 2 * count }
+    var value: UnsafeMutablePointer<Double> { storage + 3 * count }
+    /// The upper class's share λ of each point (``RadiusClasses/position(of:)``).
+    var share: UnsafeMutablePointer<Double> { storage + 4 * count }
+
+    /// The first point of lower class k.
+    func start(of k: Int) -> Int { starts[k] }
+
+    /// The points class k bins: those of lower class k − 1, then those of
+    /// lower class k.
+    func contributors(of k: Int) -> Range<Int> { starts[max(k - 1, 0)]..<starts[k + 1] }
 }
 
-/// A point of the class binning: where, its weight and value, its lower
-/// class and the upper one's share.
-struct RadiusClassEntry: BitwiseCopyable {
-    var x: Double
-    var y: Double
-    var weight: Double
-    var value: Double
-    var share: Double
-    var lower: Int
-}
+/// Bins one class's part of its points (``RadiusClassOrder/contributors(of:)``)
+/// by cubic weights (``CubicBinning``): the points before `upperFrom`,
+/// of the class below, their upper share λ of the weight, the others
+/// their 1 − λ.
+struct ClassShareBinning: PointDepositor {
+    let binning: CubicBinning
+    /// λ of each point of the run.
+    let share: UnsafePointer<Double>
+    let upperFrom: Int
 
-/// Bins points of their own radius into the class planes: each point's
-/// weight split between its two classes (``RadiusClasses/position(of:)``),
-/// then in each shared among the 4 × 4 nodes around it by cubic weights
-/// (``CubicBinning``). Every point must lie where ``CubicBinning`` bins
-/// and have a radius of at least the smallest class's.
-struct RadiusClassBinning: RowDepositor {
-    let classes: RadiusClasses
-    let xAxis: GaussianAxis
-    let yAxis: GaussianAxis
-    /// Every class's packed plane, `layout.count` doubles apart.
-    let planes: UnsafeMutablePointer<Double>
-    let layout: DiscConvolutionLayout
-    /// The radius of each point of the slice.
-    let radii: UnsafePointer<Double>
-
-    var scratchCount: Int { 1 }
-    var pollInterval: Int { 4096 }
-    var reachRows: Int { 2 }
+    var scratchCount: Int { binning.scratchCount }
+    var pollInterval: Int { binning.pollInterval }
+    var reachRows: Int { binning.reachRows }
+    var tileWidth: Int { binning.tileWidth }
 
     @inline(__always) func anchor(x: Double, y: Double) -> (row: Int, column: Int)? {
-        CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes, layout: layout).anchor(x: x, y: y)
+        binning.anchor(x: x, y: y)
     }
 
-    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> RadiusClassEntry {
-        RadiusClassEntry(x: x, y: y, weight: weight, value: value, share: 0, lower: 0)
+    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
+        SIMD4(x, y, weight * (i < upperFrom ? share[i] : 1 - share[i]), value)
     }
 
-    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> RadiusClassEntry {
-        let (k, share) = classes.position(of: radii[i])
-        return RadiusClassEntry(x: x, y: y, weight: weight, value: value, share: share, lower: k)
-    }
-
-    @inline(__always) func deposit(_ p: RadiusClassEntry, scratch: UnsafeMutablePointer<Double>) {
-        // A class with no share of the point gets nothing (there may be no
-        // upper class at all).
-        let stride = layout.count
-        if p.share < 1 {
-            let lower = CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: planes + p.lower * stride, layout: layout)
-            lower.deposit(x: p.x, y: p.y, weight: p.weight * (1 - p.share), value: p.value, scratch: scratch)
-        }
-        if p.share > 0 {
-            let upper = CubicBinning(
-                xAxis: xAxis, yAxis: yAxis, planes: planes + (p.lower + 1) * stride, layout: layout)
-            upper.deposit(x: p.x, y: p.y, weight: p.weight * p.share, value: p.value, scratch: scratch)
-        }
+    @inline(__always)
+    func deposit(x: Double, y: Double, weight: Double, value: Double, scratch: UnsafeMutablePointer<Double>) {
+        binning.deposit(x: x, y: y, weight: weight, value: value, scratch: scratch)
     }
 }

@@ -101,11 +101,12 @@ struct SpectralSum: @unchecked Sendable {
     /// grid's real and imaginary parts are each `filledRows` rows of
     /// `width` values, `width` apart, the real part's from `re`, the
     /// imaginary part's from `im`, zero elsewhere. Each row is copied into
-    /// ``workRe`` and ``workIm`` as it is transformed, on all cores.
-    /// Returns Σ |value| of each part, added row by row in order (the
-    /// same bits on any number of cores).
+    /// ``workRe`` and ``workIm`` as it is transformed, on all cores, and
+    /// then cleared where it was read, while in cache: the grid is left
+    /// zero for the next term. Returns Σ |value| of each part, added row
+    /// by row in order (the same bits on any number of cores).
     func add(
-        re: UnsafePointer<Double>, im: UnsafePointer<Double>, width: Int, filledRows: Int,
+        clearing re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>, width: Int, filledRows: Int,
         spectrum: UnsafePointer<Double>, control: ComputeControl
     ) throws -> (re: Double, im: Double) {
         let columns = self.columns
@@ -125,6 +126,8 @@ struct SpectralSum: @unchecked Sendable {
                 sy += abs(y[c])
             }
             (rowSums[2 * r], rowSums[2 * r + 1]) = (sx, sy)
+            x.update(repeating: 0, count: width)
+            y.update(repeating: 0, count: width)
         }
         var magnitude = (re: 0.0, im: 0.0)
         for r in 0..<filledRows {
