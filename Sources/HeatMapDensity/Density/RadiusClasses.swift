@@ -181,10 +181,11 @@ struct RadiusClasses: Sendable, Hashable {
 /// k − 1 (their share) and then those of lower class k (the rest of their
 /// weight), lie in one run. A stable counting sort, by blocks on all cores.
 final class RadiusClassOrder: @unchecked Sendable {
-    let count: Int
+    /// The points in class order; the run of radii holds each point's
+    /// upper share λ instead (``RadiusClasses/position(of:)``).
+    private let sorted: RadiusClassSlice
     /// Points of lower class k are `starts[k] ..< starts[k + 1]`.
     private let starts: [Int]
-    private let storage: UnsafeMutablePointer<Double>
 
     init(_ slices: [RadiusClassSlice], classes: RadiusClasses, control: ComputeControl) throws {
         var blocks: [(slice: RadiusClassSlice, range: Range<Int>)] = []
@@ -206,37 +207,26 @@ final class RadiusClassOrder: @unchecked Sendable {
             offsets.append(next)
             for k in 0..<classCount { next[k] += part[k] }
         }
-        let n = starts[classCount]
-        count = n
         self.starts = starts
-        let storage = UnsafeMutablePointer<Double>.allocate(capacity: 5 * max(n, 1))
-        self.storage = storage
-        let sorted = UncheckedSendable(storage)
+        let sorted = RadiusClassSlice(count: starts[classCount])
+        self.sorted = sorted
         try Parallel.forEach(blocks.count, control: control) { b in
             var at = offsets[b]
             let (slice, range) = blocks[b]
-            let out = sorted.value
             for i in range {
                 let (k, share) = classes.position(of: slice.radius[i])
-                let j = at[k]
+                sorted.set(at[k], slice.x[i], slice.y[i], slice.weight[i], slice.value[i], share)
                 at[k] += 1
-                out[j] = slice.x[i]
-                out[n + j] = slice.y[i]
-                out[2 * n + j] = slice.weight[i]
-                out[3 * n + j] = slice.value[i]
-                out[4 * n + j] = share
             }
         }
     }
 
-    deinit { storage.deallocate() }
-
-    var x: UnsafeMutablePointer<Double> { storage }
-    var y: UnsafeMutablePointer<Double> { storage + count }
-    var weight: UnsafeMutablePointer<Double> { storage + 2 * count }
-    var value: UnsafeMutablePointer<Double> { storage + 3 * count }
-    /// The upper class's share λ of each point (``RadiusClasses/position(of:)``).
-    var share: UnsafeMutablePointer<Double> { storage + 4 * count }
+    var x: UnsafeMutablePointer<Double> { sorted.x }
+    var y: UnsafeMutablePointer<Double> { sorted.y }
+    var weight: UnsafeMutablePointer<Double> { sorted.weight }
+    var value: UnsafeMutablePointer<Double> { sorted.value }
+    /// The upper class's share λ of each point.
+    var share: UnsafeMutablePointer<Double> { sorted.radius }
 
     /// The first point of lower class k.
     func start(of k: Int) -> Int { starts[k] }
