@@ -188,50 +188,16 @@ enum AdaptivePilot {
         _ points: PlanePoints, atX queryX: [Double], y queryY: [Double], kernel: DensityKernel, radius: Double,
         nodesPerRadius: Double? = nil, box: PlaneBox? = nil, projection: PlaneProjection, control: ComputeControl
     ) throws -> [Double] {
-        let box = try box ?? DensityGrid.bounds(of: points, control: control)
-        // Two nodes beyond the points on every side: the 4 × 4 reading stencil stays inside.
-        var spacing = radius / (nodesPerRadius ?? self.nodesPerRadius(points: points.count, box: box, radius: radius))
-        func size(_ extent: Double) -> Int { Int((extent / spacing).rounded(.up)) + 5 }
-        while size(box.width) * size(box.height) > pilotNodeLimit { spacing *= 1.25 }
-        let geometry = GridGeometry(
-            columns: size(box.width), rows: size(box.height),
-            x0: box.minX - 2 * spacing, y0: box.minY - 2 * spacing, dx: spacing, dy: spacing)
-        var accumulator = try DensityAccumulator(
-            geometry: geometry, radius: radius, projection: projection,
-            kernel: kernel, kernelValues: .raw, expectedCount: points.count)
-        var fixed = points
-        fixed.radius = nil
-        fixed.value = nil
-        try accumulator.add(fixed, control: control)
-        let grid = try (consume accumulator).finish(control: control)
-        try control.checkCancellation()
+        let grid = try PilotGrid(
+            points, kernel: kernel, radius: radius, nodesPerRadius: nodesPerRadius, box: box,
+            projection: projection, control: control)
         var read = [Double](repeating: 0, count: queryX.count)
-        let columns = geometry.columns, rows = geometry.rows, inverse = 1 / spacing
-        // Blocks of readings on all cores: each reading is 16 nodes and a few multiplies.
-        let blocks = Parallel.blocks(of: queryX.count, size: 16_384)
-        try grid.values.withUnsafeBufferPointer { values in
-            let values = UncheckedSendable(values.baseAddress!)
-            try queryX.withUnsafeBufferPointer { xs in
-                try queryY.withUnsafeBufferPointer { ys in
-                    try read.withUnsafeMutableBufferPointer { out in
-                        let (xs, ys, out) = (UncheckedSendable(xs), UncheckedSendable(ys), UncheckedSendable(out))
-                        try Parallel.forEach(blocks.count, control: control) { part in
-                            try control.checkCancellation()
-                            let values = values.value
-                            for k in blocks[part] {
-                                let fx = (xs.value[k] - geometry.x0) * inverse
-                                let fy = (ys.value[k] - geometry.y0) * inverse
-                                let c = min(max(Int(fx), 1), columns - 3), r = min(max(Int(fy), 1), rows - 3)
-                                let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r))
-                                var across = SIMD4<Double>()
-                                for j in 0..<4 {
-                                    let row = values + (r - 1 + j) * columns + c - 1
-                                    across += wy[j] * SIMD4(row[0], row[1], row[2], row[3])
-                                }
-                                // The pilot includes the point itself: never below zero.
-                                out.value[k] = max((across * wx).sum(), 0)
-                            }
-                        }
+        try queryX.withUnsafeBufferPointer { xs in
+            try queryY.withUnsafeBufferPointer { ys in
+                try read.withUnsafeMutableBufferPointer { out in
+                    let (xs, ys, out) = (UncheckedSendable(xs), UncheckedSendable(ys), UncheckedSendable(out))
+                    try grid.forEachBlock(of: queryX.count, control: control) { block, values in
+                        for k in block { out.value[k] = grid.value(values, x: xs.value[k], y: ys.value[k]) }
                     }
                 }
             }
@@ -259,8 +225,8 @@ enum AdaptivePilot {
     /// point i (itself included): exact for the points of the buckets that
     /// look at the fewest neighbours (``NeighbourSums``), as many as
     /// `budget` pairs allow (all of them without a budget), and read from
-    /// a grid of its own (``interpolated(_:at:kernel:radius:nodesPerRadius:projection:control:)``)
-    /// for the rest, which lie where the points are dense: there each
+    /// a grid of its own (``PilotGrid``) for the rest, in place, which lie
+    /// where the points are dense: there each
     /// neighbour's share of the pilot is small, and so is the reading's
     /// error, which is at most about 1e-3 of the shares near the support's
     /// edge where the kernel is continuous. A step there (``stepAtEdge(of:)``)
@@ -276,13 +242,33 @@ enum AdaptivePilot {
         let sums = NeighbourSums(points: points, kernel: kernel, radius: radius, box: box)
         try control.checkCancellation()
         let exact = try sums.sparsest(within: budget, control: control)
-        // The points read from the grid: their index and position, in input order.
-        var rest: [Int] = [], restX: [Double] = [], restY: [Double] = []
         let exactCount = exact.reduce(0) { $0 + sums.count($1) }
-        var isExact = [Bool](repeating: false, count: sums.bucketCount)
-        for b in exact { isExact[b] = true }
-        if exactCount < n {
-            // Each block's count, then its points copied, on all cores.
+        let isExact = {
+            var flags = [Bool](repeating: false, count: sums.bucketCount)
+            for b in exact { flags[b] = true }
+            return flags
+        }()
+        var result = [Double](repeating: 0, count: n)
+        // A step at the support's edge counted exactly, the rest of the
+        // kernel (continuous there) read from the grid.
+        let (step, smooth) = stepAtEdge(of: kernel)
+        if exactCount < n, let smooth {
+            // Straight into the result, point by point in input order: the
+            // readings need no gathered copy of the points read.
+            let grid = try PilotGrid(
+                points, kernel: smooth.kernel, radius: radius, box: box, projection: projection, control: control)
+            try result.withUnsafeMutableBufferPointer { out in
+                let out = UncheckedSendable(out)
+                try grid.forEachBlock(of: n, control: control) { block, values in
+                    for i in block where !isExact[sums.bucket[i]] {
+                        out.value[i] = smooth.factor * grid.value(values, x: points.x[i], y: points.y[i])
+                    }
+                }
+            }
+        }
+        if exactCount < n, step > 0 {
+            // The points counted: their index and position, in input order
+            // (each block's count, then its points copied, on all cores).
             let blocks = Parallel.blocks(of: n)
             let counts = try Parallel.map(blocks.count, control: control) { part in
                 blocks[part].reduce(0) { isExact[sums.bucket[$1]] ? $0 : $0 + 1 }
@@ -290,9 +276,8 @@ enum AdaptivePilot {
             var offsets = [0]
             for c in counts { offsets.append(offsets.last! + c) }
             let m = n - exactCount
-            rest = [Int](repeating: 0, count: m)
-            restX = [Double](repeating: 0, count: m)
-            restY = [Double](repeating: 0, count: m)
+            var rest = [Int](repeating: 0, count: m)
+            var restX = [Double](repeating: 0, count: m), restY = [Double](repeating: 0, count: m)
             try rest.withUnsafeMutableBufferPointer { index in
                 try restX.withUnsafeMutableBufferPointer { x in
                     try restY.withUnsafeMutableBufferPointer { y in
@@ -309,39 +294,98 @@ enum AdaptivePilot {
                     }
                 }
             }
-        }
-        var result = [Double](repeating: 0, count: n)
-        if !rest.isEmpty {
-            // A step at the support's edge counted exactly, the rest of the
-            // kernel (continuous there) read from the grid.
-            let (step, smooth) = stepAtEdge(of: kernel)
-            var read = [Double](repeating: 0, count: rest.count)
-            if let smooth {
-                read = try interpolated(
-                    points, atX: restX, y: restY, kernel: smooth.kernel, radius: radius, box: box,
-                    projection: projection, control: control)
-                if smooth.factor != 1 { read = read.map { $0 * smooth.factor } }
+            // The queries' neighbours within R, from the points of their
+            // buckets' blocks (the square of 2 · span + 1 buckets).
+            var looked = 0.0
+            for b in 0..<sums.bucketCount where !isExact[b] {
+                looked += Double(sums.count(b)) * Double(sums.blockCount(b))
             }
-            if step > 0 {
-                // The queries' neighbours within R, from the points of their
-                // buckets' blocks (the square of 2 · span + 1 buckets).
-                var looked = 0.0
-                for b in 0..<sums.bucketCount where !isExact[b] {
-                    looked += Double(sums.count(b)) * Double(sums.blockCount(b))
-                }
-                let block = Double(2 * sums.span + 1) * sums.cell
-                let neighbours = looked / Double(rest.count) * Double.pi * radius * radius / (block * block)
-                let counts = try DiscCounts(
-                    points: points, radius: radius, box: box, neighbours: neighbours, control: control)
-                for (k, count) in try counts.sums(atX: restX, y: restY, control: control).enumerated() {
-                    read[k] += step * count
-                }
+            let block = Double(2 * sums.span + 1) * sums.cell
+            let neighbours = looked / Double(m) * Double.pi * radius * radius / (block * block)
+            let counted = try DiscCounts(
+                points: points, radius: radius, box: box, neighbours: neighbours, control: control)
+            for (k, count) in try counted.sums(atX: restX, y: restY, control: control).enumerated() {
+                result[rest[k]] += step * count
             }
-            for (k, i) in rest.enumerated() { result[i] = read[k] }
         }
         try result.withUnsafeMutableBufferPointer { out in
             try sums.sums(of: exact, into: out.baseAddress!, control: control)
         }
         return result
+    }
+}
+
+/// The pilot's fixed-radius raw density on a grid of its own over the
+/// points (``AdaptivePilot/nodesPerRadius(points:box:radius:)`` nodes per
+/// radius unless told, as fine as ``AdaptivePilot/pilotNodeLimit``
+/// allows), read by cubic interpolation, whatever grid the density itself
+/// is drawn on.
+struct PilotGrid: Sendable {
+    let values: [Double]
+    let x0: Double
+    let y0: Double
+    /// 1 / the spacing of the nodes.
+    let inverse: Double
+    let columns: Int
+    let rows: Int
+
+    /// The grid of `points` (within `box`, measured unless given).
+    init(
+        _ points: PlanePoints, kernel: DensityKernel, radius: Double, nodesPerRadius: Double? = nil,
+        box: PlaneBox? = nil, projection: PlaneProjection, control: ComputeControl
+    ) throws {
+        let box = try box ?? DensityGrid.bounds(of: points, control: control)
+        // Two nodes beyond the points on every side: the 4 × 4 reading stencil stays inside.
+        let perRadius =
+            nodesPerRadius ?? AdaptivePilot.nodesPerRadius(points: points.count, box: box, radius: radius)
+        var spacing = radius / perRadius
+        func size(_ extent: Double) -> Int { Int((extent / spacing).rounded(.up)) + 5 }
+        while size(box.width) * size(box.height) > AdaptivePilot.pilotNodeLimit { spacing *= 1.25 }
+        let geometry = GridGeometry(
+            columns: size(box.width), rows: size(box.height),
+            x0: box.minX - 2 * spacing, y0: box.minY - 2 * spacing, dx: spacing, dy: spacing)
+        var accumulator = try DensityAccumulator(
+            geometry: geometry, radius: radius, projection: projection,
+            kernel: kernel, kernelValues: .raw, expectedCount: points.count)
+        var fixed = points
+        fixed.radius = nil
+        fixed.value = nil
+        try accumulator.add(fixed, control: control)
+        values = try (consume accumulator).finish(control: control).values
+        try control.checkCancellation()
+        (x0, y0, inverse) = (geometry.x0, geometry.y0, 1 / spacing)
+        (columns, rows) = (geometry.columns, geometry.rows)
+    }
+
+    /// The reading at (x, y) (within the points' box) of the grid's
+    /// `values` (``forEachBlock(of:control:_:)`` hands them out): 16 nodes
+    /// and a few multiplies.
+    @inline(__always) func value(_ values: UnsafePointer<Double>, x: Double, y: Double) -> Double {
+        let fx = (x - x0) * inverse, fy = (y - y0) * inverse
+        let c = min(max(Int(fx), 1), columns - 3), r = min(max(Int(fy), 1), rows - 3)
+        let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r))
+        var across = SIMD4<Double>()
+        for j in 0..<4 {
+            let row = values + (r - 1 + j) * columns + c - 1
+            across += wy[j] * SIMD4(row[0], row[1], row[2], row[3])
+        }
+        // The pilot includes the point itself: never below zero.
+        return max((across * wx).sum(), 0)
+    }
+
+    /// Calls `body` with blocks of `0 ..< count` and the grid's values, on
+    /// all cores, polling `control` between blocks.
+    func forEachBlock(
+        of count: Int, control: ComputeControl,
+        _ body: @Sendable (Range<Int>, UnsafePointer<Double>) -> Void
+    ) throws {
+        let blocks = Parallel.blocks(of: count, size: 16_384)
+        try values.withUnsafeBufferPointer { values in
+            let values = UncheckedSendable(values.baseAddress!)
+            try Parallel.forEach(blocks.count, control: control) { part in
+                try control.checkCancellation()
+                body(blocks[part], values.value)
+            }
+        }
     }
 }
