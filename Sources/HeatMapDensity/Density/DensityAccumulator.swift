@@ -186,9 +186,10 @@ struct DensityAccumulator: Sendable {
                     .count,
                 cells: cells, channels: channels)
         case .radiusClasses(let classes):
+            // One flag per class (whether any point uses it); the classes
+            // share one plane, made when the grid is finished.
             storage = try DensityStorage(
-                planeCount: classes.planeCount(xAxis: xAxis, yAxis: yAxis, channels: channels),
-                cells: cells, channels: channels, keepingClassPoints: true)
+                planeCount: classes.count, cells: cells, channels: channels, keepingClassPoints: true)
             // The narrow points' exact splat.
             try storage.ensureDirect(cells: cells, channels: channels)
         case .linearBinning, .taylorBinning:

@@ -28,8 +28,7 @@ struct RadiusClassFill: DensityFill {
     let classes: RadiusClasses
     /// 1, or 2 for the mean estimator.
     let channels: Int
-    /// One flag per class: whether any point uses it
-    /// (``RadiusClasses/planeCount(xAxis:yAxis:channels:)``).
+    /// One flag per class: whether any point uses it.
     let flags: UnsafeMutablePointer<Double>
     /// The wide points, kept until the grid is finished.
     let points: RadiusClassPoints

@@ -168,11 +168,6 @@ struct RadiusClasses: Sendable, Hashable {
     func layout(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> DiscConvolutionLayout {
         DiscConvolutionLayout(packing: transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels))
     }
-
-    /// Doubles the accumulator keeps for the classes: one flag per class
-    /// (whether any point uses it). The classes share one plane, made when
-    /// the grid is finished.
-    func planeCount(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> Int { count }
 }
 
 /// The kept points of radius classes (``RadiusClassPoints``) sorted by
