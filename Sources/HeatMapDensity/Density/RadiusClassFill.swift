@@ -2,9 +2,9 @@ import Foundation
 import HeatMapCore
 
 /// The fill of points of many radii (``DensityScheme/radiusClasses(_:)``):
-/// the points at least the smallest class radius wide are kept
-/// (``RadiusClassPoints``) and, when the grid is finished, sorted by class
-/// and binned one class at a time into one plane (``ClassShareBinning``),
+/// the points at least the smallest class radius wide are kept, sorted by
+/// class as they come (``RadiusClassOrder``), and when the grid is
+/// finished binned one class at a time into one plane (``ClassShareBinning``),
 /// each class convolved with its kernel and the convolutions summed by one
 /// inverse transform (``SpectralSum``); the narrower points (and any the
 /// binning cannot place) take the exact splat (``DiscFill``) into the
@@ -13,8 +13,7 @@ import HeatMapCore
 /// Cost O(N + K · G log G) for N points, K classes and G nodes, where the
 /// exact splat of every point costs O(Σ rᵢ²/δ²): an adaptive bandwidth's
 /// wide radii cost no more than its narrow ones. Memory: the wide points
-/// twice (as kept and sorted, 80 bytes each) and one plane, whatever the
-/// number of classes.
+/// (40 bytes each) and one plane, whatever the number of classes.
 struct RadiusClassFill: DensityFill {
     let kernel: DensityKernel
     let xAxis: GaussianAxis
@@ -54,14 +53,17 @@ struct RadiusClassFill: DensityFill {
             radii[i] >= smallest && radii[i] <= largest
                 && CubicBinning.contains(x: x[i], y: y[i], xAxis: xAxis, yAxis: yAxis)
         }
+        // The wide points sorted by lower class as they are copied (a
+        // stable counting sort: each block's count per class, then its copy).
         let blocks = Parallel.blocks(of: n)
-        let counted = try Parallel.map(blocks.count, control: control) { b -> (wide: Int, narrow: Int, used: [Bool]) in
-            var wide = 0, narrow = 0
+        let counted = try Parallel.map(blocks.count, control: control) {
+            b -> (wide: [Int], narrow: Int, used: [Bool]) in
+            var wide = [Int](repeating: 0, count: classCount), narrow = 0
             var used = [Bool](repeating: false, count: classCount)
             for i in blocks[b] where weight[i] != 0 {
                 if isBinned(i) {
-                    wide += 1
                     let (k, share) = classes.position(of: radii[i])
+                    wide[k] += 1
                     if share < 1 { used[k] = true }
                     if share > 0 { used[k + 1] = true }
                 } else {
@@ -70,20 +72,29 @@ struct RadiusClassFill: DensityFill {
             }
             return (wide, narrow, used)
         }
-        var wideStart = [0], narrowStart = [0]
+        var classStart = [Int](repeating: 0, count: classCount + 1), narrowStart = [0]
         for part in counted {
-            wideStart.append(wideStart.last! + part.wide)
+            for k in 0..<classCount { classStart[k + 1] += part.wide[k] }
             narrowStart.append(narrowStart.last! + part.narrow)
             for k in 0..<classCount where part.used[k] { flags[k] = 1 }
         }
-        let wide = RadiusClassSlice(count: wideStart.last!), narrow = RadiusClassSlice(count: narrowStart.last!)
+        for k in 0..<classCount { classStart[k + 1] += classStart[k] }
+        // Where each block's points of each class go: after the earlier blocks'.
+        var next = Array(classStart.dropLast())
+        var wideStart: [[Int]] = []
+        for part in counted {
+            wideStart.append(next)
+            for k in 0..<classCount { next[k] += part.wide[k] }
+        }
+        let wide = RadiusClassOrder(starts: classStart), narrow = RadiusClassSlice(count: narrowStart.last!)
         try Parallel.forEach(blocks.count, control: control) { b in
-            var w = wideStart[b], m = narrowStart[b]
+            var at = wideStart[b], m = narrowStart[b]
             for i in blocks[b] where weight[i] != 0 {
                 let v = value?[i] ?? 0
                 if isBinned(i) {
-                    wide.set(w, x[i], y[i], weight[i], v, radii[i])
-                    w += 1
+                    let (k, share) = classes.position(of: radii[i])
+                    wide.sorted.set(at[k], x[i], y[i], weight[i], v, share)
+                    at[k] += 1
                 } else {
                     narrow.set(m, x[i], y[i], weight[i], v, radii[i])
                     m += 1
@@ -113,7 +124,6 @@ struct RadiusClassFill: DensityFill {
             return
         }
         let layout = classes.layout(xAxis: xAxis, yAxis: yAxis, channels: channels)
-        let sorted = try RadiusClassOrder(points.slices, classes: classes, control: control)
         guard let plane = GridBuffer(count: layout.count) else { throw DensityStorage.outOfMemory }
         let columns = xAxis.count, rows = yAxis.count
         let transform = classes.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
@@ -132,18 +142,21 @@ struct RadiusClassFill: DensityFill {
             return factor * shape.shape(squaredDistanceRatio: d2 / rr)
         }
         // Class k's plane: its points' shares binned into the plane, which
-        // is zero (as allocated, and as each term's transform leaves it).
+        // is zero (as allocated, and as each term's transform leaves it),
+        // one deposit's points after another.
         func bin(_ k: Int) throws {
-            let range = sorted.contributors(of: k)
-            guard !range.isEmpty else { return }
-            let depositor = ClassShareBinning(
-                binning: CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: plane.base, layout: layout),
-                share: sorted.share + range.lowerBound, upperFrom: sorted.start(of: k) - range.lowerBound)
-            try RowBands.deposit(
-                depositor, x: sorted.x + range.lowerBound, y: sorted.y + range.lowerBound,
-                weight: sorted.weight + range.lowerBound,
-                value: mean ? UnsafePointer(sorted.value + range.lowerBound) : nil,
-                count: range.count, rows: rows, columns: columns, control: control, progress: nil)
+            for sorted in points.slices {
+                let range = sorted.contributors(of: k)
+                guard !range.isEmpty else { continue }
+                let depositor = ClassShareBinning(
+                    binning: CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: plane.base, layout: layout),
+                    share: sorted.share + range.lowerBound, upperFrom: sorted.start(of: k) - range.lowerBound)
+                try RowBands.deposit(
+                    depositor, x: sorted.x + range.lowerBound, y: sorted.y + range.lowerBound,
+                    weight: sorted.weight + range.lowerBound,
+                    value: mean ? UnsafePointer(sorted.value + range.lowerBound) : nil,
+                    count: range.count, rows: rows, columns: columns, control: control, progress: nil)
+            }
         }
         var total = 0.0
         var done = 0
@@ -181,13 +194,13 @@ struct RadiusClassFill: DensityFill {
     }
 }
 
-/// The wide points of a ``RadiusClassFill``, one slice per deposit, kept
-/// until the grid is finished. A copy of the storage shares the slices
-/// (never written once kept) in a list of its own.
+/// The wide points of a ``RadiusClassFill``, sorted by class, one run per
+/// deposit, kept until the grid is finished. A copy of the storage shares
+/// the runs (never written once kept) in a list of its own.
 final class RadiusClassPoints: @unchecked Sendable {
-    var slices: [RadiusClassSlice]
+    var slices: [RadiusClassOrder]
 
-    init(slices: [RadiusClassSlice] = []) { self.slices = slices }
+    init(slices: [RadiusClassOrder] = []) { self.slices = slices }
 
     func copy() -> RadiusClassPoints { RadiusClassPoints(slices: slices) }
 }

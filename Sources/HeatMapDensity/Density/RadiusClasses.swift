@@ -170,52 +170,28 @@ struct RadiusClasses: Sendable, Hashable {
     }
 }
 
-/// The kept points of radius classes (``RadiusClassPoints``) sorted by
-/// their lower class, in input order within one, with the upper class's
-/// share of each: so the points that class k bins, those of lower class
-/// k − 1 (their share) and then those of lower class k (the rest of their
-/// weight), lie in one run. A stable counting sort, by blocks on all cores.
+/// The wide points of one deposit sorted by their lower class, in input
+/// order within one, with the upper class's share of each: so the points
+/// that class k bins, those of lower class k − 1 (their share) and then
+/// those of lower class k (the rest of their weight), lie in one run.
+/// Made by ``RadiusClassFill`` as it splits a slice (a stable counting
+/// sort, by blocks on all cores), kept until the grid is finished.
 final class RadiusClassOrder: @unchecked Sendable {
     /// The points in class order; the run of radii holds each point's
     /// upper share λ instead (``RadiusClasses/position(of:)``).
-    private let sorted: RadiusClassSlice
+    let sorted: RadiusClassSlice
     /// Points of lower class k are `starts[k] ..< starts[k + 1]`.
     private let starts: [Int]
 
-    init(_ slices: [RadiusClassSlice], classes: RadiusClasses, control: ComputeControl) throws {
-        var blocks: [(slice: RadiusClassSlice, range: Range<Int>)] = []
-        for slice in slices { for range in Parallel.blocks(of: slice.count) { blocks.append((slice, range)) } }
-        let classCount = classes.count
-        let counts = try Parallel.map(blocks.count, control: control) { b -> [Int] in
-            var counts = [Int](repeating: 0, count: classCount)
-            let (slice, range) = blocks[b]
-            for i in range { counts[classes.position(of: slice.radius[i]).lower] += 1 }
-            return counts
-        }
-        var starts = [Int](repeating: 0, count: classCount + 1)
-        for part in counts { for k in 0..<classCount { starts[k + 1] += part[k] } }
-        for k in 0..<classCount { starts[k + 1] += starts[k] }
-        // Where each block's points of each class go: after the earlier blocks'.
-        var next = Array(starts.dropLast())
-        var offsets: [[Int]] = []
-        for part in counts {
-            offsets.append(next)
-            for k in 0..<classCount { next[k] += part[k] }
-        }
+    /// Room for points of lower class k in `starts[k] ..< starts[k + 1]`,
+    /// each to be set once (``RadiusClassSlice/set(_:_:_:_:_:_:)``, the share
+    /// in place of the radius).
+    init(starts: [Int]) {
         self.starts = starts
-        let sorted = RadiusClassSlice(count: starts[classCount])
-        self.sorted = sorted
-        try Parallel.forEach(blocks.count, control: control) { b in
-            var at = offsets[b]
-            let (slice, range) = blocks[b]
-            for i in range {
-                let (k, share) = classes.position(of: slice.radius[i])
-                sorted.set(at[k], slice.x[i], slice.y[i], slice.weight[i], slice.value[i], share)
-                at[k] += 1
-            }
-        }
+        sorted = RadiusClassSlice(count: starts.last ?? 0)
     }
 
+    var count: Int { sorted.count }
     var x: UnsafeMutablePointer<Double> { sorted.x }
     var y: UnsafeMutablePointer<Double> { sorted.y }
     var weight: UnsafeMutablePointer<Double> { sorted.weight }
