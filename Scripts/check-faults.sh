@@ -294,6 +294,11 @@ kind_memory() {
     done
   done
   case_run "ulimit -v, include-empty" - "ulimit -v 500000; \$C bin \$IN/quakes.csv --include-empty --size 1 --max-cells 100000000 >/dev/null"
+  # Radii per point hold every point: refused by what holds them (no
+  # advice about the resolution), or by the grid, or done.
+  for v in 250000 300000 400000; do
+    case_run "ulimit -v $v grid --adaptive" - "ulimit -v $v; \$C grid \$IN/big.csv --adaptive --kernel quartic --resolution 2000 >/dev/null 2>e; s=\$?; cat e >&2; ! grep -q 'points with a radius.*--resolution' e || exit 99; exit \$s"
+  done
 }
 
 kind_paths() {

@@ -60,7 +60,11 @@ func runTool(_ arguments: [String]) -> Int32 {
         case let e as ToolError: failure = e
         case let e as InputError: failure = .input(e)
         case let e as HeatMapError:
-            if case .outOfMemory = e, command.option(named: "--resolution") != nil {
+            // A smaller grid helps a stage sized by the grid (each names
+            // it), not one sized by the points.
+            if case .outOfMemory(_, _, let what) = e, what.contains("grid"),
+                command.option(named: "--resolution") != nil
+            {
                 failure = .failure("\(e); try a smaller --resolution")
             } else {
                 failure = .failure("\(e)")

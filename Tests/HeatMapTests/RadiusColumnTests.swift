@@ -1,4 +1,5 @@
 import Foundation
+import HeatMapFormats
 import Testing
 
 @testable import HeatMapCore
@@ -109,5 +110,94 @@ import Testing
             compared += 1
         }
         #expect(compared > 100)
+    }
+}
+
+/// Points with their own radii and values, handed out in batches (as a
+/// file is read): gathered whole, the grid is the one of all the points
+/// at once.
+@Suite struct RadiusBatchTests {
+    /// A source that hands out its points `size` at a time.
+    struct Batched: PlanePointSource {
+        let points: PlanePoints
+        let size: Int
+        var count: Int { points.count }
+        var projection: PlaneProjection { PlaneProjection(kind: .planar) }
+        var carriesRadius: Bool { true }
+        func spread(control: ComputeControl) throws -> BandwidthEstimator {
+            try MemoryPointSource(points: points, projection: projection).spread(control: control)
+        }
+        func box(spread: BandwidthEstimator?, control: ComputeControl) throws -> PlaneBox {
+            try DensityGrid.bounds(of: points, control: control)
+        }
+        func forEachBatch(control: ComputeControl, _ body: (PlanePoints) throws -> Void) throws {
+            for start in stride(from: 0, to: points.count, by: size) {
+                let part = start..<min(start + size, points.count)
+                var batch = PlanePoints(
+                    x: Array(points.x[part]), y: Array(points.y[part]), weight: Array(points.weight[part]),
+                    value: points.value.map { Array($0[part]) })
+                batch.radius = points.radius.map { Array($0[part]) }
+                try body(batch)
+            }
+        }
+    }
+
+    @Test func batchesOfValuesAndRadiiGiveTheGridOfAllThePoints() throws {
+        var generator = SplitMix(seed: 29)
+        var points = PlanePoints()
+        var radii: [Double] = [], values: [Double] = []
+        for _ in 0..<500 {
+            points.x.append(Double.random(in: 0...50, using: &generator))
+            points.y.append(Double.random(in: 0...40, using: &generator))
+            points.weight.append(Double.random(in: 0.5...2, using: &generator))
+            values.append(Double.random(in: -10...10, using: &generator))
+            radii.append(Double.random(in: 2...8, using: &generator))
+        }
+        points.value = values
+        points.radius = radii
+        var configuration = HeatMapConfiguration(radius: 5, gridResolution: 80)
+        configuration.kernel = .quartic
+        configuration.estimator = .mean
+        let whole = try DensityPlanner.compute(
+            MemoryPointSource(points: points, projection: PlaneProjection(kind: .planar)),
+            configuration: configuration, control: .none)
+        let batched = try DensityPlanner.compute(
+            Batched(points: points, size: 64), configuration: configuration, control: .none)
+        #expect(batched.plan == whole.plan)
+        #expect(batched.grid.values.count == whole.grid.values.count)
+        #expect(zip(batched.grid.values, whole.grid.values).allSatisfy { $0.bitPattern == $1.bitPattern })
+        #expect(batched.grid.values.contains { $0.isFinite && $0 < 0 })
+    }
+}
+
+/// `PlanePoints`' arrays are public and can be set apart: the public
+/// entries that take them refuse arrays of different lengths with one
+/// message naming the array, rather than read past one.
+@Suite struct PlanePointsLengthTests {
+    static func mismatched() -> [(name: String, points: PlanePoints)] {
+        let good = PlanePoints(x: [1, 2, 3], y: [1, 2, 3], weight: [1, 1, 1], value: [5, 6, 7])
+        var shortY = good
+        shortY.y = [1, 2]
+        var longValue = good
+        longValue.value = [5, 6, 7, 8]
+        var shortRadius = good
+        shortRadius.radius = [2]
+        var shortWeight = good
+        shortWeight.weight = []
+        return [("y", shortY), ("value", longValue), ("radius", shortRadius), ("weight", shortWeight)]
+    }
+
+    @Test(arguments: mismatched())
+    func theDensityAndTheBinsRefuseThem(name: String, points: PlanePoints) throws {
+        let expected = "PlanePoints.\(name) has"
+        var configuration = HeatMapConfiguration(radius: 2, gridResolution: 20)
+        configuration.estimator = .mean
+        #expect {
+            _ = try DensityGrid.compute(
+                points: points, projection: PlaneProjection(kind: .planar), configuration: configuration)
+        } throws: { "\($0)".contains(expected) }
+        #expect {
+            _ = try HeatMapBinning.bin(points, configuration: BinningConfiguration(size: 1, projection: .planar))
+        } throws: { "\($0)".contains(expected) }
     }
 }

@@ -30,6 +30,22 @@ public struct PlanePoints: Sendable, Hashable {
 
     /// The number of points.
     public var count: Int { x.count }
+
+    /// Throws unless every array has one entry per point: the arrays are
+    /// public and may be set one by one after ``init(x:y:weight:value:)``
+    /// checked them. O(1).
+    ///
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` naming the array.
+    package func checkLengths() throws {
+        for (name, length) in [
+            ("y", y.count), ("weight", weight.count), ("value", value?.count), ("radius", radius?.count)
+        ] {
+            guard let length, length != x.count else { continue }
+            throw HeatMapError.invalidConfiguration(
+                "PlanePoints.\(name) has \(length) entries, but there are \(x.count) points (x)")
+        }
+    }
+
     /// Whether there are no points.
     public var isEmpty: Bool { x.isEmpty }
 

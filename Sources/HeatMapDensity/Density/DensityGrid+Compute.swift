@@ -18,12 +18,14 @@ extension DensityGrid {
     /// around the origin; all-zero weights likewise, on the points' box.
     ///
     /// - Throws: `CancellationError`; ``HeatMapError`` for a non-finite or
-    ///   negatively weighted point or a grid too large for memory.
+    ///   negatively weighted point, arrays of different lengths, or a grid
+    ///   too large for memory.
     public static func compute(
         points: PlanePoints, projection: PlaneProjection,
         configuration: HeatMapConfiguration,
         control: ComputeControl = .none
     ) throws -> DensityGrid {
+        try points.checkLengths()
         try control.begin(.density)
         return try DensityPlanner.compute(
             MemoryPointSource(points: points, projection: projection),

@@ -90,6 +90,14 @@ enum DensityPlanner {
         return (try (consume accumulator).finish(control: control), plan)
     }
 
+    /// Bytes a point with a radius of its own takes beyond the grid, at
+    /// most: its position, weight and radius, gathered (every point is held
+    /// until the grid is made: the pilot sums over each point's neighbours,
+    /// and the radius classes bin their points last), the pilot's
+    /// arrays, and the class's sorted copy (about 40 measured on 5 × 10⁶
+    /// points, docs/performance.md).
+    static let bytesPerPointWithRadius = 64
+
     /// The plan of points with a radius each, and the points with their
     /// radii (``PlanePoints/radius``), in the source's order: their own
     /// radii, or an adaptive bandwidth's. The points are gathered in
@@ -104,14 +112,22 @@ enum DensityPlanner {
         _ source: S, configuration: HeatMapConfiguration,
         control: ComputeControl
     ) throws -> (points: PlanePoints, plan: Plan) {
+        try MemoryBudget.reserve(
+            MemoryBudget.product(source.count, bytesPerPointWithRadius),
+            for: "holding \(source.count) points with a radius each until the density is made")
         var points = PlanePoints()
         if let memory = source as? MemoryPointSource {
             points = memory.points
         } else {
+            let n = source.count
+            points.x.reserveCapacity(n)
+            points.y.reserveCapacity(n)
+            points.weight.reserveCapacity(n)
             try source.forEachBatch(control: control) { batch in
                 points.x += batch.x; points.y += batch.y; points.weight += batch.weight
-                if let v = batch.value { points.value = (points.value ?? []) + v }
-                if let r = batch.radius { points.radius = (points.radius ?? []) + r }
+                // In place: each batch costs its own length, not all so far.
+                if let v = batch.value { points.value.append(contentsOf: v, reserving: n) }
+                if let r = batch.radius { points.radius.append(contentsOf: r, reserving: n) }
             }
         }
         let memory = MemoryPointSource(points: points, projection: source.projection)
@@ -301,5 +317,17 @@ struct MemoryPointSource: PlanePointSource {
 
     package func forEachBatch(control: ComputeControl, _ body: (PlanePoints) throws -> Void) throws {
         try body(points)
+    }
+}
+
+extension [Double]? {
+    /// Appends `more`, making the array (with room for `capacity`) if there is none yet.
+    fileprivate mutating func append(contentsOf more: [Double], reserving capacity: Int) {
+        if self == nil {
+            var fresh: [Double] = []
+            fresh.reserveCapacity(capacity)
+            self = fresh
+        }
+        self!.append(contentsOf: more)
     }
 }

@@ -59,11 +59,15 @@ public enum HeatMapBinning {
     /// Bins points already in a plane (`projection` says how they got
     /// there; `.planar` for x/y data). Values are `points.value` when
     /// present, else the weights. O(N + cells log cells).
+    ///
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for arrays of
+    ///   different lengths; what binning any points throws.
     public static func bin(
         _ points: PlanePoints, projection: PlaneProjection = PlaneProjection(kind: .planar),
         configuration: BinningConfiguration,
         control: ComputeControl = .none
     ) throws -> BinningResult {
+        try points.checkLengths()
         var binner = try Binner(configuration: configuration, projection: projection)
         try binner.add(x: points.x, y: points.y, values: points.value ?? points.weight, control: control)
         return try binner.result(control: control)
