@@ -213,4 +213,33 @@ import Testing
         #expect(AntimeridianSplitter.windows(PlaneBox(minX: 180, minY: 0, maxX: 190, maxY: 1)) == 1...1)
         #expect(AntimeridianSplitter.windows(PlaneBox(minX: -200, minY: 0, maxX: -170, maxY: 1)) == -1...0)
     }
+
+    /// A polygon in window 0 and off the poles is appended as it is; one
+    /// the windows put in window 1 (a box from longitude 180 on, though
+    /// within ±180) is shifted, one past a pole is cut.
+    @Test func onlyPolygonsInWindowZeroGoInAsTheyAre() {
+        func triangle(_ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double) -> PlanePolygon {
+            PlanePolygon(exterior: [
+                PlanePoint(x: x0, y: y0), PlanePoint(x: x1, y: y0), PlanePoint(x: x1, y: y1)
+            ])
+        }
+        let before = triangle(0, 1, 0, 1)
+        func split(_ polygon: PlanePolygon) -> [PlanePolygon] {
+            var out = [before]
+            AntimeridianSplitter.split(polygon, bounds: polygon.bounds, into: &out)
+            #expect(out.first == before)
+            return Array(out.dropFirst())
+        }
+        let inside = triangle(-180, 179.5, -90, 90)
+        #expect(split(inside) == [inside])
+        // (180 + 180) / 360 = 1: window 1, shifted by −360.
+        let hair = triangle(180, 180, 10, 11)
+        #expect(AntimeridianSplitter.windows(hair.bounds) == 1...1)
+        #expect(split(hair).map { $0.exterior.map(\.x) } == [hair.exterior.map { $0.x - 360 }])
+        let beyond = triangle(170, 175, 80, 95)
+        let cut = split(beyond)
+        #expect(cut.count == 1)
+        #expect(cut.allSatisfy { $0.exterior.allSatisfy { $0.y <= 90 } })
+        #expect(split(triangle(170, 190, 0, 1)).count == 2)
+    }
 }

@@ -29,7 +29,25 @@ enum AntimeridianSplitter {
 
     /// ``split(_:)`` of a polygon whose ``PlanePolygon/bounds`` are known.
     package static func split(_ polygon: PlanePolygon, bounds box: PlaneBox) -> [PlanePolygon] {
-        guard !box.isEmpty, box.minX.isFinite, box.maxX.isFinite else { return [] }
+        var out: [PlanePolygon] = []
+        split(polygon, bounds: box, into: &out)
+        return out
+    }
+
+    /// Appends the pieces of ``split(_:bounds:)`` to `out`. A polygon in
+    /// window 0 that stays off the poles (nearly every one) goes in as it
+    /// is: a field of many small rings makes no array per polygon.
+    static func split(_ polygon: PlanePolygon, bounds box: PlaneBox, into out: inout [PlanePolygon]) {
+        guard !box.isEmpty, box.minX.isFinite, box.maxX.isFinite else { return }
+        if windows(box) == 0...0, !(box.maxY > 90), !(box.minY < -90) {
+            out.append(polygon)
+            return
+        }
+        out += pieces(polygon, bounds: box)
+    }
+
+    /// The pieces of a polygon that reaches past a window or a pole.
+    private static func pieces(_ polygon: PlanePolygon, bounds box: PlaneBox) -> [PlanePolygon] {
         var pieces = [polygon]
         if box.maxY > 90 { pieces = pieces.flatMap { HalfPlaneClipper.clip($0, keeping: .south, of: 90) } }
         if box.minY < -90 { pieces = pieces.flatMap { HalfPlaneClipper.clip($0, keeping: .north, of: -90) } }

@@ -458,14 +458,25 @@ public enum GeoJSONExport {
         raw polygon: PlanePolygon, plane: PlanePolygon? = nil, geometry: LonLatGeometry,
         control: ComputeControl = .none
     ) -> [PlanePolygon] {
-        guard polygon.exterior.count >= 3, !control.isCancelled else { return [] }
+        var out: [PlanePolygon] = []
+        outputPolygons(raw: polygon, plane: plane, geometry: geometry, into: &out, control: control)
+        return out
+    }
+
+    /// Appends ``outputPolygons(raw:plane:geometry:control:)`` to `out`.
+    static func outputPolygons(
+        raw polygon: PlanePolygon, plane: PlanePolygon? = nil, geometry: LonLatGeometry,
+        into out: inout [PlanePolygon], control: ComputeControl = .none
+    ) {
+        guard polygon.exterior.count >= 3, !control.isCancelled else { return }
         guard geometry.projection.isGeographic else {
             let oriented = geometry.polygon(raw: polygon, control: control)
-            return control.isCancelled ? [] : [oriented]
+            if !control.isCancelled { out.append(oriented) }
+            return
         }
         let (lonLat, bounds) = geometry.measuredPolygon(raw: polygon, plane: plane, control: control)
-        if control.isCancelled { return [] }
-        return AntimeridianSplitter.split(lonLat, bounds: bounds)
+        if control.isCancelled { return }
+        AntimeridianSplitter.split(lonLat, bounds: bounds, into: &out)
     }
 
     /// Raw `polygons` in output coordinates, each left empty once made, so
@@ -480,7 +491,7 @@ public enum GeoJSONExport {
         for k in polygons.indices {
             let polygon = polygons[k]
             polygons[k] = PlanePolygon(exterior: [])
-            out += outputPolygons(raw: polygon, geometry: geometry, control: control)
+            outputPolygons(raw: polygon, geometry: geometry, into: &out, control: control)
         }
         return out
     }
