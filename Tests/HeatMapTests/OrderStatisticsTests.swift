@@ -89,6 +89,43 @@ import Testing
         #expect(keys.map(OrderStatistics.value) == values)
     }
 
+    /// Values cut into parts passed over on all cores give the picks, the
+    /// count and the extremes of one pass in order: for one part, a few
+    /// (an uneven last one) and more parts than the cores; ties of −0 and
+    /// 0 at both ends pick what Swift.min and Swift.max pick.
+    @Test(arguments: [0, 1, 2])
+    func partsMergeToWhatOnePassGives(kind: Int) throws {
+        var values = Self.values(kind, count: 30_011, seed: 11)
+        values[5] = -0.0
+        values[29_000] = 0.0
+        let ranks: (Int) -> [Int] = { m in m == 0 ? [] : [0, 1, m / 7, m / 2, m - 2, m - 1] }
+        let sorted = values.filter { $0 > -1 }.sorted()
+        for partSize in [Int.max, 10_000, 997, 64] {
+            let (count, picks, lo, hi) = try values.withUnsafeBufferPointer { buffer in
+                let passes = ValuePasses(buffer, partSize: partSize)
+                let (count, picks) = try OrderStatistics.select(
+                    passes, above: -1, ranks: ranks, candidateLimit: .max, control: .none)
+                let (lo, hi) = try OrderStatistics.extremes(passes, control: .none)
+                return (count, picks, lo, hi)
+            }
+            #expect(count == sorted.count)
+            #expect(picks == ranks(sorted.count).map { sorted[$0] })
+            let defined = values.filter { !$0.isNaN }
+            let (min, max) = (defined.min()!, defined.max()!)
+            #expect(lo == min && lo.sign == min.sign)
+            #expect(hi == max && hi.sign == max.sign)
+        }
+        // Signed zeros tied at both ends, one or two to a part: the first
+        // smallest and the last largest, as in one part.
+        let zeros: [Double] = [0.0, -0.0, .nan, -0.0, 0.0, 0.0, -0.0]
+        for partSize in [1, 2, 3] {
+            let (lo, hi) = try zeros.withUnsafeBufferPointer {
+                try OrderStatistics.extremes(ValuePasses($0, partSize: partSize), control: .none)
+            }
+            #expect(lo.sign == .plus && hi.sign == .minus)
+        }
+    }
+
     @Test func aCancelledSelectionThrows() {
         let values = [Double](repeating: 1, count: 1 << 20)
         let flag = CancellationFlag()

@@ -149,7 +149,7 @@ package enum ContourBuilder {
     /// The grid's values with NaN replaced by the floor of ``CrossingRule``.
     private static func sanitized(_ grid: DensityGrid, thresholds: [Double], control: ComputeControl) throws -> [Double]
     {
-        guard grid.values.contains(where: { $0.isNaN }) else { return grid.values }
+        guard try hasNaN(grid.values, control: control) else { return grid.values }
         let floor = CrossingRule.floorValue(minimum: grid.minimum, maximum: grid.maximum, thresholds: thresholds)
         var values = grid.values
         for start in stride(from: 0, to: values.count, by: 1 << 20) {
@@ -157,6 +157,24 @@ package enum ContourBuilder {
             for i in start..<min(start + (1 << 20), values.count) where values[i].isNaN { values[i] = floor }
         }
         return values
+    }
+
+    /// Whether any value is NaN: a pass over the grid on all cores, a
+    /// stretch of a million values each.
+    private static func hasNaN(_ values: [Double], control: ComputeControl) throws -> Bool {
+        let stretch = 1 << 20
+        let stretches = (values.count + stretch - 1) / stretch
+        var found = [Bool](repeating: false, count: stretches)
+        try values.withUnsafeBufferPointer { values in
+            try found.withUnsafeMutableBufferPointer { found in
+                try Parallel.forEach(stretches, control: control) { k in
+                    let part = UnsafeBufferPointer(rebasing: values[k * stretch..<min(values.count, (k + 1) * stretch)])
+                    found[k] = part.contains { $0.isNaN }
+                }
+            }
+        }
+        try control.checkCancellation()
+        return found.contains(true)
     }
 }
 

@@ -8,7 +8,10 @@ import HeatMapDensity
 /// only those buckets' keys are collected, and each is refined on the next
 /// 16 bits while it is large, sorted once it is small. Two passes over the
 /// values plus work on the few candidate buckets: O(n) time, O(candidates)
-/// memory, and the passes poll cancellation every ``block`` values.
+/// memory, and the passes poll cancellation every ``block`` values. The
+/// passes run over the values' parts on all cores and the candidate
+/// buckets are refined side by side (``ValuePasses``): exact counts and
+/// exact picks, so the cores change nothing but the time.
 enum OrderStatistics {
     /// Values between cancellation polls (about a millisecond).
     package static let block = 1 << 18
@@ -43,15 +46,25 @@ enum OrderStatistics {
         _ values: ValuePasses, above floor: Double, ranks: (Int) -> [Int], candidateLimit: Int,
         control: ComputeControl
     ) throws -> (count: Int, selected: [Double]) {
-        var histogram = [Int](repeating: 0, count: 1 << 16)
-        var m = 0
-        try histogram.withUnsafeMutableBufferPointer { h in
-            try values.pass(control) { block in
-                for v in block where v > floor {
-                    h[Int(key(v) >> 48)] += 1
-                    m += 1
+        // Each part's histogram on its own core, summed: the counts are
+        // exact, so the sum is the serial pass's histogram.
+        let counted = try values.eachPart(control) { k in
+            var histogram = [Int](repeating: 0, count: 1 << 16)
+            var m = 0
+            try histogram.withUnsafeMutableBufferPointer { h in
+                try values.pass(part: k, control) { block in
+                    for v in block where v > floor {
+                        h[Int(key(v) >> 48)] += 1
+                        m += 1
+                    }
                 }
             }
+            return (histogram, m)
+        }
+        var (histogram, m) = counted[0]
+        for (more, n) in counted.dropFirst() {
+            for b in histogram.indices { histogram[b] += more[b] }
+            m += n
         }
         let wanted = ranks(m)
         guard m > 0, !wanted.isEmpty else { return (m, []) }
@@ -83,23 +96,43 @@ enum OrderStatistics {
         }
         let known = UInt64(64 - bits)
         let top = TopFilter(targets.map(\.prefix), bits: bits)
-        var collected = targets.map { t -> [UInt64] in
-            var keys: [UInt64] = []
-            keys.reserveCapacity(t.count)
+        // Each part's candidates on its own core, joined in part order:
+        // every target's keys in the order one pass meets them.
+        var gathered = try values.eachPart(control) { part in
+            var keys = [[UInt64]](repeating: [], count: targets.count)
+            try values.pass(part: part, control) { block in
+                for v in block where v > floor {
+                    let k = key(v)
+                    if let s = top.target(of: k >> known) { keys[s].append(k) }
+                }
+            }
             return keys
         }
-        try values.pass(control) { block in
-            for v in block where v > floor {
-                let k = key(v)
-                if let s = top.target(of: k >> known) { collected[s].append(k) }
+        var collected = targets.indices.map { s in
+            var keys: [UInt64] = []
+            keys.reserveCapacity(targets[s].count)
+            for part in gathered.indices {
+                keys.append(contentsOf: gathered[part][s])
+                gathered[part][s] = []
+            }
+            return keys
+        }
+        // The targets are refined apart, on all cores (a sort of tens of
+        // thousands of keys each).
+        var found = [UInt64](repeating: 0, count: wanted.count)
+        try collected.withUnsafeMutableBufferPointer { collected in
+            try found.withUnsafeMutableBufferPointer { found in
+                try Parallel.forEach(targets.count, control: control) { s in
+                    let t = targets[s]
+                    let picks = try refine(
+                        collected[s], ranks: t.ranks.map { $0.rank }, shift: 48 - bits, control: control)
+                    collected[s] = []
+                    // Each rank is one target's: the writes never meet.
+                    for (j, r) in t.ranks.enumerated() { found[r.index] = picks[j] }
+                }
             }
         }
-        var found = [UInt64](repeating: 0, count: wanted.count)
-        for (s, t) in targets.enumerated() {
-            let picks = try refine(collected[s], ranks: t.ranks.map { $0.rank }, shift: 48 - bits, control: control)
-            collected[s] = []
-            for (j, r) in t.ranks.enumerated() { found[r.index] = picks[j] }
-        }
+        try control.checkCancellation()
         return (m, found.map(value))
     }
 
@@ -172,15 +205,25 @@ enum OrderStatistics {
         try extremes(ValuePasses(values), control: control)
     }
 
-    /// ``extremes(_:control:)`` in one pass over `values`.
+    /// ``extremes(_:control:)`` over `values`, its parts on all cores.
     static func extremes(_ values: ValuePasses, control: ComputeControl) throws -> (Double, Double) {
-        var lo = Double.infinity, hi = -Double.infinity
-        try values.pass(control) { block in
-            for v in block {
-                // As Swift.min and Swift.max pick among equals (−0 and 0).
-                if v < lo { lo = v }
-                if v >= hi { hi = v }
+        // As Swift.min and Swift.max pick among equals (−0 and 0): the
+        // first smallest and the last largest, part by part, then over
+        // the parts in order, which picks the same as one pass.
+        let found = try values.eachPart(control) { k in
+            var lo = Double.infinity, hi = -Double.infinity
+            try values.pass(part: k, control) { block in
+                for v in block {
+                    if v < lo { lo = v }
+                    if v >= hi { hi = v }
+                }
             }
+            return (lo, hi)
+        }
+        var lo = Double.infinity, hi = -Double.infinity
+        for (l, h) in found {
+            if l < lo { lo = l }
+            if h >= hi { hi = h }
         }
         return (lo, hi)
     }
