@@ -130,10 +130,23 @@ import Testing
         let values = [Double](repeating: 1, count: 1 << 20)
         let flag = CancellationFlag()
         flag.cancel()
+        let control = ComputeControl(cancellation: flag)
+        #expect(throws: CancellationError.self) {
+            try values.withUnsafeBufferPointer {
+                try OrderStatistics.select($0, above: 0, ranks: { [$0 / 2] }, control: control)
+            }
+        }
+        // In many parts too: no part's answer is used once cancelled.
         #expect(throws: CancellationError.self) {
             try values.withUnsafeBufferPointer {
                 try OrderStatistics.select(
-                    $0, above: 0, ranks: { [$0 / 2] }, control: ComputeControl(cancellation: flag))
+                    ValuePasses($0, partSize: 4096), above: 0, ranks: { [$0 / 2] }, candidateLimit: .max,
+                    control: control)
+            }
+        }
+        #expect(throws: CancellationError.self) {
+            try values.withUnsafeBufferPointer {
+                try OrderStatistics.extremes(ValuePasses($0, partSize: 4096), control: control)
             }
         }
     }
