@@ -163,17 +163,12 @@ package enum ContourBuilder {
     /// stretch of a million values each.
     private static func hasNaN(_ values: [Double], control: ComputeControl) throws -> Bool {
         let stretch = 1 << 20
-        let stretches = (values.count + stretch - 1) / stretch
-        var found = [Bool](repeating: false, count: stretches)
-        try values.withUnsafeBufferPointer { values in
-            try found.withUnsafeMutableBufferPointer { found in
-                try Parallel.forEach(stretches, control: control) { k in
-                    let part = UnsafeBufferPointer(rebasing: values[k * stretch..<min(values.count, (k + 1) * stretch)])
-                    found[k] = part.contains { $0.isNaN }
-                }
+        let found = try values.withUnsafeBufferPointer { values in
+            try Parallel.map((values.count + stretch - 1) / stretch, control: control) { k in
+                UnsafeBufferPointer(rebasing: values[k * stretch..<min(values.count, (k + 1) * stretch)])
+                    .contains { $0.isNaN }
             }
         }
-        try control.checkCancellation()
         return found.contains(true)
     }
 }

@@ -48,7 +48,7 @@ enum OrderStatistics {
     ) throws -> (count: Int, selected: [Double]) {
         // Each part's histogram on its own core, summed: the counts are
         // exact, so the sum is the serial pass's histogram.
-        let counted = try values.eachPart(control) { k in
+        let counted = try Parallel.map(values.parts, control: control) { k in
             var histogram = [Int](repeating: 0, count: 1 << 16)
             var m = 0
             try histogram.withUnsafeMutableBufferPointer { h in
@@ -98,7 +98,7 @@ enum OrderStatistics {
         let top = TopFilter(targets.map(\.prefix), bits: bits)
         // Each part's candidates on its own core, joined in part order:
         // every target's keys in the order one pass meets them.
-        var gathered = try values.eachPart(control) { part in
+        var gathered = try Parallel.map(values.parts, control: control) { part in
             var keys = [[UInt64]](repeating: [], count: targets.count)
             try values.pass(part: part, control) { block in
                 for v in block where v > floor {
@@ -210,7 +210,7 @@ enum OrderStatistics {
         // As Swift.min and Swift.max pick among equals (−0 and 0): the
         // first smallest and the last largest, part by part, then over
         // the parts in order, which picks the same as one pass.
-        let found = try values.eachPart(control) { k in
+        let found = try Parallel.map(values.parts, control: control) { k in
             var lo = Double.infinity, hi = -Double.infinity
             try values.pass(part: k, control) { block in
                 for v in block {

@@ -55,19 +55,4 @@ struct ValuePasses {
     func pass(part k: Int, _ control: ComputeControl, _ body: (UnsafeBufferPointer<Double>) throws -> Void) throws {
         try passPart(k, control, body)
     }
-
-    /// `body(k)` for every part, on all cores, each result kept in its
-    /// part's place: the parts' results in order. O(parts) beyond the
-    /// passes.
-    func eachPart<T>(_ control: ComputeControl, _ body: (Int) throws -> T) throws -> [T] {
-        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: parts)
-        results.initialize(repeating: nil)
-        defer {
-            results.deinitialize()
-            results.deallocate()
-        }
-        try Parallel.forEach(parts, control: control) { k in results[k] = try body(k) }
-        try control.checkCancellation()
-        return results.map { $0! }
-    }
 }
