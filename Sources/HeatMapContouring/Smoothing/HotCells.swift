@@ -49,7 +49,7 @@ struct HotCells: Sendable {
         try control.checkCancellation()
         if let upper { fill(upper, upperCells, flag: 1 << 31) }
         try control.checkCancellation()
-        items = Self.sortedByCell(items, columns: geometry.columns - 1, rows: geometry.rows - 1)
+        Self.sortByCell(&items, columns: geometry.columns - 1, rows: geometry.rows - 1)
         try control.checkCancellation()
         occupants.reserveCapacity(items.count)
         pieces.reserveCapacity(items.count)
@@ -97,33 +97,34 @@ struct HotCells: Sendable {
         }
     }
 
-    /// `items` sorted by cell, the items of one cell in their order: two
-    /// stable counting passes, by the cell's column and then by its row.
-    /// O(n + columns + rows).
-    private static func sortedByCell(_ items: [Item], columns: Int, rows: Int) -> [Item] {
-        guard items.count > 1 else { return items }
+    /// Sorts `items` by cell, the items of one cell in their order: two
+    /// stable counting passes, by the cell's column into a scratch array
+    /// and by its row back into `items` (no copy of them is made first:
+    /// every slot is written by the pass). O(n + columns + rows).
+    private static func sortByCell(_ items: inout [Item], columns: Int, rows: Int) {
+        guard items.count > 1 else { return }
         let perRow = UInt32(columns)
-        var byColumn = items
-        countingPass(items, into: &byColumn, buckets: columns) { Int($0.cell % perRow) }
-        var byRow = items
-        countingPass(byColumn, into: &byRow, buckets: rows) { Int($0.cell / perRow) }
-        return byRow
+        let byColumn = [Item](unsafeUninitializedCapacity: items.count) { out, count in
+            countingPass(items, into: out, buckets: columns) { Int($0.cell % perRow) }
+            count = items.count
+        }
+        items.withUnsafeMutableBufferPointer { out in
+            countingPass(byColumn, into: out, buckets: rows) { Int($0.cell / perRow) }
+        }
     }
 
-    /// `keys` into `out` stably by `bucket(key)` in 0 ..< `buckets`.
+    /// `keys` into `out` (as many slots) stably by `bucket(key)` in 0 ..< `buckets`.
     private static func countingPass(
-        _ keys: [Item], into out: inout [Item], buckets: Int, _ bucket: (Item) -> Int
+        _ keys: [Item], into out: UnsafeMutableBufferPointer<Item>, buckets: Int, _ bucket: (Item) -> Int
     ) {
         var next = [Int](repeating: 0, count: buckets + 1)
         next.withUnsafeMutableBufferPointer { next in
             for key in keys { next[bucket(key) + 1] += 1 }
             for b in 0..<buckets { next[b + 1] += next[b] }
-            out.withUnsafeMutableBufferPointer { out in
-                for key in keys {
-                    let b = bucket(key)
-                    out[next[b]] = key
-                    next[b] += 1
-                }
+            for key in keys {
+                let b = bucket(key)
+                (out.baseAddress! + next[b]).initialize(to: key)
+                next[b] += 1
             }
         }
     }
