@@ -21,3 +21,15 @@ public enum HeatMapError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension HeatMapError {
+    /// The error of sums that pass the largest double: the weights (or,
+    /// for a mean or a bin, the values) are too large to add up — in a
+    /// grid's nodes, or in a bin's cell when `cells`.
+    package static func sumsOverflow(values: Bool = false, cells: Bool = false) -> HeatMapError {
+        let what = values ? "weights or values" : "weights"
+        let sums = cells ? "a cell's sum passes" : "the grid's sums pass"
+        return .invalidConfiguration(
+            "the \(what) are too large: \(sums) the largest double (about 1.8e308); scale the \(what) down")
+    }
+}

@@ -27,6 +27,7 @@ enum AdaptivePilot {
         // The weight-weighted geometric mean over points of weight > 0, by
         // blocks on all cores, added in block order (the same bits whatever the cores).
         let blocks = Parallel.blocks(of: n)
+        let weightScale = sumScale(of: points.weight)
         var logPilot = [Double](repeating: 0, count: n)
         let pilotParts = try logPilot.withUnsafeMutableBufferPointer { logs in
             let logs = UncheckedSendable(logs)
@@ -36,8 +37,9 @@ enum AdaptivePilot {
                 for i in blocks[part] where points.weight[i] > 0 && pilot[i] > 0 {
                     let value = log(pilot[i])
                     logs.value[i] = value
-                    sums[0] += points.weight[i] * value
-                    sums[1] += points.weight[i]
+                    let w = points.weight[i] * weightScale
+                    sums[0] += w * value
+                    sums[1] += w
                     sums[2] = min(sums[2], pilot[i])
                     sums[3] = max(sums[3], pilot[i])
                 }
@@ -52,6 +54,8 @@ enum AdaptivePilot {
             lowestPilot = min(lowestPilot, part[2])
             highestPilot = max(highestPilot, part[3])
         }
+        // A pilot past the largest double: the density would overflow too.
+        guard highestPilot.isFinite else { throw HeatMapError.sumsOverflow() }
         guard weightSum > 0, highestPilot > lowestPilot * (1 + 1e-12) else {
             throw HeatMapError.invalidConfiguration(
                 "adaptive bandwidth: the pilot density is the same at every point (\(n) point\(n == 1 ? "" : "s")), so every radius would be the pilot radius; leave adaptive off"
@@ -87,7 +91,7 @@ enum AdaptivePilot {
                         radii.value[i] =
                             e > logTrim ? trimmedRadius : radius * (squareRoot ? (g / pilot[i]).squareRoot() : exp(e))
                     }
-                    let w = points.weight[i], r = radii.value[i]
+                    let w = points.weight[i] * weightScale, r = radii.value[i]
                     part.logSum += w * logR
                     part.profile.add(r, log: logR)
                     part.percentiles.add(r, weight: w)
@@ -112,6 +116,20 @@ enum AdaptivePilot {
             pilotRadius: radius, geometricMean: exp(logSum / total), smallest: smallest, largest: largest,
             percentile5: quantiles[0], percentile95: quantiles[1], trimmed: trimmed)
         return (radii, summary, RadiusProfile(tallies: parts.map { $0.profile }))
+    }
+
+    /// A power of two to multiply the weights by before they are summed,
+    /// so that no sum of them, nor of them times a logarithm, overflows: 1
+    /// (the sums unchanged to the bit) unless the largest weight times the
+    /// count of weights, times 2^10 for the logarithms, would pass the
+    /// largest double. A power of two scales every sum exactly, so the
+    /// means and quantiles made of their ratios are those of the weights
+    /// themselves. O(n).
+    static func sumScale(of weights: [Double]) -> Double {
+        let largest = weights.reduce(0) { max($0, $1) }
+        let limit = Double.greatestFiniteMagnitude / 1024 / Double(max(weights.count, 1))
+        guard largest > limit, largest.isFinite else { return 1 }
+        return Double(sign: .plus, exponent: limit.exponent - largest.exponent - 1, significand: 1)
     }
 
     /// Pairs of points the exact pilot may sum before the grid's is read

@@ -1,5 +1,6 @@
 import Foundation
 import HeatMapCore
+import Synchronization
 
 /// Builds a density grid from points that arrive in batches, in memory
 /// O(grid) whatever the number of points (docs/density-model.md, docs/faults.md).
@@ -457,6 +458,18 @@ struct DensityAccumulator: Sendable {
     /// Σ v w e^(−d²/2σ²): the density `sum × scale` (scale = area unit /
     /// 2πσ²), or the mean, NaN where the support Σ w K · 2πσ² (the sum
     /// itself) is below 0.05.
+    /// Whether `count` values from `values` on are all finite: their
+    /// exponent bits, or-ed together (an all-ones exponent, ±∞ or NaN,
+    /// carries into the sign bit when one is added), so the loop is plain
+    /// integer work the compiler runs several lanes at a time.
+    @inline(__always)
+    static func allFinite(_ values: UnsafePointer<Double>, count: Int) -> Bool {
+        let exponent: UInt64 = 0x7FF0_0000_0000_0000, one: UInt64 = 0x0010_0000_0000_0000
+        var carried: UInt64 = 0
+        for c in 0..<count { carried |= (values[c].bitPattern & exponent) &+ one }
+        return carried & (1 << 63) == 0
+    }
+
     @inline(__always)
     static func nodeValue(sum: Double, valueSum: Double, mean: Bool, scale: Double) -> Double {
         guard mean else { return sum * scale }
@@ -490,12 +503,24 @@ struct DensityAccumulator: Sendable {
         case (.density, .gaussian): scale = projection.areaUnitScale / (2 * Double.pi * sigma * sigma)
         case (.density, _): scale = projection.areaUnitScale * kernel.normalization / (Double.pi * radius * radius)
         }
+        // A kernel whose area is not a double (planar coordinates near the
+        // ends of its range) has no density.
+        guard scale.isFinite, scale > 0 else {
+            throw HeatMapError.invalidConfiguration(
+                "the radius \(radius) is too \(scale > 0 ? "small" : "large") for the kernel's area to be a double; "
+                    + "express the coordinates in a unit that brings them nearer 1")
+        }
         let mean = estimator == .mean
         let share = scheme.isBinned ? 0.3 : 0.97
         // The fill points into the buffers: they live until the end.
         let storage = self.storage
         defer { withExtendedLifetime(storage) {} }
         let fill = self.fill()
+        // Rows that came out with a value past the largest double: the
+        // weights are too large for the sums (a density is never infinite
+        // or undefined otherwise; a mean is undefined only where its support
+        // is too thin, which its own sums decide).
+        let overflowed = Atomic<Bool>(false)
 
         let values = try [Double](unsafeUninitializedCapacity: cells) { out, initialized in
             let out = out.baseAddress!
@@ -518,8 +543,12 @@ struct DensityAccumulator: Sendable {
                     case let (nil, direct?): for c in 0..<columns { row[c] = density(0 + direct[c]) }
                     case (nil, nil): for c in 0..<columns { row[c] = density(0) }
                     }
+                    if !DensityAccumulator.allFinite(UnsafePointer(row), count: columns) {
+                        overflowed.store(true, ordering: .relaxed)
+                    }
                     return
                 }
+                var sumsFinite = true
                 for c in 0..<columns {
                     var den = sums?[c] ?? 0
                     if let direct { den += direct[base + c] }
@@ -528,13 +557,18 @@ struct DensityAccumulator: Sendable {
                         num = sums?[columns + c] ?? 0
                         if let directValue { num += directValue[base + c] }
                     }
+                    sumsFinite = sumsFinite && den.isFinite && num.isFinite
                     row[c] = DensityAccumulator.nodeValue(sum: den, valueSum: num, mean: mean, scale: scale)
                 }
+                if !sumsFinite { overflowed.store(true, ordering: .relaxed) }
             }
             try fill.finish(
                 control: control, progress: { f in control.report(.density, share + (1 - share) * f) },
                 emit: emit)
             initialized = cells
+        }
+        if overflowed.load(ordering: .relaxed) {
+            throw HeatMapError.sumsOverflow(values: mean)
         }
         control.report(.density, 1)
         let units = mean || kernelValues == .raw ? "" : projection.densityUnits

@@ -71,8 +71,11 @@ package struct RadiusProfile: Sendable, Hashable {
         /// (the last bin takes any beyond, the first any below).
         init(lowestLog: Double, highestLog: Double) {
             self.lowestLog = lowestLog
+            // A span that is not a number (radii past the largest double)
+            // takes one bin rather than trapping.
             let span = max(highestLog - lowestLog, 0) * RadiusProfile.binsPerLog
-            bins = Array(repeating: .zero, count: Int(min(span, Double(RadiusProfile.binLimit - 1))) + 1)
+            let bounded = span.isNaN ? 0 : min(span, Double(RadiusProfile.binLimit - 1))
+            bins = Array(repeating: .zero, count: Int(bounded) + 1)
         }
 
         /// Counts a point of radius `r`, whose ln is `logR`.

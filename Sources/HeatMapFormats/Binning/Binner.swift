@@ -391,8 +391,12 @@ package struct Binner: Sendable {
     /// `includeEmpty`, also every empty cell covering the data's box.
     /// O(cells log cells).
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when the empty
-    ///   cells would exceed `configuration.maximumCells`; `CancellationError`.
+    ///   cells would exceed `configuration.maximumCells` or a cell's sum
+    ///   passes the largest double; `CancellationError`.
     package func result(control: ComputeControl = .none) throws -> BinningResult {
+        guard statistics.allSatisfy({ $0.sum.isFinite }) else {
+            throw HeatMapError.sumsOverflow(values: true, cells: true)
+        }
         var order = Array(keys.indices)
         order.sort { keys[$0] < keys[$1] }
         var bins: [Bin] = []

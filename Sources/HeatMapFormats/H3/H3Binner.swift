@@ -98,11 +98,15 @@ package struct H3Binner: Sendable {
     /// step, whose centres lie within the data's latitude band and
     /// longitude arc.
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when the covering
-    ///   cells would exceed `maximumCells`; `CancellationError`.
+    ///   cells would exceed `maximumCells` or a cell's sum passes the
+    ///   largest double; `CancellationError`.
     package func result(
         includeEmpty: Bool = false, maximumCells: Int = 5_000_000,
         control: ComputeControl = .none
     ) throws -> H3BinningResult {
+        guard table.values.allSatisfy({ $0.sum.isFinite }) else {
+            throw HeatMapError.sumsOverflow(values: true, cells: true)
+        }
         var ids = Set(table.keys)
         if includeEmpty, !table.isEmpty {
             ids = try covering(limit: maximumCells, control: control)
