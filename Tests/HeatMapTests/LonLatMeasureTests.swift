@@ -59,7 +59,7 @@ import Testing
         var reversed = 0
         for _ in 0..<400 {
             let exterior = Self.rawRing(kind, &random), hole = Self.rawRing(kind, &random)
-            let (polygon, bounds) = geometry.measuredPolygon(raw: PlanePolygon(exterior: exterior, holes: [hole]))
+            let (polygon, bounds, _) = geometry.measuredPolygon(raw: PlanePolygon(exterior: exterior, holes: [hole]))
             let outer = Self.unwrapped(exterior)
             // Kept as it runs unless its area is below zero.
             let expected = PlaneRing.signedArea(outer) < 0 ? Array(outer.reversed()) : outer

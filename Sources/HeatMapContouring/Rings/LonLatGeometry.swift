@@ -71,34 +71,136 @@ package struct LonLatGeometry {
     /// ``polygon(raw:plane:control:)`` and the box of its exterior
     /// (``PlanePolygon/bounds``), measured while the rings are unwrapped
     /// rather than in passes of their own. O(n).
+    ///
+    /// A polygon round a pole spans one turn of longitudes from seam to
+    /// seam (±180° in some turn): a cap closed over the pole, or the strip
+    /// between two rings that circle it. A hole across a seam is cut
+    /// there into notches of the exterior on both sides (the polygon is
+    /// clipped out of three turns of itself, ``HalfPlaneClipper``); the
+    /// pieces past the first, if the cut makes more, are in `more` (empty
+    /// otherwise).
     package func measuredPolygon(
         raw polygon: PlanePolygon, plane: PlanePolygon? = nil, control: ComputeControl = .none
-    ) -> (polygon: PlanePolygon, bounds: PlaneBox) {
+    ) -> (polygon: PlanePolygon, bounds: PlaneBox, more: [PlanePolygon]) {
         guard projection.isGeographic else {
             let oriented = Self.oriented(polygon)
-            return (oriented, PlaneRing.bounds(oriented.exterior))
+            return (oriented, PlaneRing.bounds(oriented.exterior), [])
         }
         let outer = measuredRing(raw: polygon.exterior, plane: plane?.exterior)
         var exterior = outer.points
         if outer.area < 0 { exterior.reverse() }
-        let box = outer.box
+        var box = outer.box
         var holes: [[PlanePoint]] = []
         holes.reserveCapacity(polygon.holes.count)
+        // The hole that circles the exterior's pole, if one does.
+        var inner: MeasuredRing?
         for (k, h) in polygon.holes.enumerated() {
             if control.isCancelled { break }
             let measured = measuredRing(raw: h, plane: plane?.holes[k])
+            // A band round a pole: its exterior and one hole both circle
+            // it, and each closed over the pole they would share that edge.
+            if inner == nil, let strip = Self.strip(between: outer, and: measured) {
+                exterior = strip
+                box = PlaneRing.bounds(strip)
+                inner = measured
+                continue
+            }
             var hole = measured.points
             guard !hole.isEmpty else { continue }
             if measured.area > 0 { hole.reverse() }
             // Each ring was unwrapped on its own: put the hole in the
             // exterior's turn of longitudes.
-            let hb = measured.box
-            let shift = ((box.minX + box.maxX) / 2 - (hb.minX + hb.maxX) / 2) / 360
-            let turns = shift.rounded()
+            let turns = Self.turns(placing: hole, box: measured.box, in: exterior, box: box)
             if turns != 0 { hole = hole.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
             holes.append(hole)
         }
-        return (PlanePolygon(exterior: exterior, holes: holes), box)
+        if outer.pole != nil, let pieces = Self.cutAtSeams(outer, inner, holes: holes), !pieces.isEmpty {
+            return (pieces[0], PlaneRing.bounds(pieces[0].exterior), Array(pieces.dropFirst()))
+        }
+        return (PlanePolygon(exterior: exterior, holes: holes), box, [])
+    }
+
+    /// The turns of longitude (a whole number) that put `hole`, whose box
+    /// is `hb`, inside `exterior`, whose box is `box`: the turn nearest the
+    /// exterior's middle, unless the exterior spans so wide (more than a
+    /// turn, less the hole's width) that the hole's box fits it in more
+    /// than one turn; then the turn in which the hole's first position
+    /// lies inside the exterior (the ring tells, the middle may not).
+    /// O(1), or O(exterior) for the wide ones.
+    private static func turns(placing hole: [PlanePoint], box hb: PlaneBox, in exterior: [PlanePoint], box: PlaneBox)
+        -> Double
+    {
+        let nearest = (((box.minX + box.maxX) / 2 - (hb.minX + hb.maxX) / 2) / 360).rounded()
+        guard box.maxX - box.minX + (hb.maxX - hb.minX) > 360, let first = hole.first else { return nearest }
+        let fitting = [nearest - 1, nearest, nearest + 1].filter {
+            hb.minX + 360 * $0 >= box.minX && hb.maxX + 360 * $0 <= box.maxX
+        }
+        guard fitting.count > 1 else { return nearest }
+        return fitting.first { PlaneRing.locate(PlanePoint(x: first.x + 360 * $0, y: first.y), in: exterior) == 1 }
+            ?? nearest
+    }
+
+    /// The pieces of a polygon round a pole (`outer` circles it, and so
+    /// does `inner` when the polygon is the strip between them) that
+    /// reaches past the seams of its turn, or nil when it does not: the
+    /// turn runs from the seam where the exterior's curve starts to the one
+    /// where it ends, and a curve that wanders back across a seam, or a
+    /// hole across one, needs its part beyond laid on the far side. The
+    /// exterior's curves are repeated over the turns before and after, the
+    /// holes copied one turn either way, and the whole clipped to the
+    /// turn (``HalfPlaneClipper``). O(n log n).
+    private static func cutAtSeams(_ outer: MeasuredRing, _ inner: MeasuredRing?, holes: [[PlanePoint]])
+        -> [PlanePolygon]?
+    {
+        guard let pole = outer.pole else { return nil }
+        var a = Array(outer.points.dropLast(2))
+        if outer.area < 0 { a.reverse() }
+        guard a.count >= 2 else { return nil }
+        let west = min(a[0].x, a[a.count - 1].x), east = max(a[0].x, a[a.count - 1].x)
+        guard east - west == 360 else { return nil }
+        var b: [PlanePoint] = []
+        if let inner {
+            b = Array(inner.points.dropLast(2))
+            if inner.area > 0 { b.reverse() }
+            guard b.count >= 2 else { return nil }
+            let turns = ((a[a.count - 1].x - b[0].x) / 360).rounded()
+            if turns != 0 { b = b.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
+        }
+        let outside = { (p: PlanePoint) in p.x < west || p.x > east }
+        guard
+            a.contains(where: outside) || b.contains(where: outside)
+                || holes.contains(where: { $0.contains(where: outside) })
+        else { return nil }
+        // A curve of one turn, then the same one turn before and one after.
+        func thrice(_ curve: [PlanePoint]) -> [PlanePoint] {
+            let step = curve[curve.count - 1].x - curve[0].x
+            var out: [PlanePoint] = []
+            out.reserveCapacity(3 * curve.count)
+            for k in [-1.0, 0, 1] {
+                for p in curve {
+                    let q = PlanePoint(x: p.x + k * step, y: p.y)
+                    if out.last != q { out.append(q) }
+                }
+            }
+            return out
+        }
+        var ring = thrice(a)
+        if inner != nil {
+            for p in thrice(b) where ring.last != p { ring.append(p) }
+        } else {
+            ring.append(PlanePoint(x: ring[ring.count - 1].x, y: pole))
+            ring.append(PlanePoint(x: ring[0].x, y: pole))
+        }
+        if ring.count > 1, ring.first == ring.last { ring.removeLast() }
+        var copies: [[PlanePoint]] = []
+        for h in holes {
+            for k in [-360.0, 0, 360] {
+                let shifted = k == 0 ? h : h.map { PlanePoint(x: $0.x + k, y: $0.y) }
+                if shifted.contains(where: { $0.x > west && $0.x < east }) { copies.append(shifted) }
+            }
+        }
+        return HalfPlaneClipper.clip(PlanePolygon(exterior: ring, holes: copies), keeping: .east, of: west)
+            .flatMap { HalfPlaneClipper.clip($0, keeping: .west, of: east) }
     }
 
     /// One ring (open) in output coordinates, unwrapped to be continuous in
@@ -129,6 +231,34 @@ package struct LonLatGeometry {
         var points: [PlanePoint]
         var area: Double
         var box: PlaneBox
+        /// The latitude of the pole a ring that circles one was closed
+        /// over: its last two points run along that parallel, from the
+        /// seam where the ring ends back to the seam where it starts.
+        var pole: Double? = nil
+    }
+
+    /// The ring of the strip between two rings that circle the same pole,
+    /// a band's exterior and one of its holes, or nil when they do not:
+    /// each ring's curve runs one turn from seam to seam (±180° in some
+    /// turn), so the exterior's, counter-clockwise, and the hole's,
+    /// clockwise, join end to end along the seam and bound the strip
+    /// between them, with no edge over the pole. O(n).
+    private static func strip(between outer: MeasuredRing, and inner: MeasuredRing) -> [PlanePoint]? {
+        guard let pole = outer.pole, inner.pole == pole, outer.points.count >= 4, inner.points.count >= 4 else {
+            return nil
+        }
+        var a = Array(outer.points.dropLast(2)), b = Array(inner.points.dropLast(2))
+        if outer.area < 0 { a.reverse() }
+        if inner.area > 0 { b.reverse() }
+        // The hole's curve in the turn of longitudes where the exterior's ends.
+        let turns = ((a[a.count - 1].x - b[0].x) / 360).rounded()
+        if turns != 0 { b = b.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
+        guard b[0].x == a[a.count - 1].x, b[b.count - 1].x == a[0].x else { return nil }
+        var ring: [PlanePoint] = []
+        ring.reserveCapacity(a.count + b.count)
+        for p in a + b where ring.last != p { ring.append(p) }
+        if ring.count > 1, ring.first == ring.last { ring.removeLast() }
+        return ring.count >= 3 ? ring : nil
     }
 
     /// ``ring(_:control:)`` of a ring already ``raw(_:control:)``.
@@ -207,7 +337,12 @@ package struct LonLatGeometry {
         var clean: [PlanePoint] = []
         for p in ring where clean.last != p { clean.append(p) }
         if clean.count > 1, clean.first == clean.last { clean.removeLast() }
-        return MeasuredRing(points: clean, area: PlaneRing.signedArea(clean), box: PlaneRing.bounds(clean))
+        // The closing edge over the pole survives the clean-up unless the
+        // curve itself reaches the pole.
+        let closedOverPole = clean.count >= 4 && clean[clean.count - 1].y == pole && clean[clean.count - 2].y == pole
+        return MeasuredRing(
+            points: clean, area: PlaneRing.signedArea(clean), box: PlaneRing.bounds(clean),
+            pole: closedOverPole ? pole : nil)
     }
 
     /// A line in output coordinates, unwrapped to be continuous; `closed`

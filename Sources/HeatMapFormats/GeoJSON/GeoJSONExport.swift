@@ -474,9 +474,10 @@ public enum GeoJSONExport {
             if !control.isCancelled { out.append(oriented) }
             return
         }
-        let (lonLat, bounds) = geometry.measuredPolygon(raw: polygon, plane: plane, control: control)
+        let (lonLat, bounds, more) = geometry.measuredPolygon(raw: polygon, plane: plane, control: control)
         if control.isCancelled { return }
         AntimeridianSplitter.split(lonLat, bounds: bounds, into: &out)
+        for piece in more { AntimeridianSplitter.split(piece, bounds: piece.bounds, into: &out) }
     }
 
     /// Raw `polygons` in output coordinates, each left empty once made, so
