@@ -152,20 +152,14 @@ package struct LonLatGeometry {
     private static func cutAtSeams(_ outer: MeasuredRing, _ inner: MeasuredRing?, holes: [[PlanePoint]])
         -> [PlanePolygon]?
     {
-        guard let pole = outer.pole else { return nil }
-        var a = Array(outer.points.dropLast(2))
-        if outer.area < 0 { a.reverse() }
-        guard a.count >= 2 else { return nil }
-        let west = min(a[0].x, a[a.count - 1].x), east = max(a[0].x, a[a.count - 1].x)
-        guard east - west == 360 else { return nil }
+        guard let pole = outer.pole, var a = curve(of: outer, counterClockwise: true) else { return nil }
         var b: [PlanePoint] = []
         if let inner {
-            b = Array(inner.points.dropLast(2))
-            if inner.area > 0 { b.reverse() }
-            guard b.count >= 2 else { return nil }
-            let turns = ((a[a.count - 1].x - b[0].x) / 360).rounded()
-            if turns != 0 { b = b.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
+            guard let joined = curves(outer, inner) else { return nil }
+            (a, b) = joined
         }
+        let west = min(a[0].x, a[a.count - 1].x), east = max(a[0].x, a[a.count - 1].x)
+        guard east - west == 360 else { return nil }
         let outside = { (p: PlanePoint) in p.x < west || p.x > east }
         guard
             a.contains(where: outside) || b.contains(where: outside)
@@ -244,21 +238,37 @@ package struct LonLatGeometry {
     /// clockwise, join end to end along the seam and bound the strip
     /// between them, with no edge over the pole. O(n).
     private static func strip(between outer: MeasuredRing, and inner: MeasuredRing) -> [PlanePoint]? {
-        guard let pole = outer.pole, inner.pole == pole, outer.points.count >= 4, inner.points.count >= 4 else {
-            return nil
-        }
-        var a = Array(outer.points.dropLast(2)), b = Array(inner.points.dropLast(2))
-        if outer.area < 0 { a.reverse() }
-        if inner.area > 0 { b.reverse() }
-        // The hole's curve in the turn of longitudes where the exterior's ends.
-        let turns = ((a[a.count - 1].x - b[0].x) / 360).rounded()
-        if turns != 0 { b = b.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
-        guard b[0].x == a[a.count - 1].x, b[b.count - 1].x == a[0].x else { return nil }
+        guard let (a, b) = curves(outer, inner) else { return nil }
         var ring: [PlanePoint] = []
         ring.reserveCapacity(a.count + b.count)
         for p in a + b where ring.last != p { ring.append(p) }
         if ring.count > 1, ring.first == ring.last { ring.removeLast() }
         return ring.count >= 3 ? ring : nil
+    }
+
+    /// The curve of a ring closed over a pole (the ring without its edge
+    /// over the pole), run the way the ring runs oriented as an exterior
+    /// (`counterClockwise`) or a hole; nil for a ring that circles no pole.
+    private static func curve(of ring: MeasuredRing, counterClockwise: Bool) -> [PlanePoint]? {
+        guard ring.pole != nil, ring.points.count >= 4 else { return nil }
+        var curve = Array(ring.points.dropLast(2))
+        if (ring.area < 0) == counterClockwise { curve.reverse() }
+        return curve
+    }
+
+    /// The curves of an exterior and a hole round the same pole, the
+    /// hole's in the turn where the exterior's ends, when they join end to
+    /// end along the seams; nil otherwise.
+    private static func curves(_ outer: MeasuredRing, _ inner: MeasuredRing)
+        -> (exterior: [PlanePoint], hole: [PlanePoint])?
+    {
+        guard outer.pole == inner.pole, let a = curve(of: outer, counterClockwise: true),
+            var b = curve(of: inner, counterClockwise: false)
+        else { return nil }
+        let turns = ((a[a.count - 1].x - b[0].x) / 360).rounded()
+        if turns != 0 { b = b.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
+        guard b[0].x == a[a.count - 1].x, b[b.count - 1].x == a[0].x else { return nil }
+        return (a, b)
     }
 
     /// ``ring(_:control:)`` of a ring already ``raw(_:control:)``.
