@@ -92,17 +92,18 @@ package struct LonLatGeometry {
         var box = outer.box
         var holes: [[PlanePoint]] = []
         holes.reserveCapacity(polygon.holes.count)
-        // The hole that circles the exterior's pole, if one does.
-        var inner: MeasuredRing?
+        // The exterior's and the hole's curves, when a hole circles the
+        // exterior's pole too.
+        var joined: Curves?
         for (k, h) in polygon.holes.enumerated() {
             if control.isCancelled { break }
             let measured = measuredRing(raw: h, plane: plane?.holes[k])
             // A band round a pole: its exterior and one hole both circle
             // it, and each closed over the pole they would share that edge.
-            if inner == nil, let strip = Self.strip(between: outer, and: measured) {
+            if joined == nil, let curves = Self.curves(outer, measured), let strip = Self.strip(curves) {
                 exterior = strip
                 box = PlaneRing.bounds(strip)
-                inner = measured
+                joined = curves
                 continue
             }
             var hole = measured.points
@@ -114,7 +115,7 @@ package struct LonLatGeometry {
             if turns != 0 { hole = hole.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
             holes.append(hole)
         }
-        if outer.pole != nil, let pieces = Self.cutAtSeams(outer, inner, holes: holes), !pieces.isEmpty {
+        if outer.pole != nil, let pieces = Self.cutAtSeams(outer, joined, holes: holes), !pieces.isEmpty {
             return (pieces[0], PlaneRing.bounds(pieces[0].exterior), Array(pieces.dropFirst()))
         }
         return (PlanePolygon(exterior: exterior, holes: holes), box, [])
@@ -140,8 +141,8 @@ package struct LonLatGeometry {
             ?? nearest
     }
 
-    /// The pieces of a polygon round a pole (`outer` circles it, and so
-    /// does `inner` when the polygon is the strip between them) that
+    /// The pieces of a polygon round a pole (`outer` circles it; `joined`
+    /// are the curves of the strip when a hole circles it too) that
     /// reaches past the seams of its turn, or nil when it does not: the
     /// turn runs from the seam where the exterior's curve starts to the one
     /// where it ends, and a curve that wanders back across a seam, or a
@@ -149,15 +150,13 @@ package struct LonLatGeometry {
     /// exterior's curves are repeated over the turns before and after, the
     /// holes copied one turn either way, and the whole clipped to the
     /// turn (``HalfPlaneClipper``). O(n log n).
-    private static func cutAtSeams(_ outer: MeasuredRing, _ inner: MeasuredRing?, holes: [[PlanePoint]])
+    private static func cutAtSeams(_ outer: MeasuredRing, _ joined: Curves?, holes: [[PlanePoint]])
         -> [PlanePolygon]?
     {
-        guard let pole = outer.pole, var a = curve(of: outer, counterClockwise: true) else { return nil }
-        var b: [PlanePoint] = []
-        if let inner {
-            guard let joined = curves(outer, inner) else { return nil }
-            (a, b) = joined
+        guard let pole = outer.pole, let a = joined?.exterior ?? curve(of: outer, counterClockwise: true) else {
+            return nil
         }
+        let b = joined?.hole ?? []
         let west = min(a[0].x, a[a.count - 1].x), east = max(a[0].x, a[a.count - 1].x)
         guard east - west == 360 else { return nil }
         let outside = { (p: PlanePoint) in p.x < west || p.x > east }
@@ -179,7 +178,7 @@ package struct LonLatGeometry {
             return out
         }
         var ring = thrice(a)
-        if inner != nil {
+        if joined != nil {
             for p in thrice(b) where ring.last != p { ring.append(p) }
         } else {
             ring.append(PlanePoint(x: ring[ring.count - 1].x, y: pole))
@@ -231,14 +230,19 @@ package struct LonLatGeometry {
         var pole: Double? = nil
     }
 
+    /// The curves of a band's exterior and of one of its holes that both
+    /// circle a pole, each one turn from seam to seam, the hole's in the
+    /// exterior's turn (``curves(_:_:)``).
+    private typealias Curves = (exterior: [PlanePoint], hole: [PlanePoint])
+
     /// The ring of the strip between two rings that circle the same pole,
-    /// a band's exterior and one of its holes, or nil when they do not:
-    /// each ring's curve runs one turn from seam to seam (±180° in some
-    /// turn), so the exterior's, counter-clockwise, and the hole's,
+    /// a band's exterior and one of its holes, from their `curves` (nil
+    /// when too few positions are left): each curve runs one turn from
+    /// seam to seam (±180° in some turn), so the exterior's, counter-clockwise, and the hole's,
     /// clockwise, join end to end along the seam and bound the strip
     /// between them, with no edge over the pole. O(n).
-    private static func strip(between outer: MeasuredRing, and inner: MeasuredRing) -> [PlanePoint]? {
-        guard let (a, b) = curves(outer, inner) else { return nil }
+    private static func strip(_ curves: Curves) -> [PlanePoint]? {
+        let (a, b) = curves
         var ring: [PlanePoint] = []
         ring.reserveCapacity(a.count + b.count)
         for p in a + b where ring.last != p { ring.append(p) }
@@ -259,9 +263,7 @@ package struct LonLatGeometry {
     /// The curves of an exterior and a hole round the same pole, the
     /// hole's in the turn where the exterior's ends, when they join end to
     /// end along the seams; nil otherwise.
-    private static func curves(_ outer: MeasuredRing, _ inner: MeasuredRing)
-        -> (exterior: [PlanePoint], hole: [PlanePoint])?
-    {
+    private static func curves(_ outer: MeasuredRing, _ inner: MeasuredRing) -> Curves? {
         guard outer.pole == inner.pole, let a = curve(of: outer, counterClockwise: true),
             var b = curve(of: inner, counterClockwise: false)
         else { return nil }
