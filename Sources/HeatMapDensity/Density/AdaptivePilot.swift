@@ -158,23 +158,28 @@ enum AdaptivePilot {
     /// splatting every point on this one. The grid is read only where the
     /// points are too dense for the exact sums, so many neighbours share
     /// each reading's error: on 10⁵ and 10⁶ clustered points (docs/performance.md)
-    /// the finished grid moves by under 1e-4 of its maximum (6 nodes per
-    /// radius: about the fixed grid's splat of 6-cell kernels), against
-    /// 4e-7 at the fine spacing.
-    static let coarseNodesPerRadius = 6.0
+    /// a finite kernel's finished grid moves by under 1e-4 of its maximum
+    /// at 6 nodes per radius (about the fixed grid's splat of 6-cell
+    /// kernels), against 4e-7 at the fine spacing. The Gaussian reaches
+    /// 5/3 of its radius, so more of its points pass the budget, and its
+    /// grid is binned, not splatted: at 6 nodes per radius (2 per σ) the
+    /// binning's and the reading's errors each come near 1e-3 of a share,
+    /// and the finished grid of the storms moved by 1.4e-3 of its maximum;
+    /// 12 (4 per σ) brings that to 9e-5.
+    static func coarseNodesPerRadius(_ kernel: DensityKernel) -> Double { kernel.isFinite ? 6 : 12 }
 
     /// The pilot grid's nodes per radius for `n` points over `box`: the
     /// fine spacing if its grid fits ``pilotNodeLimit`` and its transform
     /// costs less than the coarse grid's splat. The costs are nanoseconds
     /// measured on 10⁶ points (docs/performance.md): a transform about 20
     /// per point and 2 per node and halving, a splat 20 per point and 0.9 per node.
-    static func nodesPerRadius(points n: Int, box: PlaneBox, radius: Double) -> Double {
-        let spacing = radius / fineNodesPerRadius
+    static func nodesPerRadius(points n: Int, box: PlaneBox, radius: Double, kernel: DensityKernel) -> Double {
+        let spacing = radius / fineNodesPerRadius, coarse = coarseNodesPerRadius(kernel)
         let cells = (box.width / spacing + 5) * (box.height / spacing + 5)
-        guard cells <= Double(pilotNodeLimit) else { return coarseNodesPerRadius }
+        guard cells <= Double(pilotNodeLimit) else { return coarse }
         let transform = Double(n) * 20 + cells * log2(cells) * 2
-        let splat = Double(n) * (20 + 0.9 * Double.pi * coarseNodesPerRadius * coarseNodesPerRadius)
-        return transform <= splat ? fineNodesPerRadius : coarseNodesPerRadius
+        let splat = Double(n) * (20 + 0.9 * Double.pi * coarse * coarse)
+        return transform <= splat ? fineNodesPerRadius : coarse
     }
 
     /// The most nodes of the pilot's grid (64 MiB of doubles); past it the
@@ -184,7 +189,7 @@ enum AdaptivePilot {
     /// The fixed-radius raw density at the points `indices` lists (every
     /// point by default), read by cubic interpolation from a grid of its
     /// own over the points (`nodesPerRadius` per radius, by default
-    /// ``nodesPerRadius(points:box:radius:)``, as fine as
+    /// ``nodesPerRadius(points:box:radius:kernel:)``, as fine as
     /// ``pilotNodeLimit`` allows), whatever grid the density itself is drawn on.
     static func interpolated(
         _ points: PlanePoints, at indices: [Int]? = nil, kernel: DensityKernel, radius: Double,
@@ -334,7 +339,7 @@ enum AdaptivePilot {
 }
 
 /// The pilot's fixed-radius raw density on a grid of its own over the
-/// points (``AdaptivePilot/nodesPerRadius(points:box:radius:)`` nodes per
+/// points (``AdaptivePilot/nodesPerRadius(points:box:radius:kernel:)`` nodes per
 /// radius unless told, as fine as ``AdaptivePilot/pilotNodeLimit``
 /// allows), read by cubic interpolation, whatever grid the density itself
 /// is drawn on.
@@ -355,7 +360,8 @@ struct PilotGrid: Sendable {
         let box = try box ?? DensityGrid.bounds(of: points, control: control)
         // Two nodes beyond the points on every side: the 4 × 4 reading stencil stays inside.
         let perRadius =
-            nodesPerRadius ?? AdaptivePilot.nodesPerRadius(points: points.count, box: box, radius: radius)
+            nodesPerRadius
+            ?? AdaptivePilot.nodesPerRadius(points: points.count, box: box, radius: radius, kernel: kernel)
         var spacing = radius / perRadius
         func size(_ extent: Double) -> Int { Int((extent / spacing).rounded(.up)) + 5 }
         while size(box.width) * size(box.height) > AdaptivePilot.pilotNodeLimit { spacing *= 1.25 }

@@ -15,10 +15,15 @@ protocol RadialShape: Sendable {
     var fadesAtEdge: Bool { get }
     /// The shape at t = 1 − u² ≥ 0, for shapes that fade at the edge.
     func value(oneMinus t: Double) -> Double
+    /// Whether value(a + b) = value(a) × value(b) (the Gaussian's
+    /// exp(−4.5 u²)): then a splat takes the shape once per column and
+    /// once per row it reaches, and a product per node.
+    var isSeparable: Bool { get }
 }
 
 extension RadialShape {
     var fadesAtEdge: Bool { false }
+    var isSeparable: Bool { false }
     @inline(__always) func value(oneMinus t: Double) -> Double { value(1 - t) }
 }
 
@@ -57,5 +62,6 @@ struct UniformShape: RadialShape {
 
 struct GaussianShape: RadialShape {
     var reach: Double { 5.0 / 3 }
+    var isSeparable: Bool { true }
     @inline(__always) func value(_ u2: Double) -> Double { exp(-4.5 * u2) }
 }
