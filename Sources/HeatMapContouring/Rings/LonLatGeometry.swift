@@ -13,6 +13,13 @@ package struct LonLatGeometry {
     private let unprojection: Unprojection
     private let northPole: PlanePoint?
     private let southPole: PlanePoint?
+    /// The antipode of the equal-area plane's centre as [longitude,
+    /// latitude] (the plane's rim, which no ring reaches: the grid's nodes
+    /// near it are undefined); nil for other planes.
+    private let antipode: PlanePoint?
+    /// ρ² past which the equal-area plane is more than 90° from its
+    /// centre (2R²); nil for other planes.
+    private let farHalfSquared: Double?
 
     package init(projection: PlaneProjection) {
         self.projection = projection
@@ -21,9 +28,14 @@ package struct LonLatGeometry {
         if projection.kind == .equalArea {
             northPole = projection.project(latitude: 90, longitude: 0)
             southPole = projection.project(latitude: -90, longitude: 0)
+            antipode = PlanePoint(x: projection.centreLongitude + 180, y: -projection.centreLatitude)
+            let rho = 2 * PlaneProjection.authalicRadius * sin(LonLatGeometry.farAngle / 2 * Double.pi / 180)
+            farHalfSquared = rho * rho
         } else {
+            farHalfSquared = nil
             northPole = nil
             southPole = nil
+            antipode = nil
         }
     }
 
@@ -86,7 +98,10 @@ package struct LonLatGeometry {
             let oriented = Self.oriented(polygon)
             return (oriented, PlaneRing.bounds(oriented.exterior), [])
         }
-        let outer = measuredRing(raw: polygon.exterior, plane: plane?.exterior)
+        let outer = measuredFollowingTheFarHalf(raw: polygon.exterior, plane: plane?.exterior)
+        if encirclesAntipode(outer) {
+            return aroundAntipode(outer, holes: polygon.holes, plane: plane?.holes, control: control)
+        }
         var exterior = outer.points
         if outer.area < 0 { exterior.reverse() }
         var box = outer.box
@@ -97,7 +112,7 @@ package struct LonLatGeometry {
         var joined: Curves?
         for (k, h) in polygon.holes.enumerated() {
             if control.isCancelled { break }
-            let measured = measuredRing(raw: h, plane: plane?.holes[k])
+            let measured = measuredFollowingTheFarHalf(raw: h, plane: plane?.holes[k])
             // A band round a pole: its exterior and one hole both circle
             // it, and each closed over the pole they would share that edge.
             if joined == nil, let curves = Self.curves(outer, measured), let strip = Self.strip(curves) {
@@ -119,6 +134,182 @@ package struct LonLatGeometry {
             return (pieces[0], PlaneRing.bounds(pieces[0].exterior), Array(pieces.dropFirst()))
         }
         return (PlanePolygon(exterior: exterior, holes: holes), box, [])
+    }
+
+    /// The angle from the centre (degrees) past which rings follow the
+    /// plane (``measuredFollowingTheFarHalf(raw:plane:)``).
+    static let farAngle = 90.0
+
+    /// The largest share of a segment's plane length by which the image of
+    /// its [longitude, latitude] chord may miss the segment's middle in the
+    /// far half of the equal-area plane.
+    static let chordTolerance = 1.0 / 1024
+
+    /// Whether some position within `box` (longitudes unwrapped about any
+    /// turn) may lie more than 90° from the equal-area plane's centre: a
+    /// bound from the box's longitudes about the centre's and its
+    /// latitudes. O(1).
+    private func mayReachFarHalf(_ box: PlaneBox) -> Bool {
+        guard farHalfSquared != nil, !box.isEmpty else { return false }
+        let deg = Double.pi / 180
+        let west = box.minX - projection.centreLongitude, east = box.maxX - projection.centreLongitude
+        guard east - west < 180 else { return true }
+        let turns = ((west + east) / 2 / 360).rounded()
+        let widest = max(abs(west - 360 * turns), abs(east - 360 * turns))
+        guard widest < 90 else { return true }
+        // cos c = sin φ₀ sin φ + cos φ₀ cos φ cos Δλ ≥ the same at Δλ's widest,
+        // a sinusoid in φ whose least over [south, north] is at an end.
+        let s0 = sin(projection.centreLatitude * deg), c0 = cos(projection.centreLatitude * deg)
+        let k = cos(widest * deg)
+        func lower(_ phi: Double) -> Double { s0 * sin(phi * deg) + c0 * cos(phi * deg) * k }
+        return min(lower(box.minY), lower(box.maxY)) <= cos(LonLatGeometry.farAngle * deg)
+    }
+
+    /// ``measuredRing(raw:plane:)``, with positions added where the ring
+    /// runs through the far half of the equal-area plane (more than 90°
+    /// from its centre). There the plane is squeezed along its radius and
+    /// stretched across it more and more toward the rim, so the straight
+    /// [longitude, latitude] chord between two positions can stray from
+    /// the image of the plane's segment by more than the gap to a
+    /// neighbouring ring that the plane keeps clear: each such segment is
+    /// halved at its plane middle until the chord, projected back, passes
+    /// within ``chordTolerance`` of its plane length of that middle. A
+    /// ring whose box lies within 90° of the centre (every ring of a data
+    /// set that does not span most of the globe) is left as it is; a ring
+    /// round a pole is densified before it is closed over the pole.
+    private func measuredFollowingTheFarHalf(raw: [PlanePoint], plane: [PlanePoint]?) -> MeasuredRing {
+        let measured = measuredRing(raw: raw, plane: plane)
+        guard mayReachFarHalf(measured.box) else { return measured }
+        // The raw ring is densified, then measured again: a ring round a
+        // pole is closed over it only after.
+        let points = followingTheFarHalf(ring: raw)
+        guard points.count > raw.count else { return measured }
+        return measuredRing(raw: points, plane: nil)
+    }
+
+    /// The positions of a closed ring (its last joins its first; each
+    /// step of longitude taken the short way round, as in a raw ring) with
+    /// those that ``measuredFollowingTheFarHalf(raw:plane:)`` adds, each
+    /// within 180° of longitude of the one before. O(n) projections.
+    private func followingTheFarHalf(ring: [PlanePoint]) -> [PlanePoint] {
+        guard ring.count >= 2, let farSquared = farHalfSquared else { return ring }
+        let plane = ring.map { projection.project(latitude: $0.y, longitude: $0.x) }
+        var out: [PlanePoint] = []
+        out.reserveCapacity(ring.count)
+        for i in ring.indices {
+            let j = i + 1 == ring.count ? 0 : i + 1
+            out.append(ring[i])
+            let a = plane[i], b = plane[j]
+            guard max(a.x * a.x + a.y * a.y, b.x * b.x + b.y * b.y) > farSquared else { continue }
+            // Halved in one order whatever the ring's direction, then laid
+            // out as the ring runs: a ring shared by two bands, one run each
+            // way, gains the same positions.
+            var middle: [PlanePoint] = []
+            if (a.x, a.y) <= (b.x, b.y) {
+                halve(a, b, ring[i], ring[j], depth: 0, into: &middle)
+                out += middle
+            } else {
+                halve(b, a, ring[j], ring[i], depth: 0, into: &middle)
+                out += middle.reversed()
+            }
+        }
+        return out
+    }
+
+    /// Positions between `a` and `b` (plane; output `la`, `lb`) as
+    /// ``followingTheFarHalf(ring:)`` adds them, in order from `a`.
+    private func halve(
+        _ a: PlanePoint, _ b: PlanePoint, _ la: PlanePoint, _ lb: PlanePoint, depth: Int,
+        into out: inout [PlanePoint]
+    ) {
+        guard depth < 12 else { return }
+        let middle = PlanePoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+        let chord = PlanePoint(x: la.x + LonLatGeometry.step(lb.x - la.x) / 2, y: (la.y + lb.y) / 2)
+        let back = projection.project(latitude: chord.y, longitude: chord.x)
+        let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+        let miss = ((back.x - middle.x) * (back.x - middle.x) + (back.y - middle.y) * (back.y - middle.y)).squareRoot()
+        guard miss > LonLatGeometry.chordTolerance * length else { return }
+        let c = unprojection.coordinate(middle)
+        let lm = PlanePoint(x: la.x + LonLatGeometry.step(c.longitude - la.x), y: c.latitude)
+        halve(a, middle, la, lm, depth: depth + 1, into: &out)
+        out.append(lm)
+        halve(middle, b, lm, lb, depth: depth + 1, into: &out)
+    }
+
+    /// Whether `ring` circles no pole and holds the antipode of the
+    /// plane's centre in longitude/latitude: then the plane's inside of
+    /// the ring, which never holds the antipode, is the outside of its
+    /// image, both poles included (a ring round the whole of a data set
+    /// that spans the globe). O(1) unless the antipode is within the
+    /// ring's box, O(n) then.
+    private func encirclesAntipode(_ ring: MeasuredRing) -> Bool {
+        guard let antipode, ring.pole == nil, ring.points.count >= 3 else { return false }
+        let turns = (((ring.box.minX + ring.box.maxX) / 2 - antipode.x) / 360).rounded()
+        let a = PlanePoint(x: antipode.x + 360 * turns, y: antipode.y)
+        guard ring.box.minX < a.x, a.x < ring.box.maxX, ring.box.minY < a.y, a.y < ring.box.maxY else {
+            return false
+        }
+        return PlaneRing.locate(a, in: ring.points) == 1
+    }
+
+    /// ``measuredPolygon(raw:plane:control:)`` of a polygon whose exterior
+    /// circles the antipode (``encirclesAntipode(_:)``): the sphere but the
+    /// antipode's side of the exterior and the holes. A hole that circles
+    /// the antipode too bounds it instead (a band round the data, between
+    /// two such rings): its image is the exterior, the exterior's a hole.
+    /// Otherwise the polygon spans every longitude, from the south pole (or
+    /// the curve of a hole round it) to the north pole (or a hole round
+    /// it), the other rings its holes, clipped to −180°…180°
+    /// (``HalfPlaneClipper``) where they reach past; the pieces past the
+    /// first, if any, are in `more`. O(n log n).
+    private func aroundAntipode(
+        _ outer: MeasuredRing, holes: [[PlanePoint]], plane: [[PlanePoint]]?, control: ComputeControl
+    ) -> (polygon: PlanePolygon, bounds: PlaneBox, more: [PlanePolygon]) {
+        var measured: [MeasuredRing] = []
+        for (k, h) in holes.enumerated() where !control.isCancelled {
+            measured.append(measuredFollowingTheFarHalf(raw: h, plane: plane?[k]))
+        }
+        func asHole(_ ring: MeasuredRing) -> [PlanePoint] { ring.area > 0 ? ring.points.reversed() : ring.points }
+        if let k = measured.firstIndex(where: encirclesAntipode) {
+            let bound = measured[k]
+            let exterior = bound.area < 0 ? bound.points.reversed() : bound.points
+            var inner: [[PlanePoint]] = []
+            for (j, ring) in ([outer] + measured).enumerated() where j != k + 1 {
+                var hole = asHole(ring)
+                guard hole.count >= 3 else { continue }
+                let turns = Self.turns(placing: hole, box: ring.box, in: exterior, box: bound.box)
+                if turns != 0 { hole = hole.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
+                inner.append(hole)
+            }
+            return (PlanePolygon(exterior: exterior, holes: inner), bound.box, [])
+        }
+        // South to north over one turn, −180°…180°: the curves of holes
+        // round a pole, else the poles' parallels.
+        func curve(pole: Double, eastward: Bool) -> [PlanePoint] {
+            guard let ring = measured.first(where: { $0.pole == pole }),
+                var curve = Self.curve(of: ring, counterClockwise: false)
+            else {
+                return eastward
+                    ? [PlanePoint(x: -180, y: pole), PlanePoint(x: 180, y: pole)]
+                    : [PlanePoint(x: 180, y: pole), PlanePoint(x: -180, y: pole)]
+            }
+            if (curve[curve.count - 1].x > curve[0].x) != eastward { curve.reverse() }
+            let start = eastward ? -180.0 : 180.0
+            let turns = ((start - curve[0].x) / 360).rounded()
+            return turns == 0 ? curve : curve.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) }
+        }
+        var inner: [[PlanePoint]] = []
+        for ring in [outer] + measured where ring.pole == nil {
+            var hole = asHole(ring)
+            guard hole.count >= 3 else { continue }
+            let turns = (-(ring.box.minX + ring.box.maxX) / 2 / 360).rounded()
+            if turns != 0 { hole = hole.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
+            inner.append(hole)
+        }
+        let pieces = Self.clippedToTurn(
+            south: curve(pole: -90, eastward: true), north: curve(pole: 90, eastward: false), holes: inner)
+        guard let first = pieces.first else { return (PlanePolygon(exterior: []), .empty, []) }
+        return (first, PlaneRing.bounds(first.exterior), Array(pieces.dropFirst()))
     }
 
     /// The turns of longitude (a whole number) that put `hole`, whose box
@@ -164,19 +355,6 @@ package struct LonLatGeometry {
             a.contains(where: outside) || b.contains(where: outside)
                 || holes.contains(where: { $0.contains(where: outside) })
         else { return nil }
-        // A curve of one turn, then the same one turn before and one after.
-        func thrice(_ curve: [PlanePoint]) -> [PlanePoint] {
-            let step = curve[curve.count - 1].x - curve[0].x
-            var out: [PlanePoint] = []
-            out.reserveCapacity(3 * curve.count)
-            for k in [-1.0, 0, 1] {
-                for p in curve {
-                    let q = PlanePoint(x: p.x + k * step, y: p.y)
-                    if out.last != q { out.append(q) }
-                }
-            }
-            return out
-        }
         var ring = thrice(a)
         if joined != nil {
             for p in thrice(b) where ring.last != p { ring.append(p) }
@@ -194,6 +372,44 @@ package struct LonLatGeometry {
         }
         return HalfPlaneClipper.clip(PlanePolygon(exterior: ring, holes: copies), keeping: .east, of: west)
             .flatMap { HalfPlaneClipper.clip($0, keeping: .west, of: east) }
+    }
+
+    /// The polygon between `south`, a curve running east over one turn,
+    /// and `north`, one running west over the same turn, less `holes`
+    /// (each in or near that turn), clipped to the turn: the curves
+    /// repeated over the turns before and after, the holes copied one turn
+    /// either way, the whole cut at the turn's seams (``HalfPlaneClipper``).
+    /// O(n log n).
+    private static func clippedToTurn(south: [PlanePoint], north: [PlanePoint], holes: [[PlanePoint]])
+        -> [PlanePolygon]
+    {
+        let west = south[0].x, east = south[south.count - 1].x
+        var ring = thrice(south)
+        for p in thrice(north) where ring.last != p { ring.append(p) }
+        if ring.count > 1, ring.first == ring.last { ring.removeLast() }
+        var copies: [[PlanePoint]] = []
+        for h in holes {
+            for k in [-360.0, 0, 360] {
+                let shifted = k == 0 ? h : h.map { PlanePoint(x: $0.x + k, y: $0.y) }
+                if shifted.contains(where: { $0.x > west && $0.x < east }) { copies.append(shifted) }
+            }
+        }
+        return HalfPlaneClipper.clip(PlanePolygon(exterior: ring, holes: copies), keeping: .east, of: west)
+            .flatMap { HalfPlaneClipper.clip($0, keeping: .west, of: east) }
+    }
+
+    /// A curve of one turn, then the same one turn before and one after.
+    private static func thrice(_ curve: [PlanePoint]) -> [PlanePoint] {
+        let step = curve[curve.count - 1].x - curve[0].x
+        var out: [PlanePoint] = []
+        out.reserveCapacity(3 * curve.count)
+        for k in [-1.0, 0, 1] {
+            for p in curve {
+                let q = PlanePoint(x: p.x + k * step, y: p.y)
+                if out.last != q { out.append(q) }
+            }
+        }
+        return out
     }
 
     /// One ring (open) in output coordinates, unwrapped to be continuous in

@@ -522,7 +522,7 @@ struct DensityAccumulator: Sendable {
         // is too thin, which its own sums decide).
         let overflowed = Atomic<Bool>(false)
 
-        let values = try [Double](unsafeUninitializedCapacity: cells) { out, initialized in
+        var values = try [Double](unsafeUninitializedCapacity: cells) { out, initialized in
             let out = out.baseAddress!
             let direct = storage.direct?.base, directValue = storage.directValue?.base
             // Writes output row r from its unnormalised sums Σ w e^(…) (and
@@ -570,6 +570,7 @@ struct DensityAccumulator: Sendable {
         if overflowed.load(ordering: .relaxed) {
             throw HeatMapError.sumsOverflow(values: mean)
         }
+        SphereRim.mark(mean ? .nan : 0, beyondIn: &values, geometry: geometry, projection: projection)
         control.report(.density, 1)
         let units = mean || kernelValues == .raw ? "" : projection.densityUnits
         return DensityGrid(

@@ -1,0 +1,43 @@
+import Foundation
+import HeatMapCore
+
+/// The rim of the equal-area plane: the azimuthal plane holds the whole
+/// sphere in a disc of radius 2R (R the authalic radius) whose rim is one
+/// point, the antipode of the centre. A grid over data on most of the
+/// globe reaches that rim and goes past it, where no plane point is a
+/// place on the sphere.
+enum SphereRim {
+    /// Nodes within this many cell diagonals of the rim, or beyond it,
+    /// hold no density: a contour's crossing on a cell edge lies within a
+    /// cell of a node inside, so every vertex of a contour stays inside
+    /// the disc, at a place of the sphere, and none at the antipode.
+    static let marginInCells = 1.5
+
+    /// Sets the nodes of `values` (row-major on `geometry`) at or past the
+    /// rim's margin to `value` in the equal-area plane: 0 for a density
+    /// (contoured like any place without points; a NaN's floor would put
+    /// every level's crossing next to one another there), NaN (undefined)
+    /// for a mean. Other planes, and grids that stay inside, are left as
+    /// they are. O(nodes) when the grid reaches the margin, O(1) otherwise.
+    static func mark(
+        _ value: Double, beyondIn values: inout [Double], geometry: GridGeometry, projection: PlaneProjection
+    ) {
+        guard projection.kind == .equalArea else { return }
+        let diagonal = (geometry.dx * geometry.dx + geometry.dy * geometry.dy).squareRoot()
+        let limit = 2 * PlaneProjection.authalicRadius - marginInCells * diagonal
+        let limitSquared = limit * limit
+        let x1 = geometry.x0 + Double(geometry.columns - 1) * geometry.dx
+        let y1 = geometry.y0 + Double(geometry.rows - 1) * geometry.dy
+        let farX = max(abs(geometry.x0), abs(x1)), farY = max(abs(geometry.y0), abs(y1))
+        guard farX * farX + farY * farY > limitSquared else { return }
+        values.withUnsafeMutableBufferPointer { values in
+            for r in 0..<geometry.rows {
+                let y = geometry.y0 + Double(r) * geometry.dy
+                for c in 0..<geometry.columns {
+                    let x = geometry.x0 + Double(c) * geometry.dx
+                    if x * x + y * y > limitSquared { values[r * geometry.columns + c] = value }
+                }
+            }
+        }
+    }
+}
