@@ -89,6 +89,7 @@ extension CellTable {
         // as in the points' own grid, whose lowest thresholds count them.
         let reached = self.reached(channels: channels)
         for i in 0..<cells where !reached[i] { values[i] = mean ? .nan : 0 }
+        SphereRim.mark(mean ? .nan : 0, beyondIn: &values, geometry: geometry, projection: projection)
         control.report(.density, 1)
         return DensityGrid(
             geometry: geometry, values: values, projection: projection, radius: radius,
