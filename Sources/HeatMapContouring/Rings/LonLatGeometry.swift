@@ -15,7 +15,7 @@ package struct LonLatGeometry {
     private let southPole: PlanePoint?
     /// The antipode of the equal-area plane's centre as [longitude,
     /// latitude] (the plane's rim, which no ring reaches: the grid's nodes
-    /// near it are undefined); nil for other planes.
+    /// near it hold no density); nil for other planes.
     private let antipode: PlanePoint?
     /// ρ² past which the equal-area plane is more than 90° from its
     /// centre (2R²); nil for other planes.
@@ -306,7 +306,7 @@ package struct LonLatGeometry {
             if turns != 0 { hole = hole.map { PlanePoint(x: $0.x + 360 * turns, y: $0.y) } }
             inner.append(hole)
         }
-        let pieces = Self.clippedToTurn(
+        let pieces = Self.between(
             south: curve(pole: -90, eastward: true), north: curve(pole: 90, eastward: false), holes: inner)
         guard let first = pieces.first else { return (PlanePolygon(exterior: []), .empty, []) }
         return (first, PlaneRing.bounds(first.exterior), Array(pieces.dropFirst()))
@@ -362,30 +362,30 @@ package struct LonLatGeometry {
             ring.append(PlanePoint(x: ring[ring.count - 1].x, y: pole))
             ring.append(PlanePoint(x: ring[0].x, y: pole))
         }
-        if ring.count > 1, ring.first == ring.last { ring.removeLast() }
-        var copies: [[PlanePoint]] = []
-        for h in holes {
-            for k in [-360.0, 0, 360] {
-                let shifted = k == 0 ? h : h.map { PlanePoint(x: $0.x + k, y: $0.y) }
-                if shifted.contains(where: { $0.x > west && $0.x < east }) { copies.append(shifted) }
-            }
-        }
-        return HalfPlaneClipper.clip(PlanePolygon(exterior: ring, holes: copies), keeping: .east, of: west)
-            .flatMap { HalfPlaneClipper.clip($0, keeping: .west, of: east) }
+        return clippedToTurn(ring, holes: holes, west: west, east: east)
     }
 
     /// The polygon between `south`, a curve running east over one turn,
     /// and `north`, one running west over the same turn, less `holes`
     /// (each in or near that turn), clipped to the turn: the curves
-    /// repeated over the turns before and after, the holes copied one turn
-    /// either way, the whole cut at the turn's seams (``HalfPlaneClipper``).
+    /// repeated over the turns before and after (``clippedToTurn(_:holes:west:east:)``).
     /// O(n log n).
-    private static func clippedToTurn(south: [PlanePoint], north: [PlanePoint], holes: [[PlanePoint]])
+    private static func between(south: [PlanePoint], north: [PlanePoint], holes: [[PlanePoint]])
         -> [PlanePolygon]
     {
-        let west = south[0].x, east = south[south.count - 1].x
         var ring = thrice(south)
         for p in thrice(north) where ring.last != p { ring.append(p) }
+        return clippedToTurn(ring, holes: holes, west: south[0].x, east: south[south.count - 1].x)
+    }
+
+    /// The polygon `ring` (spanning the turns either side of west…east)
+    /// less `holes` (each in or near that turn, copied one turn either
+    /// way), clipped to the turn west…east (``HalfPlaneClipper``).
+    /// O(n log n).
+    private static func clippedToTurn(_ ring: [PlanePoint], holes: [[PlanePoint]], west: Double, east: Double)
+        -> [PlanePolygon]
+    {
+        var ring = ring
         if ring.count > 1, ring.first == ring.last { ring.removeLast() }
         var copies: [[PlanePoint]] = []
         for h in holes {
