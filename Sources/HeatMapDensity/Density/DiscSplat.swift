@@ -216,14 +216,7 @@ struct DiscSplat<Shape: RadialShape, Entry: DiscPoint>: RowDepositor {
             return
         }
         for row in ys.lo...ys.hi {
-            let dy = yAxis.origin + Double(row) * yAxis.step - p.y
-            let dy2 = dy * dy
-            let chordSquared = reachSquared - dy2
-            guard chordSquared >= 0 else { continue }
-            // The chord, widened by a node each way: the exact test is d² ≤ reach² below.
-            let cs = xAxis.span(of: p.x, reach: chordSquared.squareRoot() + xAxis.step)
-            let c0 = max(cs.lo, xs.lo), c1 = min(cs.hi, xs.hi)
-            guard c0 <= c1 else { continue }
+            guard let (dy2, c0, c1) = chord(row: row, of: p, reachSquared: reachSquared, xs: xs) else { continue }
             let src = tx + (c0 - xs.lo)
             let dst = density + row * columns + c0
             let n = c1 - c0 + 1
@@ -246,6 +239,21 @@ struct DiscSplat<Shape: RadialShape, Entry: DiscPoint>: RowDepositor {
         }
     }
 
+    /// Row `row`'s squared offset from `p` and the columns of `xs` its
+    /// chord of the reach may hold, widened by a node each way (the
+    /// callers' exact test is d² ≤ reach²); nil when the row holds none.
+    @inline(__always) private func chord(row: Int, of p: Entry, reachSquared: Double, xs: (lo: Int, hi: Int))
+        -> (dy2: Double, c0: Int, c1: Int)?
+    {
+        let dy = yAxis.origin + Double(row) * yAxis.step - p.y
+        let dy2 = dy * dy
+        let chordSquared = reachSquared - dy2
+        guard chordSquared >= 0 else { return nil }
+        let cs = xAxis.span(of: p.x, reach: chordSquared.squareRoot() + xAxis.step)
+        let c0 = max(cs.lo, xs.lo), c1 = min(cs.hi, xs.hi)
+        return c0 <= c1 ? (dy2, c0, c1) : nil
+    }
+
     /// The deposit of a separable shape: its value at every reached column
     /// once (after their squared offsets in the scratch) and at every row
     /// once, then per node within the reach a product, where the shape of
@@ -264,14 +272,7 @@ struct DiscSplat<Shape: RadialShape, Entry: DiscPoint>: RowDepositor {
         for k in 0..<width { gx[k] = shape.value(tx[k] * inverseRadiusSquared) }
         let columns = xAxis.count
         for row in ys.lo...ys.hi {
-            let dy = yAxis.origin + Double(row) * yAxis.step - p.y
-            let dy2 = dy * dy
-            let chordSquared = reachSquared - dy2
-            guard chordSquared >= 0 else { continue }
-            // The chord, widened by a node each way: the exact test is d² ≤ reach² below.
-            let cs = xAxis.span(of: p.x, reach: chordSquared.squareRoot() + xAxis.step)
-            let c0 = max(cs.lo, xs.lo), c1 = min(cs.hi, xs.hi)
-            guard c0 <= c1 else { continue }
+            guard let (dy2, c0, c1) = chord(row: row, of: p, reachSquared: reachSquared, xs: xs) else { continue }
             let src = tx + (c0 - xs.lo), factor = gx + (c0 - xs.lo)
             let dst = density + row * columns + c0
             let n = c1 - c0 + 1
