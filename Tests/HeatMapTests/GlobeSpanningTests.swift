@@ -90,6 +90,49 @@ import Testing
         for p in [[30.0, 10], [0, 89.5], [0, -89.5], [-150, -10]] { #expect(!Self.covers(polygons, p), "\(p)") }
     }
 
+    struct Reading: HeatMapTimed, HeatMapMeasurable {
+        let id: Int
+        let coordinate: LocationCoordinate2D
+        let weight: Double
+        let value: Double
+        let time: Date
+    }
+
+    @Test(arguments: [DensityEstimator.density, .mean])
+    func framesHoldNoDensityNearTheRim(estimator: DensityEstimator) async throws {
+        // Points over the whole globe in three weekly frames: each frame's
+        // grid is marked at the rim as the points' own grid is.
+        var rng = SplitMix(seed: 5)
+        func unit() -> Double { Double(rng.next() % 1_000_000) / 1_000_000 }
+        let readings = (0..<600).map { i in
+            Reading(
+                id: i,
+                coordinate: LocationCoordinate2D(
+                    latitude: asin(2 * unit() - 1) * 180 / .pi, longitude: 360 * unit() - 180),
+                weight: 1, value: unit(), time: Date(timeIntervalSince1970: 1_609_459_200 + 21 * 86_400 * unit()))
+        }
+        var configuration = HeatMapConfiguration(radius: 2_000_000, contourLevels: 4)
+        configuration.gridResolution = 40
+        configuration.estimator = estimator
+        let timeline = try await HeatMapTimeline.prepare(
+            readings, configuration: configuration, frames: TimeFrameOptions(step: TimeStep(7, .day)))
+        let g = timeline.geometry
+        let limit = 2 * Self.R - SphereRim.marginInCells * (g.dx * g.dx + g.dy * g.dy).squareRoot()
+        var beyond = 0, frames = 0
+        for try await frame in timeline.frames {
+            frames += 1
+            for r in 0..<g.rows {
+                for c in 0..<g.columns {
+                    let node = g.node(column: c, row: r), v = frame.grid.values[r * g.columns + c]
+                    guard (node.x * node.x + node.y * node.y).squareRoot() > limit else { continue }
+                    beyond += 1
+                    #expect(estimator == .mean ? v.isNaN : v == 0, "frame \(frame.span.index) node \(c), \(r): \(v)")
+                }
+            }
+        }
+        #expect(frames >= 3 && beyond > 0)
+    }
+
     struct Sighting: HeatMapable {
         let id: Int
         let coordinate: LocationCoordinate2D

@@ -363,9 +363,6 @@ package final class FrameDensity {
                 // Subtraction leaves rounding noise where nothing is left: a density is never below 0.
                 for i in 0..<nodes { values[i] = sum[i] < 0 ? 0 : sum[i] }
             }
-            SphereRim.mark(
-                density.estimator == .mean ? .nan : 0, beyondIn: &values, geometry: density.plan.geometry,
-                projection: density.projection)
             try values.withUnsafeBufferPointer { try body(frame, $0) }
             return true
         }
