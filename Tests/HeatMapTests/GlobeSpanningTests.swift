@@ -90,14 +90,6 @@ import Testing
         for p in [[30.0, 10], [0, 89.5], [0, -89.5], [-150, -10]] { #expect(!Self.covers(polygons, p), "\(p)") }
     }
 
-    struct Reading: HeatMapTimed, HeatMapMeasurable {
-        let id: Int
-        let coordinate: LocationCoordinate2D
-        let weight: Double
-        let value: Double
-        let time: Date
-    }
-
     @Test(arguments: [DensityEstimator.density, .mean])
     func framesHoldNoDensityNearTheRim(estimator: DensityEstimator) async throws {
         // Points over the whole globe in three weekly frames: each frame's
@@ -105,7 +97,7 @@ import Testing
         var rng = SplitMix(seed: 5)
         func unit() -> Double { Double(rng.next() % 1_000_000) / 1_000_000 }
         let readings = (0..<600).map { i in
-            Reading(
+            TimeFrameTests.Reading(
                 id: i,
                 coordinate: LocationCoordinate2D(
                     latitude: asin(2 * unit() - 1) * 180 / .pi, longitude: 360 * unit() - 180),
