@@ -26,16 +26,15 @@ enum SphereRim {
         let diagonal = (geometry.dx * geometry.dx + geometry.dy * geometry.dy).squareRoot()
         let limit = 2 * PlaneProjection.authalicRadius - marginInCells * diagonal
         let limitSquared = limit * limit
-        let x1 = geometry.x0 + Double(geometry.columns - 1) * geometry.dx
-        let y1 = geometry.y0 + Double(geometry.rows - 1) * geometry.dy
-        let farX = max(abs(geometry.x0), abs(x1)), farY = max(abs(geometry.y0), abs(y1))
+        let first = geometry.node(column: 0, row: 0)
+        let last = geometry.node(column: geometry.columns - 1, row: geometry.rows - 1)
+        let farX = max(abs(first.x), abs(last.x)), farY = max(abs(first.y), abs(last.y))
         guard farX * farX + farY * farY > limitSquared else { return }
         values.withUnsafeMutableBufferPointer { values in
             for r in 0..<geometry.rows {
-                let y = geometry.y0 + Double(r) * geometry.dy
                 for c in 0..<geometry.columns {
-                    let x = geometry.x0 + Double(c) * geometry.dx
-                    if x * x + y * y > limitSquared { values[r * geometry.columns + c] = value }
+                    let p = geometry.node(column: c, row: r)
+                    if p.x * p.x + p.y * p.y > limitSquared { values[r * geometry.columns + c] = value }
                 }
             }
         }
