@@ -200,6 +200,10 @@ import Testing
             "printf 'lat,lon\\n90,0\\n89.999,50\\n' | $C export - --projection equirectangular -o old.geojson", 1,
             "past the pole, in the equirectangular projection"),
         Case(
+            "web mercator round the globe",
+            "printf 'lat,lon\\n0,0\\n10,90\\n-10,180\\n5,-90\\n' | $C export - --projection web-mercator --radius 5000km -o old.geojson",
+            1, "degrees of longitude, more than the globe, in the web-mercator projection"),
+        Case(
             "interval with a far offset",
             "$C export p.csv --interval 1 --offset 1e16 -o new.geojson; s=$?; rm -f new.geojson; exit $s", 0,
             "contours: no level of --interval 1 --offset 1e+16 lies inside the grid's range"),

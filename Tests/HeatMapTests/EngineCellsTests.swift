@@ -251,6 +251,16 @@ import Testing
         #expect(h3.stderr.contains("--h3 reads H3 cell ids"))
     }
 
+    @Test func aWebMercatorTableWiderThanTheGlobeIsRefused() throws {
+        // Points 90° apart round the equator with a 4500 km radius: the
+        // engine's grid spans about 367° of longitude (the fixtures' README).
+        let path = Self.root.appendingPathComponent("Tests/Fixtures/cells/wide-mercator.cells.csv").path
+        let run = try Tool.run(["export", path])
+        #expect(run.status == 1)
+        #expect(run.stderrLines.count == 1)
+        #expect(run.stderr.contains("degrees of longitude, more than the globe, in the web-mercator projection"))
+    }
+
     @Test func toolPrintsTheStatement() throws {
         let run = try Tool.run(["sql", "--dialect", "spark", "--table", "stops", "--lat", "Lat (°)", "--lon", "lon`x"])
         #expect(run.status == 0)

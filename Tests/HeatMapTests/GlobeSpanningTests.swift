@@ -168,4 +168,61 @@ import Testing
             #expect(RingContactCheck.offenders(rings).isEmpty, "feature \(n)")
         }
     }
+
+    @Test func webMercatorRefusesAGridWiderThanTheGlobe() throws {
+        // Its plane's x is the longitude: a grid more than 360° wide would
+        // put both its ends on the same meridians, so its bands would
+        // overlap themselves once unprojected. Equal-area maps them.
+        let sightings = [(0.0, 0.0), (10, 90), (-10, 180), (5, -90)].enumerated().map { i, p in
+            Sighting(id: i, coordinate: LocationCoordinate2D(latitude: p.0, longitude: p.1), weight: 1)
+        }
+        var configuration = HeatMapConfiguration(radius: 5_000_000, contourLevels: 4)
+        configuration.gridResolution = 64
+        configuration.projection = .webMercator
+        #expect {
+            _ = try HeatMapContours.compute(from: sightings, configuration: configuration, control: .none)
+        } throws: { error in
+            guard case .invalidConfiguration(let why)? = error as? HeatMapError else { return false }
+            return why.contains("more than the globe, in the web-mercator projection")
+        }
+        // Half the globe is mapped as before.
+        configuration.radius = 1_000_000
+        let half = sightings.filter { abs($0.coordinate.longitude) <= 90 }
+        #expect(try !HeatMapContours.compute(from: half, configuration: configuration, control: .none).contours.isEmpty)
+        configuration.projection = .equalArea
+        #expect(
+            try !HeatMapContours.compute(from: sightings, configuration: configuration, control: .none).contours.isEmpty
+        )
+    }
+
+    struct Station: HeatMapRadial {
+        let id: Int
+        let coordinate: LocationCoordinate2D
+        let weight: Double
+        let radius: Double
+    }
+
+    @Test func webMercatorRefusesAGridThatItsPointsOwnRadiiWiden() throws {
+        // 270° of longitude: the common radius leaves the grid narrower
+        // than the globe, the points' own radii do not.
+        func stations(radius: Double) -> [Station] {
+            [-135.0, -45, 45, 135].enumerated().map { i, lon in
+                Station(
+                    id: i, coordinate: LocationCoordinate2D(latitude: 0, longitude: lon), weight: 1, radius: radius)
+            }
+        }
+        var configuration = HeatMapConfiguration(radius: 100_000, contourLevels: 3)
+        configuration.gridResolution = 64
+        configuration.projection = .webMercator
+        #expect(
+            try !HeatMapContours.compute(from: stations(radius: 100_000), configuration: configuration, control: .none)
+                .contours.isEmpty)
+        #expect {
+            _ = try HeatMapContours.compute(
+                from: stations(radius: 4_000_000), configuration: configuration, control: .none)
+        } throws: { error in
+            guard case .invalidConfiguration(let why)? = error as? HeatMapError else { return false }
+            return why.contains("more than the globe, in the web-mercator projection")
+        }
+    }
 }

@@ -177,6 +177,7 @@ enum DensityPlanner {
         try GridGeometry.checkSpan(box: box, radius: largest, paddingFactor: 0)
         plan.geometry = GridGeometry.fitting(
             box: box, radius: plan.radius, paddingFactor: 0, resolution: plan.resolution)
+        try checkCoverage(plan.geometry, projection: source.projection)
         plan.maximumRadius = largest
         plan.radiusProfile = profile
         return (points, plan)
@@ -241,28 +242,40 @@ enum DensityPlanner {
         return ruleRadius / 3 * kernel.radiusPerSigma
     }
 
-    /// Refuses an equirectangular grid that would reach past a pole or wrap
-    /// the globe more than once in longitude: its contours would have
-    /// latitudes beyond ±90° or longitudes beyond ±180° (the plane's x is
-    /// stretched by 1 / cos of the centre latitude, without bound near a
-    /// pole). Equal-area and web mercator map every plane point onto the
-    /// sphere, so they need no check. O(1).
+    /// Refuses a grid whose contours would not map one to one onto the
+    /// sphere: an equirectangular grid that reaches past a pole (latitudes
+    /// beyond ±90°; its x is stretched by 1 / cos of the centre latitude,
+    /// without bound near a pole), and an equirectangular or web mercator
+    /// grid that spans more than 360° of longitude (its two ends would map
+    /// onto the same meridians, so its bands would overlap themselves once
+    /// unprojected). Equal-area maps every plane point within its rim onto
+    /// the sphere once, so it needs no check. O(1).
     ///
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` saying where the grid goes.
     static func checkCoverage(_ geometry: GridGeometry, projection: PlaneProjection) throws {
-        guard projection.kind == .equirectangular else { return }
-        let deg = 180 / Double.pi, r = PlaneProjection.authalicRadius
-        let y0 = geometry.y0, y1 = geometry.y0 + Double(geometry.rows - 1) * geometry.dy
-        let south = projection.centreLatitude + y0 / r * deg, north = projection.centreLatitude + y1 / r * deg
+        let deg = 180 / Double.pi
         let width = Double(geometry.columns - 1) * geometry.dx
-        let cosine = cos(projection.centreLatitude / deg)
-        let span = cosine > 0 ? width / (r * cosine) * deg : .infinity
-        let cause =
-            "in the equirectangular projection (centred on latitude \(String(format: "%.4g", projection.centreLatitude))°); the equal-area projection maps the poles"
-        if south < -90 || north > 90 {
-            let past = north > 90 ? north : south
-            throw HeatMapError.invalidConfiguration(
-                "the grid reaches latitude \(String(format: "%.6g", past))°, past the pole, \(cause)")
+        let span: Double
+        let cause: String
+        switch projection.kind {
+        case .equirectangular:
+            let r = PlaneProjection.authalicRadius
+            let y0 = geometry.y0, y1 = geometry.y0 + Double(geometry.rows - 1) * geometry.dy
+            let south = projection.centreLatitude + y0 / r * deg, north = projection.centreLatitude + y1 / r * deg
+            let cosine = cos(projection.centreLatitude / deg)
+            span = cosine > 0 ? width / (r * cosine) * deg : .infinity
+            cause =
+                "in the equirectangular projection (centred on latitude \(String(format: "%.4g", projection.centreLatitude))°); the equal-area projection maps the poles"
+            if south < -90 || north > 90 {
+                let past = north > 90 ? north : south
+                throw HeatMapError.invalidConfiguration(
+                    "the grid reaches latitude \(String(format: "%.6g", past))°, past the pole, \(cause)")
+            }
+        case .webMercator:
+            span = width / PlaneProjection.mercatorRadius * deg
+            cause = "in the web-mercator projection; the equal-area projection maps data that spans the globe"
+        case .equalArea, .planar:
+            return
         }
         if !(span <= 360) {
             throw HeatMapError.invalidConfiguration(

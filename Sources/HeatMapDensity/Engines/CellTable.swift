@@ -211,6 +211,8 @@ package struct CellTable: Sendable {
             totalWeight: try number("total_weight"), rejected: rejected, box: box,
             latitudeRange: lat.0.flatMap { lo in lat.1.map { lo...max(lo, $0) } },
             longitudeEnds: lon.0.flatMap { w in lon.1.map { (w, $0) } }, nodes: [], sums: [])
+        // The planner's rule for grids its projection cannot unproject once.
+        try DensityPlanner.checkCoverage(table.geometry, projection: table.projection)
 
         let sharedIndex = shared.map { index[$0]! }
         let iIndex = index["i"]!, jIndex = index["j"]!
