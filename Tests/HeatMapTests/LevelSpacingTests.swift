@@ -36,6 +36,52 @@ import Testing
         #expect(ThresholdResolver.thresholds(for: .quantile, levelCount: 5, values: tied) == [5])
     }
 
+    @Test func thresholdsCloserThanTheContouringResolvesAreOneLevel() {
+        // A plateau summed in different orders: values a few bits apart.
+        // Their quantiles would make bands of no width, whose crossings
+        // coincide along steep edges and fold once written.
+        var values = Array(repeating: 0.0, count: 10) + [1, 2, 10]
+        for k in 0..<12 { values.append(k.isMultiple(of: 2) ? 4 : 4.0.nextUp.nextUp) }
+        let t = ThresholdResolver.thresholds(for: .quantile, levelCount: 8, values: values)
+        #expect(t.filter { abs($0 - 4) < 1e-12 } == [4])
+        #expect(zip(t, t.dropFirst()).allSatisfy { $1 - $0 > 1e-9 * 10 })
+        // Given levels too: the lower of a close pair stays.
+        let given = ThresholdResolver.thresholds(
+            for: .custom([3, 3 + 1e-8, 5, 5 + 2e-7]), levelCount: 4, values: ramp)
+        #expect(given == [3, 5, 5 + 2e-7])  // 1e-9 of the range 0…100 is 1e-7
+    }
+
+    @Test func quantileBandsOfAUniformKernelsPlateausAreValid() throws {
+        // Discs of an adaptive uniform kernel overlap into plateaus whose
+        // sums differ in their last bits: 20 quantiles gave three pairs of
+        // thresholds one bit apart and three features GEOS calls invalid
+        // (a ring running along an edge and back, nested shells).
+        let path = EngineCellsTests.root.appendingPathComponent("Samples/data/quakes_fiji.csv").path
+        let run = try Tool.run([
+            "export", path, "--lon", "long", "--adaptive", "--kernel", "uniform", "--spacing", "quantile",
+            "--levels", "20"
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let features = try GeoJSONRead.features(run.stdout)
+        let thresholds = try features.map {
+            try #require(($0["properties"] as? [String: Any])?["threshold"] as? Double)
+        }
+        #expect(features.count == 12)
+        #expect(zip(thresholds, thresholds.dropFirst()).allSatisfy { $1 - $0 > 1e-9 * 0.041 })
+        for (n, feature) in features.enumerated() {
+            var rings: [RingContactCheck.Ring] = []
+            for (k, polygon) in try GeoJSONRead.polygons(feature).enumerated() {
+                for ring in polygon {
+                    let fixed = ring.dropLast().map {
+                        FixedPoint(x: Int64(($0[0] * 1e13).rounded()), y: Int64(($0[1] * 1e13).rounded()))
+                    }
+                    rings.append(RingContactCheck.Ring(points: fixed, polygon: k))
+                }
+            }
+            #expect(RingContactCheck.offenders(rings).isEmpty, "feature \(n)")
+        }
+    }
+
     @Test func autoPicksQuantileForSkewedDataAndLinearOtherwise() {
         let skewed = Array(repeating: 1.0, count: 100) + [1000]
         #expect(ThresholdResolver.autoSpacing(values: skewed + [0], minimum: 0, range: 1000) == .quantile)

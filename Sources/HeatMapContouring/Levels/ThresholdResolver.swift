@@ -5,9 +5,10 @@ import HeatMapDensity
 /// Turns a ``LevelSpacing`` into ascending thresholds for a grid (docs/level-spacing.md).
 ///
 /// Every strategy returns strictly ascending values inside (min, max) of
-/// the grid's defined values; the count may be below the asked level count
-/// (quantile ties, custom values out of range), never above it, and levels
-/// are never renumbered afterwards. Cost: O(cells) for linear, log and
+/// the grid's defined values, at least 1e-9 of their range apart; the count
+/// may be below the asked level count (quantile ties, custom values out of
+/// range or closer than that), never above it, and levels are never
+/// renumbered afterwards. Cost: O(cells) for linear, log and
 /// nice; O(cells log cells) for quantile, auto and probability.
 package enum ThresholdResolver {
     /// The thresholds of `spacing` with `levelCount` levels for `grid`.
@@ -112,7 +113,8 @@ package enum ThresholdResolver {
             result = probabilityThresholds(sortedDescending: try sortedDescending(), shares: shares)
         }
         return ascendingUnique(
-            result.filter { $0.isFinite && $0 > lo && $0 < hi || isQuantileEdge($0, lo, hi, spacing) })
+            result.filter { $0.isFinite && $0 > lo && $0 < hi || isQuantileEdge($0, lo, hi, spacing) },
+            resolution: range.isFinite ? resolution * range : 0)
     }
 
     /// Quantile thresholds are grid values and may equal the maximum; the
@@ -197,9 +199,20 @@ package enum ThresholdResolver {
         return out
     }
 
-    static func ascendingUnique(_ values: [Double]) -> [Double] {
+    /// The fraction of the value range below which two thresholds are one
+    /// level. Contouring places each crossing at least
+    /// ``CrossingRule/epsilon`` edge lengths from a node and no finer:
+    /// levels closer than that share crossings along the steep edges, and
+    /// the band between them folds onto itself (quantiles of a field with
+    /// plateaus, such as a uniform kernel's, pick values that differ only
+    /// in their last bits).
+    static let resolution = CrossingRule.epsilon
+
+    /// `values` ascending, each at least `resolution` above the one kept
+    /// before it (the first of a closer run is kept).
+    static func ascendingUnique(_ values: [Double], resolution: Double = 0) -> [Double] {
         var out: [Double] = []
-        for v in values.sorted() where out.last != v { out.append(v) }
+        for v in values.sorted() where out.last.map({ v - $0 > resolution }) ?? true { out.append(v) }
         return out
     }
 }
