@@ -113,6 +113,25 @@ enum GeoJSONRead {
         return c
     }
 
+    /// The features whose rings the exact contact check of the export
+    /// (``RingContactCheck``, linear for contour rings, where
+    /// ``allProblems(_:geographic:)`` is quadratic) finds at fault, on
+    /// the 13-decimal grid that holds every position written.
+    static func featuresAtFault(_ text: String) throws -> [Int] {
+        try features(text).enumerated().compactMap { n, feature in
+            var rings: [RingContactCheck.Ring] = []
+            for (k, polygon) in try polygons(feature).enumerated() {
+                for ring in polygon {
+                    let fixed = ring.dropLast().map {
+                        FixedPoint(x: Int64(($0[0] * 1e13).rounded()), y: Int64(($0[1] * 1e13).rounded()))
+                    }
+                    rings.append(RingContactCheck.Ring(points: fixed, polygon: k))
+                }
+            }
+            return RingContactCheck.offenders(rings).isEmpty ? nil : n
+        }
+    }
+
     /// Problems of every polygon of every feature, and of parts of one feature overlapping.
     static func allProblems(_ text: String, geographic: Bool = true) throws -> [String] {
         var out: [String] = []
