@@ -39,6 +39,32 @@ import Testing
         #expect(none.stderr == "contours: no command given; see 'contours --help'\n")
     }
 
+    /// Without --format, the -o file's extension names the format (in any
+    /// case), as GDAL's tools pick a driver; --format, when given, wins;
+    /// an extension no format has keeps the default.
+    @Test func theOutputsExtensionNamesItsFormat() throws {
+        let folder = try ScratchFolder()
+        try folder.write("p.csv", "x,y\n0,0\n1,2\n3,1\n2,2\n")
+        func written(_ command: String, _ file: String, _ more: [String] = []) throws -> [UInt8] {
+            let run = try Tool.run(
+                [command, "p.csv", "--planar", "-o", file] + (command == "bin" ? [] : ["--radius", "2"]) + more,
+                directory: folder.path)
+            #expect(run.status == 0, "\(command) -o \(file): \(run.stderr)")
+            return Array(try Data(contentsOf: folder.url.appendingPathComponent(file)))
+        }
+        func starts(_ bytes: [UInt8], _ text: String) -> Bool { bytes.starts(with: Array(text.utf8)) }
+        #expect(starts(try written("export", "map.svg"), "<?xml"))
+        #expect(starts(try written("export", "MAP.HTML"), "<!DOCTYPE html>"))
+        #expect(starts(try written("export", "bands.json"), "{\"type\":\"FeatureCollection\""))
+        #expect(starts(try written("export", "bands.data"), "{\"type\":\"FeatureCollection\""))
+        #expect(starts(try written("export", "forced.svg", ["--format", "geojson"]), "{\"type\""))
+        // A little-endian TIFF, an ESRI grid, a JSON grid.
+        #expect(try written("grid", "density.tif").prefix(4) == [0x49, 0x49, 0x2A, 0x00])
+        #expect(starts(try written("grid", "density.asc"), "ncols"))
+        #expect(starts(try written("grid", "density.json"), "{\"columns\""))
+        #expect(starts(try written("bin", "bins.csv", ["--size", "1"]), "q,r,x,y,count,value"))
+    }
+
     /// One planar point of weight 2 at the origin, radius 3 (σ = 1): the
     /// padded box is [-4.5, 4.5]², nine cells of 1, nodes at -4…4.
     @Test func gridJSONHoldsTheExactKernel() throws {

@@ -128,6 +128,19 @@ struct ParsedArguments {
         values[option.spec.name]?.last.flatMap { $0 as? Value }
     }
 
+    /// A `--format` choice: as given; else the one the extension of the
+    /// `-o` file names (any of the choice's words, in any case: `map.svg`,
+    /// `density.tif`, `bins.csv`), as GDAL's tools pick a driver; else its
+    /// default (standard output, or an extension it does not know).
+    func format<Value>(_ option: Option<Value>) -> Value {
+        if let value = given(option) { return value }
+        guard let file = self[Options.output], let read = option.spec.read,
+            let dot = file.lastIndex(of: "."), !file[dot...].contains("/")
+        else { return option.defaultValue }
+        let named = try? read(String(file[file.index(after: dot)...]).lowercased(), ValueContext(geographic: true))
+        return named as? Value ?? option.defaultValue
+    }
+
     /// Every value given to a repeatable option, in order.
     func all<Value>(_ option: Option<Value>) -> [Value] {
         (values[option.spec.name] ?? []).compactMap { $0 as? Value }

@@ -14,7 +14,7 @@ enum BinCommand {
         }
         let orientation = args[Options.orientation]
         let aggregate = args[Options.aggregate]
-        let format = args[Options.binFormat]
+        let format = args.format(Options.binFormat)
         let kind = try Settings.projection(args)
         let size = args[Options.size]
         let maxCells = args[Options.maxCells]

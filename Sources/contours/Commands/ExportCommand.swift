@@ -7,7 +7,7 @@ enum ExportCommand {
 
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
         // Every option is checked (and a basemap read) before any input is.
-        let format = args[Options.exportFormat]
+        let format = args.format(Options.exportFormat)
         let mode = args[Options.mode]
         let grouping = args[Options.feature]
         let requestedPrecision = args.given(Options.precision)

@@ -7,7 +7,7 @@ enum GridCommand {
     enum Format { case json, asc, tiff }
 
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
-        let format = args[Options.gridFormat]
+        let format = args.format(Options.gridFormat)
         let output = try Settings.output(args)
         let density = try ToolConfiguration(args)
         let userCRS = try Settings.crs(args, projection: density.configuration.projection)

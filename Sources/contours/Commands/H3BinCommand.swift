@@ -6,7 +6,7 @@ import HeatMap
 enum H3BinCommand {
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
         let aggregate = args[Options.aggregate]
-        let format = args[Options.binFormat]
+        let format = args.format(Options.binFormat)
         if try Settings.projection(args) == .planar {
             throw ToolError.usage("--shape h3 bins longitude/latitude; it does not take --planar", command: "bin")
         }
