@@ -245,13 +245,13 @@ enum Options {
         "--format", value: "geojson|svg|html",
         [("geojson", ExportCommand.Format.geojson), ("json", .geojson), ("svg", .svg), ("html", .html)],
         default: .geojson,
-        defaultText: "the one the -o file's extension names (.geojson, .json, .svg, .html), else geojson",
+        defaultText: "geojson; or the one the -o file's extension names (.svg, .html, .geojson, .json)",
         help: "Output format.",
         example: "--format svg")
     static let gridFormat = Option.choice(
         "--format", value: "json|asc|tiff|geotiff",
         [("json", GridCommand.Format.json), ("asc", .asc), ("tiff", .tiff), ("tif", .tiff), ("geotiff", .tiff)],
-        default: .json, defaultText: "the one the -o file's extension names (.json, .asc, .tif, .tiff), else json",
+        default: .json, defaultText: "json; or the one the -o file's extension names (.tif, .tiff, .asc, .json)",
         help:
             "json: columns, rows, x0, y0, dx, dy, projection, crs, units and row-major values (row 0 the lowest y); asc: ESRI ASCII grid (with a .prj beside it when written to a file); tiff or geotiff: Cloud-Optimized GeoTIFF (Float32, DEFLATE, CRS, overviews).",
         example: "--format tiff -o density.tif")
@@ -312,7 +312,7 @@ enum Options {
         "--format", value: "geojson|csv|svg|html",
         [("geojson", BinCommand.Format.geojson), ("json", .geojson), ("csv", .csv), ("svg", .svg), ("html", .html)],
         default: .geojson,
-        defaultText: "the one the -o file's extension names (.geojson, .json, .csv, .svg, .html), else geojson",
+        defaultText: "geojson; or the one the -o file's extension names (.csv, .svg, .html, .geojson, .json)",
         help: "Output format; csv columns are q,r,x,y,count,value (hexagons) or i,j,x,y,count,value (squares).",
         example: "--format csv")
     static let progress = Flag(
