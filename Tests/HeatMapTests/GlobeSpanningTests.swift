@@ -162,6 +162,13 @@ import Testing
         #expect(try GeoJSONRead.featuresAtFault(text) == [])
     }
 
+    /// Whether `error` is the planner's refusal of a web mercator grid
+    /// more than 360° wide.
+    static func refusesAWideMercatorGrid(_ error: any Error) -> Bool {
+        guard case .invalidConfiguration(let why)? = error as? HeatMapError else { return false }
+        return why.contains("more than the globe, in the web-mercator projection")
+    }
+
     @Test func webMercatorRefusesAGridWiderThanTheGlobe() throws {
         // Its plane's x is the longitude: a grid more than 360° wide would
         // put both its ends on the same meridians, so its bands would
@@ -174,10 +181,7 @@ import Testing
         configuration.projection = .webMercator
         #expect {
             _ = try HeatMapContours.compute(from: sightings, configuration: configuration, control: .none)
-        } throws: { error in
-            guard case .invalidConfiguration(let why)? = error as? HeatMapError else { return false }
-            return why.contains("more than the globe, in the web-mercator projection")
-        }
+        } throws: { Self.refusesAWideMercatorGrid($0) }
         // Half the globe is mapped as before.
         configuration.radius = 1_000_000
         let half = sightings.filter { abs($0.coordinate.longitude) <= 90 }
@@ -213,9 +217,6 @@ import Testing
         #expect {
             _ = try HeatMapContours.compute(
                 from: stations(radius: 4_000_000), configuration: configuration, control: .none)
-        } throws: { error in
-            guard case .invalidConfiguration(let why)? = error as? HeatMapError else { return false }
-            return why.contains("more than the globe, in the web-mercator projection")
-        }
+        } throws: { Self.refusesAWideMercatorGrid($0) }
     }
 }
