@@ -321,6 +321,65 @@ import Testing
         }
     }
 
+    @Test func aBandThatRoundingMakesInvalidIsFound() {
+        // Valid in doubles: the hole's bottom edge (y 0.9) lies above the
+        // exterior's (y 0.6); both round to y 1, one edge over the other.
+        func band(holeBottom: Double) -> [[PlanePolygon]] {
+            let exterior = [
+                PlanePoint(x: 0, y: 0.6), PlanePoint(x: 100, y: 0.6), PlanePoint(x: 100, y: 100),
+                PlanePoint(x: 0, y: 100)
+            ]
+            let hole = [
+                PlanePoint(x: 30, y: holeBottom), PlanePoint(x: 30, y: 50), PlanePoint(x: 70, y: 50),
+                PlanePoint(x: 70, y: holeBottom)
+            ]
+            return [[], [PlanePolygon(exterior: exterior, holes: [hole])]]
+        }
+        #expect(!TileQuantizer.roundsValid(band(holeBottom: 0.9), control: .none))
+        #expect(TileQuantizer.roundsValid(band(holeBottom: 3), control: .none))
+        #expect(TileQuantizer.roundsValid([], control: .none))
+    }
+
+    /// Where a mean falls steeply to the nodes without data, every level's
+    /// boundary runs along the same cells a unit or two apart; simplified,
+    /// one passed within a unit of another's vertex, and rounding put that
+    /// vertex across it (GEOS: self-intersection). The Ames sales west of
+    /// the centre at zoom 14 made such a tile (found by a sweep of the
+    /// tool's options; `contours tiles` with `--value Sale_Price`).
+    @Test func simplifiedBandsOfAMeanStayValidOnceRounded() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("Samples/data/ames.csv"), encoding: .utf8)
+        let points = text.split(separator: "\n").dropFirst().compactMap { line -> HeatMapPoint? in
+            let f = line.split(separator: ",").compactMap { Double($0) }
+            guard f.count >= 3, (-93.71)...(-93.65) ~= f[0], 42.00...42.05 ~= f[1] else { return nil }
+            return HeatMapPoint(latitude: f[1], longitude: f[0], value: f[2])
+        }
+        #expect(points.count == 840)
+        let configuration = HeatMapConfiguration(
+            radius: 167.005,
+            levelSpacing: .custom([
+                80161.2, 147222, 214284, 281345, 348406, 415467, 482529, 549590, 616651, 683712
+            ]),
+            estimator: .mean)
+        let tiles = try await HeatMapTiles.make(from: points, configuration: configuration, zooms: 14...14)
+        let sink = MemorySink()
+        _ = try await tiles.write(to: sink)
+        let archive = try TileArchiveReader(sink.bytes)
+        var features = 0
+        for (key, gz) in archive.tiles {
+            for (k, polygons) in try TileBandsReader.features(TileArchiveReader.gunzip(gz)).enumerated() {
+                var rings: [RingContactCheck.Ring] = []
+                for (p, polygon) in polygons.enumerated() {
+                    for ring in polygon { rings.append(RingContactCheck.Ring(points: ring, polygon: p)) }
+                }
+                #expect(RingContactCheck.offenders(rings).isEmpty, "tile \(key.z)/\(key.x)/\(key.y) feature \(k)")
+                features += 1
+            }
+        }
+        #expect(archive.tiles.count >= 8 && features >= 40)
+    }
+
     @Test func planarPointsAreRefused() async {
         let points = [HeatMapPoint(latitude: 1, longitude: 2, weight: 1)]
         await #expect(throws: HeatMapError.self) {
@@ -396,5 +455,99 @@ struct TileArchiveReader {
             out[k].offset = v == 0 && k > 0 ? out[k - 1].offset + UInt64(out[k - 1].length) : v - 1
         }
         return out
+    }
+}
+
+/// The `bands` layer of a Mapbox Vector Tile read back: each feature's
+/// rings in tile units, grouped into polygons as MVT 2.1
+/// says (a ring of positive surveyor's area starts a polygon, the
+/// negative ones after it are its holes).
+enum TileBandsReader {
+    static func features(_ mvt: [UInt8]) throws -> [[[[FixedPoint]]]] {
+        var out: [[[[FixedPoint]]]] = []
+        for (field, layer) in try fields(mvt[...]) where field == 3 {
+            let parts = try fields(layer)
+            guard parts.contains(where: { $0.0 == 1 && Array($0.1) == Array("bands".utf8) }) else { continue }
+            for (field, feature) in parts where field == 2 {
+                for (f, bytes) in try fields(feature) where f == 4 { out.append(polygons(packed(bytes))) }
+            }
+        }
+        return out
+    }
+
+    /// The length-delimited fields of a message (field number, bytes);
+    /// varint and fixed-width fields are skipped.
+    private static func fields(_ bytes: ArraySlice<UInt8>) throws -> [(Int, ArraySlice<UInt8>)] {
+        var at = bytes.startIndex, out: [(Int, ArraySlice<UInt8>)] = []
+        func varint() -> UInt64 {
+            var v: UInt64 = 0, shift: UInt64 = 0
+            while true {
+                let b = bytes[at]
+                at += 1
+                v |= UInt64(b & 0x7f) << shift
+                if b < 0x80 { return v }
+                shift += 7
+            }
+        }
+        while at < bytes.endIndex {
+            let key = varint()
+            switch key & 7 {
+            case 0: _ = varint()
+            case 1: at += 8
+            case 5: at += 4
+            case 2:
+                let n = Int(varint())
+                out.append((Int(key >> 3), bytes[at..<at + n]))
+                at += n
+            default: throw HeatMapError.invalidConfiguration("wire type \(key & 7)")
+            }
+        }
+        return out
+    }
+
+    private static func packed(_ bytes: ArraySlice<UInt8>) -> [UInt32] {
+        var out: [UInt32] = [], v: UInt32 = 0, shift: UInt32 = 0
+        for b in bytes {
+            v |= UInt32(b & 0x7f) << shift
+            if b < 0x80 {
+                out.append(v)
+                v = 0
+                shift = 0
+            } else {
+                shift += 7
+            }
+        }
+        return out
+    }
+
+    private static func polygons(_ commands: [UInt32]) -> [[[FixedPoint]]] {
+        var polygons: [[[FixedPoint]]] = [], ring: [FixedPoint] = []
+        var x: Int64 = 0, y: Int64 = 0, k = 0
+        func zigzag(_ n: UInt32) -> Int64 { Int64(n >> 1) ^ -Int64(n & 1) }
+        while k < commands.count {
+            let id = commands[k] & 7, count = Int(commands[k] >> 3)
+            k += 1
+            if id == 7 {
+                var area: Int64 = 0
+                for (i, p) in ring.enumerated() {
+                    let q = ring[(i + 1) % ring.count]
+                    area += p.x * q.y - q.x * p.y
+                }
+                if area > 0 || polygons.isEmpty {
+                    polygons.append([ring])
+                } else {
+                    polygons[polygons.count - 1].append(ring)
+                }
+                ring = []
+                continue
+            }
+            for _ in 0..<count {
+                x += zigzag(commands[k])
+                y += zigzag(commands[k + 1])
+                k += 2
+                ring.append(FixedPoint(x: x, y: y))
+            }
+        }
+        return polygons
     }
 }

@@ -5,7 +5,8 @@ import HeatMapDensity
 /// One tile's node values to its Mapbox Vector Tile: contoured with the
 /// package's marching squares on the tile's own grid (tile units, y down,
 /// the buffer around it), bands as polygons rounded to the extent, and
-/// isolines when asked. A tile too large is simplified until it fits; no
+/// isolines when asked. A tile too large is simplified until it fits (or
+/// until simplifying further would make a band invalid once rounded); no
 /// band is ever dropped for size.
 enum TileEncoder {
     /// The largest tile, gzipped, before simplifying.
@@ -64,13 +65,26 @@ enum TileEncoder {
             // most of them on lines straight to well under a pixel.
             var tolerance = Double(TileLattice.extent) / 256 / 2
             var set = try contours(values, legend: legend, smoother: smoother, control: control)
-            if simplify { set = try set.simplified(tolerance: tolerance, control: control) }
+            // A simplification that rounding would make invalid is not
+            // taken: the tile keeps the boundaries it had (where a mean's
+            // field falls steeply to the undefined nodes, every level's
+            // boundary runs along the same cells, a unit or two apart).
+            func simplified(_ set: ContourSet) throws -> ContourSet? {
+                let fewer = try set.simplified(tolerance: tolerance, control: control)
+                let valid = TileQuantizer.roundsValid(fewer.bands, control: control)
+                try control.checkCancellation()
+                return valid ? fewer : nil
+            }
+            if simplify, let fewer = try simplified(set) { set = fewer }
             while true {
                 let mvt = tile(bands: set.bands, isolines: set.isolines, legend: legend)
                 let gz = Gzip.compress(mvt)
                 if gz.count <= sizeLimit || tolerance > Double(TileLattice.extent) { return (mvt, gz) }
                 tolerance *= 2
-                set = try set.simplified(tolerance: tolerance, control: control)
+                // Too big, and simplifying further would break a band: the
+                // tile stays as big as it is.
+                guard let fewer = try simplified(set) else { return (mvt, gz) }
+                set = fewer
             }
         }
     }
@@ -143,13 +157,7 @@ enum TileEncoder {
         var layer = VectorTileLayer(name: "bands", extent: TileLattice.extent)
         for (level, polygons) in bands.enumerated() {
             var geometry = VectorTileGeometry()
-            for polygon in polygons {
-                guard let exterior = TileQuantizer.ring(polygon.exterior, exterior: true) else { continue }
-                geometry.ring(exterior)
-                for hole in polygon.holes {
-                    if let ring = TileQuantizer.ring(hole, exterior: false) { geometry.ring(ring) }
-                }
-            }
+            for polygon in TileQuantizer.polygons(polygons) { for ring in polygon { geometry.ring(ring) } }
             layer.add(type: .polygon, geometry: geometry, attributes: legend.attributes(level: level))
         }
         var tile = ProtobufWriter()

@@ -36,6 +36,39 @@ enum TileQuantizer {
         return out
     }
 
+    /// The polygons of one band as ``ring(_:exterior:)`` rounds them: each
+    /// polygon's rounded exterior and the holes that survive it, a polygon
+    /// whose exterior does not survive left out whole (as the tile writes
+    /// them). O(n).
+    static func polygons(_ polygons: [PlanePolygon]) -> [[[TilePoint]]] {
+        polygons.compactMap { polygon in
+            guard let exterior = ring(polygon.exterior, exterior: true) else { return nil }
+            return [exterior] + polygon.holes.compactMap { ring($0, exterior: false) }
+        }
+    }
+
+    /// Whether every band stays valid once rounded (``polygons(_:)``): no
+    /// ring touching or crossing itself or another, no hole out of its
+    /// exterior, by OGC's rules as GEOS applies them, exactly on the
+    /// integers. Rounding keeps the contours of the tile's own lattice
+    /// valid (the level space keeps neighbouring boundaries a unit apart);
+    /// a simplified line may pass within a unit of another boundary's
+    /// vertex, which rounding can then put on the wrong side. About
+    /// O(n log n) in vertices.
+    static func roundsValid(_ bands: [[PlanePolygon]], control: ComputeControl) -> Bool {
+        bands.allSatisfy { band in
+            var rings: [RingContactCheck.Ring] = []
+            for (k, polygon) in polygons(band).enumerated() {
+                for ring in polygon {
+                    rings.append(
+                        RingContactCheck.Ring(
+                            points: ring.map { FixedPoint(x: Int64($0.x), y: Int64($0.y)) }, polygon: k))
+                }
+            }
+            return rings.isEmpty || RingContactCheck.offenders(rings, control: control).isEmpty
+        }
+    }
+
     /// A line rounded, repeated vertices dropped; nil with fewer than two. O(n).
     static func line(_ line: [PlanePoint]) -> [TilePoint]? {
         var out: [TilePoint] = []
