@@ -433,17 +433,8 @@ struct TileArchiveReader {
     }
 
     static func entries(_ bytes: [UInt8]) throws -> [PMTilesEntry] {
-        var at = 0
-        func varint() -> UInt64 {
-            var v: UInt64 = 0, shift: UInt64 = 0
-            while true {
-                let b = bytes[at]
-                at += 1
-                v |= UInt64(b & 0x7f) << shift
-                if b < 0x80 { return v }
-                shift += 7
-            }
-        }
+        var cursor = VarintCursor(bytes[...])
+        func varint() -> UInt64 { cursor.varint() }
         let n = Int(varint())
         var out = [PMTilesEntry](repeating: PMTilesEntry(tileID: 0, offset: 0, length: 0, runLength: 0), count: n)
         var id: UInt64 = 0
@@ -478,27 +469,17 @@ enum TileBandsReader {
     /// The length-delimited fields of a message (field number, bytes);
     /// varint and fixed-width fields are skipped.
     private static func fields(_ bytes: ArraySlice<UInt8>) throws -> [(Int, ArraySlice<UInt8>)] {
-        var at = bytes.startIndex, out: [(Int, ArraySlice<UInt8>)] = []
-        func varint() -> UInt64 {
-            var v: UInt64 = 0, shift: UInt64 = 0
-            while true {
-                let b = bytes[at]
-                at += 1
-                v |= UInt64(b & 0x7f) << shift
-                if b < 0x80 { return v }
-                shift += 7
-            }
-        }
-        while at < bytes.endIndex {
-            let key = varint()
+        var cursor = VarintCursor(bytes), out: [(Int, ArraySlice<UInt8>)] = []
+        while cursor.at < bytes.endIndex {
+            let key = cursor.varint()
             switch key & 7 {
-            case 0: _ = varint()
-            case 1: at += 8
-            case 5: at += 4
+            case 0: _ = cursor.varint()
+            case 1: cursor.at += 8
+            case 5: cursor.at += 4
             case 2:
-                let n = Int(varint())
-                out.append((Int(key >> 3), bytes[at..<at + n]))
-                at += n
+                let n = Int(cursor.varint())
+                out.append((Int(key >> 3), bytes[cursor.at..<cursor.at + n]))
+                cursor.at += n
             default: throw HeatMapError.invalidConfiguration("wire type \(key & 7)")
             }
         }
@@ -506,17 +487,8 @@ enum TileBandsReader {
     }
 
     private static func packed(_ bytes: ArraySlice<UInt8>) -> [UInt32] {
-        var out: [UInt32] = [], v: UInt32 = 0, shift: UInt32 = 0
-        for b in bytes {
-            v |= UInt32(b & 0x7f) << shift
-            if b < 0x80 {
-                out.append(v)
-                v = 0
-                shift = 0
-            } else {
-                shift += 7
-            }
-        }
+        var cursor = VarintCursor(bytes), out: [UInt32] = []
+        while cursor.at < bytes.endIndex { out.append(UInt32(truncatingIfNeeded: cursor.varint())) }
         return out
     }
 
@@ -549,5 +521,28 @@ enum TileBandsReader {
             }
         }
         return polygons
+    }
+}
+
+/// Reads protobuf varints (PMTiles directories, MVT messages) one after
+/// another from `at`.
+struct VarintCursor {
+    let bytes: ArraySlice<UInt8>
+    var at: Int
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        at = bytes.startIndex
+    }
+
+    mutating func varint() -> UInt64 {
+        var v: UInt64 = 0, shift: UInt64 = 0
+        while true {
+            let b = bytes[at]
+            at += 1
+            v |= UInt64(b & 0x7f) << shift
+            if b < 0x80 { return v }
+            shift += 7
+        }
     }
 }
