@@ -119,16 +119,14 @@ enum GeoJSONRead {
     /// the 13-decimal grid that holds every position written.
     static func featuresAtFault(_ text: String) throws -> [Int] {
         try features(text).enumerated().compactMap { n, feature in
-            var rings: [RingContactCheck.Ring] = []
-            for (k, polygon) in try polygons(feature).enumerated() {
-                for ring in polygon {
-                    let fixed = ring.dropLast().map {
+            let fixed = try polygons(feature).map { polygon in
+                polygon.map { ring in
+                    ring.dropLast().map {
                         FixedPoint(x: Int64(($0[0] * 1e13).rounded()), y: Int64(($0[1] * 1e13).rounded()))
                     }
-                    rings.append(RingContactCheck.Ring(points: fixed, polygon: k))
                 }
             }
-            return RingContactCheck.offenders(rings).isEmpty ? nil : n
+            return RingContactCheck.offenders(RingContactCheck.rings(ofPolygons: fixed)).isEmpty ? nil : n
         }
     }
 

@@ -369,10 +369,7 @@ import Testing
         var features = 0
         for (key, gz) in archive.tiles {
             for (k, polygons) in try TileBandsReader.features(TileArchiveReader.gunzip(gz)).enumerated() {
-                var rings: [RingContactCheck.Ring] = []
-                for (p, polygon) in polygons.enumerated() {
-                    for ring in polygon { rings.append(RingContactCheck.Ring(points: ring, polygon: p)) }
-                }
+                let rings = RingContactCheck.rings(ofPolygons: polygons)
                 #expect(RingContactCheck.offenders(rings).isEmpty, "tile \(key.z)/\(key.x)/\(key.y) feature \(k)")
                 features += 1
             }

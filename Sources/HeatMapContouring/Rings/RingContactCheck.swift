@@ -30,6 +30,13 @@ package struct RingContactCheck {
         }
     }
 
+    /// The rings of `polygons` (each an exterior, then its holes),
+    /// numbered by their polygon, in order: what ``offenders(_:control:stripBoxes:)``
+    /// checks for a (multi)polygon.
+    package static func rings(ofPolygons polygons: [[[FixedPoint]]]) -> [Ring] {
+        polygons.enumerated().flatMap { k, polygon in polygon.map { Ring(points: $0, polygon: k) } }
+    }
+
     private struct Touch: Hashable {
         var ringA: Int, ringB: Int
         package var point: FixedPoint

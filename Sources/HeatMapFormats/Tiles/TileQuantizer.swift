@@ -57,14 +57,8 @@ enum TileQuantizer {
     /// O(n log n) in vertices.
     static func roundsValid(_ bands: [[PlanePolygon]], control: ComputeControl) -> Bool {
         bands.allSatisfy { band in
-            var rings: [RingContactCheck.Ring] = []
-            for (k, polygon) in polygons(band).enumerated() {
-                for ring in polygon {
-                    rings.append(
-                        RingContactCheck.Ring(
-                            points: ring.map { FixedPoint(x: Int64($0.x), y: Int64($0.y)) }, polygon: k))
-                }
-            }
+            let rings = RingContactCheck.rings(
+                ofPolygons: polygons(band).map { $0.map { $0.map { FixedPoint(x: Int64($0.x), y: Int64($0.y)) } } })
             return rings.isEmpty || RingContactCheck.offenders(rings, control: control).isEmpty
         }
     }
