@@ -1,6 +1,7 @@
 import Foundation
 import HeatMapCore
 import HeatMapDensity
+import Synchronization
 
 /// Smooths every level's pieces and keeps the result valid (docs/contour-rules.md).
 ///
@@ -69,13 +70,13 @@ enum SmoothingGuard {
             progress.advance(by: 1, of: steps)
             return useful
         }
-        let hot = try Parallel.map(levelCount, control: control) { l in
-            let cells = try HotCells(
-                lower: traces[l], upper: l + 1 < levelCount ? traces[l + 1] : nil, geometry: geometry,
-                control: control)
-            progress.advance(by: 1, of: steps)
-            return cells
-        }
+        // Each level's hot cells are made where its first round needs them,
+        // and kept only for the levels whose round found a conflict (the
+        // others are checked again only when a neighbour's repair changed
+        // their pieces, and then made again): all levels' at once would
+        // be the largest thing held while the guard runs (about a hundred
+        // megabytes on a large export).
+        let hot = HotCellStore(levelCount: levelCount)
         // A cancel frees the hot cells off the caller's path.
         do {
             try resolveConflicts(
@@ -95,7 +96,7 @@ enum SmoothingGuard {
     /// round that finds a conflict takes a pass off, and pieces without
     /// passes are the traced ones, which never meet, so the rounds end.
     private static func resolveConflicts(
-        passes: inout [[UInt8]], traces: [LevelTrace], hot: [HotCells],
+        passes: inout [[UInt8]], traces: [LevelTrace], hot: HotCellStore,
         iterations: Int, geometry: GridGeometry,
         control: ComputeControl, progress: StageProgress, steps: Int
     ) throws {
@@ -112,15 +113,22 @@ enum SmoothingGuard {
                 {
                     return []
                 }
+                let cells = try hot.cells(l) {
+                    let made = try HotCells(
+                        lower: traces[l], upper: upper.map { traces[$0] }, geometry: geometry,
+                        control: control)
+                    if changedNow == nil { progress.advance(by: 1, of: steps) }
+                    return made
+                }
                 // What the check reads: the repeated vertices of level l's
                 // pieces (those changed), and the occupants of the hot cells.
                 var occupiedLower = [Bool](repeating: false, count: traces[l].pieceCount)
                 var occupiedUpper = upper.map { [Bool](repeating: false, count: traces[$0].pieceCount) }
-                for (k, occupant) in hot[l].occupants.enumerated() {
+                for (k, occupant) in cells.occupants.enumerated() {
                     if occupant & (1 << 31) != 0 {
-                        occupiedUpper![Int(hot[l].pieces[k])] = true
+                        occupiedUpper![Int(cells.pieces[k])] = true
                     } else {
-                        occupiedLower[Int(hot[l].pieces[k])] = true
+                        occupiedLower[Int(cells.pieces[k])] = true
                     }
                 }
                 try control.checkCancellation()
@@ -136,7 +144,8 @@ enum SmoothingGuard {
                 let checker = ConflictChecker(
                     geometry: geometry, level: l, lower: lower, upper: upperSide, changed: changedNow,
                     control: control)
-                let conflicts = try checker.conflicts(hot: hot[l])
+                let conflicts = try checker.conflicts(hot: cells)
+                hot.keep(conflicts.isEmpty ? nil : cells, for: l)
                 progress.advance(by: 1, of: steps)
                 return conflicts
             }
@@ -165,6 +174,26 @@ enum SmoothingGuard {
             guard any else { break }
             changed = reduced
         }
+    }
+}
+
+/// The hot cells of the levels whose last check found a conflict, which
+/// the next round is likely to check again; shared by the round's threads,
+/// each of which sets only its own level's.
+final class HotCellStore: Sendable {
+    private let kept: Mutex<[HotCells?]>
+
+    init(levelCount: Int) { kept = Mutex([HotCells?](repeating: nil, count: levelCount)) }
+
+    /// Level `l`'s hot cells: the ones kept, or those `make` makes.
+    func cells(_ l: Int, make: () throws -> HotCells) throws -> HotCells {
+        if let cells = kept.withLock({ $0[l] }) { return cells }
+        return try make()
+    }
+
+    /// Keeps `cells` as level `l`'s (nil lets them go).
+    func keep(_ cells: HotCells?, for l: Int) {
+        kept.withLock { $0[l] = cells }
     }
 }
 
