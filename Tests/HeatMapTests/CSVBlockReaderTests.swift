@@ -265,4 +265,26 @@ import Testing
             #expect(again == expected.points)
         }
     }
+
+    /// A batch stores a value, time or radius column only from the first
+    /// point that brings one, and reads NaN for the points before it and
+    /// for a column no point brought.
+    @Test func aBatchStoresOptionalColumnsFromTheirFirstEntry() {
+        var batch = PointBatch(capacity: 4)
+        for i in 0..<5 {
+            var p = InputPoint(latitude: Double(i), longitude: -Double(i), weight: 2, value: i >= 2 ? Double(i) : .nan)
+            if i == 4 { p.radius = 7 }
+            batch.append(p)
+        }
+        #expect(batch.count == 5)
+        #expect(batch.value.count == 5 && batch.time.count == 5 && batch.radius.count == 5)
+        #expect(batch.value[0].isNaN && batch.value[1].isNaN && batch.value[2...] == [2, 3, 4])
+        #expect(batch.time.allSatisfy(\.isNaN) && (0..<5).allSatisfy { batch.time(at: $0).isNaN })
+        #expect(batch.radius[..<4].allSatisfy(\.isNaN) && batch.radius[4] == 7 && batch.radius(at: 4) == 7)
+        #expect(batch[3] == InputPoint(latitude: 3, longitude: -3, weight: 2, value: 3))
+        batch.removeAll()
+        batch.append(InputPoint(latitude: 1, longitude: 1))
+        #expect(batch.count == 1 && batch.value(at: 0).isNaN && batch.radius(at: 0).isNaN)
+        #expect(batch.value.count == 1 && batch.value[0].isNaN)
+    }
 }

@@ -58,7 +58,7 @@ package final class FrameDensity {
     /// A point's measured value for the mean: its value, or its weight when it has none.
     @inline(__always)
     fileprivate static func measured(_ batch: PointBatch, _ i: Int) -> Double {
-        batch.value[i].isNaN ? batch.weight[i] : batch.value[i]
+        batch.value(at: i).isNaN ? batch.weight[i] : batch.value(at: i)
     }
 
     private init(
@@ -123,7 +123,7 @@ package final class FrameDensity {
         var lowest = Double.infinity
         try timed.forEachTimedBatch(control: control) { batch in
             for i in 0..<batch.count {
-                if let j = schedule.interval(of: batch.time[i]) {
+                if let j = schedule.interval(of: batch.time(at: i)) {
                     counts[j] += 1
                     if mean { lowest = min(lowest, FrameDensity.measured(batch, i)) }
                 }
@@ -159,7 +159,7 @@ package final class FrameDensity {
                     "the points changed between passes (\(radii.count) planned, more read)")
             }
             for i in 0..<batch.count {
-                guard let j = schedule.interval(of: batch.time[i]) else { continue }
+                guard let j = schedule.interval(of: batch.time(at: i)) else { continue }
                 let q = projector.plane(latitude: batch.latitude[i], longitude: batch.longitude[i])
                 if buffers[j].capacity == 0 { buffers[j].reserveCapacity(fields * capacity) }
                 buffers[j].append(q.x)

@@ -208,7 +208,7 @@ struct StreamedPointSource: PlanePointSource {
         let projector = PointProjector(projection)
         var x = [Double](repeating: 0, count: n), y = [Double](repeating: 0, count: n)
         let block = 16_384
-        batch.withColumns { latitude, longitude, _, _ in
+        batch.withColumns { latitude, longitude, _ in
             x.withUnsafeMutableBufferPointer { xs in
                 y.withUnsafeMutableBufferPointer { ys in
                     Parallel.forEach((n + block - 1) / block) { b in

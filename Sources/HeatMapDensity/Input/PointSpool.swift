@@ -66,15 +66,15 @@ final class PointSpool {
         while k < run.count {
             let n = min(run.count - k, (buffer.count - filled) / stride)
             buffer.withUnsafeMutableBufferPointer { out in
-                run.withColumns { latitude, longitude, weight, value in
+                run.withColumns { latitude, longitude, weight in
                     var f = filled
                     for i in k..<(k + n) {
                         out[f] = latitude[i]
                         out[f + 1] = longitude[i]
                         out[f + 2] = weight[i]
-                        if let valueSlot { out[f + valueSlot] = value[i] }
-                        if let radiusSlot { out[f + radiusSlot] = run.radius[i] }
-                        if let timeSlot { out[f + timeSlot] = run.time[i] }
+                        if let valueSlot { out[f + valueSlot] = run.value(at: i) }
+                        if let radiusSlot { out[f + radiusSlot] = run.radius(at: i) }
+                        if let timeSlot { out[f + timeSlot] = run.time(at: i) }
                         f += stride
                     }
                 }
@@ -155,7 +155,14 @@ final class PointSpool {
     }
 }
 
-/// A batch of points as parallel arrays (latitude, longitude, weight, value).
+/// A batch of points as parallel arrays: latitude, longitude and weight,
+/// and the value, time and radius of inputs that read them.
+///
+/// A value, time or radius column is stored only from the first point that
+/// brings one (not NaN), with NaN filled in for the points before it: most
+/// inputs read none of the three, and three columns of NaN would double the
+/// batch's memory (and the fresh pages a reader touches, a third of a small
+/// job's time on a virtual machine, docs/performance.md).
 package struct PointBatch: Sendable {
     /// Latitudes (planar y).
     package private(set) var latitude: [Double] = []
@@ -163,12 +170,10 @@ package struct PointBatch: Sendable {
     package private(set) var longitude: [Double] = []
     /// Weights.
     package private(set) var weight: [Double] = []
-    /// Values (NaN when not read).
-    package private(set) var value: [Double] = []
-    /// Times, seconds since the epoch (NaN when not read).
-    package private(set) var time: [Double] = []
-    /// Kernel radii (NaN when not read).
-    package private(set) var radius: [Double] = []
+    /// The optional columns: empty while every point so far has NaN there.
+    private var values: [Double] = [], times: [Double] = [], radii: [Double] = []
+    /// The points the batch was made to hold.
+    private let capacity: Int
 
     /// Points per batch when streaming: large enough that each batch's
     /// parallel density passes outweigh their start-up (64k-point batches
@@ -180,23 +185,53 @@ package struct PointBatch: Sendable {
 
     /// An empty batch with room for `capacity` points.
     package init(capacity: Int) {
+        self.capacity = capacity
         latitude.reserveCapacity(capacity)
         longitude.reserveCapacity(capacity)
         weight.reserveCapacity(capacity)
-        value.reserveCapacity(capacity)
-        time.reserveCapacity(capacity)
-        radius.reserveCapacity(capacity)
+    }
+
+    /// Values (NaN when not read), one per point; made whole for a batch
+    /// that stores none. O(count) then.
+    package var value: [Double] { Self.column(values, count: count) }
+    /// Times, seconds since the epoch (NaN when not read), as ``value``.
+    package var time: [Double] { Self.column(times, count: count) }
+    /// Kernel radii (NaN when not read), as ``value``.
+    package var radius: [Double] { Self.column(radii, count: count) }
+
+    /// Point `i`'s value (NaN when not read). O(1).
+    @inline(__always) package func value(at i: Int) -> Double { values.isEmpty ? .nan : values[i] }
+    /// Point `i`'s time (NaN when not read). O(1).
+    @inline(__always) package func time(at i: Int) -> Double { times.isEmpty ? .nan : times[i] }
+    /// Point `i`'s radius (NaN when not read). O(1).
+    @inline(__always) package func radius(at i: Int) -> Double { radii.isEmpty ? .nan : radii[i] }
+
+    private static func column(_ stored: [Double], count: Int) -> [Double] {
+        stored.isEmpty ? [Double](repeating: .nan, count: count) : stored
     }
 
     /// Appends a point.
     @inline(__always)
     package mutating func append(_ p: InputPoint) {
+        let n = latitude.count
         latitude.append(p.latitude)
         longitude.append(p.longitude)
         weight.append(p.weight)
-        value.append(p.value)
-        time.append(p.time)
-        radius.append(p.radius)
+        Self.append(p.value, to: &values, at: n, capacity: capacity)
+        Self.append(p.time, to: &times, at: n, capacity: capacity)
+        Self.append(p.radius, to: &radii, at: n, capacity: capacity)
+    }
+
+    /// Appends `v` as point `n`'s entry of an optional column, which starts
+    /// (NaN for the points before) at the first entry that is not NaN.
+    @inline(__always)
+    private static func append(_ v: Double, to column: inout [Double], at n: Int, capacity: Int) {
+        if column.isEmpty {
+            guard !v.isNaN else { return }
+            column.reserveCapacity(max(capacity, n + 1))
+            column.append(contentsOf: repeatElement(.nan, count: n))
+        }
+        column.append(v)
     }
 
     /// Empties the batch, keeping its capacity.
@@ -204,24 +239,19 @@ package struct PointBatch: Sendable {
         latitude.removeAll(keepingCapacity: true)
         longitude.removeAll(keepingCapacity: true)
         weight.removeAll(keepingCapacity: true)
-        value.removeAll(keepingCapacity: true)
-        time.removeAll(keepingCapacity: true)
-        radius.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        times.removeAll(keepingCapacity: true)
+        radii.removeAll(keepingCapacity: true)
     }
 
-    /// Calls `body` with the four columns' storage.
+    /// Calls `body` with the latitude, longitude and weight columns' storage.
     @inline(__always)
     func withColumns<R>(
-        _ body: (
-            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
-            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>
-        ) throws -> R
+        _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) throws -> R
     ) rethrows -> R {
         try latitude.withUnsafeBufferPointer { la in
             try longitude.withUnsafeBufferPointer { lo in
-                try weight.withUnsafeBufferPointer { w in
-                    try value.withUnsafeBufferPointer { v in try body(la, lo, w, v) }
-                }
+                try weight.withUnsafeBufferPointer { w in try body(la, lo, w) }
             }
         }
     }
@@ -229,8 +259,9 @@ package struct PointBatch: Sendable {
     /// The point at `i`.
     package subscript(i: Int) -> InputPoint {
         var p = InputPoint(
-            latitude: latitude[i], longitude: longitude[i], weight: weight[i], value: value[i], time: time[i])
-        p.radius = radius[i]
+            latitude: latitude[i], longitude: longitude[i], weight: weight[i], value: value(at: i),
+            time: time(at: i))
+        p.radius = radius(at: i)
         return p
     }
 }
