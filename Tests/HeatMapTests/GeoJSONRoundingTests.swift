@@ -85,12 +85,11 @@ import Testing
         #expect(maxA < minB)
     }
 
-    /// The polygons are made once, and once more when a repair needs them
-    /// (they are let go of while the feature is checked; a round of repair
+    /// The polygons are made once, repairs or not (a round of repair
     /// rounds again only the rings it concerns), and the repaired rings are
     /// those of rounding the polygons again from the settled precision
     /// (with the same box).
-    @Test func aRepairRoundsFromThePolygonsMadeAgainOnce() throws {
+    @Test func aRepairRoundsFromThePolygonsMadeOnce() throws {
         let a = PlanePolygon(exterior: Shapes.rectangle(0, 0, 1.0004, 1))
         // 0.00005 apart: one edge at 3 decimals until repaired.
         let b = PlanePolygon(exterior: Shapes.rectangle(1.00045, 0, 2, 1))
@@ -104,7 +103,7 @@ import Testing
                 },
                 precision: &precision)
             #expect(dropped.isEmpty)
-            #expect(calls == (repairs ? 2 : 1))
+            #expect(calls == 1)
             #expect(repairs ? !precision.local.isEmpty : precision.local.isEmpty)
             #expect(
                 box
@@ -118,24 +117,6 @@ import Testing
             #expect(out.map { $0.map(\.points) } == again.map { $0.map(\.points) })
             #expect(out.count == polygons.count)
         }
-    }
-
-    /// Polygons that come out otherwise when made again for a repair are
-    /// an error, not rings read out of place.
-    @Test func polygonsMadeOtherwiseForARepairAreAnError() throws {
-        let a = PlanePolygon(exterior: Shapes.rectangle(0, 0, 1.0004, 1))
-        let b = PlanePolygon(exterior: Shapes.rectangle(1.00045, 0, 2, 1))
-        var calls = 0
-        var precision = VertexPrecision(decimals: 3, limit: 12)
-        #expect(throws: HeatMapError.self) {
-            _ = try PrecisionRounding.repaired(
-                {
-                    calls += 1
-                    return calls == 1 ? [a, b] : [a]
-                },
-                precision: &precision)
-        }
-        #expect(calls == 2)
     }
 
     @Test func randomWigglyBandsStayValidAtLowPrecision() throws {

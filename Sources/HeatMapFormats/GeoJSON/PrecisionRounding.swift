@@ -60,16 +60,13 @@ enum PrecisionRounding {
     /// decimals (recorded in `precision`), and names the holes it gave up,
     /// so that ``rounded(_:precision:dropped:)`` can make the same rings
     /// again from the repaired precision; `box` is that of all the
-    /// positions before rounding. `pieces` is called once, and once more
-    /// only when a repair needs the positions before rounding: the polygons
-    /// are let go of once rounded, so that a feature is not held three
-    /// times over (positions, rounded rings and the check's pieces) while
-    /// it is checked; a round of repair then rounds again only the rings
-    /// that hold a position it raised, and keeps the others as they were.
-    /// About O(n) for the first round, and a round of repair about O(n)
-    /// light work (asking of each position whether it was raised) with the
-    /// rounding and the check of what it changed; at most
-    /// `limit − base + 1` rounds. Polls `control` between polygons
+    /// positions before rounding. `pieces` is called once: the polygons are
+    /// held while the feature is checked, so that a round of repair rounds
+    /// again only the rings that hold a position it raised, and keeps the
+    /// others as they were. About O(n) for the first round, and a round of
+    /// repair about O(n) light work (asking of each position whether it
+    /// was raised) with the rounding and the check of what it changed;
+    /// at most `limit − base + 1` rounds. Polls `control` between polygons
     /// and inside the check. A round after a repair checks only what the
     /// repair can have changed (``RepairRound``), unless `checkingAll`
     /// (the same answer, for tests).
@@ -99,11 +96,9 @@ enum PrecisionRounding {
                 return ([[ring]], [], box, LastRound(refs: [RingRef(polygon: 0, ring: 0)], bad: []))
             }
         }
-        var rings = FeatureRings(consume polygons)
+        var rings = FeatureRings(polygons)
         rings.round(precision: precision, control: control)
         try control.checkCancellation()
-        // A round after an earlier one asks its rings for moved positions.
-        if previous == nil { rings.letGo() }
         var dropped = Set<RingRef>()
         // The round before, for checking again only what a repair changed.
         var before = previous.map { RepairRound(refs: $0.last.refs, bad: $0.last.bad) }
@@ -125,7 +120,6 @@ enum PrecisionRounding {
                 ?? RingContactCheck.offenders(checkRings, control: control)
             try control.checkCancellation()
             if bad.isEmpty { return (out, dropped, box, LastRound(refs: refs, bad: [])) }
-            try rings.keep(pieces)
             before = RepairRound(rings: checkRings, refs: refs, bad: bad)
             // The positions whose decimals the raises change: only the
             // rings holding one can round differently.
@@ -153,15 +147,14 @@ enum PrecisionRounding {
 
     /// The rings of a feature's polygons and their rounding, held flat
     /// (ring `first[p] + r` is ring r of polygon p), for rounding again
-    /// only the rings a repair concerns. The polygons may be let go of
-    /// once rounded (``letGo()``) and made again when a repair needs them
-    /// (``keep(_:)``).
+    /// only the rings a repair concerns.
     private struct FeatureRings {
-        private var sources: [PlanePolygon]?
+        let polygons: [PlanePolygon]
         private var first: [Int] = []
         private var fixed: [FixedRing?] = []
 
         init(_ polygons: [PlanePolygon]) {
+            self.polygons = polygons
             first.reserveCapacity(polygons.count + 1)
             var n = 0
             for p in polygons {
@@ -169,29 +162,9 @@ enum PrecisionRounding {
                 n += 1 + p.holes.count
             }
             first.append(n)
-            sources = polygons
         }
 
-        /// The polygons before rounding, while held (``keep(_:)``).
-        private var polygons: [PlanePolygon] { sources! }
-
-        /// Lets go of the polygons before rounding.
-        mutating func letGo() { sources = nil }
-
-        /// Holds the polygons before rounding again: `pieces()` makes them
-        /// anew if they were let go of.
-        mutating func keep(_ pieces: () throws -> [PlanePolygon]) throws {
-            guard sources == nil else { return }
-            let made = try pieces()
-            guard made.count == first.count - 1,
-                zip(made, first.indices).allSatisfy({ $0.holes.count == first[$1 + 1] - first[$1] - 1 })
-            else {
-                throw HeatMapError.invalidConfiguration("a feature's polygons came out differently when made again")
-            }
-            sources = made
-        }
-
-        /// The positions of a ring before rounding, while held (``keep(_:)``).
+        /// The positions of a ring before rounding.
         func source(_ ref: RingRef) -> [PlanePoint] {
             ref.ring == 0 ? polygons[ref.polygon].exterior : polygons[ref.polygon].holes[ref.ring - 1]
         }
@@ -200,7 +173,7 @@ enum PrecisionRounding {
         /// A cancelled `control` cuts it short (the caller throws).
         mutating func round(precision: VertexPrecision, control: ComputeControl) {
             fixed = []
-            fixed.reserveCapacity(first[first.count - 1])
+            fixed.reserveCapacity(first[polygons.count])
             for polygon in polygons {
                 if control.isCancelled { return }
                 fixed.append(FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true))
@@ -231,9 +204,9 @@ enum PrecisionRounding {
         func polygons(leavingOut dropped: Set<RingRef>) -> (out: [Polygon], refs: [RingRef]) {
             var out: [Polygon] = []
             var refs: [RingRef] = []
-            out.reserveCapacity(first.count - 1)
+            out.reserveCapacity(polygons.count)
             refs.reserveCapacity(fixed.count)
-            for pi in 0..<first.count - 1 {
+            for pi in polygons.indices {
                 guard let exterior = fixed[first[pi]] else { continue }
                 let holes = first[pi + 1] - first[pi] - 1
                 if holes == 0 {
