@@ -19,6 +19,9 @@ struct HotCells: Sendable {
     /// The piece holding each occupant.
     var pieces: [Int32] = []
 
+    /// About the bytes the cells hold.
+    var bytes: Int { 4 * (cells.count + start.count + occupants.count + pieces.count) }
+
     package init(lower: LevelTrace, upper: LevelTrace?, geometry: GridGeometry, control: ComputeControl) throws {
         let cellCount = (geometry.columns - 1) * (geometry.rows - 1)
         // Each level's segment cells, worked out once for both passes.

@@ -71,11 +71,13 @@ enum SmoothingGuard {
             return useful
         }
         // Each level's hot cells are made where its first round needs them,
-        // and kept only for the levels whose round found a conflict (the
-        // others are checked again only when a neighbour's repair changed
-        // their pieces, and then made again): all levels' at once would
-        // be the largest thing held while the guard runs (about a hundred
-        // megabytes on a large export).
+        // and kept for the levels whose round found a conflict, and for
+        // the others while they fit ``HotCellStore/spareBytes`` (beyond,
+        // one is made again if a neighbour's repair has its level checked
+        // again): all levels' at once would be the largest thing held
+        // while the guard runs (about a hundred megabytes on a large
+        // export), while a small grid of many levels checks most of them
+        // again, round after round.
         let hot = HotCellStore(levelCount: levelCount)
         // A cancel frees the hot cells off the caller's path.
         do {
@@ -145,7 +147,7 @@ enum SmoothingGuard {
                     geometry: geometry, level: l, lower: lower, upper: upperSide, changed: changedNow,
                     control: control)
                 let conflicts = try checker.conflicts(hot: cells)
-                hot.keep(conflicts.isEmpty ? nil : cells, for: l)
+                hot.keep(cells, for: l, conflicted: !conflicts.isEmpty)
                 progress.advance(by: 1, of: steps)
                 return conflicts
             }
@@ -177,23 +179,53 @@ enum SmoothingGuard {
     }
 }
 
-/// The hot cells of the levels whose last check found a conflict, which
-/// the next round is likely to check again; shared by the round's threads,
-/// each of which sets only its own level's.
+/// The hot cells kept between rounds: every level's whose last check found
+/// a conflict (the next round is likely to check it again), and others'
+/// while they fit ``spareBytes``. Shared by the round's threads, each of
+/// which sets only its own level's.
 final class HotCellStore: Sendable {
-    private let kept: Mutex<[HotCells?]>
+    /// What the levels without a conflict may hold at once: enough for
+    /// every level of a small grid, a few of a large one.
+    static let spareBytes = 32 << 20
 
-    init(levelCount: Int) { kept = Mutex([HotCells?](repeating: nil, count: levelCount)) }
+    private struct Kept {
+        var cells: [HotCells?]
+        /// Bytes held for levels without a conflict.
+        var spare = 0
+        var spareOf: [Int]
+    }
+
+    private let kept: Mutex<Kept>
+
+    init(levelCount: Int) {
+        kept = Mutex(
+            Kept(
+                cells: [HotCells?](repeating: nil, count: levelCount),
+                spareOf: [Int](repeating: 0, count: levelCount)))
+    }
 
     /// Level `l`'s hot cells: the ones kept, or those `make` makes.
     func cells(_ l: Int, make: () throws -> HotCells) throws -> HotCells {
-        if let cells = kept.withLock({ $0[l] }) { return cells }
+        if let cells = kept.withLock({ $0.cells[l] }) { return cells }
         return try make()
     }
 
-    /// Keeps `cells` as level `l`'s (nil lets them go).
-    func keep(_ cells: HotCells?, for l: Int) {
-        kept.withLock { $0[l] = cells }
+    /// Keeps `cells` as level `l`'s: always when its check found a
+    /// conflict, else while the spare bytes allow.
+    func keep(_ cells: HotCells, for l: Int, conflicted: Bool) {
+        kept.withLock { k in
+            k.spare -= k.spareOf[l]
+            k.spareOf[l] = 0
+            if conflicted {
+                k.cells[l] = cells
+            } else if k.spare + cells.bytes <= Self.spareBytes {
+                k.cells[l] = cells
+                k.spareOf[l] = cells.bytes
+                k.spare += cells.bytes
+            } else {
+                k.cells[l] = nil
+            }
+        }
     }
 }
 
