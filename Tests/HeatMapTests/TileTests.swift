@@ -335,8 +335,8 @@ import Testing
             ]
             return [[], [PlanePolygon(exterior: exterior, holes: [hole])]]
         }
-        #expect(!TileQuantizer.roundsValid(band(holeBottom: 0.9), control: .none))
-        #expect(TileQuantizer.roundsValid(band(holeBottom: 3), control: .none))
+        #expect(!TileQuantizer.roundsValid(TileQuantizer.rounded(band(holeBottom: 0.9)), control: .none))
+        #expect(TileQuantizer.roundsValid(TileQuantizer.rounded(band(holeBottom: 3)), control: .none))
         #expect(TileQuantizer.roundsValid([], control: .none))
     }
 

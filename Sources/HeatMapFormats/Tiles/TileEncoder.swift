@@ -57,7 +57,7 @@ enum TileEncoder {
             // y runs down, so this order has a positive surveyor's area.
             var bands = [[PlanePolygon]](repeating: [], count: legend.thresholds.count)
             bands[level] = [square]
-            let mvt = tile(bands: bands, isolines: [], legend: legend)
+            let mvt = tile(bands: TileQuantizer.rounded(bands), isolines: [], legend: legend)
             return (mvt, Gzip.compress(mvt))
         case .contoured:
             // Half a screen pixel (a 256-px tile has 16 units a pixel): the
@@ -69,22 +69,29 @@ enum TileEncoder {
             // taken: the tile keeps the boundaries it had (where a mean's
             // field falls steeply to the undefined nodes, every level's
             // boundary runs along the same cells, a unit or two apart).
-            func simplified(_ set: ContourSet) throws -> ContourSet? {
+            // The bands checked are the bands written, rounded once.
+            func simplified(_ set: ContourSet) throws -> (set: ContourSet, bands: TileQuantizer.RoundedBands)? {
                 let fewer = try set.simplified(tolerance: tolerance, control: control)
-                let valid = TileQuantizer.roundsValid(fewer.bands, control: control)
+                let bands = TileQuantizer.rounded(fewer.bands)
+                let valid = TileQuantizer.roundsValid(bands, control: control)
                 try control.checkCancellation()
-                return valid ? fewer : nil
+                return valid ? (fewer, bands) : nil
             }
-            if simplify, let fewer = try simplified(set) { set = fewer }
+            var bands: TileQuantizer.RoundedBands
+            if simplify, let fewer = try simplified(set) {
+                (set, bands) = fewer
+            } else {
+                bands = TileQuantizer.rounded(set.bands)
+            }
             while true {
-                let mvt = tile(bands: set.bands, isolines: set.isolines, legend: legend)
+                let mvt = tile(bands: bands, isolines: set.isolines, legend: legend)
                 let gz = Gzip.compress(mvt)
                 if gz.count <= sizeLimit || tolerance > Double(TileLattice.extent) { return (mvt, gz) }
                 tolerance *= 2
                 // Too big, and simplifying further would break a band: the
                 // tile stays as big as it is.
                 guard let fewer = try simplified(set) else { return (mvt, gz) }
-                set = fewer
+                (set, bands) = fewer
             }
         }
     }
@@ -150,14 +157,14 @@ enum TileEncoder {
         return Double(lo) + (v - t[lo]) / (t[lo + 1] - t[lo])
     }
 
-    /// The MVT of band polygons (and isolines), grid numbers used as tile
-    /// coordinates: a counter-clockwise exterior of the plane has the
-    /// positive surveyor's area MVT asks of exteriors.
-    static func tile(bands: [[PlanePolygon]], isolines: [[[PlanePoint]]], legend: TileLegend) -> [UInt8] {
+    /// The MVT of rounded band polygons (and isolines), grid numbers used
+    /// as tile coordinates: a counter-clockwise exterior of the plane has
+    /// the positive surveyor's area MVT asks of exteriors.
+    static func tile(bands: TileQuantizer.RoundedBands, isolines: [[[PlanePoint]]], legend: TileLegend) -> [UInt8] {
         var layer = VectorTileLayer(name: "bands", extent: TileLattice.extent)
         for (level, polygons) in bands.enumerated() {
             var geometry = VectorTileGeometry()
-            for polygon in TileQuantizer.polygons(polygons) { for ring in polygon { geometry.ring(ring) } }
+            for polygon in polygons { for ring in polygon { geometry.ring(ring) } }
             layer.add(type: .polygon, geometry: geometry, attributes: legend.attributes(level: level))
         }
         var tile = ProtobufWriter()

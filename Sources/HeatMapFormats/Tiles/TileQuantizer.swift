@@ -36,6 +36,10 @@ enum TileQuantizer {
         return out
     }
 
+    /// Bands rounded as the tile writes them: per level, per polygon, the
+    /// exterior then the holes (``polygons(_:)``).
+    typealias RoundedBands = [[[[TilePoint]]]]
+
     /// The polygons of one band as ``ring(_:exterior:)`` rounds them: each
     /// polygon's rounded exterior and the holes that survive it, a polygon
     /// whose exterior does not survive left out whole (as the tile writes
@@ -47,18 +51,21 @@ enum TileQuantizer {
         }
     }
 
-    /// Whether every band stays valid once rounded (``polygons(_:)``): no
-    /// ring touching or crossing itself or another, no hole out of its
-    /// exterior, by OGC's rules as GEOS applies them, exactly on the
-    /// integers. Rounding keeps the contours of the tile's own lattice
-    /// valid (the level space keeps neighbouring boundaries a unit apart);
-    /// a simplified line may pass within a unit of another boundary's
-    /// vertex, which rounding can then put on the wrong side. About
-    /// O(n log n) in vertices.
-    static func roundsValid(_ bands: [[PlanePolygon]], control: ComputeControl) -> Bool {
+    /// Every band rounded (``polygons(_:)``), once for both the check and
+    /// the writing. O(n).
+    static func rounded(_ bands: [[PlanePolygon]]) -> RoundedBands { bands.map(polygons) }
+
+    /// Whether every band stays valid once rounded: no ring touching or
+    /// crossing itself or another, no hole out of its exterior, by OGC's
+    /// rules as GEOS applies them, exactly on the integers. Rounding keeps
+    /// the contours of the tile's own lattice valid (the level space keeps
+    /// neighbouring boundaries a unit apart); a simplified line may pass
+    /// within a unit of another boundary's vertex, which rounding can then
+    /// put on the wrong side. About O(n log n) in vertices.
+    static func roundsValid(_ bands: RoundedBands, control: ComputeControl) -> Bool {
         bands.allSatisfy { band in
             let rings = RingContactCheck.rings(
-                ofPolygons: polygons(band).map { $0.map { $0.map { FixedPoint(x: Int64($0.x), y: Int64($0.y)) } } })
+                ofPolygons: band.map { $0.map { $0.map { FixedPoint(x: Int64($0.x), y: Int64($0.y)) } } })
             return rings.isEmpty || RingContactCheck.offenders(rings, control: control).isEmpty
         }
     }
