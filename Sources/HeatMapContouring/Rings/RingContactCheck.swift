@@ -71,6 +71,53 @@ package struct RingContactCheck {
         stripBoxes: Int = BoxPairs.stripBoxes, touchedPolygons: inout [Int],
         near: ((Int, FixedBox?) -> Bool)? = nil
     ) -> Set<Int> {
+        offenders(
+            rings, control: control, stripBoxes: stripBoxes, touchedPolygons: &touchedPolygons, near: near,
+            log: nil)
+    }
+
+    /// The same as ``offenders(_:control:stripBoxes:)``, and `contacts`
+    /// gets where the faults lie: the box of the two segments of each
+    /// crossing, overlap or contact of a ring with itself, the point of
+    /// each touch at fault, and the box of each hole outside its exterior.
+    /// (A ring that turns straight back adds none.)
+    package static func offenders(
+        _ rings: [Ring], control: ComputeControl = .none, contacts: inout [FixedBox]
+    ) -> Set<Int> {
+        let log = ContactLog()
+        var touched: [Int] = []
+        let bad = offenders(
+            rings, control: control, stripBoxes: BoxPairs.stripBoxes, touchedPolygons: &touched, near: nil, log: log)
+        contacts += log.boxes
+        return bad
+    }
+
+    /// Where the faults a check finds lie (``offenders(_:control:contacts:)``).
+    private final class ContactLog {
+        var boxes: [FixedBox] = []
+
+        func add(_ one: MonotonePieces.Segment, _ other: MonotonePieces.Segment) {
+            add([one.start, one.end, other.start, other.end])
+        }
+
+        func add(_ p: FixedPoint) { add([p]) }
+
+        /// The box of `points` (not empty).
+        func add(_ points: [FixedPoint]) {
+            var box = FixedBox(minX: .max, maxX: .min, minY: .max, maxY: .min)
+            for p in points {
+                box = FixedBox(
+                    minX: min(box.minX, p.x), maxX: max(box.maxX, p.x), minY: min(box.minY, p.y),
+                    maxY: max(box.maxY, p.y))
+            }
+            boxes.append(box)
+        }
+    }
+
+    private static func offenders(
+        _ rings: [Ring], control: ComputeControl, stripBoxes: Int, touchedPolygons: inout [Int],
+        near: ((Int, FixedBox?) -> Bool)?, log: ContactLog?
+    ) -> Set<Int> {
         let partial = near.map { near in rings.indices.map { near($0, nil) } }
         let pieces = MonotonePieces(
             rings.map(\.points),
@@ -88,13 +135,17 @@ package struct RingContactCheck {
                 let ra = one.ring, rb = other.ring, ia = one.index, ib = other.index
                 let contact = ExactPredicates.contact(one.start, one.end, other.start, other.end)
                 if ra == rb {
-                    if contact != .none { bad.insert(ra) }
+                    if contact != .none {
+                        bad.insert(ra)
+                        log?.add(one, other)
+                    }
                     return
                 }
                 switch contact {
                 case .none: break
                 case .cross, .overlap:
                     bad.insert(ra); bad.insert(rb)
+                    log?.add(one, other)
                 case .point(let p):
                     touches.append(
                         ra < rb
@@ -142,6 +193,7 @@ package struct RingContactCheck {
             }
             if faulty {
                 bad.insert(touch.ringA); bad.insert(touch.ringB)
+                log?.add(touch.point)
                 continue
             }
             guard rings[touch.ringA].polygon == rings[touch.ringB].polygon else { continue }
@@ -149,6 +201,7 @@ package struct RingContactCheck {
             let ra = find(touch.ringA), rb = find(touch.ringB)
             if ra == rb {
                 bad.insert(touch.ringA); bad.insert(touch.ringB)
+                log?.add(touch.point)
             } else {
                 parent[ra] = rb
             }
@@ -190,6 +243,7 @@ package struct RingContactCheck {
             }
             if side < 0 {
                 bad.insert(r); bad.insert(e)
+                log?.add(ring.points)
                 isBad[r] = true; isBad[e] = true
             }
         }

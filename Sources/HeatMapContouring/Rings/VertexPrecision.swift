@@ -14,6 +14,11 @@ import HeatMapDensity
 /// All fixed positions are stored on the finest grid, 10^limit, so rings
 /// with positions of different decimals compare exactly; the writer drops
 /// the trailing zeros.
+///
+/// A ring that is invalid with every decimal there is may be so because
+/// its [longitude, latitude] chords stray from their plane segments: the
+/// segments cut to follow those more closely (``ChordCuts``) are kept here
+/// too, and shared and merged alike.
 package struct VertexPrecision {
     /// The requested decimals (clamped to the limit).
     package let base: Int
@@ -73,7 +78,14 @@ package struct VertexPrecision {
         maybeRaised[w] |= m
     }
 
-    package init(decimals: Int, limit: Int) {
+    /// The segments cut closer to their plane images.
+    package private(set) var chords: ChordCuts
+
+    /// Positions at `decimals` (clamped to `limit`); `chordsOf`, the plane
+    /// that geographic output is unprojected from (nil for planar output),
+    /// lets rings have their chords cut (``cutChords(_:)``).
+    package init(decimals: Int, limit: Int, chordsOf projection: PlaneProjection? = nil) {
+        chords = ChordCuts(projection: projection)
         self.limit = limit
         self.base = min(max(decimals, min(0, limit)), limit)
         self.spread = FixedRing.integerPowers[min(limit - base, FixedRing.maximumDecimals)]
@@ -83,8 +95,9 @@ package struct VertexPrecision {
     /// Positions this copy raised since it was taken, with their decimals.
     package var local: [PlanePoint: Int] { own.dictionary }
 
-    /// Whether this copy raised any position since it was taken.
-    package var hasLocalRaises: Bool { !own.isEmpty }
+    /// Whether this copy raised any position (or cut any chord) since it
+    /// was taken.
+    package var hasLocalRaises: Bool { !own.isEmpty || chords.hasOwnCuts }
 
     /// The decimals of a position.
     @inline(__always) package func decimals(of p: PlanePoint) -> Int {
@@ -133,8 +146,39 @@ package struct VertexPrecision {
         return any
     }
 
+    /// Gives each of `points` every decimal there is: the points a chord
+    /// is cut at, which join a ring that carries them all.
+    package mutating func raiseFully(_ points: [PlanePoint]) {
+        for p in points where decimals(of: p) < limit {
+            own.set(p, limit)
+            mark(p)
+        }
+    }
+
+    /// Cuts segment a–b's chord one depth closer to its plane image
+    /// (``ChordCuts/cut(_:_:)``), its new points at every decimal; whether
+    /// it could be cut.
+    package mutating func cutChord(_ a: PlanePoint, _ b: PlanePoint) -> Bool {
+        guard chords.canCut(a, b) else { return false }
+        raiseFully(chords.cut(a, b))
+        return true
+    }
+
+    /// The polygon with the points of its cut chords in place (itself when
+    /// none is cut). A cut segment's ends carry every decimal (it is cut
+    /// only once its ring can be raised no further), so a position at
+    /// fewer is answered from the filter. O(n + the points added).
+    package func cutChords(_ polygon: PlanePolygon) -> PlanePolygon {
+        guard !chords.isEmpty else { return polygon }
+        let mayBeCut = { (p: PlanePoint) in self.base == self.limit || self.decimals(of: p) == self.limit }
+        return PlanePolygon(
+            exterior: chords.cutting(polygon.exterior, mayBeCut: mayBeCut),
+            holes: polygon.holes.map { chords.cutting($0, mayBeCut: mayBeCut) })
+    }
+
     /// Takes in the positions another copy raised (the higher decimals win)
-    /// and returns those whose decimals changed here.
+    /// and the chords it cut (the deeper wins), and returns the positions
+    /// whose decimals changed here and the ends of the chords cut deeper.
     package mutating func merge(_ other: VertexPrecision) -> [PlanePoint] {
         var changed: [PlanePoint] = []
         other.own.forEach { p, d in
@@ -143,14 +187,16 @@ package struct VertexPrecision {
             mark(p)
             changed.append(p)
         }
-        return changed
+        return changed + chords.merge(other.chords)
     }
 
-    /// This copy without its own raises (a starting point for threads).
+    /// This copy without its own raises and cuts (a starting point for
+    /// threads).
     package var shared: VertexPrecision {
         var copy = self
         own.forEach { p, d in copy.raised.set(p, d) }
         copy.own = PositionTable()
+        copy.chords = chords.shared
         return copy
     }
 

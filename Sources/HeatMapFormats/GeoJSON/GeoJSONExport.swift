@@ -124,7 +124,8 @@ public enum GeoJSONExport {
             magnitude = m.value
         }
         let limit = decimalsLimit(projection: projection) { magnitude ?? 0 }
-        var precision = VertexPrecision(decimals: options.precision, limit: limit)
+        var precision = VertexPrecision(
+            decimals: options.precision, limit: limit, chordsOf: projection.isGeographic ? projection : nil)
         let opacity = HeatMapColor.clampedOpacity(fillOpacity)
         var document = GeoJSONDocument(geographic: projection.isGeographic)
         document.crsName = options.crsName

@@ -82,7 +82,8 @@ enum PrecisionRounding {
     ) throws
         -> (polygons: [Polygon], dropped: Set<RingRef>, box: PlaneBox, last: LastRound)
     {
-        let polygons = try pieces()
+        let original = try pieces()
+        var polygons = original.map(precision.cutChords)
         var box = PlaneBox.empty
         for polygon in polygons {
             for q in polygon.exterior { box.formUnion(q) }
@@ -136,13 +137,68 @@ enum PrecisionRounding {
                 continue
             }
             // Every offender already carries all the decimals there are: the
-            // input itself is invalid there. Give up holes before exteriors.
+            // rings meet before rounding. Where that is because their chords
+            // stray from their plane segments, those are cut closer; only
+            // what cutting cannot mend gives up holes (before exteriors).
+            if cutCloser(bad, of: checkRings, refs: refs, original: original, precision: &precision, control: control) {
+                polygons = original.map(precision.cutChords)
+                rings = FeatureRings(polygons)
+                rings.round(precision: precision, control: control)
+                try control.checkCancellation()
+                before = nil
+                continue
+            }
             let holes = bad.map { refs[$0] }.filter { $0.ring > 0 }
             if holes.isEmpty { return (out, dropped, box, LastRound(refs: refs, bad: bad)) }
             dropped.formUnion(holes)
             // Holes given up: the next round is checked whole.
             before = nil
         }
+    }
+
+    /// Cuts the chords of the offending rings' segments that meet a fault
+    /// (``RingContactCheck/offenders(_:control:contacts:)``) one depth
+    /// closer to their plane images, each new point at every decimal like
+    /// the rest of its ring; whether any was cut. `checkRings` and `refs`
+    /// are the round's rings, `original` the feature's polygons uncut.
+    /// O(the offending rings' segments × faults).
+    private static func cutCloser(
+        _ bad: Set<Int>, of checkRings: [RingContactCheck.Ring], refs: [RingRef], original: [PlanePolygon],
+        precision: inout VertexPrecision, control: ComputeControl
+    ) -> Bool {
+        guard precision.chords.projection != nil else { return false }
+        let offending = bad.sorted()
+        var contacts: [FixedBox] = []
+        _ = RingContactCheck.offenders(offending.map { checkRings[$0] }, control: control, contacts: &contacts)
+        guard !contacts.isEmpty else { return false }
+        // The faults in output coordinates, a little wider than the rounded
+        // segments that hold them.
+        let limit = precision.limit, margin = 4 / FixedRing.scale(limit)
+        let faults = contacts.map { c in
+            PlaneBox(
+                minX: FixedRing.value(c.minX, limit) - margin, minY: FixedRing.value(c.minY, limit) - margin,
+                maxX: FixedRing.value(c.maxX, limit) + margin, maxY: FixedRing.value(c.maxY, limit) + margin)
+        }
+        var cut = false
+        for k in offending {
+            let ref = refs[k]
+            let polygon = original[ref.polygon]
+            let ring = ref.ring == 0 ? polygon.exterior : polygon.holes[ref.ring - 1]
+            for i in ring.indices {
+                let a = ring[i], b = ring[i + 1 == ring.count ? 0 : i + 1]
+                guard precision.chords.canCut(a, b) else { continue }
+                // The segment as it runs now: its ends and its cut points.
+                var box = PlaneBox.empty
+                box.formUnion(a)
+                box.formUnion(b)
+                for p in precision.chords.points(from: a, to: b, depth: precision.chords.depth(a, b)) {
+                    box.formUnion(p)
+                }
+                guard faults.contains(where: { $0.intersects(box) }) else { continue }
+                if precision.cutChord(a, b) { cut = true }
+            }
+        }
+        return cut
     }
 
     /// The rings of a feature's polygons and their rounding, held flat
@@ -242,7 +298,7 @@ enum PrecisionRounding {
         var out: [Polygon] = []
         out.reserveCapacity(polygons.count)
         for pi in polygons.indices {
-            let polygon = polygons[pi]
+            let polygon = precision.cutChords(polygons[pi])
             polygons[pi] = PlanePolygon(exterior: [])
             guard let exterior = FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true)
             else { continue }
