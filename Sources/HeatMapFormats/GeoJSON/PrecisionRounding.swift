@@ -84,11 +84,15 @@ enum PrecisionRounding {
     {
         let original = try pieces()
         var polygons = original.map(precision.cutChords)
-        var box = PlaneBox.empty
-        for polygon in polygons {
-            for q in polygon.exterior { box.formUnion(q) }
-            for h in polygon.holes { for q in h { box.formUnion(q) } }
+        func bounds(of polygons: [PlanePolygon]) -> PlaneBox {
+            var box = PlaneBox.empty
+            for polygon in polygons {
+                for q in polygon.exterior { box.formUnion(q) }
+                for h in polygon.holes { for q in h { box.formUnion(q) } }
+            }
+            return box
         }
+        var box = bounds(of: polygons)
         // The common case of bins: one convex ring.
         if polygons.count == 1, polygons[0].holes.isEmpty {
             guard let ring = FixedRing.rounded(polygons[0].exterior, precision: precision, counterClockwise: true)
@@ -142,6 +146,7 @@ enum PrecisionRounding {
             // what cutting cannot mend gives up holes (before exteriors).
             if cutCloser(bad, of: checkRings, refs: refs, original: original, precision: &precision, control: control) {
                 polygons = original.map(precision.cutChords)
+                box = bounds(of: polygons)
                 rings = FeatureRings(polygons)
                 rings.round(precision: precision, control: control)
                 try control.checkCancellation()
@@ -179,6 +184,8 @@ enum PrecisionRounding {
                 minX: FixedRing.value(c.minX, limit) - margin, minY: FixedRing.value(c.minY, limit) - margin,
                 maxX: FixedRing.value(c.maxX, limit) + margin, maxY: FixedRing.value(c.maxY, limit) + margin)
         }
+        var all = PlaneBox.empty
+        for f in faults { all.formUnion(f) }
         var cut = false
         for k in offending {
             let ref = refs[k]
@@ -194,7 +201,7 @@ enum PrecisionRounding {
                 for p in precision.chords.points(from: a, to: b, depth: precision.chords.depth(a, b)) {
                     box.formUnion(p)
                 }
-                guard faults.contains(where: { $0.intersects(box) }) else { continue }
+                guard all.intersects(box), faults.contains(where: { $0.intersects(box) }) else { continue }
                 if precision.cutChord(a, b) { cut = true }
             }
         }
