@@ -105,12 +105,17 @@ import Testing
         #expect(Array(cuts.cutting(ring.reversed()) { _ in true }.reversed()) == cutRing)
     }
 
-    @Test func edgesOnTheAntimeridianOrAPoleAndPlanarSegmentsAreNotCut() {
+    @Test func edgesOnTheAntimeridianOrAPoleAndStraightSegmentsAreNotCut() {
         let cuts = ChordCuts(projection: Self.projection)
         #expect(!cuts.canCut(PlanePoint(x: 180, y: 10), PlanePoint(x: 179, y: 11)))
         #expect(!cuts.canCut(PlanePoint(x: 10, y: 90), PlanePoint(x: 20, y: 90)))
         #expect(cuts.canCut(PlanePoint(x: 10, y: 60), PlanePoint(x: 20, y: 61)))
         #expect(!ChordCuts(projection: nil).canCut(PlanePoint(x: 10, y: 60), PlanePoint(x: 20, y: 61)))
+        // Planes whose segments are straight in longitude and latitude.
+        for kind in [MapProjection.planar, .equirectangular] {
+            let flat = ChordCuts(projection: PlaneProjection(kind: kind, centreLatitude: 50, centreLongitude: 10))
+            #expect(!flat.canCut(PlanePoint(x: 10, y: 60), PlanePoint(x: 20, y: 61)))
+        }
     }
 
     @Test func theContactCheckSaysWhereTheFaultsLie() {

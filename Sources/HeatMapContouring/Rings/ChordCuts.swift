@@ -28,8 +28,10 @@ import HeatMapCore
 /// kept apart from those it was given, so copies handed to several threads
 /// merge back in a fixed order.
 package struct ChordCuts {
-    /// The plane whose segments the chords stand for; nil for planar
-    /// output, where a chord is the segment itself and nothing is cut.
+    /// The plane whose segments the chords stand for; nil where a chord
+    /// is the segment's image itself (planar output, and the
+    /// equirectangular plane, linear in longitude and latitude), and
+    /// nothing is cut.
     package let projection: PlaneProjection?
     /// Depths of the segments cut before this copy was taken, and since.
     private var given: [Segment: UInt8] = [:]
@@ -47,8 +49,10 @@ package struct ChordCuts {
         }
     }
 
+    /// Cuts for rings unprojected from `projection` (nil: planar output).
     package init(projection: PlaneProjection?) {
-        self.projection = projection
+        let curved = projection.map { $0.kind == .equalArea || $0.kind == .webMercator } ?? false
+        self.projection = curved ? projection : nil
     }
 
     /// Whether any segment is cut.

@@ -82,8 +82,8 @@ package struct VertexPrecision {
     package private(set) var chords: ChordCuts
 
     /// Positions at `decimals` (clamped to `limit`); `chordsOf`, the plane
-    /// that geographic output is unprojected from (nil for planar output),
-    /// lets rings have their chords cut (``cutChords(_:)``).
+    /// the output is unprojected from, lets rings have their chords cut
+    /// where its segments curve in longitude and latitude (``ChordCuts``).
     package init(decimals: Int, limit: Int, chordsOf projection: PlaneProjection? = nil) {
         chords = ChordCuts(projection: projection)
         self.limit = limit

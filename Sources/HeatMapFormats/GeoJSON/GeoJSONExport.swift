@@ -125,7 +125,7 @@ public enum GeoJSONExport {
         }
         let limit = decimalsLimit(projection: projection) { magnitude ?? 0 }
         var precision = VertexPrecision(
-            decimals: options.precision, limit: limit, chordsOf: projection.isGeographic ? projection : nil)
+            decimals: options.precision, limit: limit, chordsOf: projection)
         let opacity = HeatMapColor.clampedOpacity(fillOpacity)
         var document = GeoJSONDocument(geographic: projection.isGeographic)
         document.crsName = options.crsName
