@@ -162,7 +162,16 @@ import Testing
             "bad --at", "t.geojson", "{\"type\":\"FeatureCollection\",\"features\":[]}",
             ["hit", "INPUT", "--at", "95,10"], 2,
             "bad value '95,10' for --at: latitude outside [-90, 90]"),
-        Case("header only", "t.csv", "lat,lon\n", export, 0, "contours: t.csv: no data rows; the result is empty")
+        Case("header only", "t.csv", "lat,lon\n", export, 0, "contours: t.csv: no data rows; the result is empty"),
+        // No point to adapt to: the same empty result as without --adaptive
+        // (the pilot's empty sums were taken for an overflow).
+        Case(
+            "header only, adaptive", "t.csv", "lat,lon\n", export + ["--adaptive"], 0,
+            "contours: t.csv: no data rows; the result is empty"),
+        Case(
+            "no weight, adaptive", "t.csv", "lat,lon,w\n1,2,0\n3,4,0\n",
+            export + ["--weight", "w", "--adaptive", "--kernel", "quartic"], 0,
+            "all 2 weights are zero; the density is zero everywhere and there are no contours")
     ]
 
     @Test(arguments: cases)

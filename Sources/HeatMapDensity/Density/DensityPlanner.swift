@@ -134,7 +134,13 @@ enum DensityPlanner {
         var plan = try self.plan(memory, configuration: configuration, control: control)
         let radii: [Double]
         let profile: RadiusProfile
-        if let rule = configuration.bandwidth.adaptiveRule {
+        if configuration.bandwidth.adaptiveRule != nil, !points.weight.contains(where: { $0 > 0 }) {
+            // No point with weight (none at all, or every weight 0): there is
+            // no pilot to adapt to, and nothing to draw; every point keeps
+            // the fixed radius, as without the adaptive bandwidth.
+            radii = [Double](repeating: plan.radius, count: points.count)
+            profile = RadiusProfile(radii: radii, weights: points.weight)
+        } else if let rule = configuration.bandwidth.adaptiveRule {
             let chosen = try AdaptivePilot.radii(
                 of: points, kernel: configuration.kernel, radius: plan.radius,
                 rule: rule, budgeted: true, projection: source.projection,
