@@ -169,6 +169,25 @@ import Testing
         #expect(archive.entries.contains { $0.runLength > 1 })
     }
 
+    @Test(arguments: [0, 2])
+    func pointsWithoutWeightMakeAnArchiveWithoutTiles(count: Int) async throws {
+        // No point, or only points of weight 0: nothing to tile (the field's
+        // box is empty, which once made an empty range and infinite bounds).
+        let points = (0..<count).map { k in HeatMapPoint(latitude: 10 + Double(k), longitude: 20, weight: 0) }
+        let tiles = try await HeatMapTiles.make(
+            from: points, configuration: HeatMapConfiguration(radius: 6_000), zooms: 0...6)
+        let sink = MemorySink()
+        let summary = try await tiles.write(to: sink)
+        #expect(summary.tiles == 0)
+        let archive = try TileArchiveReader(sink.bytes)
+        #expect(archive.tiles.isEmpty && archive.header.minZoom == 0 && archive.header.maxZoom == 6)
+        // Bounds: the whole web map (degrees × 10⁷, little-endian Int32).
+        func e7(_ at: Int) -> Int32 {
+            Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(sink.bytes[at + $1]) << (8 * UInt32($1)) })
+        }
+        #expect([e7(102), e7(106), e7(110), e7(114)] == [-1_800_000_000, -850_511_288, 1_800_000_000, 850_511_288])
+    }
+
     /// The node values of a block around points at the plane's centre,
     /// and each node's plane position.
     static func nodeValues(

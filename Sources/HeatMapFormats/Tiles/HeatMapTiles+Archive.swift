@@ -86,17 +86,22 @@ extension HeatMapTiles {
     }
 
     /// West, south, east, north of what the tiles cover, in degrees (the
-    /// whole ±180° when it crosses the antimeridian).
+    /// whole ±180° when it crosses the antimeridian; the whole map when
+    /// nothing is covered: no point, or none with weight).
     var bounds: (Double, Double, Double, Double) {
         let box = field.worldBox
+        guard box.minU <= box.maxU, box.minV <= box.maxV else { return PMTilesHeader.world }
         var west = WebMercator.longitude(u: box.minU), east = WebMercator.longitude(u: box.maxU)
         if west < -180 || east > 180 || east - west >= 360 { (west, east) = (-180, 180) }
         let south = WebMercator.latitude(v: min(box.maxV, 1)), north = WebMercator.latitude(v: max(box.minV, 0))
         return (west, south, east, north)
     }
 
+    /// The middle of ``bounds`` (longitude 0 and latitude 0 when nothing
+    /// is covered).
     var centre: (longitude: Double, latitude: Double) {
         let box = field.worldBox
+        guard box.minU <= box.maxU, box.minV <= box.maxV else { return (0, 0) }
         var u = (box.minU + box.maxU) / 2
         u -= floor(u)
         return (WebMercator.longitude(u: u), WebMercator.latitude(v: min(max((box.minV + box.maxV) / 2, 0), 1)))

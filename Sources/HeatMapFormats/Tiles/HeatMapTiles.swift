@@ -258,25 +258,27 @@ extension HeatMapTiles {
     }
 
     /// The tile columns (unwrapped: continuous across the antimeridian,
-    /// at most 2^z of them) holding anything at zoom z.
-    func columnRange(z: Int) -> ClosedRange<Int> {
+    /// at most 2^z of them) holding anything at zoom z; empty for a field
+    /// with nothing in it.
+    func columnRange(z: Int) -> Range<Int> {
         let box = field.worldBox, n = Double(1 << z)
-        guard box.minU <= box.maxU else { return 1...0 }
+        guard box.minU <= box.maxU else { return 0..<0 }
         var lo = Int(floor(box.minU * n)), hi = Int(floor(box.maxU * n))
         if hi - lo + 1 > 1 << z {
             let centre = Int(floor((box.minU + box.maxU) / 2 * n))
             lo = centre - (1 << z) / 2
             hi = lo + (1 << z) - 1
         }
-        return lo...hi
+        return lo..<(hi + 1)
     }
 
-    /// The tile rows holding anything at zoom z.
-    func rowRange(z: Int) -> ClosedRange<Int> {
+    /// The tile rows holding anything at zoom z; empty for a field with
+    /// nothing in it.
+    func rowRange(z: Int) -> Range<Int> {
         let box = field.worldBox, n = 1 << z
-        guard box.minV <= box.maxV else { return 1...0 }
+        guard box.minV <= box.maxV else { return 0..<0 }
         let lo = max(0, Int(floor(box.minV * Double(n)))), hi = min(n - 1, Int(floor(box.maxV * Double(n))))
-        return lo...max(lo, hi)
+        return lo..<(max(lo, hi) + 1)
     }
 
     /// The blocks of zoom z: aligned squares of up to 8 × 8 tiles, cut to
@@ -287,10 +289,11 @@ extension HeatMapTiles {
         let side = min(8, 1 << z)
         func floorDiv(_ a: Int) -> Int { a >= 0 ? a / side : -((-a + side - 1) / side) }
         var out: [TileBlock] = []
-        for by in floorDiv(rows.lowerBound)...floorDiv(rows.upperBound) {
-            for bx in floorDiv(columns.lowerBound)...floorDiv(columns.upperBound) {
-                let x0 = max(bx * side, columns.lowerBound), x1 = min(bx * side + side - 1, columns.upperBound)
-                let y0 = max(by * side, rows.lowerBound), y1 = min(by * side + side - 1, rows.upperBound)
+        let lastColumn = columns.upperBound - 1, lastRow = rows.upperBound - 1
+        for by in floorDiv(rows.lowerBound)...floorDiv(lastRow) {
+            for bx in floorDiv(columns.lowerBound)...floorDiv(lastColumn) {
+                let x0 = max(bx * side, columns.lowerBound), x1 = min(bx * side + side - 1, lastColumn)
+                let y0 = max(by * side, rows.lowerBound), y1 = min(by * side + side - 1, lastRow)
                 out.append(TileBlock(z: z, x0: x0, y0: y0, width: x1 - x0 + 1, height: y1 - y0 + 1))
             }
         }

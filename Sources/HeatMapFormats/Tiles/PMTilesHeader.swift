@@ -16,7 +16,10 @@ struct PMTilesHeader {
     var clustered = false
     var minZoom = 0, maxZoom = 0
     /// West, south, east, north in degrees.
-    var bounds: (Double, Double, Double, Double) = (-180, -85, 180, 85)
+    var bounds: (Double, Double, Double, Double) = PMTilesHeader.world
+    /// The web map's whole square: ±180°, and the latitudes of its top and
+    /// bottom edges.
+    static let world = (-180.0, -WebMercator.latitude(v: 0), 180.0, WebMercator.latitude(v: 0))
     var centreZoom = 0
     var centre: (longitude: Double, latitude: Double) = (0, 0)
 
