@@ -16,8 +16,8 @@ import HeatMapCore
 /// two stretches of one, can cross, and no number of decimals repairs
 /// that. A segment named here is cut at 2^depth − 1 evenly spaced points
 /// of its plane segment, each unprojected; each further depth brings the
-/// pieces' chords about four times closer to the image, so a few depths
-/// settle rings that the plane keeps a millimetre apart.
+/// pieces' chords about four times closer to the image (eight take the
+/// 66 m of a 40 km side at 65° to about a millimetre).
 ///
 /// A segment is named by its two ends, in either order, and cut the same
 /// way whichever way a ring runs along it, so the boundary two bands share
