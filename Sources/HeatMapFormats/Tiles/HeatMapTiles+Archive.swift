@@ -90,7 +90,7 @@ extension HeatMapTiles {
     /// nothing is covered: no point, or none with weight).
     var bounds: (Double, Double, Double, Double) {
         let box = field.worldBox
-        guard box.minU <= box.maxU, box.minV <= box.maxV else { return PMTilesHeader.world }
+        guard !holdsNothing(box) else { return PMTilesHeader.world }
         var west = WebMercator.longitude(u: box.minU), east = WebMercator.longitude(u: box.maxU)
         if west < -180 || east > 180 || east - west >= 360 { (west, east) = (-180, 180) }
         let south = WebMercator.latitude(v: min(box.maxV, 1)), north = WebMercator.latitude(v: max(box.minV, 0))
@@ -101,7 +101,7 @@ extension HeatMapTiles {
     /// is covered).
     var centre: (longitude: Double, latitude: Double) {
         let box = field.worldBox
-        guard box.minU <= box.maxU, box.minV <= box.maxV else { return (0, 0) }
+        guard !holdsNothing(box) else { return (0, 0) }
         var u = (box.minU + box.maxU) / 2
         u -= floor(u)
         return (WebMercator.longitude(u: u), WebMercator.latitude(v: min(max((box.minV + box.maxV) / 2, 0), 1)))

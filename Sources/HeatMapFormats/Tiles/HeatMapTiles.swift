@@ -181,7 +181,7 @@ public struct HeatMapTiles: Sendable {
         box: (minU: Double, minV: Double, maxU: Double, maxV: Double),
         detail: Double
     ) -> ClosedRange<Int> {
-        guard box.minU <= box.maxU, box.minV <= box.maxV else { return 0...0 }
+        guard !holdsNothing(box) else { return 0...0 }
         let span = max(box.maxU - box.minU, box.maxV - box.minV, 1e-12)
         let fits = Int(max(0, floor(log2(1 / span))))
         let latitude: Double
@@ -246,7 +246,7 @@ extension HeatMapTiles {
     /// kernel there).
     func simplifies(z: Int) -> Bool {
         let box = field.worldBox
-        guard box.minV <= box.maxV else { return false }
+        guard !holdsNothing(box) else { return false }
         let latitude =
             box.minV <= 0.5 && box.maxV >= 0.5
             ? 0
@@ -262,7 +262,7 @@ extension HeatMapTiles {
     /// with nothing in it.
     func columnRange(z: Int) -> Range<Int> {
         let box = field.worldBox, n = Double(1 << z)
-        guard box.minU <= box.maxU else { return 0..<0 }
+        guard !holdsNothing(box) else { return 0..<0 }
         var lo = Int(floor(box.minU * n)), hi = Int(floor(box.maxU * n))
         if hi - lo + 1 > 1 << z {
             let centre = Int(floor((box.minU + box.maxU) / 2 * n))
@@ -276,7 +276,7 @@ extension HeatMapTiles {
     /// nothing in it.
     func rowRange(z: Int) -> Range<Int> {
         let box = field.worldBox, n = 1 << z
-        guard box.minV <= box.maxV else { return 0..<0 }
+        guard !holdsNothing(box) else { return 0..<0 }
         let lo = max(0, Int(floor(box.minV * Double(n)))), hi = min(n - 1, Int(floor(box.maxV * Double(n))))
         return lo..<(max(lo, hi) + 1)
     }

@@ -17,6 +17,12 @@ protocol TileField: Sendable {
     var finestRadius: Double { get }
 }
 
+/// Whether a field's world box holds nothing: no point with weight (its
+/// two axes are filled from the same points, so they are empty together).
+func holdsNothing(_ box: (minU: Double, minV: Double, maxU: Double, maxV: Double)) -> Bool {
+    !(box.minU <= box.maxU && box.minV <= box.maxV)
+}
+
 extension TileBlock {
     /// The plane points of every node under `projection`, row-major.
     func planeNodes(_ projection: PlaneProjection) -> (x: [Double], y: [Double]) {
