@@ -169,6 +169,35 @@ import Testing
         }
     }
 
+    /// A given radius whose σ is under half a cell gets one line naming
+    /// the resolution that resolves it, and that resolution gets none:
+    /// 11 points along x from 0 to 100 (the box's longer side L = 100),
+    /// radius 3 (σ 1) on the default padding of 1.5 radii: the resolution
+    /// is L × 3 / (2 × 3) + 3 × 1.5 = 54.5, so 55.
+    @Test func aRadiusUnderHalfACellIsNamedWithTheResolutionThatResolvesIt() throws {
+        let folder = try ScratchFolder()
+        let rows = (0...10).map { "\(10 * $0),\($0 % 3)" }.joined(separator: "\n")
+        try folder.write("line.csv", "x,y\n" + rows + "\n")
+        func note(_ extra: [String]) throws -> [String] {
+            let run = try Tool.run(
+                ["grid", "line.csv", "--planar", "-o", "/dev/null"] + extra, directory: folder.path)
+            #expect(run.status == 0, "\(extra): \(run.stderr)")
+            return run.stderrLines.filter { $0.contains("under half a grid cell") }
+        }
+        let coarse = try note(["--radius", "3", "--resolution", "54"])
+        #expect(coarse.count == 1)
+        let prefix = "contours: the radius 3 units (sigma 1 units) is under half a grid cell"
+        #expect(coarse.first?.hasPrefix(prefix) == true)
+        #expect(coarse.first?.hasSuffix("--resolution 55 or more, or a wider --radius, resolves it") == true)
+        #expect(try note(["--radius", "3", "--resolution", "55"]).isEmpty)
+        // A finite kernel's σ per axis: quartic R / √8, so 100 × √8 / 6 + 4.5 = 51.6.
+        let quartic = try note(["--radius", "3", "--resolution", "51", "--kernel", "quartic"])
+        #expect(quartic.first?.hasSuffix("--resolution 52 or more, or a wider --radius, resolves it") == true)
+        #expect(try note(["--radius", "3", "--resolution", "52", "--kernel", "quartic"]).isEmpty)
+        // The auto radius is raised to the floor, never under it.
+        #expect(try note(["--resolution", "20"]).isEmpty)
+    }
+
     @Test func outputIsWrittenWholeThroughATemporaryFile() throws {
         let folder = try ScratchFolder()
         try folder.write("p.csv", "lat,lon\n-41.3,174.8\n-41.2,174.9\n-41.25,174.7\n")

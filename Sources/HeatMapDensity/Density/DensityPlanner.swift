@@ -50,6 +50,11 @@ enum DensityPlanner {
         package var maximumRadius: Double? = nil
         /// How the points' own radii spread, when they have them.
         package var radiusProfile: RadiusProfile? = nil
+        /// The smallest resolution at which the radius's σ spans half a
+        /// cell, when the grid's cells are coarser than that
+        /// (``resolution(resolving:kernel:box:padding:)``); nil when they
+        /// are not, and for radii per point.
+        package var resolvingResolution: Int? = nil
     }
 
     /// The grid for `source` under `configuration`, and its plan.
@@ -132,6 +137,7 @@ enum DensityPlanner {
         }
         let memory = MemoryPointSource(points: points, projection: source.projection)
         var plan = try self.plan(memory, configuration: configuration, control: control)
+        plan.resolvingResolution = nil
         let radii: [Double]
         let profile: RadiusProfile
         if configuration.bandwidth.adaptiveRule != nil, !points.weight.contains(where: { $0 > 0 }) {
@@ -236,7 +242,23 @@ enum DensityPlanner {
             box: box, radius: radius, paddingFactor: configuration.paddingFactor,
             resolution: resolution)
         try checkCoverage(geometry, projection: source.projection)
-        return Plan(radius: radius, resolution: resolution, radiusRaised: raised, box: box, geometry: geometry)
+        var plan = Plan(radius: radius, resolution: resolution, radiusRaised: raised, box: box, geometry: geometry)
+        let resolving = self.resolution(
+            resolving: radius, kernel: kernel, box: box, padding: configuration.paddingFactor)
+        if resolving > resolution { plan.resolvingResolution = resolving }
+        return plan
+    }
+
+    /// The smallest resolution at which `radius` of `kernel` is not below
+    /// the ``radiusFloor(box:resolution:padding:)`` (its σ spans half a
+    /// cell): L × radiusPerSigma / (2 radius) + 3 × padding, L the box's
+    /// longer side; 0 when no floor applies.
+    static func resolution(resolving radius: Double, kernel: DensityKernel, box: PlaneBox, padding: Double) -> Int {
+        guard !box.isEmpty, radius > 0 else { return 0 }
+        let longer = max(box.width, box.height)
+        let cells = 0.5 * longer * kernel.radiusPerSigma / radius + 3 * padding
+        guard longer > 0, cells.isFinite, cells < Double(Int.max / 2) else { return 0 }
+        return Int(cells.rounded(.up))
     }
 
     /// The radius of `kernel` for a rule's radius: the σ rules (`auto`,

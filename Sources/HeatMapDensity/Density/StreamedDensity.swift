@@ -25,6 +25,10 @@ package enum StreamedDensity {
         package var adaptive: AdaptiveSummary?
         /// The largest radius of a point, when points have their own.
         package var maximumRadius: Double?
+        /// The smallest resolution at which the radius's σ spans half a
+        /// cell, when the grid is coarser than that (a given radius far
+        /// narrower than the cells: the grid misses most of each kernel).
+        package var resolvingResolution: Int?
 
         /// Creates a result from its parts.
         package init(
@@ -99,6 +103,7 @@ package enum StreamedDensity {
             radiusRaised: plan.radiusRaised, summary: summary)
         result.adaptive = plan.adaptive
         result.maximumRadius = plan.maximumRadius
+        result.resolvingResolution = plan.resolvingResolution
         return result
     }
 }

@@ -68,6 +68,9 @@ struct DensityRun {
         if let h3Resolution {
             try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius, quiet: odd)
         }
+        if !odd, let resolving = density.resolvingResolution {
+            describeCoarseCells(density.grid, resolving: resolving)
+        }
         // A mean is in the unit of the measured column: name it, so legends
         // and GeoJSON read "400,000 Sale_Price", not a bare number.
         if configuration.estimator == .mean, let column = options.columns.value {
@@ -105,6 +108,20 @@ struct DensityRun {
             return false
         }
         return true
+    }
+
+    /// Says that the radius is far narrower than the grid's cells (its σ
+    /// under half a cell): the nodes sample each kernel at a few points or
+    /// none, so the grid misses much of its mass and the contours between
+    /// nodes follow the cells rather than the density (docs/faults.md).
+    static func describeCoarseCells(_ grid: DensityGrid, resolving: Int) {
+        let unit = grid.projection.isGeographic ? "m" : "units"
+        let sigma = grid.radius / grid.kernel.radiusPerSigma
+        let cell = max(grid.geometry.dx, grid.geometry.dy)
+        Console.note(
+            "the radius \(reportNumber(grid.radius)) \(unit) (sigma \(reportNumber(sigma)) \(unit)) is under half a grid cell "
+                + "(\(reportNumber(cell)) \(unit)): the grid misses much of each kernel; "
+                + "--resolution \(resolving) or more, or a wider --radius, resolves it")
     }
 
     /// Says why there are no contours when the input looked fine: the
