@@ -230,7 +230,8 @@ package struct LonLatGeometry {
         let miss = ((back.x - middle.x) * (back.x - middle.x) + (back.y - middle.y) * (back.y - middle.y)).squareRoot()
         guard miss > LonLatGeometry.chordTolerance * length else { return }
         let c = unprojection.coordinate(middle)
-        let lm = PlanePoint(x: la.x + LonLatGeometry.step(c.longitude - la.x), y: c.latitude)
+        let lm = PlanePoint(
+            x: la.x + LonLatGeometry.step(LonLatGeometry.onTurnGrid(c.longitude) - la.x), y: c.latitude)
         halve(a, middle, la, lm, depth: depth + 1, into: &out)
         out.append(lm)
         halve(middle, b, lm, lb, depth: depth + 1, into: &out)
@@ -600,10 +601,23 @@ package struct LonLatGeometry {
                 let end = min(source.count, start + poll)
                 unprojection.lonLat(
                     UnsafeBufferPointer(rebasing: source[start..<end]), into: buffer.baseAddress! + start)
+                for i in start..<end { buffer[i].x = onTurnGrid(buffer[i].x) }
                 start = end
             }
             count = start
         }
+    }
+
+    /// A longitude on the grid of 2⁻⁴² degrees (about 25 nm on the
+    /// ground) that every unprojected position is put on. Below 2048° in
+    /// magnitude, sums and differences of such numbers and whole turns of
+    /// 360° are exact, so a ring moved into another turn and back — a hole
+    /// placed in its exterior's turn, then cut at ±180° and shifted home —
+    /// keeps the very bits of its copy that never moved (the ring two
+    /// bands share): rounded alike, the two copies stay one boundary even
+    /// at the 13th decimal. Off the grid, x + 360 drops the low bits of x.
+    @inline(__always) package static func onTurnGrid(_ longitude: Double) -> Double {
+        (longitude * 0x1p42).rounded() * 0x1p-42
     }
 
     /// A longitude difference taken the short way round, in (−180, 180].
