@@ -98,7 +98,7 @@ package struct LonLatGeometry {
             let oriented = Self.oriented(polygon)
             return (oriented, PlaneRing.bounds(oriented.exterior), [])
         }
-        let outer = measuredFollowingTheFarHalf(raw: polygon.exterior, plane: plane?.exterior)
+        let outer = measuredFollowingThePlane(raw: polygon.exterior, plane: plane?.exterior)
         if encirclesAntipode(outer) {
             return aroundAntipode(outer, holes: polygon.holes, plane: plane?.holes, control: control)
         }
@@ -112,7 +112,7 @@ package struct LonLatGeometry {
         var joined: Curves?
         for (k, h) in polygon.holes.enumerated() {
             if control.isCancelled { break }
-            let measured = measuredFollowingTheFarHalf(raw: h, plane: plane?.holes[k])
+            let measured = measuredFollowingThePlane(raw: h, plane: plane?.holes[k])
             // A band round a pole: its exterior and one hole both circle
             // it, and each closed over the pole they would share that edge.
             if joined == nil, let curves = Self.curves(outer, measured), let strip = Self.strip(curves) {
@@ -137,20 +137,32 @@ package struct LonLatGeometry {
     }
 
     /// The angle from the centre (degrees) past which rings follow the
-    /// plane (``measuredFollowingTheFarHalf(raw:plane:)``).
+    /// plane (``measuredFollowingThePlane(raw:plane:)``).
     static let farAngle = 90.0
+
+    /// The latitude (degrees, north or south) past which rings follow the
+    /// plane too: toward a pole the meridians close in, and the chord
+    /// between two positions strays from the image of the plane's segment
+    /// by about L² tan φ / 8R, more than ``chordTolerance`` of its length L
+    /// once L tan φ passes 50 km (sides of 9 km at 80°, 1.7 km at 88°).
+    /// Short of 80° the chords of a grid over the whole globe (sides of
+    /// about 85 km) stray by under a kilometre, well inside the gaps the
+    /// plane keeps between rings; past it they reach several (bands
+    /// crossed at 88° N), and each test costs a projection a segment.
+    static let polarLatitude = 80.0
 
     /// The largest share of a segment's plane length by which the image of
     /// its [longitude, latitude] chord may miss the segment's middle in the
-    /// far half of the equal-area plane.
+    /// far half of the equal-area plane and near the poles.
     static let chordTolerance = 1.0 / 1024
 
     /// Whether some position within `box` (longitudes unwrapped about any
-    /// turn) may lie more than 90° from the equal-area plane's centre: a
-    /// bound from the box's longitudes about the centre's and its
-    /// latitudes. O(1).
-    private func mayReachFarHalf(_ box: PlaneBox) -> Bool {
+    /// turn) may lie past ``polarLatitude`` or more than 90° from the
+    /// equal-area plane's centre: a bound from the box's longitudes about
+    /// the centre's and its latitudes. O(1).
+    private func mayStrayFromChords(_ box: PlaneBox) -> Bool {
         guard farHalfSquared != nil, !box.isEmpty else { return false }
+        if Self.isPolar(box.minY) || Self.isPolar(box.maxY) { return true }
         let deg = Double.pi / 180
         let west = box.minX - projection.centreLongitude, east = box.maxX - projection.centreLongitude
         guard east - west < 180 else { return true }
@@ -165,33 +177,46 @@ package struct LonLatGeometry {
         return min(lower(box.minY), lower(box.maxY)) <= cos(LonLatGeometry.farAngle * deg)
     }
 
+    /// The miss (plane metres) below which a chord is never halved: a
+    /// millimetre, far below any gap the output's rounding keeps, and far
+    /// above the projections' own error, which near a pole would otherwise
+    /// halve a segment of a few millimetres to the last depth.
+    static let chordFloor = 1e-3
+
+    /// Whether a latitude lies past ``polarLatitude``.
+    @inline(__always) private static func isPolar(_ latitude: Double) -> Bool {
+        abs(latitude) >= polarLatitude
+    }
+
     /// ``measuredRing(raw:plane:)``, with positions added where the ring
     /// runs through the far half of the equal-area plane (more than 90°
-    /// from its centre). There the plane is squeezed along its radius and
-    /// stretched across it more and more toward the rim, so the straight
-    /// [longitude, latitude] chord between two positions can stray from
-    /// the image of the plane's segment by more than the gap to a
-    /// neighbouring ring that the plane keeps clear: each such segment is
-    /// halved at its plane middle until the chord, projected back, passes
-    /// within ``chordTolerance`` of its plane length of that middle. A
-    /// ring whose box lies within 90° of the centre (every ring of a data
-    /// set that does not span most of the globe) is left as it is; a ring
-    /// round a pole is densified before it is closed over the pole.
-    private func measuredFollowingTheFarHalf(raw: [PlanePoint], plane: [PlanePoint]?) -> MeasuredRing {
+    /// from its centre) or near a pole (past ``polarLatitude``). In the far
+    /// half the plane is squeezed along its radius and stretched across it
+    /// more and more toward the rim; near a pole a few kilometres of plane
+    /// span degrees of longitude. There the straight [longitude, latitude]
+    /// chord between two positions can stray from the image of the plane's
+    /// segment by more than the gap to a neighbouring ring that the plane
+    /// keeps clear: each such segment is halved at its plane middle until
+    /// the chord, projected back, passes within ``chordTolerance`` of its
+    /// plane length of that middle. A ring whose box lies within 90° of the
+    /// centre and 80° of the equator (every ring of a data set that neither
+    /// spans most of the globe nor reaches the polar caps) is left as it is;
+    /// a ring round a pole is densified before it is closed over the pole.
+    private func measuredFollowingThePlane(raw: [PlanePoint], plane: [PlanePoint]?) -> MeasuredRing {
         let measured = measuredRing(raw: raw, plane: plane)
-        guard mayReachFarHalf(measured.box) else { return measured }
+        guard mayStrayFromChords(measured.box) else { return measured }
         // The raw ring is densified, then measured again: a ring round a
         // pole is closed over it only after.
-        let points = followingTheFarHalf(ring: raw)
+        let points = followingThePlane(ring: raw)
         guard points.count > raw.count else { return measured }
         return measuredRing(raw: points, plane: nil)
     }
 
     /// The positions of a closed ring (its last joins its first; each
     /// step of longitude taken the short way round, as in a raw ring) with
-    /// those that ``measuredFollowingTheFarHalf(raw:plane:)`` adds, each
+    /// those that ``measuredFollowingThePlane(raw:plane:)`` adds, each
     /// within 180° of longitude of the one before. O(n) projections.
-    private func followingTheFarHalf(ring: [PlanePoint]) -> [PlanePoint] {
+    private func followingThePlane(ring: [PlanePoint]) -> [PlanePoint] {
         guard ring.count >= 2, let farSquared = farHalfSquared else { return ring }
         let plane = ring.map { projection.project(latitude: $0.y, longitude: $0.x) }
         var out: [PlanePoint] = []
@@ -200,7 +225,10 @@ package struct LonLatGeometry {
             let j = i + 1 == ring.count ? 0 : i + 1
             out.append(ring[i])
             let a = plane[i], b = plane[j]
-            guard max(a.x * a.x + a.y * a.y, b.x * b.x + b.y * b.y) > farSquared else { continue }
+            guard
+                max(a.x * a.x + a.y * a.y, b.x * b.x + b.y * b.y) > farSquared
+                    || Self.isPolar(ring[i].y) || Self.isPolar(ring[j].y)
+            else { continue }
             // Halved in one order whatever the ring's direction, then laid
             // out as the ring runs: a ring shared by two bands, one run each
             // way, gains the same positions.
@@ -217,7 +245,7 @@ package struct LonLatGeometry {
     }
 
     /// Positions between `a` and `b` (plane; output `la`, `lb`) as
-    /// ``followingTheFarHalf(ring:)`` adds them, in order from `a`.
+    /// ``followingThePlane(ring:)`` adds them, in order from `a`.
     private func halve(
         _ a: PlanePoint, _ b: PlanePoint, _ la: PlanePoint, _ lb: PlanePoint, depth: Int,
         into out: inout [PlanePoint]
@@ -228,7 +256,7 @@ package struct LonLatGeometry {
         let back = projection.project(latitude: chord.y, longitude: chord.x)
         let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
         let miss = ((back.x - middle.x) * (back.x - middle.x) + (back.y - middle.y) * (back.y - middle.y)).squareRoot()
-        guard miss > LonLatGeometry.chordTolerance * length else { return }
+        guard miss > max(LonLatGeometry.chordTolerance * length, LonLatGeometry.chordFloor) else { return }
         let c = unprojection.coordinate(middle)
         let lm = PlanePoint(
             x: la.x + LonLatGeometry.step(LonLatGeometry.onTurnGrid(c.longitude) - la.x), y: c.latitude)
@@ -268,7 +296,7 @@ package struct LonLatGeometry {
     ) -> (polygon: PlanePolygon, bounds: PlaneBox, more: [PlanePolygon]) {
         var measured: [MeasuredRing] = []
         for (k, h) in holes.enumerated() where !control.isCancelled {
-            measured.append(measuredFollowingTheFarHalf(raw: h, plane: plane?[k]))
+            measured.append(measuredFollowingThePlane(raw: h, plane: plane?[k]))
         }
         func asHole(_ ring: MeasuredRing) -> [PlanePoint] { ring.area > 0 ? ring.points.reversed() : ring.points }
         if let k = measured.firstIndex(where: encirclesAntipode) {
