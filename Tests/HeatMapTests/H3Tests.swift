@@ -92,6 +92,24 @@ import Testing
         #expect(AntimeridianSplitter.split(PlanePolygon(exterior: H3CellOutline.ring(fiji))).count == 2)
     }
 
+    /// The cell round a pole is one polygon from −180° to 180°, closed
+    /// over the pole along ±180°: closed along its first vertex's meridian,
+    /// the cut at ±180° made two parts sharing that edge (GEOS: self-
+    /// intersection; the resolution-2 cell round the north pole, at
+    /// 87.8° N).
+    @Test(arguments: [90.0, -90.0])
+    func theCellRoundAPoleIsOneValidPolygon(latitude: Double) throws {
+        for resolution in 0...6 {
+            let cell = try #require(H3Cell(latitude: latitude, longitude: 0, resolution: resolution))
+            let pieces = AntimeridianSplitter.split(PlanePolygon(exterior: H3CellOutline.ring(cell)))
+            try #require(pieces.count == 1, "resolution \(resolution): \(pieces.count) parts")
+            let ring = pieces[0].exterior.map { [$0.x, $0.y] }
+            #expect(ring.map { $0[0] }.min() == -180 && ring.map { $0[0] }.max() == 180)
+            let problems = GeoJSONRead.problems([ring + [ring[0]]])
+            #expect(problems == [], "resolution \(resolution): \(problems.prefix(3))")
+        }
+    }
+
     @Test func binningAggregatesAndReaggregatesPreAggregatedCells() throws {
         let lat = [-17.70, -17.71, -17.70, 10.0], lon = [178.10, 178.11, 178.10, 20.0]
         var binner = try H3Binner(resolution: 6)

@@ -33,12 +33,38 @@ enum H3CellOutline {
         guard let first = out.first, let last = out.last else { return out }
         // The way round: 0 for an ordinary cell, ±360 around a pole.
         let turn = (last.x + step(first.x - LongitudeArc.normalized(last.x))) - first.x
-        if abs(turn) > 180 {
-            let pole: Double = turn > 0 ? 90 : -90
-            out.append(PlanePoint(x: first.x + turn, y: first.y))
-            out.append(PlanePoint(x: first.x + turn, y: pole))
-            out.append(PlanePoint(x: first.x, y: pole))
+        if abs(turn) > 180 { return closedOverThePole(out, turn: turn) }
+        return out
+    }
+
+    /// A ring round a pole (`turn` ±360: its last position runs into its
+    /// first one turn on), begun where it crosses a seam (180° + k·360°)
+    /// and closed along that seam over the pole: the cap then lies in one
+    /// window of longitudes, which the cut at ±180° only shifts. Closed
+    /// along another meridian, it would be cut there into two parts that
+    /// share that edge, which is not a valid MultiPolygon.
+    private static func closedOverThePole(_ ring: [PlanePoint], turn: Double) -> [PlanePoint] {
+        let pole: Double = turn > 0 ? 90 : -90
+        let n = ring.count
+        var closed = ring
+        closed.append(PlanePoint(x: ring[0].x + turn, y: ring[0].y))
+        func seam(_ x: Double) -> Double { ((x - 180) / 360).rounded(.down) }
+        guard let i = (0..<n).first(where: { seam(closed[$0].x) != seam(closed[$0 + 1].x) }) else {
+            return closed + [PlanePoint(x: ring[0].x + turn, y: pole), PlanePoint(x: ring[0].x, y: pole)]
         }
+        let a = closed[i], b = closed[i + 1]
+        let line = 180 + 360 * max(seam(a.x), seam(b.x))
+        let start = HalfPlaneClipper.cut(a, b, line)
+        var out = [start]
+        for p in closed[(i + 1)...n] where p != out[out.count - 1] { out.append(p) }
+        for p in ring[1..<(i + 1)] {
+            let q = PlanePoint(x: p.x + turn, y: p.y)
+            if q != out[out.count - 1] { out.append(q) }
+        }
+        let end = PlanePoint(x: start.x + turn, y: start.y)
+        if end != out[out.count - 1] { out.append(end) }
+        out.append(PlanePoint(x: start.x + turn, y: pole))
+        out.append(PlanePoint(x: start.x, y: pole))
         return out
     }
 
