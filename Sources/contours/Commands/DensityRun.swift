@@ -118,10 +118,12 @@ struct DensityRun {
         let unit = grid.projection.isGeographic ? "m" : "units"
         let sigma = grid.radius / grid.kernel.radiusPerSigma
         let cell = max(grid.geometry.dx, grid.geometry.dy)
+        // A grid that missed every kernel is flat: one line says both.
+        let flat = grid.maximum > grid.minimum ? "" : "; here it missed all: the grid is flat and there are no contours"
         Console.note(
             "the radius \(reportNumber(grid.radius)) \(unit) (sigma \(reportNumber(sigma)) \(unit)) is under half a grid cell "
                 + "(\(reportNumber(cell)) \(unit)): the grid misses much of each kernel; "
-                + "--resolution \(resolving) or more, or a wider --radius, resolves it")
+                + "--resolution \(resolving) or more, or a wider --radius, resolves it" + flat)
     }
 
     /// Says why there are no contours when the input looked fine: the
@@ -176,7 +178,8 @@ struct DensityRun {
         } else if configuration.estimator == .mean && s.minValue == s.maxValue {
             Console.note(
                 "every value is \(ArgumentValues.text(s.minValue)); the mean is flat and there are no contours")
-        } else {
+        } else if density.resolvingResolution == nil {
+            // (With a radius under half a cell, its note said it already.)
             Console.note("the grid is flat (no value above its minimum); there are no contours")
         }
     }
