@@ -644,7 +644,7 @@ package struct LonLatGeometry {
     /// keeps the very bits of its copy that never moved (the ring two
     /// bands share): rounded alike, the two copies stay one boundary even
     /// at the 13th decimal. Off the grid, x + 360 drops the low bits of x.
-    @inline(__always) package static func onTurnGrid(_ longitude: Double) -> Double {
+    @inline(__always) static func onTurnGrid(_ longitude: Double) -> Double {
         (longitude * 0x1p42).rounded() * 0x1p-42
     }
 

@@ -18,7 +18,7 @@ enum BinOutline {
 
     /// The corners with points added along each edge; unchanged for a planar projection.
     /// A convex cell of the equal-area plane that reaches past the plane's
-    /// rim (``rimRadius``) is cut there first (``onTheSphere(_:)``).
+    /// rim (``rimRadius``) is cut there first (``onTheSphere(_:projection:)``).
     static func densified(_ corners: [PlanePoint], projection: PlaneProjection) -> [PlanePoint] {
         guard projection.isGeographic, corners.count >= 2 else { return corners }
         if projection.kind == .equalArea, corners.contains(where: { !isOnTheSphere($0) }) {
@@ -43,12 +43,13 @@ enum BinOutline {
     /// apart (at 10⁻⁹, 570 m, they crossed).
     static let rimRadius = 2 * PlaneProjection.authalicRadius * (1 - 1e-7)
 
+    /// Whether a plane point lies within ``rimRadius``.
     @inline(__always) static func isOnTheSphere(_ p: PlanePoint) -> Bool {
         p.x * p.x + p.y * p.y <= rimRadius * rimRadius
     }
 
-    /// ``densified(_:projection:)`` of a convex cell (corners counter-
-    /// clockwise) that reaches past the rim: the part within
+    /// ``densified(_:projection:)`` of a convex cell (corners in order
+    /// round it) that reaches past the rim: the part within
     /// ``rimRadius``, its edges densified as ever up to where they meet
     /// that circle, and the circle between an edge's exit and the next
     /// one's entry followed every 2° of its angle. Once unprojected, the
