@@ -573,33 +573,47 @@ package struct LonLatGeometry {
         } else {
             pole = out.reduce(0) { $0 + $1.y } >= 0 ? 90 : -90
         }
-        let n = out.count
-        var closed = out
-        closed.append(PlanePoint(x: out[n - 1].x + closing, y: rawFirst.y))
-        func seam(_ x: Double) -> Double { ((x - 180) / 360).rounded(.down) }
-        guard let i = (0..<n).first(where: { seam(closed[$0].x) != seam(closed[$0 + 1].x) }) else {
+        let next = PlanePoint(x: out[out.count - 1].x + closing, y: rawFirst.y)
+        guard let clean = Self.cappedOverPole(out, next: next, turn: 360 * turns, pole: pole) else {
             return MeasuredRing(points: out, area: area, box: box)
         }
-        let a = closed[i], b = closed[i + 1]
-        let line = 180 + 360 * max(seam(a.x), seam(b.x))
-        let start = HalfPlaneClipper.cut(a, b, line)
-        // closed[n] is point 0 one turn on; after it come points 1...i, one turn on.
-        let turn = 360 * turns
-        var ring = [start] + closed[(i + 1)...n]
-        ring += out[1..<(i + 1)].map { PlanePoint(x: $0.x + turn, y: $0.y) }
-        let end = PlanePoint(x: start.x + 360 * turns, y: start.y)
-        ring.append(end)
-        ring.append(PlanePoint(x: end.x, y: pole))
-        ring.append(PlanePoint(x: start.x, y: pole))
-        var clean: [PlanePoint] = []
-        for p in ring where clean.last != p { clean.append(p) }
-        if clean.count > 1, clean.first == clean.last { clean.removeLast() }
         // The closing edge over the pole survives the clean-up unless the
         // curve itself reaches the pole.
         let closedOverPole = clean.count >= 4 && clean[clean.count - 1].y == pole && clean[clean.count - 2].y == pole
         return MeasuredRing(
             points: clean, area: PlaneRing.signedArea(clean), box: PlaneRing.bounds(clean),
             pole: closedOverPole ? pole : nil)
+    }
+
+    /// A ring round a pole (open, unwrapped; `next` is its first position
+    /// one turn on, `turn` ±360°) begun where it crosses a seam (180° +
+    /// k·360°, cut there like the splitter cuts) and closed over the `pole`
+    /// along that seam, repeated positions dropped: the cap lies in one
+    /// window of longitudes, which the cut at ±180° only shifts (closed
+    /// along another meridian, it would be cut into two parts sharing that
+    /// edge). nil when it crosses no seam. O(n).
+    package static func cappedOverPole(_ ring: [PlanePoint], next: PlanePoint, turn: Double, pole: Double)
+        -> [PlanePoint]?
+    {
+        let n = ring.count
+        var closed = ring
+        closed.append(next)
+        func seam(_ x: Double) -> Double { ((x - 180) / 360).rounded(.down) }
+        guard let i = (0..<n).first(where: { seam(closed[$0].x) != seam(closed[$0 + 1].x) }) else { return nil }
+        let a = closed[i], b = closed[i + 1]
+        let line = 180 + 360 * max(seam(a.x), seam(b.x))
+        let start = HalfPlaneClipper.cut(a, b, line)
+        // closed[n] is point 0 one turn on; after it come points 1...i, one turn on.
+        var capped = [start] + closed[(i + 1)...n]
+        capped += ring[1..<(i + 1)].map { PlanePoint(x: $0.x + turn, y: $0.y) }
+        let end = PlanePoint(x: start.x + turn, y: start.y)
+        capped.append(end)
+        capped.append(PlanePoint(x: end.x, y: pole))
+        capped.append(PlanePoint(x: start.x, y: pole))
+        var clean: [PlanePoint] = []
+        for p in capped where clean.last != p { clean.append(p) }
+        if clean.count > 1, clean.first == clean.last { clean.removeLast() }
+        return clean
     }
 
     /// A line in output coordinates, unwrapped to be continuous; `closed`

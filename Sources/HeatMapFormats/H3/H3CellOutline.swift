@@ -38,34 +38,14 @@ enum H3CellOutline {
     }
 
     /// A ring round a pole (`turn` ±360: its last position runs into its
-    /// first one turn on), begun where it crosses a seam (180° + k·360°)
-    /// and closed along that seam over the pole: the cap then lies in one
-    /// window of longitudes, which the cut at ±180° only shifts. Closed
-    /// along another meridian, it would be cut there into two parts that
-    /// share that edge, which is not a valid MultiPolygon.
+    /// first one turn on), closed over the pole along a seam
+    /// (``LonLatGeometry/cappedOverPole(_:next:turn:pole:)``, as the
+    /// contours' rings are), or along its first meridian if it crosses none.
     private static func closedOverThePole(_ ring: [PlanePoint], turn: Double) -> [PlanePoint] {
         let pole: Double = turn > 0 ? 90 : -90
-        let n = ring.count
-        var closed = ring
-        closed.append(PlanePoint(x: ring[0].x + turn, y: ring[0].y))
-        func seam(_ x: Double) -> Double { ((x - 180) / 360).rounded(.down) }
-        guard let i = (0..<n).first(where: { seam(closed[$0].x) != seam(closed[$0 + 1].x) }) else {
-            return closed + [PlanePoint(x: ring[0].x + turn, y: pole), PlanePoint(x: ring[0].x, y: pole)]
-        }
-        let a = closed[i], b = closed[i + 1]
-        let line = 180 + 360 * max(seam(a.x), seam(b.x))
-        let start = HalfPlaneClipper.cut(a, b, line)
-        var out = [start]
-        for p in closed[(i + 1)...n] where p != out[out.count - 1] { out.append(p) }
-        for p in ring[1..<(i + 1)] {
-            let q = PlanePoint(x: p.x + turn, y: p.y)
-            if q != out[out.count - 1] { out.append(q) }
-        }
-        let end = PlanePoint(x: start.x + turn, y: start.y)
-        if end != out[out.count - 1] { out.append(end) }
-        out.append(PlanePoint(x: start.x + turn, y: pole))
-        out.append(PlanePoint(x: start.x, y: pole))
-        return out
+        let next = PlanePoint(x: ring[0].x + turn, y: ring[0].y)
+        return LonLatGeometry.cappedOverPole(ring, next: next, turn: turn, pole: pole)
+            ?? ring + [next, PlanePoint(x: next.x, y: pole), PlanePoint(x: ring[0].x, y: pole)]
     }
 
     /// A longitude difference brought into (-180, 180].
