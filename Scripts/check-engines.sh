@@ -57,6 +57,11 @@ CASES=(
     "fiji_0_360|fiji.csv|fixed|--lon|long|--radius|50km"
     "planar_fixed|planar.csv|fixed|--planar|--radius|30|--padding|2"
     "bad_rows|bad.csv|auto|--weight|w"
+    "geo_quartic|geo.csv|auto|--lat|lat-y|--lon|Lon, X|--weight|W|--kernel|quartic"
+    "storms_quartic_wide|storms.csv|fixed|${STORMS[0]}|${STORMS[1]}|${STORMS[2]}|${STORMS[3]}|--kernel|quartic|--radius|800km|--resolution|300"
+    "storms_epan_mean|storms.csv|auto|${STORMS[0]}|${STORMS[1]}|${STORMS[2]}|${STORMS[3]}|--weight|wind kt|--value|pressure|--kernel|epanechnikov"
+    "planar_tri_raw|planar.csv|fixed|--planar|--radius|30|--resolution|100|--kernel|triangular:0.5|--kernel-values|raw"
+    "fiji_triweight|fiji.csv|fixed|--lon|long|--radius|300km|--resolution|160|--kernel|triweight"
 )
 
 if [[ " $ENGINES " == *" postgres "* ]]; then

@@ -6,7 +6,8 @@ cells table with the ones `contours` computes from the raw rows.
 
 Geometry: columns and rows equal, origin and spacing equal bit for bit
 (within 1e-12 relative for --rule scott or silverman, whose variance an
-engine sums in another order than the tool's running one). Values: every node within
+engine sums in another order than the tool's running one); the same kernel,
+kernel values and radius (within 1e-12). Values: every node within
 1e-3 x the grid maximum, NaN (undefined mean) at the same nodes.
 Thresholds: as many, each within 1e-3 x the grid maximum; the largest
 difference is printed relative to the maximum and to the thresholds (the
@@ -33,6 +34,9 @@ geometry = "identical" if all(a[k] == b[k] for k in ["columns", "rows", "x0", "y
     ("within 1e-12" if ok else "DIFFERENT")
 if a["projection"] != b["projection"]:
     ok = False; notes.append(f"projection {a['projection']} != {b['projection']}")
+for k in ["kernel", "kernel_values", "radius"]:
+    if a.get(k) != b.get(k) and k != "radius" or (k == "radius" and abs(a[k] - b[k]) > 1e-12 * abs(b[k])):
+        ok = False; notes.append(f"{k} {a.get(k)} != {b.get(k)}")
 va = np.array([np.nan if v is None else v for v in a["values"]], float)
 vb = np.array([np.nan if v is None else v for v in b["values"]], float)
 top = np.nanmax(np.abs(vb)) if np.isfinite(vb).any() else 1.0

@@ -26,7 +26,23 @@ import Testing
         var columns: PointColumns
         var configuration: HeatMapConfiguration
         var resolutionFromData = false
+        /// The scheme the table must have, and the largest difference
+        /// allowed from the raw rows' grid, relative to its maximum.
+        var scheme: CellScheme? = nil
+        /// 1e-3 for the cubic sums: the cubic binning's error (the accuracy
+        /// bound), where the raw rows' grid is the exact splat.
+        var tolerance = 1e-4
         var testDescription: String { fixture }
+    }
+
+    /// A configuration with a finite kernel.
+    static func kernel(
+        _ kernel: DensityKernel, values: KernelValues = .density, _ configuration: HeatMapConfiguration
+    ) -> HeatMapConfiguration {
+        var c = configuration
+        c.kernel = kernel
+        c.kernelValues = values
+        return c
     }
 
     static let cases: [Case] = [
@@ -42,7 +58,32 @@ import Testing
             configuration: HeatMapConfiguration(radius: 1000, gridResolution: 30, estimator: .mean)),
         Case(
             fixture: "snow-scott", input: "snow_deaths.csv", columns: PointColumns(),
-            configuration: HeatMapConfiguration(radius: 1, gridResolution: 30, projection: .planar, bandwidth: .scott))
+            configuration: HeatMapConfiguration(radius: 1, gridResolution: 30, projection: .planar, bandwidth: .scott)),
+        Case(
+            fixture: "quakes-quartic", input: "quakes_fiji.csv",
+            columns: PointColumns(longitude: "long", weight: "mag"),
+            configuration: kernel(.quartic, HeatMapConfiguration(gridResolution: 40, bandwidth: .auto)), scheme: .disc),
+        Case(
+            fixture: "quakes-quartic-wide", input: "quakes_fiji.csv", columns: PointColumns(longitude: "long"),
+            configuration: kernel(.quartic, HeatMapConfiguration(radius: 400_000, gridResolution: 240)),
+            scheme: .cubic, tolerance: 1e-3),
+        Case(
+            fixture: "quakes-triweight-raw", input: "quakes_fiji.csv",
+            columns: PointColumns(longitude: "long", weight: "mag"),
+            configuration: kernel(.triweight, values: .raw, HeatMapConfiguration(radius: 300_000, gridResolution: 160)),
+            scheme: .cubic, tolerance: 1e-3),
+        Case(
+            fixture: "ames-mean-epanechnikov", input: "ames.csv",
+            columns: PointColumns(latitude: "Latitude", longitude: "Longitude", value: "Sale_Price"),
+            configuration: kernel(
+                .epanechnikov, HeatMapConfiguration(radius: 1000, gridResolution: 30, estimator: .mean)),
+            scheme: .disc),
+        Case(
+            fixture: "snow-triangular", input: "snow_deaths.csv", columns: PointColumns(),
+            configuration: kernel(
+                .triangular(decay: 0.25),
+                HeatMapConfiguration(radius: 1, gridResolution: 30, projection: .planar, bandwidth: .scott)),
+            scheme: .disc)
     ]
 
     /// The raw rows' path: the quakes with longitudes in 0...360 are written out.
@@ -70,6 +111,9 @@ import Testing
             resolutionFromData: c.resolutionFromData
         ).grid
         #expect(table.points == points.count)
+        if let scheme = c.scheme { #expect(table.scheme == scheme) }
+        #expect(cells.kernel == raw.kernel && cells.kernelValues == raw.kernelValues)
+        if c.configuration.estimator == .density { #expect(cells.units == raw.units) }
         #expect(cells.projection == raw.projection)
         let g = cells.geometry, r = raw.geometry
         #expect(g.columns == r.columns && g.rows == r.rows)
@@ -87,8 +131,11 @@ import Testing
             #expect(a.isNaN == b.isNaN)
             if !a.isNaN && !b.isNaN { worst = max(worst, abs(a - b)) }
         }
-        // Measured: 5e-7 (splat) to 5e-5 (Taylor) of the maximum.
-        #expect(worst <= 1e-4 * top)
+        // Measured: 5e-7 (splat) to 1.4e-5 (Taylor) of the maximum; the
+        // finite kernels' disc sums to 1.7e-7 (the tool's quartic splat is
+        // single precision), their cubic sums 5.2e-5 (quartic) and 1.5e-4
+        // (triweight) against the raw rows' exact splat.
+        #expect(worst <= c.tolerance * top, "\(worst / top) of the maximum")
     }
 
     /// The fixture's text with `edit` applied to its lines (0 the header).
@@ -150,6 +197,30 @@ import Testing
             #expect(error.description.contains(message), "\(error)")
             #expect(!error.description.contains("\n"))
             #expect(error.description.hasPrefix("t.csv:"))
+        }
+    }
+
+    /// A finite kernel's table names a kernel the tool knows, and a scheme
+    /// that kernel takes at the table's width.
+    @Test(arguments: [
+        ("kernel", "cubicle", "unknown kernel 'cubicle'"),
+        ("kernel", "triangular:2", "the decay must be in 0...1"),
+        ("kernel", "gaussian", "scheme disc does not suit a kernel of"),
+        ("kernel_values", "scaled", "unknown kernel values 'scaled'"),
+        ("scheme", "cubic", "scheme cubic does not suit the quartic kernel")
+    ])
+    func finiteKernelTablesAreChecked(column: String, value: String, message: String) throws {
+        let bytes = try Self.edited("quakes-quartic") { lines in
+            let k = Self.column(lines, column)
+            for i in 1..<lines.count { Self.setField(&lines[i], k, value) }
+        }
+        do {
+            _ = try CellTable.parse(bytes, name: "t.csv")
+            Issue.record("a table with \(column) \(value) was accepted")
+        } catch let error as InputError {
+            #expect(error.description.contains(message), "\(error)")
+            #expect(!error.description.contains("\n"))
+            #expect(error.description.hasPrefix("t.csv:2:\(column)") || column == "kernel", "\(error)")
         }
     }
 
@@ -218,6 +289,7 @@ import Testing
                 #expect(s >= CellScheme.splatBelow && order <= CellScheme.maximumOrder)
                 #expect(order <= previous)
                 previous = order
+            case .disc, .cubic: Issue.record("the Gaussian took a finite kernel's scheme at \(s) cells")
             }
         }
         let indices = (0...CellScheme.maximumOrder).flatMap { n in
@@ -225,6 +297,42 @@ import Testing
         }
         #expect(indices == Array(0..<45))
         #expect(indices.count <= CellScheme.sumCount)
+    }
+
+    /// A finite kernel's density takes the cubic sums exactly where the
+    /// tool's own grid may convolve (``DensityPlan/convolutionRadiusInCells(_:)``),
+    /// else, and for every mean, the exact disc.
+    @Test(arguments: [DensityKernel.quartic, .epanechnikov, .triweight, .triangular(decay: 0.5), .uniform])
+    func finiteKernelsTakeTheDiscOrTheCubicSums(kernel: DensityKernel) {
+        for cells in stride(from: 0.5, through: 60, by: 0.5) {
+            let density = CellScheme.choose(kernel: kernel, radius: cells * 2, dx: 2, dy: 1.5, estimator: .density)
+            let mean = CellScheme.choose(kernel: kernel, radius: cells * 2, dx: 2, dy: 1.5, estimator: .mean)
+            let wide = DensityPlan.convolutionRadiusInCells(kernel).map { cells >= $0 } ?? false
+            #expect(density == (wide ? .cubic : .disc), "\(kernel.name) at \(cells) cells")
+            #expect(mean == .disc)
+        }
+    }
+
+    /// Every dialect's statement for a finite kernel reads the points in
+    /// steps PostgreSQL may inline (a per-point step materialized would
+    /// write every point's pairs out), names the kernel, and carries 16
+    /// sums per channel.
+    @Test(arguments: CellQuery.Dialect.allCases)
+    func finiteKernelStatementsPerDialect(dialect: CellQuery.Dialect) {
+        let q = CellQuery(
+            dialect: dialect, table: "t", latitude: "lat", longitude: "lon", weight: "w", value: "v",
+            kernel: .triangular(decay: 0.25), kernelValues: .raw, radius: 500)
+        let sql = q.sql()
+        let steps = sql.split(separator: "\n").filter { $0.hasSuffix(" (") && !$0.hasPrefix(" ") }
+        for step in steps {
+            let name = step.split(separator: " ")[0]
+            let inlined = ["src", "discpts", "xs", "pairs", "cubicpts", "cells"].contains(name)
+            #expect(step.contains("AS MATERIALIZED") == (dialect == .postgres && !inlined), "\(step)")
+        }
+        #expect(sql.contains("'triangular:0.25' AS kernel, 'raw' AS kernel_values"))
+        #expect(sql.contains("s.v15") && !sql.contains("s.v16"))
+        let series = ["duckdb": "UNNEST(RANGE(", "postgres": "GENERATE_SERIES(", "spark": "EXPLODE(SEQUENCE("]
+        #expect(sql.contains(series[dialect.rawValue]!))
     }
 
     @Test func toolFinishesFromCellsAndRefusesGridOptions() throws {

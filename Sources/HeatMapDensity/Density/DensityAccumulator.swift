@@ -470,6 +470,29 @@ struct DensityAccumulator: Sendable {
         return carried & (1 << 63) == 0
     }
 
+    /// What a node's Σ w × shape is multiplied by: 1 for raw values, else
+    /// the reciprocal of the kernel's integral (c / πr², or 1 / 2πσ² for
+    /// the Gaussian) in the projection's area unit.
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` when that is not
+    ///   a positive double (planar coordinates near the ends of its range).
+    static func scale(
+        kernel: DensityKernel, values: KernelValues, radius: Double, projection: PlaneProjection
+    ) throws -> Double {
+        let sigma = radius / 3
+        let scale: Double
+        switch (values, kernel) {
+        case (.raw, _): scale = 1
+        case (.density, .gaussian): scale = projection.areaUnitScale / (2 * Double.pi * sigma * sigma)
+        case (.density, _): scale = projection.areaUnitScale * kernel.normalization / (Double.pi * radius * radius)
+        }
+        guard scale.isFinite, scale > 0 else {
+            throw HeatMapError.invalidConfiguration(
+                "the radius \(radius) is too \(scale > 0 ? "small" : "large") for the kernel's area to be a double; "
+                    + "express the coordinates in a unit that brings them nearer 1")
+        }
+        return scale
+    }
+
     @inline(__always)
     static func nodeValue(sum: Double, valueSum: Double, mean: Bool, scale: Double) -> Double {
         guard mean else { return sum * scale }
@@ -496,20 +519,8 @@ struct DensityAccumulator: Sendable {
         }
         let cells = geometry.count
         let columns = geometry.columns
-        let sigma = radius / 3
-        let scale: Double
-        switch (kernelValues, kernel) {
-        case (.raw, _): scale = 1
-        case (.density, .gaussian): scale = projection.areaUnitScale / (2 * Double.pi * sigma * sigma)
-        case (.density, _): scale = projection.areaUnitScale * kernel.normalization / (Double.pi * radius * radius)
-        }
-        // A kernel whose area is not a double (planar coordinates near the
-        // ends of its range) has no density.
-        guard scale.isFinite, scale > 0 else {
-            throw HeatMapError.invalidConfiguration(
-                "the radius \(radius) is too \(scale > 0 ? "small" : "large") for the kernel's area to be a double; "
-                    + "express the coordinates in a unit that brings them nearer 1")
-        }
+        let scale = try DensityAccumulator.scale(
+            kernel: kernel, values: kernelValues, radius: radius, projection: projection)
         let mean = estimator == .mean
         let share = scheme.isBinned ? 0.3 : 0.97
         // The fill points into the buffers: they live until the end.

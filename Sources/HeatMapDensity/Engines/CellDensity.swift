@@ -4,7 +4,9 @@ import HeatMapCore
 extension CellTable {
     /// The density grid the table's sums give (docs/density-model.md): the Taylor scheme's
     /// moments through the same ``SeparableConvolution`` as points binned
-    /// here, or the splat's kernel factors added at their nodes.
+    /// here, the splat's kernel factors added at their nodes, or the disc
+    /// scheme's sums as they are, each scaled as the kernel and its values
+    /// want.
     /// O(cells · planes · kernel width in cells); all cores for the
     /// convolution; `control` polled throughout.
     /// - Throws: `CancellationError`; ``HeatMapError`` when the moment
@@ -13,14 +15,28 @@ extension CellTable {
         try control.checkCancellation()
         control.report(.density, 0)
         let cells = geometry.count, columns = geometry.columns
-        let sigma = radius / 3
         let mean = estimator == .mean
         let channels = mean ? 2 : 1
-        let scale = projection.areaUnitScale / (2 * Double.pi * sigma * sigma)
-        let stride = CellScheme.sumCount * channels
+        let scale = try DensityAccumulator.scale(
+            kernel: kernel, values: kernelValues, radius: radius, projection: projection)
+        let stride = scheme.sumsPerChannel * channels
         var values = [Double](repeating: 0, count: cells)
 
         switch scheme {
+        case .disc:
+            // Each node's own sums, complete: nodes no disc reached have none.
+            for (k, node) in nodes.enumerated() {
+                if k & 0xfff == 0 { try control.checkCancellation() }
+                values[node] = DensityAccumulator.nodeValue(
+                    sum: sums[k * stride], valueSum: mean ? sums[k * stride + 1] : 0, mean: mean, scale: scale)
+            }
+            if mean {
+                var present = [Bool](repeating: false, count: cells)
+                for node in nodes { present[node] = true }
+                for i in 0..<cells where !present[i] { values[i] = .nan }
+            }
+        case .cubic:
+            try finishCubic(into: &values, scale: scale, mean: mean, control: control)
         case .splat:
             var den = [Double](repeating: 0, count: cells)
             var num = [Double](repeating: 0, count: mean ? cells : 0)
@@ -85,15 +101,64 @@ extension CellTable {
             }
             withExtendedLifetime(storage) {}
         }
-        // Nodes no point's kernel reaches are zero (undefined for a mean)
-        // as in the points' own grid, whose lowest thresholds count them.
-        let reached = self.reached(channels: channels)
-        for i in 0..<cells where !reached[i] { values[i] = mean ? .nan : 0 }
+        if !kernel.isFinite {
+            // Nodes no point's kernel reaches are zero (undefined for a mean)
+            // as in the points' own grid, whose lowest thresholds count them.
+            let reached = self.reached(channels: channels)
+            for i in 0..<cells where !reached[i] { values[i] = mean ? .nan : 0 }
+        }
         SphereRim.mark(mean ? .nan : 0, beyondIn: &values, geometry: geometry, projection: projection)
         control.report(.density, 1)
         return DensityGrid(
             geometry: geometry, values: values, projection: projection, radius: radius,
-            estimator: estimator, units: mean ? units : projection.densityUnits)
+            estimator: estimator, units: mean ? units : kernelValues == .raw ? "" : projection.densityUnits,
+            kernel: kernel, kernelValues: kernelValues)
+    }
+
+    /// The cubic scheme's grid: each cell's 16 sums added at the nodes of
+    /// its 4 × 4 block in the padded plane, as ``CubicBinning`` adds a
+    /// point's weights, then the kernel's convolution of those planes
+    /// (``DiscConvolutionFill``), as for the tool's own binned points.
+    private func finishCubic(
+        into values: inout [Double], scale: Double, mean: Bool, control: ComputeControl
+    ) throws {
+        let channels = mean ? 2 : 1
+        let (xAxis, yAxis) = DensityAccumulator.axes(
+            geometry: geometry, radius: radius,
+            reachInSigmas: DensityPlan.reach(of: .discConvolution, method: .automatic))
+        let layout = DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: radius, channels: channels)
+        let storage = try DensityStorage(planeCount: layout.count, cells: geometry.count, channels: channels)
+        let planes = storage.planes!.base
+        let columns = geometry.columns, pad = CubicBinning.padding
+        let stride = CellScheme.cubic.sumsPerChannel * channels
+        for (k, node) in nodes.enumerated() {
+            if k & 0xfff == 0 { try control.checkCancellation() }
+            let c = node % columns, r = node / columns
+            for b in 0..<4 {
+                let row = r - 1 + b + pad
+                let weights = planes + layout.offset(row: row) + c - 1 + pad
+                let weighted = mean ? planes + layout.valueOffset(row: row) + c - 1 + pad : nil
+                for a in 0..<4 {
+                    weights[a] += sums[k * stride + b * 4 + a]
+                    weighted?[a] += sums[k * stride + 16 + b * 4 + a]
+                }
+            }
+        }
+        let fill = DiscConvolutionFill(
+            kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, channels: channels, planes: planes)
+        try values.withUnsafeMutableBufferPointer { out in
+            let out = out.baseAddress!
+            try fill.finish(
+                control: control, progress: { f in control.report(.density, f) },
+                emit: { r, rowSums in
+                    for c in 0..<columns {
+                        out[r * columns + c] = DensityAccumulator.nodeValue(
+                            sum: rowSums?[c] ?? 0, valueSum: mean ? rowSums?[columns + c] ?? 0 : 0, mean: mean,
+                            scale: scale)
+                    }
+                })
+        }
+        withExtendedLifetime(storage) {}
     }
 
     /// The nodes the points' own grid would reach: the footprints of the

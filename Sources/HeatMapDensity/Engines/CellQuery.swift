@@ -30,6 +30,11 @@ package struct CellQuery: Sendable {
     package var value: String?
     package var projection: MapProjection
     package var bandwidth: Bandwidth
+    /// The kernel: the Gaussian's sums are moments or a splat, a finite
+    /// kernel's the exact sum at each node of its disc (``CellScheme``).
+    package var kernel: DensityKernel
+    /// Density values, or raw kernel sums (the finish's scale only).
+    package var kernelValues: KernelValues
     /// The fixed radius, or the one a rule falls back on.
     package var radius: Double
     /// The grid resolution; nil takes it from the data with `.auto` (else 100).
@@ -40,6 +45,7 @@ package struct CellQuery: Sendable {
     package init(
         dialect: Dialect, table: String, latitude: String, longitude: String, weight: String? = nil,
         value: String? = nil, projection: MapProjection = .equalArea, bandwidth: Bandwidth = .auto,
+        kernel: DensityKernel = .gaussian, kernelValues: KernelValues = .density,
         radius: Double, resolution: Int? = nil, padding: Double = 1.5
     ) {
         self.dialect = dialect
@@ -50,6 +56,8 @@ package struct CellQuery: Sendable {
         self.value = value
         self.projection = projection
         self.bandwidth = bandwidth
+        self.kernel = kernel
+        self.kernelValues = kernelValues
         self.radius = radius
         self.resolution = resolution
         self.padding = padding
@@ -84,7 +92,7 @@ package struct CellQuery: Sendable {
     /// (`MATERIALIZED`); inlined, the chain of one-row steps from the box to
     /// the geometry would grow into an expression tree exponential in its
     /// length, re-evaluated for every point.
-    private static let streamed: Set<String> = ["src", "binned", "cells"]
+    private static let streamed: Set<String> = ["src", "binned", "cells", "discpts", "xs", "pairs", "cubicpts"]
 
     private func header(_ name: String) -> String {
         dialect == .postgres && !Self.streamed.contains(name) ? "\(name) AS MATERIALIZED" : "\(name) AS"
@@ -354,6 +362,148 @@ package struct CellQuery: Sendable {
                 FROM fit4 f
                 """
             ))
+        ctes += kernel.isFinite ? finiteCells(mean: mean) : gaussianCells(mean: mean)
+
+        let schemeColumns =
+            kernel.isFinite
+            ? "CASE WHEN g.cubic = 1 THEN 'cubic' ELSE 'disc' END AS scheme, 0 AS \(identifier("order"))"
+            : "CASE WHEN g.torder = 0 THEN 'splat' ELSE 'taylor' END AS scheme, g.torder AS \(identifier("order"))"
+        let units = value ?? ""
+        let meta = """
+            1 AS contours_cells, \(schemeColumns),
+              \(string(kernel.name)) AS kernel, \(string(kernelValues.rawValue)) AS kernel_values,
+              g.ncols AS columns, g.nrows AS \(identifier("rows")), g.x0, g.y0, g.dx, g.dy, g.radius,
+              \(string(bandwidth.rawValue)) AS bandwidth, g.raised AS radius_raised, g.res AS resolution, g.padding,
+              \(string(projection.rawValue)) AS projection, c.clat AS centre_lat, c.clon AS centre_lon,
+              \(string(mean ? "mean" : "density")) AS estimator, \(string(units)) AS units,
+              f.n AS points, g.wn AS weighted_points, g.sw AS total_weight,
+              q.r1 AS rejected_nonfinite, q.r2 AS rejected_latitude, q.r3 AS rejected_longitude, q.r4 AS rejected_weight,
+              g.bx0 AS box_min_x, g.bx1 AS box_max_x, g.by0 AS box_min_y, g.by1 AS box_max_y,
+              f.lat_lo AS lat_min, f.lat_hi AS lat_max, c.lon_west, c.lon_east
+            """
+        let sumsPerChannel = kernel.isFinite ? CellScheme.finiteSumCount : CellScheme.sumCount
+        let cellColumns =
+            ["n"] + (mean ? ["s", "v"] : ["s"]).flatMap { ch in (0..<sumsPerChannel).map { "\(ch)\($0)" } }
+        let select = """
+            SELECT \(meta),
+              s.i, s.j, \(cellColumns.map { "s.\($0)" }.joined(separator: ", "))
+            FROM \(kernel.isFinite ? "fscheme" : "geometry") g CROSS JOIN first f CROSS JOIN centre c CROSS JOIN rejects q
+            LEFT JOIN cells s ON 1 = 1
+            ORDER BY s.j, s.i
+            """
+        return "WITH\n" + ctes.map { "\(header($0.0)) (\n\(indent($0.1))\n)" }.joined(separator: ",\n") + "\n" + select
+            + "\n"
+    }
+
+    /// A finite kernel's pass 3, either scheme of ``CellScheme`` as the
+    /// radius in cells decides in the engine (`fscheme`): for `.disc`, each
+    /// point against the nodes of the square of offsets round its nearest
+    /// node that lie in the grid, column by column and then row by row,
+    /// kept where the distance is at most the radius, and w × shape((d / r)²)
+    /// summed per node; for `.cubic`, each point's 4 × 4 cubic weights
+    /// summed per cell. Sixteen sum columns per channel either way (the
+    /// disc's first alone set).
+    private func finiteCells(mean: Bool) -> [(String, String)] {
+        let cubic =
+            mean
+            ? "0"
+            : DensityPlan.convolutionRadiusInCells(kernel).map {
+                "CASE WHEN LEAST(radius / dx, radius / dy) >= \(number($0)) THEN 1 ELSE 0 END"
+            } ?? "0"
+        // Half the square's side: every node within r of a point lies
+        // within r/δ + ½ nodes of its nearest (one more for rounding), and
+        // no square needs more than the grid; none for the cubic scheme.
+        let half =
+            "CASE WHEN cubic = 1 THEN 0 ELSE CAST(LEAST(FLOOR(GREATEST(radius / dx, radius / dy) + 0.5) + 1, GREATEST(ncols, nrows)) AS BIGINT) END"
+        let offsets: String
+        switch dialect {
+        case .duckdb: offsets = "SELECT UNNEST(RANGE(-h, h + 1)) AS k FROM (SELECT \(half) AS h FROM fscheme) t"
+        case .postgres: offsets = "SELECT GENERATE_SERIES(-h, h) AS k FROM (SELECT \(half) AS h FROM fscheme) t"
+        case .spark: offsets = "SELECT EXPLODE(SEQUENCE(-h, h)) AS k FROM (SELECT \(half) AS h FROM fscheme) t"
+        }
+        let u2 = "((ddx * ddx + ddy * ddy) / (radius * radius))"
+        let shape: String
+        switch kernel {
+        case .gaussian: shape = "EXP(\(number(-4.5)) * \(u2))"  // not reached: the Gaussian has its own schemes
+        case .quartic: shape = "(1 - \(u2)) * (1 - \(u2))"
+        case .epanechnikov: shape = "(1 - \(u2))"
+        case .triweight: shape = "(1 - \(u2)) * (1 - \(u2)) * (1 - \(u2))"
+        case .triangular(let decay): shape = "(1 - \(number(1 - decay)) * SQRT(\(u2)))"
+        case .uniform: shape = "1"
+        }
+        let channels = mean ? ["s", "v"] : ["s"]
+        let count = CellScheme.finiteSumCount
+        var discSums = ["COUNT(*) AS n"]
+        var cubicSums = ["COUNT(*) AS n"]
+        for channel in channels {
+            let w = channel == "s" ? "w" : "w * v"
+            discSums.append("SUM(\(w) * \(shape)) AS \(channel)0")
+            discSums += (1..<count).map { "CAST(NULL AS \(double)) AS \(channel)\($0)" }
+            cubicSums += (0..<count).map { "SUM(\(w) * lx\($0 % 4) * ly\($0 / 4)) AS \(channel)\($0)" }
+        }
+        // CubicBinning.weights: the cubic Lagrange weights of nodes −1…2 at t in [0, 1).
+        func weights(_ axis: String) -> String {
+            let (t, a, b, c) = ("t\(axis)", "(t\(axis) + 1)", "(t\(axis) - 1)", "(t\(axis) - 2)")
+            return [
+                "-\(t) * \(b) * \(c) / 6 AS l\(axis)0", "3 * \(a) * \(c) * \(b) / 6 AS l\(axis)1",
+                "-3 * \(a) * \(c) * \(t) / 6 AS l\(axis)2", "\(t) * \(b) * \(a) / 6 AS l\(axis)3"
+            ].joined(separator: ", ")
+        }
+        return [
+            ("fscheme", "SELECT g.*, \(cubic) AS cubic FROM geometry g"),
+            (
+                "discpts",
+                """
+                SELECT p.w, p.v, p.x AS px, p.y AS py,
+                       CAST(FLOOR((p.x - g.x0) / g.dx + 0.5) AS BIGINT) AS i0, CAST(FLOOR((p.y - g.y0) / g.dy + 0.5) AS BIGINT) AS j0
+                FROM plane p CROSS JOIN fscheme g WHERE p.w > 0 AND g.cubic = 0
+                """
+            ),
+            ("offsets", offsets),
+            (
+                "xs",
+                """
+                SELECT w, v, py, j0, i, ddx FROM (
+                  SELECT d.w, d.v, d.py, d.j0, d.i0 + o.k AS i, g.x0 + (d.i0 + o.k) * g.dx - d.px AS ddx, g.ncols, g.radius
+                  FROM discpts d CROSS JOIN offsets o CROSS JOIN geometry g\(fence)
+                ) t WHERE i >= 0 AND i < ncols AND ddx * ddx <= radius * radius
+                """
+            ),
+            (
+                "pairs",
+                """
+                SELECT w, v, i, j, ddx, ddy, radius FROM (
+                  SELECT x.w, x.v, x.i, x.j0 + o.k AS j, x.ddx, g.y0 + (x.j0 + o.k) * g.dy - x.py AS ddy, g.nrows, g.radius
+                  FROM xs x CROSS JOIN offsets o CROSS JOIN geometry g\(fence)
+                ) t WHERE j >= 0 AND j < nrows AND ddx * ddx + ddy * ddy <= radius * radius
+                """
+            ),
+            (
+                "cubicpts",
+                """
+                SELECT w, v, i, j, \(weights("x")), \(weights("y")) FROM (
+                  SELECT w, v, i, j, fx - i AS tx, fy - j AS ty FROM (
+                    SELECT w, v, fx, fy, CAST(FLOOR(fx) AS BIGINT) AS i, CAST(FLOOR(fy) AS BIGINT) AS j FROM (
+                      SELECT p.w, p.v, (p.x - g.x0) / g.dx AS fx, (p.y - g.y0) / g.dy AS fy
+                      FROM plane p CROSS JOIN fscheme g WHERE p.w > 0 AND g.cubic = 1\(fence)
+                    ) a\(fence)
+                  ) b\(fence)
+                ) c
+                """
+            ),
+            (
+                "cells",
+                "SELECT i, j, " + discSums.joined(separator: ", ") + "\nFROM pairs GROUP BY i, j\nUNION ALL\n"
+                    + "SELECT i, j, " + cubicSums.joined(separator: ", ") + "\nFROM cubicpts GROUP BY i, j"
+            )
+        ]
+    }
+
+    /// The Gaussian's pass 3: each point's nearest node and offsets, the
+    /// splat's kernel factors or the Taylor moments (``CellScheme``), and
+    /// their sums per node.
+    private func gaussianCells(mean: Bool) -> [(String, String)] {
+        var ctes: [(String, String)] = []
         // The splat's half-widths (CellScheme.splatReach).
         let reach =
             "SQRT((\(number(DensityPlan.automaticReachInSigmas)) * sigma) * (\(number(DensityPlan.automaticReachInSigmas)) * sigma) + (dx * dx + dy * dy) / 4)"
@@ -453,30 +603,7 @@ package struct CellQuery: Sendable {
             }
         }
         ctes.append(("cells", "SELECT i, j, " + sums.joined(separator: ",\n  ") + "\nFROM binned GROUP BY i, j"))
-
-        let units = value ?? ""
-        let meta = """
-            1 AS contours_cells, CASE WHEN g.torder = 0 THEN 'splat' ELSE 'taylor' END AS scheme, g.torder AS \(identifier("order")),
-              g.ncols AS columns, g.nrows AS \(identifier("rows")), g.x0, g.y0, g.dx, g.dy, g.radius,
-              \(string(bandwidth.rawValue)) AS bandwidth, g.raised AS radius_raised, g.res AS resolution, g.padding,
-              \(string(projection.rawValue)) AS projection, c.clat AS centre_lat, c.clon AS centre_lon,
-              \(string(mean ? "mean" : "density")) AS estimator, \(string(units)) AS units,
-              f.n AS points, g.wn AS weighted_points, g.sw AS total_weight,
-              q.r1 AS rejected_nonfinite, q.r2 AS rejected_latitude, q.r3 AS rejected_longitude, q.r4 AS rejected_weight,
-              g.bx0 AS box_min_x, g.bx1 AS box_max_x, g.by0 AS box_min_y, g.by1 AS box_max_y,
-              f.lat_lo AS lat_min, f.lat_hi AS lat_max, c.lon_west, c.lon_east
-            """
-        let cellColumns =
-            ["n"] + (mean ? ["s", "v"] : ["s"]).flatMap { ch in (0..<CellScheme.sumCount).map { "\(ch)\($0)" } }
-        let select = """
-            SELECT \(meta),
-              s.i, s.j, \(cellColumns.map { "s.\($0)" }.joined(separator: ", "))
-            FROM geometry g CROSS JOIN first f CROSS JOIN centre c CROSS JOIN rejects q
-            LEFT JOIN cells s ON 1 = 1
-            ORDER BY s.j, s.i
-            """
-        return "WITH\n" + ctes.map { "\(header($0.0)) (\n\(indent($0.1))\n)" }.joined(separator: ",\n") + "\n" + select
-            + "\n"
+        return ctes
     }
 
     private func indent(_ text: String) -> String {
@@ -526,24 +653,31 @@ package struct CellQuery: Sendable {
             : given
         return """
             SELECT t.*, \(res) AS res FROM (
-              SELECT b.*, CASE WHEN cand > 0 AND cand > \(magnitude) * \(number(1e-9)) THEN cand ELSE \(fixed) END AS rradius
+              SELECT b.*, CASE WHEN cand > 0 AND cand > \(magnitude) * \(number(1e-9)) THEN cand ELSE \(fixed) END AS rradius,
+                     CASE WHEN cand > 0 AND cand > \(magnitude) * \(number(1e-9)) THEN \(kernelRadius("cand")) ELSE \(fixed) END AS kradius
               FROM (SELECT box.*, \(candidate) AS cand FROM \(bandwidth == .silverman ? "box CROSS JOIN quartiles" : "box")) b
             ) t
             """
     }
 
-    /// StreamedDensity.radiusFloor, for the `auto` rule.
+    /// A σ rule's radius (3σ) as the kernel's radius of the same spread
+    /// per axis (DensityPlanner.kernelRadius), in the tool's operations.
+    private func kernelRadius(_ ruleRadius: String) -> String {
+        kernel.isFinite ? "(\(ruleRadius) / \(number(3)) * \(number(kernel.radiusPerSigma)))" : ruleRadius
+    }
+
+    /// StreamedDensity.radiusFloor, for the `auto` rule, as the kernel's radius.
     private func floorRule() -> String {
         guard bandwidth == .auto else {
-            return "SELECT rule.*, rradius AS radius, 0 AS raised FROM rule"
+            return "SELECT rule.*, kradius AS radius, 0 AS raised FROM rule"
         }
         let longer = "GREATEST(bx1 - bx0, by1 - by0)"
         let cells = "(CAST(res AS \(double)) - 3 * \(number(padding)))"
         let floor = "CASE WHEN \(longer) > 0 AND \(cells) > 0 THEN \(number(1.5)) * \(longer) / \(cells) ELSE 0 END"
         return """
-            SELECT t.*, CASE WHEN fl > rradius THEN fl ELSE rradius END AS radius,
-                   CASE WHEN fl > rradius THEN 1 ELSE 0 END AS raised
-            FROM (SELECT rule.*, \(floor) AS fl FROM rule) t
+            SELECT t.*, CASE WHEN fl > kradius THEN fl ELSE kradius END AS radius,
+                   CASE WHEN fl > kradius THEN 1 ELSE 0 END AS raised
+            FROM (SELECT rule.*, \(kernelRadius("(\(floor))")) AS fl FROM rule) t
             """
     }
 }

@@ -6,8 +6,23 @@ import HeatMapCore
 /// accuracy bound of docs/density-model.md wherever the sums were taken (an engine, another
 /// machine).
 ///
-/// Every point goes to its nearest node; u = (p − node) / δ per axis
-/// (|u| ≤ ½), s = uδ/σ. Both kinds keep 49 sums per node and channel:
+/// A finite kernel (every kernel but the Gaussian) takes one of two:
+/// - `.disc`: each point adds w × shape((d / r)²) to every node of its
+///   disc (d ≤ r), the exact sum the tool's own splat makes, one sum per
+///   node and channel; about π (r/δ)² rows per point in the engine before
+///   they are grouped.
+/// - `.cubic`, for the density of a kernel wide enough in cells that the
+///   tool's own binning and convolution keep it within the accuracy bound
+///   (``DensityPlan/convolutionRadiusInCells(_:)``: the quartic from 19
+///   cells, the triweight from 10): each point's cubic Lagrange weights at
+///   the 4 × 4 nodes round its cell (``CubicBinning``), summed per cell,
+///   16 sums per node and channel, sum b·4 + a for node (a − 1, b − 1)
+///   from the cell's corner; one row per point whatever the radius, and
+///   the tool convolves them as it does its own binned points.
+///
+/// For the Gaussian every point goes to its nearest node; u = (p − node) / δ
+/// per axis (|u| ≤ ½), s = uδ/σ. Both of its kinds keep 49 sums per node
+/// and channel:
 /// - `.splat` (σ < 0.85 cells): the exact kernel factors at the nodes
 ///   around, Σ w e^(−((jₓ − uₓ)δₓ)²/2σ²) e^(−((j_y − u_y)δ_y)²/2σ²), sum
 ///   k = (j_y + 3)·7 + jₓ + 3, for |jₓ|, |j_y| up to the half-widths of
@@ -20,9 +35,24 @@ import HeatMapCore
 package enum CellScheme: Sendable, Hashable {
     case splat
     case taylor(order: Int)
+    case disc
+    case cubic
 
-    /// Sums per node and channel in a cells table.
+    /// Sums per node and channel of the Gaussian's schemes.
     static let sumCount = 49
+
+    /// Sums per node and channel in a table of this scheme.
+    var sumsPerChannel: Int {
+        switch self {
+        case .splat, .taylor: return CellScheme.sumCount
+        case .disc: return 1
+        case .cubic: return 16
+        }
+    }
+
+    /// Sum columns per channel of a finite kernel's table, whichever its
+    /// scheme (the statement picks it in the engine).
+    static let finiteSumCount = 16
     /// Half-width of the splat's block of nodes.
     static let splatHalf = 3
     /// The highest Taylor order a table carries.
@@ -33,7 +63,20 @@ package enum CellScheme: Sendable, Hashable {
     static let taylorOrders: [(sigmaInCells: Double, order: Int)] =
         [(3, 3), (2, 4), (1.5, 5), (1.25, 6), (1, 7), (splatBelow, 8)]
 
-    /// The scheme for a kernel of `sigmaInCells` (σ over the larger cell side).
+    /// The scheme for `kernel` of `radius` on cells `dx` × `dy`; a mean
+    /// of a finite kernel always takes the exact disc, as the tool's own
+    /// grid does (``DensityPlan/discScheme(method:kernel:radius:xAxis:yAxis:channels:pointCount:)``).
+    package static func choose(
+        kernel: DensityKernel, radius: Double, dx: Double, dy: Double, estimator: DensityEstimator
+    ) -> CellScheme {
+        guard kernel.isFinite else { return choose(sigmaInCells: radius / 3 / max(dx, dy)) }
+        guard estimator == .density, let fewest = DensityPlan.convolutionRadiusInCells(kernel),
+            min(radius / dx, radius / dy) >= fewest
+        else { return .disc }
+        return .cubic
+    }
+
+    /// The Gaussian's scheme for a kernel of `sigmaInCells` (σ over the larger cell side).
     package static func choose(sigmaInCells s: Double) -> CellScheme {
         for (least, order) in taylorOrders where s >= least { return .taylor(order: order) }
         return .splat
@@ -54,6 +97,8 @@ package enum CellScheme: Sendable, Hashable {
         switch self {
         case .splat: return "splat"
         case .taylor: return "taylor"
+        case .disc: return "disc"
+        case .cubic: return "cubic"
         }
     }
 

@@ -25,6 +25,10 @@ package struct CellTable: Sendable {
     /// Density or kernel-weighted mean, and the mean's unit (the value column).
     package var estimator: DensityEstimator
     package var units: String
+    /// The kernel and what its sums are (a table without these columns,
+    /// from a version before the finite kernels, is the Gaussian's density).
+    package var kernel: DensityKernel = .gaussian
+    package var kernelValues: KernelValues = .density
     package var scheme: CellScheme
     /// Points used, points of weight > 0 and Σ w.
     package var points: Int
@@ -39,7 +43,8 @@ package struct CellTable: Sendable {
     package var longitudeEnds: (west: Double, east: Double)?
     /// Node index (row · columns + column) of each cell, ascending.
     package var nodes: [Int]
-    /// ``CellScheme/sumCount`` weight sums per cell, then (mean) as many value sums.
+    /// ``CellScheme/sumsPerChannel`` weight sums per cell, then (mean) as
+    /// many value sums.
     package var sums: [Double]
 
     /// The marker column that makes a CSV a cells table.
@@ -52,7 +57,16 @@ package struct CellTable: Sendable {
         "rejected_latitude", "rejected_longitude", "rejected_weight", "box_min_x", "box_max_x",
         "box_min_y", "box_max_y", "lat_min", "lat_max", "lon_west", "lon_east"
     ]
-    static let cellColumns = ["i", "j"] + (0..<CellScheme.sumCount).map { "s\($0)" }
+    /// Shared columns a table may lack, and what their absence means.
+    static let optionalShared = [
+        ("kernel", DensityKernel.gaussian.name), ("kernel_values", KernelValues.density.rawValue)
+    ]
+    static let nodeColumns = ["i", "j"]
+
+    /// The sum columns of `channel` ("s" weights, "v" values) of `scheme`.
+    static func sumColumns(_ channel: String, _ scheme: CellScheme) -> [String] {
+        (0..<scheme.sumsPerChannel).map { "\(channel)\($0)" }
+    }
 
     /// The reasons of the rejection columns, as the point readers word them.
     static let rejectionReasons = [
@@ -91,7 +105,7 @@ package struct CellTable: Sendable {
         guard index[marker] != nil else {
             throw fail(headerLine.number, "", "not a cells table: no '\(marker)' column")
         }
-        let missing = (shared + cellColumns).filter { index[$0] == nil }
+        let missing = (shared + nodeColumns + ["s0"]).filter { index[$0] == nil }
         guard missing.isEmpty else {
             throw fail(
                 headerLine.number, missing[0],
@@ -108,6 +122,7 @@ package struct CellTable: Sendable {
         }
         var meta: [String: String] = [:]
         for c in shared { meta[c] = first.text(index[c]!, bytes) }
+        for (c, absent) in optionalShared { meta[c] = index[c].map { first.text($0, bytes) } ?? absent }
         let line2 = firstLine.number
         func number(_ c: String) throws -> Double {
             guard let v = Double(meta[c]!.trimmingCharacters(in: .whitespaces)), v.isFinite else {
@@ -132,6 +147,15 @@ package struct CellTable: Sendable {
         guard let bandwidth = Bandwidth(rawValue: meta["bandwidth"]!.lowercased()) else {
             throw fail(line2, "bandwidth", "unknown bandwidth rule '\(meta["bandwidth"]!)'")
         }
+        let kernel: DensityKernel
+        do { kernel = try DensityKernel(name: meta["kernel"]!.trimmingCharacters(in: .whitespaces)) } catch {
+            guard case HeatMapError.invalidConfiguration(let why) = error else { throw error }
+            throw fail(line2, "kernel", why)
+        }
+        guard let kernelValues = KernelValues(rawValue: meta["kernel_values"]!.lowercased()) else {
+            throw fail(
+                line2, "kernel_values", "unknown kernel values '\(meta["kernel_values"]!)' (expected density or raw)")
+        }
         let points = try integer("points")
         var rejected: [String: Int] = [:]
         for (c, reason) in rejectionReasons {
@@ -146,20 +170,24 @@ package struct CellTable: Sendable {
             return CellTable(
                 geometry: geometry, projection: PlaneProjection(kind: kind), radius: radius,
                 bandwidth: bandwidth, radiusRaised: false, resolution: resolution, padding: padding,
-                estimator: estimator, units: meta["units"]!, scheme: .splat, points: 0,
+                estimator: estimator, units: meta["units"]!, kernel: kernel, kernelValues: kernelValues,
+                scheme: kernel.isFinite ? .disc : .splat, points: 0,
                 weightedPoints: 0, totalWeight: 0, rejected: rejected, box: .empty, latitudeRange: nil,
                 longitudeEnds: nil, nodes: [], sums: [])
         }
         let scheme: CellScheme
         switch meta["scheme"]!.lowercased() {
         case "splat": scheme = .splat
+        case "disc": scheme = .disc
+        case "cubic": scheme = .cubic
         case "taylor":
             let order = try integer("order")
             guard (1...CellScheme.maximumOrder).contains(order) else {
                 throw fail(line2, "order", "Taylor order \(order) is outside 1...\(CellScheme.maximumOrder)")
             }
             scheme = .taylor(order: order)
-        default: throw fail(line2, "scheme", "unknown scheme '\(meta["scheme"]!)' (expected splat or taylor)")
+        default:
+            throw fail(line2, "scheme", "unknown scheme '\(meta["scheme"]!)' (expected splat, taylor, disc or cubic)")
         }
         let geometry = GridGeometry(
             columns: try integer("columns"), rows: try integer("rows"), x0: try number("x0"),
@@ -186,16 +214,25 @@ package struct CellTable: Sendable {
                 "the grid (\(geometry.columns) × \(geometry.rows) from \(geometry.x0), \(geometry.y0) by \(geometry.dx) × \(geometry.dy)) does not follow from the table's box, radius, padding and resolution (expected \(planned.columns) × \(planned.rows) from \(planned.x0), \(planned.y0) by \(planned.dx) × \(planned.dy))"
             )
         }
-        let sigmaInCells = radius / 3 / max(geometry.dx, geometry.dy)
-        guard CellScheme.choose(sigmaInCells: sigmaInCells) == scheme else {
-            throw fail(line2, "scheme", "scheme \(meta["scheme"]!) does not suit a kernel of \(sigmaInCells) cells")
+        guard
+            CellScheme.choose(kernel: kernel, radius: radius, dx: geometry.dx, dy: geometry.dy, estimator: estimator)
+                == scheme
+        else {
+            let width =
+                kernel.isFinite
+                ? "the \(kernel.name) kernel" : "a kernel of \(radius / 3 / max(geometry.dx, geometry.dy)) cells"
+            throw fail(line2, "scheme", "scheme \(meta["scheme"]!) does not suit \(width)")
+        }
+        let weightColumns = sumColumns("s", scheme)
+        if let gone = weightColumns.first(where: { index[$0] == nil }) {
+            throw fail(headerLine.number, gone, "cells table lacks column '\(gone)'")
         }
         let mean = estimator == .mean
-        let valueColumns = mean ? (0..<CellScheme.sumCount).map { "v\($0)" } : []
+        let valueColumns = mean ? sumColumns("v", scheme) : []
         if let gone = valueColumns.first(where: { index[$0] == nil }) {
             throw fail(headerLine.number, gone, "cells table of a mean lacks column '\(gone)'")
         }
-        let sumIndex = (0..<CellScheme.sumCount).map { index["s\($0)"]! } + valueColumns.map { index[$0]! }
+        let sumIndex = weightColumns.map { index[$0]! } + valueColumns.map { index[$0]! }
         let perCell = sumIndex.count
         let lat = (optionalNumber("lat_min"), optionalNumber("lat_max"))
         let lon = (optionalNumber("lon_west"), optionalNumber("lon_east"))
@@ -206,7 +243,8 @@ package struct CellTable: Sendable {
                 kind: kind, centreLatitude: try number("centre_lat"),
                 centreLongitude: try number("centre_lon")),
             radius: radius, bandwidth: bandwidth, radiusRaised: try integer("radius_raised") != 0,
-            resolution: resolution, padding: padding, estimator: estimator, units: meta["units"]!, scheme: scheme,
+            resolution: resolution, padding: padding, estimator: estimator, units: meta["units"]!, kernel: kernel,
+            kernelValues: kernelValues, scheme: scheme,
             points: points, weightedPoints: try integer("weighted_points"),
             totalWeight: try number("total_weight"), rejected: rejected, box: box,
             latitudeRange: lat.0.flatMap { lo in lat.1.map { lo...max(lo, $0) } },
@@ -214,7 +252,8 @@ package struct CellTable: Sendable {
         // The planner's rule for grids its projection cannot unproject once.
         try DensityPlanner.checkCoverage(table.geometry, projection: table.projection)
 
-        let sharedIndex = shared.map { index[$0]! }
+        let sharedNames = shared + optionalShared.map(\.0).filter { index[$0] != nil }
+        let sharedIndex = sharedNames.map { index[$0]! }
         let iIndex = index["i"]!, jIndex = index["j"]!
         let headerBytes = bytes[headerLine.lo..<headerLine.hi]
         var cells: [(node: Int, line: Int)] = []
@@ -234,7 +273,7 @@ package struct CellTable: Sendable {
                     throw fail(l.number, "", "row has \(row.count) fields, the header \(header.count)")
                 }
                 // Same bytes, or the same value quoted otherwise ("" and an empty field).
-                for (c, k) in zip(shared, sharedIndex)
+                for (c, k) in zip(sharedNames, sharedIndex)
                 where !row.same(k, as: first, bytes) && row.text(k, bytes) != first.text(k, bytes) {
                     throw fail(
                         l.number, c,

@@ -87,7 +87,7 @@ struct ToolConfiguration {
     }
 
     /// The configuration a cells table was computed with: its radius (now
-    /// fixed), resolution, padding, projection and estimator replace the
+    /// fixed), resolution, padding, projection, estimator and kernel replace the
     /// options' (which the table refuses to change; ``CellsInput``).
     func settled(byCells cells: CellTable) -> HeatMapConfiguration {
         var used = configuration
@@ -97,6 +97,8 @@ struct ToolConfiguration {
         used.paddingFactor = cells.padding
         used.projection = cells.projection.kind
         used.estimator = cells.estimator
+        used.kernel = cells.kernel
+        used.kernelValues = cells.kernelValues
         return used
     }
 

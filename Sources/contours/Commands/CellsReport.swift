@@ -52,7 +52,8 @@ struct CellsReport {
                     ? "\(p.kind.rawValue), centred at \(n(p.centreLatitude)), \(n(p.centreLongitude))"
                     : "planar (coordinates as given)"
             ))
-        lines.append(("radius", "\(n(cells.radius)) \(unit) (\(radiusRule)); sigma \(n(cells.radius / 3)) \(unit)"))
+        lines.append(("radius", kernelRadiusText(grid, rule: radiusRule, unit: unit, number: n)))
+        lines.append(("kernel", kernelText(grid)))
         let cell = geographic ? "\(n(g.dx / 1000)) × \(n(g.dy / 1000)) km" : "\(n(g.dx)) × \(n(g.dy))"
         lines.append(("grid", "\(g.columns) × \(g.rows) nodes, cells \(cell)"))
         lines.append(("values", "\(n(grid.minimum)) … \(n(grid.maximum)) \(grid.units)"))

@@ -12,19 +12,17 @@ enum SQLCommand {
         }
         let settings = try ToolConfiguration(args)
         let configuration = settings.configuration, resolutionFromData = settings.resolutionFromData
-        // The table's sums are Gaussian moments: the other kernels, raw
-        // sums, radii per point and the rules that need a median are the
-        // tool's own (it reads the points itself).
-        let unsupported: [(given: Bool, what: String)] = [
-            (configuration.kernel != .gaussian, "--kernel \(configuration.kernel.name)"),
-            (configuration.kernelValues == .raw, "--kernel-values raw"),
-            (configuration.bandwidth.adaptiveRule != nil, "--adaptive"),
-            (args.isGiven(Options.radiusColumn), "--radius-column"),
-            (configuration.bandwidth == .arcgis, "--radius arcgis")
+        // The table's sums hold one radius for all points, and the engine
+        // has no median: a radius per point, the adaptive pilot and ArcGIS's
+        // rule (a median distance) are the tool's own (it reads the points).
+        let unsupported: [(given: Bool, what: String, why: String)] = [
+            (configuration.bandwidth.adaptiveRule != nil, "--adaptive", "its pilot density is needed at every point"),
+            (args.isGiven(Options.radiusColumn), "--radius-column", "a cells table holds one radius for all points"),
+            (configuration.bandwidth == .arcgis, "--radius arcgis", "its rule takes a median distance")
         ]
         if let refused = unsupported.first(where: \.given) {
             throw ToolError.usage(
-                "\(refused.what) is not available in SQL: its cells tables hold Gaussian sums; run 'contours grid' or 'contours export' on the points instead",
+                "\(refused.what) is not available in SQL (\(refused.why)); run 'contours grid' or 'contours export' on the points instead",
                 command: args.command.name)
         }
         let reader = try Settings.reader(args)
@@ -33,7 +31,8 @@ enum SQLCommand {
             dialect: dialect, table: table, latitude: reader.columns.latitude ?? (planar ? "y" : "lat"),
             longitude: reader.columns.longitude ?? (planar ? "x" : "lon"), weight: reader.columns.weight,
             value: reader.columns.value, projection: configuration.projection,
-            bandwidth: configuration.bandwidth.radiusRule, radius: configuration.radius,
+            bandwidth: configuration.bandwidth.radiusRule, kernel: configuration.kernel,
+            kernelValues: configuration.kernelValues, radius: configuration.radius,
             resolution: resolutionFromData ? nil : configuration.gridResolution,
             padding: configuration.paddingFactor)
         try OutputFile.write(query.sql(), to: try Settings.output(args))
