@@ -212,6 +212,13 @@ import Testing
             columns: PointColumns(latitude: "b", longitude: "a", weight: "w", value: "v"),
             geographic: false)
         try Self.expectSame("label;a;b;w;v\n" + rows.joined(separator: "\n") + "\n", options: options)
+        // One column for the weight and the value: both read from it.
+        let shared = try Self.expectSame(
+            "x,y,c\n" + (0..<300).map { "\($0 % 17),\($0 % 13),\($0 % 3)" }.joined(separator: "\n") + "\n",
+            options: PointReaderOptions(columns: PointColumns(weight: "c", value: "c"), geographic: false))
+        #expect(shared.serial.points.count == 300)
+        #expect(shared.serial.points.allSatisfy { $0.weight == $0.value })
+        #expect(shared.serial.points.contains { $0.weight == 0 })
         // A NUL byte: binary data, on its line.
         try Self.expectSame("x,y,w\n1,2,3\n4,5,6\n7,8\u{0},9\n")
         // A header only, and a header without its line end.

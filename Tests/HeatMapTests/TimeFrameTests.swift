@@ -80,6 +80,42 @@ import Testing
         #expect(s.interval(of: t("2019-12-31")) == nil)
     }
 
+    /// Frames from a day a later month lacks still tile time: each ends
+    /// where the next starts, both counted from the first start (from
+    /// January 31 the second frame is February 28 … March 31, not … March
+    /// 28), so no point falls between them; the same from February 29 by years.
+    @Test(arguments: [
+        ("2021-01-31", TimeStep(1, .month), "2021-06-15", "2021-03-29T12:00:00Z"),
+        ("2020-02-29", TimeStep(1, .year), "2026-01-01", "2024-02-28T12:00:00Z"),
+        ("2021-01-30", TimeStep(3, .month), "2022-01-01", "2021-04-30T12:00:00Z")
+    ])
+    func calendarFramesFromAMonthsEndTileTime(from: String, step: TimeStep, latest: String, lost: String) throws {
+        let s = try FrameSchedule(TimeFrameOptions(step: step, from: t(from)), earliest: t(from), latest: t(latest))
+        #expect(s.frames.count >= 3)
+        for (a, b) in zip(s.frames, s.frames.dropFirst()) {
+            #expect(a.end == b.start, "\(UTCCalendar.iso8601(a.end)) against \(UTCCalendar.iso8601(b.start))")
+        }
+        #expect(!s.hasGaps)
+        #expect(s.interval(of: t(lost)) != nil)
+        // A window of its own is measured from the first start as well.
+        let wide = try FrameSchedule(
+            TimeFrameOptions(step: step, window: TimeStep(2 * step.count, step.unit), from: t(from)),
+            earliest: t(from), latest: t(latest))
+        for (a, c) in zip(wide.frames, wide.frames.dropFirst(2)) { #expect(a.end == c.start) }
+    }
+
+    /// Windows shorter than their step leave time in no frame: a point
+    /// there is in no interval, so it counts as in no frame.
+    @Test func pointsBetweenShortWindowsAreInNoFrame() throws {
+        let s = try FrameSchedule(
+            TimeFrameOptions(step: TimeStep(1, .month), window: TimeStep(2, .week)),
+            earliest: t("2021-01-01"), latest: t("2021-03-20"))
+        #expect(s.hasGaps)
+        #expect(s.interval(of: t("2021-01-10")) != nil)
+        #expect(s.interval(of: t("2021-01-20")) == nil)
+        #expect(s.interval(of: t("2021-02-03")) != nil)
+    }
+
     @Test func slidingAndCumulativeWindows() throws {
         let sliding = try FrameSchedule(
             TimeFrameOptions(step: TimeStep(1, .day), window: TimeStep(7, .day)),

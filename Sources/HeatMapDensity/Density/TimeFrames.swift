@@ -68,9 +68,16 @@ package struct FrameSchedule: Sendable, Hashable {
     package let edges: [Double]
     /// For each frame, the intervals it holds (a run of interval indexes).
     package let runs: [Range<Int>]
+    /// Whether a frame holds interval j (not so between frames whose
+    /// windows are shorter than their step).
+    private let framed: [Bool]
 
     /// The number of elementary intervals.
     var intervalCount: Int { max(edges.count - 1, 0) }
+
+    /// Whether some time between the first frame's start and the last
+    /// one's end is in no frame (windows shorter than their step).
+    package var hasGaps: Bool { framed.contains(false) }
 
     /// The schedule of `options` for points whose times span
     /// `earliest...latest`.
@@ -112,7 +119,7 @@ package struct FrameSchedule: Sendable, Hashable {
             frames.append(
                 TimeFrame(
                     index: k, start: options.cumulative ? first : start,
-                    end: window.advance(start, by: 1)))
+                    end: step.windowEnd(from: first, steps: k, window: window)))
             k += 1
         }
         guard !frames.isEmpty else {
@@ -132,6 +139,9 @@ package struct FrameSchedule: Sendable, Hashable {
             let a = FrameSchedule.index(of: f.start, in: edges), b = FrameSchedule.index(of: f.end, in: edges)
             return a..<b
         }
+        var framed = [Bool](repeating: false, count: max(edges.count - 1, 0))
+        for run in runs { for j in run { framed[j] = true } }
+        self.framed = framed
     }
 
     private static func index(of edge: Double, in edges: [Double]) -> Int {
@@ -153,6 +163,6 @@ package struct FrameSchedule: Sendable, Hashable {
             let mid = (lo + hi) / 2
             if edges[mid] <= t { lo = mid } else { hi = mid }
         }
-        return lo
+        return framed[lo] ? lo : nil
     }
 }

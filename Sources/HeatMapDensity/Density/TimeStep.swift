@@ -82,6 +82,17 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
         return t + Double(k * count) * unit.seconds!
     }
 
+    /// Where a window of `window` ends that opens `k` steps after `t`: one
+    /// move from `t` when both count months, so that a month's end is
+    /// clamped once (from January 31 by one-month steps the frames open on
+    /// February 28 and March 31, and the first ends on March 31, where the
+    /// next opens, not on February 28 + 1 month = March 28); otherwise the
+    /// window from where it opens.
+    package func windowEnd(from t: Double, steps k: Int, window: TimeStep) -> Double {
+        if let months, let span = window.months { return UTCCalendar.adding(months: months * k + span, to: t) }
+        return window.advance(advance(t, by: k), by: 1)
+    }
+
     /// `t` floored to the step's unit: the second, minute, hour, day
     /// (weeks too), first of the month, or first of the year, UTC.
     public func floor(_ t: Double) -> Double {

@@ -38,6 +38,9 @@ struct CSVBlockParser: Sendable {
 
     private let layout: CSVLayout
     private let roles: [Role]
+    /// Whether one column is read for two roles (the weight and the value,
+    /// say): one role per field here, so the serial reader takes those rows.
+    private let sharesColumns: Bool
     /// For each field, its place among the time columns (time fields only).
     private let timePart: [Int]
     private let timeReader: TimeFieldReader?
@@ -57,6 +60,11 @@ struct CSVBlockParser: Sendable {
             timePart[c] = k
         }
         self.roles = roles
+        let read =
+            [layout.latitudeColumn, layout.longitudeColumn]
+            + [layout.weightColumn, layout.valueColumn, layout.radiusColumn]
+            .compactMap { $0 } + layout.timeColumns
+        sharesColumns = Set(read).count < read.count
         self.timePart = timePart
         timeReader = layout.time.map { TimeFieldReader(columns: $0, decimalComma: layout.decimalComma) }
     }
@@ -66,6 +74,7 @@ struct CSVBlockParser: Sendable {
     /// when anything in them needs the serial reader. ``padding`` bytes
     /// after the end must be readable (they are read, never used).
     package func parse(_ bytes: UnsafeBufferPointer<UInt8>, isLast: Bool) -> Rows? {
+        guard !sharesColumns else { return nil }
         guard let p = bytes.baseAddress, bytes.count > 0 else {
             return Rows(points: PointBatch(capacity: 0), rows: 0, lines: 0)
         }

@@ -46,10 +46,11 @@ struct FramedRun {
         var units = made.projection.densityUnits
         if forPicture, let given = Settings.units(args, areaUnits: units) { units = given }
         if made.pointsInFrames < points.count {
+            let span =
+                "\(UTCCalendar.iso8601(made.schedule.edges.first ?? 0)) … \(UTCCalendar.iso8601(made.schedule.edges.last ?? 0))"
             Console.note(
-                "\(points.count - made.pointsInFrames) of \(points.count) points are in no frame (outside"
-                    + " \(UTCCalendar.iso8601(made.schedule.edges.first ?? 0)) … \(UTCCalendar.iso8601(made.schedule.edges.last ?? 0)))"
-            )
+                "\(points.count - made.pointsInFrames) of \(points.count) points are in no frame (outside \(span)"
+                    + (made.schedule.hasGaps ? ", or between windows shorter than the step)" : ")"))
         }
         return FramedRun(points: points, frames: made, configuration: made.configuration, units: units)
     }
