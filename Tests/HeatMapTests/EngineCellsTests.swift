@@ -26,12 +26,8 @@ import Testing
         var columns: PointColumns
         var configuration: HeatMapConfiguration
         var resolutionFromData = false
-        /// The scheme the table must have, and the largest difference
-        /// allowed from the raw rows' grid, relative to its maximum.
+        /// The scheme the table must have.
         var scheme: CellScheme? = nil
-        /// 1e-3 for the cubic sums: the cubic binning's error (the accuracy
-        /// bound), where the raw rows' grid is the exact splat.
-        var tolerance = 1e-4
         var testDescription: String { fixture }
     }
 
@@ -64,14 +60,16 @@ import Testing
             columns: PointColumns(longitude: "long", weight: "mag"),
             configuration: kernel(.quartic, HeatMapConfiguration(gridResolution: 40, bandwidth: .auto)), scheme: .disc),
         Case(
-            fixture: "quakes-quartic-wide", input: "quakes_fiji.csv", columns: PointColumns(longitude: "long"),
-            configuration: kernel(.quartic, HeatMapConfiguration(radius: 400_000, gridResolution: 240)),
-            scheme: .cubic, tolerance: 1e-3),
+            fixture: "storms-quartic-wide", input: "storms.csv",
+            columns: PointColumns(longitude: "long", weight: "wind"),
+            configuration: kernel(.quartic, HeatMapConfiguration(radius: 6_000_000, gridResolution: 100)),
+            scheme: .cubic),
         Case(
-            fixture: "quakes-triweight-raw", input: "quakes_fiji.csv",
-            columns: PointColumns(longitude: "long", weight: "mag"),
-            configuration: kernel(.triweight, values: .raw, HeatMapConfiguration(radius: 300_000, gridResolution: 160)),
-            scheme: .cubic, tolerance: 1e-3),
+            fixture: "storms-triweight-raw", input: "storms.csv",
+            columns: PointColumns(longitude: "long", weight: "wind"),
+            configuration: kernel(
+                .triweight, values: .raw, HeatMapConfiguration(radius: 3_000_000, gridResolution: 80)),
+            scheme: .cubic),
         Case(
             fixture: "ames-mean-epanechnikov", input: "ames.csv",
             columns: PointColumns(latitude: "Latitude", longitude: "Longitude", value: "Sale_Price"),
@@ -133,9 +131,9 @@ import Testing
         }
         // Measured: 5e-7 (splat) to 1.4e-5 (Taylor) of the maximum; the
         // finite kernels' disc sums to 1.7e-7 (the tool's quartic splat is
-        // single precision), their cubic sums 5.2e-5 (quartic) and 1.5e-4
-        // (triweight) against the raw rows' exact splat.
-        #expect(worst <= c.tolerance * top, "\(worst / top) of the maximum")
+        // single precision), their cubic sums 5e-16 (the raw rows' grid is
+        // binned and convolved alike).
+        #expect(worst <= 1e-4 * top, "\(worst / top) of the maximum")
     }
 
     /// The fixture's text with `edit` applied to its lines (0 the header).
@@ -299,18 +297,23 @@ import Testing
         #expect(indices.count <= CellScheme.sumCount)
     }
 
-    /// A finite kernel's density takes the cubic sums exactly where the
-    /// tool's own grid may convolve (``DensityPlan/convolutionRadiusInCells(_:)``),
-    /// else, and for every mean, the exact disc.
+    /// A finite kernel's table may hold the disc at every width, and the
+    /// cubic sums only for a density where the tool's own binning is
+    /// accurate (``DensityPlan/convolutionRadiusInCells(_:)``); the
+    /// Gaussian's schemes suit it alone.
     @Test(arguments: [DensityKernel.quartic, .epanechnikov, .triweight, .triangular(decay: 0.5), .uniform])
     func finiteKernelsTakeTheDiscOrTheCubicSums(kernel: DensityKernel) {
         for cells in stride(from: 0.5, through: 60, by: 0.5) {
-            let density = CellScheme.choose(kernel: kernel, radius: cells * 2, dx: 2, dy: 1.5, estimator: .density)
-            let mean = CellScheme.choose(kernel: kernel, radius: cells * 2, dx: 2, dy: 1.5, estimator: .mean)
+            func suits(_ scheme: CellScheme, _ estimator: DensityEstimator = .density) -> Bool {
+                scheme.suits(kernel: kernel, radius: cells * 2, dx: 2, dy: 1.5, estimator: estimator)
+            }
             let wide = DensityPlan.convolutionRadiusInCells(kernel).map { cells >= $0 } ?? false
-            #expect(density == (wide ? .cubic : .disc), "\(kernel.name) at \(cells) cells")
-            #expect(mean == .disc)
+            #expect(suits(.disc) && suits(.disc, .mean), "\(kernel.name) at \(cells) cells")
+            #expect(suits(.cubic) == wide && !suits(.cubic, .mean), "\(kernel.name) at \(cells) cells")
+            #expect(!suits(.splat) && !suits(.taylor(order: 4)))
         }
+        #expect(CellScheme.splat.suits(kernel: .gaussian, radius: 1, dx: 2, dy: 2, estimator: .density))
+        #expect(!CellScheme.disc.suits(kernel: .gaussian, radius: 1, dx: 2, dy: 2, estimator: .density))
     }
 
     /// Every dialect's statement for a finite kernel reads the points in

@@ -206,6 +206,44 @@ import Testing
         return (try field.values(block, control: .none), nodes.x, nodes.y)
     }
 
+    /// Points round the globe (a ring at 84° N): their unprojected
+    /// longitudes run past ±180° on one side of the plane's centre, so a
+    /// tile over the meridian opposite the centre holds points whose u is a
+    /// turn off its own. Every node of that tile, taken at either of its
+    /// unwrapped columns, is the exact sum over all the points.
+    @Test func aTileOppositeThePlanesCentreSumsEveryPoint() throws {
+        let projection = PlaneProjection(kind: .equalArea, centreLatitude: 84, centreLongitude: -141)
+        let projector = PointProjector(projection)
+        var points = PlanePoints()
+        for k in 0..<240 {
+            let p = projector.plane(latitude: 84 + 0.3 * sin(Double(k)), longitude: -180 + 1.5 * Double(k))
+            points.append(x: p.x, y: p.y, weight: 1 + Double(k % 3))
+        }
+        let r = 300_000.0
+        let field = try PointTileField(
+            points: points, projection: projection, radius: r, kernel: .quartic, control: .none)
+        // Zoom 4, column 9 (22.5°…45° E, over the meridian 39° E opposite the
+        // centre), row 0 (66.5°…85° N); and the same tile a turn west.
+        for column in [9, 9 - 16] {
+            let block = TileBlock(z: 4, x0: column, y0: 0, width: 1, height: 1)
+            let values = try field.values(block, control: .none)
+            let nodes = block.planeNodes(projection)
+            var reached = 0
+            for i in values.indices {
+                var sum = 0.0
+                for k in 0..<points.count {
+                    let dx = nodes.x[i] - points.x[k], dy = nodes.y[i] - points.y[k]
+                    let u2 = (dx * dx + dy * dy) / (r * r)
+                    if u2 <= 1 { sum += points.weight[k] * (1 - u2) * (1 - u2) }
+                }
+                let expected = sum * 3 / (Double.pi * r * r) * 1e6
+                #expect(abs(values[i] - expected) <= 1e-12 * max(expected, 1e-9), "column \(column) node \(i)")
+                if expected > 0 { reached += 1 }
+            }
+            #expect(reached > values.count / 4)
+        }
+    }
+
     @Test func finiteKernelsAreSummedExactlyToTheirSupport() throws {
         // One point of weight 2 at the centre: every node holds
         // 2 · c/(πr²) · shape(d/r) per km², 0 beyond r (closed forms of docs/density-model.md).

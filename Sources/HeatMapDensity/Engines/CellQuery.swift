@@ -404,11 +404,19 @@ package struct CellQuery: Sendable {
     /// summed per cell. Sixteen sum columns per channel either way (the
     /// disc's first alone set).
     private func finiteCells(mean: Bool) -> [(String, String)] {
+        // DensityPlan.discScheme: wide enough in cells for the binning to
+        // keep the kernel exact enough, and enough points that the
+        // transforms cost less than their splat (its cost model, with the
+        // good rows' count as the tool's point count); never for a mean.
+        let cells = "(CAST(ncols AS \(double)) * nrows)"
+        let binnedCost =
+            "(f.n * \(number(60)) + 3 * \(cells) * (LN(GREATEST(\(cells), 2)) / LN(2) + 1) * 6)"
+        let splatCost = "(f.n * (80 + \(number(Double.pi)) * (radius / dx) * (radius / dy)))"
         let cubic =
             mean
             ? "0"
             : DensityPlan.convolutionRadiusInCells(kernel).map {
-                "CASE WHEN LEAST(radius / dx, radius / dy) >= \(number($0)) THEN 1 ELSE 0 END"
+                "CASE WHEN LEAST(radius / dx, radius / dy) >= \(number($0)) AND \(binnedCost) < \(splatCost) THEN 1 ELSE 0 END"
             } ?? "0"
         // Half the square's side: every node within r of a point lies
         // within r/δ + ½ nodes of its nearest (one more for rounding), and
@@ -450,7 +458,7 @@ package struct CellQuery: Sendable {
             ].joined(separator: ", ")
         }
         return [
-            ("fscheme", "SELECT g.*, \(cubic) AS cubic FROM geometry g"),
+            ("fscheme", "SELECT g.*, \(cubic) AS cubic FROM geometry g CROSS JOIN first f"),
             (
                 "discpts",
                 """

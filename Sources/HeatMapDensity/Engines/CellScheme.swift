@@ -14,7 +14,9 @@ import HeatMapCore
 /// - `.cubic`, for the density of a kernel wide enough in cells that the
 ///   tool's own binning and convolution keep it within the accuracy bound
 ///   (``DensityPlan/convolutionRadiusInCells(_:)``: the quartic from 19
-///   cells, the triweight from 10): each point's cubic Lagrange weights at
+///   cells, the triweight from 10), where the tool's planner would bin the
+///   same points (enough of them to repay the transforms): each point's
+///   cubic Lagrange weights at
 ///   the 4 × 4 nodes round its cell (``CubicBinning``), summed per cell,
 ///   16 sums per node and channel, sum b·4 + a for node (a − 1, b − 1)
 ///   from the cell's corner; one row per point whatever the radius, and
@@ -63,17 +65,25 @@ package enum CellScheme: Sendable, Hashable {
     static let taylorOrders: [(sigmaInCells: Double, order: Int)] =
         [(3, 3), (2, 4), (1.5, 5), (1.25, 6), (1, 7), (splatBelow, 8)]
 
-    /// The scheme for `kernel` of `radius` on cells `dx` × `dy`; a mean
-    /// of a finite kernel always takes the exact disc, as the tool's own
-    /// grid does (``DensityPlan/discScheme(method:kernel:radius:xAxis:yAxis:channels:pointCount:)``).
-    package static func choose(
+    /// Whether a table of this scheme suits `kernel` of `radius` on cells
+    /// `dx` × `dy` for `estimator`: for the Gaussian, the scheme
+    /// ``choose(sigmaInCells:)`` gives; for a finite kernel the disc always,
+    /// and the cubic sums for a density where the tool's own binning keeps
+    /// the kernel within the accuracy bound (the statement takes them
+    /// where the tool's planner would bin the same points,
+    /// ``DensityPlan/discScheme(method:kernel:radius:xAxis:yAxis:channels:pointCount:)``;
+    /// a mean never).
+    package func suits(
         kernel: DensityKernel, radius: Double, dx: Double, dy: Double, estimator: DensityEstimator
-    ) -> CellScheme {
-        guard kernel.isFinite else { return choose(sigmaInCells: radius / 3 / max(dx, dy)) }
-        guard estimator == .density, let fewest = DensityPlan.convolutionRadiusInCells(kernel),
-            min(radius / dx, radius / dy) >= fewest
-        else { return .disc }
-        return .cubic
+    ) -> Bool {
+        guard kernel.isFinite else { return self == CellScheme.choose(sigmaInCells: radius / 3 / max(dx, dy)) }
+        switch self {
+        case .disc: return true
+        case .cubic:
+            guard estimator == .density, let fewest = DensityPlan.convolutionRadiusInCells(kernel) else { return false }
+            return min(radius / dx, radius / dy) >= fewest
+        case .splat, .taylor: return false
+        }
     }
 
     /// The Gaussian's scheme for a kernel of `sigmaInCells` (σ over the larger cell side).

@@ -214,13 +214,12 @@ package struct CellTable: Sendable {
                 "the grid (\(geometry.columns) × \(geometry.rows) from \(geometry.x0), \(geometry.y0) by \(geometry.dx) × \(geometry.dy)) does not follow from the table's box, radius, padding and resolution (expected \(planned.columns) × \(planned.rows) from \(planned.x0), \(planned.y0) by \(planned.dx) × \(planned.dy))"
             )
         }
-        guard
-            CellScheme.choose(kernel: kernel, radius: radius, dx: geometry.dx, dy: geometry.dy, estimator: estimator)
-                == scheme
+        guard scheme.suits(kernel: kernel, radius: radius, dx: geometry.dx, dy: geometry.dy, estimator: estimator)
         else {
             let width =
                 kernel.isFinite
-                ? "the \(kernel.name) kernel" : "a kernel of \(radius / 3 / max(geometry.dx, geometry.dy)) cells"
+                ? "the \(kernel.name) kernel \(radius / max(geometry.dx, geometry.dy)) cells wide"
+                : "a kernel of \(radius / 3 / max(geometry.dx, geometry.dy)) cells"
             throw fail(line2, "scheme", "scheme \(meta["scheme"]!) does not suit \(width)")
         }
         let weightColumns = sumColumns("s", scheme)

@@ -110,19 +110,48 @@ struct PointTileField: TileField {
         let fixedInverse = 1 / (radius * radius)
         let loU = block.u(column: 0) - maximumReachU, hiU = block.u(column: columns - 1) + maximumReachU
         let loV = block.v(row: 0), hiV = block.v(row: rows - 1)
-        var i = u.firstIndex(notBelow: loU)
+        // A point's u is its unprojected longitude's, which for data round
+        // the globe runs past ±180° on one side (longitudes are continuous
+        // across the antimeridian within the data's arc), while the block's
+        // columns are unwrapped next to the tile: a point is looked for a
+        // turn either way too, and reaches the nodes of each copy of itself
+        // the block holds (each node once: copies a reach apart merge).
+        var candidates: [(index: Int, turns: [Double])] = []
+        for turn in [-1.0, 0, 1] {
+            var i = u.firstIndex(notBelow: loU - turn)
+            while i < u.count, u[i] <= hiU - turn {
+                defer { i += 1 }
+                let r = reachU[i], pv = v[i]
+                guard pv + r >= loV, pv - r <= hiV, w[i] != 0 else { continue }
+                candidates.append((i, [turn]))
+            }
+        }
+        if hiU - loU >= 1 {
+            // Windows a turn apart overlap: one entry per point.
+            var merged: [Int: [Double]] = [:]
+            for c in candidates { merged[c.index, default: []] += c.turns }
+            candidates = merged.keys.sorted().map { ($0, merged[$0]!) }
+        }
         var polled = 0
-        while i < u.count, u[i] <= hiU {
-            defer { i += 1 }
-            let r = reachU[i], pv = v[i]
-            guard pv + r >= loV, pv - r <= hiV, w[i] != 0 else { continue }
+        for (i, turns) in candidates {
             polled += 1
             if polled & 0xfff == 0 { try control.checkCancellation() }
-            let c0 = max(Int(((u[i] - r) * scale).rounded(.up)) - block.firstColumn, 0)
-            let c1 = min(Int(((u[i] + r) * scale).rounded(.down)) - block.firstColumn, columns - 1)
+            let r = reachU[i], pv = v[i]
             let r0 = max(Int(((pv - r) * scale).rounded(.up)) - block.firstRow, 0)
             let r1 = min(Int(((pv + r) * scale).rounded(.down)) - block.firstRow, rows - 1)
-            guard c0 <= c1, r0 <= r1 else { continue }
+            guard r0 <= r1 else { continue }
+            // The columns of each copy, merged where they meet.
+            var spans: [(lo: Int, hi: Int)] = []
+            for turn in turns.sorted() {
+                let c0 = max(Int(((u[i] + turn - r) * scale).rounded(.up)) - block.firstColumn, 0)
+                let c1 = min(Int(((u[i] + turn + r) * scale).rounded(.down)) - block.firstColumn, columns - 1)
+                guard c0 <= c1 else { continue }
+                if let last = spans.last, c0 <= last.hi + 1 {
+                    spans[spans.count - 1].hi = max(last.hi, c1)
+                } else {
+                    spans.append((c0, c1))
+                }
+            }
             let px = x[i], py = y[i], wi = w[i], vi = value?[i] ?? 0
             let inverse = inverseRadiusSquared?[i] ?? fixedInverse
             // u² beyond which the point adds nothing: (reach / r)².
@@ -131,15 +160,17 @@ struct PointTileField: TileField {
                 nodes.y.withUnsafeBufferPointer { ny in
                     sums.withUnsafeMutableBufferPointer { s in
                         valueSums.withUnsafeMutableBufferPointer { vs in
-                            for row in r0...r1 {
-                                let base = row * columns
-                                for col in c0...c1 {
-                                    let dx = nx[base + col] - px, dy = ny[base + col] - py
-                                    let u2 = (dx * dx + dy * dy) * inverse
-                                    guard u2 <= limit else { continue }
-                                    let k = wi * kernel.shape(squaredDistanceRatio: u2)
-                                    s[base + col] += k
-                                    if mean { vs[base + col] += vi * k }
+                            for (c0, c1) in spans {
+                                for row in r0...r1 {
+                                    let base = row * columns
+                                    for col in c0...c1 {
+                                        let dx = nx[base + col] - px, dy = ny[base + col] - py
+                                        let u2 = (dx * dx + dy * dy) * inverse
+                                        guard u2 <= limit else { continue }
+                                        let k = wi * kernel.shape(squaredDistanceRatio: u2)
+                                        s[base + col] += k
+                                        if mean { vs[base + col] += vi * k }
+                                    }
                                 }
                             }
                         }

@@ -209,8 +209,8 @@ enum Commands {
             would reject are left out and counted, the projection is centred on the smallest longitude arc,
             the radius rule and the grid geometry are the tool's, and each point is summed into its grid
             node (a finite --kernel: into every node of its disc, about 3 r²/cell² rows per point in the
-            engine, or, from 19 cells for the quartic and 10 for the triweight, into its cell's 4 × 4
-            cubic weights). Save its result as CSV with a header (COPY … TO, df.write.csv, \\copy) and give
+            engine, or, where the tool would bin them itself, from 19 cells for the quartic and 10 for
+            the triweight, into its cell's 4 × 4 cubic weights). Save its result as CSV with a header (COPY … TO, df.write.csv, \\copy) and give
             that file to grid, export or info, which finish the job without repeating any option. --lat
             and --lon default to lat and lon (y and x with --planar). Not in SQL: --adaptive,
             --radius-column and --radius arcgis.
