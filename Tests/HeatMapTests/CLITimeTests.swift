@@ -70,6 +70,66 @@ import Testing
         #expect(thresholds.values.allSatisfy { $0.count == 1 })
     }
 
+    /// `hit` on a file of frames answers for the frame `--frame` names, the
+    /// same as on that frame's features alone; without it, or for a frame
+    /// the file lacks, one line says why.
+    @Test func hitAnswersForOneFrame() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.points)
+        let framed = folder.file("framed.geojson")
+        let export = try Tool.run([
+            "export", input, "--planar", "--radius", "0.3", "--resolution", "40", "--time", "time",
+            "--frames", "1mo", "--levels", "4", "-o", framed
+        ])
+        #expect(export.status == 0, "\(export.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: framed)))
+        let features = try #require((json as? [String: Any])?["features"] as? [[String: Any]])
+        let queries = ["--at", "40.1,-99.9", "--at", "40.3,-99.6", "--at", "40.2,-100.1"]
+        var answers: [String] = []
+        for frame in 0..<3 {
+            // The frame's features alone, as a file of its own.
+            let own = features.filter { ($0["properties"] as? [String: Any])?["frame"] as? Int == frame }
+            let alone = try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": own])
+            let path = folder.file("frame\(frame).geojson")
+            try alone.write(to: URL(fileURLWithPath: path))
+            let expected = try Tool.run(["hit", path, "--planar", "--frame", "\(frame)"] + queries)
+            let hit = try Tool.run(["hit", framed, "--planar", "--frame", "\(frame)"] + queries)
+            #expect(hit.status == 0 && expected.status == 0, "\(hit.stderr)")
+            #expect(hit.stdout == expected.stdout)
+            answers.append(hit.stdout)
+        }
+        #expect(Set(answers).count > 1)
+        for (extra, message) in [
+            ([String](), "the file holds 3 frames"), (["--frame", "7"], "--frame 7: the file has no band in that frame")
+        ] {
+            let refused = try Tool.run(["hit", framed, "--planar"] + extra + queries)
+            #expect(refused.status == 1)
+            #expect(refused.stderrLines.count == 1)
+            #expect(refused.stderr.contains(message), "\(refused.stderr)")
+        }
+    }
+
+    /// A raster of frames given back to `export`: the GeoTIFF's first band
+    /// (a frame) is contoured with a note saying so; the JSON grid of
+    /// frames is refused with one line that says what it is.
+    @Test func gridsOfFramesReadBackSayWhatTheyAre() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.points)
+        let options = ["--planar", "--radius", "0.3", "--resolution", "40", "--time", "time", "--frames", "1mo"]
+        let tiff = folder.file("frames.tif"), json = folder.file("frames.json")
+        for path in [tiff, json] {
+            let made = try Tool.run(["grid", input] + options + ["-o", path])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        let fromTIFF = try Tool.run(["export", tiff, "-o", folder.file("t.geojson")])
+        #expect(fromTIFF.status == 0, "\(fromTIFF.stderr)")
+        #expect(fromTIFF.stderr.contains("frames.tif has 3 bands; contouring the first"), "\(fromTIFF.stderr)")
+        let fromJSON = try Tool.run(["export", json, "-o", folder.file("j.geojson")])
+        #expect(fromJSON.status == 1)
+        #expect(fromJSON.stderrLines.count == 1)
+        #expect(fromJSON.stderr.contains("a grid of frames (from --frames)"), "\(fromJSON.stderr)")
+    }
+
     /// The same points as GeoJSON features, their times in properties
     /// (strings, and calendar parts as numbers), in the same order.
     static var geoJSONPoints: String {

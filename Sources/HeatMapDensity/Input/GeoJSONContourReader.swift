@@ -12,6 +12,8 @@ package struct ContourFeature: Sendable {
     /// The polygons, x = longitude and y = latitude (or planar x/y), rings
     /// open (the closing position dropped).
     package var polygons: [PlanePolygon]
+    /// The `frame` property of a file of frames (`--frames`), if present.
+    package var frame: Int?
     /// Where the feature starts in its file (1-based line and column).
     package var line = 0, column = 0
 }
@@ -34,14 +36,20 @@ package enum GeoJSONContourReader {
     /// rings of at least three positions with an area; one threshold per
     /// level, ascending with the level, each below its band's `upper`.
     ///
+    /// A file of frames (features with a `frame` property, as `--frames`
+    /// writes) answers for one frame: `frame`'s features are read, and a
+    /// file of more than one frame without `frame` is refused, as is
+    /// `frame` for a file without frames or without that frame.
+    ///
     /// - Parameter geographic: whether positions are longitude/latitude;
     ///   nil checks only what holds for both.
     /// - Throws: ``InputError`` naming the file, line and column of invalid
     ///   JSON or of the feature that breaks a rule, and which rule.
-    package static func read(path: String, geographic: Bool? = nil) throws -> [ContourFeature] {
+    package static func read(path: String, geographic: Bool? = nil, frame: Int? = nil) throws -> [ContourFeature] {
         let source = try ByteSource(path: path)
         let stream = GeoJSONFeatureStream(source: source)
         var out: [ContourFeature] = []
+        var frames = Set<Int>(), unframed = false
         while let node = try stream.next() {
             guard stream.inFeatureCollection else {
                 throw fail(
@@ -51,7 +59,26 @@ package enum GeoJSONContourReader {
             }
             let f = try feature(node, file: source.name)
             try checkPositions(f, node: node, geographic: geographic, file: source.name)
-            out.append(f)
+            if let k = f.frame { frames.insert(k) } else { unframed = true }
+            if frame == nil || f.frame == frame { out.append(f) }
+        }
+        let span = frames.isEmpty ? "" : "\(frames.min()!)…\(frames.max()!)"
+        if let frame {
+            guard !frames.isEmpty else {
+                throw InputError(
+                    file: source.name, line: 1, column: "1", reason: "no frames",
+                    message: "--frame \(frame): the file has no frames (no feature has a 'frame' property)")
+            }
+            guard frames.contains(frame) else {
+                throw InputError(
+                    file: source.name, line: 1, column: "1", reason: "no such frame",
+                    message: "--frame \(frame): the file has no band in that frame (its frames: \(span))")
+            }
+        } else if frames.count > 1 || (!frames.isEmpty && unframed) {
+            throw InputError(
+                file: source.name, line: 1, column: "1", reason: "frames",
+                message: "the file holds \(frames.count) frames (features with a 'frame' property, \(span)): "
+                    + "give --frame K to answer from frame K")
         }
         try checkLevels(out, file: source.name)
         return out
@@ -158,8 +185,17 @@ package enum GeoJSONContourReader {
                 "expected Polygon or MultiPolygon contours, found \(type)"
                     + (type.contains("LineString") ? " (isolines cannot be hit-tested; export bands)" : ""))
         }
+        var frame: Int?
+        if let given = properties?["frame"], given.kind != "null" {
+            guard let k = given.number, k == k.rounded(), k >= 0, k < 1_000_000 else {
+                throw fail(
+                    properties ?? node, file,
+                    "contour feature (level \(Int(level))) has a 'frame' that is not an integer >= 0")
+            }
+            frame = Int(k)
+        }
         return ContourFeature(
-            level: Int(level), threshold: threshold, upper: upper, polygons: polygons,
+            level: Int(level), threshold: threshold, upper: upper, polygons: polygons, frame: frame,
             line: node.line, column: node.column)
     }
 

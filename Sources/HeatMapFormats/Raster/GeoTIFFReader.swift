@@ -50,10 +50,12 @@ enum GeoTIFFReader {
             radius = m.items["RADIUS"].flatMap { Double($0.split(separator: " ").first ?? "") }
         }
         let reference = try reference(keys, name: name)
-        return try RasterAssembly.grid(
+        var raster = try RasterAssembly.grid(
             values: image.values, width: image.width, height: image.height,
             originX: originX, originY: originY, stepX: stepX, stepY: stepY,
             nodata: nodata, reference: reference, units: units, radius: radius, name: name)
+        raster.bands = image.bands
+        return raster
     }
 
     /// The CRS the keys describe.

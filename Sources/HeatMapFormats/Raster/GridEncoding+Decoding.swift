@@ -52,6 +52,12 @@ extension GridEncoding {
             columns: columns, rows: rows, x0: try double("x0"), y0: try double("y0"),
             dx: try double("dx", positive: true), dy: try double("dy", positive: true))
         guard let raw = object["values"] as? [Any] else {
+            if object["frames"] != nil {
+                throw DecodingError(
+                    description:
+                        "grid JSON: a grid of frames (from --frames) holds no one grid to contour; export the points with --frames instead"
+                )
+            }
             throw DecodingError(description: "grid JSON: no 'values' array")
         }
         guard raw.count == geometry.count else {

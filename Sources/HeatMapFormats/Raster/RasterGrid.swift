@@ -30,6 +30,8 @@ public struct RasterGrid: Sendable {
     public var reference: Reference
     /// The unit of the values, when the file names one.
     public var units: String?
+    /// The bands of the file (the grid is the first).
+    package var bands = 1
 
     /// Whether contours of this grid can be written in longitude/latitude.
     public var isGeographic: Bool {

@@ -9,6 +9,8 @@ import HeatMapDensity
 struct TIFFImage {
     package let width: Int
     package let height: Int
+    /// Samples per pixel: the bands (only the first is read).
+    package let bands: Int
     /// Row-major, row 0 the top.
     package var values: [Double]
 
@@ -31,6 +33,7 @@ struct TIFFImage {
         let predictor = d.integer(317) ?? 1
         let planar = d.integer(284) ?? 1
         guard samples >= 1, samples <= 64 else { throw RasterCodecError("\(name): \(samples) samples per pixel") }
+        bands = samples
         let kind: SampleKind
         switch (format, bits) {
         case (1, 8), (1, 16), (1, 32): kind = .unsigned

@@ -171,16 +171,17 @@ enum Commands {
             Prints one JSON line per query: {"lat":…,"lon":…,"level":L or null,"threshold":…,"upper":…}.
             Queries come from --at, else from the points of INPUT (or standard input), read like any
             input (--lat, --lon, --input-format, --skip-invalid). A point on a boundary between two
-            bands belongs to the upper band.
+            bands belongs to the upper band. A file of frames answers for the frame --frame names.
             """,
         options: [
-            Options.at, Options.lat, Options.lon, Options.planar, Options.inputFormat, Options.skipInvalid,
-            Options.output, Options.help
+            Options.at, Options.lat, Options.lon, Options.planar, Options.hitFrame, Options.inputFormat,
+            Options.skipInvalid, Options.output, Options.help
         ],
         examples: [
             "contours hit quakes.geojson --at -20.5,178.2 --at -17,-179.9",
             "contours hit storms.geojson ports.csv",
-            "printf 'lat,lon\\n25,-80\\n' | contours hit storms.geojson"
+            "printf 'lat,lon\\n25,-80\\n' | contours hit storms.geojson",
+            "contours hit storms-by-year.geojson --frame 12 --at 25.8,-80.2"
         ])
 
     static let info = CommandSpec(

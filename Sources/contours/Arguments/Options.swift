@@ -109,6 +109,12 @@ enum Options {
         help: "SVG of frames: draw frame K (0-based) alone.",
         example: "--frame 3")
 
+    static let hitFrame = Option<Int?>.integer(
+        "--frame", value: "K", in: 0...(TimeFrameOptions.maximumFrames - 1),
+        defaultText: "the file's one frame",
+        help: "A contour file of frames (exported with --frames): answer from frame K (0-based).",
+        example: "--frame 3")
+
     // Engines
     static let dialect = Option.choice(
         "--dialect", CellQuery.Dialect.allCases.map { ($0.rawValue, $0) },

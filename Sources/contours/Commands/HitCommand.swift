@@ -72,7 +72,8 @@ enum HitCommand {
         let input = queries.isEmpty ? try Settings.input(args, operands: operands.dropFirst()) : nil
         let output = try Settings.output(args)
 
-        let features = try GeoJSONContourReader.read(path: contoursPath, geographic: options.geographic)
+        let features = try GeoJSONContourReader.read(
+            path: contoursPath, geographic: options.geographic, frame: args[Options.hitFrame])
         let bands = Bands(features, geographic: options.geographic)
         let out = try OutputFile(path: output)
         if !queries.isEmpty {

@@ -14,7 +14,13 @@ enum RasterExport {
             var prj: String?
             if input.kind == .asciiGrid, let path = input.path { prj = RasterReader.prj(besides: path) }
             let name = input.path.map { ($0 as NSString).lastPathComponent } ?? "stdin"
-            return try RasterReader.read(bytes, name: name, prj: prj)
+            let raster = try RasterReader.read(bytes, name: name, prj: prj)
+            if raster.bands > 1 {
+                Console.note(
+                    "\(name) has \(raster.bands) bands; contouring the first, as gdal_contour does"
+                        + " (a GeoTIFF of --frames holds a frame per band: its first frame)")
+            }
+            return raster
         } catch let e as RasterCodecError {
             throw ToolError.failure(e.description)
         }
