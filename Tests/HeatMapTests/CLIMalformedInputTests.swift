@@ -123,6 +123,14 @@ import Testing
             "negative radius", "t.csv", "lat,lon\n1,2\n", export + ["--radius", "-5"], 2,
             "bad value '-5' for --radius: expected a length > 0"),
         Case(
+            "radius past half the globe", "t.csv", "lat,lon\n1,2\n", export + ["--radius", "30000km"], 2,
+            "bad value '30000km' for --radius: a kernel radius on the globe is at most half its circumference (20015 km)"
+        ),
+        Case(
+            "raw values of a mean", "t.csv", "lat,lon,v\n1,2,3\n", export + ["--value", "v", "--kernel-values", "raw"],
+            2,
+            "--kernel-values raw has nothing to change with --value"),
+        Case(
             "radius word", "t.csv", "lat,lon\n1,2\n", export + ["--radius", "big"], 2,
             "bad value 'big' for --radius: expected a length (metres, or planar units) or auto, scott, silverman"),
         Case(

@@ -34,6 +34,29 @@ import Testing
         #expect(error == message)
     }
 
+    /// On the globe a radius is at most half its circumference (metres):
+    /// a wider one (a radius in the wrong unit) is named where it is, by
+    /// both readers; planar radii have no such bound.
+    @Test func aRadiusWiderThanHalfTheGlobeIsNamed() throws {
+        var columns = PointColumns()
+        columns.radius = "r"
+        let geographic = PointReaderOptions(columns: columns, geographic: true)
+        let text = "lat,lon,r\n10,20,1000\n10.1,20.1,1e300\n"
+        #expect(
+            try InputCSVTests.error(text, options: geographic)
+                == "3:r: radius 1e300 m is wider than half the globe's circumference (20015 km; radii are in metres)")
+        #expect(try InputCSVTests.points("lat,lon,r\n10,20,20000000\n", options: geographic).count == 1)
+        let planar = PointReaderOptions(columns: columns, geographic: false)
+        #expect(try InputCSVTests.points(text, options: planar).map(\.radius) == [1000, 1e300])
+        let feature = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[5,6]},"properties":{"r":3e7}}]}
+            """
+        let error = try InputGeoJSONTests.error(
+            feature, options: PointReaderOptions(columns: columns, geographic: true, format: .geojson))
+        #expect(error.contains("wider than half the globe's circumference"), "\(error)")
+    }
+
     @Test func aMeasuredValueMayBeZeroOrNegative() throws {
         let points = try InputCSVTests.points(
             "x,y,v\n1,2,0\n3,4,-1\n", options: PointReaderOptions(columns: PointColumns(value: "v"), geographic: false))

@@ -37,6 +37,17 @@ package enum PointRule {
         "\(field.name(geographic: geographic)) is not a finite number"
     }
 
+    /// The widest kernel radius on the globe, in metres: half the
+    /// circumference of the authalic sphere (20 015 km), the farthest two
+    /// points can be apart.
+    package static let widestGeographicRadius = Double.pi * PlaneProjection.authalicRadius
+
+    /// Whether a kernel radius is out of range: not > 0, or (on the globe)
+    /// wider than ``widestGeographicRadius``.
+    @inline(__always) package static func isOutside(radius v: Double, geographic: Bool) -> Bool {
+        !(v > 0) || (geographic && v > widestGeographicRadius)
+    }
+
     /// The reason for a finite value outside its field's range, or nil.
     /// Planar coordinates have no range.
     package static func outside(_ v: Double, _ field: Field, geographic: Bool) -> String? {
@@ -44,7 +55,9 @@ package enum PointRule {
         case .latitude where geographic: return isOutside(latitude: v) ? "latitude outside \(latitudeRange)" : nil
         case .longitude where geographic: return isOutside(longitude: v) ? "longitude outside \(longitudeRange)" : nil
         case .weight: return v < 0 ? "weight is negative" : nil
-        case .radius: return v > 0 ? nil : "radius is not > 0"
+        case .radius:
+            if !(v > 0) { return "radius is not > 0" }
+            return geographic && v > widestGeographicRadius ? "radius wider than half the globe" : nil
         default: return nil
         }
     }

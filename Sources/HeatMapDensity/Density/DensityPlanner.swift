@@ -156,8 +156,14 @@ enum DensityPlanner {
             profile = chosen.profile
         } else {
             radii = points.radius ?? []
-            for (i, r) in radii.enumerated() where !(r.isFinite && r > 0) {
-                throw HeatMapError.invalidPoint(index: i, reason: "radius \(r) is not a finite number > 0")
+            let geographic = source.projection.isGeographic
+            for (i, r) in radii.enumerated() where !r.isFinite || PointRule.isOutside(radius: r, geographic: geographic)
+            {
+                throw HeatMapError.invalidPoint(
+                    index: i,
+                    reason: r > 0 && r.isFinite
+                        ? "radius \(r) m is wider than half the globe's circumference (20015 km)"
+                        : "radius \(r) is not a finite number > 0")
             }
             profile = RadiusProfile(radii: radii, weights: points.weight)
         }

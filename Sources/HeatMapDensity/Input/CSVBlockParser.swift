@@ -149,7 +149,9 @@ struct CSVBlockParser: Sendable {
                 {
                     return nil
                 }
-                guard weight >= 0, !radii || radius > 0 else { return nil }
+                guard weight >= 0, !radii || !PointRule.isOutside(radius: radius, geographic: geographic) else {
+                    return nil
+                }
                 var time = Double.nan
                 if let timeReader {
                     let read = withUnsafeBytes(of: &timeSpans) { raw in

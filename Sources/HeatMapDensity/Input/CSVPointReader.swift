@@ -293,7 +293,7 @@ package final class CSVPointReader {
         }
         var radius = Double.nan
         if let c = radiusColumn {
-            guard let v = number(c), v > 0 else { return nil }
+            guard let v = number(c), !PointRule.isOutside(radius: v, geographic: geographic) else { return nil }
             radius = v
         }
         var time = Double.nan

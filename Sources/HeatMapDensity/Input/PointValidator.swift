@@ -65,7 +65,11 @@ struct PointValidator: Sendable {
         case .latitude: message = "latitude \(text()) is outside \(PointRule.latitudeRange)"
         case .longitude: message = "longitude \(text()) is outside \(PointRule.longitudeRange)"
         case .weight, .value: message = "\(name(role)) \(text()) is negative"
-        case .radius: message = "radius \(text()) is not > 0 (a kernel radius must be positive)"
+        case .radius:
+            message =
+                v > 0
+                ? "radius \(text()) m is wider than half the globe's circumference (20015 km; radii are in metres)"
+                : "radius \(text()) is not > 0 (a kernel radius must be positive)"
         }
         return .failure(Problem(reason: reason, message: message))
     }

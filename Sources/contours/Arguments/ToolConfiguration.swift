@@ -35,6 +35,11 @@ struct ToolConfiguration {
         let padding = args[Options.padding]
         if bandwidth == .fixed {
             try Self.checkRoom(radius: radius, padding: padding, planar: kind == .planar, args)
+            if kind != .planar, PointRule.isOutside(radius: radius, geographic: true) {
+                throw args.bad(
+                    Options.radius, args.text(Options.radius) ?? "",
+                    "a kernel radius on the globe is at most half its circumference (20015 km)")
+            }
         }
         let estimator: DensityEstimator = args.isGiven(Options.value) ? .mean : .density
         configuration = HeatMapConfiguration(
@@ -48,6 +53,12 @@ struct ToolConfiguration {
         }
         configuration.kernel = args[Options.kernel]
         configuration.kernelValues = args[Options.kernelValues]
+        if estimator == .mean, configuration.kernelValues == .raw {
+            // The mean's kernel sums divide each other: their scale cancels.
+            throw ToolError.usage(
+                "--kernel-values raw has nothing to change with --value (a kernel-weighted mean, whose kernel's scale cancels)",
+                command: args.command.name)
+        }
         if let column = args[Options.radiusColumn] {
             if args.isGiven(Options.adaptive) {
                 throw ToolError.usage(
