@@ -92,6 +92,31 @@ import Testing
         for i in 0..<p.count { #expect(abs(whole[i] - exact[i]) <= 1e-5 * exact[i]) }
     }
 
+    /// A triangular pilot over a cluster of duplicates past the budget:
+    /// the duplicates are summed once per position, so the pilot is the
+    /// exact sum (a grid reading blurs the cone's corner, which every
+    /// duplicate has at the reading's own point, by a few per cent, and an
+    /// adaptive radius with it). A quartic's is read as before.
+    @Test(arguments: [DensityKernel.triangular(decay: 0.4), .triangular(decay: 0)])
+    func duplicatesOfACornerKernelAreSummedOnce(kernel: DensityKernel) throws {
+        var rng = SplitMixGenerator(seed: 53)
+        var p = PlanePoints()
+        for _ in 0..<900 { p.append(x: 40, y: 60, weight: 1) }
+        for _ in 0..<300 {
+            p.append(x: Double.random(in: 0...100, using: &rng), y: Double.random(in: 0...100, using: &rng), weight: 2)
+        }
+        let radius = 8.0
+        let exact = Self.bruteForce(p, kernel: kernel, radius: radius)
+        // A budget under the cluster's 900 × 900 pairs, over the merged ones.
+        let budget = 20_000
+        #expect(budget * AdaptivePilot.budgetFactor(kernel) < 900 * 900)
+        let pilot = try AdaptivePilot.density(of: p, kernel: kernel, radius: radius, budget: budget, control: .none)
+        for i in 0..<p.count { #expect(abs(pilot[i] - exact[i]) <= 1e-12 * exact[i], "point \(i)") }
+        let unmerged = try AdaptivePilot.density(
+            of: p, kernel: kernel, radius: radius, budget: budget, control: .none, merging: false)
+        #expect((0..<900).contains { abs(unmerged[$0] - exact[$0]) > 1e-4 * exact[$0] })
+    }
+
     @Test func theSumsStopWhenCancelled() throws {
         let p = KernelTests.points(2000, seed: 53)
         let flag = CancellationFlag()
