@@ -198,6 +198,22 @@ import Testing
         #expect(try note(["--resolution", "20"]).isEmpty)
     }
 
+    /// Tiles whose every zoom's nodes miss the kernels (a 500 m radius
+    /// seen at zoom 3, nodes 20 km apart): the archive is written, empty,
+    /// and one line says why; a zoom that reaches them writes tiles, no line.
+    @Test func anEmptyArchiveIsNamed() throws {
+        let folder = try ScratchFolder()
+        try folder.write("p.csv", "lat,lon\n10,20\n10.001,20.002\n10.002,20.001\n")
+        let shallow = try Tool.run(
+            ["tiles", "p.csv", "--radius", "500", "--max-zoom", "3", "-o", "a.pmtiles"], directory: folder.path)
+        #expect(shallow.status == 0, "\(shallow.stderr)")
+        #expect(shallow.stderrLines.count == 1)
+        #expect(shallow.stderr.contains("no tile holds a band at zooms 3-3"), "\(shallow.stderr)")
+        #expect(folder.contents().contains("a.pmtiles"))
+        let deep = try Tool.run(["tiles", "p.csv", "--radius", "500", "-o", "b.pmtiles"], directory: folder.path)
+        #expect(deep.status == 0 && deep.stderr.isEmpty, "\(deep.stderr)")
+    }
+
     @Test func outputIsWrittenWholeThroughATemporaryFile() throws {
         let folder = try ScratchFolder()
         try folder.write("p.csv", "lat,lon\n-41.3,174.8\n-41.2,174.9\n-41.25,174.7\n")

@@ -57,8 +57,9 @@ enum AdaptivePilot {
         // A pilot past the largest double: the density would overflow too.
         guard highestPilot.isFinite else { throw HeatMapError.sumsOverflow() }
         guard weightSum > 0, highestPilot > lowestPilot * (1 + 1e-12) else {
+            let weighted = points.weight.reduce(0) { $1 > 0 ? $0 + 1 : $0 }
             throw HeatMapError.invalidConfiguration(
-                "adaptive bandwidth: the pilot density is the same at every point (\(n) point\(n == 1 ? "" : "s")), so every radius would be the pilot radius; leave adaptive off"
+                "adaptive bandwidth: the pilot density is the same at every point (\(weighted) point\(weighted == 1 ? "" : "s") of weight above 0), so every radius would be the pilot radius; leave adaptive off"
             )
         }
         // rᵢ = R · min((f̃ᵢ / g)^−α, trim): one exp per point, or under

@@ -60,11 +60,13 @@ struct DensityRun {
             settings = settings.settled(byPicture: rule, resolutionGiven: args.isGiven(Options.resolution))
         }
         let configuration = settings.configuration
-        let odd = describeOddities(points, estimator: configuration.estimator)
         var density = try StreamedDensity.compute(
             from: points, configuration: configuration,
             resolutionFromData: settings.resolutionFromData,
             control: control)
+        // Said once the grid is made: a run refused (an adaptive pilot
+        // that is the same everywhere) gets its one line alone.
+        let odd = describeOddities(points, estimator: configuration.estimator)
         if let h3Resolution {
             try H3Input.check(coarsest: h3Resolution, radiusMetres: density.configuration.radius, quiet: odd)
         }

@@ -38,11 +38,11 @@ struct FramedRun {
             settings = settings.settled(byPicture: rule, resolutionGiven: args.isGiven(Options.resolution))
         }
         let configuration = settings.configuration
-        DensityRun.describeOddities(points, estimator: configuration.estimator)
         let made = try FrameDensity.make(
             streamed: points, configuration: configuration,
             resolutionFromData: settings.resolutionFromData,
             frames: options, control: control)
+        DensityRun.describeOddities(points, estimator: configuration.estimator)
         var units = made.projection.densityUnits
         if forPicture, let given = Settings.units(args, areaUnits: units) { units = given }
         if made.pointsInFrames < points.count {

@@ -46,6 +46,14 @@ enum TilesCommand {
         try OutputFile.streaming(to: output) { out in
             summary = try tiles.write(to: out, control: control)
         }
+        if let summary, summary.tiles == 0, !run.density.grid.values.allSatisfy({ !($0 > 0) }) {
+            // Every zoom's nodes missed the kernels (narrower than a node
+            // there), though the grid's own did not.
+            Console.note(
+                "no tile holds a band at zooms \(tiles.zooms.lowerBound)-\(tiles.zooms.upperBound): every zoom's nodes"
+                    + " fall between the kernels (radius \(ArgumentValues.text(run.density.grid.radius)) m); a wider --radius"
+                    + " or a deeper --max-zoom reaches them")
+        }
         if let summary, args[Options.progress] {
             Console.note(
                 "zooms \(tiles.zooms.lowerBound)-\(tiles.zooms.upperBound): \(summary.tiles) tiles"
