@@ -350,6 +350,24 @@ import Testing
         #expect(!tiles.metadata.contains("sigma"))
     }
 
+    /// A tile whose contours lie only in its buffer (the band of a
+    /// neighbour reaching a node past the edge) has nothing of its own: it
+    /// is empty, left out; one whose band reaches its square keeps it.
+    @Test func contoursInTheBufferAloneMakeNoTile() throws {
+        let n = TileLattice.tileNodes
+        let legend = TileLegend(thresholds: [1, 2], units: "per km²", gradient: .thermal, isolines: true)
+        func values(columns: Range<Int>) -> [Double] {
+            (0..<(n * n)).map { columns.contains($0 % n) && (20..<30).contains($0 / n) ? 5 : 0 }
+        }
+        // Node column 0 is a cell west of the tile's edge.
+        let buffer = try TileEncoder.encode(
+            values(columns: 0..<1), legend: legend, smoother: .none, simplify: false, control: .none)
+        #expect(buffer == nil)
+        let inside = try TileEncoder.encode(
+            values(columns: 0..<3), legend: legend, smoother: .none, simplify: false, control: .none)
+        #expect(inside != nil)
+    }
+
     @Test func hexagonBinsHoldTheirPointsAndAreOneCellAcrossTheAntimeridian() throws {
         // One point of weight 3 just west of 180°, one just east.
         let bins = TileBins(latitude: [-17, -17.2], longitude: [179.9995, -179.9995], weight: [3, 1], shape: .hexagon)

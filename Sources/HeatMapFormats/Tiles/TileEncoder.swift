@@ -85,6 +85,8 @@ enum TileEncoder {
             }
             while true {
                 let mvt = tile(bands: bands, isolines: set.isolines, legend: legend)
+                // Contours in the buffer alone: nothing of its own to show.
+                if mvt.isEmpty { return nil }
                 let gz = Gzip.compress(mvt)
                 if gz.count <= sizeLimit || tolerance > Double(TileLattice.extent) { return (mvt, gz) }
                 tolerance *= 2
@@ -160,11 +162,16 @@ enum TileEncoder {
     /// The MVT of rounded band polygons (and isolines), grid numbers used
     /// as tile coordinates: a counter-clockwise exterior of the plane has
     /// the positive surveyor's area MVT asks of exteriors.
+    /// Polygons and lines wholly in the buffer (``reachesTheTile(_:ring:)``)
+    /// are left out: they show only in the neighbour, which has them
+    /// itself, and a tile of nothing else is empty.
     static func tile(bands: TileQuantizer.RoundedBands, isolines: [[[PlanePoint]]], legend: TileLegend) -> [UInt8] {
         var layer = VectorTileLayer(name: "bands", extent: TileLattice.extent)
         for (level, polygons) in bands.enumerated() {
             var geometry = VectorTileGeometry()
-            for polygon in polygons { for ring in polygon { geometry.ring(ring) } }
+            for polygon in polygons where reachesTheTile(polygon.first ?? []) {
+                for ring in polygon { geometry.ring(ring) }
+            }
             layer.add(type: .polygon, geometry: geometry, attributes: legend.attributes(level: level))
         }
         var tile = ProtobufWriter()
@@ -177,7 +184,7 @@ enum TileEncoder {
                     // A closed isoline comes back to its start.
                     var points = part
                     if let first = part.first, part.count > 2 { points.append(first) }
-                    if let line = TileQuantizer.line(points) { geometry.line(line) }
+                    if let line = TileQuantizer.line(points), reachesTheTile(line, ring: false) { geometry.line(line) }
                 }
                 lines.add(
                     type: .lineString, geometry: geometry,
@@ -189,5 +196,54 @@ enum TileEncoder {
             if lines.featureCount > 0 { tile.message(3, lines.encoded) }
         }
         return tile.bytes
+    }
+
+    /// Whether `points` (a ring, or a line) reach into the tile's own
+    /// square: a box that misses it does not; a ring whose box meets it in
+    /// a corner (a band in the corner's buffer cell) must overlap it with
+    /// some area, its part in the square found by clipping (each side of
+    /// the square in turn); a line, its box.
+    static func reachesTheTile(_ points: [TilePoint], ring: Bool = true) -> Bool {
+        guard let first = points.first else { return false }
+        var lo = first, hi = first
+        for p in points {
+            lo = TilePoint(x: min(lo.x, p.x), y: min(lo.y, p.y))
+            hi = TilePoint(x: max(hi.x, p.x), y: max(hi.y, p.y))
+        }
+        let extent = Int32(TileLattice.extent)
+        guard hi.x > 0, lo.x < extent, hi.y > 0, lo.y < extent else { return false }
+        if !ring || (lo.x >= 0 && hi.x <= extent) || (lo.y >= 0 && hi.y <= extent) { return true }
+        // Sutherland–Hodgman against x ≥ 0, x ≤ extent, y ≥ 0, y ≤ extent.
+        var polygon = points.map { (x: Double($0.x), y: Double($0.y)) }
+        let e = Double(extent)
+        // Each side's signed distance inside: x, e − x, y, e − y.
+        for side in 0..<4 {
+            func inside(_ p: (x: Double, y: Double)) -> Double {
+                switch side {
+                case 0: return p.x
+                case 1: return e - p.x
+                case 2: return p.y
+                default: return e - p.y
+                }
+            }
+            var out: [(x: Double, y: Double)] = []
+            for k in polygon.indices {
+                let a = polygon[k], b = polygon[(k + 1) % polygon.count]
+                let da = inside(a), db = inside(b)
+                if da >= 0 { out.append(a) }
+                if (da < 0) != (db < 0) {
+                    let t = da / (da - db)
+                    out.append((a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)))
+                }
+            }
+            polygon = out
+            if polygon.count < 3 { return false }
+        }
+        var twice = 0.0
+        for k in polygon.indices {
+            let a = polygon[k], b = polygon[(k + 1) % polygon.count]
+            twice += a.x * b.y - b.x * a.y
+        }
+        return abs(twice) > 0
     }
 }
