@@ -214,6 +214,35 @@ import Testing
         #expect(deep.status == 0 && deep.stderr.isEmpty, "\(deep.stderr)")
     }
 
+    /// Points over the whole globe: the equal-area grid holds no density
+    /// in a cap round the antipode of its centre (the plane's rim); one
+    /// line says how much of the weight that cost, and where; data far
+    /// from the antipode get none.
+    @Test func weightLostAtThePlanesRimIsNamed() throws {
+        let folder = try ScratchFolder()
+        // 600 points spread evenly over the sphere (a Fibonacci lattice).
+        let golden = Double.pi * (3 - 5.0.squareRoot())
+        let rows = (0..<600).map { k -> String in
+            let z = 1 - 2 * (Double(k) + 0.5) / 600
+            let lon = (Double(k) * golden).truncatingRemainder(dividingBy: 2 * Double.pi) * 180 / Double.pi - 180
+            return "\(asin(z) * 180 / Double.pi),\(lon)"
+        }
+        try folder.write("globe.csv", "lat,lon\n" + rows.joined(separator: "\n") + "\n")
+        let coarse = try Tool.run(
+            ["grid", "globe.csv", "--radius", "800km", "--resolution", "150", "-o", "/dev/null"], directory: folder.path
+        )
+        #expect(coarse.status == 0)
+        let line = try #require(coarse.stderrLines.first { $0.contains("of the weight") }, "\(coarse.stderr)")
+        #expect(line.hasPrefix("contours: the grid holds "))
+        #expect(line.contains("(the antipode of the equal-area plane's centre, its rim) it holds no density"))
+        // The northern third: the antipode of its centre is far from every point.
+        try folder.write("north.csv", "lat,lon\n" + rows.prefix(200).joined(separator: "\n") + "\n")
+        let north = try Tool.run(
+            ["grid", "north.csv", "--radius", "800km", "--resolution", "150", "-o", "/dev/null"], directory: folder.path
+        )
+        #expect(north.status == 0 && !north.stderr.contains("of the weight"), "\(north.stderr)")
+    }
+
     @Test func outputIsWrittenWholeThroughATemporaryFile() throws {
         let folder = try ScratchFolder()
         try folder.write("p.csv", "lat,lon\n-41.3,174.8\n-41.2,174.9\n-41.25,174.7\n")

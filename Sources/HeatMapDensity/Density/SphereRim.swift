@@ -6,12 +6,36 @@ import HeatMapCore
 /// point, the antipode of the centre. A grid over data on most of the
 /// globe reaches that rim and goes past it, where no plane point is a
 /// place on the sphere.
-enum SphereRim {
+package enum SphereRim {
     /// Nodes within this many cell diagonals of the rim, or beyond it,
     /// hold no density: a contour's crossing on a cell edge lies within a
     /// cell of a node inside, so every vertex of a contour stays inside
     /// the disc, at a place of the sphere, and none at the antipode.
     static let marginInCells = 1.5
+
+    /// The cap round the antipode whose nodes ``mark(_:beyondIn:geometry:projection:)``
+    /// sets, as the antipode's latitude and longitude and the cap's angular
+    /// radius in degrees (the plane squeezes distances toward its rim, so a
+    /// margin of a cell or two there is a wide cap: ρ = 2R − ε holds the
+    /// places 2√(ε/R) radians from the antipode); nil when the grid stays
+    /// inside the margin or the plane is not equal-area. O(1).
+    package static func cap(
+        geometry: GridGeometry, projection: PlaneProjection
+    ) -> (latitude: Double, longitude: Double, degrees: Double)? {
+        guard projection.kind == .equalArea else { return nil }
+        let diagonal = (geometry.dx * geometry.dx + geometry.dy * geometry.dy).squareRoot()
+        let r = PlaneProjection.authalicRadius
+        let limit = 2 * r - marginInCells * diagonal
+        let first = geometry.node(column: 0, row: 0)
+        let last = geometry.node(column: geometry.columns - 1, row: geometry.rows - 1)
+        let farX = max(abs(first.x), abs(last.x)), farY = max(abs(first.y), abs(last.y))
+        guard farX * farX + farY * farY > limit * limit else { return nil }
+        let margin = min(2 * r - max(limit, 0), 2 * r)
+        let degrees = min(2 * (margin / r).squareRoot(), Double.pi) * 180 / Double.pi
+        var longitude = projection.centreLongitude + 180
+        if longitude > 180 { longitude -= 360 }
+        return (-projection.centreLatitude, longitude, degrees)
+    }
 
     /// Sets the nodes of `values` (row-major on `geometry`) at or past the
     /// rim's margin to `value` in the equal-area plane: 0 for a density

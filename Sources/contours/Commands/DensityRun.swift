@@ -73,6 +73,7 @@ struct DensityRun {
         if !odd, let resolving = density.resolvingResolution {
             describeCoarseCells(density.grid, resolving: resolving)
         }
+        if !odd { describeRimCap(density.grid, totalWeight: points.statistics.totalWeight) }
         // A mean is in the unit of the measured column: name it, so legends
         // and GeoJSON read "400,000 Sale_Price", not a bare number.
         if configuration.estimator == .mean, let column = options.columns.value {
@@ -110,6 +111,27 @@ struct DensityRun {
             return false
         }
         return true
+    }
+
+    /// Says how much of the weight the grid lost to the equal-area plane's
+    /// rim: round the antipode of the plane's centre the grid holds no
+    /// density (docs/density-model.md), a cap several cells wide on the
+    /// ground; data over the globe may have points there. One line when the
+    /// grid's density holds under 99 % of the weight.
+    static func describeRimCap(_ grid: DensityGrid, totalWeight: Double) {
+        guard grid.estimator == .density, grid.kernelValues == .density, totalWeight > 0,
+            let cap = SphereRim.cap(geometry: grid.geometry, projection: grid.projection)
+        else { return }
+        let g = grid.geometry
+        var sum = 0.0
+        for v in grid.values where v > 0 { sum += v }
+        let held = sum * g.dx * g.dy / grid.projection.areaUnitScale / totalWeight
+        guard held < 0.99 else { return }
+        func n(_ v: Double) -> String { String(format: "%.3g", v) }
+        Console.note(
+            "the grid holds \(n(100 * held)) % of the weight: within \(n(cap.degrees))° of \(n(cap.latitude)), "
+                + "\(n(cap.longitude)) (the antipode of the equal-area plane's centre, its rim) it holds no density; "
+                + "a finer --resolution narrows that cap")
     }
 
     /// Says that the radius is far narrower than the grid's cells (its σ
