@@ -226,7 +226,7 @@ enum Options {
         "--simplify", value: "TOLERANCE|auto", default: nil,
         defaultText: "no simplification",
         help:
-            "Drop vertices within TOLERANCE of the simplified line, in metres (or planar units; 2km and 500m are read too), keeping shared band boundaries shared and every polygon valid; auto: half a pixel for pictures, a quarter of a grid cell for GeoJSON.",
+            "Drop vertices within TOLERANCE of the simplified line, in metres (or planar units; 2km and 500m are read too), keeping shared band boundaries shared and every polygon valid; auto: half a pixel for pictures, a quarter of a grid cell for GeoJSON. Not with --frames.",
         example: "--simplify 200m"
     ) { text, _ in try OptionValues.simplification(text) }
     static let precision = Option<Int>.integer(

@@ -14,7 +14,7 @@ enum FramedExport {
         control: ComputeControl
     ) throws {
         if args.isGiven(Options.simplify) {
-            throw ToolError.usage("--simplify is not available with --frames yet", command: "export")
+            throw ToolError.usage("--simplify is not available with --frames", command: "export")
         }
         if args.isGiven(Options.frame), format != .svg {
             throw ToolError.usage(
