@@ -116,23 +116,34 @@ struct PointTileField: TileField {
         // columns are unwrapped next to the tile: a point is looked for a
         // turn either way too, and reaches the nodes of each copy of itself
         // the block holds (each node once: copies a reach apart merge).
-        var candidates: [(index: Int, turns: [Double])] = []
-        for turn in [-1.0, 0, 1] {
+        // Each candidate point with the turns it is found at (bit k: turn
+        // k − 1), the turns in order.
+        var candidates: [(index: Int, turns: UInt8)] = []
+        for bit in 0..<3 {
+            let turn = Double(bit - 1)
             var i = u.firstIndex(notBelow: loU - turn)
             while i < u.count, u[i] <= hiU - turn {
                 defer { i += 1 }
                 let r = reachU[i], pv = v[i]
                 guard pv + r >= loV, pv - r <= hiV, w[i] != 0 else { continue }
-                candidates.append((i, [turn]))
+                candidates.append((i, 1 << UInt8(bit)))
             }
         }
         if hiU - loU >= 1 {
-            // Windows a turn apart overlap: one entry per point.
-            var merged: [Int: [Double]] = [:]
-            for c in candidates { merged[c.index, default: []] += c.turns }
-            candidates = merged.keys.sorted().map { ($0, merged[$0]!) }
+            // Windows a turn apart overlap: one entry per point, its turns together.
+            candidates.sort { $0.index < $1.index }
+            var merged: [(index: Int, turns: UInt8)] = []
+            for c in candidates {
+                if let last = merged.last, last.index == c.index {
+                    merged[merged.count - 1].turns |= c.turns
+                } else {
+                    merged.append(c)
+                }
+            }
+            candidates = merged
         }
         var polled = 0
+        var spans: [(lo: Int, hi: Int)] = []
         for (i, turns) in candidates {
             polled += 1
             if polled & 0xfff == 0 { try control.checkCancellation() }
@@ -141,8 +152,9 @@ struct PointTileField: TileField {
             let r1 = min(Int(((pv + r) * scale).rounded(.down)) - block.firstRow, rows - 1)
             guard r0 <= r1 else { continue }
             // The columns of each copy, merged where they meet.
-            var spans: [(lo: Int, hi: Int)] = []
-            for turn in turns.sorted() {
+            spans.removeAll(keepingCapacity: true)
+            for bit in 0..<3 where turns & (1 << UInt8(bit)) != 0 {
+                let turn = Double(bit - 1)
                 let c0 = max(Int(((u[i] + turn - r) * scale).rounded(.up)) - block.firstColumn, 0)
                 let c1 = min(Int(((u[i] + turn + r) * scale).rounded(.down)) - block.firstColumn, columns - 1)
                 guard c0 <= c1 else { continue }
