@@ -125,4 +125,40 @@ import Testing
         let rings = try GeoJSONRead.features(text).flatMap { try GeoJSONRead.polygons($0).map { $0[0] } }
         #expect(rings.contains { $0.contains { $0[0] == 180 } && $0.contains { $0[0] == -180 } })
     }
+
+    /// A polygon round a pole (its ring goes once round the globe) holds
+    /// the places poleward of it: `contains` answers as the result's index
+    /// does at the pole and at probes all round both polar caps (but for
+    /// those on a boundary, where the two measure apart; 877 of 1 200
+    /// differed before).
+    @Test(arguments: [false, true])
+    func aPolygonRoundAPoleContainsWhatThePolarIndexDoes(south: Bool) throws {
+        var configuration = HeatMapConfiguration(radius: 250_000, contourLevels: 4, levelSpacing: .quantile)
+        configuration.gridResolution = 80
+        let contours = HeatMapContours.compute(
+            from: Self.sightings(south: south, seed: 11), configuration: configuration)
+        let sign = south ? -1.0 : 1.0
+        let pole = LocationCoordinate2D(latitude: sign * 90, longitude: 0)
+        #expect(!contours.contours(containing: pole).isEmpty)
+        var rng = SplitMix(seed: 5)
+        var checked = 0, differ = 0
+        for k in 0..<600 {
+            let probe =
+                k == 0
+                ? pole
+                : LocationCoordinate2D(
+                    latitude: sign * (70 + 20 * Double(rng.next() % 100_000) / 100_000),
+                    longitude: -180 + 360 * Double(rng.next() % 100_000) / 100_000)
+            let indexed = Set(contours.contours(containing: probe).map(\.id))
+            let tested = Set(contours.contours.filter { $0.contains(probe) }.map(\.id))
+            if k == 0 { #expect(tested == indexed && !tested.isEmpty) }
+            if tested != indexed { differ += 1 }
+            if !indexed.isEmpty { checked += 1 }
+        }
+        #expect(checked > 100)
+        // The index measures in the plane, `contains` in longitude and
+        // latitude: a probe within the chords' difference of a boundary
+        // may fall on another side (measured 2 of 600 either way).
+        #expect(differ <= 6, "\(differ) of 600 probes")
+    }
 }

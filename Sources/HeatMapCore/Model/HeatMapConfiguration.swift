@@ -114,6 +114,22 @@ public struct HeatMapConfiguration: Sendable, Hashable {
     }
 }
 
+extension HeatMapConfiguration {
+    /// The most contour levels a map may have (the tool's `--levels`).
+    package static let maximumLevels = 1000
+
+    /// Throws unless ``contourLevels`` is 1 … ``maximumLevels``: more
+    /// levels than that are no map a reader can tell apart, and cost a
+    /// contour pass each.
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` naming the count.
+    package func checkLevels() throws {
+        guard (1...Self.maximumLevels).contains(contourLevels) else {
+            throw HeatMapError.invalidConfiguration(
+                "contourLevels \(contourLevels): a map has 1 to \(Self.maximumLevels) levels")
+        }
+    }
+}
+
 extension HeatMapConfiguration: CustomStringConvertible {
     public var description: String {
         "HeatMapConfiguration(radius: \(radius), levels: \(contourLevels), spacing: \(levelSpacing), "

@@ -101,7 +101,8 @@ package enum PointPreparation {
             radius?.removeLast(extra)
         }
         try control.checkCancellation()
-        let projection = fitted(configuration.projection, latitudes: tallies, longitudes: longitude)
+        let projection = try fitted(
+            configuration.projection, latitudes: tallies, longitudes: longitude, control: control)
         if projection.kind != .planar {
             try project(
                 latitude: &latitude, longitude: &longitude, with: projection, control: control,
@@ -183,15 +184,27 @@ package enum PointPreparation {
     }
 
     /// The projection ``PlaneProjection/fitted(_:to:)`` fits to the kept points.
+    /// The longitudes are binned by chunks on every core (each chunk's
+    /// bins, then their extremes merged: the same bins in any order),
+    /// polling `control` between chunks.
     private static func fitted(
         _ kind: MapProjection, latitudes tallies: [ChunkTally],
-        longitudes: [Double]
-    ) -> PlaneProjection {
+        longitudes: [Double], control: ComputeControl
+    ) throws -> PlaneProjection {
         guard kind != .planar else { return PlaneProjection(kind: .planar) }
         let lo = tallies.reduce(Double.infinity) { min($0, $1.minLatitude) }
         let hi = tallies.reduce(-Double.infinity) { max($0, $1.maxLatitude) }
+        let blocks = Parallel.blocks(of: longitudes.count, size: 8 * chunkSize)
+        let parts = try longitudes.withUnsafeBufferPointer { all in
+            let all = UncheckedSendable(all)
+            return try Parallel.map(blocks.count, control: control) { b -> LongitudeBins in
+                var bins = LongitudeBins()
+                bins.add(contentsOf: UnsafeBufferPointer(rebasing: all.value[blocks[b]]))
+                return bins
+            }
+        }
         var bins = LongitudeBins()
-        longitudes.withUnsafeBufferPointer { bins.add(contentsOf: $0) }
+        for part in parts { bins.merge(part) }
         return PlaneProjection.centred(kind, latitudes: lo, hi, arc: bins.smallestArc())
     }
 

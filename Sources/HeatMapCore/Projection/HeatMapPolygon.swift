@@ -50,17 +50,62 @@ public struct HeatMapPolygon: Sendable, Identifiable, Equatable {
     /// (points on the exterior count as inside, points on a hole's edge as
     /// outside, so that neighbouring bands never both claim a point). The
     /// test is made in longitude/latitude, with longitudes unwrapped to the
-    /// ring's side of ±180° (geographic polygons only). O(vertices).
+    /// ring's side of ±180° (geographic polygons only); a ring round a pole
+    /// (its longitudes go once round the globe) is closed over that pole,
+    /// so the places poleward of it are inside it. O(vertices).
     public func contains(_ coordinate: LocationCoordinate2D) -> Bool {
-        let ref = coordinates.first?.longitude ?? 0
-        let x = isGeographic ? HeatMapPolygon.unwrap(coordinate.longitude, near: ref) : coordinate.longitude
-        let p = PlanePoint(x: x, y: coordinate.latitude)
-        let outer = coordinates.map { PlanePoint(x: $0.longitude, y: $0.latitude) }
-        guard PlaneRing.locate(p, in: outer) >= 0 else { return false }
+        guard let outer = ring(coordinates, exterior: true), outer.locate(coordinate) >= 0 else { return false }
         for hole in interiorPolygons {
-            if PlaneRing.locate(p, in: hole.map { PlanePoint(x: $0.longitude, y: $0.latitude) }) >= 0 { return false }
+            if let ring = ring(hole, exterior: false), ring.locate(coordinate) >= 0 { return false }
         }
         return true
+    }
+
+    /// A ring as the point test takes it: its positions, closed over the
+    /// pole it goes round (if any), and the longitude the query's is
+    /// unwrapped near.
+    private struct TestRing {
+        var points: [PlanePoint]
+        var middle: Double
+        var isGeographic: Bool
+
+        func locate(_ c: LocationCoordinate2D) -> Int {
+            let x = isGeographic ? HeatMapPolygon.unwrap(c.longitude, near: middle) : c.longitude
+            return PlaneRing.locate(PlanePoint(x: x, y: c.latitude), in: points)
+        }
+    }
+
+    /// `positions` as a ``TestRing``, each step taken the short way round
+    /// (a ring may jump a turn where it meets the plane's seam); nil when
+    /// empty. A ring whose steps go once round the globe goes round a pole:
+    /// an exterior going east (counter-clockwise) holds the north pole, one
+    /// going west the south pole; a hole, running the other way, the same.
+    private func ring(_ positions: [LocationCoordinate2D], exterior: Bool) -> TestRing? {
+        guard let first = positions.first else { return nil }
+        guard isGeographic else {
+            return TestRing(
+                points: positions.map { PlanePoint(x: $0.longitude, y: $0.latitude) }, middle: 0,
+                isGeographic: false)
+        }
+        var points: [PlanePoint] = []
+        points.reserveCapacity(positions.count + 3)
+        var x = first.longitude
+        for c in positions {
+            x = HeatMapPolygon.unwrap(c.longitude, near: x)
+            points.append(PlanePoint(x: x, y: c.latitude))
+        }
+        // The closing step the short way; the longitude the ring travels in all.
+        let end = HeatMapPolygon.unwrap(first.longitude, near: x)
+        let travelled = end - first.longitude
+        guard abs(travelled) > 180 else {
+            return TestRing(points: points, middle: first.longitude, isGeographic: true)
+        }
+        let pole = (travelled > 0) == exterior ? 90.0 : -90.0
+        points += [
+            PlanePoint(x: end, y: first.latitude), PlanePoint(x: end, y: pole),
+            PlanePoint(x: first.longitude, y: pole)
+        ]
+        return TestRing(points: points, middle: first.longitude + travelled / 2, isGeographic: true)
     }
 
     static func unwrap(_ longitude: Double, near reference: Double) -> Double {

@@ -53,6 +53,21 @@ package struct LongitudeBins: Sendable, Hashable {
         }
     }
 
+    /// Takes in the longitudes another set of bins took: each bin's
+    /// extremes, so bins filled in parts and merged are the bins of the
+    /// whole, in any order. O(bins).
+    package mutating func merge(_ other: LongitudeBins) {
+        guard !other.low.isEmpty else { return }
+        guard !low.isEmpty else {
+            self = other
+            return
+        }
+        for k in 0..<LongitudeBins.count {
+            low[k] = min(low[k], other.low[k])
+            high[k] = max(high[k], other.high[k])
+        }
+    }
+
     /// The smallest arc holding every longitude added (see the type's
     /// notes); nil when none was. O(bins).
     package func smallestArc() -> LongitudeArc? {
