@@ -121,6 +121,15 @@ import Testing
         #expect(HeatMapContours.compute(from: Self.readings, configuration: Self.configuration).failure == nil)
     }
 
+    /// More levels than a map can show are refused before any is traced.
+    @Test func moreThanAThousandLevelsAreRefused() throws {
+        var many = Self.configuration
+        many.contourLevels = 1001
+        #expect(throws: HeatMapError.invalidConfiguration("contourLevels 1001: a map has 1 to 1000 levels")) {
+            try HeatMapContours.compute(from: Self.readings, configuration: many, control: .none)
+        }
+    }
+
     /// A cancel at reports of the polygons' stages (assembly with
     /// unprojection, then the index) throws, starts no further stage, and
     /// stops the work promptly: after the cancel, at most one report per
