@@ -127,6 +127,10 @@ import Testing
             "bad value '30000km' for --radius: a kernel radius on the globe is at most half its circumference (20015 km)"
         ),
         Case(
+            "web mercator past its edge", "t.csv", "lat,lon\n86,0\n87,10\n80,5\n",
+            export + ["--projection", "web-mercator"], 1,
+            "points lie at or beyond latitude ±85.05112877980659°, the edge of the web-mercator projection"),
+        Case(
             "raw values of a mean", "t.csv", "lat,lon,v\n1,2,3\n", export + ["--value", "v", "--kernel-values", "raw"],
             2,
             "--kernel-values raw has nothing to change with --value"),

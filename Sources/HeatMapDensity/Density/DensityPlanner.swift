@@ -233,6 +233,7 @@ enum DensityPlanner {
             }
         }
         let box = try source.box(spread: spread, control: control)
+        try checkMercatorEdge(box, projection: source.projection)
         var raised = false
         if bandwidth == .auto {
             let floor = kernelRadius(
@@ -274,6 +275,22 @@ enum DensityPlanner {
     static func kernelRadius(_ ruleRadius: Double, bandwidth: Bandwidth, kernel: DensityKernel) -> Double {
         guard kernel != .gaussian, bandwidth != .arcgis else { return ruleRadius }
         return ruleRadius / 3 * kernel.radiusPerSigma
+    }
+
+    /// Refuses points at or past web mercator's edge (±85.0511°), which it
+    /// projects onto the edge itself: their kernels would pile up there,
+    /// and the bands round them fold over each other once unprojected.
+    ///
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` naming the limit.
+    static func checkMercatorEdge(_ box: PlaneBox, projection: PlaneProjection) throws {
+        guard projection.kind == .webMercator, !box.isEmpty else { return }
+        let edge = PointProjector(projection).plane(
+            latitude: PlaneProjection.mercatorLatitudeLimit, longitude: projection.centreLongitude
+        ).y
+        guard box.maxY >= edge || box.minY <= -edge else { return }
+        throw HeatMapError.invalidConfiguration(
+            "points lie at or beyond latitude ±\(PlaneProjection.mercatorLatitudeLimit)°, the edge of the web-mercator projection, "
+                + "which maps no place past it; the equal-area projection maps the poles")
     }
 
     /// Refuses a grid whose contours would not map one to one onto the

@@ -250,6 +250,7 @@ package struct CellTable: Sendable {
             longitudeEnds: lon.0.flatMap { w in lon.1.map { (w, $0) } }, nodes: [], sums: [])
         // The planner's rule for grids its projection cannot unproject once.
         try DensityPlanner.checkCoverage(table.geometry, projection: table.projection)
+        try DensityPlanner.checkMercatorEdge(box, projection: table.projection)
 
         let sharedNames = shared + optionalShared.map(\.0).filter { index[$0] != nil }
         let sharedIndex = sharedNames.map { index[$0]! }
