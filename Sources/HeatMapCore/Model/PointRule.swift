@@ -40,7 +40,7 @@ package enum PointRule {
     /// The widest kernel radius on the globe, in metres: half the
     /// circumference of the authalic sphere (20 015 km), the farthest two
     /// points can be apart.
-    package static let widestGeographicRadius = Double.pi * PlaneProjection.authalicRadius
+    package static let widestGeographicRadius = Double.pi * AuthalicSphere.radius
 
     /// Whether a kernel radius is out of range: not > 0, or (on the globe)
     /// wider than ``widestGeographicRadius``.

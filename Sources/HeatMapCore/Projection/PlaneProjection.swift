@@ -12,7 +12,7 @@ public struct PlaneProjection: Sendable, Hashable, Codable {
 
     /// Radius of the sphere with the WGS 84 ellipsoid's area (metres), for
     /// equal-area and equirectangular.
-    public static let authalicRadius = 6_371_007.181
+    public static let authalicRadius = AuthalicSphere.radius
     /// The sphere radius of web mercator (EPSG:3857).
     public static let mercatorRadius = 6_378_137.0
     /// Web mercator's latitude limit in degrees.
