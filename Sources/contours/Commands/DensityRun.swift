@@ -72,8 +72,10 @@ struct DensityRun {
         }
         if !odd, let resolving = density.resolvingResolution {
             describeCoarseCells(density.grid, resolving: resolving)
+        } else if !odd, density.grid.maximum > density.grid.minimum {
+            // (A flat grid gets its own line, which says enough.)
+            describeRimCap(density.grid, totalWeight: points.statistics.totalWeight)
         }
-        if !odd { describeRimCap(density.grid, totalWeight: points.statistics.totalWeight) }
         // A mean is in the unit of the measured column: name it, so legends
         // and GeoJSON read "400,000 Sale_Price", not a bare number.
         if configuration.estimator == .mean, let column = options.columns.value {
