@@ -306,7 +306,7 @@ enum AdaptivePilot {
     /// gets its position's pilot: the same sums, over fewer pairs. (The
     /// other kernels are smooth at their centre: a grid reads them well
     /// there, and the sort this takes, about 0.1 s for 10⁶ points, is not
-    /// spent on them.)
+    /// spent on them.) `merging: false` sums the points as they are.
     static func density(
         of points: PlanePoints, kernel: DensityKernel, radius: Double, budget: Int? = nil,
         projection: PlaneProjection = PlaneProjection(kind: .planar), control: ComputeControl,

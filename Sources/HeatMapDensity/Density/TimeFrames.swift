@@ -4,8 +4,11 @@ import HeatMapCore
 /// How points with times are cut into frames (docs/time.md): frames start
 /// at ``from`` (default: the first point's time floored to the step's
 /// unit) and follow each other by ``step`` until the last point's time (or
-/// until ``to``); frame k holds the points with start_k ≤ t < start_k +
-/// ``window`` (from the first frame's start with ``cumulative``).
+/// until ``to``); frame k holds the points with start_k ≤ t < end_k, its
+/// end ``window`` after its start, both counted from the first start (a
+/// calendar step from a month's last day clamps each to its month's end
+/// once, so frames tile time), and from the first frame's start with
+/// ``cumulative``.
 public struct TimeFrameOptions: Sendable, Hashable {
     /// Time between frame starts.
     public var step: TimeStep

@@ -85,9 +85,9 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
     /// Where a window of `window` ends that opens `k` steps after `t`: one
     /// move from `t` when both count months, so that a month's end is
     /// clamped once (from January 31 by one-month steps the frames open on
-    /// February 28 and March 31, and the first ends on March 31, where the
-    /// next opens, not on February 28 + 1 month = March 28); otherwise the
-    /// window from where it opens.
+    /// February 28 and March 31, and the one opening on February 28 ends on
+    /// March 31, where the next opens, not on February 28 + 1 month =
+    /// March 28); otherwise the window from where it opens.
     package func windowEnd(from t: Double, steps k: Int, window: TimeStep) -> Double {
         if let months, let span = window.months { return UTCCalendar.adding(months: months * k + span, to: t) }
         return window.advance(advance(t, by: k), by: 1)
