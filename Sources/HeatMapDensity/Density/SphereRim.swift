@@ -22,19 +22,25 @@ package enum SphereRim {
     package static func cap(
         geometry: GridGeometry, projection: PlaneProjection
     ) -> (latitude: Double, longitude: Double, degrees: Double)? {
-        guard projection.kind == .equalArea else { return nil }
-        let diagonal = (geometry.dx * geometry.dx + geometry.dy * geometry.dy).squareRoot()
+        guard projection.kind == .equalArea, let limit = limit(reachedBy: geometry) else { return nil }
         let r = PlaneProjection.authalicRadius
-        let limit = 2 * r - marginInCells * diagonal
-        let first = geometry.node(column: 0, row: 0)
-        let last = geometry.node(column: geometry.columns - 1, row: geometry.rows - 1)
-        let farX = max(abs(first.x), abs(last.x)), farY = max(abs(first.y), abs(last.y))
-        guard farX * farX + farY * farY > limit * limit else { return nil }
-        let margin = min(2 * r - max(limit, 0), 2 * r)
+        let margin = 2 * r - max(limit, 0)
         let degrees = min(2 * (margin / r).squareRoot(), Double.pi) * 180 / Double.pi
         var longitude = projection.centreLongitude + 180
         if longitude > 180 { longitude -= 360 }
         return (-projection.centreLatitude, longitude, degrees)
+    }
+
+    /// The plane radius past which `geometry`'s nodes hold no density (the
+    /// rim less ``marginInCells`` cell diagonals), when some node lies past
+    /// it; nil otherwise. O(1): the farthest node is a corner.
+    private static func limit(reachedBy geometry: GridGeometry) -> Double? {
+        let diagonal = (geometry.dx * geometry.dx + geometry.dy * geometry.dy).squareRoot()
+        let limit = 2 * PlaneProjection.authalicRadius - marginInCells * diagonal
+        let first = geometry.node(column: 0, row: 0)
+        let last = geometry.node(column: geometry.columns - 1, row: geometry.rows - 1)
+        let farX = max(abs(first.x), abs(last.x)), farY = max(abs(first.y), abs(last.y))
+        return farX * farX + farY * farY > limit * limit ? limit : nil
     }
 
     /// Sets the nodes of `values` (row-major on `geometry`) at or past the
@@ -46,14 +52,8 @@ package enum SphereRim {
     static func mark(
         _ value: Double, beyondIn values: inout [Double], geometry: GridGeometry, projection: PlaneProjection
     ) {
-        guard projection.kind == .equalArea else { return }
-        let diagonal = (geometry.dx * geometry.dx + geometry.dy * geometry.dy).squareRoot()
-        let limit = 2 * PlaneProjection.authalicRadius - marginInCells * diagonal
+        guard projection.kind == .equalArea, let limit = limit(reachedBy: geometry) else { return }
         let limitSquared = limit * limit
-        let first = geometry.node(column: 0, row: 0)
-        let last = geometry.node(column: geometry.columns - 1, row: geometry.rows - 1)
-        let farX = max(abs(first.x), abs(last.x)), farY = max(abs(first.y), abs(last.y))
-        guard farX * farX + farY * farY > limitSquared else { return }
         values.withUnsafeMutableBufferPointer { values in
             for r in 0..<geometry.rows {
                 for c in 0..<geometry.columns {

@@ -201,8 +201,8 @@ enum TileEncoder {
     /// Whether `points` (a ring, or a line) reach into the tile's own
     /// square: a box that misses it does not; a ring whose box meets it in
     /// a corner (a band in the corner's buffer cell) must overlap it with
-    /// some area, its part in the square found by clipping (each side of
-    /// the square in turn); a line, its box.
+    /// some area, its part in the square found by clipping
+    /// (``HalfPlaneClipper``, each side of the square in turn); a line, its box.
     static func reachesTheTile(_ points: [TilePoint], ring: Bool = true) -> Bool {
         guard let first = points.first else { return false }
         var lo = first, hi = first
@@ -213,37 +213,13 @@ enum TileEncoder {
         let extent = Int32(TileLattice.extent)
         guard hi.x > 0, lo.x < extent, hi.y > 0, lo.y < extent else { return false }
         if !ring || (lo.x >= 0 && hi.x <= extent) || (lo.y >= 0 && hi.y <= extent) { return true }
-        // Sutherland–Hodgman against x ≥ 0, x ≤ extent, y ≥ 0, y ≤ extent.
-        var polygon = points.map { (x: Double($0.x), y: Double($0.y)) }
+        // The exterior (counter-clockwise, open) clipped to the square, side by side.
         let e = Double(extent)
-        // Each side's signed distance inside: x, e − x, y, e − y.
-        for side in 0..<4 {
-            func inside(_ p: (x: Double, y: Double)) -> Double {
-                switch side {
-                case 0: return p.x
-                case 1: return e - p.x
-                case 2: return p.y
-                default: return e - p.y
-                }
-            }
-            var out: [(x: Double, y: Double)] = []
-            for k in polygon.indices {
-                let a = polygon[k], b = polygon[(k + 1) % polygon.count]
-                let da = inside(a), db = inside(b)
-                if da >= 0 { out.append(a) }
-                if (da < 0) != (db < 0) {
-                    let t = da / (da - db)
-                    out.append((a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)))
-                }
-            }
-            polygon = out
-            if polygon.count < 3 { return false }
+        var pieces = [PlanePolygon(exterior: points.map { PlanePoint(x: Double($0.x), y: Double($0.y)) })]
+        for (side, c) in [(HalfPlaneClipper.Side.east, 0.0), (.west, e), (.north, 0), (.south, e)] {
+            pieces = pieces.flatMap { HalfPlaneClipper.clip($0, keeping: side, of: c) }
+            if pieces.isEmpty { return false }
         }
-        var twice = 0.0
-        for k in polygon.indices {
-            let a = polygon[k], b = polygon[(k + 1) % polygon.count]
-            twice += a.x * b.y - b.x * a.y
-        }
-        return abs(twice) > 0
+        return pieces.contains { PlaneRing.signedArea($0.exterior) != 0 }
     }
 }
