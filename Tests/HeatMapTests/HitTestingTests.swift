@@ -81,6 +81,37 @@ import Testing
     }
 
     /// Concentric rings with many vertices: the index answers exactly like
+
+    /// A grid round the north pole covers where a latitude past the pole
+    /// would land if projected (95° N is 85° N across the pole): such a
+    /// coordinate, and a NaN, lie nowhere, while the places round the pole
+    /// do lie in a band.
+    @Test func coordinatesPastAPoleLieInNoBand() async throws {
+        let points = (0..<360).map { k in
+            HeatMapPoint(id: k, latitude: 84 + Double(k % 5), longitude: Double(k))
+        }
+        let r = try await HeatMapContours.compute(
+            from: points, configuration: HeatMapConfiguration(radius: 300_000, contourLevels: 4))
+        let inside = LocationCoordinate2D(latitude: 85, longitude: 0)
+        #expect(r.inspect(inside).value != nil && r.inspect(inside).level != nil)
+        #expect(!r.contours(containing: inside).isEmpty)
+        #expect(r.contours.contains { $0.contains(inside) })
+        let nowhere = [
+            LocationCoordinate2D(latitude: 95, longitude: 180), LocationCoordinate2D(latitude: -95, longitude: 0),
+            LocationCoordinate2D(latitude: .nan, longitude: 0), LocationCoordinate2D(latitude: 85, longitude: .infinity)
+        ]
+        for c in nowhere {
+            let answer = r.inspect(c)
+            #expect(answer.value == nil && answer.level == nil, "at \(c)")
+            #expect(r.contours(containing: c).isEmpty, "at \(c)")
+            #expect(!r.contours.contains { $0.contains(c) }, "at \(c)")
+            #expect(r.grid.value(at: c) == nil, "at \(c)")
+        }
+        #expect(r.levels(at: [inside] + nowhere).map { $0 != nil } == [true, false, false, false, false])
+        // A longitude many turns off is a place (and the polygon test ends).
+        let far = LocationCoordinate2D(latitude: 85, longitude: 1e20)
+        #expect(r.contours.filter { $0.contains(far) }.map(\.level) == r.contours(containing: far).map(\.level))
+    }
     /// a scan of every polygon, for thousands of random queries.
     @Test func indexAgreesWithABruteForceScan() {
         func circle(_ radius: Double, _ n: Int) -> [PlanePoint] {

@@ -393,9 +393,12 @@ extension HeatMapContours {
     /// to find the cell, then the few dozen edges in it, each binary-searched
     /// to its ring (O(log rings)) and projected. Tested in the grid's plane;
     /// a point on the ring two bands share belongs to the upper band. Empty
-    /// when the result was computed without ``ContourKinds/polygons``.
+    /// when the result was computed without ``ContourKinds/polygons``, and
+    /// for a coordinate the projection does not map
+    /// (``PlaneProjection/maps(_:)``: a latitude past a pole, a NaN).
     /// For many points at once, use ``BandLocator``.
     public func contours(containing coordinate: LocationCoordinate2D) -> [HeatMapPolygon] {
+        guard grid.projection.maps(coordinate) else { return [] }
         let p = grid.projection.project(coordinate)
         return storage.bands.index.polygons(containing: p).map { contours[$0] }
     }
@@ -411,22 +414,28 @@ extension HeatMapContours {
     /// thousands of taps or readings at once, without building a
     /// ``BandLocator`` (whose plane bands ``contourSet`` would assemble).
     /// O(n) projections and lookups. Empty-handed (all nil) without
-    /// ``ContourKinds/polygons``.
+    /// ``ContourKinds/polygons``; nil for each coordinate the projection
+    /// does not map.
     public func levels(at coordinates: [LocationCoordinate2D]) -> [Int?] {
         let projector = PointProjector(projection)
         let points = coordinates.map { projector.plane(latitude: $0.latitude, longitude: $0.longitude) }
         let polygons = contours
-        return storage.bands.index.highestPolygons(containing: points).map { $0.map { polygons[$0].level } }
+        let found = storage.bands.index.highestPolygons(containing: points)
+        return zip(coordinates, found).map { c, polygon in
+            projection.maps(c) ? polygon.map { polygons[$0].level } : nil
+        }
     }
 
-    /// What lies under a coordinate: the interpolated value and its band.
+    /// What lies under a coordinate: the interpolated value and its band
+    /// (both nil for a coordinate the projection does not map).
     /// O(1) for the value, plus a hit test as ``contours(containing:)``.
     public func inspect(_ coordinate: LocationCoordinate2D) -> HeatMapInspection {
+        let mapped = grid.projection.maps(coordinate)
         let p = grid.projection.project(coordinate)
-        let level = self.level(at: p)
+        let level = mapped ? self.level(at: p) : nil
         return HeatMapInspection(
             coordinate: coordinate,
-            value: grid.value(at: p),
+            value: mapped ? grid.value(at: p) : nil,
             level: level,
             threshold: level.map { thresholds[$0] },
             upper: level.flatMap { $0 + 1 < thresholds.count ? thresholds[$0 + 1] : nil },

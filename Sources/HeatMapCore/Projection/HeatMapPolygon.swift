@@ -52,8 +52,12 @@ public struct HeatMapPolygon: Sendable, Identifiable, Equatable {
     /// test is made in longitude/latitude, with longitudes unwrapped to the
     /// ring's side of ±180° (geographic polygons only); a ring round a pole
     /// (its longitudes go once round the globe) is closed over that pole,
-    /// so the places poleward of it are inside it. O(vertices).
+    /// so the places poleward of it are inside it. No polygon contains a
+    /// NaN, or a latitude past a pole (geographic polygons). O(vertices).
     public func contains(_ coordinate: LocationCoordinate2D) -> Bool {
+        guard coordinate.latitude.isFinite, coordinate.longitude.isFinite,
+            !isGeographic || !PointRule.isOutside(latitude: coordinate.latitude)
+        else { return false }
         guard let outer = ring(coordinates, exterior: true), outer.locate(coordinate) >= 0 else { return false }
         for hole in interiorPolygons {
             if let ring = ring(hole, exterior: false), ring.locate(coordinate) >= 0 { return false }
@@ -110,6 +114,9 @@ public struct HeatMapPolygon: Sendable, Identifiable, Equatable {
 
     static func unwrap(_ longitude: Double, near reference: Double) -> Double {
         var l = longitude
+        // Far turns off are taken off at once: a step of 360 is lost in
+        // the rounding of a longitude of 1e20, so stepping would not end.
+        if abs(l - reference) > 3600 { l = reference + fmod(l - reference, 360) }
         while l - reference > 180 { l -= 360 }
         while reference - l > 180 { l += 360 }
         return l

@@ -72,6 +72,21 @@ public struct PlaneProjection: Sendable, Hashable, Codable {
         PointProjector(self).plane(latitude: latitude, longitude: longitude)
     }
 
+    /// Whether the projection maps `c` to a place: both numbers finite and,
+    /// for a geographic projection, the latitude in [-90, 90] (inside
+    /// ±``mercatorLatitudeLimit`` for web mercator, which maps no place
+    /// past it). Any finite longitude is a place (taken modulo 360°);
+    /// planar projections take any finite pair. The coordinate queries
+    /// answer "nothing there" for a coordinate this refuses. O(1).
+    public func maps(_ c: LocationCoordinate2D) -> Bool {
+        guard c.latitude.isFinite, c.longitude.isFinite else { return false }
+        switch kind {
+        case .planar: return true
+        case .webMercator: return abs(c.latitude) < Self.mercatorLatitudeLimit
+        case .equalArea, .equirectangular: return !PointRule.isOutside(latitude: c.latitude)
+        }
+    }
+
     /// Maps a plane point back to a coordinate. Longitudes come back in
     /// centre ± 180°, not wrapped: callers that need [-180, 180] wrap (and
     /// split geometry at the antimeridian) themselves.

@@ -73,8 +73,10 @@ public struct DensityGrid: Sendable {
         return v.isNaN ? nil : v
     }
 
-    /// The value at a coordinate (projected first). See ``value(at:)-(PlanePoint)``.
+    /// The value at a coordinate (projected first). See ``value(at:)-(PlanePoint)``;
+    /// nil for a coordinate the projection does not map (``PlaneProjection/maps(_:)``).
     public func value(at coordinate: LocationCoordinate2D) -> Double? {
-        value(at: projection.project(coordinate))
+        guard projection.maps(coordinate) else { return nil }
+        return value(at: projection.project(coordinate))
     }
 }
