@@ -170,6 +170,32 @@ import Testing
         }
     }
 
+    /// Frame options made in code, not parsed: a step of nothing, a
+    /// negative or huge one, and a range end that is no time are refused
+    /// at once, each naming the option (a step of 0 counted frames to ten
+    /// million, then blamed the tool's flags).
+    @Test func frameOptionsMadeInCodeAreChecked() async throws {
+        let fixes = Array(Self.fixes().prefix(50))
+        let bad: [(TimeFrameOptions, String)] = [
+            (TimeFrameOptions(step: TimeStep(0, .day)), "frame step 0d: no time at all"),
+            (TimeFrameOptions(step: TimeStep(-3, .hour)), "frame step -3h: no time at all"),
+            (TimeFrameOptions(step: TimeStep(1, .day), window: TimeStep(0, .week)), "frame window 0w"),
+            (TimeFrameOptions(step: TimeStep(200_000, .second)), "frame step 200000s: too long"),
+            (TimeFrameOptions(step: TimeStep(1, .day), to: .nan), "frame range to is nan"),
+            (TimeFrameOptions(step: TimeStep(1, .day), from: -.infinity), "frame range from is -inf"),
+        ]
+        for (options, message) in bad {
+            do {
+                _ = try await HeatMapTimeline.prepare(fixes, frames: options)
+                Issue.record("\(options) was accepted")
+            } catch HeatMapError.invalidConfiguration(let text) {
+                #expect(text.hasPrefix(message), "\(text)")
+                #expect(!text.contains("--"), "\(text)")
+            }
+        }
+        _ = try await HeatMapTimeline.prepare(fixes, frames: TimeFrameOptions(step: TimeStep(100_000, .second)))
+    }
+
     /// Each frame's grid is the density of the frame's own points on the
     /// timeline's grid, radius and projection (the kernel sum is linear,
     /// so a sliding window's running sum must match it), and every frame

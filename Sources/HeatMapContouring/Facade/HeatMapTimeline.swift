@@ -67,8 +67,9 @@ public final class HeatMapTimeline: Sendable {
     /// radius from a pilot density over all points, kept in every frame.
     ///
     /// - Parameter progress: called (from any thread) as the stages advance.
-    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for an empty
-    ///   frame range or more than 10,000 frames;
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for frame
+    ///   options ``TimeFrameOptions/validate()`` refuses, an empty frame
+    ///   range or more than 10,000 frames;
     ///   `CancellationError` when the task is cancelled.
     public static func prepare<P: HeatMapTimed>(
         _ points: [P], configuration: HeatMapConfiguration = HeatMapConfiguration(), frames: TimeFrameOptions,
@@ -85,6 +86,7 @@ public final class HeatMapTimeline: Sendable {
     public static func prepare<P: HeatMapTimed>(
         _ points: [P], configuration: HeatMapConfiguration, frames: TimeFrameOptions, control: ComputeControl
     ) throws -> HeatMapTimeline {
+        try frames.validate()
         let geographic = configuration.projection != .planar
         var batch = PointBatch(capacity: points.count)
         var statistics = InputStatistics()

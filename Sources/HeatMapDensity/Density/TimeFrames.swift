@@ -36,6 +36,29 @@ public struct TimeFrameOptions: Sendable, Hashable {
         self.from = from
         self.to = to
     }
+
+    /// Throws unless the step and the window are each 1 to 100 000 units
+    /// (as ``TimeStep/init(parsing:)`` reads them) and `from` and `to` are
+    /// finite; every framed computation asks first.
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` naming the option.
+    public func validate() throws {
+        for (name, step) in [("step", step), ("window", window)] {
+            guard let step else { continue }
+            guard step.count >= 1 else {
+                throw HeatMapError.invalidConfiguration(
+                    "frame \(name) \(step): no time at all (a step or window is at least 1\(step.unit.rawValue))")
+            }
+            guard step.count <= TimeStep.longest else {
+                throw HeatMapError.invalidConfiguration(
+                    "frame \(name) \(step): too long (at most \(TimeStep.longest)\(step.unit.rawValue))")
+            }
+        }
+        for (name, time) in [("from", from), ("to", to)] {
+            guard let time, !time.isFinite else { continue }
+            throw HeatMapError.invalidConfiguration(
+                "frame range \(name) is \(time), not a time: expected seconds since the epoch")
+        }
+    }
 }
 
 /// One frame's time span: it holds the points with start ≤ t < end.
@@ -87,6 +110,7 @@ package struct FrameSchedule: Sendable, Hashable {
     /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` for an empty
     ///   frame range or more than ``TimeFrameOptions/maximumFrames`` frames.
     package init(_ options: TimeFrameOptions, earliest: Double, latest: Double) throws {
+        try options.validate()
         let step = options.step
         guard earliest.isFinite, latest.isFinite else {
             throw HeatMapError.invalidConfiguration("no point has a time, so there are no frames")
@@ -94,7 +118,7 @@ package struct FrameSchedule: Sendable, Hashable {
         let first = options.from ?? step.floor(earliest)
         if let to = options.to, to <= first {
             throw HeatMapError.invalidConfiguration(
-                "empty frame range: it starts at \(UTCCalendar.iso8601(first)), not before --to \(UTCCalendar.iso8601(to))"
+                "empty frame range: it starts at \(UTCCalendar.iso8601(first)), not before its end (to) \(UTCCalendar.iso8601(to))"
             )
         }
         let window = options.window ?? step
@@ -116,7 +140,7 @@ package struct FrameSchedule: Sendable, Hashable {
                     if n > 10_000_000 { break }
                 }
                 throw HeatMapError.invalidConfiguration(
-                    "\(n > 10_000_000 ? "more than 10000000" : String(n)) frames of \(step) from \(UTCCalendar.iso8601(first)); at most \(TimeFrameOptions.maximumFrames): use a longer step or a shorter span (--from, --to)"
+                    "\(n > 10_000_000 ? "more than 10000000" : String(n)) frames of \(step) from \(UTCCalendar.iso8601(first)); at most \(TimeFrameOptions.maximumFrames): use a longer step or a shorter span (from, to)"
                 )
             }
             frames.append(

@@ -28,7 +28,11 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
     /// The unit.
     public var unit: Unit
 
-    /// A step of `count` (≥ 1) `unit`s.
+    /// The most units a step counts.
+    public static let longest = 100_000
+
+    /// A step of `count` (1 to ``longest``) `unit`s; the frames check it
+    /// (``TimeFrameOptions/validate()``).
     public init(_ count: Int, _ unit: Unit) {
         self.count = count
         self.unit = unit
@@ -58,8 +62,8 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
             throw HeatMapError.invalidConfiguration(
                 "'\(text)': no time at all (a step or window is at least 1\(unit.rawValue))")
         }
-        guard count <= 100_000 else {
-            throw HeatMapError.invalidConfiguration("'\(text)': too long (at most 100000\(unit.rawValue))")
+        guard count <= Self.longest else {
+            throw HeatMapError.invalidConfiguration("'\(text)': too long (at most \(Self.longest)\(unit.rawValue))")
         }
         self.init(count, unit)
     }
