@@ -182,7 +182,7 @@ import Testing
             (TimeFrameOptions(step: TimeStep(1, .day), window: TimeStep(0, .week)), "frame window 0w"),
             (TimeFrameOptions(step: TimeStep(200_000, .second)), "frame step 200000s: too long"),
             (TimeFrameOptions(step: TimeStep(1, .day), to: .nan), "frame range to is nan"),
-            (TimeFrameOptions(step: TimeStep(1, .day), from: -.infinity), "frame range from is -inf"),
+            (TimeFrameOptions(step: TimeStep(1, .day), from: -.infinity), "frame range from is -inf")
         ]
         for (options, message) in bad {
             do {
