@@ -130,6 +130,25 @@ import Testing
         }
     }
 
+    /// A radius or padding set past the initializer's clamps is refused
+    /// naming the property (a NaN radius was blamed on the grid's width).
+    @Test(arguments: [
+        ("radius", Double.nan, "radius nan: the kernel radius must be a finite number > 0"),
+        ("radius", -5, "radius -5.0: the kernel radius must be a finite number > 0"),
+        (
+            "paddingFactor", .nan,
+            "paddingFactor nan: the padding must be a finite number >= 0 (a multiple of the radius)"
+        ),
+        ("paddingFactor", -1, "paddingFactor -1.0: the padding must be a finite number >= 0 (a multiple of the radius)")
+    ])
+    func radiusAndPaddingOutOfRangeAreNamed(property: String, value: Double, message: String) throws {
+        var bad = Self.configuration
+        if property == "radius" { bad.radius = value } else { bad.paddingFactor = value }
+        #expect(throws: HeatMapError.invalidConfiguration(message)) {
+            try HeatMapContours.compute(from: Self.readings, configuration: bad, control: .none)
+        }
+    }
+
     /// A cancel at reports of the polygons' stages (assembly with
     /// unprojection, then the index) throws, starts no further stage, and
     /// stops the work promptly: after the cancel, at most one report per

@@ -358,7 +358,7 @@ extension HeatMapContours {
         control: ComputeControl
     ) throws -> [Double] {
         try control.begin(.levels)
-        try configuration.checkLevels()
+        try configuration.checkSettings()
         let g = grid.geometry
         try MemoryBudget.reserve(
             ContourBuilder.bytesNeeded(cells: grid.values.count),

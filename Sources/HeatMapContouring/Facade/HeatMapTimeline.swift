@@ -139,7 +139,7 @@ public final class HeatMapTimeline: Sendable {
                 if let radius { radii?.append(radius) }
             }
         }
-        try configuration.checkLevels()
+        try configuration.checkSettings()
         let density = try FrameDensity.make(
             points: batch, radii: radii, statistics: statistics, configuration: configuration,
             frames: frames, control: control)

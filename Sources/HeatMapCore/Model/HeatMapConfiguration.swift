@@ -118,14 +118,23 @@ extension HeatMapConfiguration {
     /// The most contour levels a map may have (the tool's `--levels`).
     package static let maximumLevels = 1000
 
-    /// Throws unless ``contourLevels`` is 1 … ``maximumLevels``: more
+    /// Throws unless the properties a caller may set past the initializer's
+    /// clamps are in range: ``contourLevels`` 1 … ``maximumLevels`` (more
     /// levels than that are no map a reader can tell apart, and cost a
-    /// contour pass each.
-    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` naming the count.
-    package func checkLevels() throws {
+    /// contour pass each), ``radius`` finite and > 0, ``paddingFactor``
+    /// finite and ≥ 0.
+    /// - Throws: ``HeatMapError/invalidConfiguration(_:)`` naming the property.
+    package func checkSettings() throws {
         guard (1...Self.maximumLevels).contains(contourLevels) else {
             throw HeatMapError.invalidConfiguration(
                 "contourLevels \(contourLevels): a map has 1 to \(Self.maximumLevels) levels")
+        }
+        guard radius.isFinite, radius > 0 else {
+            throw HeatMapError.invalidConfiguration("radius \(radius): the kernel radius must be a finite number > 0")
+        }
+        guard paddingFactor.isFinite, paddingFactor >= 0 else {
+            throw HeatMapError.invalidConfiguration(
+                "paddingFactor \(paddingFactor): the padding must be a finite number >= 0 (a multiple of the radius)")
         }
     }
 }

@@ -26,6 +26,7 @@ extension DensityGrid {
         control: ComputeControl = .none
     ) throws -> DensityGrid {
         try points.checkLengths()
+        try configuration.checkSettings()
         try control.begin(.density)
         return try DensityPlanner.compute(
             MemoryPointSource(points: points, projection: projection),
