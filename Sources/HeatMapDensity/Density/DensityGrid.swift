@@ -27,6 +27,10 @@ public struct DensityGrid: Sendable {
     public var kernel: DensityKernel
     /// Density values, or raw kernel sums.
     public var kernelValues: KernelValues
+    /// How the points' kernels got their radii when not all are
+    /// ``radius``: their own, or an adaptive bandwidth's (then ``radius``
+    /// is the pilot's); nil when every kernel has ``radius``.
+    public var pointRadii: PointRadii?
 
     /// Creates a grid from its parts.
     public init(

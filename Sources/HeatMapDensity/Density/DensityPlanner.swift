@@ -48,6 +48,8 @@ enum DensityPlanner {
         package var adaptive: AdaptiveSummary? = nil
         /// The largest radius of a point, when points have their own.
         package var maximumRadius: Double? = nil
+        /// How the points got their own radii, when they have them.
+        package var pointRadii: PointRadii? = nil
         /// How the points' own radii spread, when they have them.
         package var radiusProfile: RadiusProfile? = nil
         /// The smallest resolution at which the radius's σ spans half a
@@ -92,7 +94,9 @@ enum DensityPlanner {
             kernelValues: configuration.kernelValues, maximumRadius: plan.maximumRadius,
             radiusProfile: plan.radiusProfile, expectedCount: points.count)
         try accumulator.add(points, control: control)
-        return (try (consume accumulator).finish(control: control), plan)
+        var grid = try (consume accumulator).finish(control: control)
+        grid.pointRadii = plan.pointRadii
+        return (grid, plan)
     }
 
     /// Bytes a point with a radius of its own takes beyond the grid, at
@@ -140,6 +144,7 @@ enum DensityPlanner {
         plan.resolvingResolution = nil
         let radii: [Double]
         let profile: RadiusProfile
+        var adaptiveRule: AdaptiveBandwidth?
         if configuration.bandwidth.adaptiveRule != nil, !points.weight.contains(where: { $0 > 0 }) {
             // No point with weight (none at all, or every weight 0): there is
             // no pilot to adapt to, and nothing to draw; every point keeps
@@ -153,6 +158,7 @@ enum DensityPlanner {
                 control: control)
             radii = chosen.radii
             plan.adaptive = chosen.summary
+            adaptiveRule = rule
             profile = chosen.profile
         } else {
             radii = points.radius ?? []
@@ -176,21 +182,29 @@ enum DensityPlanner {
         }
         // Each point's padded disc, by blocks on all cores.
         let blocks = Parallel.blocks(of: points.count)
-        let parts = try Parallel.map(blocks.count, control: control) { b -> (PlaneBox, Double) in
-            var box = PlaneBox.empty, largest = 0.0
+        let parts = try Parallel.map(blocks.count, control: control) { b -> (PlaneBox, Double, Double) in
+            var box = PlaneBox.empty, largest = 0.0, smallest = Double.infinity
             for i in blocks[b] {
                 let r = pad * radii[i]
                 largest = max(largest, radii[i])
+                smallest = min(smallest, radii[i])
                 box.formUnion(
                     PlaneBox(
                         minX: points.x[i] - r, minY: points.y[i] - r, maxX: points.x[i] + r, maxY: points.y[i] + r))
             }
-            return (box, largest)
+            return (box, largest, smallest)
         }
         var largest = plan.radius
-        for (part, widest) in parts {
+        var ownRange = (smallest: Double.infinity, largest: 0.0)
+        for (part, widest, narrowest) in parts {
             box.formUnion(part)
             largest = max(largest, widest)
+            ownRange = (min(ownRange.smallest, narrowest), max(ownRange.largest, widest))
+        }
+        if let rule = adaptiveRule, let summary = plan.adaptive {
+            plan.pointRadii = .adaptive(sensitivity: rule.sensitivity, trim: rule.trim, summary: summary)
+        } else if adaptiveRule == nil, configuration.bandwidth.adaptiveRule == nil, !radii.isEmpty {
+            plan.pointRadii = .perPoint(smallest: ownRange.smallest, largest: ownRange.largest)
         }
         try GridGeometry.checkSpan(box: box, radius: largest, paddingFactor: 0)
         plan.geometry = GridGeometry.fitting(

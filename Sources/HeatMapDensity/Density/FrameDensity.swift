@@ -319,11 +319,12 @@ package final class FrameDensity {
             _ = try advance(control: control) { frame, values in
                 let configuration = density.configuration
                 let raw = density.estimator == .mean || configuration.kernelValues == .raw
-                let grid = DensityGrid(
+                var grid = DensityGrid(
                     geometry: density.plan.geometry, values: Array(values), projection: density.projection,
                     radius: density.plan.radius, estimator: density.estimator,
                     units: raw ? "" : density.projection.densityUnits, kernel: configuration.kernel,
                     kernelValues: density.estimator == .mean ? .density : configuration.kernelValues)
+                grid.pointRadii = density.plan.pointRadii
                 made = (frame, grid)
             }
             return made

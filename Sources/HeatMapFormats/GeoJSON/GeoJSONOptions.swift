@@ -73,16 +73,23 @@ public struct GeoJSONKernelMember: Sendable, Hashable {
     /// The radius in plane units (metres for geographic input).
     public var radius: Double
     public var values: KernelValues
+    /// The points' own radii, when they have them (``DensityGrid/pointRadii``):
+    /// written as a `radii` member, ``radius`` being then the pilot's or
+    /// the plan's.
+    public var pointRadii: PointRadii?
 
-    /// The member for `grid`'s kernel, or nil for the default Gaussian density.
+    /// The member for `grid`'s kernel, or nil for the default Gaussian
+    /// density with one radius.
     public init?(_ grid: DensityGrid) {
-        guard grid.kernel != .gaussian || grid.kernelValues != .density else { return nil }
+        guard grid.kernel != .gaussian || grid.kernelValues != .density || grid.pointRadii != nil else { return nil }
         kernel = grid.kernel
         radius = grid.radius
         values = grid.kernelValues
+        pointRadii = grid.pointRadii
     }
 
     var json: String {
-        "{\"name\":\(JSONEscaping.quoted(kernel.name)),\"radius\":\(GridEncoding.number(radius)),\"values\":\"\(values.rawValue)\"}"
+        "{\"name\":\(JSONEscaping.quoted(kernel.name)),\"radius\":\(GridEncoding.number(radius)),\"values\":\"\(values.rawValue)\""
+            + (pointRadii.map { ",\"radii\":\(GridEncoding.json($0))" } ?? "") + "}"
     }
 }

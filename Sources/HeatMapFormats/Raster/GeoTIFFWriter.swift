@@ -174,6 +174,19 @@ public enum GeoTIFFWriter {
                     "\(GridEncoding.number(grid.projection.centreLatitude)), \(GridEncoding.number(grid.projection.centreLongitude))"
                 ), at: 6)
         }
+        if let radii = grid.pointRadii {
+            func n(_ v: Double) -> String { GridEncoding.number(v) }
+            let text: String
+            switch radii {
+            case .perPoint(let smallest, let largest):
+                text = "per point, \(n(smallest)) to \(n(largest)) \(unit)"
+            case .adaptive(let sensitivity, let trim, let a):
+                text =
+                    "adaptive (Abramson), sensitivity \(n(sensitivity)), trim \(n(trim)); RADIUS is the pilot's; "
+                    + "local radii \(n(a.smallest)) to \(n(a.largest)) \(unit), geometric mean \(n(a.geometricMean)) \(unit)"
+            }
+            m.items.insert(("RADII", text), at: m.items.firstIndex { $0.0 == "KERNEL" }.map { $0 + 1 } ?? 4)
+        }
         m.bandDescription = grid.estimator == .mean ? "kernel-weighted mean" : "kernel density"
         m.bandUnit = grid.units
         return m

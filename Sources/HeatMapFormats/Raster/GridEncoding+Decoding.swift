@@ -96,9 +96,11 @@ extension GridEncoding {
         let radius = (object["radius"] as? NSNumber)?.doubleValue ?? max(geometry.dx, geometry.dy) * 3
         let kernel = try (object["kernel"] as? String).map { try DensityKernel(name: $0) } ?? .gaussian
         let kernelValues = (object["kernel_values"] as? String).flatMap(KernelValues.init(rawValue:)) ?? .density
-        return DensityGrid(
+        var grid = DensityGrid(
             geometry: geometry, values: values, projection: projection, radius: radius,
             estimator: estimator, units: object["units"] as? String ?? projection.densityUnits,
             kernel: kernel, kernelValues: kernelValues)
+        grid.pointRadii = pointRadii(object["radii"] as? [String: Any])
+        return grid
     }
 }

@@ -46,9 +46,50 @@ public enum GridEncoding {
             s +=
                 "\"kernel\":\(JSONEscaping.quoted(grid.kernel.name)),\"kernel_values\":\"\(grid.kernelValues.rawValue)\","
         }
+        if let radii = grid.pointRadii { s += "\"radii\":\(json(radii))," }
         // Units may be a user's column name: escape it like any JSON string.
         s += "\"units\":\(JSONEscaping.quoted(grid.units, for: .script))"
         return s
+    }
+
+    /// The `radii` member of a grid whose points have radii of their own
+    /// (``DensityGrid/pointRadii``), as grid JSON and GeoJSON's `kernel`
+    /// member write it: `{"kind":"per_point","smallest","largest"}`, or
+    /// `{"kind":"adaptive","sensitivity","trim","pilot_radius",
+    /// "geometric_mean","p5","p95","smallest","largest","trimmed"}`
+    /// (radii in plane units).
+    package static func json(_ radii: PointRadii) -> String {
+        switch radii {
+        case .perPoint(let smallest, let largest):
+            return "{\"kind\":\"per_point\",\"smallest\":\(number(smallest)),\"largest\":\(number(largest))}"
+        case .adaptive(let sensitivity, let trim, let a):
+            return "{\"kind\":\"adaptive\",\"sensitivity\":\(number(sensitivity)),\"trim\":\(number(trim)),"
+                + "\"pilot_radius\":\(number(a.pilotRadius)),\"geometric_mean\":\(number(a.geometricMean)),"
+                + "\"p5\":\(number(a.percentile5)),\"p95\":\(number(a.percentile95)),"
+                + "\"smallest\":\(number(a.smallest)),\"largest\":\(number(a.largest)),\"trimmed\":\(a.trimmed)}"
+        }
+    }
+
+    /// The radii a `radii` member of ``json(_:)-(PointRadii)`` describes, or nil.
+    static func pointRadii(_ object: [String: Any]?) -> PointRadii? {
+        guard let object, let kind = object["kind"] as? String else { return nil }
+        func value(_ key: String) -> Double? {
+            (object[key] as? NSNumber).map(\.doubleValue).flatMap { $0.isFinite ? $0 : nil }
+        }
+        guard let smallest = value("smallest"), let largest = value("largest") else { return nil }
+        switch kind {
+        case "per_point": return .perPoint(smallest: smallest, largest: largest)
+        case "adaptive":
+            guard let sensitivity = value("sensitivity"), let trim = value("trim"), let pilot = value("pilot_radius"),
+                let mean = value("geometric_mean")
+            else { return nil }
+            let summary = AdaptiveSummary(
+                pilotRadius: pilot, geometricMean: mean, smallest: smallest, largest: largest,
+                percentile5: value("p5") ?? smallest, percentile95: value("p95") ?? largest,
+                trimmed: (object["trimmed"] as? NSNumber)?.intValue ?? 0)
+            return .adaptive(sensitivity: sensitivity, trim: trim, summary: summary)
+        default: return nil
+        }
     }
 
     /// An ESRI ASCII grid: header (ncols, nrows, xllcenter, yllcenter,

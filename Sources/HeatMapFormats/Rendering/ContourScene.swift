@@ -81,11 +81,13 @@ enum ContourScene {
                 }
             }
         }
+        let caption = grid.flatMap(KernelCaption.text)
         let legend = HeatMapLegend(thresholds: thresholds, units: units, gradient: gradient)
-            .labels(options.legendLabels).title(options.legendTitle).opacity(style.fillOpacity)
+            .labels(options.legendLabels).title(options.legendTitle ?? caption).opacity(style.fillOpacity)
         let summary =
             "Contours: \(count) levels" + (units.isEmpty ? "" : " (\(units))")
             + (texts.isEmpty ? "" : ", thresholds " + texts.joined(separator: ", "))
+            + (caption.map { "; " + $0 } ?? "")
         return PictureScene(
             dataBox: box, projection: projection, legend: count > 0 ? legend : nil,
             opacity: style.fillOpacity, drawData: draw, tooltips: tips, summary: summary,

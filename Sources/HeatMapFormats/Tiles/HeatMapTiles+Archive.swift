@@ -147,6 +147,7 @@ extension HeatMapTiles {
             + "\"kernel\":\(quoted(kernel.name)),"
             + (kernel.isFinite ? "" : "\"sigma\":\(number(radius / 3)),")
             + "\"values\":\(quoted(kernelValues == .raw ? "raw" : "density")),"
+            + (pointRadii.map { "\"radii\":\(GridEncoding.json($0))," } ?? "")
             + "\"estimator\":\(quoted(estimator == .mean ? "mean" : "density"))}"
         return "{\"name\":\"contours\",\"format\":\"pbf\",\"type\":\"overlay\","
             + "\"description\":\"Kernel density bands, contoured at every zoom with one radius and one set of thresholds\","

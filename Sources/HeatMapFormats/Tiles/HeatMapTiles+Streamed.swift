@@ -39,6 +39,7 @@ extension HeatMapTiles {
         var tiles = try HeatMapTiles(
             points: all, projection: grid.projection, radius: grid.radius, thresholds: thresholds,
             units: grid.units, configuration: configuration, zooms: zooms, control: control)
+        tiles.pointRadii = grid.pointRadii
         if let bins {
             tiles.bins = TileBins(latitude: latitudes, longitude: longitudes, weight: all.weight, shape: bins)
         }

@@ -50,6 +50,9 @@ public struct HeatMapTiles: Sendable {
 
     /// The points binned per zoom for the `bins` layer, or nil for none.
     var bins: TileBins?
+    /// The points' own radii, when they have them, as the grid the
+    /// thresholds came from names them (the archive's legend says so).
+    var pointRadii: PointRadii?
 
     init(
         field: any TileField, radius: Double, legend: TileLegend, smoother: PolygonSmoother,
@@ -132,6 +135,7 @@ public struct HeatMapTiles: Sendable {
                 points: prepared.points, projection: prepared.projection, radius: grid.radius,
                 thresholds: thresholds, units: grid.units, configuration: configuration,
                 zooms: zooms, control: control)
+            tiles.pointRadii = grid.pointRadii
             if let bins {
                 let unprojection = Unprojection(prepared.projection)
                 let p = prepared.points
@@ -159,6 +163,7 @@ public struct HeatMapTiles: Sendable {
             smoother: contours.configuration.smoother, estimator: grid.estimator,
             kernel: contours.configuration.kernel, kernelValues: contours.configuration.kernelValues,
             zooms: zooms ?? Self.defaultZooms(box: field.worldBox, detail: cell))
+        pointRadii = grid.pointRadii
     }
 
     /// The same tiles over other zooms: either end given replaces the

@@ -93,6 +93,8 @@ extension RasterExport {
                 args, GeoJSONOptions(precision: precision, grouping: grouping),
                 grid: raster.grid)
             options.crsName = keptCRS
+            // A JSON grid names its kernel and radii; other rasters read as the default.
+            options.kernel = GeoJSONKernelMember(raster.grid)
             try OutputFile.streaming(to: output) { out in
                 try GeoJSONExport.write(
                     lonLatSet, projection: projection, units: raster.units ?? "", mode: mode,
