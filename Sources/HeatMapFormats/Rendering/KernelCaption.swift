@@ -16,7 +16,9 @@ enum KernelCaption {
             geographic ? HeatMapNumberFormat.string(v / 1000) : HeatMapNumberFormat.string(v)
         }
         let unit = geographic ? " km" : ""
-        let name = grid.kernel == .gaussian ? "Gaussian" : grid.kernel.name.prefix(1).uppercased() + grid.kernel.name.dropFirst()
+        let name =
+            grid.kernel == .gaussian
+            ? "Gaussian" : grid.kernel.name.prefix(1).uppercased() + grid.kernel.name.dropFirst()
         var text = "\(name) kernel, "
         switch grid.pointRadii {
         case nil: text += "radius \(length(grid.radius))\(unit)"
