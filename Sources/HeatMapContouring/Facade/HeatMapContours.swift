@@ -61,6 +61,11 @@ public struct HeatMapContours: Sendable, Equatable {
     /// ``HeatMapError``: a configuration out of its domain, or not enough
     /// memory); nil for every computed result.
     public let failure: (any Error)?
+    /// Why the map may not be what was expected, found by `compute`: no
+    /// usable points, all weights zero, a single kernel, no level inside
+    /// the grid's range, weight the equal-area grid could not hold. Empty
+    /// for an ordinary map. O(1).
+    public internal(set) var notes: [HeatMapNote] = []
     private let storage: Storage
 
     /// The band polygons of ``contours``. O(1) when `compute` made them
@@ -291,9 +296,33 @@ extension HeatMapContours {
         let grid = try DensityGrid.compute(
             points: prepared.points, projection: prepared.projection,
             configuration: configuration, control: control)
-        return try compute(
+        var result = try compute(
             from: grid, configuration: configuration, control: control, summary: prepared.summary,
             kinds: kinds)
+        let onPoints = notes(on: prepared.points, leftOut: prepared.summary.rejectedCount, grid: grid)
+        // A note on the points says why the grid is flat, too.
+        if onPoints.contains(where: \.explainsAFlatGrid) {
+            result.notes = onPoints
+        } else {
+            result.notes = onPoints + result.notes
+        }
+        return result
+    }
+
+    /// The notes on the points behind `grid` (the levels' are the grid's own).
+    private static func notes(on points: PlanePoints, leftOut: Int, grid: DensityGrid) -> [HeatMapNote] {
+        var weighted = 0, total = 0.0, onePlace = true
+        for i in 0..<points.count {
+            if points.weight[i] > 0 { weighted += 1 }
+            total += points.weight[i]
+            if points.x[i] != points.x[0] || points.y[i] != points.y[0] { onePlace = false }
+        }
+        if let note = HeatMapNote.points(
+            count: points.count, weighted: weighted, atOnePlace: onePlace, leftOut: leftOut)
+        {
+            return [note]
+        }
+        return HeatMapNote.rim(grid, totalWeight: total).map { [$0] } ?? []
     }
 
     /// Contours of a grid computed elsewhere (streamed input, a grid file,
@@ -323,13 +352,16 @@ extension HeatMapContours {
             DeferredRelease.release(consume pieces)
             throw CancellationError()
         }
+        let levelNote = HeatMapNote.levels(thresholds, grid: grid).map { [$0] } ?? []
         guard configuration.simplification > 0 else {
             // Bands are assembled when first read: the polygons, an export
             // or the set itself, whichever comes first.
             do {
-                return try HeatMapContours(
+                var result = try HeatMapContours(
                     grid: grid, contours: .pieces(pieces), kinds: kinds, configuration: configuration,
                     summary: summary, control: control)
+                result.notes = levelNote
+                return result
             } catch {
                 DeferredRelease.release(consume pieces)
                 throw error
@@ -342,9 +374,11 @@ extension HeatMapContours {
             throw CancellationError()
         }
         do {
-            return try HeatMapContours(
+            var result = try HeatMapContours(
                 grid: grid, contours: .set(set), kinds: kinds, configuration: configuration, summary: summary,
                 control: control)
+            result.notes = levelNote
+            return result
         } catch {
             DeferredRelease.release(consume set)
             throw error

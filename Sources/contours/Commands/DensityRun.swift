@@ -93,24 +93,18 @@ struct DensityRun {
     @discardableResult
     static func describeOddities(_ points: StreamedPoints, estimator: DensityEstimator) -> Bool {
         let s = points.statistics
-        if s.count == 0 {
-            if points.rowsRead == 0 {
-                Console.note("\(points.name): no data rows; the result is empty")
-            } else {
-                Console.note(
-                    "\(points.name): no usable points (all \(points.rowsRead) rows skipped); the result is empty")
-            }
-        } else if s.weightedCount == 0 {
-            Console.note(
-                "\(points.name): all \(s.count) weights are zero; the density is zero everywhere and there are no contours"
-            )
-        } else if s.count == 1 {
-            Console.note("\(points.name): only one point; the map is a single kernel around it")
-        } else if s.allIdentical {
-            Console.note(
-                "\(points.name): all \(s.count) points are at the same place; the map is a single kernel around it")
-        } else {
+        switch HeatMapNote.points(
+            count: s.count, weighted: s.weightedCount, atOnePlace: s.allIdentical, leftOut: points.rowsRead - s.count)
+        {
+        case nil:
             return false
+        case .noPoints?:
+            Console.note(
+                points.rowsRead == 0
+                    ? "\(points.name): no data rows; the result is empty"
+                    : "\(points.name): no usable points (all \(points.rowsRead) rows skipped); the result is empty")
+        case let note?:
+            Console.note("\(points.name): \(note)")
         }
         return true
     }
@@ -121,19 +115,8 @@ struct DensityRun {
     /// ground; data over the globe may have points there. One line when the
     /// grid's density holds under 99 % of the weight.
     static func describeRimCap(_ grid: DensityGrid, totalWeight: Double) {
-        guard grid.estimator == .density, grid.kernelValues == .density, totalWeight > 0,
-            let cap = SphereRim.cap(geometry: grid.geometry, projection: grid.projection)
-        else { return }
-        let g = grid.geometry
-        var sum = 0.0
-        for v in grid.values where v > 0 { sum += v }
-        let held = sum * g.dx * g.dy / grid.projection.areaUnitScale / totalWeight
-        guard held < 0.99 else { return }
-        func n(_ v: Double) -> String { String(format: "%.3g", v) }
-        Console.note(
-            "the grid holds \(n(100 * held)) % of the weight: within \(n(cap.degrees))° of \(n(cap.latitude)), "
-                + "\(n(cap.longitude)) (the antipode of the equal-area plane's centre, its rim) it holds no density; "
-                + "a finer --resolution narrows that cap")
+        guard let note = HeatMapNote.rim(grid, totalWeight: totalWeight) else { return }
+        Console.note("\(note); a finer --resolution narrows that cap")
     }
 
     /// Says that the radius is far narrower than the grid's cells (its σ
