@@ -53,7 +53,7 @@ struct RadiusClassFill: DensityFill {
             radii[i] >= smallest && radii[i] <= largest
                 && CubicBinning.contains(x: x[i], y: y[i], xAxis: xAxis, yAxis: yAxis)
         }
-        // The wide points sorted by lower class as they are copied (a
+        // The wide points sorted by first class as they are copied (a
         // stable counting sort: each block's count per class, then its copy).
         let blocks = Parallel.blocks(of: n)
         let counted = try Parallel.map(blocks.count, control: control) {
@@ -62,10 +62,11 @@ struct RadiusClassFill: DensityFill {
             var used = [Bool](repeating: false, count: classCount)
             for i in blocks[b] where weight[i] != 0 {
                 if isBinned(i) {
-                    let (k, share) = classes.position(of: radii[i])
-                    wide[k] += 1
-                    if share < 1 { used[k] = true }
-                    if share > 0 { used[k + 1] = true }
+                    let t = classes.coordinate(of: radii[i]), first = classes.firstClass(at: t)
+                    wide[first] += 1
+                    for k in first..<min(first + 3, classCount) where classes.share(of: k, at: t) != 0 {
+                        used[k] = true
+                    }
                 } else {
                     narrow += 1
                 }
@@ -92,9 +93,9 @@ struct RadiusClassFill: DensityFill {
             for i in blocks[b] where weight[i] != 0 {
                 let v = value?[i] ?? 0
                 if isBinned(i) {
-                    let (k, share) = classes.position(of: radii[i])
-                    wide.sorted.set(at[k], x[i], y[i], weight[i], v, share)
-                    at[k] += 1
+                    let t = classes.coordinate(of: radii[i]), first = classes.firstClass(at: t)
+                    wide.sorted.set(at[first], x[i], y[i], weight[i], v, t)
+                    at[first] += 1
                 } else {
                     narrow.set(m, x[i], y[i], weight[i], v, radii[i])
                     m += 1
@@ -150,7 +151,7 @@ struct RadiusClassFill: DensityFill {
                 guard !range.isEmpty else { continue }
                 let depositor = ClassShareBinning(
                     binning: CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: plane.base, layout: layout),
-                    share: sorted.share + range.lowerBound, upperFrom: sorted.start(of: k) - range.lowerBound)
+                    coordinate: sorted.coordinate + range.lowerBound, classes: classes, target: k)
                 try RowBands.deposit(
                     depositor, x: sorted.x + range.lowerBound, y: sorted.y + range.lowerBound,
                     weight: sorted.weight + range.lowerBound,

@@ -5,21 +5,27 @@ import HeatMapCore
 /// radius per point) under a kernel the Fourier convolution keeps exact
 /// enough (``DensityPlan/convolutionRadiusInCells(_:)``): class radii ρₖ
 /// evenly spaced in 1/ρ from ``smallest`` to ``largest``, and a point of
-/// radius r between ρₖ and ρₖ₊₁ shared between the two classes, linearly
-/// in 1/r, so its kernel is approximated by the mix (1 − λ) K_ρₖ +
-/// λ K_ρₖ₊₁. Each class is then one fixed-radius convolution
-/// (``RadiusClassFill``).
+/// radius r shared among the three classes nearest it in 1/ρ by the
+/// quadratic Lagrange weights in 1/r (``share(of:at:)``), so its kernel
+/// is approximated by the mix Σₖ sₖ K_ρₖ (two classes share linearly,
+/// one takes every point). Each class is then one fixed-radius
+/// convolution (``RadiusClassFill``).
 ///
-/// The mix keeps the mass (each K integrates to 1; raw values mix the raw
-/// shapes). Its error, for a lone point relative to its own peak, grows
-/// as the square of the classes' ratio h = ln(ρₖ₊₁/ρₖ) (about 0.6 h²,
-/// most of it where the support's edge moves between the two classes).
-/// Even spacing in 1/ρ makes h grow with ρ: a point of radius r peaks at
-/// w/r², and under an adaptive bandwidth about as many points overlap a
-/// node wherever it is, so the error at a node stays about the same
-/// fraction of the density there for every class. With h at most 0.05 at
-/// the narrowest class the measured error stays within 2.5e−4 of the
-/// grid's maximum (docs/performance.md), against 3e−3 for h = 0.2.
+/// The shares sum to 1, so the mix keeps the mass (each K integrates to 1;
+/// raw values mix the raw shapes), and they follow 1/r and 1/r² (a
+/// density kernel's peak) exactly. The mix's error, for a lone point
+/// relative to its own peak, grows as the square of the classes' ratio
+/// h = ln(ρₖ₊₁/ρₖ): the support's edge, where the quartic's second
+/// derivative jumps, moves between the classes, and no polynomial in 1/r
+/// follows that jump to a higher order. The rest of the kernel is smooth
+/// in 1/r, and there three classes do much better than two shared
+/// linearly: at the same spacing the grids' error fell 4 to 10 times
+/// (docs/density-model.md). Even spacing in 1/ρ makes h grow with ρ: a
+/// point of radius r peaks at w/r², and under an adaptive bandwidth about
+/// as many points overlap a node wherever it is, so the error at a node
+/// stays about the same fraction of the density there for every class.
+/// With h at most 0.1 at the narrowest class the measured error stays
+/// within 2.5e−4 of the grid's maximum (docs/performance.md).
 ///
 /// The widest class is the largest radius itself (when the classes reach
 /// it): the points an adaptive bandwidth trims all have that radius, and
@@ -38,7 +44,7 @@ struct RadiusClasses: Sendable, Hashable {
 
     /// ln(ρ₁ / ρ₀) of the classes the planner makes at most: the ratio at
     /// the narrowest class (wider classes are spaced wider, see the type).
-    static let standardLogStep = 0.05
+    static let standardLogStep = 0.1
 
     /// Classes from `smallest` up to `largest`, the narrowest two at most
     /// `logStep` apart in ln ρ, where that is under 1 / `logStep` ×
@@ -67,14 +73,42 @@ struct RadiusClasses: Sendable, Hashable {
     /// ρₖ.
     func radius(_ k: Int) -> Double { k == count - 1 ? largest : 1 / (1 / smallest - Double(k) * inverseStep) }
 
-    /// The lower class of radius r in ``smallest``…``largest`` and the share
-    /// λ of the upper one (0 when there is one class; 1 at ``largest``).
-    @inline(__always) func position(of r: Double) -> (lower: Int, share: Double) {
-        guard count > 1 else { return (0, 0) }
-        if r >= largest { return (count - 2, 1) }
-        let t = max((1 / smallest - 1 / r) / inverseStep, 0)
-        let k = min(Int(t), count - 2)
-        return (k, min(t - Double(k), 1))
+    /// The class coordinate t of radius r in ``smallest``…``largest``:
+    /// (1/ρ₀ − 1/r) / (1/ρₖ − 1/ρₖ₊₁), k at ρₖ, clamped to 0…count − 1
+    /// (0 when there is one class; count − 1 at ``largest``).
+    @inline(__always) func coordinate(of r: Double) -> Double {
+        guard count > 1 else { return 0 }
+        if r >= largest { return Double(count - 1) }
+        return min(max((1 / smallest - 1 / r) / inverseStep, 0), Double(count - 1))
+    }
+
+    /// The middle of the three classes a point at coordinate t (≥ 0) shares:
+    /// the nearest class, kept off the ends.
+    @inline(__always) private func middle(_ t: Double) -> Int { min(max(Int(t + 0.5), 1), count - 2) }
+
+    /// The first of the classes a point at coordinate t shares (up to
+    /// three consecutive ones, ``share(of:at:)``).
+    @inline(__always) func firstClass(at t: Double) -> Int { count < 3 ? 0 : middle(t) - 1 }
+
+    /// Class k's share of a point at coordinate t: the quadratic Lagrange
+    /// weight of node k among the three nearest t (linear between two
+    /// classes, 1 for one class alone), 0 for a class not among them. The
+    /// shares of a point sum to 1; at a class's own radius (t a whole
+    /// number) that class takes it whole. A share may be negative (at
+    /// most an eighth of the weight, on the farther neighbour).
+    @inline(__always) func share(of k: Int, at t: Double) -> Double {
+        switch count {
+        case 1: return 1
+        case 2: return k == 0 ? 1 - t : t
+        default:
+            let m = middle(t), u = t - Double(m)
+            switch k - m {
+            case -1: return 0.5 * u * (u - 1)
+            case 0: return (1 - u) * (1 + u)
+            case 1: return 0.5 * u * (u + 1)
+            default: return 0
+            }
+        }
     }
 
     /// Classes for points of radii up to `maximumRadius` under `kernel`
@@ -145,7 +179,7 @@ struct RadiusClasses: Sendable, Hashable {
     /// Rough nanoseconds of CPU time of the classes' fill (the splat it is
     /// weighed against costs about 1 ns per node in double precision,
     /// ``DiscFill/nanosecondsPerNode(kernel:channels:)``): binning per point
-    /// into two classes, per class a forward transform and a quarter of one
+    /// into three classes, per class a forward transform and a quarter of one
     /// for its kernel (two kernels share a transform of half the columns,
     /// ``SpectralSum``), one inverse; a transform of G real values (the
     /// transform's complex nodes twice: ``transformLayout(xAxis:yAxis:channels:)``,
@@ -153,7 +187,7 @@ struct RadiusClasses: Sendable, Hashable {
     /// (measured on 1024 × 884 grids).
     func cost(points n: Double, transformNodes: Double, channels: Double) -> Double {
         let transform = transformNodes * (log2(max(transformNodes, 2)) + 1) * 0.6
-        return n * (40 + 40 * channels) + (1.25 * Double(count) + 1) * transform
+        return n * (60 + 60 * channels) + (1.25 * Double(count) + 1) * transform
     }
 
     /// The Fourier transform's layout of every class: one shape for all,
@@ -170,22 +204,22 @@ struct RadiusClasses: Sendable, Hashable {
     }
 }
 
-/// The wide points of one deposit sorted by their lower class, in input
-/// order within one, with the upper class's share of each: so the points
-/// that class k bins, those of lower class k − 1 (their share) and then
-/// those of lower class k (the rest of their weight), lie in one run.
-/// Made by ``RadiusClassFill`` as it splits a slice (a stable counting
-/// sort, by blocks on all cores), kept until the grid is finished.
+/// The wide points of one deposit sorted by the first class each shares
+/// (``RadiusClasses/firstClass(at:)``), in input order within one, with
+/// each point's class coordinate: so the points that class k bins, those
+/// of first class k − 2, k − 1 and k, lie in one run. Made by
+/// ``RadiusClassFill`` as it splits a slice (a stable counting sort, by
+/// blocks on all cores), kept until the grid is finished.
 final class RadiusClassOrder: @unchecked Sendable {
     /// The points in class order; the run of radii holds each point's
-    /// upper share λ instead (``RadiusClasses/position(of:)``).
+    /// class coordinate t instead (``RadiusClasses/coordinate(of:)``).
     let sorted: RadiusClassSlice
-    /// Points of lower class k are `starts[k] ..< starts[k + 1]`.
+    /// Points of first class k are `starts[k] ..< starts[k + 1]`.
     private let starts: [Int]
 
-    /// Room for points of lower class k in `starts[k] ..< starts[k + 1]`,
-    /// each to be set once (``RadiusClassSlice/set(_:_:_:_:_:_:)``, the share
-    /// in place of the radius).
+    /// Room for points of first class k in `starts[k] ..< starts[k + 1]`,
+    /// each to be set once (``RadiusClassSlice/set(_:_:_:_:_:_:)``, the
+    /// coordinate in place of the radius).
     init(starts: [Int]) {
         self.starts = starts
         sorted = RadiusClassSlice(count: starts.last ?? 0)
@@ -196,26 +230,22 @@ final class RadiusClassOrder: @unchecked Sendable {
     var y: UnsafeMutablePointer<Double> { sorted.y }
     var weight: UnsafeMutablePointer<Double> { sorted.weight }
     var value: UnsafeMutablePointer<Double> { sorted.value }
-    /// The upper class's share λ of each point.
-    var share: UnsafeMutablePointer<Double> { sorted.radius }
+    /// The class coordinate t of each point.
+    var coordinate: UnsafeMutablePointer<Double> { sorted.radius }
 
-    /// The first point of lower class k.
-    func start(of k: Int) -> Int { starts[k] }
-
-    /// The points class k bins: those of lower class k − 1, then those of
-    /// lower class k.
-    func contributors(of k: Int) -> Range<Int> { starts[max(k - 1, 0)]..<starts[k + 1] }
+    /// The points class k bins: those of first class k − 2 through k.
+    func contributors(of k: Int) -> Range<Int> { starts[max(k - 2, 0)]..<starts[k + 1] }
 }
 
-/// Bins one class's part of its points (``RadiusClassOrder/contributors(of:)``)
-/// by cubic weights (``CubicBinning``): the points before `upperFrom`,
-/// of the class below, their upper share λ of the weight, the others
-/// their 1 − λ.
+/// Bins class `target`'s part of its points (``RadiusClassOrder/contributors(of:)``)
+/// by cubic weights (``CubicBinning``): each point its share of the class
+/// (``RadiusClasses/share(of:at:)``) of its weight.
 struct ClassShareBinning: PointDepositor {
     let binning: CubicBinning
-    /// λ of each point of the run.
-    let share: UnsafePointer<Double>
-    let upperFrom: Int
+    /// The class coordinate t of each point of the run.
+    let coordinate: UnsafePointer<Double>
+    let classes: RadiusClasses
+    let target: Int
 
     var scratchCount: Int { binning.scratchCount }
     var pollInterval: Int { binning.pollInterval }
@@ -227,7 +257,7 @@ struct ClassShareBinning: PointDepositor {
     }
 
     @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
-        SIMD4(x, y, weight * (i < upperFrom ? share[i] : 1 - share[i]), value)
+        SIMD4(x, y, weight * classes.share(of: target, at: coordinate[i]), value)
     }
 
     @inline(__always)
