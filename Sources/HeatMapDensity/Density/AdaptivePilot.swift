@@ -189,12 +189,14 @@ enum AdaptivePilot {
     }
 
     /// Nodes per pilot radius of the pilot's own grid where that grid is
-    /// cheap to make (a transform, the radius being wide in its cells):
-    /// cubic interpolation on it reads a smooth pilot within about 1e-6 of
-    /// its value and one with a support edge nearby (a kink of the finite
-    /// kernels) within about 1e-3 of the neighbour's share; a radius takes
-    /// the pilot's −α-th power, so the local radius is off by α times that.
-    static let fineNodesPerRadius = 24.0
+    /// cheap to make (a transform, the radius being wide in its cells; 20
+    /// is about the least at which the quartic's grid is a transform, see
+    /// ``DensityPlan/convolutionRadiusInCells(_:)``): cubic interpolation on
+    /// it reads a smooth pilot within a few 1e-6 of its value and one with
+    /// a support edge nearby (a kink of the finite kernels) within about
+    /// 1e-3 of the neighbour's share; a radius takes the pilot's −α-th
+    /// power, so the local radius is off by α times that.
+    static let fineNodesPerRadius = 20.0
 
     /// Nodes per pilot radius where the fine grid would cost more than
     /// splatting every point on this one. The grid is read only where the
