@@ -144,7 +144,6 @@ enum DensityPlanner {
         plan.resolvingResolution = nil
         let radii: [Double]
         let profile: RadiusProfile
-        var adaptiveRule: AdaptiveBandwidth?
         if configuration.bandwidth.adaptiveRule != nil, !points.weight.contains(where: { $0 > 0 }) {
             // No point with weight (none at all, or every weight 0): there is
             // no pilot to adapt to, and nothing to draw; every point keeps
@@ -158,7 +157,6 @@ enum DensityPlanner {
                 control: control)
             radii = chosen.radii
             plan.adaptive = chosen.summary
-            adaptiveRule = rule
             profile = chosen.profile
         } else {
             radii = points.radius ?? []
@@ -201,9 +199,12 @@ enum DensityPlanner {
             largest = max(largest, widest)
             ownRange = (min(ownRange.smallest, narrowest), max(ownRange.largest, widest))
         }
-        if let rule = adaptiveRule, let summary = plan.adaptive {
-            plan.pointRadii = .adaptive(sensitivity: rule.sensitivity, trim: rule.trim, summary: summary)
-        } else if adaptiveRule == nil, configuration.bandwidth.adaptiveRule == nil, !radii.isEmpty {
+        if let rule = configuration.bandwidth.adaptiveRule {
+            // (No summary: nothing was weighed, and every point kept the pilot's radius.)
+            plan.pointRadii = plan.adaptive.map {
+                .adaptive(sensitivity: rule.sensitivity, trim: rule.trim, summary: $0)
+            }
+        } else if !radii.isEmpty {
             plan.pointRadii = .perPoint(smallest: ownRange.smallest, largest: ownRange.largest)
         }
         try GridGeometry.checkSpan(box: box, radius: largest, paddingFactor: 0)
