@@ -71,12 +71,13 @@ import Testing
         #expect(props.map { $0["threshold"] as! Double } == [100, 300, 500, 700, 900])
         #expect(props.map { $0["amin"] as! Double } == [100, 300, 500, 700, 900])
         #expect(props.last!["amax"] as? Double == RasterReaderTests.source.grid.maximum)
+        // The raster reaches -20, so gdal_contour's level 0 lies inside its range.
         let exp = try Tool.run([
             "export", Self.fixture("float32_none_utm33.tif"), "--exp-base", "10", "--smooth", "none"
         ])
         #expect(
             try Self.features(exp.stdout).map { ($0["properties"] as! [String: Any])["threshold"] as! Double } == [
-                1, 10, 100
+                0, 1, 10, 100
             ])
     }
 
@@ -111,5 +112,27 @@ import Testing
             ))
         let box = (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any])["bbox"] as! [Double]
         #expect(box[0] >= 400_000 && box[2] <= 440_000)
+    }
+
+    /// Elevations or anomalies below zero are data, not a density's rounding
+    /// noise: their levels are contoured, as gdal_contour does.
+    @Test(arguments: [
+        (["--interval", "2"], [-2.0, 0, 2]),
+        (["--spacing", "custom:-3,-1,1"], [-3.0, -1, 1]),
+        (["--spacing", "nice", "--levels", "4"], [-2.0, 0, 2])
+    ])
+    func negativeRasterValuesGetTheirLevels(options: [String], thresholds: [Double]) throws {
+        let folder = try ScratchFolder()
+        try folder.write(
+            "mix.asc", "ncols 3\nnrows 3\nxllcorner 10\nyllcorner 40\ncellsize 0.5\n-4 -3 -2\n-1 0 1\n2 3 4\n")
+        let run = try Tool.run(["export", folder.file("mix.asc"), "--smooth", "none"] + options)
+        #expect(run.status == 0, "\(run.stderr)")
+        let found = try Self.features(run.stdout).map { ($0["properties"] as! [String: Any])["threshold"] as! Double }
+        #expect(found == thresholds)
+        try folder.write(
+            "deep.asc", "ncols 3\nnrows 3\nxllcorner 10\nyllcorner 40\ncellsize 0.5\n-9 -8 -7\n-6 -5 -4\n-3 -2 -1\n")
+        let deep = try Tool.run(["export", folder.file("deep.asc"), "--smooth", "none"] + options)
+        #expect(deep.status == 0, "\(deep.stderr)")
+        #expect(try Self.features(deep.stdout).isEmpty == false)
     }
 }

@@ -14,7 +14,9 @@ package enum ThresholdResolver {
     /// The thresholds of `spacing` with `levelCount` levels for `grid`.
     /// A density is never negative: values a hair below zero are rounding
     /// noise of the fast paths, so the range of a density grid starts at 0
-    /// at the lowest (and a "nice" 0 never becomes a threshold).
+    /// at the lowest (and a "nice" 0 never becomes a threshold). Values
+    /// further below zero are data (a raster of elevations or anomalies
+    /// read as a grid), and keep their range.
     package static func thresholds(for spacing: LevelSpacing, levelCount: Int, grid: DensityGrid) -> [Double] {
         // Only cancellation can fail, and this control never cancels.
         (try? thresholds(for: spacing, levelCount: levelCount, grid: grid, control: .none)) ?? []
@@ -77,7 +79,7 @@ package enum ThresholdResolver {
         sortedDescending: () throws -> [Double], floor: Double?, control: ComputeControl
     ) throws -> [Double] {
         var (lo, hi) = try OrderStatistics.extremes(values, control: control)
-        if let floor, lo < floor { lo = floor }
+        if let floor, lo < floor, floor - lo <= noiseBelowFloor * (hi - floor) { lo = floor }
         guard lo.isFinite, hi.isFinite, hi > lo else { return [] }
         let levels = max(levelCount, 1)
         let range = hi - lo
@@ -150,6 +152,12 @@ package enum ThresholdResolver {
                 ?? .linear
         }
     }
+
+    /// How far below the floor, as a share of the values' height above it,
+    /// the minimum may lie and still be rounding noise: floating-point
+    /// sums err by a few ulps of the maximum, while a raster's own negative
+    /// values lie far further below.
+    static let noiseBelowFloor = 1e-6
 
     /// Where the Apple package's "non-zero" values begin: above min + 1e-10 × range.
     static func nonZeroFloor(minimum: Double, range: Double) -> Double { minimum + range * 1e-10 }
