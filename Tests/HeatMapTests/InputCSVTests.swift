@@ -82,6 +82,15 @@ import Testing
         #expect(try Self.records("only\n1\n").map(\.fields) == [["only"], ["1"]])
     }
 
+    /// Blank lines before the header are skipped when reading, so the
+    /// delimiter comes from the header after them, not from the empty first line.
+    @Test func delimiterIsSniffedFromTheHeaderAfterBlankLines() throws {
+        #expect(try Self.records("\n\r\nlat;lon\n1,5;2\n").map(\.fields) == [["lat", "lon"], ["1,5", "2"]])
+        #expect(try Self.records("\n\nlat\tlon\n1\t2\n").map(\.fields) == [["lat", "lon"], ["1", "2"]])
+        let p = try Self.points("\u{FEFF}\n\nlat;lon\n-41,3;174,8\n")
+        #expect(p == [InputPoint(latitude: -41.3, longitude: 174.8)])
+    }
+
     @Test func semicolonFilesMayUseADecimalComma() throws {
         let p = try Self.points(
             "lat;lon;w\n-41,3;174,8;2,5\n", options: PointReaderOptions(columns: PointColumns(weight: "w")))

@@ -112,15 +112,21 @@ package final class CSVTokenizer {
     }
 
     /// The delimiter of a header line: whichever of comma, semicolon and
-    /// tab occurs most often outside quotes before the first line break
-    /// (comma when none does, or on a tie with it).
+    /// tab occurs most often outside quotes on the first line that is not
+    /// blank (comma when none does, or on a tie with it). Blank lines before
+    /// the header are skipped, as ``next()`` skips them.
     static func sniffDelimiter(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt8 {
         var comma = 0, semicolon = 0, tab = 0
         var quoted = false
+        var header = false
         for b in bytes {
-            if b == UInt8(ascii: "\"") { quoted.toggle(); continue }
+            if b == UInt8(ascii: "\"") { quoted.toggle() }
             if quoted { continue }
-            if b == 0x0A || b == 0x0D { break }
+            if b == 0x0A || b == 0x0D {
+                if header { break }
+                continue
+            }
+            header = true
             switch b {
             case UInt8(ascii: ","): comma += 1
             case UInt8(ascii: ";"): semicolon += 1
