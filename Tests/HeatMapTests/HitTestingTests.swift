@@ -57,6 +57,27 @@ import Testing
         #expect(levels(r, x: 10, y: 10) == [0], "on the outer corner")
     }
 
+    /// Round a pit the upper band is the one with the hole: band 1 is the
+    /// ring 2…8 with a hole 4…6, where band 0 comes back as an island, and
+    /// the island's own hole 4.5…5.5 is below every threshold. A ring lies
+    /// at its upper band's threshold, so a point on it is in that band.
+    @Test func pointsOnAPitsRingBelongToTheUpperBand() {
+        let locator = BandLocator(bands: [
+            [
+                PlanePolygon(exterior: Self.square(0, 10), holes: [Self.square(2, 8).reversed()]),
+                PlanePolygon(exterior: Self.square(4, 6), holes: [Self.square(4.5, 5.5).reversed()])
+            ],
+            [PlanePolygon(exterior: Self.square(2, 8), holes: [Self.square(4, 6).reversed()])]
+        ])
+        #expect(locator.band(at: PlanePoint(x: 2, y: 5)) == 1, "on the peak's ring")
+        #expect(locator.band(at: PlanePoint(x: 4, y: 5)) == 1, "on the pit's ring")
+        #expect(locator.band(at: PlanePoint(x: 6, y: 6)) == 1, "on the pit's corner")
+        #expect(locator.band(at: PlanePoint(x: 4.2, y: 5)) == 0, "in the island")
+        #expect(locator.band(at: PlanePoint(x: 4.5, y: 5)) == 0, "on the island's hole")
+        #expect(locator.band(at: PlanePoint(x: 5, y: 5)) == nil, "below every threshold")
+        #expect(locator.polygons(containing: PlanePoint(x: 4, y: 5)).map(\.level) == [1])
+    }
+
     @Test func polygonContainsAgreesWithTheIndex() {
         let r = Self.nestedSquares()
         for (x, y) in [(1.0, 1.0), (5, 5), (3, 5), (0, 5), (11, 5), (7, 3)] {

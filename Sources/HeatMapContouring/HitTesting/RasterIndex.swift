@@ -80,8 +80,9 @@ final class RasterIndex<Edges: RasterEdges>: Sendable {
         let insideRange = Int(cellInsideStart[k])..<Int(cellInsideStart[k + 1])
         let capacity = insideRange.count + 2 * edgeRange.count + 1
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * capacity) { buffer in
-            // [0, n): the odd set; [capacity, …): on an exterior; [2 capacity, …): on a hole.
-            var n = 0, nExterior = 0, nHole = 0
+            // [0, n): the odd set; [capacity, …): polygons a ring through the
+            // query gives it to; [2 capacity, …): polygons it takes it from.
+            var n = 0, nWon = 0, nLost = 0
             func toggle(_ polygon: Int32) {
                 for i in 0..<n where buffer[i] == polygon {
                     buffer[i] = buffer[n - 1]
@@ -98,17 +99,19 @@ final class RasterIndex<Edges: RasterEdges>: Sendable {
                 // Query on this edge: the boundary rule decides.
                 let onLine = (bx - ax) * (p.y - ay) - (by - ay) * (p.x - ax)
                 if onLine == 0, p.x >= min(ax, bx), p.x <= max(ax, bx), p.y >= min(ay, by), p.y <= max(ay, by) {
-                    func onBoundary(_ owner: Int32, isHole: Bool) {
-                        if isHole {
-                            buffer[2 * capacity + nHole] = owner
-                            nHole += 1
-                        } else {
-                            buffer[capacity + nExterior] = owner
-                            nExterior += 1
-                        }
+                    // A ring lies at the upper band's threshold, so the point
+                    // belongs to the higher of its two owners (polygons are
+                    // numbered lowest level first), whichever of them it
+                    // bounds as a hole: round a pit the upper band is the
+                    // one with the hole. A ring of one owner is that
+                    // polygon's, as the lowest band's edge round a pit is.
+                    let owner = link.twin >= 0 ? max(link.polygon, link.twin) : link.polygon
+                    buffer[capacity + nWon] = owner
+                    nWon += 1
+                    if link.twin >= 0 {
+                        buffer[2 * capacity + nLost] = min(link.polygon, link.twin)
+                        nLost += 1
                     }
-                    onBoundary(link.polygon, isHole: link.isHole)
-                    if link.twin >= 0 { onBoundary(link.twin, isHole: link.twinIsHole) }
                     continue
                 }
                 // Does the segment centre → query cross this edge? A vertex on
@@ -122,11 +125,11 @@ final class RasterIndex<Edges: RasterEdges>: Sendable {
                 toggle(link.polygon)
                 if link.twin >= 0 { toggle(link.twin) }
             }
-            func onHole(_ q: Int32) -> Bool { (0..<nHole).contains { buffer[2 * capacity + $0] == q } }
-            for i in 0..<n where !onHole(buffer[i]) { body(buffer[i]) }
-            for i in 0..<nExterior {
+            func lost(_ q: Int32) -> Bool { (0..<nLost).contains { buffer[2 * capacity + $0] == q } }
+            for i in 0..<n where !lost(buffer[i]) { body(buffer[i]) }
+            for i in 0..<nWon {
                 let q = buffer[capacity + i]
-                if !onHole(q), !(0..<n).contains(where: { buffer[$0] == q }),
+                if !lost(q), !(0..<n).contains(where: { buffer[$0] == q }),
                     !(0..<i).contains(where: { buffer[capacity + $0] == q })
                 {
                     body(q)
