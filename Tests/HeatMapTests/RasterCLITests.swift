@@ -135,4 +135,24 @@ import Testing
         #expect(deep.status == 0, "\(deep.stderr)")
         #expect(try Self.features(deep.stdout).isEmpty == false)
     }
+
+    /// A longitude/latitude grid whose columns pass a whole turn puts two
+    /// nodes on one meridian; its bands would overlap themselves, so it is
+    /// refused. A turn exactly (-180 … 180, both ends) is contoured.
+    @Test func longitudeLatitudeRastersWiderThanTheGlobeAreRefused() throws {
+        let folder = try ScratchFolder()
+        func grid(columns: Int, x0: Double, dx: Double) throws -> String {
+            let values = (0..<(2 * columns)).map { "\($0 % columns == 1 ? 5 : 1)" }.joined(separator: ",")
+            return try folder.write(
+                "g\(columns).json",
+                "{\"columns\":\(columns),\"rows\":2,\"x0\":\(x0),\"y0\":10,\"dx\":\(dx),\"dy\":1,"
+                    + "\"crs\":\"EPSG:4326\",\"values\":[\(values)]}")
+        }
+        let wide = try Tool.run(["export", try grid(columns: 4, x0: -180.5, dx: 120.5), "--levels", "1"])
+        #expect(wide.status == 1)
+        #expect(wide.stderrLines.count == 1 && wide.stderr.contains("more than 360°"), "\(wide.stderr)")
+        #expect(wide.stdout.isEmpty)
+        let turn = try Tool.run(["export", try grid(columns: 5, x0: -180, dx: 90), "--levels", "1"])
+        #expect(turn.status == 0, "\(turn.stderr)")
+    }
 }

@@ -114,7 +114,8 @@ enum RasterAssembly {
     /// stays planar.
     ///
     /// - Throws: ``RasterCodecError`` when a longitude/latitude raster's
-    ///   rows pass the poles (latitudes beyond ±90° are no place on Earth).
+    ///   rows pass the poles (latitudes beyond ±90° are no place on Earth)
+    ///   or its columns span more than 360°.
     package static func plane(
         _ geometry: GridGeometry, reference: RasterGrid.Reference,
         name: String
@@ -126,6 +127,15 @@ enum RasterAssembly {
                 let past = north > 90 ? north : south
                 throw RasterCodecError(
                     "\(name): its rows reach latitude \(GridEncoding.number(past))°, past the pole, in longitude/latitude (EPSG:4326); is the CRS right?"
+                )
+            }
+            // Columns past a whole turn (a global grid with a wrap column
+            // at each end) put two nodes on one meridian: the bands would
+            // overlap themselves once written in longitude and latitude.
+            let span = geometry.dx * Double(geometry.columns - 1)
+            guard span <= 360 else {
+                throw RasterCodecError(
+                    "\(name): its columns span \(GridEncoding.number(span))° of longitude, more than 360°, in longitude/latitude (EPSG:4326); drop the repeated columns (gdal_translate -srcwin)"
                 )
             }
             let centreLongitude = geometry.x0 + geometry.dx * Double(geometry.columns - 1) / 2
