@@ -141,18 +141,29 @@ import Testing
     /// refused. A turn exactly (-180 … 180, both ends) is contoured.
     @Test func longitudeLatitudeRastersWiderThanTheGlobeAreRefused() throws {
         let folder = try ScratchFolder()
-        func grid(columns: Int, x0: Double, dx: Double) throws -> String {
+        func grid(columns: Int, x0: Double, dx: Double, crs: String = "EPSG:4326") throws -> String {
             let values = (0..<(2 * columns)).map { "\($0 % columns == 1 ? 5 : 1)" }.joined(separator: ",")
             return try folder.write(
-                "g\(columns).json",
-                "{\"columns\":\(columns),\"rows\":2,\"x0\":\(x0),\"y0\":10,\"dx\":\(dx),\"dy\":1,"
-                    + "\"crs\":\"EPSG:4326\",\"values\":[\(values)]}")
+                "g\(columns)\(crs.suffix(4)).json",
+                "{\"columns\":\(columns),\"rows\":2,\"x0\":\(x0),\"y0\":10,\"dx\":\(dx),\"dy\":\(dx / 100),"
+                    + "\"crs\":\"\(crs)\",\"values\":[\(values)]}")
         }
-        let wide = try Tool.run(["export", try grid(columns: 4, x0: -180.5, dx: 120.5), "--levels", "1"])
-        #expect(wide.status == 1)
-        #expect(wide.stderrLines.count == 1 && wide.stderr.contains("more than 360°"), "\(wide.stderr)")
-        #expect(wide.stdout.isEmpty)
-        let turn = try Tool.run(["export", try grid(columns: 5, x0: -180, dx: 90), "--levels", "1"])
-        #expect(turn.status == 0, "\(turn.stderr)")
+        let turnOfMetres = 2 * Double.pi * PlaneProjection.mercatorRadius
+        for wideGrid in [
+            try grid(columns: 4, x0: -180.5, dx: 120.5),
+            try grid(columns: 4, x0: -turnOfMetres * 0.51, dx: turnOfMetres * 0.34, crs: "EPSG:3857")
+        ] {
+            let wide = try Tool.run(["export", wideGrid, "--levels", "1"])
+            #expect(wide.status == 1)
+            #expect(wide.stderrLines.count == 1 && wide.stderr.contains("more than 360°"), "\(wide.stderr)")
+            #expect(wide.stdout.isEmpty)
+        }
+        for turnGrid in [
+            try grid(columns: 5, x0: -180, dx: 90),
+            try grid(columns: 5, x0: -turnOfMetres / 2, dx: turnOfMetres / 4, crs: "EPSG:3857")
+        ] {
+            let turn = try Tool.run(["export", turnGrid, "--levels", "1"])
+            #expect(turn.status == 0, "\(turn.stderr)")
+        }
     }
 }

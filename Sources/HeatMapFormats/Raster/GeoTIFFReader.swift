@@ -107,6 +107,24 @@ enum GeoTIFFReader {
 
 /// Turns a top-down raster and its georeferencing into a ``RasterGrid``.
 enum RasterAssembly {
+    /// Refuses columns whose centres span more than a whole turn of
+    /// longitude (a global grid with a wrap column at each end): two nodes
+    /// on one meridian make bands that overlap themselves once written in
+    /// longitude and latitude.
+    private static func checkTurn(degrees span: Double, crs: String, name: String) throws {
+        // A hair over 360° is rounding of metres to degrees, not a column.
+        guard span <= 360 + 1e-9 else {
+            throw RasterCodecError(
+                "\(name): its columns span \(GridEncoding.number(span))° of longitude, more than 360°, in \(crs); drop the repeated columns (gdal_translate -srcwin)"
+            )
+        }
+    }
+
+    /// The longitude, in degrees, that a web mercator raster's columns span.
+    private static func mercatorDegrees(_ geometry: GridGeometry) -> Double {
+        geometry.dx * Double(geometry.columns - 1) / PlaneProjection.mercatorRadius * 180 / .pi
+    }
+
     /// The plane a raster's geometry lies in, from its CRS: longitude and
     /// latitude become metres of an equirectangular plane on the equator (a
     /// linear map, so the contours are those of the degrees grid); the
@@ -114,8 +132,9 @@ enum RasterAssembly {
     /// stays planar.
     ///
     /// - Throws: ``RasterCodecError`` when a longitude/latitude raster's
-    ///   rows pass the poles (latitudes beyond ±90° are no place on Earth)
-    ///   or its columns span more than 360°.
+    ///   rows pass the poles (latitudes beyond ±90° are no place on Earth),
+    ///   or when a longitude/latitude or web mercator raster's columns
+    ///   span more than 360°.
     package static func plane(
         _ geometry: GridGeometry, reference: RasterGrid.Reference,
         name: String
@@ -129,15 +148,8 @@ enum RasterAssembly {
                     "\(name): its rows reach latitude \(GridEncoding.number(past))°, past the pole, in longitude/latitude (EPSG:4326); is the CRS right?"
                 )
             }
-            // Columns past a whole turn (a global grid with a wrap column
-            // at each end) put two nodes on one meridian: the bands would
-            // overlap themselves once written in longitude and latitude.
-            let span = geometry.dx * Double(geometry.columns - 1)
-            guard span <= 360 else {
-                throw RasterCodecError(
-                    "\(name): its columns span \(GridEncoding.number(span))° of longitude, more than 360°, in longitude/latitude (EPSG:4326); drop the repeated columns (gdal_translate -srcwin)"
-                )
-            }
+            try checkTurn(
+                degrees: geometry.dx * Double(geometry.columns - 1), crs: "longitude/latitude (EPSG:4326)", name: name)
             let centreLongitude = geometry.x0 + geometry.dx * Double(geometry.columns - 1) / 2
             let projection = PlaneProjection(
                 kind: .equirectangular, centreLatitude: 0, centreLongitude: centreLongitude)
@@ -149,8 +161,10 @@ enum RasterAssembly {
                     y0: geometry.y0 * m, dx: geometry.dx * m, dy: geometry.dy * m), projection
             )
         case .known(.epsg(3857)):
+            try checkTurn(degrees: mercatorDegrees(geometry), crs: "web mercator (EPSG:3857)", name: name)
             return (geometry, PlaneProjection(kind: .webMercator))
         case .known(.webMercator(let lon)):
+            try checkTurn(degrees: mercatorDegrees(geometry), crs: "web mercator", name: name)
             return (geometry, PlaneProjection(kind: .webMercator, centreLongitude: lon))
         case let .known(.lambertAzimuthalEqualArea(lat, lon)):
             return (geometry, PlaneProjection(kind: .equalArea, centreLatitude: lat, centreLongitude: lon))
