@@ -166,4 +166,20 @@ import Testing
             #expect(turn.status == 0, "\(turn.stderr)")
         }
     }
+
+    /// A raster of nodata only has no range to report: the note says so
+    /// instead of a range of 0 … 0 that no pixel holds.
+    @Test func aRasterOfNodataOnlySaysSo() throws {
+        let folder = try ScratchFolder()
+        try folder.write(
+            "none.asc",
+            "ncols 2\nnrows 2\nxllcorner 10\nyllcorner 40\ncellsize 0.5\nNODATA_value -9999\n-9999 -9999\n-9999 -9999\n"
+        )
+        let run = try Tool.run(["export", folder.file("none.asc")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stderrLines == [
+                "contours: none.asc: no levels in a raster whose every pixel is nodata; the result is empty"
+            ])
+    }
 }

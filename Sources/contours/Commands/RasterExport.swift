@@ -73,9 +73,12 @@ extension RasterExport {
                 format: format, mode: mode, configuration: configuration,
                 simplify: simplify))
         if contours.thresholds.isEmpty {
-            Console.note(
-                "\(name): no levels inside the raster's range \(ArgumentValues.text(raster.grid.minimum)) … \(ArgumentValues.text(raster.grid.maximum)); the result is empty"
-            )
+            // A grid of nodata only has no range: its minimum and maximum read 0.
+            let range =
+                raster.grid.values.contains { !$0.isNaN }
+                ? "inside the raster's range \(ArgumentValues.text(raster.grid.minimum)) … \(ArgumentValues.text(raster.grid.maximum))"
+                : "in a raster whose every pixel is nodata"
+            Console.note("\(name): no levels \(range); the result is empty")
         }
         control.report(.export, 0)
         let set =
