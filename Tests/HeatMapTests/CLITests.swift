@@ -307,6 +307,31 @@ import Testing
         #expect(good.stdout.split(separator: "\n").map { $0.contains("\"level\":1") } == [false, true])
     }
 
+    /// ±180° is one meridian on both edges of a contour file: a point on it
+    /// is in the upper of the bands the two edges give, whichever sign its
+    /// longitude has (band 1 reaches 180° only on the east edge here).
+    @Test func hitOnTheAntimeridianTakesTheUpperBandOfBothEdges() throws {
+        let folder = try ScratchFolder()
+        try folder.write(
+            "am.geojson",
+            """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"level":0,"threshold":1,"upper":2},"geometry":{"type":"MultiPolygon","coordinates":[
+              [[[170,-10],[180,-10],[180,-5],[175,-5],[175,5],[180,5],[180,10],[170,10],[170,-10]]],
+              [[[-180,-10],[-170,-10],[-170,10],[-180,10],[-180,-10]]]]}},
+            {"type":"Feature","properties":{"level":1,"threshold":2,"upper":null},"geometry":{"type":"Polygon","coordinates":[
+              [[175,-5],[180,-5],[180,5],[175,5],[175,-5]]]}}
+            ]}
+            """)
+        let run = try Tool.run(
+            ["hit", "am.geojson", "--at", "0,180", "--at", "0,-180", "--at", "8,180", "--at", "0,-179.9"],
+            directory: folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout.split(separator: "\n").map { $0.contains("\"level\":1") } == [true, true, false, false])
+        #expect(run.stdout.split(separator: "\n").map { $0.contains("\"level\":0") } == [false, false, true, true])
+    }
+
     @Test func progressGoesToStandardErrorOnlyWhenAsked() throws {
         let folder = try ScratchFolder()
         try folder.write("p.csv", "lat,lon\n-41.3,174.8\n-41.2,174.9\n-41.25,174.7\n")

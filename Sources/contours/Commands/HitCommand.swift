@@ -47,7 +47,12 @@ enum HitCommand {
                 // Contour files hold longitudes in [-180, 180], split at the antimeridian.
                 let lon = LongitudeArc.normalized(longitude)
                 level = locator.band(at: PlanePoint(x: lon, y: latitude))
-                if level == nil, lon == -180 { level = locator.band(at: PlanePoint(x: 180, y: latitude)) }
+                if lon == -180 {
+                    // ±180° is one meridian, drawn on both edges of the file: a
+                    // point on it lies in the upper of the bands either edge gives.
+                    let east = locator.band(at: PlanePoint(x: 180, y: latitude))
+                    if let east, east > level ?? -1 { level = east }
+                }
             } else {
                 level = locator.band(at: PlanePoint(x: longitude, y: latitude))
             }
