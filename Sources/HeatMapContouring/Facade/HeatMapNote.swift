@@ -71,9 +71,10 @@ public enum HeatMapNote: Sendable, Hashable, CustomStringConvertible {
     /// `totalWeight` a density grid holds when the equal-area plane's rim
     /// cap keeps it under 99 %. O(nodes).
     package static func rim(_ grid: DensityGrid, totalWeight: Double) -> HeatMapNote? {
+        // The cap first: O(1), and nil for nearly every grid.
         guard grid.estimator == .density, grid.kernelValues == .density, totalWeight > 0,
-            grid.maximum > grid.minimum,
-            let cap = SphereRim.cap(geometry: grid.geometry, projection: grid.projection)
+            let cap = SphereRim.cap(geometry: grid.geometry, projection: grid.projection),
+            grid.maximum > grid.minimum
         else { return nil }
         let g = grid.geometry
         var sum = 0.0
