@@ -14,6 +14,12 @@ public enum PointRadii: Sendable, Hashable {
     /// summary says what the points got.
     case adaptive(sensitivity: Double, trim: Double, summary: AdaptiveSummary)
 
+    /// What the adaptive bandwidth chose; nil for radii per point.
+    public var adaptiveSummary: AdaptiveSummary? {
+        if case .adaptive(_, _, let summary) = self { return summary }
+        return nil
+    }
+
     /// The smallest and the largest radius a point got.
     public var range: ClosedRange<Double> {
         switch self {

@@ -44,12 +44,12 @@ enum DensityPlanner {
         package var box: PlaneBox
         /// The grid's nodes.
         package var geometry: GridGeometry
-        /// What an adaptive bandwidth chose, if one ran.
-        package var adaptive: AdaptiveSummary? = nil
         /// The largest radius of a point, when points have their own.
         package var maximumRadius: Double? = nil
         /// How the points got their own radii, when they have them.
         package var pointRadii: PointRadii? = nil
+        /// What an adaptive bandwidth chose, if one ran.
+        package var adaptive: AdaptiveSummary? { pointRadii?.adaptiveSummary }
         /// How the points' own radii spread, when they have them.
         package var radiusProfile: RadiusProfile? = nil
         /// The smallest resolution at which the radius's σ spans half a
@@ -144,6 +144,7 @@ enum DensityPlanner {
         plan.resolvingResolution = nil
         let radii: [Double]
         let profile: RadiusProfile
+        var adaptive: AdaptiveSummary?
         if configuration.bandwidth.adaptiveRule != nil, !points.weight.contains(where: { $0 > 0 }) {
             // No point with weight (none at all, or every weight 0): there is
             // no pilot to adapt to, and nothing to draw; every point keeps
@@ -156,7 +157,7 @@ enum DensityPlanner {
                 rule: rule, budgeted: true, projection: source.projection,
                 control: control)
             radii = chosen.radii
-            plan.adaptive = chosen.summary
+            adaptive = chosen.summary
             profile = chosen.profile
         } else {
             radii = points.radius ?? []
@@ -201,7 +202,7 @@ enum DensityPlanner {
         }
         if let rule = configuration.bandwidth.adaptiveRule {
             // (No summary: nothing was weighed, and every point kept the pilot's radius.)
-            plan.pointRadii = plan.adaptive.map {
+            plan.pointRadii = adaptive.map {
                 .adaptive(sensitivity: rule.sensitivity, trim: rule.trim, summary: $0)
             }
         } else if !radii.isEmpty {

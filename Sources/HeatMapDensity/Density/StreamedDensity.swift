@@ -22,7 +22,7 @@ package enum StreamedDensity {
         /// Points used and rows rejected.
         package var summary: InputSummary
         /// What an adaptive bandwidth chose, if one ran.
-        package var adaptive: AdaptiveSummary?
+        package var adaptive: AdaptiveSummary? { grid.pointRadii?.adaptiveSummary }
         /// The largest radius of a point, when points have their own.
         package var maximumRadius: Double?
         /// The smallest resolution at which the radius's σ spans half a
@@ -101,7 +101,6 @@ package enum StreamedDensity {
         var result = Result(
             grid: grid, configuration: used, bandwidth: configuration.bandwidth.radiusRule,
             radiusRaised: plan.radiusRaised, summary: summary)
-        result.adaptive = plan.adaptive
         result.maximumRadius = plan.maximumRadius
         result.resolvingResolution = plan.resolvingResolution
         return result
