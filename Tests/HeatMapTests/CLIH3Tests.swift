@@ -64,6 +64,14 @@ import Testing
         let rows = run.stdout.split(separator: "\n")
         #expect(rows.count == 2)
         #expect(rows[1].hasPrefix("\(fine.parent(at: 7)!),") && rows[1].contains(",2,12,"))
+        // Rows that are counts already are summed unless asked otherwise.
+        let summed = try Tool.run(
+            ["bin", "cells.csv", "--h3", "h3_cell", "--h3-resolution", "7", "--format", "csv"], directory: folder.path)
+        #expect(summed.status == 0 && summed.stdout.split(separator: "\n")[1].contains(",2,12,"), "\(summed.stdout)")
+        let counted = try Tool.run(
+            ["bin", "cells.csv", "--h3", "h3_cell", "--h3-resolution", "7", "--format", "csv", "--aggregate", "count"],
+            directory: folder.path)
+        #expect(counted.status == 0 && counted.stdout.split(separator: "\n")[1].contains(",2,2,"), "\(counted.stdout)")
         let finer = try Tool.run(
             ["bin", "cells.csv", "--h3", "h3_cell", "--h3-resolution", "10"], directory: folder.path)
         #expect(finer.status == 2 && finer.stderr.contains("finer"))

@@ -63,6 +63,24 @@ import Testing
                 == (try! TimeParser.iso8601("2021-02-28").get()))
     }
 
+    /// Pictures name a frame's dates as a reader counts them: whole days by
+    /// their last day, not by the excluded end.
+    @Test func frameLabelsNameTheLastDay() {
+        #expect(
+            FramePictures.label(start: "2021-01-01T00:00:00Z", end: "2021-01-08T00:00:00Z") == "2021-01-01 – 2021-01-07"
+        )
+        #expect(
+            FramePictures.label(start: "2024-02-01T00:00:00Z", end: "2024-03-01T00:00:00Z") == "2024-02-01 – 2024-02-29"
+        )
+        #expect(FramePictures.label(start: "2020-12-31T00:00:00Z", end: "2021-01-01T00:00:00Z") == "2020-12-31")
+        #expect(
+            FramePictures.label(start: "2021-01-05T06:00:00Z", end: "2021-01-05T12:00:00Z")
+                == "2021-01-05 06:00 UTC – 2021-01-05 12:00 UTC")
+        #expect(
+            FramePictures.label(start: "2021-01-05T00:00:00Z", end: "2021-01-05T12:00:00Z")
+                == "2021-01-05 – 2021-01-05 12:00 UTC")
+    }
+
     // MARK: Schedules
 
     func t(_ text: String) -> Double { (try? TimeParser.iso8601(text).get()) ?? .nan }

@@ -63,15 +63,35 @@ package struct FramePictures {
         drawn.append(Drawn(label: label, start: start, end: end, svg: svg))
     }
 
-    /// "2021-01-01 – 2021-01-08" (times shown only when a bound has one).
+    /// A frame's dates as a reader counts them, from its bounds `start`
+    /// (inclusive) and `end` (exclusive), ISO 8601: whole days name their
+    /// last day ("2021-01-01 – 2021-01-07" for the week that ends before
+    /// the 8th; "2021-01-05" for one day); a bound with a time shows both
+    /// times, half-open as clocks read ("2021-01-05 06:00 UTC – 2021-01-05
+    /// 12:00 UTC").
     package static func label(start: String, end: String) -> String {
+        let midnight = "T00:00:00Z"
         func short(_ s: String) -> String {
-            s.hasSuffix("T00:00:00Z")
-                ? String(s.dropLast(10))
+            s.hasSuffix(midnight)
+                ? String(s.dropLast(midnight.count))
                 : s.replacingOccurrences(of: "T", with: " ")
                     .replacingOccurrences(of: ":00Z", with: " UTC")
         }
-        return "\(short(start)) – \(short(end))"
+        guard start.hasSuffix(midnight), end.hasSuffix(midnight), let last = dayBefore(short(end)) else {
+            return "\(short(start)) – \(short(end))"
+        }
+        let first = short(start)
+        return first == last ? first : "\(first) – \(last)"
+    }
+
+    /// The date before `day` ("YYYY-MM-DD", the year maybe signed), or nil
+    /// when it is not such a date.
+    private static func dayBefore(_ day: String) -> String? {
+        let negative = day.hasPrefix("-")
+        let fields = day.dropFirst(negative ? 1 : 0).split(separator: "-").compactMap { Int($0) }
+        guard fields.count == 3, (1...12).contains(fields[1]), (1...31).contains(fields[2]) else { return nil }
+        let days = UTCCalendar.days(year: negative ? -fields[0] : fields[0], month: fields[1], day: fields[2])
+        return String(UTCCalendar.iso8601(Double(days - 1) * 86_400).dropLast("T00:00:00Z".count))
     }
 
     /// The inside of the data group of a map-only SVG (the frame's bands).

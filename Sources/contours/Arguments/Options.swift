@@ -435,7 +435,7 @@ enum Options {
         example: "--orientation flat")
     static let aggregate = Option.choice(
         "--aggregate", BinAggregate.allCases.map { ($0.rawValue, $0) },
-        default: .count,
+        default: .count, defaultNote: " (sum for --h3 rows, which are counts already)",
         help: "Per-cell aggregate of the --value column (or of the weights).",
         example: "--aggregate mean")
     static let h3Resolution = Option<Int?>.integer(

@@ -5,7 +5,9 @@ import HeatMap
 /// COLUMN`) → H3 cells with aggregates, as GeoJSON, CSV, SVG or HTML.
 enum H3BinCommand {
     static func run(_ args: ParsedArguments, control: ComputeControl) throws {
-        let aggregate = args[Options.aggregate]
+        // Pre-aggregated rows already hold counts: a cell's count is their
+        // sum, not how many rows fell in it.
+        let aggregate = args.given(Options.aggregate) ?? (args[Options.h3Column] == nil ? .count : .sum)
         let format = args.format(Options.binFormat)
         if try Settings.projection(args) == .planar {
             throw ToolError.usage("--shape h3 bins longitude/latitude; it does not take --planar", command: "bin")
