@@ -56,7 +56,8 @@ import Testing
         ("{\"columns\":2,\"rows\":2,\"x0\":0,\"y0\":0,\"dx\":1,\"dy\":1,\"values\":[1,2,3]}", "3 numbers for 2 × 2"),
         ("{\"columns\":2,\"rows\":2,\"x0\":0,\"y0\":0,\"dx\":-1,\"dy\":1,\"values\":[1,2,3,4]}", "'dx'"),
         ("{\"columns\":2,\"rows\":2,\"x0\":0,\"y0\":0,\"dx\":1,\"dy\":1,\"values\":[1,\"a\",3,4]}", "value 1"),
-        ("{\"columns\":2,\"rows\"", "does not parse")
+        ("{\"columns\":2,\"rows\"", "does not parse"),
+        ("{\"columns\":2,\n \"rows\": 2,\n \"values\": [1, x]}", "line 3, column 16")
     ])
     func badGridFilesSayWhatIsWrong(text: String, expected: String) {
         do {

@@ -48,6 +48,7 @@ import Testing
             do { _ = try HeatMapBasemap(geoJSON: Data(json.utf8)); return "no error" } catch { return "\(error)" }
         }
         #expect(message("not json").contains("not JSON"))
+        #expect(message("{\"type\": \"FeatureCollection\",\n\"features\": [}").contains("line 2, column 14"))
         #expect(
             message(
                 #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,"x"]]}}]}"#

@@ -26,7 +26,7 @@ extension GridEncoding {
     public static func decodeJSON(_ data: Data) throws -> DensityGrid {
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
-            throw DecodingError(description: "grid JSON does not parse: \(error.localizedDescription)")
+            throw DecodingError(description: "grid JSON does not parse: \(JSONParseFailure.describe(error, in: data))")
         }
         guard let object = root as? [String: Any] else {
             throw DecodingError(description: "grid JSON is not an object")

@@ -83,7 +83,7 @@ public struct HeatMapBasemap: Sendable {
         do {
             root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw HeatMapRenderError.invalidBasemap("not JSON (\(error.localizedDescription))")
+            throw HeatMapRenderError.invalidBasemap("not JSON (\(JSONParseFailure.describe(error, in: data)))")
         }
         var reader = GeoJSONLineReader()
         try reader.read(root, path: "root")
