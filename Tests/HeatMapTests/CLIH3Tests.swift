@@ -78,6 +78,14 @@ import Testing
         try folder.write("bad.csv", "h3_cell,n\nnot-a-cell,1\n")
         let bad = try Tool.run(["bin", "bad.csv", "--h3", "h3_cell"], directory: folder.path)
         #expect(bad.status == 1 && bad.stderr.contains("bad.csv:2") && bad.stderr.contains("not a valid H3 cell"))
+        // The tokenizer's faults are told like a point file's, in one line.
+        try folder.write("quote.csv", "h3_cell,n\n\"\(fine),5\n")
+        let quote = try Tool.run(["bin", "quote.csv", "--h3", "h3_cell"], directory: folder.path)
+        #expect(
+            quote.status == 1
+                && quote.stderr
+                    == "contours: quote.csv:2:h3_cell: unterminated quoted field: the quote opened here never closes\n",
+            "\(quote.stderr)")
     }
 
     @Test func hexagonFeaturesCarryAnIdAndTheirCentre() throws {

@@ -82,6 +82,14 @@ import Testing
             "NUL in a row", "t.csv", bytes: Array("lat,lon\n1,2\n3,".utf8) + [0] + Array("4\n".utf8), export, 1,
             "contours: t.csv:3:lon: binary data"),
         Case(
+            "UTF-16 with a byte-order mark", "t.csv",
+            bytes: [0xFF, 0xFE] + Array("lat,lon\n1,2\n".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+            export, 1, "contours: t.csv:1:1: UTF-16LE text: save it as UTF-8"),
+        Case(
+            "UTF-16 without a mark", "t.csv",
+            bytes: Array("lat,lon\n1,2\n".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] },
+            export, 1, "contours: t.csv:1:1: UTF-16BE text: save it as UTF-8"),
+        Case(
             "truncated GeoJSON", "t.geojson",
             "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2",
             export, 1, "(truncated JSON?)"),

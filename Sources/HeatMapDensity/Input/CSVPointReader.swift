@@ -41,9 +41,10 @@ package final class CSVPointReader {
 
     /// Opens the reader and reads the header.
     ///
-    /// - Throws: ``InputError`` for an empty file, binary data, or a column
-    ///   that the header lacks.
+    /// - Throws: ``InputError`` for an empty file, UTF-16 text, binary
+    ///   data, or a column that the header lacks.
     package init(source: ByteSource, options: PointReaderOptions) throws {
+        try Self.refuseUTF16(source)
         fileName = source.name
         tokenizer = CSVTokenizer(source: source)
         validator = PointValidator(geographic: options.geographic)
@@ -188,7 +189,34 @@ package final class CSVPointReader {
         k < header.count && !header[k].isEmpty ? header[k] : String(k + 1)
     }
 
-    static func describe(_ error: CSVTokenizer.SyntaxError, file: String, header: [String]) -> InputError {
+    /// Refuses UTF-16 text in one line that says how to make it UTF-8.
+    /// - Throws: ``InputError`` at line 1 when `source` starts like UTF-16.
+    package static func refuseUTF16(_ source: ByteSource) throws {
+        guard let encoding = utf16(source.prefix) else { return }
+        throw InputError(
+            file: source.name, line: 1, column: "1", reason: "not UTF-8",
+            message: "\(encoding) text: save it as UTF-8 (for example iconv -f UTF-16 -t UTF-8)")
+    }
+
+    /// "UTF-16LE" or "UTF-16BE" when `prefix` starts like UTF-16 text (what
+    /// spreadsheets save as "Unicode text"): a byte-order mark, or ASCII
+    /// with a NUL byte after or before each character. Nil otherwise.
+    static func utf16(_ prefix: UnsafeBufferPointer<UInt8>) -> String? {
+        guard prefix.count >= 2 else { return nil }
+        if prefix[0] == 0xFF, prefix[1] == 0xFE { return "UTF-16LE" }
+        if prefix[0] == 0xFE, prefix[1] == 0xFF { return "UTF-16BE" }
+        // Without a mark: the first characters ASCII, each with a NUL.
+        let pairs = min(prefix.count / 2, 8)
+        guard pairs >= 2 else { return nil }
+        let pattern = (0..<pairs).map { (prefix[2 * $0] == 0, prefix[2 * $0 + 1] == 0) }
+        if pattern.allSatisfy({ !$0.0 && $0.1 }) { return "UTF-16LE" }
+        if pattern.allSatisfy({ $0.0 && !$0.1 }) { return "UTF-16BE" }
+        return nil
+    }
+
+    /// A tokenizer's error as one line naming the file, line and column
+    /// (the header's name for the column once it is known).
+    package static func describe(_ error: CSVTokenizer.SyntaxError, file: String, header: [String]) -> InputError {
         func name(_ field: Int) -> String {
             field - 1 < header.count && field >= 1 && !header[field - 1].isEmpty ? header[field - 1] : String(field)
         }

@@ -15,7 +15,7 @@ package final class CSVTokenizer {
     static let maximumRecordLength = 1 << 20
 
     /// A fatal problem with the file's structure (not with one value).
-    enum SyntaxError: Error, Sendable, Hashable {
+    package enum SyntaxError: Error, Sendable, Hashable {
         /// A quoted field opened on `line` (field `field`, 1-based) never closes.
         case unterminatedQuote(line: Int, field: Int)
         /// A NUL byte: binary data, not text.

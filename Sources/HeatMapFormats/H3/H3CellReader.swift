@@ -44,12 +44,27 @@ package enum H3CellReader {
         source: ByteSource, column: String, weight: String? = nil,
         skipInvalid: Bool = false
     ) throws -> H3CellRows {
-        let name = source.name
-        let csv = CSVTokenizer(source: source)
+        try CSVPointReader.refuseUTF16(source)
+        var header: [String] = []
+        do {
+            return try read(
+                CSVTokenizer(source: source), name: source.name, column: column, weight: weight,
+                skipInvalid: skipInvalid, header: &header)
+        } catch let error as CSVTokenizer.SyntaxError {
+            throw CSVPointReader.describe(error, file: source.name, header: header)
+        }
+    }
+
+    /// The rows of `csv`; `header` gets the header's names once read.
+    private static func read(
+        _ csv: CSVTokenizer, name: String, column: String, weight: String?, skipInvalid: Bool,
+        header names: inout [String]
+    ) throws -> H3CellRows {
         guard try csv.next() else {
             throw InputError(file: name, line: 0, column: "", reason: "empty input", message: "no header row")
         }
         let header = (0..<csv.fieldCount).map { csv.string($0).trimmingCharacters(in: .whitespaces) }
+        names = header
         func find(_ wanted: String) -> Int? { header.firstIndex { $0.lowercased() == wanted.lowercased() } }
         guard let idColumn = find(column) else {
             throw InputError(
