@@ -20,6 +20,11 @@ package struct FixedRing {
     package var points: [FixedPoint]
     package var decimals: Int
 
+    package init(points: [FixedPoint], decimals: Int) {
+        self.points = points
+        self.decimals = decimals
+    }
+
     /// The most decimals used: 10^15 × 2^51 / 10^15 keeps every scaled
     /// coordinate below 2^53 for |v| ≤ 2^51 / 10^15.
     package static let maximumDecimals = 15

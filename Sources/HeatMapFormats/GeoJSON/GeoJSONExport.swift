@@ -198,7 +198,7 @@ public enum GeoJSONExport {
             magnitude: projection.isGeographic ? 180 : magnitude ?? 0)
         var firstRound: [PrecisionRounding.FeatureRound]?
         var hoped: (sink: RewritableByteSink, start: Int, written: GeoJSONDocument.Written, kept: [Bool])?
-        let stash = RoundedStash(positions: stashPositions)
+        let stash = RoundedStash(bytes: stashBytes)
         if let rewritable = sink as? RewritableByteSink, let start = rewritable.offset {
             switch try writeHopingForNoRepair(
                 document, features: polygonFeatures.map { ($0.properties, $0.vertices) },
@@ -417,14 +417,13 @@ public enum GeoJSONExport {
 
     // MARK: Helpers
 
-    /// Positions of rounded features kept after a repair for the writing
-    /// that follows the planning (``RoundedStash``): about 128 MB, or an
+    /// Bytes of packed rounded features kept after a repair for the
+    /// writing that follows the planning (``RoundedStash``): 128 MB, or an
     /// eighth of the memory still available when that is less.
-    static var stashPositions: Int {
-        let bytesPerPosition = MemoryLayout<FixedPoint>.stride
-        let cap = 1 << 23
+    static var stashBytes: Int {
+        let cap = 1 << 27
         guard let available = MemoryBudget.available() else { return cap }
-        return min(cap, available / 8 / bytesPerPosition)
+        return min(cap, available / 8)
     }
 
     /// The decimals that keep coordinates exact on the integer grid: 13 for

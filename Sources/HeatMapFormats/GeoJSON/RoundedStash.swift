@@ -3,8 +3,9 @@ import HeatMapCore
 import HeatMapDensity
 import Synchronization
 
-/// Rounded features a writer made but could not write yet, kept within a
-/// budget of positions until they are taken (once each).
+/// Rounded features a writer made but could not write yet, kept packed
+/// (``PackedPolygons``, about a third of their size as rings) within a
+/// budget of bytes until they are taken (once each).
 ///
 /// After a repair, the one-pass export goes on rounding the features after
 /// it without writing them, so the planning can start from that round.
@@ -14,32 +15,35 @@ import Synchronization
 /// Safe to use from several threads.
 final class RoundedStash: Sendable {
     private struct State {
-        package var polygons: [Int: [PrecisionRounding.Polygon]] = [:]
+        package var packed: [Int: PackedPolygons] = [:]
         package var room: Int
     }
 
     private let state: Mutex<State>
 
-    /// A stash for at most `positions` positions in all.
-    package init(positions: Int) {
-        state = Mutex(State(room: max(0, positions)))
+    /// A stash for at most `bytes` bytes of packed features in all.
+    package init(bytes: Int) {
+        state = Mutex(State(room: max(0, bytes)))
     }
 
     /// Keeps feature `key`'s `polygons` if they fit in the room left.
+    /// Packed outside the lock, so threads keep features side by side.
     func keep(_ polygons: [PrecisionRounding.Polygon], for key: Int) {
-        let positions = polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.points.count } }
+        guard state.withLock({ $0.room > 0 && $0.packed[key] == nil }) else { return }
+        let packed = PackedPolygons(polygons)
         state.withLock { s in
-            guard positions <= s.room, s.polygons[key] == nil else { return }
-            s.room -= positions
-            s.polygons[key] = polygons
+            guard packed.bytes.count <= s.room, s.packed[key] == nil else { return }
+            s.room -= packed.bytes.count
+            s.packed[key] = packed
         }
     }
 
-    /// Feature `key`'s kept polygons, given up by the stash; nil when not kept.
+    /// Feature `key`'s kept polygons, given up by the stash; nil when not
+    /// kept. Unpacked outside the lock.
     func take(_ key: Int) -> [PrecisionRounding.Polygon]? {
-        state.withLock { $0.polygons.removeValue(forKey: key) }
+        state.withLock { $0.packed.removeValue(forKey: key) }?.polygons
     }
 
     /// The number of features kept and not yet taken.
-    package var count: Int { state.withLock { $0.polygons.count } }
+    package var count: Int { state.withLock { $0.packed.count } }
 }
