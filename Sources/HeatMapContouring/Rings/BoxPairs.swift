@@ -11,6 +11,9 @@ package struct FixedBox {
         (self.minX, self.maxX, self.minY, self.maxY) = (minX, maxX, minY, maxY)
     }
 
+    /// No position: every bound past the other.
+    package static let empty = FixedBox(minX: .max, maxX: .min, minY: .max, maxY: .min)
+
     @inline(__always) package func overlaps(_ o: FixedBox) -> Bool {
         minX <= o.maxX && o.minX <= maxX && minY <= o.maxY && o.minY <= maxY
     }

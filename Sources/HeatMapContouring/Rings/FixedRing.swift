@@ -97,11 +97,22 @@ package struct FixedRing {
     /// when fewer than three positions or no area remain. O(n).
     package static func rounded(_ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool) -> FixedRing?
     {
+        var bounds = FixedBox.empty
+        return rounded(ring, precision: precision, counterClockwise: counterClockwise, bounds: &bounds)
+    }
+
+    /// The same, and `bounds` widened to hold every position as rounded,
+    /// before the cleaning drops any (none when a coordinate is not
+    /// finite): the box of the ring found in the same pass.
+    package static func rounded(
+        _ ring: [PlanePoint], precision: VertexPrecision, counterClockwise: Bool, bounds: inout FixedBox
+    ) -> FixedRing? {
         // Rounded straight onto the cleaning stack: one array, one pass;
         // with no position raised (nearly always), every one at the base
         // decimals without asking.
         var valid = true
         let uniform = precision.isUniform
+        var box = bounds
         var cleaned = [FixedPoint](unsafeUninitializedCapacity: ring.count) { buffer, count in
             var stack = CleanStack(buffer)
             ring.withUnsafeBufferPointer { ring in
@@ -110,12 +121,17 @@ package struct FixedRing {
                         valid = false
                         break
                     }
+                    box.minX = min(box.minX, f.x)
+                    box.maxX = max(box.maxX, f.x)
+                    box.minY = min(box.minY, f.y)
+                    box.maxY = max(box.maxY, f.y)
                     stack.push(f)
                 }
             }
             count = valid ? stack.count : 0
         }
         guard valid else { return nil }
+        bounds = box
         CleanStack.fixSeam(&cleaned)
         guard cleaned.count >= 3 else { return nil }
         let area = twiceArea(cleaned)

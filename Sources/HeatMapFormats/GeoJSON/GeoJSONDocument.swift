@@ -183,21 +183,21 @@ struct GeoJSONDocument {
 
     /// The same, with the bbox written last: its slot (``bboxWidth`` bytes,
     /// spaces until then) is filled in once every feature is written, from
-    /// the deferred features' polygons as they were made — for writers that
-    /// do not know where the geometry lies before they make it. The bytes
-    /// are those of ``write(to:control:deferred:)`` with the same extent.
-    /// The bbox is not filled when there is none or it did not fit its slot
-    /// (then write again from `start`).
+    /// the extents the deferred features were made with (where their
+    /// exteriors lie, as ``Extent/add(_:)`` finds it, given by `deferred`
+    /// beside the polygons) — for writers that do not know where the
+    /// geometry lies before they make it. The bytes are those of
+    /// ``write(to:control:deferred:)`` with the same extent. The bbox is
+    /// not filled when there is none or it did not fit its slot (then
+    /// write again from `start`).
     func writeBBoxLast(
         to sink: RewritableByteSink, start: Int, control: ComputeControl = .none,
-        deferred: @escaping (Int) throws -> [PrecisionRounding.Polygon]
+        deferred: @escaping (Int) throws -> (polygons: [PrecisionRounding.Polygon], extent: Extent)
     ) throws -> Written {
         precondition(bboxWidth != nil, "a bbox written last needs its slot's width")
         let made = Mutex(Extent())
         var written = try write(to: sink, control: control, bboxSlot: start) { k in
-            let polygons = try deferred(k)
-            var extent = Extent()
-            for polygon in polygons { if let exterior = polygon.first { extent.add(exterior) } }
+            let (polygons, extent) = try deferred(k)
             made.withLock { $0.add(extent) }
             return polygons
         }

@@ -405,10 +405,10 @@ public enum GeoJSONExport {
                     / Double(features.count))
             if repairing.load(ordering: .relaxed) {
                 stash.keep(polygons, for: k)
-                return []
+                return ([], GeoJSONDocument.Extent())
             }
             kept.withLock { $0[k] = true }
-            return polygons
+            return (polygons, round.plan.extent)
         }
         if written.bboxFilled && !repairing.load(ordering: .relaxed) { return .written }
         let made = rounds.withLock { $0 }

@@ -59,8 +59,8 @@ enum PrecisionRounding {
     /// with `precision`, giving the positions of offending rings more
     /// decimals (recorded in `precision`), and names the holes it gave up,
     /// so that ``rounded(_:precision:dropped:)`` can make the same rings
-    /// again from the repaired precision; `box` is that of all the
-    /// positions before rounding. `pieces` is called once: the polygons are
+    /// again from the repaired precision; `box` holds all the positions
+    /// before rounding (up to a unit of the base decimals wider). `pieces` is called once: the polygons are
     /// held while the feature is checked, so that a round of repair rounds
     /// again only the rings that hold a position it raised, and keeps the
     /// others as they were. About O(n) for the first round, and a round of
@@ -84,19 +84,13 @@ enum PrecisionRounding {
     {
         let original = try pieces()
         var polygons = original.map(precision.cutChords)
-        func bounds(of polygons: [PlanePolygon]) -> PlaneBox {
-            var box = PlaneBox.empty
-            for polygon in polygons {
-                for q in polygon.exterior { box.formUnion(q) }
-                for h in polygon.holes { for q in h { box.formUnion(q) } }
-            }
-            return box
-        }
-        var box = bounds(of: polygons)
         // The common case of bins: one convex ring.
         if polygons.count == 1, polygons[0].holes.isEmpty {
-            guard let ring = FixedRing.rounded(polygons[0].exterior, precision: precision, counterClockwise: true)
-            else { return ([], [], box, LastRound(refs: [], bad: [])) }
+            var bounds = FixedBox.empty
+            let ring = FixedRing.rounded(
+                polygons[0].exterior, precision: precision, counterClockwise: true, bounds: &bounds)
+            let box = sourceBox(bounds, precision: precision)
+            guard let ring else { return ([], [], box, LastRound(refs: [], bad: [])) }
             if isConvexSimple(ring.points) {
                 return ([[ring]], [], box, LastRound(refs: [RingRef(polygon: 0, ring: 0)], bad: []))
             }
@@ -104,6 +98,7 @@ enum PrecisionRounding {
         var rings = FeatureRings(polygons)
         rings.round(precision: precision, control: control)
         try control.checkCancellation()
+        var box = sourceBox(rings.bounds, precision: precision)
         var dropped = Set<RingRef>()
         // The round before, for checking again only what a repair changed.
         var before = previous.map { RepairRound(refs: $0.last.refs, bad: $0.last.bad) }
@@ -146,10 +141,10 @@ enum PrecisionRounding {
             // what cutting cannot mend gives up holes (before exteriors).
             if cutCloser(bad, of: checkRings, refs: refs, original: original, precision: &precision, control: control) {
                 polygons = original.map(precision.cutChords)
-                box = bounds(of: polygons)
                 rings = FeatureRings(polygons)
                 rings.round(precision: precision, control: control)
                 try control.checkCancellation()
+                box = sourceBox(rings.bounds, precision: precision)
                 before = nil
                 continue
             }
@@ -159,6 +154,20 @@ enum PrecisionRounding {
             // Holes given up: the next round is checked whole.
             before = nil
         }
+    }
+
+    /// A box that holds every position before rounding, from `bounds` of
+    /// the positions rounded with `precision` (at its limit's decimals):
+    /// rounding moves none by more than half a unit of the base decimals,
+    /// so a whole unit round them is room enough. Empty when `bounds` is.
+    private static func sourceBox(_ bounds: FixedBox, precision: VertexPrecision) -> PlaneBox {
+        guard bounds.minX <= bounds.maxX else { return .empty }
+        let unit = FixedRing.value(1, precision.base)
+        return PlaneBox(
+            minX: FixedRing.value(bounds.minX, precision.limit) - unit,
+            minY: FixedRing.value(bounds.minY, precision.limit) - unit,
+            maxX: FixedRing.value(bounds.maxX, precision.limit) + unit,
+            maxY: FixedRing.value(bounds.maxY, precision.limit) + unit)
     }
 
     /// Cuts the chords of the offending rings' segments that meet a fault
@@ -215,6 +224,10 @@ enum PrecisionRounding {
         let polygons: [PlanePolygon]
         private var first: [Int] = []
         private var fixed: [FixedRing?] = []
+        /// Where the positions lie as ``round(precision:control:)`` rounded
+        /// them (a later ``roundAgain(holding:precision:control:)`` moves
+        /// none by more than a unit of the base decimals).
+        private(set) var bounds = FixedBox.empty
 
         init(_ polygons: [PlanePolygon]) {
             self.polygons = polygons
@@ -232,16 +245,19 @@ enum PrecisionRounding {
             ref.ring == 0 ? polygons[ref.polygon].exterior : polygons[ref.polygon].holes[ref.ring - 1]
         }
 
-        /// Rounds every ring (exteriors counter-clockwise, holes clockwise).
-        /// A cancelled `control` cuts it short (the caller throws).
+        /// Rounds every ring (exteriors counter-clockwise, holes clockwise),
+        /// and finds ``bounds``. A cancelled `control` cuts it short (the
+        /// caller throws).
         mutating func round(precision: VertexPrecision, control: ComputeControl) {
             fixed = []
             fixed.reserveCapacity(first[polygons.count])
+            bounds = .empty
             for polygon in polygons {
                 if control.isCancelled { return }
-                fixed.append(FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true))
+                fixed.append(
+                    FixedRing.rounded(polygon.exterior, precision: precision, counterClockwise: true, bounds: &bounds))
                 for h in polygon.holes {
-                    fixed.append(FixedRing.rounded(h, precision: precision, counterClockwise: false))
+                    fixed.append(FixedRing.rounded(h, precision: precision, counterClockwise: false, bounds: &bounds))
                 }
             }
         }
@@ -330,8 +346,8 @@ enum PrecisionRounding {
         var extent = GeoJSONDocument.Extent()
         /// Positions of its rounded rings (the work of making them again).
         var positions = 0
-        /// The box of all its positions before rounding: a position outside
-        /// it cannot be one of them.
+        /// A box round all its positions before rounding (a unit of the
+        /// base decimals wider): a position outside it cannot be one of them.
         package var box = PlaneBox.empty
         /// Whether the first round of planning made it (no later round had
         /// to round it again).
