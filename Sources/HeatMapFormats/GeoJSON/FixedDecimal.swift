@@ -72,13 +72,8 @@ struct FixedDecimal: @unchecked Sendable {
         let drop = max(decimals - 8, 0), kept = decimals - drop
         dropped = UInt64(drop)
         droppedMask = (1 << UInt64(drop)) - 1
-        var fives: UInt64 = 1
-        for _ in 0..<drop { fives *= 5 }
-        // Newton's iteration doubles the correct low bits of an odd number's
-        // inverse; an odd number is its own inverse modulo 8.
-        var inverse = fives
-        for _ in 0..<5 { inverse = inverse &* (2 &- fives &* inverse) }
-        inverseOfFives = inverse
+        let fives = TensDivisor.fives(drop)
+        inverseOfFives = TensDivisor.inverseOfFives(drop)
         var tens: UInt64 = 1
         for _ in 0..<kept { tens *= 10 }
         scale = tens
