@@ -16,10 +16,10 @@ import Testing
 
     @Test func keepsWithinItsBudgetAndGivesEachOnce() {
         #expect(PackedPolygons(Self.feature(4)).bytes.count == 13)
-        let stash = RoundedStash(bytes: 30)
-        stash.keep(Self.feature(4), for: 0)
-        stash.keep(Self.feature(7), for: 1)  // 19 bytes: does not fit beside the first
-        stash.keep(Self.feature(6), for: 2)  // 17 bytes
+        let stash = RoundedStash(bytes: 64 + 17)
+        stash.keep(Self.feature(4), for: 0)  // 64 bytes as it is
+        stash.keep(Self.feature(7), for: 1)  // 19 bytes packed: does not fit beside the first
+        stash.keep(Self.feature(6), for: 2)  // 17 bytes packed: fits
         stash.keep(Self.feature(1), for: 2)  // one per feature: the first stays
         #expect(stash.count == 2)
         #expect(stash.take(1) == nil)

@@ -3,9 +3,11 @@ import HeatMapCore
 import HeatMapDensity
 import Synchronization
 
-/// Rounded features a writer made but could not write yet, kept packed
-/// (``PackedPolygons``, about a third of their size as rings) within a
-/// budget of bytes until they are taken (once each).
+/// Rounded features a writer made but could not write yet, kept within a
+/// budget of bytes until they are taken (once each): as they are while
+/// they fit, packed (``PackedPolygons``, about a third of their size as
+/// rings) once they would not, so that more fit without the cost of
+/// packing the few that fit anyway.
 ///
 /// After a repair, the one-pass export goes on rounding the features after
 /// it without writing them, so the planning can start from that round.
@@ -15,7 +17,7 @@ import Synchronization
 /// Safe to use from several threads.
 final class RoundedStash: Sendable {
     private struct State {
-        package var packed: [Int: PackedPolygons] = [:]
+        package var kept: [Int: Kept] = [:]
         package var room: Int
     }
 
@@ -26,24 +28,42 @@ final class RoundedStash: Sendable {
         state = Mutex(State(room: max(0, bytes)))
     }
 
+    private enum Kept {
+        case plain([PrecisionRounding.Polygon])
+        case packed(PackedPolygons)
+    }
+
     /// Keeps feature `key`'s `polygons` if they fit in the room left.
     /// Packed outside the lock, so threads keep features side by side.
     func keep(_ polygons: [PrecisionRounding.Polygon], for key: Int) {
-        guard state.withLock({ $0.room > 0 && $0.packed[key] == nil }) else { return }
+        let plainBytes =
+            MemoryLayout<FixedPoint>.stride * polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.points.count } }
+        let asIs = state.withLock { s -> Bool? in
+            guard s.room > 0, s.kept[key] == nil else { return nil }
+            guard plainBytes <= s.room else { return false }
+            s.room -= plainBytes
+            s.kept[key] = .plain(polygons)
+            return true
+        }
+        guard asIs == false else { return }
         let packed = PackedPolygons(polygons)
         state.withLock { s in
-            guard packed.bytes.count <= s.room, s.packed[key] == nil else { return }
+            guard packed.bytes.count <= s.room, s.kept[key] == nil else { return }
             s.room -= packed.bytes.count
-            s.packed[key] = packed
+            s.kept[key] = .packed(packed)
         }
     }
 
     /// Feature `key`'s kept polygons, given up by the stash; nil when not
     /// kept. Unpacked outside the lock.
     func take(_ key: Int) -> [PrecisionRounding.Polygon]? {
-        state.withLock { $0.packed.removeValue(forKey: key) }?.polygons
+        switch state.withLock({ $0.kept.removeValue(forKey: key) }) {
+        case .plain(let polygons): polygons
+        case .packed(let packed): packed.polygons
+        case nil: nil
+        }
     }
 
     /// The number of features kept and not yet taken.
-    package var count: Int { state.withLock { $0.packed.count } }
+    package var count: Int { state.withLock { $0.kept.count } }
 }
