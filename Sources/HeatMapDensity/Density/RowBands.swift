@@ -20,7 +20,8 @@ protocol RowSorter {
     /// How many rows above or below its anchor row a point may write.
     var reachRows: Int { get }
     /// Columns per tile, the order of a band's points when they write
-    /// rows around theirs.
+    /// rows around theirs: a power of two (a point's tile is then a shift
+    /// of its column, not a division).
     var tileWidth: Int { get }
     /// The node a point belongs to (row in 0..<rows, column in
     /// 0..<columns), or nil if it writes nothing.
@@ -130,6 +131,8 @@ struct RowBands<Entry: BitwiseCopyable> {
         control: ComputeControl
     ) throws where S.Entry == Entry {
         let chunkSize = RowBands.chunkSize(count: n), tileWidth = sorter.tileWidth
+        precondition(tileWidth > 0 && tileWidth & (tileWidth - 1) == 0, "tiles of \(tileWidth) columns")
+        let tileShift = tileWidth.trailingZeroBitCount
         let chunks = max(1, (n + chunkSize - 1) / chunkSize)
         let byRow = sorter.reachRows == 0
         // Buckets: rows, or (band, column tile) pairs for a cut made first.
@@ -169,7 +172,7 @@ struct RowBands<Entry: BitwiseCopyable> {
                                     bucketOf[i] = none
                                     continue
                                 }
-                                let b = byRow ? a.row : Int(bandOfRow![a.row]) &* tiles &+ a.column / tileWidth
+                                let b = byRow ? a.row : Int(bandOfRow![a.row]) &* tiles &+ a.column &>> tileShift
                                 bucketOf[i] = Int32(truncatingIfNeeded: b)
                                 count[b] &+= 1
                                 most = max(most, sorter.magnitude(at: i, weight: weight[i]))
