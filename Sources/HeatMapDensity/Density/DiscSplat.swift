@@ -72,7 +72,11 @@ enum DiscRules {
         guard yAxis.index(of: y + reach) >= 0, yAxis.index(of: y - reach) <= Double(yAxis.count - 1),
             xAxis.index(of: x + reach) >= 0, xAxis.index(of: x - reach) <= Double(xAxis.count - 1)
         else { return nil }
-        return (yAxis.nearest(y), xAxis.nearest(x))
+        // The disc reaches the grid, so the centre is within its reach of it.
+        return (
+            NodeSpan.nearest(to: yAxis.index(of: y), count: yAxis.count),
+            NodeSpan.nearest(to: xAxis.index(of: x), count: xAxis.count)
+        )
     }
 
     /// The weight a point of radius r deposits when the finish normalises

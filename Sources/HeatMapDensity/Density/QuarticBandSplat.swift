@@ -13,11 +13,12 @@ import HeatMapCore
 /// aᵢ = s (1 − (dyᵢ/r)²), four rows per step; and each node of the span's
 /// rectangle adds max(aᵢ − uⱼ, 0)², which is w (1 − d²/r²)² inside the
 /// disc and 0 outside it: no mask of the chord, no bounds, no table. On
-/// the default x86-64 target that is eight instructions per four nodes (a
-/// subtract, a max against zero, a square, a load, an add and a store, a
-/// copy and a zeroed register). Lanes past the span (at most three, in
-/// the rows' padding past the last column) add zeros. The two square roots
-/// a point starts from are taken while the points are sorted
+/// the default x86-64 target that is seven instructions per four nodes (a
+/// subtract, a max against a zero kept in a register, a square, a load,
+/// an add and a store, and a copy). The spans come from rounding
+/// (``NodeSpan``), not floor and ceiling. Lanes past the span (at most
+/// three, in the rows' padding past the last column) add zeros. The two
+/// square roots a point starts from are taken while the points are sorted
 /// (``QuarticPoint``), where they cost nothing beside the sort's scattered
 /// stores; in the splat they would hold up every point's first row.
 ///
@@ -180,7 +181,11 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         let r = p.radius(or: maximumRadius)
         let (stepAcross, stepDown) =
             r == maximumRadius ? (columnStep, rowStep) : (xAxis.step / r, yAxis.step / r)
-        let xs = xAxis.span(of: p.x, reach: r), ys = yAxis.span(of: p.y, reach: r)
+        // The point's position in nodes, and its spans (its disc reaches
+        // the grid: the sort anchored it).
+        let px = (p.x - xAxis.origin) * inverseColumnStep, py = (p.y - yAxis.origin) * inverseRowStep
+        let xs = NodeSpan.span(around: px, reach: r * inverseColumnStep, count: xAxis.count)
+        let ys = NodeSpan.span(around: py, reach: r * inverseRowStep, count: yAxis.count)
         guard xs.lo <= xs.hi, ys.lo <= ys.hi else { return }
         let lanes = QuarticBandSplat.lanes
         let steps = (xs.hi - xs.lo) / lanes + 1, height = ys.hi - ys.lo + 1
@@ -190,7 +195,7 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         touched.right = max(touched.right, xs.lo + steps * lanes - 1)
         // aᵢ = s (1 − (dyᵢ/r)²) for row ys.lo + i, four at a time, the
         // point at row `fy` of the span.
-        let fy = Float((p.y - yAxis.origin) * inverseRowStep - Double(ys.lo))
+        let fy = Float(py - Double(ys.lo))
         let rowStep = Float(stepDown)
         var k = Lanes(0, 1, 2, 3) - fy
         for g in 0..<(height + lanes - 1) / lanes {
@@ -200,7 +205,7 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         }
         let a = UnsafeRawPointer(terms.rows).assumingMemoryBound(to: Float.self)
         // uⱼ = s (dxⱼ/r)² = (√s dxⱼ/r)² for lane j, at column xs.lo + j.
-        let fx = Float((p.x - xAxis.origin) * inverseColumnStep - Double(xs.lo))
+        let fx = Float(px - Double(xs.lo))
         let step = Float(stepAcross) * p.fourthRoot
         let dst = sums + (ys.lo - firstRow) * stride + xs.lo
         // Spans of up to four steps (16 columns: radii up to 7.5 nodes)
@@ -317,9 +322,12 @@ extension SIMD4: QuarticLanes where Scalar == Float {
     }
 
     @inline(__always) func addSquares(below a: Float, into dst: UnsafeMutablePointer<Float>) {
-        // max(t, 0) as a select: one vector max on x86-64.
+        // max(t, 0) as a select that keeps t where t > 0 (a NaN among the
+        // zeros): one vector max into t on x86-64, against a zero that
+        // stays in its register (a select that keeps t where t ≥ 0 would
+        // write its max into a fresh zero every time).
         let t = SIMD4(repeating: a) - self
-        let v = t.replacing(with: 0, where: t .< 0)
+        let v = SIMD4.zero.replacing(with: t, where: t .> 0)
         let target = UnsafeMutableRawPointer(dst)
         target.storeBytes(of: target.loadUnaligned(as: SIMD4.self) + v * v, as: SIMD4.self)
     }
