@@ -18,9 +18,11 @@ import HeatMapCore
 /// an add and a store, and a copy). The spans come from rounding
 /// (``NodeSpan``), not floor and ceiling. Lanes past the span (at most
 /// three, in the rows' padding past the last column) add zeros. The two
-/// square roots a point starts from are taken while the points are sorted
-/// (``QuarticPoint``), where they cost nothing beside the sort's scattered
-/// stores; in the splat they would hold up every point's first row.
+/// square roots a point starts from, and with one radius for all the
+/// nodes its disc reaches, are worked out while the points are sorted
+/// (``QuarticPoint``, ``QuarticEntry``), where they cost little beside the
+/// sort's scattered stores; in the splat they are a chain of dependent
+/// instructions ahead of every point's first row.
 ///
 /// The error stays far inside the 1e−3 bound: the point's offsets from
 /// its span's first row and column are floats within 2⁻²⁰ of a node, so a,
@@ -46,12 +48,8 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     let radii: UnsafePointer<Double>?
     /// Σ w shape, row-major.
     let density: UnsafeMutablePointer<Double>
-    /// The node steps in ``maximumRadius`` (every radius of a fixed-radius
-    /// splat: no division per point there), and the inverse node steps.
-    private let columnStep: Double
-    private let rowStep: Double
-    private let inverseColumnStep: Double
-    private let inverseRowStep: Double
+    /// What the entries are placed on the grid by.
+    private let frame: QuarticFrame
 
     init(
         xAxis: GaussianAxis, yAxis: GaussianAxis, maximumRadius: Double, normalisingRadius: Double?,
@@ -63,16 +61,18 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         self.normalisingRadius = normalisingRadius
         self.radii = radii
         self.density = density
-        columnStep = xAxis.step / maximumRadius
-        rowStep = yAxis.step / maximumRadius
-        inverseColumnStep = 1 / xAxis.step
-        inverseRowStep = 1 / yAxis.step
+        frame = QuarticFrame(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius)
     }
 
     /// The power of two the weights are scaled by when the largest is
     /// `largest` (normal): it brings that to [1, 2).
-    static func scale(forLargest largest: Double) -> Double {
-        Double(sign: .plus, exponent: -largest.exponent, significand: 1)
+    @inline(__always) static func scale(forLargest largest: Double) -> Double {
+        // 2^−e from its bits while that is normal (the sort asks once a
+        // point; Double(sign:exponent:significand:) is a call there).
+        let e = largest.exponent
+        return e < Double.greatestFiniteMagnitude.exponent
+            ? Double(bitPattern: UInt64(Double.greatestFiniteMagnitude.exponent &- e) << 52)
+            : Double(sign: .plus, exponent: -e, significand: 1)
     }
 
     // The sort (``RowSorter``): a point belongs to its disc's node, writes
@@ -92,7 +92,7 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     /// A point of the common radius whose weight is already scaled (the
     /// sort itself asks for ``entry(at:x:y:weight:value:largest:)``).
     @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> Entry {
-        Entry(x: x, y: y, radius: maximumRadius, scaledWeight: weight)
+        Entry(x: x, y: y, radius: maximumRadius, scaledWeight: weight, frame: frame)
     }
 
     @inline(__always)
@@ -101,7 +101,8 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         // (``DiscFill``): these entries are not read.
         let scale = largest.isNormal ? Self.scale(forLargest: largest) : 1
         return Entry(
-            x: x, y: y, radius: radii?[i] ?? maximumRadius, scaledWeight: magnitude(at: i, weight: weight) * scale)
+            x: x, y: y, radius: radii?[i] ?? maximumRadius, scaledWeight: magnitude(at: i, weight: weight) * scale,
+            frame: frame)
     }
 
     /// Points between flushes of a band's float sums.
@@ -177,37 +178,26 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     ) {
         // √w: zero when w is (or its root underflows: its terms would be zeros).
         let sf = p.squareRoot
-        guard sf > 0 else { return }
-        let r = p.radius(or: maximumRadius)
-        let (stepAcross, stepDown) =
-            r == maximumRadius ? (columnStep, rowStep) : (xAxis.step / r, yAxis.step / r)
-        // The point's position in nodes, and its spans (its disc reaches
-        // the grid: the sort anchored it).
-        let px = (p.x - xAxis.origin) * inverseColumnStep, py = (p.y - yAxis.origin) * inverseRowStep
-        let xs = NodeSpan.span(around: px, reach: r * inverseColumnStep, count: xAxis.count)
-        let ys = NodeSpan.span(around: py, reach: r * inverseRowStep, count: yAxis.count)
-        guard xs.lo <= xs.hi, ys.lo <= ys.hi else { return }
+        guard sf > 0, let f = p.footprint(in: frame) else { return }
         let lanes = QuarticBandSplat.lanes
-        let steps = (xs.hi - xs.lo) / lanes + 1, height = ys.hi - ys.lo + 1
-        touched.top = min(touched.top, ys.lo)
-        touched.bottom = max(touched.bottom, ys.hi)
-        touched.left = min(touched.left, xs.lo)
-        touched.right = max(touched.right, xs.lo + steps * lanes - 1)
-        // aᵢ = s (1 − (dyᵢ/r)²) for row ys.lo + i, four at a time, the
-        // point at row `fy` of the span.
-        let fy = Float(py - Double(ys.lo))
-        let rowStep = Float(stepDown)
-        var k = Lanes(0, 1, 2, 3) - fy
+        let steps = (f.lastColumn - f.column) / lanes + 1, height = f.lastRow - f.row + 1
+        touched.top = min(touched.top, f.row)
+        touched.bottom = max(touched.bottom, f.lastRow)
+        touched.left = min(touched.left, f.column)
+        touched.right = max(touched.right, f.column + steps * lanes - 1)
+        // aᵢ = s (1 − (dyᵢ/r)²) for row f.row + i, four at a time, the
+        // point at row `f.fy` of the span.
+        var k = Lanes(0, 1, 2, 3) - f.fy
         for g in 0..<(height + lanes - 1) / lanes {
-            let dy = k * rowStep
+            let dy = k * f.stepDown
             terms.rows[g] = sf - sf * dy * dy
             k += 4
         }
         let a = UnsafeRawPointer(terms.rows).assumingMemoryBound(to: Float.self)
-        // uⱼ = s (dxⱼ/r)² = (√s dxⱼ/r)² for lane j, at column xs.lo + j.
-        let fx = Float(px - Double(xs.lo))
-        let step = Float(stepAcross) * p.fourthRoot
-        let dst = sums + (ys.lo - firstRow) * stride + xs.lo
+        // uⱼ = s (dxⱼ/r)² = (√s dxⱼ/r)² for lane j, at column f.column + j.
+        let fx = f.fx
+        let step = f.stepAcross * p.fourthRoot
+        let dst = sums + (f.row - firstRow) * stride + f.column
         // Spans of up to four steps (16 columns: radii up to 7.5 nodes)
         // keep their column terms in registers, one loop per count.
         switch steps {
@@ -261,44 +251,6 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
             (src + touched.left).update(repeating: 0, count: touched.right - touched.left + 1)
         }
     }
-}
-
-/// What the single-precision quartic splat keeps of a point: its centre,
-/// its radius when points have their own, and the two roots of its scaled
-/// weight w the splat's terms start from, √w and w^¼ (as the splat would
-/// take them: the fourth root is the square root of the double √w).
-protocol QuarticPoint: DiscCentre {
-    init(x: Double, y: Double, radius: Double, scaledWeight w: Double)
-    /// √w in single precision.
-    var squareRoot: Float { get }
-    /// w^¼ in single precision.
-    var fourthRoot: Float { get }
-}
-
-/// A point of the quartic splat with one radius for all: 24 bytes.
-struct QuarticEntry: QuarticPoint {
-    var x: Double, y: Double
-    var squareRoot: Float, fourthRoot: Float
-
-    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double) {
-        let s = w.squareRoot()
-        (self.x, self.y, squareRoot, fourthRoot) = (x, y, Float(s), Float(s.squareRoot()))
-    }
-
-    @inline(__always) func radius(or common: Double) -> Double { common }
-}
-
-/// A point of the quartic splat with its own radius: 32 bytes.
-struct SizedQuarticEntry: QuarticPoint {
-    var x: Double, y: Double, radius: Double
-    var squareRoot: Float, fourthRoot: Float
-
-    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double) {
-        let s = w.squareRoot()
-        (self.x, self.y, self.radius, squareRoot, fourthRoot) = (x, y, radius, Float(s), Float(s.squareRoot()))
-    }
-
-    @inline(__always) func radius(or common: Double) -> Double { radius }
 }
 
 /// Column terms of ``QuarticBandSplat`` for a run of consecutive columns,

@@ -1,0 +1,140 @@
+import Foundation
+
+/// What the single-precision quartic splat (``QuarticBandSplat``) places
+/// its points by: the grid's axes and the largest radius, with the node
+/// steps in that radius worked out once (every radius of a fixed-radius
+/// splat: no division per point there).
+struct QuarticFrame {
+    let xAxis: GaussianAxis
+    let yAxis: GaussianAxis
+    let maximumRadius: Double
+    /// Node steps over ``maximumRadius``, and the inverse node steps.
+    let columnStep: Double
+    let rowStep: Double
+    let inverseColumnStep: Double
+    let inverseRowStep: Double
+    /// ``maximumRadius`` in columns and in rows, in single precision.
+    let reachAcross: Float
+    let reachDown: Float
+
+    init(xAxis: GaussianAxis, yAxis: GaussianAxis, maximumRadius: Double) {
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.maximumRadius = maximumRadius
+        columnStep = xAxis.step / maximumRadius
+        rowStep = yAxis.step / maximumRadius
+        inverseColumnStep = 1 / xAxis.step
+        inverseRowStep = 1 / yAxis.step
+        reachAcross = Float(maximumRadius / xAxis.step)
+        reachDown = Float(maximumRadius / yAxis.step)
+    }
+
+    /// The nodes a disc of radius `r` around (x, y) reaches (nil for none)
+    /// and the centre's offsets from the first of them, in nodes.
+    @inline(__always)
+    func place(x: Double, y: Double, radius r: Double) -> (
+        column: Int, row: Int, lastColumn: Int, lastRow: Int, fx: Float, fy: Float
+    )? {
+        // The point's position in nodes, and its spans (its disc reaches
+        // the grid: the sort anchored it).
+        let px = (x - xAxis.origin) * inverseColumnStep, py = (y - yAxis.origin) * inverseRowStep
+        let xs = NodeSpan.span(around: px, reach: r * inverseColumnStep, count: xAxis.count)
+        let ys = NodeSpan.span(around: py, reach: r * inverseRowStep, count: yAxis.count)
+        guard xs.lo <= xs.hi, ys.lo <= ys.hi else { return nil }
+        return (xs.lo, ys.lo, xs.hi, ys.hi, Float(px - Double(xs.lo)), Float(py - Double(ys.lo)))
+    }
+}
+
+/// The rectangle of nodes a point's disc covers and where the point lies
+/// in it, as the splat's terms start from.
+struct QuarticFootprint {
+    /// The first and last column and row (inclusive, on the grid).
+    var column: Int, row: Int
+    var lastColumn: Int, lastRow: Int
+    /// The centre's offsets from ``column`` and ``row``, in nodes.
+    var fx: Float, fy: Float
+    /// The node steps over the point's radius.
+    var stepAcross: Float, stepDown: Float
+}
+
+/// What the single-precision quartic splat keeps of a point: where its
+/// disc lies, and the two roots of its scaled weight w the splat's terms
+/// start from, √w and w^¼ (as the splat would take them: the fourth root
+/// is the square root of the double √w). Worked out while the points are
+/// sorted, where it costs nothing beside the sort's scattered stores; in
+/// the splat it would hold up every point's first row.
+protocol QuarticPoint: BitwiseCopyable {
+    init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: QuarticFrame)
+    /// √w in single precision; 0 for a point that adds nothing.
+    var squareRoot: Float { get }
+    /// w^¼ in single precision.
+    var fourthRoot: Float { get }
+    /// The nodes the point reaches (nil for none).
+    func footprint(in frame: QuarticFrame) -> QuarticFootprint?
+}
+
+extension QuarticPoint {
+    /// The roots of w as the entries keep them.
+    @inline(__always) static func roots(of w: Double) -> (Float, Float) {
+        let s = w.squareRoot()
+        return (Float(s), Float(s.squareRoot()))
+    }
+}
+
+/// A point of the quartic splat with one radius for all, placed on the
+/// grid by the sort: its first column and row and its offsets from them;
+/// the last ones follow from the offsets and the radius in nodes. 24 bytes.
+/// The last column and row are found in single precision, which can differ
+/// from the double span only for a node within a float's rounding of the
+/// disc's edge, where the kernel adds about 10⁻¹⁴ of the point's peak or
+/// nothing.
+struct QuarticEntry: QuarticPoint {
+    var column: Int32, row: Int32
+    var fx: Float, fy: Float
+    var squareRoot: Float, fourthRoot: Float
+
+    /// Whether a grid of `columns` × `rows` nodes fits these entries' indices.
+    static func fits(columns: Int, rows: Int) -> Bool { max(columns, rows) <= Int(Int32.max) }
+
+    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: QuarticFrame) {
+        guard let p = frame.place(x: x, y: y, radius: radius) else {
+            (column, row, fx, fy, squareRoot, fourthRoot) = (0, 0, 0, 0, 0, 0)
+            return
+        }
+        (column, row) = (Int32(truncatingIfNeeded: p.column), Int32(truncatingIfNeeded: p.row))
+        (fx, fy) = (p.fx, p.fy)
+        (squareRoot, fourthRoot) = Self.roots(of: w)
+    }
+
+    @inline(__always) func footprint(in frame: QuarticFrame) -> QuarticFootprint? {
+        let column = Int(column), row = Int(row)
+        // fx + reach ≥ 0: the span's first node is at most the reach left of the centre.
+        return QuarticFootprint(
+            column: column, row: row,
+            lastColumn: min(column + Int(fx + frame.reachAcross), frame.xAxis.count - 1),
+            lastRow: min(row + Int(fy + frame.reachDown), frame.yAxis.count - 1),
+            fx: fx, fy: fy, stepAcross: Float(frame.columnStep), stepDown: Float(frame.rowStep))
+    }
+}
+
+/// A point of the quartic splat with its own radius: 32 bytes.
+struct SizedQuarticEntry: QuarticPoint {
+    var x: Double, y: Double, radius: Double
+    var squareRoot: Float, fourthRoot: Float
+
+    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: QuarticFrame) {
+        (self.x, self.y, self.radius) = (x, y, radius)
+        (squareRoot, fourthRoot) = Self.roots(of: w)
+    }
+
+    @inline(__always) func footprint(in frame: QuarticFrame) -> QuarticFootprint? {
+        guard let p = frame.place(x: x, y: y, radius: radius) else { return nil }
+        let r = radius
+        let (across, down) =
+            r == frame.maximumRadius
+            ? (frame.columnStep, frame.rowStep) : (frame.xAxis.step / r, frame.yAxis.step / r)
+        return QuarticFootprint(
+            column: p.column, row: p.row, lastColumn: p.lastColumn, lastRow: p.lastRow, fx: p.fx, fy: p.fy,
+            stepAcross: Float(across), stepDown: Float(down))
+    }
+}
