@@ -75,14 +75,17 @@ struct DiscConvolutionLayout: Sendable {
     /// transformed buffers `re` and `im` laid out as this layout says, in
     /// blocks of 16 rows on all cores: each row's own half plus the other
     /// half's spill near the cut, or, with two channels, its weights and
-    /// weighted values side by side. Sums below `floor` (the transform's
-    /// rounding) are 0.
+    /// weighted values side by side. With one channel, `adding` (if given)
+    /// writes each row's addend (another convolution's, ``CoarseGrid``) into
+    /// the row first. Sums below `floor` (the transform's rounding) are 0.
     func emitRows(
         re: UnsafePointer<Double>, im: UnsafePointer<Double>, rows: Int, columns: Int, floor: Double,
-        control: ComputeControl, emit: (Int, UnsafePointer<Double>?) -> Void
+        control: ComputeControl, adding: ((_ row: Int, _ into: UnsafeMutablePointer<Double>) -> Void)? = nil,
+        emit: (Int, UnsafePointer<Double>?) -> Void
     ) throws {
         let pad = CubicBinning.padding, n = self.columns, m = self.rows
         let split = self.split, reachRows = self.reachRows, channels = self.channels
+        precondition(adding == nil || channels == 1, "an addend to the one channel only")
         try Parallel.forEachRange(of: rows, size: 16, control: control) { block in
             let sums = UnsafeMutablePointer<Double>.allocate(capacity: channels * columns)
             defer { sums.deallocate() }
@@ -100,9 +103,17 @@ struct DiscConvolutionLayout: Sendable {
                         y < split
                         ? (y >= split - reachRows ? im + (y - split + m) * n : nil)
                         : (y < split + reachRows ? re + y * n : nil)
-                    for c in 0..<columns {
-                        let s = own[pad + c] + (spill?[pad + c] ?? 0)
-                        sums[c] = s < floor ? 0 : s
+                    if let adding {
+                        adding(r, sums)
+                        for c in 0..<columns {
+                            let s = own[pad + c] + (spill?[pad + c] ?? 0) + sums[c]
+                            sums[c] = s < floor ? 0 : s
+                        }
+                    } else {
+                        for c in 0..<columns {
+                            let s = own[pad + c] + (spill?[pad + c] ?? 0)
+                            sums[c] = s < floor ? 0 : s
+                        }
                     }
                 }
                 emit(r, sums)

@@ -6,7 +6,10 @@ import HeatMapCore
 /// class as they come (``RadiusClassOrder``), and when the grid is
 /// finished binned one class at a time into one plane (``ClassShareBinning``),
 /// each class convolved with its kernel and the convolutions summed by one
-/// inverse transform (``SpectralSum``); the narrower points (and any the
+/// inverse transform (``ClassConvolution``): the classes twice the
+/// narrowest's radius or wider on a grid of twice the step (``CoarseGrid``),
+/// the others on the grid's own, whose transform then reaches only them;
+/// the narrower points (and any the
 /// binning cannot place) take the exact splat (``DiscFill``) into the
 /// exact-splat grid as they come.
 ///
@@ -124,17 +127,19 @@ struct RadiusClassFill: DensityFill {
             try emitGridRows(yAxis.count, control: control, emit: emit)
             return
         }
-        let layout = classes.layout(xAxis: xAxis, yAxis: yAxis, channels: channels)
-        guard let plane = GridBuffer(count: layout.count) else { throw DensityStorage.outOfMemory }
         let columns = xAxis.count, rows = yAxis.count
-        let transform = classes.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
-        let m = transform.rows, n = transform.columns
         let mean = channels == 2
-        let sum = try SpectralSum(rows: m, columns: n)
-        let shape = kernel, dx = xAxis.step, dy = yAxis.step
-        // Class k's kernel: the shape of radius ρₖ, times (R / ρₖ)² for
-        // densities (each point's weight carries no normalisation here).
-        func kernelValue(_ k: Int, _ i: Int, _ j: Int) -> Double {
+        // The classes twice the narrowest wide or more go through the grid
+        // of twice the step (``CoarseGrid``); the one channel only, and
+        // only beside classes of the grid's own step.
+        var coarse = mean ? [] : used.filter { classes.radius($0) >= 2 * classes.smallest }
+        if coarse.count == used.count { coarse = [] }
+        let fine = Array(used.dropLast(coarse.count))
+        let shape = kernel
+        // Class k's kernel at node offset (i, j) of a grid of steps dx, dy:
+        // the shape of radius ρₖ, times (R / ρₖ)² for densities (each
+        // point's weight carries no normalisation here).
+        func kernelValue(_ k: Int, _ i: Int, _ j: Int, dx: Double, dy: Double) -> Double {
             let rho = classes.radius(k)
             let x = Double(i) * dx, y = Double(j) * dy
             let d2 = x * x + y * y, rr = rho * rho
@@ -145,13 +150,12 @@ struct RadiusClassFill: DensityFill {
         // Class k's plane: its points' shares binned into the plane, which
         // is zero (as allocated, and as each term's transform leaves it),
         // one deposit's points after another.
-        func bin(_ k: Int) throws {
+        func bin(_ k: Int, _ binning: CubicBinning, rows: Int, columns: Int) throws {
             for sorted in points.slices {
                 let range = sorted.contributors(of: k)
                 guard !range.isEmpty else { continue }
                 let depositor = ClassShareBinning(
-                    binning: CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: plane.base, layout: layout),
-                    coordinate: sorted.coordinate + range.lowerBound, classes: classes, target: k)
+                    binning: binning, coordinate: sorted.coordinate + range.lowerBound, classes: classes, target: k)
                 try RowBands.deposit(
                     depositor, x: sorted.x + range.lowerBound, y: sorted.y + range.lowerBound,
                     weight: sorted.weight + range.lowerBound,
@@ -161,36 +165,53 @@ struct RadiusClassFill: DensityFill {
         }
         var total = 0.0
         var done = 0
-        // Classes in pairs: the two kernels' spectra share one transform.
-        var index = 0
-        while index < used.count {
-            let a = used[index], b = index + 1 < used.count ? used[index + 1] : nil
-            let rho = classes.radius(b ?? a)
-            let spectra = try sum.spectra(
-                reachRows: Int(rho / dy) + 1, reachColumns: Int(rho / dx) + 1, control: control
-            ) { i, j in (kernelValue(a, i, j), b.map { kernelValue($0, i, j) } ?? 0) }
-            for (k, spectrum) in [(a, spectra.re), (b, spectra.im)] {
-                guard let k else { continue }
-                try bin(k)
-                // The packed plane: its real part's rows, then its imaginary part's.
-                let filled = layout.rows, width = layout.columns
-                let factor = raw ? 1 : max(1, (radius / classes.radius(k)) * (radius / classes.radius(k)))
-                let magnitude = try sum.add(
-                    clearing: plane.base, im: plane.base + filled * width, width: width, filledRows: filled,
-                    spectrum: spectrum.base, control: control)
-                // The weights: both parts, or (mean) the real one.
-                total += (mean ? magnitude.re : magnitude.re + magnitude.im) * factor
-                done += 1
-                progress(0.9 * Double(done) / Double(used.count))
-            }
-            index += 2
+        // Σ |binned| of class k's parts: the weights, both parts or (mean) the real one.
+        func tally(_ k: Int, _ magnitude: (re: Double, im: Double)) {
+            let factor = raw ? 1 : max(1, (radius / classes.radius(k)) * (radius / classes.radius(k)))
+            total += (mean ? magnitude.re : magnitude.re + magnitude.im) * factor
+            done += 1
+            progress(0.9 * Double(done) / Double(used.count))
         }
-        try sum.inverse(control: control)
+        func convolve(_ list: [Int], on convolution: ClassConvolution) throws {
+            let dx = convolution.xAxis.step, dy = convolution.yAxis.step
+            let binRows = convolution.yAxis.count, binColumns = convolution.xAxis.count
+            try convolution.add(
+                list, radius: classes.radius, kernel: { kernelValue($0, $1, $2, dx: dx, dy: dy) }, control: control,
+                bin: { try bin($0, $1, rows: binRows, columns: binColumns) }, done: tally)
+            try convolution.sum.inverse(control: control)
+        }
+        // The coarse classes first, their sums expanded along x into
+        // `expanded` (the coarse grid's rows, the grid's columns), read
+        // along y as the grid's rows are handed out.
+        var expanded: UnsafeMutablePointer<Double>? = nil
+        defer { expanded?.deallocate() }
+        if let widest = coarse.last {
+            let coarseX = CoarseGrid.axis(over: xAxis), coarseY = CoarseGrid.axis(over: yAxis)
+            let convolution = try ClassConvolution(
+                xAxis: coarseX, yAxis: coarseY, reach: classes.radius(widest), channels: channels)
+            try convolve(coarse, on: convolution)
+            let grid = UnsafeMutablePointer<Double>.allocate(capacity: coarseY.count * columns)
+            expanded = grid
+            try convolution.transform.emitRows(
+                re: convolution.sum.sumRe.base, im: convolution.sum.sumIm.base, rows: coarseY.count,
+                columns: coarseX.count, floor: -.infinity, control: control
+            ) { r, sums in
+                CoarseGrid.expand(sums!, into: grid + r * columns, count: columns)
+            }
+        }
+        let convolution = try ClassConvolution(
+            xAxis: xAxis, yAxis: yAxis, reach: classes.radius(fine.last!), channels: channels)
+        try convolve(fine, on: convolution)
         // Below this a sum is the transforms' rounding.
         let floor = 1e-13 * total
-        let re = sum.sumRe.base, im = sum.sumIm.base
-        try transform.emitRows(
-            re: re, im: im, rows: rows, columns: columns, floor: floor, control: control, emit: emit)
+        let adding = expanded.map { grid in
+            { (r: Int, row: UnsafeMutablePointer<Double>) in
+                CoarseGrid.blend(row: r, of: grid, count: columns, into: row)
+            }
+        }
+        try convolution.transform.emitRows(
+            re: convolution.sum.sumRe.base, im: convolution.sum.sumIm.base, rows: rows, columns: columns,
+            floor: floor, control: control, adding: adding, emit: emit)
         progress(1)
     }
 }

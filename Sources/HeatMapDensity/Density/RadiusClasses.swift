@@ -184,7 +184,9 @@ struct RadiusClasses: Sendable, Hashable {
     /// ``SpectralSum``), one inverse; a transform of G real values (the
     /// transform's complex nodes twice: ``transformLayout(xAxis:yAxis:channels:)``,
     /// about the grid's when only that is known) about 0.6 G log₂ G ns
-    /// (measured on 1024 × 884 grids).
+    /// (measured on 1024 × 884 grids). An upper bound: the classes twice the
+    /// narrowest's radius or wider take a quarter of that on a coarse grid
+    /// (``CoarseGrid``), and the rest a transform reaching only them.
     func cost(points n: Double, transformNodes: Double, channels: Double) -> Double {
         let transform = transformNodes * (log2(max(transformNodes, 2)) + 1) * 0.6
         return n * (60 + 60 * channels) + (1.25 * Double(count) + 1) * transform

@@ -1,0 +1,66 @@
+import Foundation
+import HeatMapCore
+
+/// Radius classes convolved on one grid (the grid's own, or the coarse one
+/// of ``CoarseGrid``): each class binned in turn into one packed plane,
+/// convolved with its kernel, and the convolutions summed by one inverse
+/// transform (``SpectralSum``).
+///
+/// Memory: the packed plane (about the grid's doubles) and the sum's six
+/// transform-sized grids, whatever the number of classes. Cost per class
+/// about one and a quarter transforms of ``transform``'s size, which is
+/// padded by the widest class's reach only.
+struct ClassConvolution {
+    let xAxis: GaussianAxis
+    let yAxis: GaussianAxis
+    /// The transform's layout, wide enough for the widest class's kernel.
+    let transform: DiscConvolutionLayout
+    /// The packed plane each class is binned into (``DiscConvolutionLayout/init(packing:)``).
+    let layout: DiscConvolutionLayout
+    let plane: GridBuffer
+    let sum: SpectralSum
+
+    /// - Parameter reach: the widest kernel's radius.
+    init(xAxis: GaussianAxis, yAxis: GaussianAxis, reach: Double, channels: Int) throws {
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        transform = DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: reach, channels: channels)
+        layout = DiscConvolutionLayout(packing: transform)
+        guard let plane = GridBuffer(count: layout.count) else { throw DensityStorage.outOfMemory }
+        self.plane = plane
+        sum = try SpectralSum(rows: transform.rows, columns: transform.columns)
+    }
+
+    /// Convolves each class of `classes` and adds it to the sum, two
+    /// kernels a transform: `kernel(k, i, j)` is class k's kernel at node
+    /// offset (i, j) of this grid (zero beyond `radius(k)`), `bin(k, binning)`
+    /// bins class k's points by `binning` into the plane (zero before each
+    /// class), and `done(k, magnitude)` sees Σ |value| of each part of
+    /// class k's plane.
+    func add(
+        _ classes: [Int], radius: (Int) -> Double, kernel: (_ k: Int, _ i: Int, _ j: Int) -> Double,
+        control: ComputeControl, bin: (_ k: Int, _ binning: CubicBinning) throws -> Void,
+        done: (_ k: Int, _ magnitude: (re: Double, im: Double)) -> Void
+    ) throws {
+        let binning = CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: plane.base, layout: layout)
+        var index = 0
+        while index < classes.count {
+            let a = classes[index], b = index + 1 < classes.count ? classes[index + 1] : nil
+            let rho = radius(b ?? a)
+            let spectra = try sum.spectra(
+                reachRows: Int(rho / yAxis.step) + 1, reachColumns: Int(rho / xAxis.step) + 1, control: control
+            ) { i, j in (kernel(a, i, j), b.map { kernel($0, i, j) } ?? 0) }
+            for (k, spectrum) in [(a, spectra.re), (b, spectra.im)] {
+                guard let k else { continue }
+                try bin(k, binning)
+                // The packed plane: its real part's rows, then its imaginary part's.
+                let filled = layout.rows, width = layout.columns
+                let magnitude = try sum.add(
+                    clearing: plane.base, im: plane.base + filled * width, width: width, filledRows: filled,
+                    spectrum: spectrum.base, control: control)
+                done(k, magnitude)
+            }
+            index += 2
+        }
+    }
+}
