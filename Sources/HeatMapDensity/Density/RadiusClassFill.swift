@@ -175,9 +175,20 @@ struct RadiusClassFill: DensityFill {
         func convolve(_ list: [Int], on convolution: ClassConvolution) throws {
             let dx = convolution.xAxis.step, dy = convolution.yAxis.step
             let binRows = convolution.yAxis.count, binColumns = convolution.xAxis.count
+            // The weights alone: each deposit's runs sorted once for this grid.
+            var runs: [RadiusClassRuns] = []
             try convolution.add(
                 list, radius: classes.radius, kernel: { kernelValue($0, $1, $2, dx: dx, dy: dy) }, control: control,
-                bin: { try bin($0, $1, rows: binRows, columns: binColumns) }, done: tally)
+                bin: { k, binning in
+                    guard !mean else { return try bin(k, binning, rows: binRows, columns: binColumns) }
+                    if runs.isEmpty {
+                        runs = points.slices.map {
+                            RadiusClassRuns(
+                                order: $0, binning: binning, classes: classes, rows: binRows, columns: binColumns)
+                        }
+                    }
+                    for run in runs { try run.bin(k, control: control) }
+                }, done: tally)
             try convolution.sum.inverse(control: control)
         }
         // The coarse classes first, their sums expanded along x into

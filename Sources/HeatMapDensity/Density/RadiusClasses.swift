@@ -237,6 +237,92 @@ final class RadiusClassOrder: @unchecked Sendable {
 
     /// The points class k bins: those of first class k − 2 through k.
     func contributors(of k: Int) -> Range<Int> { starts[max(k - 2, 0)]..<starts[k + 1] }
+
+    /// The points of first class `f`.
+    func run(of f: Int) -> Range<Int> { starts[f]..<starts[f + 1] }
+}
+
+/// Bins class `target`'s share of points sorted into row bands once for
+/// every class they share (``RadiusClassRuns``): each entry holds the
+/// point's weight and class coordinate t, and its share of the class is
+/// taken as it is binned (``RadiusClasses/share(of:at:)``).
+struct ClassRunBinning: RowDepositor {
+    let binning: CubicBinning
+    /// The class coordinate t of each point of the run being sorted.
+    let coordinate: UnsafePointer<Double>
+    let classes: RadiusClasses
+    let target: Int
+
+    var scratchCount: Int { binning.scratchCount }
+    var pollInterval: Int { binning.pollInterval }
+    var reachRows: Int { binning.reachRows }
+    var tileWidth: Int { binning.tileWidth }
+
+    @inline(__always) func anchor(x: Double, y: Double) -> (row: Int, column: Int)? {
+        binning.anchor(x: x, y: y)
+    }
+
+    /// (x, y, weight, t).
+    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
+        SIMD4(x, y, weight, 0)
+    }
+
+    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
+        SIMD4(x, y, weight, coordinate[i])
+    }
+
+    @inline(__always) func deposit(_ p: SIMD4<Double>, scratch: UnsafeMutablePointer<Double>) {
+        binning.deposit(
+            x: p[0], y: p[1], weight: p[2] * classes.share(of: target, at: p[3]), value: 0, scratch: scratch)
+    }
+}
+
+/// The runs of a ``RadiusClassOrder`` (the points of one first class
+/// each) sorted into row bands for one grid's binning, each once for the
+/// three classes that bin it, as the classes are binned in order: a run
+/// is sorted when the first class needing it is binned and dropped after
+/// the last. So a point is sorted once per grid, not once per class it
+/// shares. One channel (the weights) only.
+final class RadiusClassRuns {
+    let order: RadiusClassOrder
+    let binning: CubicBinning
+    let classes: RadiusClasses
+    let rows: Int
+    let columns: Int
+    private var sorted: [Int: RowBands<SIMD4<Double>>] = [:]
+
+    init(order: RadiusClassOrder, binning: CubicBinning, classes: RadiusClasses, rows: Int, columns: Int) {
+        self.order = order
+        self.binning = binning
+        self.classes = classes
+        self.rows = rows
+        self.columns = columns
+    }
+
+    /// Bins class k's shares of its points (those of first class k − 2
+    /// through k), run by run. Classes must come in increasing order.
+    func bin(_ k: Int, control: ComputeControl) throws {
+        for f in sorted.keys where f < k - 2 { sorted[f] = nil }
+        for f in max(k - 2, 0)...min(k, classes.count - 1) {
+            let range = order.run(of: f)
+            guard !range.isEmpty else { continue }
+            let bands: RowBands<SIMD4<Double>>
+            if let done = sorted[f] {
+                bands = done
+            } else {
+                let sorter = ClassRunBinning(
+                    binning: binning, coordinate: order.coordinate + range.lowerBound, classes: classes, target: k)
+                bands = try RowBands(
+                    x: order.x + range.lowerBound, y: order.y + range.lowerBound,
+                    weight: order.weight + range.lowerBound, value: nil, count: range.count, rows: rows,
+                    columns: columns, sorter: sorter, control: control)
+                sorted[f] = bands
+            }
+            let depositor = ClassRunBinning(
+                binning: binning, coordinate: order.coordinate, classes: classes, target: k)
+            try bands.run(depositor, control: control)
+        }
+    }
 }
 
 /// Bins class `target`'s part of its points (``RadiusClassOrder/contributors(of:)``)
