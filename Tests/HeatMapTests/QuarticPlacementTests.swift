@@ -16,7 +16,7 @@ import Testing
         let entry = QuarticEntry(x: 10.25, y: 5.5, radius: 6, scaledWeight: 4, frame: Self.frame)
         #expect(entry.column == 5 && entry.row == 0)
         #expect(entry.fx == 5.25 && entry.fy == 11)
-        #expect(entry.squareRoot == 2 && entry.fourthRoot == Float(2.0.squareRoot()))
+        #expect(entry.fourthRoot == Float(2.0.squareRoot()))
         let f = try #require(entry.footprint(in: Self.frame))
         #expect(f.lastColumn == 16 && f.lastRow == 23)
         #expect(f.stepAcross == Float(1.0 / 6) && f.stepDown == Float(0.5 / 6))
@@ -30,7 +30,7 @@ import Testing
     @Test func aDiscBetweenNodesAddsNothing() {
         let narrow = QuarticFrame(xAxis: Self.frame.xAxis, yAxis: Self.frame.yAxis, maximumRadius: 0.2)
         let entry = QuarticEntry(x: 4.5, y: 5, radius: 0.2, scaledWeight: 1, frame: narrow)
-        #expect(entry.squareRoot == 0)
+        #expect(entry.fourthRoot == 0)
     }
 
     @Test func placedFootprintsAreTheSplatsOwn() throws {
@@ -40,7 +40,7 @@ import Testing
             let placed = QuarticEntry(x: x, y: y, radius: 6, scaledWeight: 1, frame: Self.frame)
             let sized = SizedQuarticEntry(x: x, y: y, radius: 6, scaledWeight: 1, frame: Self.frame)
             guard let expected = sized.footprint(in: Self.frame) else {
-                #expect(placed.squareRoot == 0)
+                #expect(placed.fourthRoot == 0)
                 continue
             }
             let f = try #require(placed.footprint(in: Self.frame))

@@ -87,9 +87,10 @@ struct DiscFill: DensityFill {
         _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>, _ n: Int,
         _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
-        // A grid too large for the placed entries' indices (never in
-        // practice) takes the entries of a radius each, the common one.
-        if radii == nil, QuarticEntry.fits(columns: xAxis.count, rows: yAxis.count) {
+        // A grid too large for the placed entries' indices, or a radius
+        // too wide for their single precision (never in practice), takes
+        // the entries of a radius each, the common one.
+        if radii == nil, QuarticEntry.fits(QuarticFrame(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius)) {
             try runQuartic(QuarticEntry.self, x, y, weight, n, control, progress)
         } else {
             try runQuartic(SizedQuarticEntry.self, x, y, weight, n, control, progress)

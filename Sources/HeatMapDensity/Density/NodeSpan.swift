@@ -18,6 +18,14 @@ enum NodeSpan {
         Int(truncatingIfNeeded: (v + shift).bitPattern &- shift.bitPattern)
     }
 
+    /// 1.5 × 2²³: the same for a float of magnitude below 2²².
+    private static let floatShift: Float = 12_582_912
+
+    /// v rounded to the nearest integer (ties to even), for |v| < 2²².
+    @inline(__always) static func rounded(_ v: Float) -> Int {
+        Int(truncatingIfNeeded: Int32(bitPattern: (v + floatShift).bitPattern &- floatShift.bitPattern))
+    }
+
     /// ⌊v⌋ for |v| < 2⁵¹, exactly: a rounding and a comparison.
     @inline(__always) static func floor(_ v: Double) -> Int {
         let r = rounded(v)

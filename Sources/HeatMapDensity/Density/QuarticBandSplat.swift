@@ -5,7 +5,8 @@ import HeatMapCore
 /// or each point its own, in single precision: each row band's points
 /// (``RowBands``, which this sorts them into) add w (1 − d²/r²)² into a
 /// `Float` copy of the band's rows, and every ``flushInterval`` points the
-/// rectangle they touched is added into the `Double` sums and cleared.
+/// columns they touched (in all the band's rows) are added into the
+/// `Double` sums and cleared.
 ///
 /// Per point, with s = √w and offsets in radii: the column terms
 /// uⱼ = s (dxⱼ/r)² of its span, four lanes per vector register, kept in
@@ -17,16 +18,17 @@ import HeatMapCore
 /// subtract, a max against a zero kept in a register, a square, a load,
 /// an add and a store, and a copy). The spans come from rounding
 /// (``NodeSpan``), not floor and ceiling. Lanes past the span (at most
-/// three, in the rows' padding past the last column) add zeros. The two
-/// square roots a point starts from, and with one radius for all the
-/// nodes its disc reaches, are worked out while the points are sorted
-/// (``QuarticPoint``, ``QuarticEntry``), where they cost little beside the
-/// sort's scattered stores; in the splat they are a chain of dependent
-/// instructions ahead of every point's first row.
+/// three, in the rows' padding past the last column) add zeros. The
+/// fourth root q of the weight a point starts from (s = q², one multiply),
+/// and with one radius for all the nodes its disc reaches, are worked out
+/// while the points are sorted (``QuarticPoint``, ``QuarticEntry``), where
+/// they cost little beside the sort's scattered stores; in the splat they
+/// are a chain of dependent instructions ahead of every point's first row.
 ///
 /// The error stays far inside the 1e−3 bound: the point's offsets from
-/// its span's first row and column are floats within 2⁻²⁰ of a node, so a,
-/// u and their difference are within about 5e−7 of s, a term within
+/// its span's first row and column are floats within 2⁻²⁰ of a node, s is
+/// √w to a relative 3 × 2⁻²⁴ (q rounded once, then squared), so a, u and
+/// their difference are within about 5e−7 of s, a term within
 /// about 1e−6 of the kernel's peak w, and a float sum of
 /// at most ``flushInterval`` non-negative terms is within
 /// 1024 × 2⁻²⁴ ≈ 6.1e−5 of its exact value. Weights are scaled by a power
@@ -78,6 +80,14 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     // The sort (``RowSorter``): a point belongs to its disc's node, writes
     // the rows its largest radius reaches, and keeps the roots of its
     // weight scaled by the slice's largest.
+
+    /// Columns per tile of the sort (``RowSorter/tileWidth``): 32 rather
+    /// than the default 8. The sort's scatter writes one stream per band
+    /// and tile, and 4 096 of them (8 columns at resolution 1024) missed
+    /// the L1 cache on nearly every entry; 1 024 mostly hit it, and a tile
+    /// of a band's float sums (its rows by 32 + 2 × reach columns) still
+    /// fits in it for the splat.
+    var tileWidth: Int { 32 }
 
     var reachRows: Int { Int(min(maximumRadius / yAxis.step + 1, Double(yAxis.count))) + 1 }
 
@@ -150,14 +160,14 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
                     let end = bands.starts[b + 1]
                     while i < end {
                         let stop = min(end, i + QuarticBandSplat.flushInterval)
-                        var touched = (top: Int.max, bottom: Int.min, left: Int.max, right: Int.min)
+                        var touched = (left: Int.max, right: Int.min)
                         while i < stop {
                             deposit(
                                 entries[i], sums: sums, firstRow: lo, stride: stride,
                                 terms: terms, touched: &touched)
                             i += 1
                         }
-                        flush(sums, firstRow: lo, stride: stride, touched: touched, unscale: unscale)
+                        flush(sums, rows: lo..<hi, stride: stride, touched: touched, unscale: unscale)
                         try control.checkCancellation()
                     }
                     progress?(end - bands.starts[b])
@@ -167,24 +177,26 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     }
 
     /// Adds one point into the band's float sums (rows from `firstRow`,
-    /// `stride` floats apart), widening `touched` (rows and columns of
-    /// the grid) to what it wrote. `terms` is scratch for its row terms,
-    /// and its column terms when they do not fit the registers.
+    /// `stride` floats apart), widening `touched` (columns of the grid) to
+    /// what it wrote. `terms` is scratch for its row terms, and its column
+    /// terms when they do not fit the registers.
     @inline(__always)
     private func deposit(
         _ p: Entry, sums: UnsafeMutablePointer<Float>, firstRow: Int, stride: Int,
         terms: (columns: UnsafeMutablePointer<Lanes>, rows: UnsafeMutablePointer<Lanes>),
-        touched: inout (top: Int, bottom: Int, left: Int, right: Int)
+        touched: inout (left: Int, right: Int)
     ) {
-        // √w: zero when w is (or its root underflows: its terms would be zeros).
-        let sf = p.squareRoot
-        guard sf > 0, let f = p.footprint(in: frame) else { return }
+        // w^¼: zero when w is (or its root underflows: its terms would be zeros).
+        let q = p.fourthRoot
+        guard q > 0, let f = p.footprint(in: frame) else { return }
+        let sf = q * q
         let lanes = QuarticBandSplat.lanes
-        let steps = (f.lastColumn - f.column) / lanes + 1, height = f.lastRow - f.row + 1
-        touched.top = min(touched.top, f.row)
-        touched.bottom = max(touched.bottom, f.lastRow)
+        let steps = (f.lastColumn &- f.column) &>> lanes.trailingZeroBitCount &+ 1, height = f.lastRow &- f.row &+ 1
+        // The rows are the band's own (a flush adds all of them): a band's
+        // points between flushes reach most of its rows anyway, and two
+        // fewer bounds a point keep the set-up's values in registers.
         touched.left = min(touched.left, f.column)
-        touched.right = max(touched.right, f.column + steps * lanes - 1)
+        touched.right = max(touched.right, f.column &+ steps &* lanes &- 1)
         // aᵢ = s (1 − (dyᵢ/r)²) for row f.row + i, four at a time, the
         // point at row `f.fy` of the span.
         var k = Lanes(0, 1, 2, 3) - f.fy
@@ -196,7 +208,7 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         let a = UnsafeRawPointer(terms.rows).assumingMemoryBound(to: Float.self)
         // uⱼ = s (dxⱼ/r)² = (√s dxⱼ/r)² for lane j, at column f.column + j.
         let fx = f.fx
-        let step = f.stepAcross * p.fourthRoot
+        let step = f.stepAcross * q
         let dst = sums + (f.row - firstRow) * stride + f.column
         // Spans of up to four steps (16 columns: radii up to 7.5 nodes)
         // keep their column terms in registers, one loop per count.
@@ -233,18 +245,17 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         }
     }
 
-    /// Adds the touched rectangle of the float sums into the grid (times
-    /// `unscale`) and clears it.
+    /// Adds the touched columns of the float sums' `rows` into the grid
+    /// (times `unscale`) and clears them.
     private func flush(
-        _ sums: UnsafeMutablePointer<Float>, firstRow: Int, stride: Int,
-        touched: (top: Int, bottom: Int, left: Int, right: Int), unscale: Double
+        _ sums: UnsafeMutablePointer<Float>, rows: Range<Int>, stride: Int,
+        touched: (left: Int, right: Int), unscale: Double
     ) {
-        guard touched.top <= touched.bottom else { return }
         let columns = xAxis.count
         let right = min(touched.right, columns - 1)
         guard touched.left <= right else { return }
-        for row in touched.top...touched.bottom {
-            let src = sums + (row - firstRow) * stride
+        for row in rows {
+            let src = sums + (row - rows.lowerBound) * stride
             let dst = density + row * columns
             for c in touched.left...right { dst[c] += Double(src[c]) * unscale }
             // The padding past the last column collects zeros only; clear it with the rest.

@@ -58,61 +58,64 @@ struct QuarticFootprint {
 }
 
 /// What the single-precision quartic splat keeps of a point: where its
-/// disc lies, and the two roots of its scaled weight w the splat's terms
-/// start from, √w and w^¼ (as the splat would take them: the fourth root
-/// is the square root of the double √w). Worked out while the points are
-/// sorted, where it costs nothing beside the sort's scattered stores; in
-/// the splat it would hold up every point's first row.
+/// disc lies, and q = w^¼ of its scaled weight w, which the splat's terms
+/// start from (its √w is q², one multiply: the square root's latency would
+/// hold up every point's first row). Worked out while the points are
+/// sorted, where it costs nothing beside the sort's scattered stores.
 protocol QuarticPoint: BitwiseCopyable {
     init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: QuarticFrame)
-    /// √w in single precision; 0 for a point that adds nothing.
-    var squareRoot: Float { get }
-    /// w^¼ in single precision.
+    /// w^¼ in single precision (√(√w) of the double w); 0 for a point that
+    /// adds nothing.
     var fourthRoot: Float { get }
     /// The nodes the point reaches (nil for none).
     func footprint(in frame: QuarticFrame) -> QuarticFootprint?
 }
 
 extension QuarticPoint {
-    /// The roots of w as the entries keep them.
-    @inline(__always) static func roots(of w: Double) -> (Float, Float) {
-        let s = w.squareRoot()
-        return (Float(s), Float(s.squareRoot()))
-    }
+    /// w^¼ as the entries keep it.
+    @inline(__always) static func fourthRoot(of w: Double) -> Float { Float(w.squareRoot().squareRoot()) }
 }
 
 /// A point of the quartic splat with one radius for all, placed on the
 /// grid by the sort: its first column and row and its offsets from them;
-/// the last ones follow from the offsets and the radius in nodes. 24 bytes.
+/// the last ones follow from the offsets and the radius in nodes. 16 bytes
+/// (the sort's scattered stores and the splat's reads are its cost, not
+/// the arithmetic), so grids of up to 2¹⁶ nodes a side.
 /// The last column and row are found in single precision, which can differ
 /// from the double span only for a node within a float's rounding of the
 /// disc's edge, where the kernel adds about 10⁻¹⁴ of the point's peak or
 /// nothing.
 struct QuarticEntry: QuarticPoint {
-    var column: Int32, row: Int32
+    var column: UInt16, row: UInt16
     var fx: Float, fy: Float
-    var squareRoot: Float, fourthRoot: Float
+    var fourthRoot: Float
 
-    /// Whether a grid of `columns` × `rows` nodes fits these entries' indices.
-    static func fits(columns: Int, rows: Int) -> Bool { max(columns, rows) <= Int(Int32.max) }
+    /// Whether these entries can place points in `frame`: a grid of at most
+    /// 2¹⁶ nodes a side, a radius under 2²⁰ nodes (the last nodes'
+    /// rounding in single precision, ``NodeSpan/rounded(_:)-(Float)``).
+    static func fits(_ frame: QuarticFrame) -> Bool {
+        max(frame.xAxis.count, frame.yAxis.count) <= 1 << 16 && max(frame.reachAcross, frame.reachDown) < Float(1 << 20)
+    }
 
     @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: QuarticFrame) {
         guard let p = frame.place(x: x, y: y, radius: radius) else {
-            (column, row, fx, fy, squareRoot, fourthRoot) = (0, 0, 0, 0, 0, 0)
+            (column, row, fx, fy, fourthRoot) = (0, 0, 0, 0, 0)
             return
         }
-        (column, row) = (Int32(truncatingIfNeeded: p.column), Int32(truncatingIfNeeded: p.row))
+        (column, row) = (UInt16(truncatingIfNeeded: p.column), UInt16(truncatingIfNeeded: p.row))
         (fx, fy) = (p.fx, p.fy)
-        (squareRoot, fourthRoot) = Self.roots(of: w)
+        fourthRoot = Self.fourthRoot(of: w)
     }
 
     @inline(__always) func footprint(in frame: QuarticFrame) -> QuarticFootprint? {
         let column = Int(column), row = Int(row)
-        // fx + reach ≥ 0: the span's first node is at most the reach left of the centre.
+        // fx + reach ≥ 0: the span's first node is at most the reach left
+        // of the centre. Its last node is the floor of its position plus
+        // the reach, a node at exactly the reach either side.
         return QuarticFootprint(
             column: column, row: row,
-            lastColumn: min(column + Int(fx + frame.reachAcross), frame.xAxis.count - 1),
-            lastRow: min(row + Int(fy + frame.reachDown), frame.yAxis.count - 1),
+            lastColumn: min(column &+ NodeSpan.rounded(fx + frame.reachAcross - 0.5), frame.xAxis.count &- 1),
+            lastRow: min(row &+ NodeSpan.rounded(fy + frame.reachDown - 0.5), frame.yAxis.count &- 1),
             fx: fx, fy: fy, stepAcross: Float(frame.columnStep), stepDown: Float(frame.rowStep))
     }
 }
@@ -120,11 +123,11 @@ struct QuarticEntry: QuarticPoint {
 /// A point of the quartic splat with its own radius: 32 bytes.
 struct SizedQuarticEntry: QuarticPoint {
     var x: Double, y: Double, radius: Double
-    var squareRoot: Float, fourthRoot: Float
+    var fourthRoot: Float
 
     @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: QuarticFrame) {
         (self.x, self.y, self.radius) = (x, y, radius)
-        (squareRoot, fourthRoot) = Self.roots(of: w)
+        fourthRoot = Self.fourthRoot(of: w)
     }
 
     @inline(__always) func footprint(in frame: QuarticFrame) -> QuarticFootprint? {
