@@ -47,9 +47,15 @@ extension DensityGrid {
                     let xs = xs.baseAddress!, ys = ys.baseAddress!, out = boxes.baseAddress!
                     try Parallel.forEach(chunks) { c in
                         try control.checkCancellation()
+                        let range = c * chunk..<min(n, (c + 1) * chunk)
+                        // All finite, as nearly always: vector steps (``PointSweep``).
+                        if let box = PointSweep.box(x: xs, y: ys, range: range) {
+                            out[c] = box
+                            return
+                        }
                         var minX = Double.infinity, maxX = -Double.infinity
                         var minY = Double.infinity, maxY = -Double.infinity
-                        for i in c * chunk..<min(n, (c + 1) * chunk) {
+                        for i in range {
                             let px = xs[i], py = ys[i]
                             guard px.isFinite, py.isFinite else { continue }
                             minX = min(minX, px); maxX = max(maxX, px)

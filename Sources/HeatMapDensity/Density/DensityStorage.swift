@@ -132,19 +132,10 @@ struct BatchCheck {
         value: UnsafePointer<Double>?, range: Range<Int>, binning: Binnability?
     ) -> BatchCheck {
         var part = BatchCheck()
-        // Fast path: all finite and non-negative is one test per value.
-        var allFine = true
-        var sum = 0.0
-        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
-        for i in range {
-            let w = weight[i]
-            let v = value?[i] ?? 0
-            allFine = allFine && x[i].isFinite && y[i].isFinite && w.isFinite && w >= 0 && v.isFinite
-            sum += w
-            minX = min(minX, x[i]); maxX = max(maxX, x[i])
-            minY = min(minY, y[i]); maxY = max(maxY, y[i])
-        }
-        guard allFine else {
+        // Fast path: all finite and non-negative, branch-free (``PointSweep``).
+        guard
+            let sum = PointSweep.weightSum(x: x, y: y, weight: weight, value: value, range: range)
+        else {
             for i in range {
                 if let reason = problem(x[i], y[i], weight[i], value?[i]) {
                     part.firstProblem = (i, reason)
@@ -156,8 +147,8 @@ struct BatchCheck {
         part.totalWeight = sum
         // Binnable points form a box (an interval per axis), so when the
         // corners of the points' box are binnable, all points are.
-        if let binning, range.count > 0,
-            !(binning.contains(x: minX, y: minY) && binning.contains(x: maxX, y: maxY))
+        if let binning, range.count > 0, let box = PointSweep.box(x: x, y: y, range: range),
+            !(binning.contains(x: box.minX, y: box.minY) && binning.contains(x: box.maxX, y: box.maxY))
         {
             for i in range where weight[i] != 0 && !binning.contains(x: x[i], y: y[i]) {
                 part.needsDirectGrid = true
