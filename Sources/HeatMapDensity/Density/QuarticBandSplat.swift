@@ -78,15 +78,17 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     }
 
     // The sort (``RowSorter``): a point belongs to its disc's node, writes
-    // the rows its largest radius reaches, and keeps the roots of its
-    // weight scaled by the slice's largest.
+    // the rows its largest radius reaches, and keeps the fourth root of
+    // its weight scaled by the slice's largest.
 
     /// Columns per tile of the sort (``RowSorter/tileWidth``): 32 rather
-    /// than the default 8. The sort's scatter writes one stream per band
-    /// and tile, and 4 096 of them (8 columns at resolution 1024) missed
-    /// the L1 cache on nearly every entry; 1 024 mostly hit it, and a tile
-    /// of a band's float sums (its rows by 32 + 2 × reach columns) still
-    /// fits in it for the splat.
+    /// than the default 8. The sort's scatter writes one stream of entries
+    /// per band and tile: 4 096 of them at resolution 1024 with tiles of 8
+    /// columns, and its stores waited on the cache; with 1 024 the scatter
+    /// took a fifth less time, and a tile of a band's float sums (its rows
+    /// by 32 + 2 × reach columns, 10 KB at 6 cells) still fits in the L1
+    /// cache for the splat. By band alone (32 streams) the splat took a
+    /// third more (docs/performance.md).
     var tileWidth: Int { 32 }
 
     var reachRows: Int { Int(min(maximumRadius / yAxis.step + 1, Double(yAxis.count))) + 1 }
