@@ -84,8 +84,8 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     /// Columns per tile of the sort (``RowSorter/tileWidth``): 32 rather
     /// than the default 8. The sort's scatter writes one stream of entries
     /// per band and tile: 4 096 of them at resolution 1024 with tiles of 8
-    /// columns, and its stores waited on the cache; with 1 024 the scatter
-    /// took a fifth less time, and a tile of a band's float sums (its rows
+    /// columns, where the scatter was a fifth of the grid's samples; with
+    /// 1 024 it took a fifth less time, and a tile of a band's float sums (its rows
     /// by 32 + 2 × reach columns, 10 KB at 6 cells) still fits in the L1
     /// cache for the splat. By band alone (32 streams) the splat took a
     /// third more (docs/performance.md).
@@ -195,8 +195,8 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         let lanes = QuarticBandSplat.lanes
         let steps = (f.lastColumn &- f.column) &>> lanes.trailingZeroBitCount &+ 1, height = f.lastRow &- f.row &+ 1
         // The rows are the band's own (a flush adds all of them): a band's
-        // points between flushes reach most of its rows anyway, and two
-        // fewer bounds a point keep the set-up's values in registers.
+        // points between flushes reach most of its rows anyway, and it is
+        // two fewer bounds to keep a point.
         touched.left = min(touched.left, f.column)
         touched.right = max(touched.right, f.column &+ steps &* lanes &- 1)
         // aᵢ = s (1 − (dyᵢ/r)²) for row f.row + i, four at a time, the

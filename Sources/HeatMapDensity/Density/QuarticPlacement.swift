@@ -79,8 +79,8 @@ extension QuarticPoint {
 /// A point of the quartic splat with one radius for all, placed on the
 /// grid by the sort: its first column and row and its offsets from them;
 /// the last ones follow from the offsets and the radius in nodes. 16 bytes
-/// (the sort's scattered stores and the splat's reads are its cost, not
-/// the arithmetic), so grids of up to 2¹⁶ nodes a side.
+/// (were 24: a third less for the sort's scattered stores and the splat's
+/// reads to move), so grids of up to 2¹⁶ nodes a side.
 /// The last column and row are found in single precision, which can differ
 /// from the double span only for a node within a float's rounding of the
 /// disc's edge, where the kernel adds about 10⁻¹⁴ of the point's peak or
