@@ -82,12 +82,14 @@ done
 # Adaptive radii wide enough for the radius classes: storms with a pilot
 # of 19.8 cells, and the 20 000 points with one of 21 cells (300 units on
 # a 400-cell grid).
-for k in quartic triweight; do
+for k in quartic triweight gaussian; do
   check "storms-wide-adaptive-$k" "$STORMS --kernel $k --radius 2600000 --resolution 150 --adaptive 0.5" \
     "$STORMS_O --kernel $k --adaptive 0.5"
 done
-check "p20k-adaptive-21cells" "$OUT/p20k.csv --planar --weight w --kernel quartic --radius 300 --resolution 400 --adaptive 0.5" \
-  "--points $OUT/p20k.csv --x x --y y --w w --kernel quartic --adaptive 0.5"
+for k in quartic gaussian; do
+  check "p20k-adaptive-21cells-$k" "$OUT/p20k.csv --planar --weight w --kernel $k --radius 300 --resolution 400 --adaptive 0.5" \
+    "--points $OUT/p20k.csv --x x --y y --w w --kernel $k --adaptive 0.5"
+done
 # Contours of a quartic grid: contourpy's on the same grid, and valid GeoJSON.
 $BIN grid $SNOW --kernel quartic --format json -o "$OUT/snow-q.json"
 for mode in bands levels; do

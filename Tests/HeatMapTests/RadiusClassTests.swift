@@ -40,7 +40,7 @@ import Testing
         return (try accumulator.finish(), scheme)
     }
 
-    @Test(arguments: [DensityKernel.quartic, .triweight])
+    @Test(arguments: [DensityKernel.quartic, .triweight, .gaussian])
     func theClassesKeepEveryNodeWithinTheBoundAndTheMass(kernel: DensityKernel) throws {
         let (p, radii) = Self.points(seed: 7)
         let (grid, scheme) = try Self.grid(p, radii: radii, kernel: kernel, method: .binned)
@@ -54,6 +54,9 @@ import Testing
         // Three classes a point, 10 % apart at the narrowest: the quartic's
         // error is the cubic binning's and the mix's, a fraction of the bound.
         if kernel == .quartic { #expect(error < 2.5e-4, "\(error)") }
+        // The Gaussian too, from its own narrowest class (its exact sum here
+        // is not cut at 5σ).
+        if kernel == .gaussian { #expect(error < 2.5e-4, "\(error)") }
         // The mass on the grid (supports reach past its edges) is the exact splat's.
         let (exact, exactScheme) = try Self.grid(p, radii: radii, kernel: kernel, method: .exact)
         #expect(exactScheme == .direct)
@@ -65,8 +68,32 @@ import Testing
         let (raw, rawScheme) = try Self.grid(p, radii: radii, kernel: kernel, method: .binned, values: .raw)
         #expect(rawScheme == .direct)
         // The quartic's exact splat sums in single precision (QuarticBandSplatTests).
-        let bound = kernel == .quartic ? 1e-4 : 1e-9
+        // The Gaussian's splat ends at 5σ, where it is e^−12.5 of its peak.
+        let bound = kernel == .quartic ? 1e-4 : kernel == .gaussian ? 1e-5 : 1e-9
         #expect(KernelTests.error(raw, p, radii: radii, kernel: kernel, raw: true) < bound)
+    }
+
+    /// The Gaussian's narrowest class: lone points (no neighbour to share
+    /// the error with) of that radius, at every offset from the nodes,
+    /// keep within the bound of their own peak; twice as wide, far within.
+    @Test(arguments: [1.0, 2.0])
+    func aLoneGaussianAtTheNarrowestClassKeepsTheBound(widening: Double) throws {
+        let rho = DensityPlan.classRadiusInCells(.gaussian)! * widening
+        var p = PlanePoints()
+        var radii: [Double] = []
+        for k in 0..<4 {
+            // Offsets of a quarter cell in x and y, one point alone in each quadrant.
+            let fraction = 0.25 * Double(k)
+            p.append(x: 32 + fraction + Double(k % 2) * 64, y: 32 + 0.5 * fraction + Double(k / 2) * 64, weight: 1)
+            radii.append(rho)
+        }
+        let (grid, scheme) = try Self.grid(p, radii: radii, kernel: .gaussian, method: .binned)
+        guard case .radiusClasses = scheme else {
+            Issue.record("expected radius classes, got \(scheme)")
+            return
+        }
+        let error = KernelTests.error(grid, p, radii: radii, kernel: .gaussian, raw: false)
+        #expect(error < (widening == 1 ? 6e-4 : 1e-4), "\(error)")
     }
 
     /// The wide points are kept as they come and binned class by class when

@@ -20,7 +20,7 @@ struct ClassConvolution {
     let plane: GridBuffer
     let sum: SpectralSum
 
-    /// - Parameter reach: the widest kernel's radius.
+    /// - Parameter reach: how far the widest kernel reaches (its support).
     init(xAxis: GaussianAxis, yAxis: GaussianAxis, reach: Double, channels: Int) throws {
         self.xAxis = xAxis
         self.yAxis = yAxis
@@ -33,12 +33,12 @@ struct ClassConvolution {
 
     /// Convolves each class of `classes` and adds it to the sum, two
     /// kernels a transform: `kernel(k, i, j)` is class k's kernel at node
-    /// offset (i, j) of this grid (zero beyond `radius(k)`), `bin(k, binning)`
+    /// offset (i, j) of this grid (zero beyond `support(k)`), `bin(k, binning)`
     /// bins class k's points by `binning` into the plane (zero before each
     /// class), and `done(k, magnitude)` sees Σ |value| of each part of
     /// class k's plane.
     func add(
-        _ classes: [Int], radius: (Int) -> Double, kernel: (_ k: Int, _ i: Int, _ j: Int) -> Double,
+        _ classes: [Int], support: (Int) -> Double, kernel: (_ k: Int, _ i: Int, _ j: Int) -> Double,
         control: ComputeControl, bin: (_ k: Int, _ binning: CubicBinning) throws -> Void,
         done: (_ k: Int, _ magnitude: (re: Double, im: Double)) -> Void
     ) throws {
@@ -46,9 +46,9 @@ struct ClassConvolution {
         var index = 0
         while index < classes.count {
             let a = classes[index], b = index + 1 < classes.count ? classes[index + 1] : nil
-            let rho = radius(b ?? a)
+            let reach = support(b ?? a)
             let spectra = try sum.spectra(
-                reachRows: Int(rho / yAxis.step) + 1, reachColumns: Int(rho / xAxis.step) + 1, control: control
+                reachRows: Int(reach / yAxis.step) + 1, reachColumns: Int(reach / xAxis.step) + 1, control: control
             ) { i, j in (kernel(a, i, j), b.map { kernel($0, i, j) } ?? 0) }
             for (k, spectrum) in [(a, spectra.re), (b, spectra.im)] {
                 guard let k else { continue }

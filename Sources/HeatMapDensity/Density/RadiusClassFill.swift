@@ -143,7 +143,7 @@ struct RadiusClassFill: DensityFill {
             let rho = classes.radius(k)
             let x = Double(i) * dx, y = Double(j) * dy
             let d2 = x * x + y * y, rr = rho * rho
-            guard d2 <= rr else { return 0 }
+            guard d2 <= rr * classes.reach * classes.reach else { return 0 }
             let factor = raw ? 1 : (radius / rho) * (radius / rho)
             return factor * shape.shape(squaredDistanceRatio: d2 / rr)
         }
@@ -178,7 +178,7 @@ struct RadiusClassFill: DensityFill {
             // The weights alone: each deposit's runs sorted once for this grid.
             var runs: [RadiusClassRuns] = []
             try convolution.add(
-                list, radius: classes.radius, kernel: { kernelValue($0, $1, $2, dx: dx, dy: dy) }, control: control,
+                list, support: classes.support, kernel: { kernelValue($0, $1, $2, dx: dx, dy: dy) }, control: control,
                 bin: { k, binning in
                     guard !mean else { return try bin(k, binning, rows: binRows, columns: binColumns) }
                     if runs.isEmpty {
@@ -199,7 +199,7 @@ struct RadiusClassFill: DensityFill {
         if let widest = coarse.last {
             let coarseX = CoarseGrid.axis(over: xAxis), coarseY = CoarseGrid.axis(over: yAxis)
             let convolution = try ClassConvolution(
-                xAxis: coarseX, yAxis: coarseY, reach: classes.radius(widest), channels: channels)
+                xAxis: coarseX, yAxis: coarseY, reach: classes.support(widest), channels: channels)
             try convolve(coarse, on: convolution)
             let grid = UnsafeMutablePointer<Double>.allocate(capacity: coarseY.count * columns)
             expanded = grid
@@ -211,7 +211,7 @@ struct RadiusClassFill: DensityFill {
             }
         }
         let convolution = try ClassConvolution(
-            xAxis: xAxis, yAxis: yAxis, reach: classes.radius(fine.last!), channels: channels)
+            xAxis: xAxis, yAxis: yAxis, reach: classes.support(fine.last!), channels: channels)
         try convolve(fine, on: convolution)
         // Below this a sum is the transforms' rounding.
         let floor = 1e-13 * total

@@ -41,6 +41,10 @@ struct RadiusClasses: Sendable, Hashable {
     /// The widest class's radius, as given (not worked out from the
     /// spacing), so the points of exactly that radius take it unmixed.
     let largest: Double
+    /// How far a class's kernel reaches, in its radii: 1 for the finite
+    /// kernels (their support), 5/3 for the Gaussian (5σ,
+    /// ``NeighbourSums/reach(kernel:radius:)``).
+    let reach: Double
 
     /// ln(ρ₁ / ρ₀) of the classes the planner makes at most: the ratio at
     /// the narrowest class (wider classes are spaced wider, see the type).
@@ -51,8 +55,9 @@ struct RadiusClasses: Sendable, Hashable {
     /// `smallest` (beyond, the classes end near that radius, spaced by
     /// `logStep` at the narrowest, and wider points take the exact splat).
     /// One class when `largest` is `smallest`.
-    init(smallest: Double, largest: Double, logStep: Double = RadiusClasses.standardLogStep) {
+    init(smallest: Double, largest: Double, logStep: Double = RadiusClasses.standardLogStep, reach: Double = 1) {
         self.smallest = smallest
+        self.reach = reach
         // ρ₁ = ρ₀ e^logStep.
         let widest = (1 - exp(-logStep)) / smallest
         let span = max(1 / smallest - 1 / largest, 0)
@@ -72,6 +77,9 @@ struct RadiusClasses: Sendable, Hashable {
 
     /// ρₖ.
     func radius(_ k: Int) -> Double { k == count - 1 ? largest : 1 / (1 / smallest - Double(k) * inverseStep) }
+
+    /// How far class k's kernel reaches: ρₖ × ``reach``.
+    func support(_ k: Int) -> Double { radius(k) * reach }
 
     /// The class coordinate t of radius r in ``smallest``…``largest``:
     /// (1/ρ₀ − 1/r) / (1/ρₖ − 1/ρₖ₊₁), k at ρₖ, clamped to 0…count − 1
@@ -129,19 +137,26 @@ struct RadiusClasses: Sendable, Hashable {
         method: DensityMethod, kernel: DensityKernel, maximumRadius: Double, xAxis: GaussianAxis,
         yAxis: GaussianAxis, channels: Int, pointCount: Int?, profile: RadiusProfile? = nil
     ) -> RadiusClasses? {
-        guard method != .exact, let fewest = DensityPlan.convolutionRadiusInCells(kernel) else { return nil }
+        guard method != .exact, let fewest = DensityPlan.classRadiusInCells(kernel) else { return nil }
         let narrowest = fewest * max(xAxis.step, yAxis.step)
         guard maximumRadius >= narrowest else { return nil }
-        if method == .binned { return RadiusClasses(smallest: narrowest, largest: maximumRadius) }
+        let reach = NeighbourSums.reach(kernel: kernel, radius: 1)
+        func startingAt(_ smallest: Double) -> RadiusClasses {
+            RadiusClasses(smallest: smallest, largest: maximumRadius, reach: reach)
+        }
+        if method == .binned { return startingAt(narrowest) }
         let cells = Double(xAxis.count) * Double(yAxis.count)
         let n = Double(pointCount ?? Int(cells))
         guard let profile else {
-            let classes = RadiusClasses(smallest: narrowest, largest: maximumRadius)
-            let splat = n * (80 + Double.pi * fewest * fewest * Double(channels))
+            let classes = startingAt(narrowest)
+            let splat = n * (80 + Double.pi * fewest * fewest * reach * reach * Double(channels))
             return classes.cost(points: n, transformNodes: cells, channels: Double(channels)) < splat ? classes : nil
         }
-        // The exact splat of the points of radius in [a, b): per point and per node.
-        let perNode = DiscFill.nanosecondsPerNode(kernel: kernel, channels: channels) / (xAxis.step * yAxis.step)
+        // The exact splat of the points of radius in [a, b): per point and
+        // per node of the disc it reaches.
+        let perNode =
+            DiscFill.nanosecondsPerNode(kernel: kernel, channels: channels) * reach * reach
+            / (xAxis.step * yAxis.step)
         func splat(from a: Double, below b: Double = .infinity) -> Double {
             n * (80 * profile.share(from: a, below: b) + Double.pi * profile.meanSquare(from: a, below: b) * perNode)
         }
@@ -157,7 +172,7 @@ struct RadiusClasses: Sendable, Hashable {
         }
         var start = narrowest
         while start <= maximumRadius {
-            let classes = RadiusClasses(smallest: start, largest: maximumRadius)
+            let classes = startingAt(start)
             consider(
                 classes, binning: n * profile.share(from: start, below: classes.largest.nextUp),
                 splatting: splat(from: narrowest, below: start) + splat(from: classes.largest.nextUp))
@@ -170,7 +185,7 @@ struct RadiusClasses: Sendable, Hashable {
             let share = profile.shareAtLargest
             let theirs = n * share * (80 + Double.pi * maximumRadius * maximumRadius * perNode)
             consider(
-                RadiusClasses(smallest: maximumRadius, largest: maximumRadius), binning: n * share,
+                RadiusClasses(smallest: maximumRadius, largest: maximumRadius, reach: reach), binning: n * share,
                 splatting: max(splat(from: narrowest) - theirs, 0))
         }
         return best.classes
@@ -195,7 +210,7 @@ struct RadiusClasses: Sendable, Hashable {
     /// The Fourier transform's layout of every class: one shape for all,
     /// wide enough for the widest class's kernel.
     func transformLayout(xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> DiscConvolutionLayout {
-        DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: largest, channels: channels)
+        DiscConvolutionLayout(xAxis: xAxis, yAxis: yAxis, radius: largest * reach, channels: channels)
     }
 
     /// The plane each class is binned into before its transform: the
