@@ -356,4 +356,31 @@ import Testing
         let spread = (0..<10_000).map { 19 + Double($0 % 81) }
         #expect((plan(spread)?.smallest ?? .infinity) < 25)
     }
+
+    /// Classes spaced evenly in 1/ρ from far below the points would reach
+    /// them spaced wide (h = ln(ρₖ₊₁/ρₖ) grows as ρ/ρ₀): as an adaptive
+    /// bandwidth of a wide pilot makes them, points 40 to 44 cells wide and
+    /// a few 100 to 120, with every class cheaper the narrower they start.
+    /// The classes start at the narrowest point, and are spaced at most
+    /// 0.1 apart there.
+    @Test(arguments: [DensityKernel.quartic, .gaussian])
+    func classesStartNoNarrowerThanTheNarrowestPoint(kernel: DensityKernel) {
+        let xAxis = GaussianAxis(origin: 0, step: 1, count: 400, sigma: 10, reach: 50)
+        let yAxis = GaussianAxis(origin: 0, step: 1, count: 380, sigma: 10, reach: 50)
+        var radii = (0..<20_000).map { 40 + Double($0 % 41) / 10 }
+        radii += (0..<40).map { 100 + Double($0) / 2 }
+        let profile = RadiusProfile(radii: radii)
+        #expect(profile.smallest <= 40 && profile.smallest > 40 * exp(-1 / RadiusProfile.binsPerLog) * 0.999)
+        for method in [DensityMethod.automatic, .binned] {
+            let chosen = RadiusClasses.plan(
+                method: method, kernel: kernel, maximumRadius: radii.max()!, xAxis: xAxis, yAxis: yAxis,
+                channels: 1, pointCount: 1_000_000, profile: profile)
+            guard let chosen else {
+                Issue.record("\(method): expected classes")
+                continue
+            }
+            #expect(chosen.smallest >= profile.smallest, "\(method): \(chosen)")
+            #expect(log(chosen.radius(1) / chosen.radius(0)) <= RadiusClasses.standardLogStep + 1e-12)
+        }
+    }
 }

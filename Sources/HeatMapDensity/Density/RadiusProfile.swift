@@ -28,6 +28,13 @@ package struct RadiusProfile: Sendable, Hashable {
     let largest: Double
     let shareAtLargest: Double
 
+    /// At most the smallest radius, and within one bin of it: the lower
+    /// edge of the first bin that holds a point (0 for no points).
+    var smallest: Double {
+        guard let first = shares.firstIndex(where: { $0 > 0 }) else { return 0 }
+        return exp(lowestLog + Double(first) / Self.binsPerLog)
+    }
+
     /// The profile of `radii` (finite and > 0), skipping the points whose
     /// `weights` are 0 where given (they add nothing to a grid).
     package init(radii: [Double], weights: [Double]? = nil) {
