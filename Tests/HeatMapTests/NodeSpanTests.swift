@@ -8,14 +8,24 @@ import Testing
 /// floor and ceiling.
 @Suite struct NodeSpanTests {
     @Test func roundsToNearestWithTiesToEven() {
-        #expect(NodeSpan.rounded(3.7) == 4)
-        #expect(NodeSpan.rounded(-1.3) == -1)
-        #expect(NodeSpan.rounded(-1.7) == -2)
-        #expect(NodeSpan.rounded(2.5) == 2)
-        #expect(NodeSpan.rounded(3.5) == 4)
-        #expect(NodeSpan.rounded(-2.5) == -2)
-        #expect(NodeSpan.rounded(0) == 0)
+        #expect(NodeSpan.rounded(3.7 as Double) == 4)
+        #expect(NodeSpan.rounded(-1.3 as Double) == -1)
+        #expect(NodeSpan.rounded(-1.7 as Double) == -2)
+        #expect(NodeSpan.rounded(2.5 as Double) == 2)
+        #expect(NodeSpan.rounded(3.5 as Double) == 4)
+        #expect(NodeSpan.rounded(-2.5 as Double) == -2)
+        #expect(NodeSpan.rounded(0 as Double) == 0)
         #expect(NodeSpan.rounded(1e15 + 0.75) == 1_000_000_000_000_001)
+    }
+
+    /// The single-precision rounding the quartic's sort finds last nodes by.
+    @Test func roundsFloatsToNearestWithTiesToEven() {
+        #expect(NodeSpan.rounded(3.7 as Float) == 4)
+        #expect(NodeSpan.rounded(-1.7 as Float) == -2)
+        #expect(NodeSpan.rounded(2.5 as Float) == 2)
+        #expect(NodeSpan.rounded(-2.5 as Float) == -2)
+        #expect(NodeSpan.rounded(0 as Float) == 0)
+        #expect(NodeSpan.rounded(4_000_000.75 as Float) == 4_000_001)
     }
 
     @Test func floorsAndNearestNodesAreExactAtTies() {

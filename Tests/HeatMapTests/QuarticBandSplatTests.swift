@@ -64,7 +64,7 @@ import Testing
                 x: x, y: y, weight: weight, value: nil, count: n, rows: 30, columns: 40, sorter: splat,
                 control: .none)
             var expected = 0.0
-            var roots: [Float: Float] = [:]
+            var roots: Set<Float> = [0]
             for i in 0..<n where i != 17 {
                 let normalisation: Double = (3 / radii[i]) * (3 / radii[i])
                 expected = max(expected, weight[i] * normalisation)
@@ -73,13 +73,14 @@ import Testing
             #expect(expected * scale >= 1 && expected * scale < 2)
             for i in 0..<n where i != 17 && weight[i] > 0 {
                 let w = weight[i] * ((3 / radii[i]) * (3 / radii[i])) * scale
-                roots[Float(w.squareRoot())] = Float(w.squareRoot().squareRoot())
+                roots.insert(Float(w.squareRoot().squareRoot()))
             }
             #expect(bands.entries.count == n - 1)
             #expect(bands.largestMagnitude == expected)
-            #expect(bands.entries.allSatisfy { $0.squareRoot == 0 || roots[$0.squareRoot] == $0.fourthRoot })
-            let largestRoot = bands.entries.map(\.squareRoot).max() ?? 0
-            #expect(largestRoot == Float((expected * scale).squareRoot()))
+            // Each entry keeps w^¼ of its scaled weight only (the splat squares it).
+            #expect(bands.entries.allSatisfy { roots.contains($0.fourthRoot) })
+            let largestRoot = bands.entries.map(\.fourthRoot).max() ?? 0
+            #expect(largestRoot == Float((expected * scale).squareRoot().squareRoot()))
             #expect(Set(bands.entries.map(\.radius)).isSubset(of: Set(radii)))
 
             let plain = DiscSplat<QuarticShape, SizedDiscEntry>(
