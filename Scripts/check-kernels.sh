@@ -3,8 +3,9 @@
 # (docs/density-model.md#kernels): each kernel on the storms weighted by
 # wind (geographic), the Fiji quakes across ±180° (geographic) and Snow's
 # deaths (planar); raw values; a generated radius column; the adaptive
-# bandwidth on storms and snow; then contours of a quartic grid through
-# contour_oracle.py and validate_geojson.py. Needs ../shared/bench/setup.sh.
+# bandwidth on storms, snow and 20 000 generated points; then contours of
+# a quartic grid through contour_oracle.py and validate_geojson.py. Needs
+# ../shared/bench/setup.sh.
 # Usage: [CONTOURS=/path/to/contours] Scripts/check-kernels.sh [OUTDIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -88,6 +89,13 @@ for k in quartic triweight gaussian; do
 done
 for k in quartic gaussian; do
   check "p20k-adaptive-21cells-$k" "$OUT/p20k.csv --planar --weight w --kernel $k --radius 300 --resolution 400 --adaptive 0.5" \
+    "--points $OUT/p20k.csv --x x --y y --w w --kernel $k --adaptive 0.5"
+done
+# A pilot of 58 cells, wider than the data: every point within about one
+# kernel of every other, so the classes' errors add alike rather than
+# cancel (RadiusClassBound).
+for k in quartic triweight gaussian; do
+  check "p20k-adaptive-58cells-$k" "$OUT/p20k.csv --planar --weight w --kernel $k --radius 900 --resolution 400 --adaptive 0.5" \
     "--points $OUT/p20k.csv --x x --y y --w w --kernel $k --adaptive 0.5"
 done
 # Contours of a quartic grid: contourpy's on the same grid, and valid GeoJSON.

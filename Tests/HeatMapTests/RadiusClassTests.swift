@@ -140,6 +140,92 @@ import Testing
         #expect(KernelTests.error(batched, p, radii: radii, kernel: .triweight, raw: false) < 1e-3)
     }
 
+    /// 300 points bunched within 2 cells of the grid's middle, every one
+    /// of a radius halfway (in 1/r) between two of the widest classes from
+    /// `smallest` to 60 cells, where a point's mix errs most, and two lone
+    /// points of the smallest and largest radius far from them. Each node
+    /// sees the bunch at one distance, so the mixes' errors add alike
+    /// rather than cancel: the classes as planned err by about a hundredth
+    /// of the maximum (the tests' scatter, by a tenth of a thousandth).
+    static func bunched(smallest: Double, seed: UInt64) -> (PlanePoints, [Double]) {
+        var rng = SplitMixGenerator(seed: seed)
+        let classes = RadiusClasses(smallest: smallest, largest: 60)
+        let between = classes.radius(at: Double(classes.count) - 2.5)
+        var p = PlanePoints()
+        p.append(x: 20, y: 20, weight: 1)
+        p.append(x: 100, y: 110, weight: 1)
+        var radii = [smallest, 60]
+        for _ in 0..<300 {
+            p.append(
+                x: Double.random(in: 62...66, using: &rng), y: Double.random(in: 62...66, using: &rng),
+                weight: Double.random(in: 0.5...2, using: &rng))
+            radii.append(between)
+        }
+        return (p, radii)
+    }
+
+    /// Bunched points (``bunched(smallest:seed:)``) take classes refined
+    /// until the bound holds (`.binned`), or the exact splat where that is
+    /// cheaper (`.automatic`): within the tolerance of the bound either way.
+    @Test(arguments: [(DensityKernel.quartic, 19.0), (.triweight, 10.0)])
+    func bunchedPointsTakeClassesFineEnoughForTheBound(kernel: DensityKernel, smallest: Double) throws {
+        let (p, radii) = Self.bunched(smallest: smallest, seed: 17)
+        for method in [DensityMethod.binned, .automatic] {
+            let (grid, scheme) = try Self.grid(p, radii: radii, kernel: kernel, method: method)
+            if method == .binned, case .radiusClasses(let classes) = scheme {
+                #expect(classes.smallest == smallest && classes.largest == 60)
+            } else if method == .binned {
+                Issue.record("expected radius classes, got \(scheme)")
+            }
+            let error = KernelTests.error(grid, p, radii: radii, kernel: kernel, raw: false)
+            #expect(error < RadiusClassBound.tolerance, "\(kernel) \(method): \(error)")
+        }
+    }
+
+    /// The bound asks the bunched points for finer classes, and the tests'
+    /// scatter, whose wide points are lone beside a dense cluster of
+    /// narrow ones (the exact splat's maximum), for less fine ones: it is
+    /// the sum of the reaching points' worst errors, so it cannot see
+    /// lone points' errors cancel (their real error, 1.3e-4 as planned,
+    /// needs no refining), but it grows as points bunch.
+    @Test func theBoundAsksBunchedPointsForFinerClasses() throws {
+        let xAxis = GaussianAxis(origin: 0.5, step: 1, count: 128, sigma: 20.0 / 3, reach: 60)
+        let yAxis = GaussianAxis(origin: 0.5, step: 1, count: 131, sigma: 20.0 / 3, reach: 60)
+        // The exact splat of the points narrower than the classes, in the
+        // classes' units (Σ w (R/r)² shape: the quartic's density times πR²/3).
+        func splatMaximum(_ p: PlanePoints, _ radii: [Double]) throws -> Double {
+            let narrow = radii.indices.filter { radii[$0] < 19 }
+            guard !narrow.isEmpty else { return 0 }
+            var q = PlanePoints()
+            for i in narrow { q.append(x: p.x[i], y: p.y[i], weight: p.weight[i]) }
+            let (grid, _) = try Self.grid(q, radii: narrow.map { radii[$0] }, kernel: .quartic, method: .exact)
+            return grid.values.max()! * Double.pi * 400 / 3
+        }
+        func factor(_ p: PlanePoints, _ radii: [Double]) throws -> Int? {
+            let classes = RadiusClasses(smallest: 19, largest: radii.max()!)
+            let wide = radii.indices.filter { radii[$0] >= 19 }
+            let firsts = wide.map { classes.firstClass(at: classes.coordinate(of: radii[$0])) }
+            var starts = [Int](repeating: 0, count: classes.count + 1)
+            for f in firsts { starts[f + 1] += 1 }
+            for k in 0..<classes.count { starts[k + 1] += starts[k] }
+            let order = RadiusClassOrder(starts: starts)
+            var next = starts
+            for (i, f) in zip(wide, firsts) {
+                order.sorted.set(next[f], p.x[i], p.y[i], p.weight[i], 0, classes.coordinate(of: radii[i]))
+                next[f] += 1
+            }
+            return RadiusClassBound.refinement(
+                of: classes, points: [order], kernel: .quartic, radius: 20, xAxis: xAxis, yAxis: yAxis,
+                splatMaximum: try splatMaximum(p, radii))
+        }
+        let (bunched, bunchedRadii) = Self.bunched(smallest: 19, seed: 17)
+        let bunchedFactor = try factor(bunched, bunchedRadii) ?? .max
+        #expect(bunchedFactor > 1)
+        let (spread, spreadRadii) = Self.points(seed: 7)
+        let spreadFactor = try factor(spread, spreadRadii) ?? .max
+        #expect(spreadFactor < bunchedFactor, "\(spreadFactor) against \(bunchedFactor)")
+    }
+
     @Test func theMeanWithRadiiTakesTheExactSplat() throws {
         var (p, radii) = Self.points(seed: 9)
         p.value = p.x.map { 0.25 * $0 + 1 }

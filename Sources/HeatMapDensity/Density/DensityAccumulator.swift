@@ -360,7 +360,8 @@ struct DensityAccumulator: Sendable {
                 maximumRadius: maximumRadius ?? radius, raw: kernelValues == .raw, classes: classes,
                 channels: channels, flags: storage.planes!.base, points: storage.classPoints!,
                 density: storage.direct!.base,
-                weightedValue: storage.directValue?.base, radii: radii)
+                weightedValue: storage.directValue?.base, splatsWhenCheaper: requestedMethod != .binned,
+                radii: radii)
         }
         if usesDisc, scheme == .direct {
             return DiscFill(

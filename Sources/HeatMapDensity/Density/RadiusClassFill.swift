@@ -37,6 +37,10 @@ struct RadiusClassFill: DensityFill {
     /// The exact splat's sums, Σ w shape and (mean) Σ v w shape.
     let density: UnsafeMutablePointer<Double>
     let weightedValue: UnsafeMutablePointer<Double>?
+    /// Whether the wide points take the exact splat where the classes the
+    /// bound asks for (``RadiusClassBound``) would cost more (`.automatic`);
+    /// else (`.binned`) only where no refinement is fine enough.
+    var splatsWhenCheaper = true
     /// The radius of each point of the slice being deposited.
     var radii: UnsafePointer<Double>? = nil
 
@@ -122,17 +126,43 @@ struct RadiusClassFill: DensityFill {
         control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
         emit: (Int, UnsafePointer<Double>?) -> Void
     ) throws {
-        let used = (0..<classes.count).filter { flags[$0] != 0 }
-        guard !used.isEmpty, !points.slices.isEmpty else {
+        let sortedBy = classes
+        let marked = (0..<sortedBy.count).filter { flags[$0] != 0 }
+        guard let lowest = marked.first, let highest = marked.last, !points.slices.isEmpty else {
             try emitGridRows(yAxis.count, control: control, emit: emit)
             return
         }
         let columns = xAxis.count, rows = yAxis.count
         let mean = channels == 2
-        // The classes twice the narrowest wide or more go through the grid
-        // of twice the step (``CoarseGrid``); the one channel only, and
-        // only beside classes of the grid's own step.
-        var coarse = mean ? [] : used.filter { classes.radius($0) >= 2 * classes.smallest }
+        // Classes as fine as the points at hand need (``RadiusClassBound``),
+        // or, finer than it allows, every wide point's exact splat.
+        var refinement = 1
+        if !mean {
+            var splatMaximum = 0.0
+            for i in 0..<(rows * columns) { splatMaximum = max(splatMaximum, density[i]) }
+            let found = RadiusClassBound.refinement(
+                of: sortedBy, points: points.slices, kernel: kernel, radius: radius, xAxis: xAxis, yAxis: yAxis,
+                splatMaximum: splatMaximum)
+            guard let found, found == 1 || !splatsWhenCheaper || refinedCost(found) < splatCost() else {
+                try splatWidePoints(control: control)
+                try emitGridRows(yAxis.count, control: control, emit: emit)
+                progress(1)
+                return
+            }
+            refinement = found
+        }
+        let classes = sortedBy.refined(by: refinement)
+        // The classes refined from the marked ones and their neighbours (a
+        // refined class between two marked may take points of either).
+        let used = Array(max((lowest - 1) * refinement, 0)...min((highest + 1) * refinement, classes.count - 1))
+            .filter { refinement > 1 || flags[$0] != 0 }
+        // The classes twice the narrowest in use wide or more go through the
+        // grid of twice the step (``CoarseGrid``): their peak is a quarter
+        // of a narrower point's, which takes a class of the grid's own step
+        // (not of the narrowest class, which may hold no point). The one
+        // channel only, and only beside classes of the grid's own step.
+        let narrowestUsed = used.first.map { classes.radius($0) } ?? classes.smallest
+        var coarse = mean ? [] : used.filter { classes.radius($0) >= 2 * narrowestUsed }
         if coarse.count == used.count { coarse = [] }
         let fine = Array(used.dropLast(coarse.count))
         let shape = kernel
@@ -152,10 +182,11 @@ struct RadiusClassFill: DensityFill {
         // one deposit's points after another.
         func bin(_ k: Int, _ binning: CubicBinning, rows: Int, columns: Int) throws {
             for sorted in points.slices {
-                let range = sorted.contributors(of: k)
+                let range = sorted.runs(sortedBy.runs(sharing: k, refinedBy: refinement))
                 guard !range.isEmpty else { continue }
                 let depositor = ClassShareBinning(
-                    binning: binning, coordinate: sorted.coordinate + range.lowerBound, classes: classes, target: k)
+                    binning: binning, coordinate: sorted.coordinate + range.lowerBound, classes: classes, target: k,
+                    scale: Double(refinement))
                 try RowBands.deposit(
                     depositor, x: sorted.x + range.lowerBound, y: sorted.y + range.lowerBound,
                     weight: sorted.weight + range.lowerBound,
@@ -184,7 +215,8 @@ struct RadiusClassFill: DensityFill {
                     if runs.isEmpty {
                         runs = points.slices.map {
                             RadiusClassRuns(
-                                order: $0, binning: binning, classes: classes, rows: binRows, columns: binColumns)
+                                order: $0, binning: binning, sortedBy: sortedBy, factor: refinement, rows: binRows,
+                                columns: binColumns)
                         }
                     }
                     for run in runs { try run.bin(k, control: control) }
@@ -224,6 +256,49 @@ struct RadiusClassFill: DensityFill {
             re: convolution.sum.sumRe.base, im: convolution.sum.sumIm.base, rows: rows, columns: columns,
             floor: floor, control: control, adding: adding, emit: emit)
         progress(1)
+    }
+
+    /// Rough nanoseconds of the classes refined by `factor`
+    /// (``RadiusClasses/cost(points:transformNodes:channels:)``).
+    private func refinedCost(_ factor: Int) -> Double {
+        let refined = classes.refined(by: factor)
+        let layout = refined.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
+        let n = points.slices.reduce(0) { $0 + $1.count }
+        return refined.cost(
+            points: Double(n), transformNodes: 2 * Double(layout.rows) * Double(layout.columns),
+            channels: Double(channels))
+    }
+
+    /// Rough nanoseconds of every wide point's exact splat, as the planner
+    /// costs it (``RadiusClasses/plan(method:kernel:maximumRadius:xAxis:yAxis:channels:pointCount:profile:)``).
+    private func splatCost() -> Double {
+        let perNode = DiscFill.nanosecondsPerNode(kernel: kernel, channels: channels) / (xAxis.step * yAxis.step)
+        var total = 0.0
+        for sorted in points.slices {
+            for i in 0..<sorted.count {
+                let r = classes.radius(at: sorted.coordinate[i])
+                total += 80 + Double.pi * r * r * classes.reach * classes.reach * perNode
+            }
+        }
+        return total
+    }
+
+    /// Every wide point's exact splat (``DiscFill``) into the exact-splat
+    /// grid, its radius from its class coordinate.
+    private func splatWidePoints(control: ComputeControl) throws {
+        var fill = DiscFill(
+            kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: maximumRadius,
+            raw: raw, density: density, weightedValue: weightedValue)
+        for sorted in points.slices where sorted.count > 0 {
+            let radii = UnsafeMutablePointer<Double>.allocate(capacity: sorted.count)
+            defer { radii.deallocate() }
+            for i in 0..<sorted.count { radii[i] = classes.radius(at: sorted.coordinate[i]) }
+            fill.radii = UnsafePointer(radii)
+            try fill.deposit(
+                x: sorted.x, y: sorted.y, weight: sorted.weight,
+                value: channels == 2 ? UnsafePointer(sorted.value) : nil, count: sorted.count, control: control,
+                progress: { _ in })
+        }
     }
 }
 

@@ -20,18 +20,21 @@ import HeatMapCore
 /// follows that jump to a higher order. The rest of the kernel is smooth
 /// in 1/r, and there three classes do much better than two shared
 /// linearly: at the same spacing the grids' error fell 4 to 10 times
-/// (docs/density-model.md). Even spacing in 1/ρ makes h grow with ρ: a
-/// point of radius r peaks at w/r², and under an adaptive bandwidth about
-/// as many points overlap a node wherever it is, so the error at a node
-/// stays about the same fraction of the density there for every class.
-/// That holds from the narrowest point on: classes that start below it
-/// reach the points where they are spaced wide (63-cell adaptive radii of
-/// 20 000 points met classes from 13 cells, h = 0.34 to 0.51 where they
-/// were, and erred by 1.7e−3 of the maximum, 4e−3 for the Gaussian), so
-/// the classes start no narrower than the narrowest point. With h at most
-/// 0.1 at the narrowest class the measured error stays within 2.5e−4 of
-/// the grid's maximum on real data (docs/performance.md), 5.3e−4 on those
-/// 20 000 points.
+/// (docs/density-model.md). Even spacing in 1/ρ makes h grow with ρ (to
+/// about 0.5 at the widest of 10 classes), so the classes start no
+/// narrower than the narrowest point: classes from below it meet the
+/// points where they are spaced wide (63-cell adaptive radii of 20 000
+/// points met classes from 13 cells, h = 0.34 to 0.51 where they were, and
+/// erred by 1.7e−3 of the maximum, 4e−3 for the Gaussian). Where the
+/// points are spread, the errors of neighbours at different distances
+/// from a node cancel, and with h at most 0.1 at the narrowest class the
+/// measured error stays within 2.5e−4 of the grid's maximum. Nothing makes
+/// them spread: points bunched within h·r of one another (all the data
+/// within one kernel, a cluster much narrower than its points' radii) add
+/// their errors alike, up to the lone point's, 4.4e−3 of its peak at
+/// h = 0.1. So the fill bounds the error for the points at hand
+/// (``RadiusClassBound``) and refines the classes (``refined(by:)``), or
+/// splats the wide points exactly, where the bound asks.
 ///
 /// The widest class is the largest radius itself (when the classes reach
 /// it): the points an adaptive bandwidth trims all have that radius, and
@@ -81,6 +84,34 @@ struct RadiusClasses: Sendable, Hashable {
         }
     }
 
+    private init(smallest: Double, inverseStep: Double, count: Int, largest: Double, reach: Double) {
+        self.smallest = smallest
+        self.inverseStep = inverseStep
+        self.count = count
+        self.largest = largest
+        self.reach = reach
+    }
+
+    /// The same range with `factor` classes for each step of these
+    /// (`factor` − 1 more between each two neighbours, evenly in 1/ρ): a
+    /// point's coordinate t here is `factor` × its coordinate in these,
+    /// and every class ρₖ here is class `factor` × k of the result.
+    func refined(by factor: Int) -> RadiusClasses {
+        guard factor > 1, count > 1 else { return self }
+        return RadiusClasses(
+            smallest: smallest, inverseStep: inverseStep / Double(factor), count: (count - 1) * factor + 1,
+            largest: largest, reach: reach)
+    }
+
+    /// ln(ρₖ / ρₖ₋₁), for k from 1 to count − 1 (it grows with k).
+    func logStep(below k: Int) -> Double { log(radius(k) / radius(k - 1)) }
+
+    /// The radius of a point at class coordinate t (``coordinate(of:)``),
+    /// to the rounding of 1/r.
+    func radius(at t: Double) -> Double {
+        t >= Double(count - 1) ? largest : 1 / (1 / smallest - t * inverseStep)
+    }
+
     /// ρₖ.
     func radius(_ k: Int) -> Double { k == count - 1 ? largest : 1 / (1 / smallest - Double(k) * inverseStep) }
 
@@ -103,6 +134,16 @@ struct RadiusClasses: Sendable, Hashable {
     /// The first of the classes a point at coordinate t shares (up to
     /// three consecutive ones, ``share(of:at:)``).
     @inline(__always) func firstClass(at t: Double) -> Int { count < 3 ? 0 : middle(t) - 1 }
+
+    /// The first classes (of these) of the points that take a share of
+    /// class k of these refined by `factor` (``refined(by:)``): k − 2
+    /// through k unrefined, else those of the coordinates whose refined
+    /// stencil may hold k (within 2 of it), and perhaps a few more.
+    func runs(sharing k: Int, refinedBy factor: Int) -> ClosedRange<Int> {
+        guard factor > 1 else { return max(k - 2, 0)...min(k, count - 1) }
+        let f = Double(factor), last = Double(count - 1)
+        return firstClass(at: min(max(Double(k - 2) / f, 0), last))...firstClass(at: min(Double(k + 2) / f, last))
+    }
 
     /// Class k's share of a point at coordinate t: the quadratic Lagrange
     /// weight of node k among the three nearest t (linear between two
@@ -264,6 +305,9 @@ final class RadiusClassOrder: @unchecked Sendable {
     /// The points class k bins: those of first class k − 2 through k.
     func contributors(of k: Int) -> Range<Int> { starts[max(k - 2, 0)]..<starts[k + 1] }
 
+    /// The points of first classes `firsts`.
+    func runs(_ firsts: ClosedRange<Int>) -> Range<Int> { starts[firsts.lowerBound]..<starts[firsts.upperBound + 1] }
+
     /// The points of first class `f`.
     func run(of f: Int) -> Range<Int> { starts[f]..<starts[f + 1] }
 }
@@ -278,6 +322,9 @@ struct ClassRunBinning: RowDepositor {
     let coordinate: UnsafePointer<Double>
     let classes: RadiusClasses
     let target: Int
+    /// What the coordinates are multiplied by for `classes` (the factor
+    /// they were refined by since the points were sorted).
+    var scale: Double = 1
 
     var scratchCount: Int { binning.scratchCount }
     var pollInterval: Int { binning.pollInterval }
@@ -299,7 +346,7 @@ struct ClassRunBinning: RowDepositor {
 
     @inline(__always) func deposit(_ p: SIMD4<Double>, scratch: UnsafeMutablePointer<Double>) {
         binning.deposit(
-            x: p[0], y: p[1], weight: p[2] * classes.share(of: target, at: p[3]), value: 0, scratch: scratch)
+            x: p[0], y: p[1], weight: p[2] * classes.share(of: target, at: p[3] * scale), value: 0, scratch: scratch)
     }
 }
 
@@ -312,24 +359,34 @@ struct ClassRunBinning: RowDepositor {
 final class RadiusClassRuns {
     let order: RadiusClassOrder
     let binning: CubicBinning
+    /// The classes the points were sorted by.
+    let sortedBy: RadiusClasses
+    /// The classes binned: `sortedBy` refined by `factor` (``RadiusClasses/refined(by:)``).
     let classes: RadiusClasses
+    let factor: Int
     let rows: Int
     let columns: Int
     private var sorted: [Int: RowBands<SIMD4<Double>>] = [:]
 
-    init(order: RadiusClassOrder, binning: CubicBinning, classes: RadiusClasses, rows: Int, columns: Int) {
+    init(
+        order: RadiusClassOrder, binning: CubicBinning, sortedBy: RadiusClasses, factor: Int = 1, rows: Int,
+        columns: Int
+    ) {
         self.order = order
         self.binning = binning
-        self.classes = classes
+        self.sortedBy = sortedBy
+        self.factor = factor
+        classes = sortedBy.refined(by: factor)
         self.rows = rows
         self.columns = columns
     }
 
-    /// Bins class k's shares of its points (those of first class k − 2
-    /// through k), run by run. Classes must come in increasing order.
+    /// Bins class k's shares of its points (``RadiusClasses/runs(sharing:refinedBy:)``),
+    /// run by run. Classes must come in increasing order.
     func bin(_ k: Int, control: ComputeControl) throws {
-        for f in sorted.keys where f < k - 2 { sorted[f] = nil }
-        for f in max(k - 2, 0)...min(k, classes.count - 1) {
+        let runs = sortedBy.runs(sharing: k, refinedBy: factor)
+        for f in sorted.keys where f < runs.lowerBound { sorted[f] = nil }
+        for f in runs {
             let range = order.run(of: f)
             guard !range.isEmpty else { continue }
             let bands: RowBands<SIMD4<Double>>
@@ -345,7 +402,7 @@ final class RadiusClassRuns {
                 sorted[f] = bands
             }
             let depositor = ClassRunBinning(
-                binning: binning, coordinate: order.coordinate, classes: classes, target: k)
+                binning: binning, coordinate: order.coordinate, classes: classes, target: k, scale: Double(factor))
             try bands.run(depositor, control: control)
         }
     }
@@ -360,6 +417,8 @@ struct ClassShareBinning: PointDepositor {
     let coordinate: UnsafePointer<Double>
     let classes: RadiusClasses
     let target: Int
+    /// What the coordinates are multiplied by for `classes` (``ClassRunBinning/scale``).
+    var scale: Double = 1
 
     var scratchCount: Int { binning.scratchCount }
     var pollInterval: Int { binning.pollInterval }
@@ -371,7 +430,7 @@ struct ClassShareBinning: PointDepositor {
     }
 
     @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
-        SIMD4(x, y, weight * classes.share(of: target, at: coordinate[i]), value)
+        SIMD4(x, y, weight * classes.share(of: target, at: coordinate[i] * scale), value)
     }
 
     @inline(__always)

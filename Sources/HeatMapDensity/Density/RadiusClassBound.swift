@@ -1,0 +1,171 @@
+import Foundation
+import HeatMapCore
+
+/// How finely radius classes must be spaced for the points at hand: a
+/// bound on the classes' error at every node that holds wherever the
+/// points are, against a lower bound of the grid's maximum.
+///
+/// A point mixed from classes whose widest step is h = ln(ρₖ₊₁/ρₖ) differs
+/// from its own kernel, at any distance, by at most ``mixError(kernel:logStep:)``
+/// of its own peak: the support's edge falls between the classes, an
+/// error of order h² that no polynomial in 1/r removes (``RadiusClasses``).
+/// Where points are spread evenly those errors cancel between neighbours,
+/// but nothing makes them: points bunched within h·r of one another (a
+/// cluster narrower than its kernel, or all the data inside one kernel)
+/// add their errors alike, so the error at a node may be the sum of every
+/// reaching point's worst. That sum is what is bounded here, on a coarse
+/// grid of cells a quarter of the narrowest class wide:
+///
+/// - above, at every cell: Σ eᵢ wᵢ (R/rᵢ)² over the points in the square
+///   of whole cells that holds every point within reach of the cell (the
+///   reach being the widest class a point is mixed from);
+/// - the maximum below: the larger of the exact splat's maximum and, at
+///   every corner of the cells, Σ wᵢ (R/rᵢ)² K(d/ρ) over the points in the
+///   squares of whole cells about the corner, d the farthest such a point
+///   lies from the node nearest the corner and ρ the narrowest radius it
+///   may have.
+///
+/// The weights are never negative, so both bounds hold for any data; the
+/// bound is the sum of worst cases, tight for bunched points and a few
+/// times the real error for spread ones.
+///
+/// Cost O(N + C·K·J) for N points, C coarse cells (about 16 G δ²/ρ₀² for
+/// G nodes of step δ), K classes and J ≤ 8 rings; memory K + 2 coarse grids.
+enum RadiusClassBound {
+    /// The error the mix may add relative to the grid's maximum (the check's bound is 1e−3).
+    static let tolerance = 5e-4
+
+    /// The most classes are refined by (``RadiusClasses/refined(by:)``)
+    /// before the exact splat is the better choice.
+    static let largestFactor = 16
+
+    /// The largest error of a point's kernel mixed from classes at most
+    /// `logStep` apart in ln ρ (three shared quadratically, or two
+    /// linearly), relative to the point's peak: c h², c fitted above the
+    /// worst point (at a stencil's end, the quartic 0.56 h² at h = 0.02,
+    /// 0.44 h² at 0.1, two classes 0.68 h²; the triweight, smooth to a
+    /// higher order at its edge, 0.05–0.22 h² for h from 0.02 to 0.5). The
+    /// Gaussian, smooth everywhere, is taken as the quartic: not fitted,
+    /// and above its error (its lone points and mixes in RadiusClassTests).
+    static func mixError(kernel: DensityKernel, logStep h: Double) -> Double {
+        (kernel == .triweight ? 0.25 : 0.7) * h * h
+    }
+
+    /// The least factor in 1…``largestFactor`` that refines `classes`
+    /// until the bound is within ``tolerance`` of the grid's maximum (1
+    /// when they are already), or nil when none does.
+    ///
+    /// - Parameters:
+    ///   - points: the wide points, by first class of `classes`.
+    ///   - radius: the radius the density is normalised by (R).
+    ///   - splatMaximum: the largest node of the exact splat of the other
+    ///     points (Σ w (R/r)² shape, as the classes sum).
+    static func refinement(
+        of classes: RadiusClasses, points: [RadiusClassOrder], kernel: DensityKernel, radius: Double,
+        xAxis: GaussianAxis, yAxis: GaussianAxis, splatMaximum: Double
+    ) -> Int? {
+        guard classes.count > 1 else { return 1 }
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        for slice in points {
+            for i in 0..<slice.count {
+                minX = min(minX, slice.x[i])
+                maxX = max(maxX, slice.x[i])
+                minY = min(minY, slice.y[i])
+                maxY = max(maxY, slice.y[i])
+            }
+        }
+        guard minX <= maxX, minY <= maxY else { return 1 }
+        let cell = classes.smallest / 4
+        let columns = Int((maxX - minX) / cell) + 1, rows = Int((maxY - minY) / cell) + 1
+        let width = columns + 1
+        // The node nearest any point lies at most half a cell diagonal from it.
+        let nodeOffset = (xAxis.step * xAxis.step + yAxis.step * yAxis.step).squareRoot() / 2
+        // prefix[(y, x)]: Σ w (R/r)² over the cells below row y and left of column x.
+        var prefixes: [(first: Int, prefix: [Double])] = []
+        var low = [Double](repeating: 0, count: (rows + 1) * width)
+        var sums = [Double](repeating: 0, count: rows * columns)
+        // Groups by first class: each point's reach and step are its group's.
+        let groups = classes.count < 3 ? 1 : classes.count - 2
+        for first in 0..<groups {
+            var any = false
+            for slice in points {
+                for i in slice.run(of: first) {
+                    let r = classes.radius(at: slice.coordinate[i])
+                    let c = min(Int((slice.x[i] - minX) / cell), columns - 1)
+                    let row = min(Int((slice.y[i] - minY) / cell), rows - 1)
+                    sums[row * columns + c] += slice.weight[i] * (radius / r) * (radius / r)
+                    any = true
+                }
+            }
+            guard any else { continue }
+            var prefix = [Double](repeating: 0, count: (rows + 1) * width)
+            for y in 0..<rows {
+                var run = 0.0
+                for x in 0..<columns {
+                    run += sums[y * columns + x]
+                    sums[y * columns + x] = 0
+                    prefix[(y + 1) * width + x + 1] = prefix[y * width + x + 1] + run
+                }
+            }
+            // The rings about each corner: the points within j cells of it
+            // along both axes lie within j √2 cells of it, and each has at
+            // least the group's narrowest radius.
+            let narrowest = classes.radius(first)
+            var shapes: [Double] = []
+            for j in 1...8 {
+                let d = (Double(j) * cell * 2.squareRoot() + nodeOffset) / narrowest
+                guard d < 1 else { break }
+                shapes.append(kernel.shape(squaredDistanceRatio: d * d))
+            }
+            if !shapes.isEmpty {
+                for y in 0...rows {
+                    for x in 0...columns {
+                        var total = 0.0
+                        for (j, shape) in shapes.enumerated() {
+                            let next = j + 1 < shapes.count ? shapes[j + 1] : 0
+                            total +=
+                                (shape - next)
+                                * box(prefix, width: width, rows: y - j - 1..<y + j + 1, columns: x - j - 1..<x + j + 1)
+                        }
+                        low[y * width + x] += total
+                    }
+                }
+            }
+            prefixes.append((first, prefix))
+        }
+        let maximum = max(splatMaximum, low.max() ?? 0)
+        guard maximum > 0, !prefixes.isEmpty else { return 1 }
+        for factor in 1...largestFactor {
+            let fine = classes.refined(by: factor)
+            var bound = [Double](repeating: 0, count: rows * columns)
+            for (first, prefix) in prefixes {
+                // The widest class a point of this group takes a share of,
+                // and the widest step below it (steps grow with ρ).
+                let top = min(first + 2, classes.count - 1)
+                let widest = factor == 1 ? top : min(top * factor + 1, fine.count - 1)
+                let error = mixError(kernel: kernel, logStep: fine.logStep(below: widest))
+                let reach = Int(fine.support(widest) / cell) + 1
+                for y in 0..<rows {
+                    let window = y - reach..<y + reach + 1
+                    for x in 0..<columns {
+                        bound[y * columns + x] +=
+                            error * box(prefix, width: width, rows: window, columns: x - reach..<x + reach + 1)
+                    }
+                }
+            }
+            if (bound.max() ?? 0) <= tolerance * maximum { return factor }
+        }
+        return nil
+    }
+
+    /// The sum over the cells of `rows` × `columns` (clipped to the grid) from a prefix table.
+    @inline(__always) private static func box(
+        _ prefix: [Double], width: Int, rows: Range<Int>, columns: Range<Int>
+    ) -> Double {
+        let height = prefix.count / width
+        let y0 = max(rows.lowerBound, 0), y1 = min(rows.upperBound, height - 1)
+        let x0 = max(columns.lowerBound, 0), x1 = min(columns.upperBound, width - 1)
+        guard y0 < y1, x0 < x1 else { return 0 }
+        return prefix[y1 * width + x1] - prefix[y0 * width + x1] - prefix[y1 * width + x0] + prefix[y0 * width + x0]
+    }
+}
