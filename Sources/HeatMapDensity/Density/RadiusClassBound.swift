@@ -30,7 +30,8 @@ import HeatMapCore
 /// times the real error for spread ones.
 ///
 /// Cost O(N + C·K·J) for N points, C coarse cells (about 16 G δ²/ρ₀² for
-/// G nodes of step δ), K classes and J ≤ 8 rings; memory K + 2 coarse grids.
+/// G nodes of step δ, at most ``largestCoarseGrid``), K classes and J ≤ 8
+/// rings; memory K + 2 coarse grids.
 enum RadiusClassBound {
     /// The error the mix may add relative to the grid's maximum (the check's bound is 1e−3).
     static let tolerance = 5e-4
@@ -38,6 +39,10 @@ enum RadiusClassBound {
     /// The most classes are refined by (``RadiusClasses/refined(by:)``)
     /// before the exact splat is the better choice.
     static let largestFactor = 16
+
+    /// The most cells of the coarse grid: memory 8 bytes a cell for each
+    /// class and two more.
+    static let largestCoarseGrid = 1 << 18
 
     /// The largest error of a point's kernel mixed from classes at most
     /// `logStep` apart in ln ρ (three shared quadratically, or two
@@ -75,7 +80,10 @@ enum RadiusClassBound {
             }
         }
         guard minX <= maxX, minY <= maxY else { return 1 }
-        let cell = classes.smallest / 4
+        // A quarter of the narrowest class, or wider where that would make
+        // more than ``largestCoarseGrid`` cells (both bounds hold for any
+        // cell; wider ones are looser).
+        let cell = max(classes.smallest / 4, ((maxX - minX) * (maxY - minY) / Double(largestCoarseGrid)).squareRoot())
         let columns = Int((maxX - minX) / cell) + 1, rows = Int((maxY - minY) / cell) + 1
         let width = columns + 1
         // The node nearest any point lies at most half a cell diagonal from it.

@@ -135,7 +135,8 @@ struct RadiusClassFill: DensityFill {
         let columns = xAxis.count, rows = yAxis.count
         let mean = channels == 2
         // Classes as fine as the points at hand need (``RadiusClassBound``),
-        // or, finer than it allows, every wide point's exact splat.
+        // or, finer than it allows, every wide point's exact splat. (The
+        // mean never takes classes, ``DensityAccumulator``'s radius scheme.)
         var refinement = 1
         if !mean {
             var splatMaximum = 0.0
