@@ -302,9 +302,6 @@ final class RadiusClassOrder: @unchecked Sendable {
     /// The class coordinate t of each point.
     var coordinate: UnsafeMutablePointer<Double> { sorted.radius }
 
-    /// The points class k bins: those of first class k − 2 through k.
-    func contributors(of k: Int) -> Range<Int> { starts[max(k - 2, 0)]..<starts[k + 1] }
-
     /// The points of first classes `firsts`.
     func runs(_ firsts: ClosedRange<Int>) -> Range<Int> { starts[firsts.lowerBound]..<starts[firsts.upperBound + 1] }
 
@@ -408,7 +405,7 @@ final class RadiusClassRuns {
     }
 }
 
-/// Bins class `target`'s part of its points (``RadiusClassOrder/contributors(of:)``)
+/// Bins class `target`'s part of its points (``RadiusClasses/runs(sharing:refinedBy:)``)
 /// by cubic weights (``CubicBinning``): each point its share of the class
 /// (``RadiusClasses/share(of:at:)``) of its weight.
 struct ClassShareBinning: PointDepositor {
