@@ -111,7 +111,8 @@ struct QuarticEntry: QuarticPoint {
         let column = Int(column), row = Int(row)
         // fx + reach ≥ 0: the span's first node is at most the reach left
         // of the centre. Its last node is the floor of its position plus
-        // the reach, a node at exactly the reach either side.
+        // the reach (rounding v − ½; a node at exactly the reach, where the
+        // kernel is 0, may fall either side of it).
         return QuarticFootprint(
             column: column, row: row,
             lastColumn: min(column &+ NodeSpan.rounded(fx + frame.reachAcross - 0.5), frame.xAxis.count &- 1),

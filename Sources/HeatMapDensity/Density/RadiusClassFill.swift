@@ -260,28 +260,25 @@ struct RadiusClassFill: DensityFill {
     }
 
     /// Rough nanoseconds of the classes refined by `factor`
-    /// (``RadiusClasses/cost(points:transformNodes:channels:)``).
+    /// (``RadiusClasses/cost(points:xAxis:yAxis:channels:)``).
     private func refinedCost(_ factor: Int) -> Double {
-        let refined = classes.refined(by: factor)
-        let layout = refined.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
         let n = points.slices.reduce(0) { $0 + $1.count }
-        return refined.cost(
-            points: Double(n), transformNodes: 2 * Double(layout.rows) * Double(layout.columns),
-            channels: Double(channels))
+        return classes.refined(by: factor).cost(points: Double(n), xAxis: xAxis, yAxis: yAxis, channels: channels)
     }
 
     /// Rough nanoseconds of every wide point's exact splat, as the planner
-    /// costs it (``RadiusClasses/plan(method:kernel:maximumRadius:xAxis:yAxis:channels:pointCount:profile:)``).
+    /// costs it (``RadiusClasses/splatCost(points:squares:kernel:channels:xAxis:yAxis:)``).
     private func splatCost() -> Double {
-        let perNode = DiscFill.nanosecondsPerNode(kernel: kernel, channels: channels) / (xAxis.step * yAxis.step)
-        var total = 0.0
+        var count = 0, squares = 0.0
         for sorted in points.slices {
+            count += sorted.count
             for i in 0..<sorted.count {
                 let r = classes.radius(at: sorted.coordinate[i])
-                total += 80 + Double.pi * r * r * classes.reach * classes.reach * perNode
+                squares += r * r
             }
         }
-        return total
+        return RadiusClasses.splatCost(
+            points: Double(count), squares: squares, kernel: kernel, channels: channels, xAxis: xAxis, yAxis: yAxis)
     }
 
     /// Every wide point's exact splat (``DiscFill``) into the exact-splat

@@ -204,22 +204,16 @@ struct RadiusClasses: Sendable, Hashable {
             let splat = n * (80 + Double.pi * fewest * fewest * reach * reach * Double(channels))
             return classes.cost(points: n, transformNodes: cells, channels: Double(channels)) < splat ? classes : nil
         }
-        // The exact splat of the points of radius in [a, b): per point and
-        // per node of the disc it reaches.
-        let perNode =
-            DiscFill.nanosecondsPerNode(kernel: kernel, channels: channels) * reach * reach
-            / (xAxis.step * yAxis.step)
+        func splat(points: Double, squares: Double) -> Double {
+            splatCost(points: points, squares: squares, kernel: kernel, channels: channels, xAxis: xAxis, yAxis: yAxis)
+        }
+        // The exact splat of the points of radius in [a, b).
         func splat(from a: Double, below b: Double = .infinity) -> Double {
-            n * (80 * profile.share(from: a, below: b) + Double.pi * profile.meanSquare(from: a, below: b) * perNode)
+            splat(points: n * profile.share(from: a, below: b), squares: n * profile.meanSquare(from: a, below: b))
         }
         var best: (cost: Double, classes: RadiusClasses?) = (splat(from: narrowest), nil)
         func consider(_ classes: RadiusClasses, binning binned: Double, splatting splatted: Double) {
-            let layout = classes.transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
-            let cost =
-                splatted
-                + classes.cost(
-                    points: binned, transformNodes: 2 * Double(layout.rows) * Double(layout.columns),
-                    channels: Double(channels))
+            let cost = splatted + classes.cost(points: binned, xAxis: xAxis, yAxis: yAxis, channels: channels)
             if cost < best.cost { best = (cost, classes) }
         }
         var start = lowest
@@ -235,12 +229,34 @@ struct RadiusClasses: Sendable, Hashable {
         // neighbours, so their splat is taken out of the bins' by hand.
         if profile.largest == maximumRadius, profile.shareAtLargest > 0 {
             let share = profile.shareAtLargest
-            let theirs = n * share * (80 + Double.pi * maximumRadius * maximumRadius * perNode)
+            let theirs = splat(points: n * share, squares: n * share * maximumRadius * maximumRadius)
             consider(
                 RadiusClasses(smallest: maximumRadius, largest: maximumRadius, reach: reach), binning: n * share,
                 splatting: max(splat(from: narrowest) - theirs, 0))
         }
         return best.classes
+    }
+
+    /// Rough nanoseconds of CPU time of the exact splat (``DiscFill``) of
+    /// `points` points whose radii's squares sum to `squares`: a set-up
+    /// each, and each node of the discs their kernel reaches, π r² reach²
+    /// / (δx δy) for radius r. What the classes are weighed against, by the
+    /// planner and by the fill when its bound asks for finer classes.
+    static func splatCost(
+        points: Double, squares: Double, kernel: DensityKernel, channels: Int, xAxis: GaussianAxis,
+        yAxis: GaussianAxis
+    ) -> Double {
+        let reach = NeighbourSums.reach(kernel: kernel, radius: 1)
+        let perNode = DiscFill.nanosecondsPerNode(kernel: kernel, channels: channels) / (xAxis.step * yAxis.step)
+        return 80 * points + Double.pi * squares * reach * reach * perNode
+    }
+
+    /// ``cost(points:transformNodes:channels:)`` of `n` points on these
+    /// axes: transforms of ``transformLayout(xAxis:yAxis:channels:)``'s size.
+    func cost(points n: Double, xAxis: GaussianAxis, yAxis: GaussianAxis, channels: Int) -> Double {
+        let layout = transformLayout(xAxis: xAxis, yAxis: yAxis, channels: channels)
+        return cost(
+            points: n, transformNodes: 2 * Double(layout.rows) * Double(layout.columns), channels: Double(channels))
     }
 
     /// Rough nanoseconds of CPU time of the classes' fill (the splat it is
