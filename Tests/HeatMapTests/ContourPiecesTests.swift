@@ -89,6 +89,51 @@ import Testing
             early.contours == lazy.contours && early.contours.map(\.coordinates) == lazy.contours.map(\.coordinates))
     }
 
+    /// A planar export from pieces starts from the frame's magnitude and
+    /// writes again from the contours' own when the two give other
+    /// decimals or another bbox slot. A field whose contours end short of
+    /// its frame is placed twice: where both pass 100 (one pass), and with
+    /// 100 between them (two); each gives the bytes of the set, whose
+    /// magnitude is measured before writing.
+    @Test func aPlanarExportFromPiecesFollowsTheContoursMagnitude() throws {
+        let options = GeoJSONOptions(precision: 3)
+        let configuration = HeatMapConfiguration(
+            radius: 0.9, contourLevels: 6, levelSpacing: .quantile, gridResolution: 70, projection: .planar)
+        /// The field with its points' right edge at `right`: the frame's
+        /// magnitude, the contours', and whether the export from pieces
+        /// wrote the set's bytes in both polygon modes.
+        func export(right: Double) throws -> (guess: Double, measured: Double, same: Bool) {
+            var rng = SplitMix(seed: 51)
+            let points = (0..<300).map { _ in
+                HeatMapPoint(
+                    latitude: 4 * rng.unit(), longitude: right - 6 * rng.unit() * rng.unit(), weight: 1 + rng.unit())
+            }
+            let lazy = try HeatMapContours.compute(from: points, configuration: configuration, control: .none)
+            let set = try ContourBuilder.build(
+                grid: lazy.grid, thresholds: lazy.thresholds, smoother: configuration.smoother)
+            var measured = GeoJSONExport.Magnitude(), same = true
+            for polygon in set.polygons(.levels).joined() { for p in polygon.exterior { measured.add(p) } }
+            for mode in [ContourMode.bands, .levels] {
+                let expected = try GeoJSONExport.contours(
+                    set, projection: lazy.projection, units: lazy.units, mode: mode,
+                    gradient: configuration.gradient, fillOpacity: configuration.fillOpacity, options: options)
+                same = try same && GeoJSONExport.contours(lazy, mode: mode, options: options) == expected
+            }
+            return (try #require(lazy.source.magnitudeGuess), measured.value, same)
+        }
+        func layout(_ m: Double) -> [Int] { GeoJSONExport.planarLayout(magnitude: m, options: options) }
+
+        let far = try export(right: 120)
+        #expect(far.same)
+        #expect(far.measured < far.guess, "the contours end short of the frame")
+        #expect(layout(far.measured) == layout(far.guess), "one pass")
+        // Shifted so that 100 lies halfway between the contours' edge and the frame's.
+        let between = try export(right: 120 + 100 - (far.guess + far.measured) / 2)
+        #expect(between.same)
+        #expect(between.measured < 100 && between.guess > 100)
+        #expect(layout(between.measured) != layout(between.guess), "written again")
+    }
+
     /// Bands and levels assembled from levels unprojected once each (as an
     /// export reads them) are the plane ones unprojected ring by ring:
     /// frame-closed rings (corners unprojected on their own), a band's

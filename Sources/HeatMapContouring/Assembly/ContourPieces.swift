@@ -173,6 +173,15 @@ package final class ContourPieces: ContourSource {
         return try made(Key(level: l, band: false), control: control).rings
     }
 
+    /// The frame's largest |x| or |y|: tracing puts every vertex on a grid
+    /// edge, and smoothing only cuts corners, so no contour reaches past it.
+    package var magnitudeGuess: Double? {
+        guard !traces.isEmpty else { return nil }
+        let x1 = geometry.x0 + Double(geometry.columns - 1) * geometry.dx
+        let y1 = geometry.y0 + Double(geometry.rows - 1) * geometry.dy
+        return max(abs(geometry.x0), abs(x1), abs(geometry.y0), abs(y1))
+    }
+
     package func vertexEstimate(_ mode: ContourMode, level l: Int) -> Int {
         guard l < traces.count, mode != .isolines else { return 0 }
         func smoothed(_ l: Int) -> Int {

@@ -21,9 +21,16 @@ package protocol ContourSource: Sendable {
     /// in. A source that shares rings between levels unprojects each once.
     func rawPolygons(_ mode: ContourMode, level: Int, geometry: LonLatGeometry, control: ComputeControl) throws
         -> [PlanePolygon]
+    /// A guess at the largest |x| or |y| of any position, known without
+    /// making a level (a grid's frame, which every contour lies within), for
+    /// a writer that needs the magnitude before it reads the levels; nil
+    /// when the levels are already made, so that reading them is cheap.
+    var magnitudeGuess: Double? { get }
 }
 
 extension ContourSource {
+    package var magnitudeGuess: Double? { nil }
+
     package func rawPolygons(
         _ mode: ContourMode, level: Int, geometry: LonLatGeometry, control: ComputeControl
     ) throws -> [PlanePolygon] {

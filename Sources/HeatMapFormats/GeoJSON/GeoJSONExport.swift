@@ -101,28 +101,77 @@ public enum GeoJSONExport {
 
     /// The writer behind both: levels are read from `source` one at a
     /// time, so contours kept as pieces are assembled as they are written.
+    ///
+    /// Planar positions take their decimals' limit and the bbox its slot
+    /// from the magnitude of the polygons' exteriors. A source that makes
+    /// its levels on demand would make every level twice to learn it first;
+    /// written to a sink that can go back, the export starts from the
+    /// source's guess (its frame) and measures the magnitude as it reads
+    /// the polygons. The bytes depend on the magnitude only through the
+    /// limit and the slot: when the measured one gives the same two, the
+    /// file is the one it writes; otherwise the file is written again from
+    /// it (rare: the frame and the contours on two sides of a power of ten).
     private static func write(
         source: any ContourSource, projection: PlaneProjection, units: String,
         mode: ContourMode, gradient: HeatMapGradient, fillOpacity: Double,
         options: GeoJSONOptions, to sink: ByteSink, control: ComputeControl
     ) throws {
+        func write(magnitude: Double?, measuring seen: LargestMagnitude?, control: ComputeControl) throws {
+            try writeOnce(
+                source: source, projection: projection, units: units, mode: mode, gradient: gradient,
+                fillOpacity: fillOpacity, options: options, magnitude: magnitude, measuring: seen, to: sink,
+                control: control)
+        }
+        guard !projection.isGeographic else { return try write(magnitude: nil, measuring: nil, control: control) }
+        if mode != .isolines, let guess = source.magnitudeGuess,
+            let rewritable = sink as? RewritableByteSink, let start = rewritable.offset
+        {
+            let seen = LargestMagnitude()
+            try write(magnitude: guess, measuring: seen, control: control)
+            let measured = seen.value
+            if planarLayout(magnitude: measured, options: options) == planarLayout(magnitude: guess, options: options) {
+                return
+            }
+            try rewritable.truncate(to: start)
+            // Written again without progress: the stage already reported
+            // its end.
+            var quiet = control
+            quiet.progress = nil
+            return try write(magnitude: measured, measuring: nil, control: quiet)
+        }
+        var m = Magnitude()
+        for level in 0..<source.thresholds.count {
+            if mode == .isolines {
+                for line in try source.isolines(level: level, control: control) { for p in line { m.add(p) } }
+            } else {
+                for polygon in try source.polygons(mode, level: level, control: control) {
+                    for p in polygon.exterior { m.add(p) }
+                }
+            }
+        }
+        try write(magnitude: m.value, measuring: nil, control: control)
+    }
+
+    /// What a planar export's bytes take from the magnitude of its
+    /// positions: the decimals' limit and the width of the bbox's slot.
+    static func planarLayout(magnitude: Double, options: GeoJSONOptions) -> [Int] {
+        let limit = FixedRing.decimalsLimit(forMagnitude: magnitude)
+        let base = VertexPrecision(decimals: options.precision, limit: limit).base
+        return [limit, GeoJSONDocument.bboxWidth(decimals: base, magnitude: magnitude)]
+    }
+
+    /// One pass of the writer, with the planar `magnitude` given (nil for
+    /// longitude/latitude); with `seen`, the exteriors' largest |x| or |y|
+    /// is measured as the polygons are read (``Magnitude``).
+    private static func writeOnce(
+        source: any ContourSource, projection: PlaneProjection, units: String,
+        mode: ContourMode, gradient: HeatMapGradient, fillOpacity: Double,
+        options: GeoJSONOptions, magnitude: Double?, measuring seen: LargestMagnitude?,
+        to sink: ByteSink, control: ComputeControl
+    ) throws {
         let geometry = LonLatGeometry(projection: projection)
         let levelCount = source.thresholds.count
         let thresholds = source.thresholds
-        var magnitude: Double?
-        if !projection.isGeographic {
-            var m = Magnitude()
-            for level in 0..<levelCount {
-                if mode == .isolines {
-                    for line in try source.isolines(level: level, control: control) { for p in line { m.add(p) } }
-                } else {
-                    for polygon in try source.polygons(mode, level: level, control: control) {
-                        for p in polygon.exterior { m.add(p) }
-                    }
-                }
-            }
-            magnitude = m.value
-        }
         let limit = decimalsLimit(projection: projection) { magnitude ?? 0 }
         var precision = VertexPrecision(
             decimals: options.precision, limit: limit, chordsOf: projection)
@@ -187,6 +236,13 @@ public enum GeoJSONExport {
             // Unprojected by the source, which unprojects a ring that two
             // bands share once.
             var polygons = try source.rawPolygons(mode, level: feature.level, geometry: geometry, control: control)
+            if let seen {
+                var m = Magnitude()
+                for polygon in feature.polygon.map({ [polygons[$0]] }) ?? polygons {
+                    for p in polygon.exterior { m.add(p) }
+                }
+                seen.add(m.value)
+            }
             let lonLat =
                 feature.polygon.map { outputPolygons(raw: polygons[$0], geometry: geometry, control: control) }
                 ?? outputPolygons(releasingRaw: &polygons, geometry: geometry, control: control)
@@ -430,6 +486,26 @@ public enum GeoJSONExport {
     /// longitude/latitude, from the data's magnitude for planar data.
     static func decimalsLimit(projection: PlaneProjection, planarMagnitude: () -> Double) -> Int {
         FixedRing.decimalsLimit(forMagnitude: projection.isGeographic ? 180 : planarMagnitude())
+    }
+
+    /// ``Magnitude`` gathered from several threads: the largest value added.
+    final class LargestMagnitude: Sendable {
+        // Non-negative doubles order as their bit patterns do.
+        private let bits = Atomic<UInt64>(0)
+
+        /// Takes in a magnitude (finite, ≥ 0).
+        func add(_ m: Double) {
+            var seen = bits.load(ordering: .relaxed)
+            while m.bitPattern > seen {
+                let (exchanged, now) = bits.compareExchange(
+                    expected: seen, desired: m.bitPattern, ordering: .relaxed)
+                if exchanged { return }
+                seen = now
+            }
+        }
+
+        /// The largest magnitude added (0 when none was).
+        var value: Double { Double(bitPattern: bits.load(ordering: .relaxed)) }
     }
 
     /// The largest finite |coordinate| seen (non-finite ones are dropped later).
