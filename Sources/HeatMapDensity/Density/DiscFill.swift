@@ -31,9 +31,14 @@ struct DiscFill: DensityFill {
     ) throws {
         switch kernel {
         case .gaussian: try run(GaussianShape(), x, y, weight, value, n, control, progress)
-        case .quartic where value == nil: try runQuartic(x, y, weight, n, control, progress)
+        case .quartic where value == nil:
+            try runBands(QuarticPower.self, QuarticShape(), x, y, weight, n, control, progress)
         case .quartic: try run(QuarticShape(), x, y, weight, value, n, control, progress)
+        case .epanechnikov where value == nil:
+            try runBands(EpanechnikovPower.self, EpanechnikovShape(), x, y, weight, n, control, progress)
         case .epanechnikov: try run(EpanechnikovShape(), x, y, weight, value, n, control, progress)
+        case .triweight where value == nil:
+            try runBands(TriweightPower.self, TriweightShape(), x, y, weight, n, control, progress)
         case .triweight: try run(TriweightShape(), x, y, weight, value, n, control, progress)
         case .triangular(let decay):
             try run(TriangularShape(fall: 1 - decay), x, y, weight, value, n, control, progress)
@@ -41,12 +46,18 @@ struct DiscFill: DensityFill {
         }
     }
 
-    /// Rough nanoseconds of CPU time per node a point reaches: the quartic's
-    /// density in single precision (``QuarticBandSplat``) about 0.4 (its
-    /// radius classes weighed against it on 10⁶ points, docs/performance.md),
-    /// every other kernel and the mean about 1 per channel in double.
+    /// Rough nanoseconds of CPU time per node a point reaches: the density
+    /// of a power of 1 − d²/r² in single precision (``BandSplat``:
+    /// the quartic, the Epanechnikov, the triweight) about 0.4 (the
+    /// quartic's radius classes weighed against it on 10⁶ points,
+    /// docs/performance.md), every other kernel and the mean about 1 per
+    /// channel in double.
     static func nanosecondsPerNode(kernel: DensityKernel, channels: Int) -> Double {
-        kernel == .quartic && channels == 1 ? 0.4 : Double(channels)
+        guard channels == 1 else { return Double(channels) }
+        switch kernel {
+        case .quartic, .epanechnikov, .triweight: return 0.4
+        default: return 1
+        }
     }
 
     private func run<S: RadialShape>(
@@ -78,30 +89,33 @@ struct DiscFill: DensityFill {
             progress: progress)
     }
 
-    /// The quartic, density only: the single-precision band splat
-    /// (``QuarticBandSplat``), with the slice's weights (each times its
-    /// radius's normalisation) scaled so the largest is in [1, 2). Weights
-    /// that are all zero add nothing; a largest weight too small for its
-    /// scale to be a double takes the double splat.
-    private func runQuartic(
-        _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>, _ n: Int,
-        _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
+    /// The density of a power of 1 − d²/r² (`Power`, whose shape is
+    /// `shape`): the single-precision band splat (``BandSplat``),
+    /// with the slice's weights (each times its radius's normalisation)
+    /// scaled so the largest is in [1, 2). Weights that are all zero add
+    /// nothing; a largest weight too small for its scale to be a double
+    /// takes the double splat.
+    private func runBands<Power: BandPower, S: RadialShape>(
+        _: Power.Type, _ shape: S, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
+        _ weight: UnsafePointer<Double>, _ n: Int, _ control: ComputeControl,
+        _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
         // A grid too large for the placed entries' indices, or a radius
         // too wide for their single precision (never in practice), takes
         // the entries of a radius each, the common one.
-        if radii == nil, QuarticEntry.fits(QuarticFrame(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius)) {
-            try runQuartic(QuarticEntry.self, x, y, weight, n, control, progress)
+        if radii == nil, BandEntry.fits(BandFrame(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius)) {
+            try runBands(BandEntry.self, Power.self, shape, x, y, weight, n, control, progress)
         } else {
-            try runQuartic(SizedQuarticEntry.self, x, y, weight, n, control, progress)
+            try runBands(SizedBandEntry.self, Power.self, shape, x, y, weight, n, control, progress)
         }
     }
 
-    private func runQuartic<Entry: QuarticPoint>(
-        _: Entry.Type, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>,
-        _ n: Int, _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
+    private func runBands<Entry: BandPoint, Power: BandPower, S: RadialShape>(
+        _: Entry.Type, _: Power.Type, _ shape: S, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
+        _ weight: UnsafePointer<Double>, _ n: Int, _ control: ComputeControl,
+        _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
-        let splat = QuarticBandSplat<Entry>(
+        let splat = BandSplat<Entry, Power>(
             xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius, normalisingRadius: raw ? nil : radius,
             radii: radii, density: density)
         let bands = try RowBands<Entry>(
@@ -109,11 +123,12 @@ struct DiscFill: DensityFill {
             sorter: splat, control: control)
         let largest = bands.largestMagnitude
         guard largest.isNormal else {
-            if largest != 0 { try run(QuarticShape(), x, y, weight, nil, n, control, progress) }
+            if largest != 0 { try run(shape, x, y, weight, nil, n, control, progress) }
             return
         }
         try splat.run(
-            bands, scale: QuarticBandSplat<Entry>.scale(forLargest: largest), control: control, progress: progress)
+            bands, scale: BandSplat<Entry, Power>.scale(forLargest: largest), control: control,
+            progress: progress)
     }
 
     func finish(

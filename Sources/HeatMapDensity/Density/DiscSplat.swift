@@ -2,7 +2,7 @@ import Foundation
 
 /// A point of a disc splat as the sort into row bands keeps it: its
 /// centre and its radius, and whatever else its splat needs (``DiscPoint``,
-/// ``QuarticPoint``). The sort writes every entry once to a place of its
+/// ``BandPoint``). The sort writes every entry once to a place of its
 /// band and the splat reads it once, so the fewer bytes, the less both
 /// wait on memory.
 protocol DiscCentre: BitwiseCopyable {
@@ -59,7 +59,7 @@ struct ValuedDiscEntry: DiscPoint {
 }
 
 /// The rules every disc splat sorts its points by (``DiscSplat``,
-/// ``QuarticBandSplat``).
+/// ``BandSplat``).
 enum DiscRules {
     /// The node a disc of `reach` around (x, y) belongs to, or nil when its
     /// box misses the grid's: every point whose disc reaches a node, and a

@@ -1,42 +1,44 @@
 import Foundation
 import HeatMapCore
 
-/// The exact disc splat of the quartic kernel, one radius for all points
-/// or each point its own, in single precision: each row band's points
-/// (``RowBands``, which this sorts them into) add w (1 − d²/r²)² into a
-/// `Float` copy of the band's rows, and every ``flushInterval`` points the
-/// columns they touched (in all the band's rows) are added into the
-/// `Double` sums and cleared.
+/// The exact disc splat of a kernel that is a power of 1 − d²/r² (the
+/// Epanechnikov, the quartic and the triweight: ``BandPower``), one radius
+/// for all points or each point its own, in single precision: each row
+/// band's points (``RowBands``, which this sorts them into) add
+/// w (1 − d²/r²)^p into a `Float` copy of the band's rows, and every
+/// ``flushInterval`` points the columns they touched (in all the band's
+/// rows) are added into the `Double` sums and cleared.
 ///
-/// Per point, with s = √w and offsets in radii: the column terms
+/// Per point, with s = w^(1/p) and offsets in radii: the column terms
 /// uⱼ = s (dxⱼ/r)² of its span, four lanes per vector register, kept in
-/// registers (spans of up to four steps; ``QuarticLanes``); the row terms
+/// registers (spans of up to four steps; ``BandLanes``); the row terms
 /// aᵢ = s (1 − (dyᵢ/r)²), four rows per step; and each node of the span's
-/// rectangle adds max(aᵢ − uⱼ, 0)², which is w (1 − d²/r²)² inside the
+/// rectangle adds max(aᵢ − uⱼ, 0)^p, which is w (1 − d²/r²)^p inside the
 /// disc and 0 outside it: no mask of the chord, no bounds, no table. On
-/// the default x86-64 target that is seven instructions per four nodes (a
-/// subtract, a max against a zero kept in a register, a square, a load,
-/// an add and a store, and a copy). The spans come from rounding
+/// the default x86-64 target that is seven instructions per four nodes
+/// for the quartic (a subtract, a max against a zero kept in a register,
+/// a square, a load, an add and a store, and a copy), one fewer for the
+/// Epanechnikov and one more for the triweight. The spans come from rounding
 /// (``NodeSpan``), not floor and ceiling. Lanes past the span (at most
 /// three, in the rows' padding past the last column) add zeros. The
-/// fourth root q of the weight a point starts from (s = q², one multiply),
+/// square root q of s a point starts from (s = q², one multiply),
 /// and with one radius for all the nodes its disc reaches, are worked out
-/// while the points are sorted (``QuarticPoint``, ``QuarticEntry``), where
+/// while the points are sorted (``BandPoint``, ``BandEntry``), where
 /// they cost little beside the sort's scattered stores; in the splat they
 /// are a chain of dependent instructions ahead of every point's first row.
 ///
 /// The error stays far inside the 1e−3 bound: the point's offsets from
 /// its span's first row and column are floats within 2⁻²⁰ of a node, s is
-/// √w to a relative 3 × 2⁻²⁴ (q rounded once, then squared), so a, u and
-/// their difference are within about 5e−7 of s, a term within
-/// about 1e−6 of the kernel's peak w, and a float sum of
+/// w^(1/p) to a relative 3 × 2⁻²⁴ (q rounded once, then squared), so a, u
+/// and their difference are within about 5e−7 of s, a term within
+/// about p × 5e−7 of the kernel's peak w, and a float sum of
 /// at most ``flushInterval`` non-negative terms is within
 /// 1024 × 2⁻²⁴ ≈ 6.1e−5 of its exact value. Weights are scaled by a power
 /// of two that brings the slice's largest to [1, 2), so no sum overflows a
 /// float; a weight below 2⁻¹⁰⁰ of the largest may lose its terms to
 /// float underflow, which is below 1e−30 of the grid's maximum (at least
 /// about the largest weight, the kernel's peak being 1).
-struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
+struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
     /// The largest radius of any point; the radius of every point when
@@ -51,7 +53,7 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     /// Σ w shape, row-major.
     let density: UnsafeMutablePointer<Double>
     /// What the entries are placed on the grid by.
-    private let frame: QuarticFrame
+    private let frame: BandFrame
 
     init(
         xAxis: GaussianAxis, yAxis: GaussianAxis, maximumRadius: Double, normalisingRadius: Double?,
@@ -63,7 +65,7 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         self.normalisingRadius = normalisingRadius
         self.radii = radii
         self.density = density
-        frame = QuarticFrame(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius)
+        frame = BandFrame(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius)
     }
 
     /// The power of two the weights are scaled by when the largest is
@@ -78,8 +80,8 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     }
 
     // The sort (``RowSorter``): a point belongs to its disc's node, writes
-    // the rows its largest radius reaches, and keeps the fourth root of
-    // its weight scaled by the slice's largest.
+    // the rows its largest radius reaches, and keeps the root of its
+    // weight scaled by the slice's largest (``BandPower/entryWeight(_:)``).
 
     /// Columns per tile of the sort (``RowSorter/tileWidth``): 32 rather
     /// than the default 8. The sort's scatter writes one stream of entries
@@ -104,7 +106,7 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     /// A point of the common radius whose weight is already scaled (the
     /// sort itself asks for ``entry(at:x:y:weight:value:largest:)``).
     @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> Entry {
-        Entry(x: x, y: y, radius: maximumRadius, scaledWeight: weight, frame: frame)
+        Entry(x: x, y: y, radius: maximumRadius, scaledWeight: Power.entryWeight(weight), frame: frame)
     }
 
     @inline(__always)
@@ -113,8 +115,8 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         // (``DiscFill``): these entries are not read.
         let scale = largest.isNormal ? Self.scale(forLargest: largest) : 1
         return Entry(
-            x: x, y: y, radius: radii?[i] ?? maximumRadius, scaledWeight: magnitude(at: i, weight: weight) * scale,
-            frame: frame)
+            x: x, y: y, radius: radii?[i] ?? maximumRadius,
+            scaledWeight: Power.entryWeight(magnitude(at: i, weight: weight) * scale), frame: frame)
     }
 
     /// Points between flushes of a band's float sums.
@@ -131,7 +133,7 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         progress: (@Sendable (Int) -> Void)?
     ) throws {
         let rows = yAxis.count, columns = xAxis.count
-        let lanes = QuarticBandSplat.lanes
+        let lanes = BandSplat.lanes
         let reachRows = self.reachRows
         let reachColumns = Int(min(maximumRadius / xAxis.step + 1, Double(columns))) + 1
         // Rows padded so that a span's last step may run past the last column.
@@ -161,7 +163,7 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
                     var i = bands.starts[b]
                     let end = bands.starts[b + 1]
                     while i < end {
-                        let stop = min(end, i + QuarticBandSplat.flushInterval)
+                        let stop = min(end, i + BandSplat.flushInterval)
                         var touched = (left: Int.max, right: Int.min)
                         while i < stop {
                             deposit(
@@ -188,11 +190,11 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         terms: (columns: UnsafeMutablePointer<Lanes>, rows: UnsafeMutablePointer<Lanes>),
         touched: inout (left: Int, right: Int)
     ) {
-        // w^¼: zero when w is (or its root underflows: its terms would be zeros).
-        let q = p.fourthRoot
+        // √s: zero when w is (or its root underflows: its terms would be zeros).
+        let q = p.root
         guard q > 0, let f = p.footprint(in: frame) else { return }
         let sf = q * q
-        let lanes = QuarticBandSplat.lanes
+        let lanes = BandSplat.lanes
         let steps = (f.lastColumn &- f.column) &>> lanes.trailingZeroBitCount &+ 1, height = f.lastRow &- f.row &+ 1
         // The rows are the band's own (a flush adds all of them): a band's
         // points between flushes reach most of its rows anyway, and it is
@@ -215,34 +217,34 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
         // Spans of up to four steps (16 columns: radii up to 7.5 nodes)
         // keep their column terms in registers, one loop per count.
         switch steps {
-        case 1: QuarticBandSplat.rows(Lanes.self, fx, step, a, height, dst, stride)
-        case 2: QuarticBandSplat.rows(TwoSteps.self, fx, step, a, height, dst, stride)
-        case 3: QuarticBandSplat.rows(ThreeSteps.self, fx, step, a, height, dst, stride)
-        case 4: QuarticBandSplat.rows(FourSteps.self, fx, step, a, height, dst, stride)
+        case 1: Self.rows(Lanes.self, fx, step, a, height, dst, stride)
+        case 2: Self.rows(TwoSteps.self, fx, step, a, height, dst, stride)
+        case 3: Self.rows(ThreeSteps.self, fx, step, a, height, dst, stride)
+        case 4: Self.rows(FourSteps.self, fx, step, a, height, dst, stride)
         default:
             for g in 0..<steps { terms.columns[g] = Lanes(columnTermsAt: fx - Float(g * lanes), step: step) }
             var row = dst
             for k in 0..<height {
-                for g in 0..<steps { terms.columns[g].addSquares(below: a[k], into: row + g * lanes) }
+                for g in 0..<steps { terms.columns[g].add(Power.self, below: a[k], into: row + g * lanes) }
                 row += stride
             }
         }
     }
 
-    typealias TwoSteps = QuarticLaneSteps<Lanes, Lanes>
-    typealias ThreeSteps = QuarticLaneSteps<TwoSteps, Lanes>
-    typealias FourSteps = QuarticLaneSteps<TwoSteps, TwoSteps>
+    typealias TwoSteps = BandLaneSteps<Lanes, Lanes>
+    typealias ThreeSteps = BandLaneSteps<TwoSteps, Lanes>
+    typealias FourSteps = BandLaneSteps<TwoSteps, TwoSteps>
 
     /// The rows of a span whose column terms `L` holds in registers.
     @inline(__always)
-    private static func rows<L: QuarticLanes>(
+    private static func rows<L: BandLanes>(
         _: L.Type, _ fx: Float, _ step: Float, _ a: UnsafePointer<Float>, _ height: Int,
         _ dst: UnsafeMutablePointer<Float>, _ stride: Int
     ) {
         let u = L(columnTermsAt: fx, step: step)
         var row = dst
         for k in 0..<height {
-            u.addSquares(below: a[k], into: row)
+            u.add(Power.self, below: a[k], into: row)
             row += stride
         }
     }
@@ -266,19 +268,19 @@ struct QuarticBandSplat<Entry: QuarticPoint>: RowSorter {
     }
 }
 
-/// Column terms of ``QuarticBandSplat`` for a run of consecutive columns,
+/// Column terms of ``BandSplat`` for a run of consecutive columns,
 /// in vector registers.
-protocol QuarticLanes {
+protocol BandLanes {
     /// Columns covered.
     static var width: Int { get }
     /// (step × (j − fx))² for lane j: the point at lane `fx`, `step` the
     /// node step times √s over the radius.
     init(columnTermsAt fx: Float, step: Float)
-    /// Adds max(a − u, 0)² of each lane's term u to the floats at `dst`.
-    func addSquares(below a: Float, into dst: UnsafeMutablePointer<Float>)
+    /// Adds max(a − u, 0)^p of each lane's term u to the floats at `dst`.
+    func add<P: BandPower>(_: P.Type, below a: Float, into dst: UnsafeMutablePointer<Float>)
 }
 
-extension SIMD4: QuarticLanes where Scalar == Float {
+extension SIMD4: BandLanes where Scalar == Float {
     static var width: Int { 4 }
 
     @inline(__always) init(columnTermsAt fx: Float, step: Float) {
@@ -286,7 +288,7 @@ extension SIMD4: QuarticLanes where Scalar == Float {
         self = d * d
     }
 
-    @inline(__always) func addSquares(below a: Float, into dst: UnsafeMutablePointer<Float>) {
+    @inline(__always) func add<P: BandPower>(_: P.Type, below a: Float, into dst: UnsafeMutablePointer<Float>) {
         // max(t, 0) as a select that keeps t where t > 0 (a NaN among the
         // zeros): one vector max into t on x86-64, against a zero that
         // stays in its register (a select that keeps t where t ≥ 0 would
@@ -294,13 +296,13 @@ extension SIMD4: QuarticLanes where Scalar == Float {
         let t = SIMD4(repeating: a) - self
         let v = SIMD4.zero.replacing(with: t, where: t .> 0)
         let target = UnsafeMutableRawPointer(dst)
-        target.storeBytes(of: target.loadUnaligned(as: SIMD4.self) + v * v, as: SIMD4.self)
+        target.storeBytes(of: target.loadUnaligned(as: SIMD4.self) + P.power(v), as: SIMD4.self)
     }
 }
 
 /// Two runs of columns side by side. Spans of 2, 3 and 4 steps are
 /// distinct types, so each gets its own loop with its terms in registers.
-struct QuarticLaneSteps<Low: QuarticLanes, High: QuarticLanes>: QuarticLanes {
+struct BandLaneSteps<Low: BandLanes, High: BandLanes>: BandLanes {
     let low: Low
     let high: High
 
@@ -311,8 +313,45 @@ struct QuarticLaneSteps<Low: QuarticLanes, High: QuarticLanes>: QuarticLanes {
         high = High(columnTermsAt: fx - Float(Low.width), step: step)
     }
 
-    @inline(__always) func addSquares(below a: Float, into dst: UnsafeMutablePointer<Float>) {
-        low.addSquares(below: a, into: dst)
-        high.addSquares(below: a, into: dst + Low.width)
+    @inline(__always) func add<P: BandPower>(_: P.Type, below a: Float, into dst: UnsafeMutablePointer<Float>) {
+        low.add(P.self, below: a, into: dst)
+        high.add(P.self, below: a, into: dst + Low.width)
     }
+}
+
+/// The power p of 1 − d²/r² that ``BandSplat`` adds: the kernel's
+/// shape (``RadialShape``) as a power the splat's terms raise to.
+protocol BandPower {
+    /// The shape of a term t = s (1 − d²/r²) ≥ 0: t^p.
+    static func power(_ t: SIMD4<Float>) -> SIMD4<Float>
+    /// w^(2/p) of a scaled weight w: the entries keep its fourth root q
+    /// (``BandPoint``), so the splat's s = q² is w^(1/p) and s^p is w.
+    /// (The triweight's cube root costs about as much as the sort's store.)
+    static func entryWeight(_ w: Double) -> Double
+    /// The kernel of this shape.
+    static var kernel: DensityKernel { get }
+}
+
+/// The Epanechnikov kernel's 1 − d²/r².
+enum EpanechnikovPower: BandPower {
+    @inline(__always) static func power(_ t: SIMD4<Float>) -> SIMD4<Float> { t }
+    @inline(__always) static func entryWeight(_ w: Double) -> Double { w * w }
+    static var kernel: DensityKernel { .epanechnikov }
+}
+
+/// The quartic kernel's (1 − d²/r²)².
+enum QuarticPower: BandPower {
+    @inline(__always) static func power(_ t: SIMD4<Float>) -> SIMD4<Float> { t * t }
+    @inline(__always) static func entryWeight(_ w: Double) -> Double { w }
+    static var kernel: DensityKernel { .quartic }
+}
+
+/// The triweight kernel's (1 − d²/r²)³.
+enum TriweightPower: BandPower {
+    @inline(__always) static func power(_ t: SIMD4<Float>) -> SIMD4<Float> { t * t * t }
+    @inline(__always) static func entryWeight(_ w: Double) -> Double {
+        let c = cbrt(w)
+        return c * c
+    }
+    static var kernel: DensityKernel { .triweight }
 }

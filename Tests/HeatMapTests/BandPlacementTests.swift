@@ -4,19 +4,19 @@ import Testing
 @testable import HeatMapCore
 @testable import HeatMapDensity
 
-/// Where the quartic splat's entries of one radius are placed by the sort
-/// (``QuarticEntry``) against the spans worked out in the splat for a
-/// radius each (``SizedQuarticEntry``).
-@Suite struct QuarticPlacementTests {
-    static let frame = QuarticFrame(
+/// Where the band splat's entries of one radius are placed by the sort
+/// (``BandEntry``) against the spans worked out in the splat for a
+/// radius each (``SizedBandEntry``).
+@Suite struct BandPlacementTests {
+    static let frame = BandFrame(
         xAxis: GaussianAxis(origin: 0, step: 1, count: 40, sigma: 2, reach: 6),
         yAxis: GaussianAxis(origin: 0, step: 0.5, count: 30, sigma: 2, reach: 6), maximumRadius: 6)
 
     @Test func anEntryKeepsItsFirstNodesAndOffsetsAndFindsItsLastOnes() throws {
-        let entry = QuarticEntry(x: 10.25, y: 5.5, radius: 6, scaledWeight: 4, frame: Self.frame)
+        let entry = BandEntry(x: 10.25, y: 5.5, radius: 6, scaledWeight: 4, frame: Self.frame)
         #expect(entry.column == 5 && entry.row == 0)
         #expect(entry.fx == 5.25 && entry.fy == 11)
-        #expect(entry.fourthRoot == Float(2.0.squareRoot()))
+        #expect(entry.root == Float(2.0.squareRoot()))
         let f = try #require(entry.footprint(in: Self.frame))
         // Row 23 lies exactly one radius away, where the quartic is 0: the
         // last nodes are found in single precision, which may stop short of it.
@@ -24,25 +24,25 @@ import Testing
         #expect(f.stepAcross == Float(1.0 / 6) && f.stepDown == Float(0.5 / 6))
         // At the grid's edges the spans are clamped.
         let corner = try #require(
-            QuarticEntry(x: 38.5, y: 14.2, radius: 6, scaledWeight: 1, frame: Self.frame).footprint(in: Self.frame))
+            BandEntry(x: 38.5, y: 14.2, radius: 6, scaledWeight: 1, frame: Self.frame).footprint(in: Self.frame))
         #expect(corner.column == 33 && corner.lastColumn == 39)
         #expect(corner.row == 17 && corner.lastRow == 29)
     }
 
     @Test func aDiscBetweenNodesAddsNothing() {
-        let narrow = QuarticFrame(xAxis: Self.frame.xAxis, yAxis: Self.frame.yAxis, maximumRadius: 0.2)
-        let entry = QuarticEntry(x: 4.5, y: 5, radius: 0.2, scaledWeight: 1, frame: narrow)
-        #expect(entry.fourthRoot == 0)
+        let narrow = BandFrame(xAxis: Self.frame.xAxis, yAxis: Self.frame.yAxis, maximumRadius: 0.2)
+        let entry = BandEntry(x: 4.5, y: 5, radius: 0.2, scaledWeight: 1, frame: narrow)
+        #expect(entry.root == 0)
     }
 
     @Test func placedFootprintsAreTheSplatsOwn() throws {
         var rng = SplitMixGenerator(seed: 9)
         for _ in 0..<5000 {
             let x = Double.random(in: -5...44, using: &rng), y = Double.random(in: -5...19, using: &rng)
-            let placed = QuarticEntry(x: x, y: y, radius: 6, scaledWeight: 1, frame: Self.frame)
-            let sized = SizedQuarticEntry(x: x, y: y, radius: 6, scaledWeight: 1, frame: Self.frame)
+            let placed = BandEntry(x: x, y: y, radius: 6, scaledWeight: 1, frame: Self.frame)
+            let sized = SizedBandEntry(x: x, y: y, radius: 6, scaledWeight: 1, frame: Self.frame)
             guard let expected = sized.footprint(in: Self.frame) else {
-                #expect(placed.fourthRoot == 0)
+                #expect(placed.root == 0)
                 continue
             }
             let f = try #require(placed.footprint(in: Self.frame))

@@ -4,22 +4,25 @@ import Testing
 @testable import HeatMapCore
 @testable import HeatMapDensity
 
-/// The single-precision splat of the quartic of one radius
-/// (``QuarticBandSplat``) against the exact sums of ``KernelTests``, where
-/// float rounding would show: thousands of terms on the same nodes, and
-/// weights far apart.
-@Suite struct QuarticBandSplatTests {
+/// The single-precision splat of the powers of 1 − d²/r² (the quartic,
+/// the Epanechnikov and the triweight: ``BandSplat``) against the
+/// exact sums of ``KernelTests``, where float rounding would show:
+/// thousands of terms on the same nodes, and weights far apart.
+@Suite struct BandSplatTests {
+    /// The kernels the band splat serves.
+    static let kernels: [DensityKernel] = [.quartic, .epanechnikov, .triweight]
+
     /// The grid of `p` on 48 × 45 unit cells, radius `r` cells, exact method.
-    static func grid(_ p: PlanePoints, radius r: Double) throws -> DensityGrid {
+    static func grid(_ p: PlanePoints, radius r: Double, kernel: DensityKernel = .quartic) throws -> DensityGrid {
         let geometry = GridGeometry(columns: 48, rows: 45, x0: 0.5, y0: 0.5, dx: 1, dy: 1)
         var accumulator = try DensityAccumulator(
-            geometry: geometry, radius: r, projection: KernelTests.planar, method: .exact, kernel: .quartic)
+            geometry: geometry, radius: r, projection: KernelTests.planar, method: .exact, kernel: kernel)
         try accumulator.add(p)
         return try accumulator.finish()
     }
 
-    @Test(arguments: [1.5, 6.0, 11.3])
-    func thousandsOfTermsOnOneNodeStayWithinTheFloatBound(radius: Double) throws {
+    @Test(arguments: kernels, [1.5, 6.0, 11.3])
+    func thousandsOfTermsOnOneNodeStayWithinTheFloatBound(kernel: DensityKernel, radius: Double) throws {
         // 6000 points within a fifth of a cell: every node near them sums
         // 6000 terms, several flushes' worth.
         var rng = SplitMixGenerator(seed: 3)
@@ -30,10 +33,10 @@ import Testing
                 weight: Double.random(in: 0.5...2, using: &rng))
         }
         let error = KernelTests.error(
-            try Self.grid(p, radius: radius), p, radii: [Double](repeating: radius, count: p.count),
-            kernel: .quartic, raw: false)
+            try Self.grid(p, radius: radius, kernel: kernel), p, radii: [Double](repeating: radius, count: p.count),
+            kernel: kernel, raw: false)
         // 1024 float additions per flush: within 1024 × 2⁻²⁴ ≈ 6.1e−5.
-        #expect(error < 7e-5, "r \(radius): \(error)")
+        #expect(error < 7e-5, "\(kernel) r \(radius): \(error)")
     }
 
     /// The sort into row bands finds the largest weight of the points it
@@ -57,10 +60,10 @@ import Testing
         let density = UnsafeMutablePointer<Double>.allocate(capacity: 40 * 30)
         defer { density.deallocate() }
         try radii.withUnsafeBufferPointer { radii in
-            let splat = QuarticBandSplat<SizedQuarticEntry>(
+            let splat = BandSplat<SizedBandEntry, QuarticPower>(
                 xAxis: xAxis, yAxis: yAxis, maximumRadius: 6, normalisingRadius: 3, radii: radii.baseAddress,
                 density: density)
-            let bands = try RowBands<SizedQuarticEntry>(
+            let bands = try RowBands<SizedBandEntry>(
                 x: x, y: y, weight: weight, value: nil, count: n, rows: 30, columns: 40, sorter: splat,
                 control: .none)
             var expected = 0.0
@@ -78,8 +81,8 @@ import Testing
             #expect(bands.entries.count == n - 1)
             #expect(bands.largestMagnitude == expected)
             // Each entry keeps w^¼ of its scaled weight only (the splat squares it).
-            #expect(bands.entries.allSatisfy { roots.contains($0.fourthRoot) })
-            let largestRoot = bands.entries.map(\.fourthRoot).max() ?? 0
+            #expect(bands.entries.allSatisfy { roots.contains($0.root) })
+            let largestRoot = bands.entries.map(\.root).max() ?? 0
             #expect(largestRoot == Float((expected * scale).squareRoot().squareRoot()))
             #expect(Set(bands.entries.map(\.radius)).isSubset(of: Set(radii)))
 
@@ -94,7 +97,8 @@ import Testing
         }
     }
 
-    @Test func weightsFarApartAndTinyOnesKeepTheirSums() throws {
+    @Test(arguments: kernels)
+    func weightsFarApartAndTinyOnesKeepTheirSums(kernel: DensityKernel) throws {
         let r = 6.0
         var p = KernelTests.points(200, seed: 8)
         p = PlanePoints(x: p.x.map { $0 * 4 }, y: p.y.map { $0 * 4 }, weight: p.weight)
@@ -104,19 +108,20 @@ import Testing
         heavy.append(x: 10, y: 30, weight: 1e200)
         let radii = [Double](repeating: r, count: heavy.count)
         #expect(
-            KernelTests.error(try Self.grid(heavy, radius: r), heavy, radii: radii, kernel: .quartic, raw: false) < 1e-6
-        )
+            KernelTests.error(
+                try Self.grid(heavy, radius: r, kernel: kernel), heavy, radii: radii, kernel: kernel, raw: false)
+                < 1e-6)
         // All weights tiny: scaled up before the float splat, not lost.
         let tiny = PlanePoints(x: p.x, y: p.y, weight: p.weight.map { $0 * 1e-300 })
-        let grid = try Self.grid(tiny, radius: r)
+        let grid = try Self.grid(tiny, radius: r, kernel: kernel)
         let error = KernelTests.error(
-            grid, tiny, radii: [Double](repeating: r, count: p.count), kernel: .quartic, raw: false)
+            grid, tiny, radii: [Double](repeating: r, count: p.count), kernel: kernel, raw: false)
         #expect(error < 1e-6, "\(error)")
         #expect(grid.values.contains { $0 > 0 })
     }
 
-    @Test(arguments: [0.7, 1.5, 6.0, 7.3, 11.3])
-    func aLonePointIsItsKernelAtEveryNodeWhereverItFalls(radius: Double) throws {
+    @Test(arguments: kernels, [0.7, 1.5, 6.0, 7.3, 11.3])
+    func aLonePointIsItsKernelAtEveryNodeWhereverItFalls(kernel: DensityKernel, radius: Double) throws {
         // One group of sixteen lanes (r ≤ 6.5 cells) or several; the point
         // at each of the four column offsets from a multiple of four, off
         // node and on one, and past each edge of the grid so that its
@@ -127,29 +132,30 @@ import Testing
             for y in ys {
                 var p = PlanePoints()
                 p.append(x: x, y: y, weight: 1.7)
-                let grid = try Self.grid(p, radius: radius)
+                let grid = try Self.grid(p, radius: radius, kernel: kernel)
                 let g = grid.geometry
-                // Relative to the kernel's peak (w × 3/(π r²)), since a
-                // clipped disc's largest node may be far below it.
-                let peak = 1.7 * 3 / (Double.pi * radius * radius)
+                // Relative to the kernel's peak (w × its normalisation over
+                // π r²), since a clipped disc's largest node may be far below it.
+                let peak = KernelTests.exact(p, radii: [radius], kernel: kernel, raw: false, x: x, y: y)
                 var worst = 0.0, outside = 0.0
                 for r in 0..<g.rows {
                     for c in 0..<g.columns {
                         let node = g.node(column: c, row: r)
                         let e = KernelTests.exact(
-                            p, radii: [radius], kernel: .quartic, raw: false, x: node.x, y: node.y)
+                            p, radii: [radius], kernel: kernel, raw: false, x: node.x, y: node.y)
                         let v = grid.values[r * g.columns + c]
                         worst = max(worst, abs(v - e))
                         if e == 0 { outside = max(outside, abs(v)) }
                     }
                 }
-                #expect(worst / peak < 2e-6, "r \(radius) at (\(x), \(y)): \(worst / peak)")
-                #expect(outside == 0, "r \(radius) at (\(x), \(y)): \(outside) outside the disc")
+                #expect(worst / peak < 2e-6, "\(kernel) r \(radius) at (\(x), \(y)): \(worst / peak)")
+                #expect(outside == 0, "\(kernel) r \(radius) at (\(x), \(y)): \(outside) outside the disc")
             }
         }
     }
 
-    @Test func massIsKeptByTheFloatSums() throws {
+    @Test(arguments: kernels)
+    func massIsKeptByTheFloatSums(kernel: DensityKernel) throws {
         // 5000 points well inside the grid: the grid's sum × cell area is
         // the weights' sum to the kernel's discretisation (a few 1e−4 at 6
         // cells), and the float sums add nothing to that.
@@ -160,22 +166,23 @@ import Testing
                 x: Double.random(in: 12...36, using: &rng), y: Double.random(in: 12...33, using: &rng),
                 weight: Double.random(in: 0.1...3, using: &rng))
         }
-        let grid = try Self.grid(p, radius: 6)
+        let grid = try Self.grid(p, radius: 6, kernel: kernel)
         let mass = grid.values.reduce(0, +), weights = p.weight.reduce(0, +)
-        #expect(abs(mass / weights - 1) < 2e-3, "\(mass) against \(weights)")
+        #expect(abs(mass / weights - 1) < 2e-3, "\(kernel): \(mass) against \(weights)")
         var exact = 0.0
         for r in 0..<grid.geometry.rows {
             for c in 0..<grid.geometry.columns {
                 let node = grid.geometry.node(column: c, row: r)
                 exact += KernelTests.exact(
-                    p, radii: [Double](repeating: 6, count: p.count), kernel: .quartic, raw: false, x: node.x,
+                    p, radii: [Double](repeating: 6, count: p.count), kernel: kernel, raw: false, x: node.x,
                     y: node.y)
             }
         }
-        #expect(abs(mass / exact - 1) < 2e-6, "\(mass) against the exact sums' \(exact)")
+        #expect(abs(mass / exact - 1) < 2e-6, "\(kernel): \(mass) against the exact sums' \(exact)")
     }
 
-    @Test func pointsOfTheirOwnRadiiStayWithinTheFloatBound() throws {
+    @Test(arguments: kernels)
+    func pointsOfTheirOwnRadiiStayWithinTheFloatBound(kernel: DensityKernel) throws {
         // Radii from under a cell to 14 cells (spans of one to eight lane
         // groups), many on the same nodes, weights 1e4 apart.
         var rng = SplitMixGenerator(seed: 21)
@@ -192,13 +199,13 @@ import Testing
         let geometry = GridGeometry(columns: 48, rows: 45, x0: 0.5, y0: 0.5, dx: 1, dy: 1)
         for raw in [false, true] {
             var accumulator = try DensityAccumulator(
-                geometry: geometry, radius: 5, projection: KernelTests.planar, method: .exact, kernel: .quartic,
+                geometry: geometry, radius: 5, projection: KernelTests.planar, method: .exact, kernel: kernel,
                 kernelValues: raw ? .raw : .density, maximumRadius: radii.max()!)
             var points = p
             points.radius = radii
             try accumulator.add(points)
-            let error = KernelTests.error(try accumulator.finish(), p, radii: radii, kernel: .quartic, raw: raw)
-            #expect(error < 7e-5, "raw \(raw): \(error)")
+            let error = KernelTests.error(try accumulator.finish(), p, radii: radii, kernel: kernel, raw: raw)
+            #expect(error < 7e-5, "\(kernel) raw \(raw): \(error)")
         }
     }
 }

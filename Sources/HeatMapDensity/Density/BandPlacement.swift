@@ -1,10 +1,10 @@
 import Foundation
 
-/// What the single-precision quartic splat (``QuarticBandSplat``) places
+/// What the single-precision band splat (``BandSplat``) places
 /// its points by: the grid's axes and the largest radius, with the node
 /// steps in that radius worked out once (every radius of a fixed-radius
 /// splat: no division per point there).
-struct QuarticFrame {
+struct BandFrame {
     let xAxis: GaussianAxis
     let yAxis: GaussianAxis
     let maximumRadius: Double
@@ -47,7 +47,7 @@ struct QuarticFrame {
 
 /// The rectangle of nodes a point's disc covers and where the point lies
 /// in it, as the splat's terms start from.
-struct QuarticFootprint {
+struct BandFootprint {
     /// The first and last column and row (inclusive, on the grid).
     var column: Int, row: Int
     var lastColumn: Int, lastRow: Int
@@ -57,26 +57,27 @@ struct QuarticFootprint {
     var stepAcross: Float, stepDown: Float
 }
 
-/// What the single-precision quartic splat keeps of a point: where its
-/// disc lies, and q = w^¼ of its scaled weight w, which the splat's terms
-/// start from (its √w is q², one multiply: the square root's latency would
-/// hold up every point's first row). Worked out while the points are
+/// What the single-precision band splat keeps of a point: where its disc
+/// lies, and q = w′^¼ of the weight w′ it is given (its scaled weight w
+/// raised to 2/p, ``BandPower/entryWeight(_:)``), which the splat's terms
+/// start from: s = q² is w^(1/p), one multiply (the square root's latency
+/// would hold up every point's first row). Worked out while the points are
 /// sorted, where it costs nothing beside the sort's scattered stores.
-protocol QuarticPoint: BitwiseCopyable {
-    init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: QuarticFrame)
-    /// w^¼ in single precision (√(√w) of the double w); 0 for a point that
-    /// adds nothing.
-    var fourthRoot: Float { get }
+protocol BandPoint: BitwiseCopyable {
+    init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: BandFrame)
+    /// w^¼ of the weight given, in single precision (√(√w) of the double
+    /// w); 0 for a point that adds nothing.
+    var root: Float { get }
     /// The nodes the point reaches (nil for none).
-    func footprint(in frame: QuarticFrame) -> QuarticFootprint?
+    func footprint(in frame: BandFrame) -> BandFootprint?
 }
 
-extension QuarticPoint {
+extension BandPoint {
     /// w^¼ as the entries keep it.
-    @inline(__always) static func fourthRoot(of w: Double) -> Float { Float(w.squareRoot().squareRoot()) }
+    @inline(__always) static func root(of w: Double) -> Float { Float(w.squareRoot().squareRoot()) }
 }
 
-/// A point of the quartic splat with one radius for all, placed on the
+/// A point of the band splat with one radius for all, placed on the
 /// grid by the sort: its first column and row and its offsets from them;
 /// the last ones follow from the offsets and the radius in nodes. 16 bytes
 /// (were 24: a third less for the sort's scattered stores and the splat's
@@ -85,35 +86,35 @@ extension QuarticPoint {
 /// from the double span only for a node within a float's rounding of the
 /// disc's edge, where the kernel adds about 10⁻¹⁴ of the point's peak or
 /// nothing.
-struct QuarticEntry: QuarticPoint {
+struct BandEntry: BandPoint {
     var column: UInt16, row: UInt16
     var fx: Float, fy: Float
-    var fourthRoot: Float
+    var root: Float
 
     /// Whether these entries can place points in `frame`: a grid of at most
     /// 2¹⁶ nodes a side, a radius under 2²⁰ nodes (the last nodes'
     /// rounding in single precision, ``NodeSpan/rounded(_:)-(Float)``).
-    static func fits(_ frame: QuarticFrame) -> Bool {
+    static func fits(_ frame: BandFrame) -> Bool {
         max(frame.xAxis.count, frame.yAxis.count) <= 1 << 16 && max(frame.reachAcross, frame.reachDown) < Float(1 << 20)
     }
 
-    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: QuarticFrame) {
+    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: BandFrame) {
         guard let p = frame.place(x: x, y: y, radius: radius) else {
-            (column, row, fx, fy, fourthRoot) = (0, 0, 0, 0, 0)
+            (column, row, fx, fy, root) = (0, 0, 0, 0, 0)
             return
         }
         (column, row) = (UInt16(truncatingIfNeeded: p.column), UInt16(truncatingIfNeeded: p.row))
         (fx, fy) = (p.fx, p.fy)
-        fourthRoot = Self.fourthRoot(of: w)
+        root = Self.root(of: w)
     }
 
-    @inline(__always) func footprint(in frame: QuarticFrame) -> QuarticFootprint? {
+    @inline(__always) func footprint(in frame: BandFrame) -> BandFootprint? {
         let column = Int(column), row = Int(row)
         // fx + reach ≥ 0: the span's first node is at most the reach left
         // of the centre. Its last node is the floor of its position plus
         // the reach (rounding v − ½; a node at exactly the reach, where the
         // kernel is 0, may fall either side of it).
-        return QuarticFootprint(
+        return BandFootprint(
             column: column, row: row,
             lastColumn: min(column &+ NodeSpan.rounded(fx + frame.reachAcross - 0.5), frame.xAxis.count &- 1),
             lastRow: min(row &+ NodeSpan.rounded(fy + frame.reachDown - 0.5), frame.yAxis.count &- 1),
@@ -121,23 +122,23 @@ struct QuarticEntry: QuarticPoint {
     }
 }
 
-/// A point of the quartic splat with its own radius: 32 bytes.
-struct SizedQuarticEntry: QuarticPoint {
+/// A point of the band splat with its own radius: 32 bytes.
+struct SizedBandEntry: BandPoint {
     var x: Double, y: Double, radius: Double
-    var fourthRoot: Float
+    var root: Float
 
-    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: QuarticFrame) {
+    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: BandFrame) {
         (self.x, self.y, self.radius) = (x, y, radius)
-        fourthRoot = Self.fourthRoot(of: w)
+        root = Self.root(of: w)
     }
 
-    @inline(__always) func footprint(in frame: QuarticFrame) -> QuarticFootprint? {
+    @inline(__always) func footprint(in frame: BandFrame) -> BandFootprint? {
         guard let p = frame.place(x: x, y: y, radius: radius) else { return nil }
         let r = radius
         let (across, down) =
             r == frame.maximumRadius
             ? (frame.columnStep, frame.rowStep) : (frame.xAxis.step / r, frame.yAxis.step / r)
-        return QuarticFootprint(
+        return BandFootprint(
             column: p.column, row: p.row, lastColumn: p.lastColumn, lastRow: p.lastRow, fx: p.fx, fy: p.fy,
             stepAcross: Float(across), stepDown: Float(down))
     }
