@@ -54,14 +54,18 @@ struct DiagonalSlab {
         var low = 0.0, high = 0.0
         // The ends lie on the diagonal (offset 0, up to the direction's
         // rounding, which the slack covers): only the positions between.
-        let n = ring.count
-        var i = first + 1
+        // (Below `last`, which is at most the ring's size, an index needs
+        // no wrapping; differences of coordinates below 2^53 cannot
+        // overflow.)
+        var i = first &+ 1
         while i < last {
-            let p = ring[i == n ? 0 : i]
-            let s = ux * Double(p.y - oy) - uy * Double(p.x - ox)
-            low = min(low, s)
-            high = max(high, s)
-            i += 1
+            let p = ring[i]
+            let s = ux * Double(p.y &- oy) - uy * Double(p.x &- ox)
+            // Plain comparisons, not min and max, which order NaNs too
+            // (none arise: the offsets are finite).
+            if s < low { low = s }
+            if s > high { high = s }
+            i &+= 1
         }
         // The offsets' rounding, the direction's (a float's step, times
         // the box's size) and the floats' step, outward; the length

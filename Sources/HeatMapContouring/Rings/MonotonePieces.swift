@@ -64,50 +64,59 @@ struct MonotonePieces: BoxedItems {
     package init(_ rings: [[FixedPoint]], keep: ((Int, FixedBox) -> Bool)? = nil) {
         self.rings = rings
         let total = rings.reduce(0) { $0 + $1.count }
-        pieces.reserveCapacity(total / 8 + rings.count)
-        for (r, ring) in rings.enumerated() {
-            ring.withUnsafeBufferPointer { p in
+        // A closed ring has at least four runs, and a contour ring about a
+        // piece for eight to sixteen positions: room for more than that
+        // saves copying the pieces as the array grows, and room left over
+        // is never written, so it costs address space, not memory.
+        pieces.reserveCapacity(total / 16 + 8 * rings.count)
+        // Wrapping arithmetic in the loops over positions: the indices stay
+        // below the ring's size, and the signs in −1...1.
+        for r in rings.indices {
+            // The ring borrowed, not copied out (a copy retains and releases it).
+            rings[r].withUnsafeBufferPointer { p in
                 let n = p.count
                 var run = MonotoneRun()
                 var spike = false
-                // The piece being gathered, appended with its box once it is closed.
-                var open = Piece(
-                    box: FixedBox(minX: 0, maxX: 0, minY: 0, maxY: 0), ring: r, first: 0, length: 0,
-                    joins: false)
+                // The piece being gathered (its first segment, how many it
+                // holds, whether it continues the run before it), appended
+                // with its box once it is closed.
+                var first = 0, length = 0, joinsRun = false
                 // Whether the piece before the open one was kept.
                 var keptLast = false
-                func close() {
-                    guard open.length > 0 else { return }
-                    let end = open.first + Int(open.length)
-                    let a = p[open.first], b = p[end == n ? 0 : end]
-                    open.box = Self.box(a, b)
-                    if let keep, !keep(r, open.box) {
+                @inline(__always) func close() {
+                    guard length > 0 else { return }
+                    let end = first &+ length
+                    let a = p[first], b = p[end == n ? 0 : end]
+                    let box = Self.box(a, b)
+                    if let keep, !keep(r, box) {
                         keptLast = false
                         return
                     }
+                    var piece = Piece(
+                        box: box, ring: r, first: first, length: Int16(length), joins: keptLast && joinsRun)
                     // A monotone piece runs from one corner of its box to
                     // the opposite one: lower left to upper right when x
                     // and y rise (or fall) together.
-                    open.slab = DiagonalSlab(p, open.first, end, box: open.box, rising: (a.x <= b.x) == (a.y <= b.y))
-                    if !keptLast { open.joins = false }
+                    piece.slab = DiagonalSlab(p, first, end, box: box, rising: (a.x <= b.x) == (a.y <= b.y))
                     keptLast = true
-                    pieces.append(open)
+                    pieces.append(piece)
                 }
                 var a = n > 0 ? p[0] : FixedPoint(x: 0, y: 0)
                 for i in 0..<n {
-                    let b = p[i + 1 == n ? 0 : i + 1]
+                    let next = i &+ 1 == n ? 0 : i &+ 1
+                    let b = p[next]
                     defer { a = b }
                     let joins = run.extend(a, b)
-                    if joins, open.length < Self.pieceLength {
-                        open.length += 1
+                    if joins, length < Self.pieceLength {
+                        length &+= 1
                         continue
                     }
                     if !joins, !spike, n >= 2, n != 3 {
                         // A triangle cannot fold back; a longer ring may, at a vertex between runs.
-                        spike = ExactPredicates.isSpike(p[i == 0 ? n - 1 : i - 1], p[i], p[i + 1 == n ? 0 : i + 1])
+                        spike = ExactPredicates.isSpike(p[i == 0 ? n &- 1 : i &- 1], a, b)
                     }
                     close()
-                    open = Piece(box: open.box, ring: r, first: i, length: 1, joins: joins)
+                    (first, length, joinsRun) = (i, 1, joins)
                 }
                 close()
                 if spike { spiky.append(r) }
@@ -160,17 +169,20 @@ struct MonotonePieces: BoxedItems {
         let u = pieces[k - 1], v = pieces[k]
         let joint = u.first + Int(u.length)
         guard joint == v.first else { return false }
-        let ring = rings[v.ring], n = ring.count
-        if u.length > 1 {
-            let head = Self.box(ring[u.first], ring[joint - 1])
-            if head.overlaps(v.box) { return false }
+        // The ring borrowed, not copied out (a copy retains and releases it).
+        return rings[v.ring].withUnsafeBufferPointer { ring in
+            let n = ring.count
+            if u.length > 1 {
+                let head = Self.box(ring[u.first], ring[joint - 1])
+                if head.overlaps(v.box) { return false }
+            }
+            if v.length > 1 {
+                let end = v.first + Int(v.length)
+                let tail = Self.box(ring[joint + 1], ring[end == n ? 0 : end])
+                if tail.overlaps(u.box) { return false }
+            }
+            return true
         }
-        if v.length > 1 {
-            let end = v.first + Int(v.length)
-            let tail = Self.box(ring[joint + 1], ring[end == n ? 0 : end])
-            if tail.overlaps(u.box) { return false }
-        }
-        return true
     }
 
     @inline(__always) package func box(_ k: Int) -> FixedBox { pieces[k].box }
@@ -286,7 +298,7 @@ struct MonotoneRun {
 
     /// Adds segment a → b; whether it joined the run (false: a new run starts with it).
     @inline(__always) mutating func extend(_ a: FixedPoint, _ b: FixedPoint) -> Bool {
-        let sx = (a.x < b.x ? 1 : 0) - (a.x > b.x ? 1 : 0), sy = (a.y < b.y ? 1 : 0) - (a.y > b.y ? 1 : 0)
+        let sx = (a.x < b.x ? 1 : 0) &- (a.x > b.x ? 1 : 0), sy = (a.y < b.y ? 1 : 0) &- (a.y > b.y ? 1 : 0)
         if sx | sy == 0 {
             open = false
             return false
