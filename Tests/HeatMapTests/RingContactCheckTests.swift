@@ -265,6 +265,18 @@ import Testing
             let together = RingContactCheck.locate(points, in: ring)
             let alone = points.map { RingContactCheck.locate($0, in: ring) }
             #expect(together == alone, "trial \(trial)")
+            // The one-point test passes over edges wholly above or below the
+            // point: it must agree with every edge tested.
+            let everyEdge = points.map { p -> Int in
+                guard ring.count >= 3 else { return -1 }
+                var inside = false
+                for i in ring.indices {
+                    guard let toggles = StripIndex.crossing(p, ring[i], ring[(i + 1) % ring.count]) else { return 0 }
+                    if toggles { inside.toggle() }
+                }
+                return inside ? 1 : -1
+            }
+            #expect(alone == everyEdge, "trial \(trial)")
         }
         #expect(RingContactCheck.locate([], in: [FixedPoint(x: 0, y: 0)]).isEmpty)
     }

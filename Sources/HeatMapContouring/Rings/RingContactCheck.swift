@@ -214,27 +214,34 @@ package struct RingContactCheck {
         // polygon has more than a couple of holes, so each test costs
         // O(√n), not O(n)).
         // Flat tables by polygon number, not hash maps: a check may hold
-        // hundreds of thousands of small rings.
-        let polygonCount = (rings.map(\.polygon).max() ?? -1) + 1
+        // hundreds of thousands of small rings. (The rings are read by
+        // index, their polygon alone: a ring copied out retains and
+        // releases its positions.)
+        var polygonCount = 0
+        for r in rings.indices { polygonCount = max(polygonCount, rings[r].polygon + 1) }
         var exteriorOf = [Int](repeating: -1, count: polygonCount)
         var holes = [Int](repeating: 0, count: polygonCount)
-        for (r, ring) in rings.enumerated() {
-            if exteriorOf[ring.polygon] < 0 {
-                exteriorOf[ring.polygon] = r
+        for r in rings.indices {
+            let polygon = rings[r].polygon
+            if exteriorOf[polygon] < 0 {
+                exteriorOf[polygon] = r
             } else {
-                holes[ring.polygon] += 1
+                holes[polygon] += 1
             }
         }
         var isBad = [Bool](repeating: false, count: rings.count)
         for r in bad { isBad[r] = true }
         let firstSides = sidesOfFirstPositions(rings, exteriorOf: exteriorOf, holes: holes, isBad: isBad)
         var indexes: [Int: StripIndex] = [:]
-        for (r, ring) in rings.enumerated() {
-            let e = exteriorOf[ring.polygon]
-            guard e != r, !isBad[r], !isBad[e], !ring.points.isEmpty else { continue }
+        for r in rings.indices {
+            let polygon = rings[r].polygon, e = exteriorOf[polygon]
+            // A hole whose first position lies inside: nothing more to learn.
+            guard e != r, !isBad[r], !isBad[e], firstSides[r] <= 0 else { continue }
+            let ring = rings[r]
+            guard !ring.points.isEmpty else { continue }
             var side = firstSides[r]
             if side == 0 {
-                let indexed = holes[ring.polygon] > 2
+                let indexed = holes[polygon] > 2
                 if indexed, indexes[e] == nil { indexes[e] = StripIndex(rings[e].points) }
                 for p in ring.points.dropFirst() {
                     side = indexed ? indexes[e]?.locate(p) ?? -1 : locate(p, in: rings[e].points)
@@ -338,11 +345,22 @@ package struct RingContactCheck {
     package static func locate(_ p: FixedPoint, in ring: [FixedPoint]) -> Int {
         guard ring.count >= 3 else { return -1 }
         var inside = false
-        for i in ring.indices {
-            guard let toggles = StripIndex.crossing(p, ring[i], ring[i + 1 == ring.count ? 0 : i + 1]) else { return 0 }
-            if toggles { inside.toggle() }
+        return ring.withUnsafeBufferPointer { ring in
+            let n = ring.count
+            var a = ring[n - 1]
+            for i in 0..<n {
+                let b = ring[i]
+                defer { a = b }
+                // Most edges lie wholly above or below p: such an edge
+                // neither holds p nor crosses its ray, which two
+                // comparisons show.
+                if a.y > p.y, b.y > p.y { continue }
+                if a.y < p.y, b.y < p.y { continue }
+                guard let toggles = StripIndex.crossing(p, a, b) else { return 0 }
+                if toggles { inside.toggle() }
+            }
+            return inside ? 1 : -1
         }
-        return inside ? 1 : -1
     }
 
     private static func isVertex(_ p: FixedPoint, of ring: [FixedPoint], segment k: Int) -> Bool {
