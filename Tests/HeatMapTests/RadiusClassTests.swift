@@ -472,3 +472,80 @@ import Testing
         }
     }
 }
+
+extension RadiusClassTests {
+    /// `p`'s points of radii `radii` sorted by first class of `classes`, as
+    /// the fill keeps them (``RadiusClassOrder``).
+    static func order(_ p: PlanePoints, radii: [Double], classes: RadiusClasses) -> RadiusClassOrder {
+        let t = radii.map { classes.coordinate(of: $0) }
+        let first = t.map { classes.firstClass(at: $0) }
+        var starts = [Int](repeating: 0, count: classes.count + 1)
+        for f in first { starts[f + 1] += 1 }
+        for k in 0..<classes.count { starts[k + 1] += starts[k] }
+        let order = RadiusClassOrder(starts: starts)
+        var next = Array(starts.dropLast())
+        for i in 0..<p.count {
+            order.sorted.set(next[first[i]], p.x[i], p.y[i], p.weight[i], 0, t[i])
+            next[first[i]] += 1
+        }
+        return order
+    }
+
+    /// Classes narrower than twice the narrowest go on the coarse grid as
+    /// far as the bound on their error there allows: wide points scattered
+    /// beside a dense cluster of narrow ones (whose peak the grid's maximum
+    /// is) all go, and the grid keeps within the bound of the exact sum;
+    /// the same wide points bunched, beside one narrow point, stay on the
+    /// grid's own step.
+    @Test func narrowClassesGoCoarseWhereTheirBoundAllows() throws {
+        var rng = SplitMixGenerator(seed: 41)
+        var narrow = PlanePoints(), scattered = PlanePoints(), bunched = PlanePoints()
+        for _ in 0..<1500 {
+            narrow.append(
+                x: 64 + Double.random(in: -4...4, using: &rng), y: 65 + Double.random(in: -4...4, using: &rng),
+                weight: 1)
+        }
+        var wideRadii: [Double] = []
+        for _ in 0..<24 {
+            scattered.append(
+                x: Double.random(in: 10...118, using: &rng), y: Double.random(in: 10...121, using: &rng), weight: 1)
+            bunched.append(
+                x: 30 + Double.random(in: 0...1, using: &rng), y: 30 + Double.random(in: 0...1, using: &rng), weight: 1)
+            wideRadii.append(Double.random(in: 19...30, using: &rng))
+        }
+        var p = narrow
+        for i in 0..<scattered.count { p.append(x: scattered.x[i], y: scattered.y[i], weight: 1) }
+        let radii = [Double](repeating: 8, count: narrow.count) + wideRadii
+        let (grid, scheme) = try Self.grid(p, radii: radii, kernel: .quartic, method: .binned)
+        guard case .radiusClasses(let classes) = scheme else {
+            Issue.record("expected radius classes, got \(scheme)")
+            return
+        }
+        #expect(classes.count > 2 && classes.largest < 2 * classes.smallest)
+        let error = KernelTests.error(grid, p, radii: radii, kernel: .quartic, raw: false)
+        #expect(error < 2.5e-4, "\(error)")
+        // The bound's own verdicts, against the narrow points' exact maximum
+        // (the grid's radius R is 20: Σ w (R/r)² shape).
+        let xAxis = GaussianAxis(origin: 0.5, step: 1, count: 128, sigma: 1, reach: 1)
+        let yAxis = GaussianAxis(origin: 0.5, step: 1, count: 131, sigma: 1, reach: 1)
+        var maximum = 0.0
+        for y in 55...75 {
+            for x in 54...74 {
+                let node = KernelTests.exact(
+                    narrow, radii: [Double](repeating: 8, count: narrow.count), kernel: .quartic, raw: true,
+                    x: Double(x) + 0.5, y: Double(y) + 0.5)
+                maximum = max(maximum, node * (20.0 / 8) * (20.0 / 8))
+            }
+        }
+        let used = Array(0..<classes.count)
+        func start(_ wide: PlanePoints, maximum: Double) -> Int {
+            RadiusClassBound.coarseStart(
+                used: used, current: used.count, classes: classes, scale: 1,
+                points: [Self.order(wide, radii: wideRadii, classes: classes)],
+                runs: { classes.runs(sharing: $0, refinedBy: 1) }, kernel: .quartic, radius: 20, raw: false,
+                xAxis: xAxis, yAxis: yAxis, maximum: maximum)
+        }
+        #expect(start(scattered, maximum: maximum) == 0)
+        #expect(start(bunched, maximum: (20.0 / 8) * (20.0 / 8)) == used.count)
+    }
+}

@@ -177,3 +177,110 @@ enum RadiusClassBound {
         return prefix[y1 * width + x1] - prefix[y0 * width + x1] - prefix[y1 * width + x0] + prefix[y0 * width + x0]
     }
 }
+
+extension RadiusClassBound {
+    /// What the classes moved to the coarse grid by ``coarseStart(used:current:classes:scale:points:kernel:radius:xAxis:yAxis:maximum:)``
+    /// may add at most, relative to the grid's maximum: with the mix's
+    /// ``tolerance`` and the binning's on the grid's own step, the sum
+    /// stays within the check's 1e−3.
+    static let coarseTolerance = 1e-4
+
+    /// The largest error of a lone point's class kernel convolved on the
+    /// coarse grid (``CoarseGrid``: binned there, read back by its cubic
+    /// interpolation) at `cells` coarse cells of radius, relative to the
+    /// kernel's peak, over offsets from the nodes: c / cells², c above the
+    /// worst of lone points at eight offsets from 9.5 to 20 cells (the
+    /// binning's and the reading's errors both come of the support edge's
+    /// kink: the quartic's c measured 0.344–0.357, the triweight's, smooth
+    /// there to a higher order, 0.033 at 20 cells rising to 0.101 at 9.5);
+    /// nil below 9.5 cells, where the convolution on the grid's own step
+    /// begins, and for the Gaussian, not measured.
+    static func coarseError(kernel: DensityKernel, cells: Double) -> Double? {
+        guard cells >= 9.5 else { return nil }
+        switch kernel {
+        case .quartic: return 0.45 / (cells * cells)
+        case .triweight: return 0.14 / (cells * cells)
+        default: return nil
+        }
+    }
+
+    /// The first of `used` (class indices of `classes`, increasing) that
+    /// may go on the coarse grid, at most `current` (the index of the first
+    /// the coarse grid takes by its own rule, twice the narrowest's radius
+    /// or wider; `used.count` for none): the least s ≤ `current` such that
+    /// the classes `used[s ..< current]` on the coarse grid err, summed over
+    /// every point that reaches a node as if each erred its worst there,
+    /// by at most ``coarseTolerance`` of `maximum` (a lower bound of the
+    /// grid's maximum). A point's error in class k is |sₖ| w (R/ρₖ)² (w
+    /// for raw values) × ``coarseError(kernel:cells:)`` at ρₖ, within
+    /// ρₖ's support and the binning's and the reading's taps of it; the
+    /// sums are taken over cells that wide, each node's nine about it.
+    /// Narrower classes put on the coarse grid spare the fine grid's
+    /// transforms of them, a quarter of the nodes each.
+    ///
+    /// - Parameters:
+    ///   - scale: what the points' coordinates are multiplied by for
+    ///     `classes` (``RadiusClassRuns/factor``).
+    ///   - points: the wide points, by first class of the classes they were sorted by.
+    ///   - runs: the first classes (of those the points were sorted by) of
+    ///     the points that may share class k of `classes`.
+    static func coarseStart(
+        used: [Int], current: Int, classes: RadiusClasses, scale: Double, points: [RadiusClassOrder],
+        runs: (Int) -> ClosedRange<Int>, kernel: DensityKernel, radius: Double, raw: Bool, xAxis: GaussianAxis,
+        yAxis: GaussianAxis, maximum: Double
+    ) -> Int {
+        guard current > 0, maximum > 0 else { return current }
+        let step = max(xAxis.step, yAxis.step)
+        // The error of each candidate class per unit of a point's share and weight.
+        // (Those with none, too narrow on the coarse grid, and all below them stay.)
+        var unit = [Double](repeating: 0, count: current)
+        var lowest = current
+        while lowest > 0 {
+            let rho = classes.radius(used[lowest - 1])
+            guard let error = coarseError(kernel: kernel, cells: rho / (2 * step)) else { break }
+            unit[lowest - 1] = error * (raw ? 1 : (radius / rho) * (radius / rho))
+            lowest -= 1
+        }
+        guard lowest < current else { return current }
+        var slot = [Int](repeating: -1, count: classes.count)
+        for s in lowest..<current { slot[used[s]] = s }
+        // Cells as wide as the widest candidate reaches: its support, two
+        // coarse nodes of binning taps and two of reading taps.
+        let width = classes.support(used[current - 1]) + 8 * step
+        let x0 = xAxis.origin, y0 = yAxis.origin
+        let columns = Int(Double(xAxis.count) * xAxis.step / width) + 1
+        let rows = Int(Double(yAxis.count) * yAxis.step / width) + 1
+        var sums = [Double](repeating: 0, count: current * rows * columns)
+        for sorted in points {
+            let range = sorted.runs(0...runs(used[current - 1]).upperBound)
+            for i in range {
+                let t = sorted.coordinate[i] * scale, first = classes.firstClass(at: t)
+                let c = min(max(Int((sorted.x[i] - x0) / width), 0), columns - 1)
+                let r = min(max(Int((sorted.y[i] - y0) / width), 0), rows - 1)
+                for k in first..<min(first + 3, classes.count) where slot[k] >= 0 {
+                    sums[(slot[k] * rows + r) * columns + c] +=
+                        abs(classes.share(of: k, at: t) * sorted.weight[i]) * unit[slot[k]]
+                }
+            }
+        }
+        // The candidates from the widest down, their sums added cell by cell.
+        var total = [Double](repeating: 0, count: rows * columns)
+        var start = current
+        for s in stride(from: current - 1, through: lowest, by: -1) {
+            for cell in 0..<(rows * columns) { total[cell] += sums[s * rows * columns + cell] }
+            var worst = 0.0
+            for r in 0..<rows {
+                for c in 0..<columns {
+                    var window = 0.0
+                    for y in max(r - 1, 0)...min(r + 1, rows - 1) {
+                        for x in max(c - 1, 0)...min(c + 1, columns - 1) { window += total[y * columns + x] }
+                    }
+                    worst = max(worst, window)
+                }
+            }
+            guard worst <= coarseTolerance * maximum else { break }
+            start = s
+        }
+        return start
+    }
+}

@@ -138,8 +138,8 @@ struct RadiusClassFill: DensityFill {
         // or, finer than it allows, every wide point's exact splat. (The
         // mean never takes classes, ``DensityAccumulator``'s radius scheme.)
         var refinement = 1
+        var splatMaximum = 0.0
         if !mean {
-            var splatMaximum = 0.0
             for i in 0..<(rows * columns) { splatMaximum = max(splatMaximum, density[i]) }
             let found = RadiusClassBound.refinement(
                 of: sortedBy, points: points.slices, kernel: kernel, radius: radius, xAxis: xAxis, yAxis: yAxis,
@@ -160,11 +160,20 @@ struct RadiusClassFill: DensityFill {
         // The classes twice the narrowest in use wide or more go through the
         // grid of twice the step (``CoarseGrid``): their peak is a quarter
         // of a narrower point's, which takes a class of the grid's own step
-        // (not of the narrowest class, which may hold no point). The one
-        // channel only, and only beside classes of the grid's own step.
+        // (not of the narrowest class, which may hold no point); and the
+        // narrower ones too as far as a bound on their error there allows
+        // (``RadiusClassBound/coarseStart(used:current:classes:scale:points:runs:kernel:radius:raw:xAxis:yAxis:maximum:)``),
+        // the grid's maximum being at least the exact splat's. The one channel only.
         let narrowestUsed = used.first.map { classes.radius($0) } ?? classes.smallest
         var coarse = mean ? [] : used.filter { classes.radius($0) >= 2 * narrowestUsed }
         if coarse.count == used.count { coarse = [] }
+        if !mean {
+            let start = RadiusClassBound.coarseStart(
+                used: used, current: used.count - coarse.count, classes: classes, scale: Double(refinement),
+                points: points.slices, runs: { sortedBy.runs(sharing: $0, refinedBy: refinement) }, kernel: kernel,
+                radius: radius, raw: raw, xAxis: xAxis, yAxis: yAxis, maximum: splatMaximum)
+            coarse = Array(used[start...])
+        }
         let fine = Array(used.dropLast(coarse.count))
         let shape = kernel
         // Class k's kernel at node offset (i, j) of a grid of steps dx, dy:
@@ -243,8 +252,24 @@ struct RadiusClassFill: DensityFill {
                 CoarseGrid.expand(sums!, into: grid + r * columns, count: columns)
             }
         }
+        guard let narrowWidest = fine.last else {
+            // Every class on the coarse grid: its sums read back alone.
+            let floor = 1e-13 * total
+            let grid = expanded!
+            try Parallel.forEachRange(of: rows, size: 16, control: control) { block in
+                let sums = UnsafeMutablePointer<Double>.allocate(capacity: columns)
+                defer { sums.deallocate() }
+                for r in block {
+                    CoarseGrid.blend(row: r, of: grid, count: columns, into: sums)
+                    for c in 0..<columns where sums[c] < floor { sums[c] = 0 }
+                    emit(r, sums)
+                }
+            }
+            progress(1)
+            return
+        }
         let convolution = try ClassConvolution(
-            xAxis: xAxis, yAxis: yAxis, reach: classes.support(fine.last!), channels: channels)
+            xAxis: xAxis, yAxis: yAxis, reach: classes.support(narrowWidest), channels: channels)
         try convolve(fine, on: convolution)
         // Below this a sum is the transforms' rounding.
         let floor = 1e-13 * total
