@@ -121,7 +121,9 @@ import Testing
             }
             return (try #require(lazy.source.magnitudeGuess), measured.value, same)
         }
-        func layout(_ m: Double) -> [Int] { GeoJSONExport.planarLayout(magnitude: m, options: options) }
+        func layout(_ m: Double) -> GeoJSONExport.MagnitudeLayout {
+            GeoJSONExport.MagnitudeLayout(magnitude: m, decimals: options.precision)
+        }
 
         let far = try export(right: 120)
         #expect(far.same)

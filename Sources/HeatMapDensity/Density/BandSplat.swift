@@ -322,36 +322,36 @@ struct BandLaneSteps<Low: BandLanes, High: BandLanes>: BandLanes {
 /// The power p of 1 − d²/r² that ``BandSplat`` adds: the kernel's
 /// shape (``RadialShape``) as a power the splat's terms raise to.
 protocol BandPower {
+    associatedtype Shape: RadialShape
+    /// The same kernel's shape for the double splat (``DiscSplat``).
+    static var shape: Shape { get }
     /// The shape of a term t = s (1 − d²/r²) ≥ 0: t^p.
     static func power(_ t: SIMD4<Float>) -> SIMD4<Float>
     /// w^(2/p) of a scaled weight w: the entries keep its fourth root q
     /// (``BandPoint``), so the splat's s = q² is w^(1/p) and s^p is w.
-    /// (The triweight's cube root costs about as much as the sort's store.)
     static func entryWeight(_ w: Double) -> Double
-    /// The kernel of this shape.
-    static var kernel: DensityKernel { get }
 }
 
 /// The Epanechnikov kernel's 1 − d²/r².
 enum EpanechnikovPower: BandPower {
+    static var shape: EpanechnikovShape { EpanechnikovShape() }
     @inline(__always) static func power(_ t: SIMD4<Float>) -> SIMD4<Float> { t }
     @inline(__always) static func entryWeight(_ w: Double) -> Double { w * w }
-    static var kernel: DensityKernel { .epanechnikov }
 }
 
 /// The quartic kernel's (1 − d²/r²)².
 enum QuarticPower: BandPower {
+    static var shape: QuarticShape { QuarticShape() }
     @inline(__always) static func power(_ t: SIMD4<Float>) -> SIMD4<Float> { t * t }
     @inline(__always) static func entryWeight(_ w: Double) -> Double { w }
-    static var kernel: DensityKernel { .quartic }
 }
 
 /// The triweight kernel's (1 − d²/r²)³.
 enum TriweightPower: BandPower {
+    static var shape: TriweightShape { TriweightShape() }
     @inline(__always) static func power(_ t: SIMD4<Float>) -> SIMD4<Float> { t * t * t }
     @inline(__always) static func entryWeight(_ w: Double) -> Double {
         let c = cbrt(w)
         return c * c
     }
-    static var kernel: DensityKernel { .triweight }
 }

@@ -32,13 +32,13 @@ struct DiscFill: DensityFill {
         switch kernel {
         case .gaussian: try run(GaussianShape(), x, y, weight, value, n, control, progress)
         case .quartic where value == nil:
-            try runBands(QuarticPower.self, QuarticShape(), x, y, weight, n, control, progress)
+            try runBands(QuarticPower.self, x, y, weight, n, control, progress)
         case .quartic: try run(QuarticShape(), x, y, weight, value, n, control, progress)
         case .epanechnikov where value == nil:
-            try runBands(EpanechnikovPower.self, EpanechnikovShape(), x, y, weight, n, control, progress)
+            try runBands(EpanechnikovPower.self, x, y, weight, n, control, progress)
         case .epanechnikov: try run(EpanechnikovShape(), x, y, weight, value, n, control, progress)
         case .triweight where value == nil:
-            try runBands(TriweightPower.self, TriweightShape(), x, y, weight, n, control, progress)
+            try runBands(TriweightPower.self, x, y, weight, n, control, progress)
         case .triweight: try run(TriweightShape(), x, y, weight, value, n, control, progress)
         case .triangular(let decay):
             try run(TriangularShape(fall: 1 - decay), x, y, weight, value, n, control, progress)
@@ -89,14 +89,14 @@ struct DiscFill: DensityFill {
             progress: progress)
     }
 
-    /// The density of a power of 1 − d²/r² (`Power`, whose shape is
-    /// `shape`): the single-precision band splat (``BandSplat``),
+    /// The density of a power of 1 − d²/r² (`Power`): the single-precision
+    /// band splat (``BandSplat``),
     /// with the slice's weights (each times its radius's normalisation)
     /// scaled so the largest is in [1, 2). Weights that are all zero add
     /// nothing; a largest weight too small for its scale to be a double
     /// takes the double splat.
-    private func runBands<Power: BandPower, S: RadialShape>(
-        _: Power.Type, _ shape: S, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
+    private func runBands<Power: BandPower>(
+        _: Power.Type, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
         _ weight: UnsafePointer<Double>, _ n: Int, _ control: ComputeControl,
         _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
@@ -104,14 +104,14 @@ struct DiscFill: DensityFill {
         // too wide for their single precision (never in practice), takes
         // the entries of a radius each, the common one.
         if radii == nil, BandEntry.fits(BandFrame(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius)) {
-            try runBands(BandEntry.self, Power.self, shape, x, y, weight, n, control, progress)
+            try runBands(BandEntry.self, Power.self, x, y, weight, n, control, progress)
         } else {
-            try runBands(SizedBandEntry.self, Power.self, shape, x, y, weight, n, control, progress)
+            try runBands(SizedBandEntry.self, Power.self, x, y, weight, n, control, progress)
         }
     }
 
-    private func runBands<Entry: BandPoint, Power: BandPower, S: RadialShape>(
-        _: Entry.Type, _: Power.Type, _ shape: S, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
+    private func runBands<Entry: BandPoint, Power: BandPower>(
+        _: Entry.Type, _: Power.Type, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
         _ weight: UnsafePointer<Double>, _ n: Int, _ control: ComputeControl,
         _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
@@ -123,7 +123,7 @@ struct DiscFill: DensityFill {
             sorter: splat, control: control)
         let largest = bands.largestMagnitude
         guard largest.isNormal else {
-            if largest != 0 { try run(shape, x, y, weight, nil, n, control, progress) }
+            if largest != 0 { try run(Power.shape, x, y, weight, nil, n, control, progress) }
             return
         }
         try splat.run(

@@ -116,22 +116,22 @@ public enum GeoJSONExport {
         mode: ContourMode, gradient: HeatMapGradient, fillOpacity: Double,
         options: GeoJSONOptions, to sink: ByteSink, control: ComputeControl
     ) throws {
-        func write(magnitude: Double?, measuring seen: LargestMagnitude?, control: ComputeControl) throws {
+        func write(magnitude: Double, measuring seen: LargestMagnitude?, control: ComputeControl) throws {
             try writeOnce(
                 source: source, projection: projection, units: units, mode: mode, gradient: gradient,
-                fillOpacity: fillOpacity, options: options, magnitude: magnitude, measuring: seen, to: sink,
-                control: control)
+                fillOpacity: fillOpacity, options: options,
+                layout: MagnitudeLayout(magnitude: magnitude, decimals: options.precision), measuring: seen,
+                to: sink, control: control)
         }
-        guard !projection.isGeographic else { return try write(magnitude: nil, measuring: nil, control: control) }
+        guard !projection.isGeographic else { return try write(magnitude: 180, measuring: nil, control: control) }
         if mode != .isolines, let guess = source.magnitudeGuess,
             let rewritable = sink as? RewritableByteSink, let start = rewritable.offset
         {
             let seen = LargestMagnitude()
             try write(magnitude: guess, measuring: seen, control: control)
             let measured = seen.value
-            if planarLayout(magnitude: measured, options: options) == planarLayout(magnitude: guess, options: options) {
-                return
-            }
+            let layout = { MagnitudeLayout(magnitude: $0, decimals: options.precision) }
+            if layout(measured) == layout(guess) { return }
             try rewritable.truncate(to: start)
             // Written again without progress: the stage already reported
             // its end.
@@ -152,29 +152,36 @@ public enum GeoJSONExport {
         try write(magnitude: m.value, measuring: nil, control: control)
     }
 
-    /// What a planar export's bytes take from the magnitude of its
-    /// positions: the decimals' limit and the width of the bbox's slot.
-    static func planarLayout(magnitude: Double, options: GeoJSONOptions) -> [Int] {
-        let limit = FixedRing.decimalsLimit(forMagnitude: magnitude)
-        let base = VertexPrecision(decimals: options.precision, limit: limit).base
-        return [limit, GeoJSONDocument.bboxWidth(decimals: base, magnitude: magnitude)]
+    /// All a contour export's bytes take from the magnitude of its
+    /// positions (180 for longitude/latitude): the decimals' limit
+    /// (``FixedRing/decimalsLimit(forMagnitude:)``) and the width of the
+    /// bbox's slot. Two magnitudes of one layout write the same file.
+    struct MagnitudeLayout: Equatable {
+        let limit: Int
+        let bboxWidth: Int
+
+        /// The layout of `magnitude` for positions of `decimals` decimals.
+        init(magnitude: Double, decimals: Int) {
+            limit = FixedRing.decimalsLimit(forMagnitude: magnitude)
+            bboxWidth = GeoJSONDocument.bboxWidth(
+                decimals: VertexPrecision(decimals: decimals, limit: limit).base, magnitude: magnitude)
+        }
     }
 
-    /// One pass of the writer, with the planar `magnitude` given (nil for
-    /// longitude/latitude); with `seen`, the exteriors' largest |x| or |y|
-    /// is measured as the polygons are read (``Magnitude``).
+    /// One pass of the writer, in `layout`; with `seen`, the exteriors'
+    /// largest |x| or |y| is measured as the polygons are read
+    /// (``Magnitude``).
     private static func writeOnce(
         source: any ContourSource, projection: PlaneProjection, units: String,
         mode: ContourMode, gradient: HeatMapGradient, fillOpacity: Double,
-        options: GeoJSONOptions, magnitude: Double?, measuring seen: LargestMagnitude?,
+        options: GeoJSONOptions, layout: MagnitudeLayout, measuring seen: LargestMagnitude?,
         to sink: ByteSink, control: ComputeControl
     ) throws {
         let geometry = LonLatGeometry(projection: projection)
         let levelCount = source.thresholds.count
         let thresholds = source.thresholds
-        let limit = decimalsLimit(projection: projection) { magnitude ?? 0 }
         var precision = VertexPrecision(
-            decimals: options.precision, limit: limit, chordsOf: projection)
+            decimals: options.precision, limit: layout.limit, chordsOf: projection)
         let opacity = HeatMapColor.clampedOpacity(fillOpacity)
         var document = GeoJSONDocument(geographic: projection.isGeographic)
         document.crsName = options.crsName
@@ -249,9 +256,7 @@ public enum GeoJSONExport {
             try control.checkCancellation()
             return lonLat
         }
-        document.bboxWidth = GeoJSONDocument.bboxWidth(
-            decimals: precision.base,
-            magnitude: projection.isGeographic ? 180 : magnitude ?? 0)
+        document.bboxWidth = layout.bboxWidth
         var firstRound: [PrecisionRounding.FeatureRound]?
         var hoped: (sink: RewritableByteSink, start: Int, written: GeoJSONDocument.Written, kept: [Bool])?
         let stash = RoundedStash(bytes: stashBytes)
