@@ -88,13 +88,15 @@ enum RadiusClassBound {
         let width = columns + 1
         // The node nearest any point lies at most half a cell diagonal from it.
         let nodeOffset = (xAxis.step * xAxis.step + yAxis.step * yAxis.step).squareRoot() / 2
-        // prefix[(y, x)]: Σ w (R/r)² over the cells below row y and left of column x.
-        var prefixes: [(first: Int, prefix: [Double])] = []
-        var low = [Double](repeating: 0, count: (rows + 1) * width)
-        var sums = [Double](repeating: 0, count: rows * columns)
-        // Groups by first class: each point's reach and step are its group's.
+        // Each group (the points of one first class: their reach and step
+        // are its) apart on all cores: its prefix table, prefix[(y, x)] =
+        // Σ w (R/r)² over the cells below row y and left of column x, and
+        // the kernel's falls about each corner it takes the maximum's lower
+        // bound from. Every sum below is then taken cell by cell in group
+        // order, so the bound is the same whatever the cores.
         let groups = classes.count < 3 ? 1 : classes.count - 2
-        for first in 0..<groups {
+        let made = Parallel.map(groups) { first -> (first: Int, prefix: [Double], falls: [Double])? in
+            var sums = [Double](repeating: 0, count: rows * columns)
             var any = false
             for slice in points {
                 for i in slice.run(of: first) {
@@ -105,19 +107,19 @@ enum RadiusClassBound {
                     any = true
                 }
             }
-            guard any else { continue }
+            guard any else { return nil }
             var prefix = [Double](repeating: 0, count: (rows + 1) * width)
             for y in 0..<rows {
                 var run = 0.0
                 for x in 0..<columns {
                     run += sums[y * columns + x]
-                    sums[y * columns + x] = 0
                     prefix[(y + 1) * width + x + 1] = prefix[y * width + x + 1] + run
                 }
             }
             // The rings about each corner: the points within j cells of it
             // along both axes lie within j √2 cells of it, and each has at
-            // least the group's narrowest radius.
+            // least the group's narrowest radius; ring j weighs the fall of
+            // the kernel from its distance to the next one's.
             let narrowest = classes.radius(first)
             var shapes: [Double] = []
             for j in 1...8 {
@@ -125,43 +127,65 @@ enum RadiusClassBound {
                 guard d < 1 else { break }
                 shapes.append(kernel.shape(squaredDistanceRatio: d * d))
             }
-            if !shapes.isEmpty {
-                for y in 0...rows {
-                    for x in 0...columns {
-                        var total = 0.0
-                        for (j, shape) in shapes.enumerated() {
-                            let next = j + 1 < shapes.count ? shapes[j + 1] : 0
-                            total +=
-                                (shape - next)
-                                * box(prefix, width: width, rows: y - j - 1..<y + j + 1, columns: x - j - 1..<x + j + 1)
+            let falls = shapes.indices.map { shapes[$0] - (($0 + 1) < shapes.count ? shapes[$0 + 1] : 0) }
+            return (first, prefix, falls)
+        }
+        let prefixes = made.compactMap { $0 }
+        guard !prefixes.isEmpty else { return 1 }
+        // The maximum's lower bound at every corner, by bands of rows.
+        var low = [Double](repeating: 0, count: (rows + 1) * width)
+        low.withUnsafeMutableBufferPointer { low in
+            let low = UncheckedSendable(low)
+            Parallel.forEach((rows + 16) / 16) { band in
+                for y in band * 16..<min(band * 16 + 16, rows + 1) {
+                    for (_, prefix, falls) in prefixes where !falls.isEmpty {
+                        for x in 0...columns {
+                            var total = 0.0
+                            for (j, fall) in falls.enumerated() {
+                                total +=
+                                    fall
+                                    * box(
+                                        prefix, width: width, rows: y - j - 1..<y + j + 1,
+                                        columns: x - j - 1..<x + j + 1)
+                            }
+                            low.value[y * width + x] += total
                         }
-                        low[y * width + x] += total
                     }
                 }
             }
-            prefixes.append((first, prefix))
         }
         let maximum = max(splatMaximum, low.max() ?? 0)
-        guard maximum > 0, !prefixes.isEmpty else { return 1 }
+        guard maximum > 0 else { return 1 }
         for factor in 1...largestFactor {
             let fine = classes.refined(by: factor)
-            var bound = [Double](repeating: 0, count: rows * columns)
-            for (first, prefix) in prefixes {
+            // Each group's error per unit and reach, in cells.
+            let terms = prefixes.map { (first, prefix, _) -> (prefix: [Double], error: Double, reach: Int) in
                 // The widest class a point of this group takes a share of,
                 // and the widest step below it (steps grow with ρ).
                 let top = min(first + 2, classes.count - 1)
                 let widest = factor == 1 ? top : min(top * factor + 1, fine.count - 1)
                 let error = mixError(kernel: kernel, logStep: fine.logStep(below: widest))
-                let reach = Int(fine.support(widest) / cell) + 1
-                for y in 0..<rows {
-                    let window = y - reach..<y + reach + 1
+                return (prefix, error, Int(fine.support(widest) / cell) + 1)
+            }
+            // The worst cell of each band of rows.
+            let worst = Parallel.map((rows + 15) / 16) { band -> Double in
+                var worst = 0.0
+                for y in band * 16..<min(band * 16 + 16, rows) {
                     for x in 0..<columns {
-                        bound[y * columns + x] +=
-                            error * box(prefix, width: width, rows: window, columns: x - reach..<x + reach + 1)
+                        var bound = 0.0
+                        for (prefix, error, reach) in terms {
+                            bound +=
+                                error
+                                * box(
+                                    prefix, width: width, rows: y - reach..<y + reach + 1,
+                                    columns: x - reach..<x + reach + 1)
+                        }
+                        worst = max(worst, bound)
                     }
                 }
+                return worst
             }
-            if (bound.max() ?? 0) <= tolerance * maximum { return factor }
+            if (worst.max() ?? 0) <= tolerance * maximum { return factor }
         }
         return nil
     }

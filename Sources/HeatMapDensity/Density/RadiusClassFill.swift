@@ -98,7 +98,8 @@ struct RadiusClassFill: DensityFill {
         try Parallel.forEach(blocks.count, control: control) { b in
             var at = wideStart[b], m = narrowStart[b]
             for i in blocks[b] where weight[i] != 0 {
-                let v = value?[i] ?? 0
+                // A value only for the mean: the density's stay unwritten.
+                let v = value?[i]
                 if isBinned(i) {
                     let t = classes.coordinate(of: radii[i]), first = classes.firstClass(at: t)
                     wide.sorted.set(at[first], x[i], y[i], weight[i], v, t)
@@ -338,7 +339,8 @@ final class RadiusClassPoints: @unchecked Sendable {
 
 /// Points gathered from a slice: coordinates, weights, values and radii,
 /// five runs of `count` doubles in one block, which blocks of the slice on
-/// all cores fill at disjoint points.
+/// all cores fill at disjoint points. The values are set only where the
+/// points have them (the mean's), and read only then.
 final class RadiusClassSlice: @unchecked Sendable {
     let count: Int
     private let storage: UnsafeMutablePointer<Double>
@@ -359,11 +361,11 @@ final class RadiusClassSlice: @unchecked Sendable {
     var value: UnsafeMutablePointer<Double> { storage + 3 * count }
     var radius: UnsafeMutablePointer<Double> { storage + 4 * count }
 
-    @inline(__always) func set(_ i: Int, _ px: Double, _ py: Double, _ w: Double, _ v: Double, _ r: Double) {
+    @inline(__always) func set(_ i: Int, _ px: Double, _ py: Double, _ w: Double, _ v: Double?, _ r: Double) {
         x[i] = px
         y[i] = py
         weight[i] = w
-        value[i] = v
+        if let v { value[i] = v }
         radius[i] = r
     }
 }
