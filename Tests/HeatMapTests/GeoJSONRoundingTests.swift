@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import HeatMapContouring
@@ -183,24 +184,7 @@ import Testing
     @Test func aLaterPlanningRoundChecksOnlyWhatOthersRaised() throws {
         var rng = SplitMix(seed: 51)
         for trial in 0..<10 {
-            func wiggly(_ cx: Double, _ cy: Double, _ r: Double, _ n: Int) -> [PlanePoint] {
-                (0..<n).map { k in
-                    let t = 2 * Double.pi * Double(k) / Double(n)
-                    let rr = r * (1 + 0.25 * (rng.unit() - 0.5))
-                    return PlanePoint(x: cx + rr * cos(t), y: cy + rr * sin(t))
-                }
-            }
-            // Three nested levels per spot: features are the bands between.
-            var features: [[PlanePolygon]] = [[], [], []]
-            for i in 0..<5 {
-                for j in 0..<5 {
-                    let cx = Double(i) * 0.03 + 0.001 * rng.unit(), cy = Double(j) * 0.03
-                    let rings = [0.012, 0.008, 0.0045].map { wiggly(cx, cy, $0, 7 + (i + j + trial) % 6) }
-                    features[0].append(PlanePolygon(exterior: rings[0], holes: [rings[1].reversed()]))
-                    features[1].append(PlanePolygon(exterior: rings[1], holes: [rings[2].reversed()]))
-                    features[2].append(PlanePolygon(exterior: rings[2]))
-                }
-            }
+            let features = Self.nestedBands(trial: trial, rng: &rng)
             let decimals = 2 + trial % 2
             var all = VertexPrecision(decimals: decimals, limit: 12)
             var part = all
@@ -230,6 +214,56 @@ import Testing
                 #expect(RingContactCheck.offenders(check).isEmpty, "trial \(trial) feature \(f)")
             }
         }
+    }
+
+    /// Three features of bands around 5 × 5 spots, three nested wiggly
+    /// levels each (a band's hole is the next band's exterior), packed
+    /// closer than a rounding step of 2 or 3 decimals.
+    static func nestedBands(trial: Int, rng: inout SplitMix) -> [[PlanePolygon]] {
+        func wiggly(_ cx: Double, _ cy: Double, _ r: Double, _ n: Int) -> [PlanePoint] {
+            (0..<n).map { k in
+                let t = 2 * Double.pi * Double(k) / Double(n)
+                let rr = r * (1 + 0.25 * (rng.unit() - 0.5))
+                return PlanePoint(x: cx + rr * cos(t), y: cy + rr * sin(t))
+            }
+        }
+        var features: [[PlanePolygon]] = [[], [], []]
+        for i in 0..<5 {
+            for j in 0..<5 {
+                let cx = Double(i) * 0.03 + 0.001 * rng.unit(), cy = Double(j) * 0.03
+                let rings = [0.012, 0.008, 0.0045].map { wiggly(cx, cy, $0, 7 + (i + j + trial) % 6) }
+                features[0].append(PlanePolygon(exterior: rings[0], holes: [rings[1].reversed()]))
+                features[1].append(PlanePolygon(exterior: rings[1], holes: [rings[2].reversed()]))
+                features[2].append(PlanePolygon(exterior: rings[2]))
+            }
+        }
+        return features
+    }
+
+    /// The rings planning hands out for a feature it rounds again are the
+    /// ones the settled precision makes of it (unless a later round rounds
+    /// it again): a writer may keep them instead of making them again.
+    @Test func ringsRoundedAgainAreTheSettledOnes() throws {
+        var rng = SplitMix(seed: 51)
+        var sawLaterRound = false
+        for trial in 0..<10 {
+            let features = Self.nestedBands(trial: trial, rng: &rng)
+            var precision = VertexPrecision(decimals: 2 + trial % 2, limit: 12)
+            let handed = Mutex([Int: [PrecisionRounding.Polygon]]())
+            let plans = try PrecisionRounding.planFeatures(
+                count: 3, pieces: { features[$0] }, precision: &precision,
+                roundedAgain: { f, rings in handed.withLock { $0[f] = rings } })
+            let last = handed.withLock { $0 }
+            for f in features.indices {
+                #expect(plans[f].isFirstRound == (last[f] == nil), "trial \(trial) feature \(f)")
+                guard let rings = last[f] else { continue }
+                sawLaterRound = true
+                let settled = PrecisionRounding.rounded(features[f], precision: precision, dropped: plans[f].dropped)
+                #expect(rings.map { $0.map(\.points) } == settled.map { $0.map(\.points) }, "trial \(trial)")
+                #expect(rings.map { $0.map(\.decimals) } == settled.map { $0.map(\.decimals) }, "trial \(trial)")
+            }
+        }
+        #expect(sawLaterRound)
     }
 
     /// A round kept by its refs alone (no positions) is checked again where

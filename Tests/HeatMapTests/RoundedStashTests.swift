@@ -29,6 +29,29 @@ import Testing
         #expect(stash.count == 0)
     }
 
+    /// A feature is kept as it is only when the features still to come
+    /// would fit packed beside it: packed here, the first leaves room for
+    /// the two after it, which as it is it would not.
+    @Test func keepsRoomForTheFeaturesToCome() {
+        let stash = RoundedStash(bytes: 64 + 17)
+        stash.keep(Self.feature(4), for: 0, positionsToCome: 6 + 7)  // 13 bytes packed
+        stash.keep(Self.feature(6), for: 1, positionsToCome: 7)  // 17 bytes packed
+        stash.keep(Self.feature(7), for: 2)  // 19 bytes packed
+        #expect(stash.count == 3)
+        #expect(stash.take(0)?.first?.first?.points.count == 4)
+        #expect(stash.take(2)?.first?.first?.points.count == 7)
+    }
+
+    /// Forgetting a feature gives its bytes back to the budget.
+    @Test func forgettingGivesTheRoomBack() {
+        let stash = RoundedStash(bytes: 64)
+        stash.keep(Self.feature(4), for: 0)  // 64 bytes as it is: the whole budget
+        stash.forget(0)
+        #expect(stash.count == 0)
+        stash.keep(Self.feature(4), for: 0)
+        #expect(stash.take(0)?.first?.first?.points.count == 4)
+    }
+
     @Test func aStashWithoutRoomKeepsNothing() {
         let stash = RoundedStash(bytes: 0)
         stash.keep(Self.feature(1), for: 0)

@@ -282,6 +282,11 @@ public enum GeoJSONExport {
             firstRound: firstRound
         ) { f, g in
             abs(polygonFeatures[f].level - polygonFeatures[g].level) <= 1
+        } roundedAgain: { f, rings in
+            // The stash holds a feature's last round or nothing: the rings
+            // of the round before give way to these.
+            stash.forget(f)
+            stash.keep(rings, for: f)
         }
         for (k, feature) in polygonFeatures.enumerated() {
             document.addDeferred(
@@ -290,9 +295,8 @@ public enum GeoJSONExport {
         }
         control.report(.export, 0.75)
         let settled = precision
-        // A feature the planning left as the first round made it is that
-        // round's rings, kept or made again. The writing is the stage's
-        // last quarter.
+        // A feature is the rings of its last round of planning, kept or
+        // made again. The writing is the stage's last quarter.
         let progress = StageProgress(.export, control: control)
         let made = Atomic<Int>(0)
         let final = { (k: Int) throws -> [PrecisionRounding.Polygon] in
@@ -300,7 +304,7 @@ public enum GeoJSONExport {
                 let n = made.add(1, ordering: .relaxed).newValue
                 progress.report(0.75 + 0.25 * Double(n) / Double(polygonFeatures.count))
             }
-            if plans[k].isFirstRound, let kept = stash.take(k) { return kept }
+            if let kept = stash.take(k) { return kept }
             return PrecisionRounding.rounded(try pieces(k), precision: settled, dropped: plans[k].dropped)
         }
         if let hoped {
@@ -451,6 +455,11 @@ public enum GeoJSONExport {
         for (k, feature) in features.enumerated() {
             document.addDeferred(key: k, extent: nil, positions: feature.vertices, properties: feature.properties)
         }
+        // The estimated positions of the features after each, which the
+        // stash keeps room for once a repair is under way.
+        var after = [Int](repeating: 0, count: features.count)
+        for k in features.indices.dropLast().reversed() { after[k] = after[k + 1] + features[k + 1].vertices }
+        let positionsAfter = after
         let rounds = Mutex([PrecisionRounding.FeatureRound?](repeating: nil, count: features.count))
         let kept = Mutex([Bool](repeating: false, count: features.count))
         let repairing = Atomic<Bool>(false), finished = Atomic<Int>(0)
@@ -465,7 +474,7 @@ public enum GeoJSONExport {
                 0.5 + 0.25 * Double(finished.add(1, ordering: .relaxed).newValue)
                     / Double(features.count))
             if repairing.load(ordering: .relaxed) {
-                stash.keep(polygons, for: k)
+                stash.keep(polygons, for: k, positionsToCome: positionsAfter[k])
                 return ([], GeoJSONDocument.Extent())
             }
             kept.withLock { $0[k] = true }

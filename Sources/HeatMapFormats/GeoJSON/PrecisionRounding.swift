@@ -370,13 +370,18 @@ enum PrecisionRounding {
     /// common (bands two levels apart), so a repair of one spares the other.
     /// A feature rounded again is checked first only where positions it
     /// holds were raised since its last round (``SinceLastRound``), unless
-    /// `checkingAll` (the same answer, for tests).
+    /// `checkingAll` (the same answer, for tests). `roundedAgain(f, rings)`,
+    /// when given, is handed the rings of each feature a round after the
+    /// first rounds again, from several threads at once: the rings its
+    /// plan stands for until a later round rounds it again, for a writer
+    /// that would rather keep them than make them again.
     /// O(rounds × vertices); memory O(one pass's features in flight, and
     /// each feature's ring refs).
     static func planFeatures(
         count: Int, pieces: (Int) throws -> [PlanePolygon], precision: inout VertexPrecision,
         control: ComputeControl = .none, firstRound: [FeatureRound]? = nil,
-        checkingAll: Bool = false, mayShare: (Int, Int) -> Bool = { _, _ in true }
+        checkingAll: Bool = false, mayShare: (Int, Int) -> Bool = { _, _ in true },
+        roundedAgain: ((Int, [Polygon]) -> Void)? = nil
     ) throws -> [FeaturePlan] {
         var plans = [FeaturePlan](repeating: FeaturePlan(), count: count)
         // How each feature's last rounding ended, for checking it again
@@ -407,9 +412,10 @@ enum PrecisionRounding {
                     }
                     let polygons = try pieces(f)
                     guard polygons.contains(where: { since.holdsMoved($0) }) else { return nil }
-                    return try Self.round(
-                        { polygons }, from: start, since: checkingAll ? nil : since, control: control
-                    ).round
+                    let (rings, round) = try Self.round(
+                        { polygons }, from: start, since: checkingAll ? nil : since, control: control)
+                    roundedAgain?(f, rings)
+                    return round
                 }
             known = nil
             var changed: [PlanePoint] = []

@@ -33,14 +33,22 @@ final class RoundedStash: Sendable {
         case packed(PackedPolygons)
     }
 
-    /// Keeps feature `key`'s `polygons` if they fit in the room left.
+    /// Packed bytes a position is counted at when room is kept for the
+    /// features still to come (contour positions pack into 4 to 6).
+    static let packedBytesPerPosition = 6
+
+    /// Keeps feature `key`'s `polygons` if they fit in the room left: as
+    /// they are when that leaves room for `positionsToCome` more positions
+    /// packed (the features the writer will still keep, by their
+    /// estimates), else packed, so that early features kept as they are do
+    /// not crowd out the later ones, which would then be made again.
     /// Packed outside the lock, so threads keep features side by side.
-    func keep(_ polygons: [PrecisionRounding.Polygon], for key: Int) {
-        let plainBytes =
-            MemoryLayout<FixedPoint>.stride * polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.points.count } }
+    func keep(_ polygons: [PrecisionRounding.Polygon], for key: Int, positionsToCome: Int = 0) {
+        let plainBytes = Self.plainBytes(polygons)
+        let reserved = Self.packedBytesPerPosition * max(0, positionsToCome)
         let asIs = state.withLock { s -> Bool? in
             guard s.room > 0, s.kept[key] == nil else { return nil }
-            guard plainBytes <= s.room else { return false }
+            guard plainBytes <= s.room - reserved else { return false }
             s.room -= plainBytes
             s.kept[key] = .plain(polygons)
             return true
@@ -52,6 +60,24 @@ final class RoundedStash: Sendable {
             s.room -= packed.bytes.count
             s.kept[key] = .packed(packed)
         }
+    }
+
+    /// Lets go of feature `key`'s polygons, if kept, and gives their bytes
+    /// back to the budget: for polygons that no longer stand for the
+    /// feature (a later round made it again).
+    func forget(_ key: Int) {
+        state.withLock { s in
+            switch s.kept.removeValue(forKey: key) {
+            case .plain(let polygons): s.room += Self.plainBytes(polygons)
+            case .packed(let packed): s.room += packed.bytes.count
+            case nil: break
+            }
+        }
+    }
+
+    /// The bytes of `polygons` as they are: their positions.
+    private static func plainBytes(_ polygons: [PrecisionRounding.Polygon]) -> Int {
+        MemoryLayout<FixedPoint>.stride * polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.points.count } }
     }
 
     /// Feature `key`'s kept polygons, given up by the stash; nil when not
