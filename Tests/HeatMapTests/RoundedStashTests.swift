@@ -42,14 +42,18 @@ import Testing
         #expect(stash.take(2)?.first?.first?.points.count == 7)
     }
 
-    /// Forgetting a feature gives its bytes back to the budget.
-    @Test func forgettingGivesTheRoomBack() {
+    /// Forgetting a feature gives its bytes back to the budget, and a
+    /// feature replaced is kept packed in the room its last polygons held.
+    @Test func forgettingAndReplacingGiveTheRoomBack() {
         let stash = RoundedStash(bytes: 64)
         stash.keep(Self.feature(4), for: 0)  // 64 bytes as it is: the whole budget
         stash.forget(0)
         #expect(stash.count == 0)
         stash.keep(Self.feature(4), for: 0)
-        #expect(stash.take(0)?.first?.first?.points.count == 4)
+        stash.replace(0, with: Self.feature(7))  // 19 bytes packed
+        stash.keep(Self.feature(6), for: 1)  // 17 bytes packed: fits beside it
+        #expect(stash.take(0)?.first?.first?.points.count == 7)
+        #expect(stash.take(1)?.first?.first?.points.count == 6)
     }
 
     @Test func aStashWithoutRoomKeepsNothing() {

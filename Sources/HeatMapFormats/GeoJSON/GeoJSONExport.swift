@@ -283,10 +283,8 @@ public enum GeoJSONExport {
         ) { f, g in
             abs(polygonFeatures[f].level - polygonFeatures[g].level) <= 1
         } roundedAgain: { f, rings in
-            // The stash holds a feature's last round or nothing: the rings
-            // of the round before give way to these.
-            stash.forget(f)
-            stash.keep(rings, for: f)
+            // The stash holds a feature's last round or nothing.
+            stash.replace(f, with: rings)
         }
         for (k, feature) in polygonFeatures.enumerated() {
             document.addDeferred(

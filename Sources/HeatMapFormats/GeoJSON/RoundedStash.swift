@@ -54,6 +54,10 @@ final class RoundedStash: Sendable {
             return true
         }
         guard asIs == false else { return }
+        keepPacked(polygons, for: key)
+    }
+
+    private func keepPacked(_ polygons: [PrecisionRounding.Polygon], for key: Int) {
         let packed = PackedPolygons(polygons)
         state.withLock { s in
             guard packed.bytes.count <= s.room, s.kept[key] == nil else { return }
@@ -62,9 +66,17 @@ final class RoundedStash: Sendable {
         }
     }
 
+    /// Keeps `polygons` for feature `key` in place of those kept for it
+    /// before (a later round made it again), packed if they fit: replacing
+    /// a feature then holds no more memory than keeping it did. Safe to
+    /// call from several threads, each for a feature of its own.
+    func replace(_ key: Int, with polygons: [PrecisionRounding.Polygon]) {
+        forget(key)
+        keepPacked(polygons, for: key)
+    }
+
     /// Lets go of feature `key`'s polygons, if kept, and gives their bytes
-    /// back to the budget: for polygons that no longer stand for the
-    /// feature (a later round made it again).
+    /// back to the budget.
     func forget(_ key: Int) {
         state.withLock { s in
             switch s.kept.removeValue(forKey: key) {
