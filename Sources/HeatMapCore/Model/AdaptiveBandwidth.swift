@@ -7,6 +7,15 @@ import Foundation
 /// radius R, point i included) at every point; g is the weight-weighted
 /// geometric mean of f̃ over the points of weight > 0; point i gets
 /// rᵢ = R · min((f̃(xᵢ) / g)^−sensitivity, trim). The grid is Σ wᵢ K_rᵢ.
+///
+/// Cost: the points are held in memory (about 64 bytes each); the pilot
+/// is a grid of its own read at every point, with exact sums where points
+/// are sparse, and the grid sums the wide kernels by radius classes. For
+/// the quartic, triweight, Epanechnikov and Gaussian kernels that is five
+/// to ten times the fixed radius's CPU on 10⁶ points; the uniform and
+/// triangular kernels count each point's neighbours within R exactly,
+/// O(n · √neighbours), 15 to 30 times the fixed radius's
+/// (docs/performance.md).
 public struct AdaptiveBandwidth: Sendable, Hashable {
     /// The exponent α, in (0, 1]: 0.5 is Abramson's square-root law.
     public var sensitivity: Double
