@@ -31,7 +31,8 @@ import HeatMapCore
 ///
 /// Cost O(N + C·K·J) for N points, C coarse cells (about 16 G δ²/ρ₀² for
 /// G nodes of step δ, at most ``largestCoarseGrid``), K classes and J ≤ 8
-/// rings; memory K + 2 coarse grids.
+/// rings (the refinement's on all cores); memory K + 2 coarse grids, and
+/// one more per core while the groups are counted.
 enum RadiusClassBound {
     /// The error the mix may add relative to the grid's maximum (the check's bound is 1e−3).
     static let tolerance = 5e-4
