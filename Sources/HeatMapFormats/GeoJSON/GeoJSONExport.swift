@@ -144,9 +144,7 @@ public enum GeoJSONExport {
             if mode == .isolines {
                 for line in try source.isolines(level: level, control: control) { for p in line { m.add(p) } }
             } else {
-                for polygon in try source.polygons(mode, level: level, control: control) {
-                    for p in polygon.exterior { m.add(p) }
-                }
+                m.add(exteriorsOf: try source.polygons(mode, level: level, control: control))
             }
         }
         try write(magnitude: m.value, measuring: nil, control: control)
@@ -245,9 +243,7 @@ public enum GeoJSONExport {
             var polygons = try source.rawPolygons(mode, level: feature.level, geometry: geometry, control: control)
             if let seen {
                 var m = Magnitude()
-                for polygon in feature.polygon.map({ [polygons[$0]] }) ?? polygons {
-                    for p in polygon.exterior { m.add(p) }
-                }
+                m.add(exteriorsOf: feature.polygon.map { [polygons[$0]] } ?? polygons)
                 seen.add(m.value)
             }
             let lonLat =
@@ -526,6 +522,12 @@ public enum GeoJSONExport {
         package mutating func add(_ p: PlanePoint) {
             if p.x.isFinite { value = max(value, abs(p.x)) }
             if p.y.isFinite { value = max(value, abs(p.y)) }
+        }
+
+        /// Adds the positions of the polygons' exteriors: what a contour
+        /// export's magnitude is taken from, measured ahead or as it writes.
+        package mutating func add(exteriorsOf polygons: [PlanePolygon]) {
+            for polygon in polygons { for p in polygon.exterior { add(p) } }
         }
     }
 
