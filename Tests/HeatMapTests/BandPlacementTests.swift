@@ -55,4 +55,26 @@ import Testing
             #expect(f.lastRow == expected.lastRow || abs(topEdge - topEdge.rounded()) < 1e-5)
         }
     }
+
+    @Test func entriesOfARadiusEachAreWhereTheSplatWouldPlaceThem() throws {
+        var rng = SplitMixGenerator(seed: 12)
+        for _ in 0..<5000 {
+            let x = Double.random(in: -5...44, using: &rng), y = Double.random(in: -5...19, using: &rng)
+            // Some at the frame's largest radius, whose steps the frame keeps.
+            let r = Bool.random(using: &rng) ? 6 : Double.random(in: 0.1...6, using: &rng)
+            let placed = PlacedBandEntry(x: x, y: y, radius: r, scaledWeight: 2, frame: Self.frame)
+            let sized = SizedBandEntry(x: x, y: y, radius: r, scaledWeight: 2, frame: Self.frame)
+            guard let expected = sized.footprint(in: Self.frame) else {
+                #expect(placed.root == 0)
+                continue
+            }
+            #expect(placed.root == sized.root)
+            let f = try #require(placed.footprint(in: Self.frame))
+            #expect(f.column == expected.column && f.row == expected.row)
+            #expect(f.lastColumn == expected.lastColumn && f.lastRow == expected.lastRow)
+            #expect(f.fx == expected.fx && f.fy == expected.fy)
+            #expect(f.stepAcross == expected.stepAcross && f.stepDown == expected.stepDown)
+        }
+        #expect(MemoryLayout<PlacedBandEntry>.stride < MemoryLayout<SizedBandEntry>.stride)
+    }
 }

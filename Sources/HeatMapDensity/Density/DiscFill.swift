@@ -102,9 +102,12 @@ struct DiscFill: DensityFill {
     ) throws {
         // A grid too large for the placed entries' indices, or a radius
         // too wide for their single precision (never in practice), takes
-        // the entries of a radius each, the common one.
-        if radii == nil, BandEntry.fits(BandFrame(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius)) {
+        // the entries of a radius each placed in the splat.
+        let frame = BandFrame(xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius)
+        if radii == nil, BandEntry.fits(frame) {
             try runBands(BandEntry.self, Power.self, x, y, weight, n, control, progress)
+        } else if PlacedBandEntry.fits(frame) {
+            try runBands(PlacedBandEntry.self, Power.self, x, y, weight, n, control, progress)
         } else {
             try runBands(SizedBandEntry.self, Power.self, x, y, weight, n, control, progress)
         }
