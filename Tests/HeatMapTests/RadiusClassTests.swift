@@ -274,6 +274,29 @@ import Testing
         #expect(two.firstClass(at: t) == 0 && abs(two.share(of: 0, at: t) + two.share(of: 1, at: t) - 1) < 1e-15)
     }
 
+    @Test func aStencilSharedWholeIsOneWhoseEveryShareIsAboveOrBelowZero() {
+        let many = RadiusClasses(smallest: 19, largest: 100), two = RadiusClasses(smallest: 40, largest: 42)
+        let one = RadiusClasses(smallest: 40, largest: 40)
+        for classes in [many, two, one] {
+            let last = Double(classes.count - 1)
+            // Whole coordinates, their neighbours a rounding away (where a
+            // share may round to 0), a coordinate a rounding above 0, and between.
+            var ts: [Double] = [0, .leastNonzeroMagnitude, 1e-17, 1e-300, last]
+            for k in 0..<classes.count {
+                let t = Double(k)
+                ts += [t, t.nextUp, t.nextDown, t + 0.5, t + 0.25, t - 0.3].filter { $0 >= 0 && $0 <= last }
+            }
+            for r in stride(from: classes.smallest, through: classes.largest, by: 0.37) {
+                ts.append(classes.coordinate(of: r))
+            }
+            for t in ts {
+                let first = classes.firstClass(at: t)
+                let every = (first..<min(first + 3, classes.count)).allSatisfy { classes.share(of: $0, at: t) != 0 }
+                #expect(classes.sharesEveryClass(at: t) == every, "t = \(t) of \(classes.count) classes")
+            }
+        }
+    }
+
     /// A point's shares of its three classes are the quadratic Lagrange
     /// weights in 1/r, so they follow every quadratic in 1/r exactly: they
     /// sum to 1 (the mass), give 1/r (the mix's mean inverse radius) and

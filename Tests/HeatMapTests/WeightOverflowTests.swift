@@ -76,6 +76,19 @@ import Testing
         #expect((weights.reduce(0) { $0 + $1 * s } * 1024).isFinite)
     }
 
+    @Test func theLargestWeightIsTheOneAReductionFinds() {
+        var rng = SplitMixGenerator(seed: 29)
+        for n in [0, 1, 7, 8, 9, 64, 1001] {
+            var weights = (0..<n).map { _ in Double.random(in: -5...5, using: &rng) }
+            if n > 3 { weights[n / 2] = .nan }
+            #expect(AdaptivePilot.largestWeight(weights) == weights.reduce(0) { max($0, $1) })
+            let negative = weights.map { -abs($0) }
+            #expect(AdaptivePilot.largestWeight(negative) == 0)
+        }
+        #expect(AdaptivePilot.largestWeight([1, 2, 3, 4, 5, 6, 7, .infinity, 1]) == .infinity)
+        #expect(AdaptivePilot.largestWeight([1, 2, 3, 4, 5, 6, 7, 8, 1e300]) == 1e300)
+    }
+
     @Test func aBinWhoseSumPassesTheLargestDoubleIsRefused() throws {
         let points = PlanePoints(x: [1, 2, 50], y: [1, 2, 50], weight: [1e308, 1e308, 1])
         let configuration = BinningConfiguration(shape: .square, size: 10, projection: .planar)

@@ -21,29 +21,40 @@ enum AdaptivePilot {
     ) throws -> (radii: [Double], summary: AdaptiveSummary, profile: RadiusProfile) {
         try rule.validate()
         let n = points.count
-        let pilot = try density(
+        // Each point's radius is written over its pilot once that is read
+        // (no second array of n, fresh pages to fault in).
+        var pilot = try density(
             of: points, kernel: kernel, radius: radius, budget: budgeted ? pairBudget(n) : nil,
             projection: projection, control: control)
         // The weight-weighted geometric mean over points of weight > 0, by
         // blocks on all cores, added in block order (the same bits whatever the cores).
         let blocks = Parallel.blocks(of: n)
         let weightScale = sumScale(of: points.weight)
-        var logPilot = [Double](repeating: 0, count: n)
+        // Set by blocks on all cores, not cleared first: read only where
+        // the weight and the pilot are above 0, where the pass sets them.
+        var logPilot = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         let pilotParts = try logPilot.withUnsafeMutableBufferPointer { logs in
-            let logs = UncheckedSendable(logs)
-            return try Parallel.map(blocks.count, control: control) { part -> SIMD4<Double> in
-                // (Σ w log f̃, Σ w, lowest, highest) of the block.
-                var sums = SIMD4<Double>(0, 0, .infinity, -.infinity)
-                for i in blocks[part] where points.weight[i] > 0 && pilot[i] > 0 {
-                    let value = log(pilot[i])
-                    logs.value[i] = value
-                    let w = points.weight[i] * weightScale
-                    sums[0] += w * value
-                    sums[1] += w
-                    sums[2] = min(sums[2], pilot[i])
-                    sums[3] = max(sums[3], pilot[i])
+            try pilot.withUnsafeBufferPointer { pilot in
+                let (logs, pilot) = (UncheckedSendable(logs), UncheckedSendable(pilot))
+                return try Parallel.map(blocks.count, control: control) { part -> SIMD4<Double> in
+                    // (Σ w log f̃, Σ w, lowest, highest) of the block.
+                    var sums = SIMD4<Double>(0, 0, .infinity, -.infinity)
+                    for i in blocks[part] {
+                        let f = pilot.value[i]
+                        guard points.weight[i] > 0 && f > 0 else {
+                            logs.value[i] = 0
+                            continue
+                        }
+                        let value = log(f)
+                        logs.value[i] = value
+                        let w = points.weight[i] * weightScale
+                        sums[0] += w * value
+                        sums[1] += w
+                        sums[2] = min(sums[2], f)
+                        sums[3] = max(sums[3], f)
+                    }
+                    return sums
                 }
-                return sums
             }
         }
         var logPilotSum = 0.0, weightSum = 0.0
@@ -75,31 +86,39 @@ enum AdaptivePilot {
         typealias Part = (
             logSum: Double, trimmed: Int, profile: RadiusProfile.Tally, percentiles: WeightedQuantile.Tally
         )
-        var radii = [Double](repeating: radius, count: n)
-        let parts = try radii.withUnsafeMutableBufferPointer { radii in
-            let radii = UncheckedSendable(radii)
+        // Every radius set over its point's pilot by blocks on all cores
+        // (the pilot radius where the weight or the pilot is not above 0).
+        let parts = try pilot.withUnsafeMutableBufferPointer { values in
+            let values = UncheckedSendable(values)
             return try Parallel.map(blocks.count, control: control) { b -> Part in
-                var part: Part = (
-                    0, 0, RadiusProfile.Tally(lowestLog: lowestLog, highestLog: highestLog),
-                    WeightedQuantile.Tally(from: exp(lowestLog), to: exp(highestLog))
-                )
-                for i in blocks[b] where points.weight[i] > 0 {
-                    var logR = logRadius
-                    if pilot[i] > 0 {
-                        let e = -rule.sensitivity * (logPilot[i] - logG)
-                        if e > logTrim { part.trimmed += 1 }
-                        logR += min(e, logTrim)
-                        radii.value[i] =
-                            e > logTrim ? trimmedRadius : radius * (squareRoot ? (g / pilot[i]).squareRoot() : exp(e))
+                // The block's sums and tallies in locals of their own, not
+                // fields of the tuple returned: held in registers.
+                var logSum = 0.0, trimmed = 0
+                var profile = RadiusProfile.Tally(lowestLog: lowestLog, highestLog: highestLog)
+                var percentiles = WeightedQuantile.Tally(from: exp(lowestLog), to: exp(highestLog))
+                for i in blocks[b] {
+                    let f = values.value[i]
+                    guard points.weight[i] > 0 else {
+                        values.value[i] = radius
+                        continue
                     }
-                    let w = points.weight[i] * weightScale, r = radii.value[i]
-                    part.logSum += w * logR
-                    part.profile.add(r, log: logR)
-                    part.percentiles.add(r, weight: w)
+                    var logR = logRadius, r = radius
+                    if f > 0 {
+                        let e = -rule.sensitivity * (logPilot[i] - logG)
+                        if e > logTrim { trimmed += 1 }
+                        logR += min(e, logTrim)
+                        r = e > logTrim ? trimmedRadius : radius * (squareRoot ? (g / f).squareRoot() : exp(e))
+                    }
+                    values.value[i] = r
+                    let w = points.weight[i] * weightScale
+                    logSum += w * logR
+                    profile.add(r, log: logR)
+                    percentiles.add(r, weight: w)
                 }
-                return part
+                return (logSum, trimmed, profile, percentiles)
             }
         }
+        let radii = pilot
         var logSum = 0.0, trimmed = 0
         var smallest = Double.infinity, largest = -Double.infinity, total = 0.0
         for part in parts {
@@ -127,10 +146,32 @@ enum AdaptivePilot {
     /// means and quantiles made of their ratios are those of the weights
     /// themselves. O(n).
     static func sumScale(of weights: [Double]) -> Double {
-        let largest = weights.reduce(0) { max($0, $1) }
+        let largest = largestWeight(weights)
         let limit = Double.greatestFiniteMagnitude / 1024 / Double(max(weights.count, 1))
         guard largest > limit, largest.isFinite else { return 1 }
         return Double(sign: .plus, exponent: limit.exponent - largest.exponent - 1, significand: 1)
+    }
+
+    /// The largest of `weights` and 0, as `weights.reduce(0) { max($0, $1) }`
+    /// finds it (a weight that is not a number never taken), eight lanes a
+    /// step. O(n).
+    static func largestWeight(_ weights: [Double]) -> Double {
+        weights.withUnsafeBufferPointer { w in
+            var lanes = SIMD8<Double>(repeating: 0)
+            var i = 0
+            while i + 8 <= w.count {
+                let next = UnsafeRawPointer(w.baseAddress! + i).loadUnaligned(as: SIMD8<Double>.self)
+                lanes.replace(with: next, where: next .>= lanes)
+                i += 8
+            }
+            var largest = 0.0
+            for k in 0..<8 where lanes[k] >= largest { largest = lanes[k] }
+            while i < w.count {
+                if w[i] >= largest { largest = w[i] }
+                i += 1
+            }
+            return largest
+        }
     }
 
     /// Pairs of points the exact pilot may sum before the grid's is read

@@ -67,16 +67,27 @@ struct RadiusClassFill: DensityFill {
             b -> (wide: [Int], narrow: Int, used: [Bool]) in
             var wide = [Int](repeating: 0, count: classCount), narrow = 0
             var used = [Bool](repeating: false, count: classCount)
+            // The first classes of points whose whole stencil takes a share,
+            // marked used once after the loop; a point on a class's radius,
+            // whose neighbours may take none, is marked by its shares.
+            var stencils = [Bool](repeating: false, count: classCount)
             for i in blocks[b] where weight[i] != 0 {
                 if isBinned(i) {
                     let t = classes.coordinate(of: radii[i]), first = classes.firstClass(at: t)
                     wide[first] += 1
-                    for k in first..<min(first + 3, classCount) where classes.share(of: k, at: t) != 0 {
-                        used[k] = true
+                    if classes.sharesEveryClass(at: t) {
+                        stencils[first] = true
+                    } else {
+                        for k in first..<min(first + 3, classCount) where classes.share(of: k, at: t) != 0 {
+                            used[k] = true
+                        }
                     }
                 } else {
                     narrow += 1
                 }
+            }
+            for first in 0..<classCount where stencils[first] {
+                for k in first..<min(first + 3, classCount) { used[k] = true }
             }
             return (wide, narrow, used)
         }

@@ -145,6 +145,20 @@ struct RadiusClasses: Sendable, Hashable {
         return firstClass(at: min(max(Double(k - 2) / f, 0), last))...firstClass(at: min(Double(k + 2) / f, last))
     }
 
+    /// Whether every class of the stencil of a point at coordinate t
+    /// (``firstClass(at:)`` and up to two after it) takes a share of it
+    /// other than 0 (``share(of:at:)``): all but points on a class's own
+    /// radius, or within a rounding of it, whose neighbours take none.
+    @inline(__always) func sharesEveryClass(at t: Double) -> Bool {
+        switch count {
+        case 1: return true
+        case 2: return t != 0 && t != 1
+        default:
+            let u = t - Double(middle(t))
+            return u != 0 && abs(u) != 1
+        }
+    }
+
     /// Class k's share of a point at coordinate t: the quadratic Lagrange
     /// weight of node k among the three nearest t (linear between two
     /// classes, 1 for one class alone), 0 for a class not among them. The
