@@ -76,17 +76,17 @@ import Testing
         #expect((weights.reduce(0) { $0 + $1 * s } * 1024).isFinite)
     }
 
-    @Test func theLargestWeightIsTheOneAReductionFinds() {
+    @Test func theLargestValueIsTheOneAReductionFinds() {
         var rng = SplitMixGenerator(seed: 29)
         for n in [0, 1, 7, 8, 9, 64, 1001] {
             var weights = (0..<n).map { _ in Double.random(in: -5...5, using: &rng) }
             if n > 3 { weights[n / 2] = .nan }
-            #expect(AdaptivePilot.largestWeight(weights) == weights.reduce(0) { max($0, $1) })
+            #expect(LargestValue.of(weights) == weights.reduce(0) { max($0, $1) })
             let negative = weights.map { -abs($0) }
-            #expect(AdaptivePilot.largestWeight(negative) == 0)
+            #expect(LargestValue.of(negative) == 0)
         }
-        #expect(AdaptivePilot.largestWeight([1, 2, 3, 4, 5, 6, 7, .infinity, 1]) == .infinity)
-        #expect(AdaptivePilot.largestWeight([1, 2, 3, 4, 5, 6, 7, 8, 1e300]) == 1e300)
+        #expect(LargestValue.of([1, 2, 3, 4, 5, 6, 7, .infinity, 1]) == .infinity)
+        #expect(LargestValue.of([1, 2, 3, 4, 5, 6, 7, 8, 1e300]) == 1e300)
     }
 
     @Test func aBinWhoseSumPassesTheLargestDoubleIsRefused() throws {

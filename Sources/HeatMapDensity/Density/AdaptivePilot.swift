@@ -14,9 +14,11 @@ enum AdaptivePilot {
     ///   pairs, the pilot being read beyond it from a fine grid of its own
     ///   by cubic interpolation (as spatstat reads its pilot image, more
     ///   finely); without it the pilot is always exact.
+    /// - Parameter box: the points' box (``DensityGrid/bounds(of:control:)``)
+    ///   when the caller has it, else measured.
     static func radii(
         of points: PlanePoints, kernel: DensityKernel, radius: Double, rule: AdaptiveBandwidth,
-        budgeted: Bool = false, projection: PlaneProjection = PlaneProjection(kind: .planar),
+        budgeted: Bool = false, projection: PlaneProjection = PlaneProjection(kind: .planar), box: PlaneBox? = nil,
         control: ComputeControl
     ) throws -> (radii: [Double], summary: AdaptiveSummary, profile: RadiusProfile) {
         try rule.validate()
@@ -25,7 +27,7 @@ enum AdaptivePilot {
         // (no second array of n, fresh pages to fault in).
         var pilot = try density(
             of: points, kernel: kernel, radius: radius, budget: budgeted ? pairBudget(n) : nil,
-            projection: projection, control: control)
+            projection: projection, box: box, control: control)
         // The weight-weighted geometric mean over points of weight > 0, by
         // blocks on all cores, added in block order (the same bits whatever the cores).
         let blocks = Parallel.blocks(of: n)
@@ -146,32 +148,10 @@ enum AdaptivePilot {
     /// means and quantiles made of their ratios are those of the weights
     /// themselves. O(n).
     static func sumScale(of weights: [Double]) -> Double {
-        let largest = largestWeight(weights)
+        let largest = LargestValue.of(weights)
         let limit = Double.greatestFiniteMagnitude / 1024 / Double(max(weights.count, 1))
         guard largest > limit, largest.isFinite else { return 1 }
         return Double(sign: .plus, exponent: limit.exponent - largest.exponent - 1, significand: 1)
-    }
-
-    /// The largest of `weights` and 0, as `weights.reduce(0) { max($0, $1) }`
-    /// finds it (a weight that is not a number never taken), eight lanes a
-    /// step. O(n).
-    static func largestWeight(_ weights: [Double]) -> Double {
-        weights.withUnsafeBufferPointer { w in
-            var lanes = SIMD8<Double>(repeating: 0)
-            var i = 0
-            while i + 8 <= w.count {
-                let next = UnsafeRawPointer(w.baseAddress! + i).loadUnaligned(as: SIMD8<Double>.self)
-                lanes.replace(with: next, where: next .>= lanes)
-                i += 8
-            }
-            var largest = 0.0
-            for k in 0..<8 where lanes[k] >= largest { largest = lanes[k] }
-            while i < w.count {
-                if w[i] >= largest { largest = w[i] }
-                i += 1
-            }
-            return largest
-        }
     }
 
     /// Pairs of points the exact pilot may sum before the grid's is read
@@ -350,14 +330,15 @@ enum AdaptivePilot {
     /// other kernels are smooth at their centre: a grid reads them well
     /// there, and the sort this takes, about 0.1 s for 10⁶ points, is not
     /// spent on them.) `merging: false` sums the points as they are.
+    /// `box` is the points' box when known, else measured.
     static func density(
         of points: PlanePoints, kernel: DensityKernel, radius: Double, budget: Int? = nil,
-        projection: PlaneProjection = PlaneProjection(kind: .planar), control: ComputeControl,
+        projection: PlaneProjection = PlaneProjection(kind: .planar), box: PlaneBox? = nil, control: ComputeControl,
         merging: Bool = true
     ) throws -> [Double] {
         let n = points.count
         guard n > 0 else { return [] }
-        let box = try DensityGrid.bounds(of: points, control: control)
+        let box = try box ?? DensityGrid.bounds(of: points, control: control)
         let sums = NeighbourSums(points: points, kernel: kernel, radius: radius, box: box)
         try control.checkCancellation()
         let exact = try sums.sparsest(within: budget.map { $0 * budgetFactor(kernel) }, control: control)

@@ -154,7 +154,7 @@ enum DensityPlanner {
         } else if let rule = configuration.bandwidth.adaptiveRule {
             let chosen = try AdaptivePilot.radii(
                 of: points, kernel: configuration.kernel, radius: plan.radius,
-                rule: rule, budgeted: true, projection: source.projection,
+                rule: rule, budgeted: true, projection: source.projection, box: plan.box,
                 control: control)
             radii = chosen.radii
             adaptive = chosen.summary

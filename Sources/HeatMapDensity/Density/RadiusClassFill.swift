@@ -161,7 +161,7 @@ struct RadiusClassFill: DensityFill {
         var refinement = 1
         var splatMaximum = 0.0
         if !mean {
-            for i in 0..<(rows * columns) { splatMaximum = max(splatMaximum, density[i]) }
+            splatMaximum = LargestValue.of(UnsafeBufferPointer(start: density, count: rows * columns))
             let found = RadiusClassBound.refinement(
                 of: sortedBy, points: points.slices, kernel: kernel, radius: radius, xAxis: xAxis, yAxis: yAxis,
                 splatMaximum: splatMaximum)
