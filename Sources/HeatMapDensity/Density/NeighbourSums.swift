@@ -245,6 +245,10 @@ struct NeighbourSums: @unchecked Sendable {
         let x: [Double]
         let y: [Double]
         let weight: [Double]
+        /// The largest |weight| of each bucket's held points (0 for none):
+        /// a block's largest is the largest of its buckets', not a pass
+        /// over its points for every bucket that looks at them.
+        let largest: [Double]
 
         init(_ sums: NeighbourSums, blocksOf chosen: [Int], control: ComputeControl) throws {
             var keep = [Bool](repeating: false, count: sums.bucketCount)
@@ -267,21 +271,24 @@ struct NeighbourSums: @unchecked Sendable {
             var x = [Double](repeating: 0, count: m)
             var y = [Double](repeating: 0, count: m)
             var weight = [Double](repeating: 0, count: m)
+            var largest = [Double](repeating: 0, count: sums.bucketCount)
             var next = start
             let points = sums.points
             sums.bucket.withUnsafeBufferPointer { bucket in
                 for part in found {
                     for i in part {
-                        let s = next[bucket[i]]
-                        next[bucket[i]] = s + 1
+                        let b = bucket[i], s = next[b]
+                        next[b] = s + 1
                         order[s] = i
                         x[s] = points.x[i]
                         y[s] = points.y[i]
                         weight[s] = points.weight[i]
+                        largest[b] = max(largest[b], abs(points.weight[i]))
                     }
                 }
             }
             (self.start, self.order, self.x, self.y, self.weight) = (start, order, x, y, weight)
+            self.largest = largest
         }
     }
 
@@ -291,6 +298,7 @@ struct NeighbourSums: @unchecked Sendable {
         into out: UnsafeMutablePointer<Double>
     ) {
         let (start, order, x, y, weight) = (held.start, held.order, held.x, held.y, held.weight)
+        let bucketLargest = held.largest
         let own = start[b]..<start[b + 1]
         guard !own.isEmpty else { return }
         let c = b % columns, r = b / columns
@@ -299,22 +307,18 @@ struct NeighbourSums: @unchecked Sendable {
         // The block's points relative to the bucket's centre, in units of
         // R (so d² is d²/R²), weights scaled into float's range.
         let unit = 1 / radius
-        var m = 0
         let lo = max(c - span, 0), hi = min(c + span, columns - 1)
         var largest = 0.0
+        for rr in max(r - span, 0)...min(r + span, rows - 1) {
+            for k in rr * columns + lo...rr * columns + hi { largest = max(largest, bucketLargest[k]) }
+        }
+        // A power of two: the scaling is exact.
+        let scale = largest > 0 ? exp2(-Double(largest.exponent)) : 1
+        var m = 0
         for rr in max(r - span, 0)...min(r + span, rows - 1) {
             for s in start[rr * columns + lo]..<start[rr * columns + hi + 1] {
                 fx[m] = Float((x[s] - cx) * unit)
                 fy[m] = Float((y[s] - cy) * unit)
-                largest = max(largest, abs(weight[s]))
-                m += 1
-            }
-        }
-        // A power of two: the scaling is exact.
-        let scale = largest > 0 ? exp2(-Double(largest.exponent)) : 1
-        m = 0
-        for rr in max(r - span, 0)...min(r + span, rows - 1) {
-            for s in start[rr * columns + lo]..<start[rr * columns + hi + 1] {
                 fw[m] = Float(weight[s] * scale)
                 m += 1
             }
