@@ -120,9 +120,11 @@ import Testing
         #expect(grid.values.contains { $0 > 0 })
     }
 
-    @Test(arguments: kernels, [0.7, 1.5, 6.0, 7.3, 11.3])
+    @Test(arguments: kernels, [0.7, 1.5, 6.0, 7.3, 9.4, 11.3, 13.2, 16.6])
     func aLonePointIsItsKernelAtEveryNodeWhereverItFalls(kernel: DensityKernel, radius: Double) throws {
-        // One group of sixteen lanes (r ≤ 6.5 cells) or several; the point
+        // One group of sixteen lanes (r ≤ 6.5 cells) or several: wider
+        // spans take four steps of four at a time and then the one, two or
+        // three left (9.4, 16.6; 11.3; 13.2 cells); the point
         // at each of the four column offsets from a multiple of four, off
         // node and on one, and past each edge of the grid so that its
         // disc is clipped (its lanes run into the rows' padding).

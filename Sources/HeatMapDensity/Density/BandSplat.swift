@@ -11,7 +11,8 @@ import HeatMapCore
 ///
 /// Per point, with s = w^(1/p) and offsets in radii: the column terms
 /// uⱼ = s (dxⱼ/r)² of its span, four lanes per vector register, kept in
-/// registers (spans of up to four steps; ``BandLanes``); the row terms
+/// registers (spans of up to four steps, wider ones four steps at a time;
+/// ``BandLanes``); the row terms
 /// aᵢ = s (1 − (dyᵢ/r)²), four rows per step; and each node of the span's
 /// rectangle adds max(aᵢ − uⱼ, 0)^p, which is w (1 − d²/r²)^p inside the
 /// disc and 0 outside it: no mask of the chord, no bounds, no table. On
@@ -222,11 +223,23 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
         case 3: Self.rows(ThreeSteps.self, fx, step, a, height, dst, stride)
         case 4: Self.rows(FourSteps.self, fx, step, a, height, dst, stride)
         default:
+            // Wider spans: their column terms worked out into `terms`, then
+            // taken four steps at a time into registers, each four down all
+            // the rows (the band's tile stays in the first-level cache): no
+            // load of a column term per node, and a loop's count and branch
+            // per four steps rather than per step. Each node still takes the
+            // same term, after the same earlier points'.
             for g in 0..<steps { terms.columns[g] = Lanes(columnTermsAt: fx - Float(g * lanes), step: step) }
-            var row = dst
-            for k in 0..<height {
-                for g in 0..<steps { terms.columns[g].add(Power.self, below: a[k], into: row + g * lanes) }
-                row += stride
+            var g = 0
+            while g + 4 <= steps {
+                Self.rows(FourSteps.self, terms.columns + g, a, height, dst + g * lanes, stride)
+                g += 4
+            }
+            switch steps - g {
+            case 1: Self.rows(Lanes.self, terms.columns + g, a, height, dst + g * lanes, stride)
+            case 2: Self.rows(TwoSteps.self, terms.columns + g, a, height, dst + g * lanes, stride)
+            case 3: Self.rows(ThreeSteps.self, terms.columns + g, a, height, dst + g * lanes, stride)
+            default: break
             }
         }
     }
@@ -241,7 +254,23 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
         _: L.Type, _ fx: Float, _ step: Float, _ a: UnsafePointer<Float>, _ height: Int,
         _ dst: UnsafeMutablePointer<Float>, _ stride: Int
     ) {
-        let u = L(columnTermsAt: fx, step: step)
+        rows(L(columnTermsAt: fx, step: step), a, height, dst, stride)
+    }
+
+    /// The rows of a run of a span's columns whose terms, worked out
+    /// already at `columnTerms`, `L` loads into registers.
+    @inline(__always)
+    private static func rows<L: BandLanes>(
+        _: L.Type, _ columnTerms: UnsafePointer<Lanes>, _ a: UnsafePointer<Float>, _ height: Int,
+        _ dst: UnsafeMutablePointer<Float>, _ stride: Int
+    ) {
+        rows(L(loading: columnTerms), a, height, dst, stride)
+    }
+
+    @inline(__always)
+    private static func rows<L: BandLanes>(
+        _ u: L, _ a: UnsafePointer<Float>, _ height: Int, _ dst: UnsafeMutablePointer<Float>, _ stride: Int
+    ) {
         var row = dst
         for k in 0..<height {
             u.add(Power.self, below: a[k], into: row)
@@ -276,6 +305,8 @@ protocol BandLanes {
     /// (step × (j − fx))² for lane j: the point at lane `fx`, `step` the
     /// node step times √s over the radius.
     init(columnTermsAt fx: Float, step: Float)
+    /// The terms of ``width`` columns from consecutive steps of four at `terms`.
+    init(loading terms: UnsafePointer<SIMD4<Float>>)
     /// Adds max(a − u, 0)^p of each lane's term u to the floats at `dst`.
     func add<P: BandPower>(_: P.Type, below a: Float, into dst: UnsafeMutablePointer<Float>)
 }
@@ -287,6 +318,8 @@ extension SIMD4: BandLanes where Scalar == Float {
         let d = (SIMD4(0, 1, 2, 3) - fx) * step
         self = d * d
     }
+
+    @inline(__always) init(loading terms: UnsafePointer<SIMD4<Float>>) { self = terms.pointee }
 
     @inline(__always) func add<P: BandPower>(_: P.Type, below a: Float, into dst: UnsafeMutablePointer<Float>) {
         // max(t, 0) as a select that keeps t where t > 0 (a NaN among the
@@ -311,6 +344,11 @@ struct BandLaneSteps<Low: BandLanes, High: BandLanes>: BandLanes {
     @inline(__always) init(columnTermsAt fx: Float, step: Float) {
         low = Low(columnTermsAt: fx, step: step)
         high = High(columnTermsAt: fx - Float(Low.width), step: step)
+    }
+
+    @inline(__always) init(loading terms: UnsafePointer<SIMD4<Float>>) {
+        low = Low(loading: terms)
+        high = High(loading: terms + Low.width / 4)
     }
 
     @inline(__always) func add<P: BandPower>(_: P.Type, below a: Float, into dst: UnsafeMutablePointer<Float>) {
