@@ -339,20 +339,13 @@ final class RadiusClassOrder: @unchecked Sendable {
     func run(of f: Int) -> Range<Int> { starts[f]..<starts[f + 1] }
 }
 
-/// Bins class `target`'s share of points sorted into row bands once for
-/// every class they share (``RadiusClassRuns``): each entry holds the
-/// point's weight and class coordinate t, and its share of the class is
-/// taken as it is binned (``RadiusClasses/share(of:at:)``).
-struct ClassRunBinning: RowDepositor {
-    let binning: CubicBinning
-    /// The class coordinate t of each point of the run being sorted.
-    let coordinate: UnsafePointer<Double>
-    let classes: RadiusClasses
-    let target: Int
-    /// What the coordinates are multiplied by for `classes` (the factor
-    /// they were refined by since the points were sorted).
-    var scale: Double = 1
+/// A depositor that bins a class's share of its points by cubic weights:
+/// the rows, tiles and scratch of its ``CubicBinning``.
+protocol ClassBinning: RowSorter {
+    var binning: CubicBinning { get }
+}
 
+extension ClassBinning {
     var scratchCount: Int { binning.scratchCount }
     var pollInterval: Int { binning.pollInterval }
     var reachRows: Int { binning.reachRows }
@@ -361,6 +354,21 @@ struct ClassRunBinning: RowDepositor {
     @inline(__always) func anchor(x: Double, y: Double) -> (row: Int, column: Int)? {
         binning.anchor(x: x, y: y)
     }
+}
+
+/// Bins class `target`'s share of points sorted into row bands once for
+/// every class they share (``RadiusClassRuns``): each entry holds the
+/// point's weight and class coordinate t, and its share of the class is
+/// taken as it is binned (``RadiusClasses/share(of:at:)``).
+struct ClassRunBinning: RowDepositor, ClassBinning {
+    let binning: CubicBinning
+    /// The class coordinate t of each point of the run being sorted.
+    let coordinate: UnsafePointer<Double>
+    let classes: RadiusClasses
+    let target: Int
+    /// What the coordinates are multiplied by for `classes` (the factor
+    /// they were refined by since the points were sorted).
+    var scale: Double = 1
 
     /// (x, y, weight, t).
     @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
@@ -438,7 +446,7 @@ final class RadiusClassRuns {
 /// Bins class `target`'s part of its points (``RadiusClasses/runs(sharing:refinedBy:)``)
 /// by cubic weights (``CubicBinning``): each point its share of the class
 /// (``RadiusClasses/share(of:at:)``) of its weight.
-struct ClassShareBinning: PointDepositor {
+struct ClassShareBinning: PointDepositor, ClassBinning {
     let binning: CubicBinning
     /// The class coordinate t of each point of the run.
     let coordinate: UnsafePointer<Double>
@@ -446,15 +454,6 @@ struct ClassShareBinning: PointDepositor {
     let target: Int
     /// What the coordinates are multiplied by for `classes` (``ClassRunBinning/scale``).
     var scale: Double = 1
-
-    var scratchCount: Int { binning.scratchCount }
-    var pollInterval: Int { binning.pollInterval }
-    var reachRows: Int { binning.reachRows }
-    var tileWidth: Int { binning.tileWidth }
-
-    @inline(__always) func anchor(x: Double, y: Double) -> (row: Int, column: Int)? {
-        binning.anchor(x: x, y: y)
-    }
 
     @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
         SIMD4(x, y, weight * classes.share(of: target, at: coordinate[i] * scale), value)
