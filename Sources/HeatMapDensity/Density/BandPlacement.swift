@@ -163,19 +163,17 @@ struct PlacedBandEntry: BandPoint {
     /// Whether these entries can place points in `frame`: a grid of at most 2¹⁶ nodes a side.
     static func fits(_ frame: BandFrame) -> Bool { max(frame.xAxis.count, frame.yAxis.count) <= 1 << 16 }
 
-    @inline(__always) init(x: Double, y: Double, radius r: Double, scaledWeight w: Double, frame: BandFrame) {
-        guard let p = frame.place(x: x, y: y, radius: r) else {
+    /// The footprint ``SizedBandEntry`` would work out in the splat, worked out here.
+    @inline(__always) init(x: Double, y: Double, radius: Double, scaledWeight w: Double, frame: BandFrame) {
+        let sized = SizedBandEntry(x: x, y: y, radius: radius, scaledWeight: w, frame: frame)
+        guard let f = sized.footprint(in: frame) else {
             (column, row, lastColumn, lastRow, fx, fy, stepAcross, stepDown, root) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
             return
         }
-        (column, row) = (UInt16(truncatingIfNeeded: p.column), UInt16(truncatingIfNeeded: p.row))
-        (lastColumn, lastRow) = (UInt16(truncatingIfNeeded: p.lastColumn), UInt16(truncatingIfNeeded: p.lastRow))
-        (fx, fy) = (p.fx, p.fy)
-        let (across, down) =
-            r == frame.maximumRadius
-            ? (frame.columnStep, frame.rowStep) : (frame.xAxis.step / r, frame.yAxis.step / r)
-        (stepAcross, stepDown) = (Float(across), Float(down))
-        root = Self.root(of: w)
+        (column, row) = (UInt16(truncatingIfNeeded: f.column), UInt16(truncatingIfNeeded: f.row))
+        (lastColumn, lastRow) = (UInt16(truncatingIfNeeded: f.lastColumn), UInt16(truncatingIfNeeded: f.lastRow))
+        (fx, fy, stepAcross, stepDown) = (f.fx, f.fy, f.stepAcross, f.stepDown)
+        root = sized.root
     }
 
     @inline(__always) func footprint(in frame: BandFrame) -> BandFootprint? {
