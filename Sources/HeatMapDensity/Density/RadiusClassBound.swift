@@ -155,7 +155,7 @@ enum RadiusClassBound {
                 }
             }
         }
-        let maximum = max(splatMaximum, low.max() ?? 0)
+        let maximum = max(splatMaximum, LargestValue.of(low))
         guard maximum > 0 else { return 1 }
         for factor in 1...largestFactor {
             let fine = classes.refined(by: factor)
