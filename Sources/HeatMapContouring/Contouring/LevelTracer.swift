@@ -161,6 +161,8 @@ private struct Builder {
     package var out: LevelTrace
     /// Crossings on horizontal edges of interior rows: edge << 32 | piece.
     package var crossings: [UInt64] = []
+    /// The crossings of the piece being traced, in order.
+    private var path: [Crossing] = []
     /// The positions of the closed piece being traced, to measure it.
     private var ring: [PlanePoint] = []
     private var sinceCheck = 0
@@ -220,16 +222,18 @@ private struct Builder {
 
     /// Follows segments from the crossing on `side` of cell (column, row)
     /// until the ring closes or the path leaves the grid.
+    ///
+    /// The walk reads only the cell codes and gathers the crossings'
+    /// edges (``Crossing``); their values are read after it, in a loop of
+    /// their own (``gatherValues()``), and their positions placed last.
     private mutating func tracePiece(column c0: Int, row r0: Int, side s0: Int, closed: Bool) throws {
         let exit = CellCases.exit, afterUse = CellCases.afterUse
         let c1 = columns - 1
         let start = out.vertices.count, crossingStart = crossings.count
-        out.vertices.beginPiece()
-        ring.removeAll(keepingCapacity: true)
-        let first = record(column: c0, row: r0, side: s0)
-        if closed { ring.append(first) }
+        path.removeAll(keepingCapacity: true)
+        path.append(crossing(column: c0, row: r0, side: s0))
         var c = c0, r = r0, s = s0
-        var endKey = FrameKey(edge: -1, along: 0)
+        var endEdge = -1
         while true {
             let cell = r * c1 + c
             let code = Int(codes[cell])
@@ -246,11 +250,9 @@ private struct Builder {
             }
             let ns = CellCases.opposite(e)
             if closed && nc == c0 && nr == r0 && ns == s0 { break }
-            let last = record(column: c, row: r, side: e)
-            if closed { ring.append(last) }
+            path.append(crossing(column: c, row: r, side: e))
             if nc < 0 || nr < 0 || nc >= c1 || nr >= rows - 1 {
-                let k = frame.perimeterEdge(cellColumn: c, cellRow: r, side: e) ?? 0
-                endKey = FrameKey(edge: Int32(k), along: frame.along(perimeterEdge: k, x: last.x, y: last.y))
+                endEdge = frame.perimeterEdge(cellColumn: c, cellRow: r, side: e) ?? 0
                 break
             }
             c = nc; r = nr; s = ns
@@ -259,6 +261,19 @@ private struct Builder {
                 sinceCheck = 0
                 try control.checkCancellation()
             }
+        }
+        gatherValues()
+        out.vertices.beginPiece()
+        ring.removeAll(keepingCapacity: true)
+        var first = PlanePoint(x: 0, y: 0), last = first
+        for k in path.indices {
+            last = record(path[k])
+            if k == 0 { first = last }
+            if closed { ring.append(last) }
+        }
+        var endKey = FrameKey(edge: -1, along: 0)
+        if endEdge >= 0 {
+            endKey = FrameKey(edge: Int32(endEdge), along: frame.along(perimeterEdge: endEdge, x: last.x, y: last.y))
         }
         if closed {
             let measure = RingMeasure(ring, geometry: geometry)
@@ -282,24 +297,52 @@ private struct Builder {
         out.pieceStart.append(Int32(out.vertices.count))
     }
 
-    /// Appends the crossing on `side` of cell (column, row) and gives its
-    /// position (placed by ``EdgeVertices``).
-    @inline(__always) private mutating func record(column c: Int, row r: Int, side: Int) -> PlanePoint {
+    /// The crossing on `side` of cell (column, row): its edge, its values
+    /// not read yet (``gatherValues()``).
+    @inline(__always) private func crossing(column c: Int, row r: Int, side: Int) -> Crossing {
         switch side {
         case 0, 2:
-            let row = side == 0 ? r : r + 1
-            let a = row * columns + c
-            if row > 0 && row < rows - 1 {
-                crossings.append(UInt64(row * (columns - 1) + c) << 32 | UInt64(out.isChain.count))
-            }
-            return out.vertices.append(
-                row: row, column: c, fractionAlongX: CrossingRule.fraction(values[a], values[a + 1], t))
+            return Crossing(column: Int32(c), row: Int32(side == 0 ? r : r + 1), vertical: false)
         default:
-            let col = side == 3 ? c : c + 1
-            let a = r * columns + col
-            return out.vertices.append(
-                row: r, column: col,
-                fractionAlongY: CrossingRule.fraction(values[a], values[a + columns], t))
+            return Crossing(column: Int32(side == 3 ? c : c + 1), row: Int32(r), vertical: true)
         }
     }
+
+    /// Reads the values at the two nodes of each crossing of ``path``.
+    /// Nothing in this loop waits on a load, so the loads of many
+    /// crossings are in flight at once: the grid read along a contour
+    /// misses the cache at each step up or down (a row apart in memory).
+    private mutating func gatherValues() {
+        let values = values, columns = columns
+        path.withUnsafeMutableBufferPointer { path in
+            for k in path.indices {
+                let a = Int(path[k].row) &* columns &+ Int(path[k].column)
+                path[k].from = values[a]
+                path[k].to = values[a &+ (path[k].vertical ? columns : 1)]
+            }
+        }
+    }
+
+    /// Appends crossing `x` and gives its position (placed by
+    /// ``EdgeVertices``).
+    @inline(__always) private mutating func record(_ x: Crossing) -> PlanePoint {
+        let row = Int(x.row), c = Int(x.column)
+        let f = CrossingRule.fraction(x.from, x.to, t)
+        if x.vertical { return out.vertices.append(row: row, column: c, fractionAlongY: f) }
+        if row > 0 && row < rows - 1 {
+            crossings.append(UInt64(row * (columns - 1) + c) << 32 | UInt64(out.isChain.count))
+        }
+        return out.vertices.append(row: row, column: c, fractionAlongX: f)
+    }
+}
+
+/// A crossing gathered by the walk: the grid edge from node (column, row)
+/// to the next node along x (or along y when `vertical`), and the values
+/// at the two nodes. 32 bytes.
+private struct Crossing {
+    var column: Int32
+    var row: Int32
+    var vertical: Bool
+    var from = 0.0
+    var to = 0.0
 }
