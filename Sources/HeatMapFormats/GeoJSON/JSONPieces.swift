@@ -14,6 +14,10 @@ struct JSONPieces {
 
     private var done: [JSONText] = []
     private var text: JSONText
+    /// Where ``append(positions:closing:decimals:)`` writes the blocks of
+    /// rings too long for the stack: one buffer for the whole text, where a
+    /// buffer a ring cost a `malloc` and a `free` for each.
+    private var scratch: [UInt8] = []
 
     package init(reserving capacity: Int = 1 << 12) {
         text = JSONText(reserving: min(capacity, Self.pieceBytes))
@@ -58,9 +62,27 @@ struct JSONPieces {
             return
         }
         append(byte: UInt8(ascii: "["))
-        JSONText.writePositions(points, closing: closing, decimals: decimals) { block in
-            room(block.count)
-            text.append(bytes: block)
+        let capacity = JSONText.scratchCapacity(points, closing: closing)
+        if capacity <= scratchStackBytes {
+            JSONText.writePositions(points, closing: closing, decimals: decimals) { block in
+                room(block.count)
+                text.append(bytes: block)
+            }
+        } else {
+            // Taken out while the blocks are written, so that writing them
+            // into the text does not overlap an access to it.
+            var buffer: [UInt8] = []
+            swap(&buffer, &scratch)
+            if buffer.count < capacity {
+                buffer = [UInt8](repeating: 0, count: JSONText.blockBytes + FixedDecimal.scratchBytes)
+            }
+            buffer.withUnsafeMutableBufferPointer { buffer in
+                JSONText.writePositions(points, closing: closing, decimals: decimals, in: buffer) { block in
+                    room(block.count)
+                    text.append(bytes: block)
+                }
+            }
+            swap(&buffer, &scratch)
         }
         append(byte: UInt8(ascii: "]"))
     }

@@ -111,23 +111,39 @@ package struct JSONText {
         _ points: [FixedPoint], closing: Bool, decimals: Int,
         _ emit: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
+        withScratch(of: UInt8.self, capacity: scratchCapacity(points, closing: closing)) { buffer in
+            writePositions(points, closing: closing, decimals: decimals, in: buffer, emit)
+        }
+    }
+
+    /// The scratch bytes ``writePositions(_:closing:decimals:in:_:)``
+    /// needs for `points`: room for one block, or for every position when
+    /// they are fewer (a small ring's text is made on the stack). At most
+    /// ``blockBytes`` + ``FixedDecimal/scratchBytes``.
+    static func scratchCapacity(_ points: [FixedPoint], closing: Bool) -> Int {
+        let n = points.count + (closing && !points.isEmpty ? 1 : 0)
+        return min(n, block) * (positionLength + 1) + FixedDecimal.scratchBytes
+    }
+
+    /// As ``writePositions(_:closing:decimals:_:)``, in `buffer` (at least
+    /// ``scratchCapacity(_:closing:)`` bytes): for a writer that keeps one
+    /// buffer for many rings.
+    static func writePositions(
+        _ points: [FixedPoint], closing: Bool, decimals: Int, in buffer: UnsafeMutableBufferPointer<UInt8>,
+        _ emit: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         let n = points.count + (closing && !points.isEmpty ? 1 : 0)
         let format = FixedDecimal.of(decimals)
-        // Room for one block, or for every position when they are fewer: a
-        // small ring's text is made on the stack.
-        let capacity = min(n, block) * (positionLength + 1) + FixedDecimal.scratchBytes
-        withScratch(of: UInt8.self, capacity: capacity) { buffer in
-            let end = buffer.baseAddress! + capacity
-            points.withUnsafeBufferPointer { points in
-                for first in stride(from: 0, to: n, by: block) {
-                    var p = end
-                    for k in (first..<min(first + block, n)).reversed() {
-                        let q = points[k == points.count ? 0 : k]
-                        p = JSONText.write(x: q.x, y: q.y, format, endingAt: p)
-                        if k > 0 { p -= 1; p.pointee = UInt8(ascii: ",") }
-                    }
-                    emit(UnsafeBufferPointer(start: p, count: end - p))
+        let end = buffer.baseAddress! + buffer.count
+        points.withUnsafeBufferPointer { points in
+            for first in stride(from: 0, to: n, by: block) {
+                var p = end
+                for k in (first..<min(first + block, n)).reversed() {
+                    let q = points[k == points.count ? 0 : k]
+                    p = JSONText.write(x: q.x, y: q.y, format, endingAt: p)
+                    if k > 0 { p -= 1; p.pointee = UInt8(ascii: ",") }
                 }
+                emit(UnsafeBufferPointer(start: p, count: end - p))
             }
         }
     }
