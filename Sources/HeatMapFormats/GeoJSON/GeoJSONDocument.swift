@@ -327,8 +327,9 @@ struct GeoJSONDocument {
                 // held whole while it goes out.
                 let piece = geometry.pieces[p]
                 geometry.pieces[p] = JSONText(reserving: 0)
-                if out.bytes.count + piece.bytes.count > 1 << 20 {
-                    // A large piece goes out as it is, not through a copy.
+                if piece.bytes.count >= 1 << 16 || out.bytes.count + piece.bytes.count > 1 << 20 {
+                    // A large piece goes out as it is, not through a copy
+                    // (most of a big feature's pieces are nearly a megabyte).
                     try out.flush(to: sink)
                     try piece.write(to: sink)
                 } else {
