@@ -74,7 +74,9 @@ struct JSONPieces {
             var buffer: [UInt8] = []
             swap(&buffer, &scratch)
             if buffer.count < capacity {
-                buffer = [UInt8](repeating: 0, count: JSONText.blockBytes + FixedDecimal.scratchBytes)
+                // Written before it is read: no zeros needed.
+                let largest = JSONText.largestScratchCapacity
+                buffer = [UInt8](unsafeUninitializedCapacity: largest) { _, count in count = largest }
             }
             buffer.withUnsafeMutableBufferPointer { buffer in
                 JSONText.writePositions(points, closing: closing, decimals: decimals, in: buffer) { block in

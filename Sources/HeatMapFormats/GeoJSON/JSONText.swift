@@ -119,7 +119,7 @@ package struct JSONText {
     /// The scratch bytes ``writePositions(_:closing:decimals:in:_:)``
     /// needs for `points`: room for one block, or for every position when
     /// they are fewer (a small ring's text is made on the stack). At most
-    /// ``blockBytes`` + ``FixedDecimal/scratchBytes``.
+    /// ``largestScratchCapacity``.
     static func scratchCapacity(_ points: [FixedPoint], closing: Bool) -> Int {
         let n = points.count + (closing && !points.isEmpty ? 1 : 0)
         return min(n, block) * (positionLength + 1) + FixedDecimal.scratchBytes
@@ -152,6 +152,8 @@ package struct JSONText {
     private static let block = 1024
     /// The most bytes a block takes: its positions and their commas.
     static let blockBytes = block * (positionLength + 1)
+    /// The most scratch any ring's text takes (``scratchCapacity(_:closing:)``).
+    static let largestScratchCapacity = blockBytes + FixedDecimal.scratchBytes
 
     /// Appends bytes as they are.
     package mutating func append(bytes more: UnsafeBufferPointer<UInt8>) {
