@@ -571,4 +571,71 @@ extension RadiusClassTests {
         #expect(start(scattered, maximum: maximum) == 0)
         #expect(start(bunched, maximum: (20.0 / 8) * (20.0 / 8)) == used.count)
     }
+
+    /// Every class binned into a plane of its own in one pass over the
+    /// points gives the sums of the classes binned one at a time into one
+    /// plane (to the transforms' rounding: only the order of the adds
+    /// into a node differs), for classes of the grid's own step and of a
+    /// refinement, and for a list that skips a class.
+    @Test(arguments: [1, 2])
+    func classesBinnedAtOnceSumAsClassesBinnedOneByOne(refinement: Int) throws {
+        var rng = SplitMixGenerator(seed: 59)
+        var p = PlanePoints()
+        var radii: [Double] = []
+        for _ in 0..<2000 {
+            p.append(
+                x: Double.random(in: 4...124, using: &rng), y: Double.random(in: 4...127, using: &rng),
+                weight: Double.random(in: 0.5...2, using: &rng))
+            radii.append(Double.random(in: 19...60, using: &rng))
+        }
+        let sortedBy = RadiusClasses(smallest: 19, largest: 60)
+        let classes = sortedBy.refined(by: refinement)
+        let order = Self.order(p, radii: radii, classes: sortedBy)
+        let xAxis = GaussianAxis(origin: 0.5, step: 1, count: 128, sigma: 1, reach: 1)
+        let yAxis = GaussianAxis(origin: 0.5, step: 1, count: 131, sigma: 1, reach: 1)
+        func kernel(_ k: Int, _ i: Int, _ j: Int) -> Double {
+            let rho = classes.radius(k), d2 = Double(i * i + j * j)
+            return d2 <= rho * rho ? DensityKernel.quartic.shape(squaredDistanceRatio: d2 / (rho * rho)) : 0
+        }
+        for list in [Array(0..<classes.count), Array(0..<classes.count).filter { $0 != 2 }] {
+            func sums(atOnce: Bool) throws -> [Double] {
+                let convolution = try ClassConvolution(
+                    xAxis: xAxis, yAxis: yAxis, reach: classes.support(list.last!), channels: 1)
+                var runs: RadiusClassRuns? = nil
+                var slot = [Int](repeating: -1, count: classes.count)
+                for (s, k) in list.enumerated() { slot[k] = s }
+                try slot.withUnsafeBufferPointer { slot in
+                    try convolution.add(
+                        list, support: classes.support, kernel: kernel, control: .none,
+                        binAll: atOnce
+                            ? { binning, stride in
+                                let depositor = ClassStencilBinning(
+                                    binning: binning, coordinate: order.coordinate, classes: classes,
+                                    slot: slot.baseAddress!, stride: stride, scale: Double(refinement))
+                                try RowBands.deposit(
+                                    depositor, x: order.x, y: order.y, weight: order.weight, value: nil,
+                                    count: order.count, rows: yAxis.count, columns: xAxis.count, control: .none,
+                                    progress: nil)
+                            } : nil,
+                        bin: { k, binning in
+                            if runs == nil {
+                                runs = RadiusClassRuns(
+                                    order: order, binning: binning, sortedBy: sortedBy, factor: refinement,
+                                    rows: yAxis.count, columns: xAxis.count)
+                            }
+                            try runs!.bin(k, control: .none)
+                        }, done: { _, _ in })
+                }
+                try convolution.sum.inverse(control: .none)
+                let count = convolution.sum.rows * convolution.sum.columns
+                return Array(UnsafeBufferPointer(start: convolution.sum.sumRe.base, count: count))
+                    + Array(UnsafeBufferPointer(start: convolution.sum.sumIm.base, count: count))
+            }
+            let once = try sums(atOnce: true), apart = try sums(atOnce: false)
+            let top = apart.map(abs).max()!
+            #expect(top > 0)
+            let off = zip(once, apart).map { abs($0 - $1) }.max()!
+            #expect(off <= 1e-12 * top, "\(off / top)")
+        }
+    }
 }

@@ -20,6 +20,10 @@ struct ClassConvolution {
     let plane: GridBuffer
     let sum: SpectralSum
 
+    /// The most doubles of the planes of ``add(_:support:kernel:control:binAll:bin:done:)``'s
+    /// classes binned all at once (64 MiB); more classes are binned one at a time into one plane.
+    static let allPlanesLimit = 1 << 23
+
     /// - Parameter reach: how far the widest kernel reaches (its support).
     init(xAxis: GaussianAxis, yAxis: GaussianAxis, reach: Double, channels: Int) throws {
         self.xAxis = xAxis
@@ -37,11 +41,25 @@ struct ClassConvolution {
     /// bins class k's points by `binning` into the plane (zero before each
     /// class), and `done(k, magnitude)` sees Σ |value| of each part of
     /// class k's plane.
+    ///
+    /// With `binAll`, when a plane per class fits ``allPlanesLimit``, every
+    /// class is binned first in one call into planes of its own (class
+    /// `classes[s]` into plane s, ``CubicBinning/deposit(x:y:shares:slots:stride:)``,
+    /// `binAll(binning, stride)` with `binning` over plane 0): each point's
+    /// nodes and weights are found once rather than once per class it shares.
     func add(
         _ classes: [Int], support: (Int) -> Double, kernel: (_ k: Int, _ i: Int, _ j: Int) -> Double,
-        control: ComputeControl, bin: (_ k: Int, _ binning: CubicBinning) throws -> Void,
+        control: ComputeControl, binAll: ((_ binning: CubicBinning, _ stride: Int) throws -> Void)? = nil,
+        bin: (_ k: Int, _ binning: CubicBinning) throws -> Void,
         done: (_ k: Int, _ magnitude: (re: Double, im: Double)) -> Void
     ) throws {
+        var planes: GridBuffer? = nil
+        if let binAll, classes.count > 1, classes.count * layout.count <= ClassConvolution.allPlanesLimit,
+            let all = GridBuffer(count: classes.count * layout.count)
+        {
+            try binAll(CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: all.base, layout: layout), layout.count)
+            planes = all
+        }
         let binning = CubicBinning(xAxis: xAxis, yAxis: yAxis, planes: plane.base, layout: layout)
         var index = 0
         while index < classes.count {
@@ -50,13 +68,18 @@ struct ClassConvolution {
             let spectra = try sum.spectra(
                 reachRows: Int(reach / yAxis.step) + 1, reachColumns: Int(reach / xAxis.step) + 1, control: control
             ) { i, j in (kernel(a, i, j), b.map { kernel($0, i, j) } ?? 0) }
-            for (k, spectrum) in [(a, spectra.re), (b, spectra.im)] {
+            for (slot, k, spectrum) in [(index, a, spectra.re), (index + 1, b, spectra.im)] {
                 guard let k else { continue }
-                try bin(k, binning)
+                var plane = self.plane.base
+                if let planes {
+                    plane = planes.base + slot * layout.count
+                } else {
+                    try bin(k, binning)
+                }
                 // The packed plane: its real part's rows, then its imaginary part's.
                 let filled = layout.rows, width = layout.columns
                 let magnitude = try sum.add(
-                    clearing: plane.base, im: plane.base + filled * width, width: width, filledRows: filled,
+                    clearing: plane, im: plane + filled * width, width: width, filledRows: filled,
                     spectrum: spectrum.base, control: control)
                 done(k, magnitude)
             }

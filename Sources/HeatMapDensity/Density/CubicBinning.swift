@@ -87,6 +87,33 @@ struct CubicBinning: PointDepositor {
         }
     }
 
+    /// A point's weight shared by `shares` among up to three planes of
+    /// this layout, `stride` doubles apart from ``planes`` (plane
+    /// `slots[j]`, none where it is below 0): the same nodes and cubic
+    /// weights as ``deposit(x:y:weight:value:scratch:)``'s, found once for
+    /// all three. One channel.
+    @inline(__always)
+    func deposit(x px: Double, y py: Double, shares: SIMD3<Double>, slots: SIMD3<Int>, stride: Int) {
+        let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
+        guard let c = CubicBinning.cell(fx, count: xAxis.count), let r = CubicBinning.cell(fy, count: yAxis.count)
+        else { return }
+        let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r))
+        let pad = CubicBinning.padding, first = r - 1 + pad, column = c - 1 + pad
+        let layout = self.layout
+        for j in 0..<3 where slots[j] >= 0 && shares[j] != 0 {
+            let plane = planes + slots[j] * stride, wy = wy * shares[j]
+            if first + 3 < layout.split || first >= layout.split {
+                let q = plane + layout.offset(row: first) + column, n = layout.columns
+                add(q, wx * wy[0])
+                add(q + n, wx * wy[1])
+                add(q + 2 * n, wx * wy[2])
+                add(q + 3 * n, wx * wy[3])
+            } else {
+                for k in 0..<4 { add(plane + layout.offset(row: first + k) + column, wx * wy[k]) }
+            }
+        }
+    }
+
     @inline(__always) private func add(_ q: UnsafeMutablePointer<Double>, _ row: SIMD4<Double>) {
         q[0] += row[0]
         q[1] += row[1]

@@ -86,7 +86,8 @@ enum DensityPlanner {
         _ source: S, configuration: HeatMapConfiguration,
         control: ComputeControl
     ) throws -> (grid: DensityGrid, plan: Plan) {
-        let (points, plan) = try planWithRadii(source, configuration: configuration, control: control)
+        let (points, plan) = try planWithRadii(
+            source, configuration: configuration, tileOrdered: true, control: control)
         var accumulator = try DensityAccumulator(
             geometry: plan.geometry, radius: plan.radius,
             projection: source.projection, estimator: configuration.estimator,
@@ -104,21 +105,27 @@ enum DensityPlanner {
     /// until the grid is made: the pilot sums over each point's neighbours,
     /// and the radius classes bin their points last), the pilot's
     /// arrays, and the class's sorted copy (about 40 measured on 5 × 10⁶
-    /// points, docs/performance.md).
-    static let bytesPerPointWithRadius = 64
+    /// points, docs/performance.md), and for an adaptive bandwidth the
+    /// points' copy in tiles (``TileOrder``, 24 more).
+    static let bytesPerPointWithRadius = 96
 
     /// The plan of points with a radius each, and the points with their
-    /// radii (``PlanePoints/radius``), in the source's order: their own
+    /// radii (``PlanePoints/radius``), in the source's order (unless
+    /// `tileOrdered`): their own
     /// radii, or an adaptive bandwidth's. The points are gathered in
     /// memory; the radius R of the plan (the rule's, or the given one) is
     /// the pilot's and the one the density is normalised by; the grid's box
     /// holds every point padded by `paddingFactor` × its own radius as well
     /// as by `paddingFactor` × R.
     ///
+    /// - Parameter tileOrdered: whether the points may come back in the
+    ///   order the adaptive pilot sorts them in (``TileOrder``) rather than
+    ///   the source's: for the density itself, which no order changes
+    ///   beyond the rounding of its sums.
     /// - Throws: ``HeatMapError/invalidPoint(index:reason:)`` for a radius
     ///   that is not a finite number > 0; what ``plan(_:configuration:control:)`` throws.
     static func planWithRadii<S: PlanePointSource>(
-        _ source: S, configuration: HeatMapConfiguration,
+        _ source: S, configuration: HeatMapConfiguration, tileOrdered: Bool = false,
         control: ComputeControl
     ) throws -> (points: PlanePoints, plan: Plan) {
         try MemoryBudget.reserve(
@@ -152,11 +159,21 @@ enum DensityPlanner {
             radii = [Double](repeating: plan.radius, count: points.count)
             profile = RadiusProfile(radii: radii, weights: points.weight)
         } else if let rule = configuration.bandwidth.adaptiveRule {
+            // The pilot's passes, and the density's after them, run over
+            // the points in tiles a few radii wide (``TileOrder``).
+            let tiles = try TileOrder(of: points, box: plan.box, tile: 2 * plan.radius, control: control)
+            let sorted = try tiles.apply(to: points, control: control)
+            let order = tileOrdered ? nil : try tiles.order(control: control)
             let chosen = try AdaptivePilot.radii(
-                of: points, kernel: configuration.kernel, radius: plan.radius,
+                of: sorted, kernel: configuration.kernel, radius: plan.radius,
                 rule: rule, budgeted: true, projection: source.projection, box: plan.box,
                 control: control)
-            radii = chosen.radii
+            if tileOrdered {
+                points = sorted
+                radii = chosen.radii
+            } else {
+                radii = try TileOrder.restore(chosen.radii, order: order!, control: control)
+            }
             adaptive = chosen.summary
             profile = chosen.profile
         } else {

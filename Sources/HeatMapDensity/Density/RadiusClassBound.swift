@@ -71,14 +71,23 @@ enum RadiusClassBound {
         xAxis: GaussianAxis, yAxis: GaussianAxis, splatMaximum: Double
     ) -> Int? {
         guard classes.count > 1 else { return 1 }
-        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
-        for slice in points {
-            for i in 0..<slice.count {
-                minX = min(minX, slice.x[i])
-                maxX = max(maxX, slice.x[i])
-                minY = min(minY, slice.y[i])
-                maxY = max(maxY, slice.y[i])
+        // The points' box, by blocks of each deposit on all cores.
+        let blocks = points.flatMap { slice in Parallel.blocks(of: slice.count).map { (slice, $0) } }
+        let boxes = Parallel.map(blocks.count) { b -> SIMD4<Double> in
+            let (slice, block) = blocks[b]
+            var box = SIMD4<Double>(.infinity, -.infinity, .infinity, -.infinity)
+            for i in block {
+                box = SIMD4(
+                    min(box[0], slice.x[i]), max(box[1], slice.x[i]), min(box[2], slice.y[i]), max(box[3], slice.y[i]))
             }
+            return box
+        }
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        for box in boxes {
+            minX = min(minX, box[0])
+            maxX = max(maxX, box[1])
+            minY = min(minY, box[2])
+            maxY = max(maxY, box[3])
         }
         guard minX <= maxX, minY <= maxY else { return 1 }
         // A quarter of the narrowest class, or wider where that would make
@@ -96,17 +105,31 @@ enum RadiusClassBound {
         // bound from. Every sum below is then taken cell by cell in group
         // order, so the bound is the same whatever the cores.
         let groups = classes.count < 3 ? 1 : classes.count - 2
+        // Each group's cell sums by blocks of its runs on all cores (a
+        // group may hold most points), added in block order.
+        let runs = (0..<groups).flatMap { first in
+            points.flatMap { slice in
+                let run = slice.run(of: first)
+                return sumBlocks(of: run, cells: rows * columns).map { (first, slice, $0) }
+            }
+        }
+        let runSums = Parallel.map(runs.count) { k -> [Double] in
+            let (_, slice, run) = runs[k]
+            var sums = [Double](repeating: 0, count: rows * columns)
+            for i in run {
+                let r = classes.radius(at: slice.coordinate[i])
+                let c = min(Int((slice.x[i] - minX) / cell), columns - 1)
+                let row = min(Int((slice.y[i] - minY) / cell), rows - 1)
+                sums[row * columns + c] += slice.weight[i] * (radius / r) * (radius / r)
+            }
+            return sums
+        }
         let made = Parallel.map(groups) { first -> (first: Int, prefix: [Double], falls: [Double])? in
             var sums = [Double](repeating: 0, count: rows * columns)
             var any = false
-            for slice in points {
-                for i in slice.run(of: first) {
-                    let r = classes.radius(at: slice.coordinate[i])
-                    let c = min(Int((slice.x[i] - minX) / cell), columns - 1)
-                    let row = min(Int((slice.y[i] - minY) / cell), rows - 1)
-                    sums[row * columns + c] += slice.weight[i] * (radius / r) * (radius / r)
-                    any = true
-                }
+            for k in runs.indices where runs[k].0 == first {
+                for cell in sums.indices { sums[cell] += runSums[k][cell] }
+                any = true
             }
             guard any else { return nil }
             var prefix = [Double](repeating: 0, count: (rows + 1) * width)
@@ -189,6 +212,18 @@ enum RadiusClassBound {
             if (worst.max() ?? 0) <= tolerance * maximum { return factor }
         }
         return nil
+    }
+
+    /// `range` cut into blocks for sums of `cells` cells each, one array
+    /// of them per block on all cores: ``Parallel/blocks(of:size:)``'s
+    /// size, or 4 points a cell where the cells are more, so the blocks'
+    /// arrays take at most 2 bytes a point. The blocks depend on the
+    /// points alone, so their sums added in order are the same bits on
+    /// any cores.
+    private static func sumBlocks(of range: Range<Int>, cells: Int) -> [Range<Int>] {
+        Parallel.blocks(of: range.count, size: max(65_536, 4 * cells)).map {
+            $0.lowerBound + range.lowerBound..<$0.upperBound + range.lowerBound
+        }
     }
 
     /// The sum over the cells of `rows` × `columns` (clipped to the grid) from a prefix table.
@@ -275,9 +310,15 @@ extension RadiusClassBound {
         let x0 = xAxis.origin, y0 = yAxis.origin
         let columns = Int(Double(xAxis.count) * xAxis.step / width) + 1
         let rows = Int(Double(yAxis.count) * yAxis.step / width) + 1
-        var sums = [Double](repeating: 0, count: current * rows * columns)
-        for sorted in points {
-            let range = sorted.runs(0...runs(used[current - 1]).upperBound)
+        // Each block of each deposit's points summed apart on all cores,
+        // the blocks' sums then added in order (the same bits whatever the cores).
+        let parts = points.flatMap { sorted in
+            sumBlocks(of: sorted.runs(0...runs(used[current - 1]).upperBound), cells: current * rows * columns)
+                .map { (sorted, $0) }
+        }
+        let partSums = Parallel.map(parts.count) { p -> [Double] in
+            let (sorted, range) = parts[p]
+            var sums = [Double](repeating: 0, count: current * rows * columns)
             for i in range {
                 let t = sorted.coordinate[i] * scale, first = classes.firstClass(at: t)
                 let c = min(max(Int((sorted.x[i] - x0) / width), 0), columns - 1)
@@ -287,7 +328,10 @@ extension RadiusClassBound {
                         abs(classes.share(of: k, at: t) * sorted.weight[i]) * unit[slot[k]]
                 }
             }
+            return sums
         }
+        var sums = [Double](repeating: 0, count: current * rows * columns)
+        for part in partSums { for cell in sums.indices { sums[cell] += part[cell] } }
         // The candidates from the widest down, their sums added cell by cell.
         var total = [Double](repeating: 0, count: rows * columns)
         var start = current

@@ -237,10 +237,35 @@ struct RadiusClassFill: DensityFill {
         func convolve(_ list: [Int], on convolution: ClassConvolution) throws {
             let dx = convolution.xAxis.step, dy = convolution.yAxis.step
             let binRows = convolution.yAxis.count, binColumns = convolution.xAxis.count
-            // The weights alone: each deposit's runs sorted once for this grid.
+            // The weights alone: every class's plane binned in one pass
+            // over the points that share any of them (each deposit's
+            // points sorted once for this grid), or where their planes
+            // are too many, class by class (each deposit's runs sorted
+            // once for this grid).
+            func binAll(_ binning: CubicBinning, stride: Int) throws {
+                var slot = [Int](repeating: -1, count: classes.count)
+                for (s, k) in list.enumerated() { slot[k] = s }
+                let firsts =
+                    sortedBy.runs(sharing: list.first!, refinedBy: refinement)
+                    .lowerBound...sortedBy.runs(sharing: list.last!, refinedBy: refinement).upperBound
+                try slot.withUnsafeBufferPointer { slot in
+                    for sorted in points.slices {
+                        let range = sorted.runs(firsts)
+                        guard !range.isEmpty else { continue }
+                        let depositor = ClassStencilBinning(
+                            binning: binning, coordinate: sorted.coordinate + range.lowerBound, classes: classes,
+                            slot: slot.baseAddress!, stride: stride, scale: Double(refinement))
+                        try RowBands.deposit(
+                            depositor, x: sorted.x + range.lowerBound, y: sorted.y + range.lowerBound,
+                            weight: sorted.weight + range.lowerBound, value: nil, count: range.count, rows: binRows,
+                            columns: binColumns, control: control, progress: nil)
+                    }
+                }
+            }
             var runs: [RadiusClassRuns] = []
             try convolution.add(
                 list, support: classes.support, kernel: { kernelValue($0, $1, $2, dx: dx, dy: dy) }, control: control,
+                binAll: mean ? nil : binAll,
                 bin: { k, binning in
                     guard !mean else { return try bin(k, binning, rows: binRows, columns: binColumns) }
                     if runs.isEmpty {

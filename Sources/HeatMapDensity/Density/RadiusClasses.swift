@@ -443,6 +443,43 @@ final class RadiusClassRuns {
     }
 }
 
+/// Bins the shares of points sorted into row bands once for the grid into
+/// the planes of every class at once (``CubicBinning/deposit(x:y:shares:slots:stride:)``):
+/// entries as ``ClassRunBinning``'s, each point's up to three classes
+/// (``RadiusClasses/firstClass(at:)``) binned into plane `slot[k]` of
+/// class k, none where that is below 0.
+struct ClassStencilBinning: RowDepositor, ClassBinning {
+    let binning: CubicBinning
+    /// The class coordinate t of each point of the run being sorted.
+    let coordinate: UnsafePointer<Double>
+    let classes: RadiusClasses
+    /// The plane of each class of `classes`, or −1.
+    let slot: UnsafePointer<Int>
+    /// Doubles from one plane to the next.
+    let stride: Int
+    /// What the coordinates are multiplied by for `classes` (``ClassRunBinning/scale``).
+    var scale: Double = 1
+
+    /// (x, y, weight, t).
+    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
+        SIMD4(x, y, weight, 0)
+    }
+
+    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
+        SIMD4(x, y, weight, coordinate[i])
+    }
+
+    @inline(__always) func deposit(_ p: SIMD4<Double>, scratch: UnsafeMutablePointer<Double>) {
+        let t = p[3] * scale, first = classes.firstClass(at: t), count = classes.count
+        var shares = SIMD3<Double>(), slots = SIMD3<Int>(repeating: -1)
+        for j in 0..<min(3, count - first) {
+            shares[j] = p[2] * classes.share(of: first + j, at: t)
+            slots[j] = slot[first + j]
+        }
+        binning.deposit(x: p[0], y: p[1], shares: shares, slots: slots, stride: stride)
+    }
+}
+
 /// Bins class `target`'s part of its points (``RadiusClasses/runs(sharing:refinedBy:)``)
 /// by cubic weights (``CubicBinning``): each point its share of the class
 /// (``RadiusClasses/share(of:at:)``) of its weight.

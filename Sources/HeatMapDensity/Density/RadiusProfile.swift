@@ -69,7 +69,7 @@ package struct RadiusProfile: Sendable, Hashable {
     struct Tally {
         let lowestLog: Double
         /// Per bin: points and Σ r².
-        var bins: [SIMD2<Double>]
+        let bins: TallyBins<SIMD2<Double>>
         var counted = 0.0
         /// The largest radius so far and the points that have it.
         var largest = WeightAtExtreme(largest: true)
@@ -82,13 +82,13 @@ package struct RadiusProfile: Sendable, Hashable {
             // takes one bin rather than trapping.
             let span = max(highestLog - lowestLog, 0) * RadiusProfile.binsPerLog
             let bounded = span.isNaN ? 0 : min(span, Double(RadiusProfile.binLimit - 1))
-            bins = Array(repeating: .zero, count: Int(bounded) + 1)
+            bins = TallyBins(count: Int(bounded) + 1, zero: .zero)
         }
 
         /// Counts a point of radius `r`, whose ln is `logR`.
         @inline(__always) mutating func add(_ r: Double, log logR: Double) {
             let t = (logR - lowestLog) * RadiusProfile.binsPerLog
-            bins[min(Int(max(t, 0)), bins.count - 1)] += SIMD2(1, r * r)
+            bins.add(SIMD2(1, r * r), at: min(Int(max(t, 0)), bins.count - 1))
             counted += 1
             largest.add(r, weight: 1)
         }

@@ -96,7 +96,7 @@ extension WeightedQuantile {
     struct Tally {
         let lowest: Double
         let scale: Double
-        var bins: [Double]
+        let bins: TallyBins<Double>
         var total = 0.0
         var smallest = WeightAtExtreme(largest: false)
         var largest = WeightAtExtreme(largest: true)
@@ -104,7 +104,7 @@ extension WeightedQuantile {
         init(from lowest: Double, to highest: Double) {
             self.lowest = lowest
             scale = highest > lowest ? Double(WeightedQuantile.histogramBins) / (highest - lowest) : 0
-            bins = Array(repeating: 0, count: WeightedQuantile.histogramBins)
+            bins = TallyBins(count: WeightedQuantile.histogramBins, zero: 0)
         }
 
         @inline(__always) func bin(_ v: Double) -> Int {
@@ -113,7 +113,7 @@ extension WeightedQuantile {
 
         /// Counts `v` of weight `w` > 0.
         @inline(__always) mutating func add(_ v: Double, weight w: Double) {
-            bins[bin(v)] += w
+            bins.add(w, at: bin(v))
             total += w
             smallest.add(v, weight: w)
             largest.add(v, weight: w)
