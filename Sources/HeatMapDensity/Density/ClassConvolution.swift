@@ -2,12 +2,13 @@ import Foundation
 import HeatMapCore
 
 /// Radius classes convolved on one grid (the grid's own, or the coarse one
-/// of ``CoarseGrid``): each class binned in turn into one packed plane,
-/// convolved with its kernel, and the convolutions summed by one inverse
-/// transform (``SpectralSum``).
+/// of ``CoarseGrid``): the classes binned into a packed plane each at
+/// once, or each in turn into one, convolved with its kernel, and the
+/// convolutions summed by one inverse transform (``SpectralSum``).
 ///
-/// Memory: the packed plane (about the grid's doubles) and the sum's six
-/// transform-sized grids, whatever the number of classes. Cost per class
+/// Memory: a packed plane (about the grid's doubles) per class, while
+/// they fit ``allPlanesLimit``, else one, and the sum's six
+/// transform-sized grids. Cost per class
 /// about one and a quarter transforms of ``transform``'s size, which is
 /// padded by the widest class's reach only.
 struct ClassConvolution {

@@ -187,8 +187,8 @@ struct DensityAccumulator: Sendable {
                     .count,
                 cells: cells, channels: channels)
         case .radiusClasses(let classes):
-            // One flag per class (whether any point uses it); the classes
-            // share one plane, made when the grid is finished.
+            // One flag per class (whether any point uses it); the classes'
+            // planes are made when the grid is finished.
             storage = try DensityStorage(
                 planeCount: classes.count, cells: cells, channels: channels, keepingClassPoints: true)
             // The narrow points' exact splat.
@@ -259,11 +259,17 @@ struct DensityAccumulator: Sendable {
         // sum's six buffers (the sum, a working term and two kernels'
         // spectra, real and imaginary parts, each about half the grid's
         // nodes with the kernel's margins): about three grids, five with a
-        // margin. (The wide points kept until the end are counted with the
-        // points.)
+        // margin; and a plane per class while they fit
+        // (``ClassConvolution/allPlanesLimit``). (The wide points kept
+        // until the end are counted with the points.)
         case .radiusClasses: perNode = channels * 2 + 5
         }
-        return MemoryBudget.product(cells, 8 * (perNode + 2))
+        var planes = 0
+        if case .radiusClasses(let classes) = scheme {
+            planes = 8 * min(MemoryBudget.product(classes.count, cells), ClassConvolution.allPlanesLimit)
+        }
+        let grids = MemoryBudget.product(cells, 8 * (perNode + 2))
+        return grids > Int.max - planes ? Int.max : grids + planes
     }
 
     /// Adds a batch of points. O(batch · work per point), on all cores:

@@ -4,7 +4,8 @@ import HeatMapCore
 /// The fill of points of many radii (``DensityScheme/radiusClasses(_:)``):
 /// the points at least the smallest class radius wide are kept, sorted by
 /// class as they come (``RadiusClassOrder``), and when the grid is
-/// finished binned one class at a time into one plane (``ClassShareBinning``),
+/// finished binned once into a plane per class (``ClassStencilBinning``;
+/// one class at a time into one plane where those would be too many),
 /// each class convolved with its kernel and the convolutions summed by one
 /// inverse transform (``ClassConvolution``): the classes twice the
 /// narrowest's radius or wider on a grid of twice the step (``CoarseGrid``),
@@ -16,7 +17,7 @@ import HeatMapCore
 /// Cost O(N + K · G log G) for N points, K classes and G nodes, where the
 /// exact splat of every point costs O(Σ rᵢ²/δ²): an adaptive bandwidth's
 /// wide radii cost no more than its narrow ones. Memory: the wide points
-/// (40 bytes each) and one plane, whatever the number of classes.
+/// (40 bytes each) and the classes' planes, at most 64 MiB or one plane.
 struct RadiusClassFill: DensityFill {
     let kernel: DensityKernel
     let xAxis: GaussianAxis
