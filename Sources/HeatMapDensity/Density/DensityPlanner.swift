@@ -81,7 +81,7 @@ enum DensityPlanner {
     }
 
     /// The grid of points with a radius each: their own, or an adaptive
-    /// bandwidth's (``planWithRadii(_:configuration:control:)``).
+    /// bandwidth's (``planWithRadii(_:configuration:tileOrdered:control:)``).
     private static func computeWithRadii<S: PlanePointSource>(
         _ source: S, configuration: HeatMapConfiguration,
         control: ComputeControl

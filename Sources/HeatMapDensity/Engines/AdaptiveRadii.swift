@@ -5,7 +5,7 @@ import HeatMapCore
 package enum AdaptiveRadii {
     /// Every point's radius under an adaptive `configuration.bandwidth`, as the density
     /// grid of the same points and configuration uses them (the planner's
-    /// own, ``DensityPlanner/planWithRadii(_:configuration:control:)``). A whole-data step:
+    /// own, ``DensityPlanner/planWithRadii(_:configuration:tileOrdered:control:)``). A whole-data step:
     /// O(n · neighbours within reach) on all cores, memory O(n).
     ///
     /// - Returns: nil when the configuration has no adaptive bandwidth.
