@@ -14,8 +14,10 @@ import HeatMapCore
 /// clustered points those passes take about a fifth less time, for a
 /// sort of a few milliseconds (docs/performance.md).
 ///
-/// Cost O(n + tiles) on all cores; memory a tile index per point until
-/// the points are sorted.
+/// Cost O(n + tiles × blocks) on all cores; memory until the points are
+/// sorted a tile index per point, and for each block of 65 536 points a
+/// count and a start per tile (at most ``tileLimit`` tiles: 4 bytes a
+/// point at most).
 struct TileOrder: Sendable {
     /// The tile of each point, in input order.
     private let tileOf: [Int32]
