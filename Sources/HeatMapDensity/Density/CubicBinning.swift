@@ -70,17 +70,7 @@ struct CubicBinning: PointDepositor {
         let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r)) * w
         // Node (r − 1, c − 1) of the grid in the padded plane.
         let pad = CubicBinning.padding, first = r - 1 + pad, column = c - 1 + pad
-        let layout = self.layout
-        if first + 3 < layout.split || first >= layout.split {
-            // The four rows in one half: consecutive rows of the buffer.
-            let q = planes + layout.offset(row: first) + column, n = layout.columns
-            add(q, wx * wy[0])
-            add(q + n, wx * wy[1])
-            add(q + 2 * n, wx * wy[2])
-            add(q + 3 * n, wx * wy[3])
-        } else {
-            for k in 0..<4 { add(planes + layout.offset(row: first + k) + column, wx * wy[k]) }
-        }
+        add(wx, wy, into: planes, row: first, column: column)
         if layout.channels == 2 {
             let wv = wy * v
             for k in 0..<4 { add(planes + layout.valueOffset(row: first + k) + column, wx * wv[k]) }
@@ -99,18 +89,27 @@ struct CubicBinning: PointDepositor {
         else { return }
         let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r))
         let pad = CubicBinning.padding, first = r - 1 + pad, column = c - 1 + pad
-        let layout = self.layout
         for j in 0..<3 where slots[j] >= 0 && shares[j] != 0 {
-            let plane = planes + slots[j] * stride, wy = wy * shares[j]
-            if first + 3 < layout.split || first >= layout.split {
-                let q = plane + layout.offset(row: first) + column, n = layout.columns
-                add(q, wx * wy[0])
-                add(q + n, wx * wy[1])
-                add(q + 2 * n, wx * wy[2])
-                add(q + 3 * n, wx * wy[3])
-            } else {
-                for k in 0..<4 { add(plane + layout.offset(row: first + k) + column, wx * wy[k]) }
-            }
+            add(wx, wy * shares[j], into: planes + slots[j] * stride, row: first, column: column)
+        }
+    }
+
+    /// Adds wx ⊗ wy into the 4 × 4 nodes of `plane` (this layout's) from
+    /// padded row `first` and column `column`.
+    @inline(__always) private func add(
+        _ wx: SIMD4<Double>, _ wy: SIMD4<Double>, into plane: UnsafeMutablePointer<Double>, row first: Int,
+        column: Int
+    ) {
+        let layout = self.layout
+        if first + 3 < layout.split || first >= layout.split {
+            // The four rows in one half: consecutive rows of the buffer.
+            let q = plane + layout.offset(row: first) + column, n = layout.columns
+            add(q, wx * wy[0])
+            add(q + n, wx * wy[1])
+            add(q + 2 * n, wx * wy[2])
+            add(q + 3 * n, wx * wy[3])
+        } else {
+            for k in 0..<4 { add(plane + layout.offset(row: first + k) + column, wx * wy[k]) }
         }
     }
 

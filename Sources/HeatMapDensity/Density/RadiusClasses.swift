@@ -345,6 +345,25 @@ protocol ClassBinning: RowSorter {
     var binning: CubicBinning { get }
 }
 
+/// A class binning of points sorted into row bands once for several
+/// classes: each entry (x, y, weight, t) holds the point's class
+/// coordinate t (``RadiusClasses/coordinate(of:)``), read from `coordinate`
+/// for the run being sorted, and its shares are taken as it is binned.
+protocol ClassCoordinateBinning: ClassBinning where Entry == SIMD4<Double> {
+    /// The class coordinate t of each point of the run being sorted.
+    var coordinate: UnsafePointer<Double> { get }
+}
+
+extension ClassCoordinateBinning {
+    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
+        SIMD4(x, y, weight, 0)
+    }
+
+    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
+        SIMD4(x, y, weight, coordinate[i])
+    }
+}
+
 extension ClassBinning {
     var scratchCount: Int { binning.scratchCount }
     var pollInterval: Int { binning.pollInterval }
@@ -360,24 +379,14 @@ extension ClassBinning {
 /// every class they share (``RadiusClassRuns``): each entry holds the
 /// point's weight and class coordinate t, and its share of the class is
 /// taken as it is binned (``RadiusClasses/share(of:at:)``).
-struct ClassRunBinning: RowDepositor, ClassBinning {
+struct ClassRunBinning: RowDepositor, ClassCoordinateBinning {
     let binning: CubicBinning
-    /// The class coordinate t of each point of the run being sorted.
     let coordinate: UnsafePointer<Double>
     let classes: RadiusClasses
     let target: Int
     /// What the coordinates are multiplied by for `classes` (the factor
     /// they were refined by since the points were sorted).
     var scale: Double = 1
-
-    /// (x, y, weight, t).
-    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
-        SIMD4(x, y, weight, 0)
-    }
-
-    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
-        SIMD4(x, y, weight, coordinate[i])
-    }
 
     @inline(__always) func deposit(_ p: SIMD4<Double>, scratch: UnsafeMutablePointer<Double>) {
         binning.deposit(
@@ -448,9 +457,8 @@ final class RadiusClassRuns {
 /// entries as ``ClassRunBinning``'s, each point's up to three classes
 /// (``RadiusClasses/firstClass(at:)``) binned into plane `slot[k]` of
 /// class k, none where that is below 0.
-struct ClassStencilBinning: RowDepositor, ClassBinning {
+struct ClassStencilBinning: RowDepositor, ClassCoordinateBinning {
     let binning: CubicBinning
-    /// The class coordinate t of each point of the run being sorted.
     let coordinate: UnsafePointer<Double>
     let classes: RadiusClasses
     /// The plane of each class of `classes`, or −1.
@@ -459,15 +467,6 @@ struct ClassStencilBinning: RowDepositor, ClassBinning {
     let stride: Int
     /// What the coordinates are multiplied by for `classes` (``ClassRunBinning/scale``).
     var scale: Double = 1
-
-    /// (x, y, weight, t).
-    @inline(__always) func entry(x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
-        SIMD4(x, y, weight, 0)
-    }
-
-    @inline(__always) func entry(at i: Int, x: Double, y: Double, weight: Double, value: Double) -> SIMD4<Double> {
-        SIMD4(x, y, weight, coordinate[i])
-    }
 
     @inline(__always) func deposit(_ p: SIMD4<Double>, scratch: UnsafeMutablePointer<Double>) {
         let t = p[3] * scale, first = classes.firstClass(at: t), count = classes.count
