@@ -39,9 +39,12 @@ import Testing
         let tile = 7.5
         let order = try TileOrder(of: p, box: Self.box, tile: tile, control: .none)
         let sorted = try order.apply(to: p, control: .none)
-        let index = try order.order(control: .none)
-        #expect(sorted.count == count && index.count == count)
-        #expect(Set(index).count == count)
+        // The sorted place of every point, and the point at every place.
+        let place = try order.restore(sorted.weight.indices.map(Double.init), control: .none).map { Int($0) }
+        var index = [Int](repeating: -1, count: count)
+        for (i, k) in place.enumerated() { index[k] = i }
+        #expect(sorted.count == count && place.count == count)
+        #expect(Set(place).count == count && !index.contains(-1))
         let columns = Int(Self.box.width / tile) + 1
         func key(_ i: Int) -> Int {
             let c = min(Int(p.x[i] / tile), columns - 1), r = min(Int(p.y[i] / tile), Int(Self.box.height / tile))
@@ -56,7 +59,7 @@ import Testing
                 #expect(a < b || (a == b && index[k - 1] < i))
             }
         }
-        let back = try TileOrder.restore(sorted.value!, order: index, control: .none)
+        let back = try order.restore(sorted.value!, control: .none)
         #expect(back == p.value!)
     }
 
@@ -67,7 +70,9 @@ import Testing
         for (x, y) in [(-5.0, 3.0), (1e9, 2e9), (5e8, 1e9), (1e9 + 1, -1), (3, 3)] { p.append(x: x, y: y, weight: 1) }
         let box = PlaneBox(minX: 0, minY: 0, maxX: 1e9, maxY: 2e9)
         let order = try TileOrder(of: p, box: box, tile: 1e-3, control: .none)
-        let index = try order.order(control: .none)
+        let place = try order.restore((0..<p.count).map(Double.init), control: .none).map { Int($0) }
+        var index = [Int](repeating: -1, count: p.count)
+        for (i, k) in place.enumerated() { index[k] = i }
         #expect(index.sorted() == Array(0..<p.count))
         // (−5, 3), (3, 3) and (1e9 + 1, −1) share the first row of tiles,
         // the two at the left edge one tile, before the far ones.

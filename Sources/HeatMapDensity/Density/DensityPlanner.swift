@@ -163,7 +163,6 @@ enum DensityPlanner {
             // the points in tiles a few radii wide (``TileOrder``).
             let tiles = try TileOrder(of: points, box: plan.box, tile: 2 * plan.radius, control: control)
             let sorted = try tiles.apply(to: points, control: control)
-            let order = tileOrdered ? nil : try tiles.order(control: control)
             let chosen = try AdaptivePilot.radii(
                 of: sorted, kernel: configuration.kernel, radius: plan.radius,
                 rule: rule, budgeted: true, projection: source.projection, box: plan.box,
@@ -172,7 +171,7 @@ enum DensityPlanner {
                 points = sorted
                 radii = chosen.radii
             } else {
-                radii = try TileOrder.restore(chosen.radii, order: order!, control: control)
+                radii = try tiles.restore(chosen.radii, control: control)
             }
             adaptive = chosen.summary
             profile = chosen.profile

@@ -67,7 +67,8 @@ struct TileOrder: Sendable {
     }
 
     /// `points` in this order: coordinates, weights, and values and radii
-    /// where they have them. A pass per array on all cores.
+    /// where they have them. On all cores: one pass for the coordinates
+    /// and weights, one for the values and one for the radii.
     func apply(to points: PlanePoints, control: ComputeControl) throws -> PlanePoints {
         let (x, y, weight) = try scatter(points.x, points.y, points.weight, control: control)
         var sorted = PlanePoints(
@@ -108,19 +109,14 @@ struct TileOrder: Sendable {
         return (outA, outB, outC)
     }
 
-    /// The input index of each point, in this order (``restore(_:order:control:)``).
-    func order(control: ComputeControl) throws -> [Int] {
-        try scatter(Array(0..<tileOf.count), control: control)
-    }
-
     /// `values` (one per point, in input order) in this order: each block's
     /// points written at its tiles' places, on all cores.
-    private func scatter<T: BitwiseCopyable>(_ values: [T], control: ComputeControl) throws -> [T] {
+    private func scatter(_ values: [Double], control: ComputeControl) throws -> [Double] {
         let n = tileOf.count, blocks = Parallel.blocks(of: n)
         return try values.withUnsafeBufferPointer { values in
             try tileOf.withUnsafeBufferPointer { tileOf in
                 let (values, tileOf) = (UncheckedSendable(values.baseAddress!), UncheckedSendable(tileOf.baseAddress!))
-                return try [T](unsafeUninitializedCapacity: n) { out, count in
+                return try [Double](unsafeUninitializedCapacity: n) { out, count in
                     let out = UncheckedSendable(out.baseAddress!)
                     try Parallel.forEach(blocks.count, control: control) { b in
                         var next = starts[b]
@@ -138,15 +134,22 @@ struct TileOrder: Sendable {
         }
     }
 
-    /// `values` (one per point, in the order `order` gives) back in input order.
-    static func restore(_ values: [Double], order: [Int], control: ComputeControl) throws -> [Double] {
-        let n = order.count
+    /// `values` (one per point, in this order) back in input order: each
+    /// block's points read from its tiles' places, on all cores.
+    func restore(_ values: [Double], control: ComputeControl) throws -> [Double] {
+        let n = tileOf.count, blocks = Parallel.blocks(of: n)
         var out = [Double](unsafeUninitializedCapacity: n) { _, count in count = n }
         try out.withUnsafeMutableBufferPointer { out in
-            let out = UncheckedSendable(out)
-            let blocks = Parallel.blocks(of: n)
+            let out = UncheckedSendable(out.baseAddress!)
             try Parallel.forEach(blocks.count, control: control) { b in
-                for k in blocks[b] { out.value[order[k]] = values[k] }
+                var next = starts[b]
+                next.withUnsafeMutableBufferPointer { next in
+                    for i in blocks[b] {
+                        let t = Int(tileOf[i])
+                        out.value[i] = values[next[t]]
+                        next[t] += 1
+                    }
+                }
             }
         }
         return out
