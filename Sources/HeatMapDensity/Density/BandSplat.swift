@@ -133,16 +133,7 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
         _ bands: RowBands<Entry>, scale: Double, control: ComputeControl,
         progress: (@Sendable (Int) -> Void)?
     ) throws {
-        let rows = yAxis.count, columns = xAxis.count
-        let lanes = BandSplat.lanes
-        let reachRows = self.reachRows
-        let reachColumns = Int(min(maximumRadius / xAxis.step + 1, Double(columns))) + 1
-        // Rows padded so that a span's last step may run past the last column.
-        let stride = columns + lanes
-        // Per point: its column terms (spans too wide for the registers),
-        // then its row terms, each a whole number of steps.
-        let steps = (2 * reachColumns + lanes) / lanes
-        let rowSteps = (2 * reachRows + lanes) / lanes
+        let rows = yAxis.count, reachRows = self.reachRows
         let phases = bands.overlap ? 2 : 1
         let unscale = 1 / scale
         try bands.entries.withUnsafeBufferPointer { entries in
@@ -153,43 +144,90 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
                     try control.checkCancellation()
                     let lo = max(0, bands.cuts[b] - reachRows), hi = min(rows, bands.cuts[b + 1] + reachRows)
                     guard lo < hi else { return }
-                    let sums = UnsafeMutablePointer<Float>.allocate(capacity: (hi - lo) * stride)
-                    sums.initialize(repeating: 0, count: (hi - lo) * stride)
-                    let scratch = UnsafeMutablePointer<Lanes>.allocate(capacity: steps + rowSteps)
-                    defer {
-                        sums.deallocate()
-                        scratch.deallocate()
-                    }
-                    let terms = (columns: scratch, rows: scratch + steps)
-                    var i = bands.starts[b]
-                    let end = bands.starts[b + 1]
-                    while i < end {
-                        let stop = min(end, i + BandSplat.flushInterval)
-                        var touched = (left: Int.max, right: Int.min)
-                        while i < stop {
-                            deposit(
-                                entries[i], sums: sums, firstRow: lo, stride: stride,
-                                terms: terms, touched: &touched)
-                            i += 1
-                        }
-                        flush(sums, rows: lo..<hi, stride: stride, touched: touched, unscale: unscale)
-                        try control.checkCancellation()
-                    }
-                    progress?(end - bands.starts[b])
+                    let band = SortedEntries(
+                        first: entries + bands.starts[b], count: bands.starts[b + 1] - bands.starts[b])
+                    try splat(band, rows: lo..<hi, into: density, targetRow: 0, unscale: unscale, control: control)
+                    progress?(band.count)
                 }
             }
         }
     }
 
+    /// Splats points 0 ..< `windows.count` of (`x`, `y`, `weight`), held
+    /// together in tiles, chunk by chunk into their windows (``RowWindows``)
+    /// with no sort, the weights scaled as the sort would
+    /// (by ``scale(forLargest:)`` of ``RowWindows/largestMagnitude``).
+    func run(
+        _ windows: RowWindows, x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
+        control: ComputeControl, progress: (@Sendable (Int) -> Void)?
+    ) throws {
+        let columns = xAxis.count, density = self.density
+        let largest = windows.largestMagnitude
+        let unscale = 1 / Self.scale(forLargest: largest)
+        try windows.run(rowWidth: columns, control: control, progress: progress) { points, window, rows in
+            let chunk = PointEntries(
+                splat: self, x: x, y: y, weight: weight, first: points.lowerBound, count: points.count,
+                largest: largest)
+            try splat(chunk, rows: rows, into: window, targetRow: rows.lowerBound, unscale: unscale, control: control)
+        } add: { row, sources in
+            let target = density + row * columns
+            for source in sources {
+                for c in 0..<columns { target[c] += source[c] }
+            }
+        }
+    }
+
+    /// Splats the points of `source` into float sums of the grid's `rows`,
+    /// ``flushInterval`` points at a time, each time adding what they
+    /// touched (times `unscale`) into `target`, whose first row is grid row
+    /// `targetRow` (rows of the grid's columns).
+    @inline(__always)
+    private func splat<Source: BandEntrySource>(
+        _ source: Source, rows: Range<Int>, into target: UnsafeMutablePointer<Double>, targetRow: Int,
+        unscale: Double, control: ComputeControl
+    ) throws where Source.Entry == Entry {
+        let columns = xAxis.count, lanes = BandSplat.lanes
+        let reachColumns = Int(min(maximumRadius / xAxis.step + 1, Double(columns))) + 1
+        // Rows padded so that a span's last step may run past the last column.
+        let stride = columns + lanes
+        // Per point: its column terms (spans too wide for the registers),
+        // then its row terms, each a whole number of steps.
+        let steps = (2 * reachColumns + lanes) / lanes
+        let rowSteps = (2 * reachRows + lanes) / lanes
+        let sums = UnsafeMutablePointer<Float>.allocate(capacity: rows.count * stride)
+        sums.initialize(repeating: 0, count: rows.count * stride)
+        let scratch = UnsafeMutablePointer<Lanes>.allocate(capacity: steps + rowSteps)
+        defer {
+            sums.deallocate()
+            scratch.deallocate()
+        }
+        let terms = (columns: scratch, rows: scratch + steps)
+        var i = 0
+        while i < source.count {
+            let stop = min(source.count, i + BandSplat.flushInterval)
+            var touched = BandTouch()
+            while i < stop {
+                if let p = source.entry(i) {
+                    deposit(p, sums: sums, firstRow: rows.lowerBound, stride: stride, terms: terms, touched: &touched)
+                }
+                i += 1
+            }
+            flush(
+                sums, rows: rows, stride: stride, touched: touched, unscale: unscale, into: target,
+                targetRow: targetRow)
+            try control.checkCancellation()
+        }
+    }
+
     /// Adds one point into the band's float sums (rows from `firstRow`,
-    /// `stride` floats apart), widening `touched` (columns of the grid) to
-    /// what it wrote. `terms` is scratch for its row terms, and its column
+    /// `stride` floats apart), widening `touched` (columns and rows of the
+    /// grid) to what it wrote. `terms` is scratch for its row terms, and its column
     /// terms when they do not fit the registers.
     @inline(__always)
     private func deposit(
         _ p: Entry, sums: UnsafeMutablePointer<Float>, firstRow: Int, stride: Int,
         terms: (columns: UnsafeMutablePointer<Lanes>, rows: UnsafeMutablePointer<Lanes>),
-        touched: inout (left: Int, right: Int)
+        touched: inout BandTouch
     ) {
         // √s: zero when w is (or its root underflows: its terms would be zeros).
         let q = p.root
@@ -197,11 +235,12 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
         let sf = q * q
         let lanes = BandSplat.lanes
         let steps = (f.lastColumn &- f.column) &>> lanes.trailingZeroBitCount &+ 1, height = f.lastRow &- f.row &+ 1
-        // The rows are the band's own (a flush adds all of them): a band's
-        // points between flushes reach most of its rows anyway, and it is
-        // two fewer bounds to keep a point.
+        // The rows too: a chunk's window (``RowWindows``) may hold several
+        // tiles' rows, of which a flush's points reach one or two.
         touched.left = min(touched.left, f.column)
         touched.right = max(touched.right, f.column &+ steps &* lanes &- 1)
+        touched.top = min(touched.top, f.row)
+        touched.bottom = max(touched.bottom, f.lastRow)
         // aᵢ = s (1 − (dyᵢ/r)²) for row f.row + i, four at a time, the
         // point at row `f.fy` of the span.
         var k = Lanes(0, 1, 2, 3) - f.fy
@@ -278,22 +317,66 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
         }
     }
 
-    /// Adds the touched columns of the float sums' `rows` into the grid
-    /// (times `unscale`) and clears them.
+    /// Adds the touched nodes of the float sums of the grid's `rows` into
+    /// `target` (times `unscale`), whose first row is grid row `targetRow`,
+    /// and clears them.
     private func flush(
         _ sums: UnsafeMutablePointer<Float>, rows: Range<Int>, stride: Int,
-        touched: (left: Int, right: Int), unscale: Double
+        touched: BandTouch, unscale: Double, into target: UnsafeMutablePointer<Double>, targetRow: Int
     ) {
         let columns = xAxis.count
         let right = min(touched.right, columns - 1)
-        guard touched.left <= right else { return }
-        for row in rows {
+        let top = max(touched.top, rows.lowerBound), bottom = min(touched.bottom, rows.upperBound - 1)
+        guard touched.left <= right, top <= bottom else { return }
+        for row in top...bottom {
             let src = sums + (row - rows.lowerBound) * stride
-            let dst = density + row * columns
+            let dst = target + (row - targetRow) * columns
             for c in touched.left...right { dst[c] += Double(src[c]) * unscale }
             // The padding past the last column collects zeros only; clear it with the rest.
             (src + touched.left).update(repeating: 0, count: touched.right - touched.left + 1)
         }
+    }
+}
+
+/// The nodes a run of ``BandSplat`` points wrote between flushes: their
+/// columns (with a span's last step past the last column) and rows.
+struct BandTouch {
+    var left = Int.max, right = Int.min
+    var top = Int.max, bottom = Int.min
+}
+
+/// Where ``BandSplat`` takes a run of its points from: their entries,
+/// each nil for a point that writes nothing.
+protocol BandEntrySource {
+    associatedtype Entry: BandPoint
+    var count: Int { get }
+    func entry(_ k: Int) -> Entry?
+}
+
+/// Entries the sort into row bands made (``RowBands``).
+struct SortedEntries<Entry: BandPoint>: BandEntrySource {
+    let first: UnsafePointer<Entry>
+    let count: Int
+
+    @inline(__always) func entry(_ k: Int) -> Entry? { first[k] }
+}
+
+/// Points of a slice in their own order, each made an entry as it is
+/// splatted (``RowWindows``): those of weight 0 or whose disc misses the
+/// grid, which the sort would leave out, give none.
+struct PointEntries<Entry: BandPoint, Power: BandPower>: BandEntrySource {
+    let splat: BandSplat<Entry, Power>
+    let x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>
+    /// The slice's index of the run's first point.
+    let first: Int
+    let count: Int
+    /// The largest magnitude of the slice's points (``RowWindows/largestMagnitude``).
+    let largest: Double
+
+    @inline(__always) func entry(_ k: Int) -> Entry? {
+        let i = first &+ k
+        guard weight[i] != 0, splat.writes(x: x[i], y: y[i]) else { return nil }
+        return splat.entry(at: i, x: x[i], y: y[i], weight: weight[i], value: 0, largest: largest)
     }
 }
 
@@ -391,5 +474,20 @@ enum TriweightPower: BandPower {
     @inline(__always) static func entryWeight(_ w: Double) -> Double {
         let c = cbrt(w)
         return c * c
+    }
+}
+
+extension BandSplat: WindowDepositor {
+    /// The grid rows within ``RowSorter/reachRows`` of the nodes nearest `ys`.
+    func rowsWritten(y ys: ClosedRange<Double>) -> Range<Int> {
+        // Clamped before rounding: a point far off the grid writes nothing.
+        let rows = yAxis.count, limit = Double(rows)
+        let first = NodeSpan.nearest(to: min(max(yAxis.index(of: ys.lowerBound), -1), limit), count: rows)
+        let last = NodeSpan.nearest(to: min(max(yAxis.index(of: ys.upperBound), -1), limit), count: rows)
+        return max(first - reachRows, 0)..<min(last + reachRows + 1, rows)
+    }
+
+    @inline(__always) func writes(x: Double, y: Double) -> Bool {
+        DiscRules.reaches(x: x, y: y, reach: maximumRadius, xAxis: xAxis, yAxis: yAxis)
     }
 }

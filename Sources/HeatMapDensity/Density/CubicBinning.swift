@@ -77,6 +77,22 @@ struct CubicBinning: PointDepositor {
         }
     }
 
+    /// The same as ``deposit(x:y:weight:value:scratch:)`` for one channel,
+    /// into `window`: the plane's rows from `firstRow`, ``DiscConvolutionLayout/width``
+    /// doubles each (``RowWindows``).
+    @inline(__always)
+    func deposit(
+        x px: Double, y py: Double, weight w: Double, into window: UnsafeMutablePointer<Double>, firstRow: Int
+    ) {
+        if w == 0 { return }
+        let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
+        guard let c = CubicBinning.cell(fx, count: xAxis.count), let r = CubicBinning.cell(fy, count: yAxis.count)
+        else { return }
+        let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r)) * w
+        let pad = CubicBinning.padding, width = layout.width
+        add(wx, wy, at: window + (r - 1 + pad - firstRow) * width + c - 1 + pad, rowStride: width)
+    }
+
     /// A point's weight shared by `shares` among up to three planes of
     /// this layout, `stride` doubles apart from ``planes`` (plane
     /// `slots[j]`, none where it is below 0): the same nodes and cubic
@@ -103,14 +119,20 @@ struct CubicBinning: PointDepositor {
         let layout = self.layout
         if first + 3 < layout.split || first >= layout.split {
             // The four rows in one half: consecutive rows of the buffer.
-            let q = plane + layout.offset(row: first) + column, n = layout.columns
-            add(q, wx * wy[0])
-            add(q + n, wx * wy[1])
-            add(q + 2 * n, wx * wy[2])
-            add(q + 3 * n, wx * wy[3])
+            add(wx, wy, at: plane + layout.offset(row: first) + column, rowStride: layout.columns)
         } else {
             for k in 0..<4 { add(plane + layout.offset(row: first + k) + column, wx * wy[k]) }
         }
+    }
+
+    /// Adds wx ⊗ wy into the 4 × 4 nodes from `q`, rows `rowStride` apart.
+    @inline(__always) private func add(
+        _ wx: SIMD4<Double>, _ wy: SIMD4<Double>, at q: UnsafeMutablePointer<Double>, rowStride n: Int
+    ) {
+        add(q, wx * wy[0])
+        add(q + n, wx * wy[1])
+        add(q + 2 * n, wx * wy[2])
+        add(q + 3 * n, wx * wy[3])
     }
 
     @inline(__always) private func add(_ q: UnsafeMutablePointer<Double>, _ row: SIMD4<Double>) {
@@ -118,5 +140,22 @@ struct CubicBinning: PointDepositor {
         q[1] += row[1]
         q[2] += row[2]
         q[3] += row[3]
+    }
+}
+
+extension CubicBinning: WindowDepositor {
+    /// The padded plane's rows (``DiscConvolutionLayout/height``) of the
+    /// cells of `ys` and the taps around them.
+    func rowsWritten(y ys: ClosedRange<Double>) -> Range<Int> {
+        // Clamped before rounding: a point far off the grid writes nothing.
+        let limit = Double(yAxis.count + 1)
+        let first = GaussianAxis.floor(min(max(yAxis.index(of: ys.lowerBound), -2), limit))
+        let last = GaussianAxis.floor(min(max(yAxis.index(of: ys.upperBound), -2), limit))
+        let height = yAxis.count + 2 * CubicBinning.padding
+        return max(first - 1 + CubicBinning.padding, 0)..<min(last + 3 + CubicBinning.padding, height)
+    }
+
+    @inline(__always) func writes(x: Double, y: Double) -> Bool {
+        CubicBinning.contains(x: x, y: y, xAxis: xAxis, yAxis: yAxis)
     }
 }

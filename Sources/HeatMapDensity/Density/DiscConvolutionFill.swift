@@ -35,6 +35,28 @@ struct DiscConvolutionFill: DensityFill {
         value: UnsafePointer<Double>?, count n: Int, control: ComputeControl,
         progress: @escaping @Sendable (Int) -> Void
     ) throws {
+        let binning = self.binning, layout = self.layout
+        // Points held together (in tiles) are binned in windows of the
+        // plane's rows, with no sort (one channel).
+        if channels == 1,
+            let windows = try RowWindows(
+                x: x, y: y, weight: weight, count: n, rows: layout.height, rowWidth: layout.width,
+                sorter: binning, control: control)
+        {
+            let planes = self.planes, width = layout.width
+            try windows.run(rowWidth: width, control: control, progress: progress) { points, window, rows in
+                for i in points {
+                    if i & 4095 == 0 { try control.checkCancellation() }
+                    binning.deposit(x: x[i], y: y[i], weight: weight[i], into: window, firstRow: rows.lowerBound)
+                }
+            } add: { row, sources in
+                let target = planes + layout.offset(row: row)
+                for source in sources {
+                    for j in 0..<width { target[j] += source[j] }
+                }
+            }
+            return
+        }
         try RowBands.deposit(
             binning, x: x, y: y, weight: weight, value: value, count: n, rows: yAxis.count,
             columns: xAxis.count, control: control, progress: progress)

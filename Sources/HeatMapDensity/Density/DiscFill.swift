@@ -121,17 +121,28 @@ struct DiscFill: DensityFill {
         let splat = BandSplat<Entry, Power>(
             xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius, normalisingRadius: raw ? nil : radius,
             radii: radii, density: density)
-        let bands = try RowBands<Entry>(
-            x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
-            sorter: splat, control: control)
-        let largest = bands.largestMagnitude
+        // Points held together (in tiles) are splatted in windows of the
+        // grid's rows, with no sort; others sorted into row bands.
+        let windows = try RowWindows(
+            x: x, y: y, weight: weight, count: n, rows: yAxis.count, rowWidth: xAxis.count, sorter: splat,
+            control: control)
+        let bands =
+            windows == nil
+            ? try RowBands<Entry>(
+                x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
+                sorter: splat, control: control) : nil
+        let largest = windows?.largestMagnitude ?? bands?.largestMagnitude ?? 0
         guard largest.isNormal else {
             if largest != 0 { try run(Power.shape, x, y, weight, nil, n, control, progress) }
             return
         }
-        try splat.run(
-            bands, scale: BandSplat<Entry, Power>.scale(forLargest: largest), control: control,
-            progress: progress)
+        if let windows {
+            try splat.run(windows, x: x, y: y, weight: weight, control: control, progress: progress)
+        } else if let bands {
+            try splat.run(
+                bands, scale: BandSplat<Entry, Power>.scale(forLargest: largest), control: control,
+                progress: progress)
+        }
     }
 
     func finish(

@@ -69,14 +69,21 @@ enum DiscRules {
     @inline(__always) static func anchor(
         x: Double, y: Double, reach: Double, xAxis: GaussianAxis, yAxis: GaussianAxis
     ) -> (row: Int, column: Int)? {
-        guard yAxis.index(of: y + reach) >= 0, yAxis.index(of: y - reach) <= Double(yAxis.count - 1),
-            xAxis.index(of: x + reach) >= 0, xAxis.index(of: x - reach) <= Double(xAxis.count - 1)
-        else { return nil }
+        guard reaches(x: x, y: y, reach: reach, xAxis: xAxis, yAxis: yAxis) else { return nil }
         // The disc reaches the grid, so the centre is within its reach of it.
         return (
             NodeSpan.nearest(to: yAxis.index(of: y), count: yAxis.count),
             NodeSpan.nearest(to: xAxis.index(of: x), count: xAxis.count)
         )
+    }
+
+    /// Whether ``anchor(x:y:reach:xAxis:yAxis:)`` gives a node: the four
+    /// comparisons alone.
+    @inline(__always) static func reaches(
+        x: Double, y: Double, reach: Double, xAxis: GaussianAxis, yAxis: GaussianAxis
+    ) -> Bool {
+        yAxis.index(of: y + reach) >= 0 && yAxis.index(of: y - reach) <= Double(yAxis.count - 1)
+            && xAxis.index(of: x + reach) >= 0 && xAxis.index(of: x - reach) <= Double(xAxis.count - 1)
     }
 
     /// The weight a point of radius r deposits when the finish normalises
