@@ -25,8 +25,10 @@ enum AdaptivePilot {
         let n = points.count
         // Each point's radius is written over its pilot once that is read
         // (no second array of n, fresh pages to fault in).
+        let box = try box ?? DensityGrid.bounds(of: points, control: control)
+        let fine = nodesPerRadius(points: n, box: box, radius: radius, kernel: kernel) >= fineNodesPerRadius
         var pilot = try density(
-            of: points, kernel: kernel, radius: radius, budget: budgeted ? pairBudget(n) : nil,
+            of: points, kernel: kernel, radius: radius, budget: budgeted ? pairBudget(n, fineGrid: fine) : nil,
             projection: projection, box: box, control: control)
         // The weight-weighted geometric mean over points of weight > 0, by
         // blocks on all cores, added in block order (the same bits whatever the cores).
@@ -165,8 +167,12 @@ enum AdaptivePilot {
     /// for every kernel; the grid's reading errs most near a support's
     /// edge, where the Epanechnikov, triangular and uniform kernels have a
     /// corner or a step, and least where many neighbours share each
-    /// reading's error.
-    static func pairBudget(_ n: Int) -> Int { 16 * n + 2_000_000 }
+    /// reading's error. On the fine grid (``fineNodesPerRadius``, where
+    /// n is large and the radius wide in the grid's cells) a reading errs
+    /// about a tenth as much as on the coarse one ((6/20)² for the edge's
+    /// kink), and the pairs per point are 4: the points past the budget
+    /// are a few more of the densest, read from a grid that costs the same.
+    static func pairBudget(_ n: Int, fineGrid: Bool = false) -> Int { (fineGrid ? 4 : 16) * n + 2_000_000 }
 
     /// How many times ``pairBudget(_:)`` a kernel's exact pilot may take:
     /// 8 for the triangular, whose cone has a corner at its centre: the
