@@ -144,10 +144,23 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
                     try control.checkCancellation()
                     let lo = max(0, bands.cuts[b] - reachRows), hi = min(rows, bands.cuts[b + 1] + reachRows)
                     guard lo < hi else { return }
-                    let band = SortedEntries(
-                        first: entries + bands.starts[b], count: bands.starts[b + 1] - bands.starts[b])
-                    try splat(band, rows: lo..<hi, into: density, targetRow: 0, unscale: unscale, control: control)
-                    progress?(band.count)
+                    let start = bands.starts[b], end = bands.starts[b + 1]
+                    try splat(rows: lo..<hi, into: density, targetRow: 0, unscale: unscale, control: control) {
+                        sums, stride, terms, flush in
+                        var i = start
+                        while i < end {
+                            let stop = min(end, i + BandSplat.flushInterval)
+                            var touched = BandTouch()
+                            while i < stop {
+                                deposit(
+                                    entries[i], sums: sums, firstRow: lo, stride: stride, terms: terms,
+                                    touched: &touched)
+                                i += 1
+                            }
+                            try flush(touched)
+                        }
+                    }
+                    progress?(end - start)
                 }
             }
         }
@@ -165,10 +178,25 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
         let largest = windows.largestMagnitude
         let unscale = 1 / Self.scale(forLargest: largest)
         try windows.run(rowWidth: columns, control: control, progress: progress) { points, window, rows in
-            let chunk = PointEntries(
-                splat: self, x: x, y: y, weight: weight, first: points.lowerBound, count: points.count,
-                largest: largest)
-            try splat(chunk, rows: rows, into: window, targetRow: rows.lowerBound, unscale: unscale, control: control)
+            try splat(rows: rows, into: window, targetRow: rows.lowerBound, unscale: unscale, control: control) {
+                sums, stride, terms, flush in
+                var i = points.lowerBound
+                while i < points.upperBound {
+                    let stop = min(points.upperBound, i + BandSplat.flushInterval)
+                    var touched = BandTouch()
+                    while i < stop {
+                        // The points the sort would leave out: of weight 0, or missing the grid.
+                        if weight[i] != 0, writes(x: x[i], y: y[i]) {
+                            let p = entry(at: i, x: x[i], y: y[i], weight: weight[i], value: 0, largest: largest)
+                            deposit(
+                                p, sums: sums, firstRow: rows.lowerBound, stride: stride, terms: terms,
+                                touched: &touched)
+                        }
+                        i += 1
+                    }
+                    try flush(touched)
+                }
+            }
         } add: { row, sources in
             let target = density + row * columns
             for source in sources {
@@ -177,15 +205,21 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
         }
     }
 
-    /// Splats the points of `source` into float sums of the grid's `rows`,
-    /// ``flushInterval`` points at a time, each time adding what they
+    /// Runs `body(sums, stride, terms)` with float sums of the grid's
+    /// `rows` (`stride` floats a row, cleared) and scratch for a point's
+    /// terms; `body` splats its points in runs of at most ``flushInterval``,
+    /// calling `flush(touched)` after each, which adds the nodes they
     /// touched (times `unscale`) into `target`, whose first row is grid row
-    /// `targetRow` (rows of the grid's columns).
+    /// `targetRow` (rows of the grid's columns), and clears them.
     @inline(__always)
-    private func splat<Source: BandEntrySource>(
-        _ source: Source, rows: Range<Int>, into target: UnsafeMutablePointer<Double>, targetRow: Int,
-        unscale: Double, control: ComputeControl
-    ) throws where Source.Entry == Entry {
+    private func splat(
+        rows: Range<Int>, into target: UnsafeMutablePointer<Double>, targetRow: Int, unscale: Double,
+        control: ComputeControl,
+        _ body: (
+            UnsafeMutablePointer<Float>, Int, (columns: UnsafeMutablePointer<Lanes>, rows: UnsafeMutablePointer<Lanes>),
+            (BandTouch) throws -> Void
+        ) throws -> Void
+    ) throws {
         let columns = xAxis.count, lanes = BandSplat.lanes
         let reachColumns = Int(min(maximumRadius / xAxis.step + 1, Double(columns))) + 1
         // Rows padded so that a span's last step may run past the last column.
@@ -201,17 +235,7 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
             sums.deallocate()
             scratch.deallocate()
         }
-        let terms = (columns: scratch, rows: scratch + steps)
-        var i = 0
-        while i < source.count {
-            let stop = min(source.count, i + BandSplat.flushInterval)
-            var touched = BandTouch()
-            while i < stop {
-                if let p = source.entry(i) {
-                    deposit(p, sums: sums, firstRow: rows.lowerBound, stride: stride, terms: terms, touched: &touched)
-                }
-                i += 1
-            }
+        try body(sums, stride, (columns: scratch, rows: scratch + steps)) { touched in
             flush(
                 sums, rows: rows, stride: stride, touched: touched, unscale: unscale, into: target,
                 targetRow: targetRow)
@@ -343,41 +367,6 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
 struct BandTouch {
     var left = Int.max, right = Int.min
     var top = Int.max, bottom = Int.min
-}
-
-/// Where ``BandSplat`` takes a run of its points from: their entries,
-/// each nil for a point that writes nothing.
-protocol BandEntrySource {
-    associatedtype Entry: BandPoint
-    var count: Int { get }
-    func entry(_ k: Int) -> Entry?
-}
-
-/// Entries the sort into row bands made (``RowBands``).
-struct SortedEntries<Entry: BandPoint>: BandEntrySource {
-    let first: UnsafePointer<Entry>
-    let count: Int
-
-    @inline(__always) func entry(_ k: Int) -> Entry? { first[k] }
-}
-
-/// Points of a slice in their own order, each made an entry as it is
-/// splatted (``RowWindows``): those of weight 0 or whose disc misses the
-/// grid, which the sort would leave out, give none.
-struct PointEntries<Entry: BandPoint, Power: BandPower>: BandEntrySource {
-    let splat: BandSplat<Entry, Power>
-    let x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>
-    /// The slice's index of the run's first point.
-    let first: Int
-    let count: Int
-    /// The largest magnitude of the slice's points (``RowWindows/largestMagnitude``).
-    let largest: Double
-
-    @inline(__always) func entry(_ k: Int) -> Entry? {
-        let i = first &+ k
-        guard weight[i] != 0, splat.writes(x: x[i], y: y[i]) else { return nil }
-        return splat.entry(at: i, x: x[i], y: y[i], weight: weight[i], value: 0, largest: largest)
-    }
 }
 
 /// Column terms of ``BandSplat`` for a run of consecutive columns,

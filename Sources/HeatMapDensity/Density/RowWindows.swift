@@ -15,8 +15,8 @@ import HeatMapCore
 /// It pays only where each chunk's rows are few. In input order every
 /// chunk reaches across the grid, and ``init(x:y:weight:count:rows:rowWidth:sorter:control:)``
 /// gives nil when the windows would hold more than ``rowsPerTargetRow``
-/// times the target's rows or ``limit`` doubles; the points then take the
-/// sort.
+/// times the target's rows or ``limit`` doubles (from every 64th point,
+/// before a pass over them all); the points then take the sort.
 ///
 /// O(n + the windows' nodes) on all cores; memory the windows, at most
 /// ``limit`` doubles.
@@ -37,6 +37,8 @@ struct RowWindows {
     /// chunks' windows could each hold the whole grid), where the sort's
     /// bands balance them.
     static let leastChunks = 8
+    /// Every how many points the first look at the chunks' rows takes one.
+    static let sampleStep = 64
     /// The most doubles the windows may hold in all (64 MiB).
     static let limit = 1 << 23
     /// The most rows the windows may hold in all, per row of the target:
@@ -45,10 +47,10 @@ struct RowWindows {
     static let rowsPerTargetRow = 3
 
     /// The windows of points 0 ..< n for `sorter`, or nil where they would
-    /// be too large (points not held together): one pass over the points,
-    /// for each chunk the range of its y and the largest magnitude of its
-    /// points that write anything. `rows` is the target's (each
-    /// `rowWidth` doubles).
+    /// be too large (points not held together): a look at every 64th
+    /// point, then one pass over them all, for each chunk the range of its
+    /// y and the largest magnitude of its points that write anything.
+    /// `rows` is the target's (each `rowWidth` doubles).
     init?<S: WindowDepositor>(
         x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
         count n: Int, rows: Int, rowWidth: Int, sorter: S, control: ComputeControl
@@ -56,6 +58,23 @@ struct RowWindows {
         let chunkSize = RowWindows.chunkSize(count: n)
         let chunks = (n + chunkSize - 1) / chunkSize
         guard chunks >= RowWindows.leastChunks, rows > 0, rowWidth > 0 else { return nil }
+        func fits(_ windows: [Range<Int>]) -> Bool {
+            let held = windows.reduce(0) { $0 + $1.count }
+            return held <= RowWindows.rowsPerTargetRow * rows && held <= RowWindows.limit / rowWidth
+        }
+        // Every `sampleStep`-th point's y first: its windows are within the
+        // real ones, so points in input order go to the sort after a 64th
+        // of the pass.
+        let sampled = (0..<chunks).map { k -> Range<Int> in
+            var lowest = Double.infinity, highest = -Double.infinity
+            for i in stride(from: k * chunkSize, to: min(n, (k + 1) * chunkSize), by: RowWindows.sampleStep)
+            where weight[i] != 0 {
+                lowest = min(lowest, y[i])
+                highest = max(highest, y[i])
+            }
+            return lowest <= highest ? sorter.rowsWritten(y: lowest...highest) : 0..<0
+        }
+        guard fits(sampled) else { return nil }
         let found = try Parallel.map(chunks, control: control) { k -> (window: Range<Int>, largest: Double) in
             var lowest = Double.infinity, highest = -Double.infinity, largest = 0.0
             for i in k * chunkSize..<min(n, (k + 1) * chunkSize) where weight[i] != 0 {
@@ -67,8 +86,7 @@ struct RowWindows {
             }
             return (lowest <= highest ? sorter.rowsWritten(y: lowest...highest) : 0..<0, largest)
         }
-        let held = found.reduce(0) { $0 + $1.window.count }
-        guard held <= RowWindows.rowsPerTargetRow * rows, held <= RowWindows.limit / rowWidth else { return nil }
+        guard fits(found.map(\.window)) else { return nil }
         self.count = n
         self.chunkSize = chunkSize
         windows = found.map(\.window)
