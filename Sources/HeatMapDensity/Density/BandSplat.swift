@@ -205,10 +205,10 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
         }
     }
 
-    /// Runs `body(sums, stride, terms)` with float sums of the grid's
-    /// `rows` (`stride` floats a row, cleared) and scratch for a point's
-    /// terms; `body` splats its points in runs of at most ``flushInterval``,
-    /// calling `flush(touched)` after each, which adds the nodes they
+    /// Runs `body(sums, stride, terms, flush)` with float sums of the
+    /// grid's `rows` (`stride` floats a row, cleared) and scratch for a
+    /// point's terms; `body` splats its points in runs of at most
+    /// ``flushInterval``, calling `flush(touched)` after each, which adds the nodes they
     /// touched (times `unscale`) into `target`, whose first row is grid row
     /// `targetRow` (rows of the grid's columns), and clears them.
     @inline(__always)
