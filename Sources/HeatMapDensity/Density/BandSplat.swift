@@ -177,7 +177,7 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
         let columns = xAxis.count, density = self.density
         let largest = windows.largestMagnitude
         let unscale = 1 / Self.scale(forLargest: largest)
-        try windows.run(rowWidth: columns, control: control, progress: progress) { points, window, rows in
+        try windows.run(control: control, progress: progress) { points, window, rows in
             try splat(rows: rows, into: window, targetRow: rows.lowerBound, unscale: unscale, control: control) {
                 sums, stride, terms, flush in
                 var i = points.lowerBound
@@ -197,11 +197,8 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
                     try flush(touched)
                 }
             }
-        } add: { row, sources in
-            let target = density + row * columns
-            for source in sources {
-                for c in 0..<columns { target[c] += source[c] }
-            }
+        } target: { row in
+            density + row * columns
         }
     }
 

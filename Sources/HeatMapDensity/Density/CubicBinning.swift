@@ -61,19 +61,29 @@ struct CubicBinning: PointDepositor {
         return SIMD4(-tb * c, 3 * ac * b, -3 * ac * t, tb * a) * (1.0 / 6)
     }
 
+    /// The 4 × 4 nodes a point at (x, y) shares its weight among: the
+    /// padded plane's row and column of the first (node (r − 1, c − 1) of
+    /// the grid, the point in cell (r, c)) and the cubic weights along each
+    /// axis; nil when they leave the padded plane.
+    @inline(__always) func stencil(
+        x px: Double, y py: Double
+    ) -> (row: Int, column: Int, wx: SIMD4<Double>, wy: SIMD4<Double>)? {
+        let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
+        guard let c = CubicBinning.cell(fx, count: xAxis.count), let r = CubicBinning.cell(fy, count: yAxis.count)
+        else { return nil }
+        let pad = CubicBinning.padding
+        return (r - 1 + pad, c - 1 + pad, CubicBinning.weights(fx - Double(c)), CubicBinning.weights(fy - Double(r)))
+    }
+
     @inline(__always)
     func deposit(x px: Double, y py: Double, weight w: Double, value v: Double, scratch: UnsafeMutablePointer<Double>) {
         if w == 0 { return }
-        let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
-        guard let c = CubicBinning.cell(fx, count: xAxis.count), let r = CubicBinning.cell(fy, count: yAxis.count)
-        else { return }
-        let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r)) * w
-        // Node (r − 1, c − 1) of the grid in the padded plane.
-        let pad = CubicBinning.padding, first = r - 1 + pad, column = c - 1 + pad
-        add(wx, wy, into: planes, row: first, column: column)
+        guard let s = stencil(x: px, y: py) else { return }
+        let wy = s.wy * w
+        add(s.wx, wy, into: planes, row: s.row, column: s.column)
         if layout.channels == 2 {
             let wv = wy * v
-            for k in 0..<4 { add(planes + layout.valueOffset(row: first + k) + column, wx * wv[k]) }
+            for k in 0..<4 { add(planes + layout.valueOffset(row: s.row + k) + s.column, s.wx * wv[k]) }
         }
     }
 
@@ -85,12 +95,9 @@ struct CubicBinning: PointDepositor {
         x px: Double, y py: Double, weight w: Double, into window: UnsafeMutablePointer<Double>, firstRow: Int
     ) {
         if w == 0 { return }
-        let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
-        guard let c = CubicBinning.cell(fx, count: xAxis.count), let r = CubicBinning.cell(fy, count: yAxis.count)
-        else { return }
-        let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r)) * w
-        let pad = CubicBinning.padding, width = layout.width
-        add(wx, wy, at: window + (r - 1 + pad - firstRow) * width + c - 1 + pad, rowStride: width)
+        guard let s = stencil(x: px, y: py) else { return }
+        let width = layout.width
+        add(s.wx, s.wy * w, at: window + (s.row - firstRow) * width + s.column, rowStride: width)
     }
 
     /// A point's weight shared by `shares` among up to three planes of
@@ -100,13 +107,9 @@ struct CubicBinning: PointDepositor {
     /// all three. One channel.
     @inline(__always)
     func deposit(x px: Double, y py: Double, shares: SIMD3<Double>, slots: SIMD3<Int>, stride: Int) {
-        let fx = xAxis.index(of: px), fy = yAxis.index(of: py)
-        guard let c = CubicBinning.cell(fx, count: xAxis.count), let r = CubicBinning.cell(fy, count: yAxis.count)
-        else { return }
-        let wx = CubicBinning.weights(fx - Double(c)), wy = CubicBinning.weights(fy - Double(r))
-        let pad = CubicBinning.padding, first = r - 1 + pad, column = c - 1 + pad
+        guard let s = stencil(x: px, y: py) else { return }
         for j in 0..<3 where slots[j] >= 0 && shares[j] != 0 {
-            add(wx, wy * shares[j], into: planes + slots[j] * stride, row: first, column: column)
+            add(s.wx, s.wy * shares[j], into: planes + slots[j] * stride, row: s.row, column: s.column)
         }
     }
 

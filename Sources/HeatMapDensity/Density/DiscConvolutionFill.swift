@@ -43,17 +43,14 @@ struct DiscConvolutionFill: DensityFill {
                 x: x, y: y, weight: weight, count: n, rows: layout.height, rowWidth: layout.width,
                 sorter: binning, control: control)
         {
-            let planes = self.planes, width = layout.width
-            try windows.run(rowWidth: width, control: control, progress: progress) { points, window, rows in
+            let planes = self.planes
+            try windows.run(control: control, progress: progress) { points, window, rows in
                 for i in points {
                     if i & 4095 == 0 { try control.checkCancellation() }
                     binning.deposit(x: x[i], y: y[i], weight: weight[i], into: window, firstRow: rows.lowerBound)
                 }
-            } add: { row, sources in
-                let target = planes + layout.offset(row: row)
-                for source in sources {
-                    for j in 0..<width { target[j] += source[j] }
-                }
+            } target: { row in
+                planes + layout.offset(row: row)
             }
             return
         }

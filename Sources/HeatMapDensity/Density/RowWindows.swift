@@ -27,6 +27,8 @@ struct RowWindows {
     let chunkSize: Int
     /// The target's rows each chunk writes (empty for none).
     let windows: [Range<Int>]
+    /// Doubles in a row of the target (and of a window).
+    let rowWidth: Int
     /// The largest ``RowSorter/magnitude(at:weight:)`` of any point with an
     /// anchor (0 for none), as ``RowBands/largestMagnitude``.
     let largestMagnitude: Double
@@ -89,21 +91,23 @@ struct RowWindows {
         guard fits(found.map(\.window)) else { return nil }
         self.count = n
         self.chunkSize = chunkSize
+        self.rowWidth = rowWidth
         windows = found.map(\.window)
         largestMagnitude = found.reduce(0) { max($0, $1.largest) }
     }
 
     /// Runs `body(points, window, rows)` for every chunk that writes rows,
-    /// on all cores: `window` holds its `rows` of the target, `rowWidth`
-    /// doubles each, cleared. Then calls `add(row, sources)` for every row
-    /// of the target that a window holds, on all cores, with that row of
-    /// each window holding it, in chunk order. `progress` gets each chunk's
-    /// point count.
+    /// on all cores: `window` holds its `rows` of the target, ``rowWidth``
+    /// doubles each, cleared. Then adds every window's rows into the
+    /// target's (`target(row)` is where row `row` starts), on all cores,
+    /// each row taking the windows that hold it in chunk order. `progress`
+    /// gets each chunk's point count.
     func run(
-        rowWidth: Int, control: ComputeControl, progress: (@Sendable (Int) -> Void)?,
+        control: ComputeControl, progress: (@Sendable (Int) -> Void)?,
         body: (Range<Int>, UnsafeMutablePointer<Double>, Range<Int>) throws -> Void,
-        add: (Int, [UnsafePointer<Double>]) -> Void
+        target: (Int) -> UnsafeMutablePointer<Double>
     ) throws {
+        let rowWidth = self.rowWidth
         var offsets = [0]
         for window in windows { offsets.append(offsets.last! + window.count * rowWidth) }
         let storage = UnsafeMutablePointer<Double>.allocate(capacity: max(offsets.last!, 1))
@@ -126,11 +130,11 @@ struct RowWindows {
         guard first < last else { return }
         try Parallel.forEachRange(of: last - first, size: 16, control: control) { block in
             for row in block.lowerBound + first..<block.upperBound + first {
-                var sources: [UnsafePointer<Double>] = []
+                let into = target(row)
                 for (k, window) in windows.enumerated() where window.contains(row) {
-                    sources.append(UnsafePointer(storage + offsets[k] + (row - window.lowerBound) * rowWidth))
+                    let source = storage + offsets[k] + (row - window.lowerBound) * rowWidth
+                    for j in 0..<rowWidth { into[j] += source[j] }
                 }
-                if !sources.isEmpty { add(row, sources) }
             }
         }
     }
