@@ -368,13 +368,16 @@ enum AdaptivePilot {
         let (step, smooth) = stepAtEdge(of: kernel)
         if exactCount < n, let smooth {
             // Straight into the result, point by point in input order: the
-            // readings need no gathered copy of the points read.
+            // readings need no gathered copy of the points read. The exact
+            // points are read too, and their sums written over the reading
+            // below: cheaper than looking up each point's bucket (few are exact
+            // where many are read).
             let grid = try PilotGrid(
                 points, kernel: smooth.kernel, radius: radius, box: box, projection: projection, control: control)
             try result.withUnsafeMutableBufferPointer { out in
                 let out = UncheckedSendable(out)
                 try grid.forEachBlock(of: n, control: control) { block, values in
-                    for i in block where !isExact[sums.bucket[i]] {
+                    for i in block {
                         out.value[i] = smooth.factor * grid.value(values, x: points.x[i], y: points.y[i])
                     }
                 }

@@ -113,14 +113,17 @@ enum RadiusClassBound {
                 return sumBlocks(of: run, cells: rows * columns).map { (first, slice, $0) }
             }
         }
+        let perCell = 1 / cell
         let runSums = Parallel.map(runs.count) { k -> [Double] in
             let (_, slice, run) = runs[k]
             var sums = [Double](repeating: 0, count: rows * columns)
-            for i in run {
-                let r = classes.radius(at: slice.coordinate[i])
-                let c = min(Int((slice.x[i] - minX) / cell), columns - 1)
-                let row = min(Int((slice.y[i] - minY) / cell), rows - 1)
-                sums[row * columns + c] += slice.weight[i] * (radius / r) * (radius / r)
+            sums.withUnsafeMutableBufferPointer { sums in
+                for i in run {
+                    let ratio = radius * classes.inverseRadius(at: slice.coordinate[i])
+                    let c = min(Int((slice.x[i] - minX) * perCell), columns - 1)
+                    let row = min(Int((slice.y[i] - minY) * perCell), rows - 1)
+                    sums[row * columns + c] += slice.weight[i] * ratio * ratio
+                }
             }
             return sums
         }
@@ -169,7 +172,7 @@ enum RadiusClassBound {
                                 total +=
                                     fall
                                     * box(
-                                        prefix, width: width, rows: y - j - 1..<y + j + 1,
+                                        prefix, width: width, height: rows + 1, rows: y - j - 1..<y + j + 1,
                                         columns: x - j - 1..<x + j + 1)
                             }
                             low.value[y * width + x] += total
@@ -201,7 +204,7 @@ enum RadiusClassBound {
                             bound +=
                                 error
                                 * box(
-                                    prefix, width: width, rows: y - reach..<y + reach + 1,
+                                    prefix, width: width, height: rows + 1, rows: y - reach..<y + reach + 1,
                                     columns: x - reach..<x + reach + 1)
                         }
                         worst = max(worst, bound)
@@ -226,11 +229,12 @@ enum RadiusClassBound {
         }
     }
 
-    /// The sum over the cells of `rows` × `columns` (clipped to the grid) from a prefix table.
+    /// The sum over the cells of `rows` × `columns` (clipped to the grid)
+    /// from a prefix table of `height` rows of `width` (given, not divided
+    /// out of its count at every call).
     @inline(__always) private static func box(
-        _ prefix: [Double], width: Int, rows: Range<Int>, columns: Range<Int>
+        _ prefix: [Double], width: Int, height: Int, rows: Range<Int>, columns: Range<Int>
     ) -> Double {
-        let height = prefix.count / width
         let y0 = max(rows.lowerBound, 0), y1 = min(rows.upperBound, height - 1)
         let x0 = max(columns.lowerBound, 0), x1 = min(columns.upperBound, width - 1)
         guard y0 < y1, x0 < x1 else { return 0 }
@@ -307,7 +311,7 @@ extension RadiusClassBound {
         // Cells as wide as the widest candidate reaches: its support, two
         // coarse nodes of binning taps and two of reading taps.
         let width = classes.support(used[current - 1]) + 8 * step
-        let x0 = xAxis.origin, y0 = yAxis.origin
+        let x0 = xAxis.origin, y0 = yAxis.origin, perWidth = 1 / width
         let columns = Int(Double(xAxis.count) * xAxis.step / width) + 1
         let rows = Int(Double(yAxis.count) * yAxis.step / width) + 1
         // Each block of each deposit's points summed apart on all cores,
@@ -321,8 +325,8 @@ extension RadiusClassBound {
             var sums = [Double](repeating: 0, count: current * rows * columns)
             for i in range {
                 let t = sorted.coordinate[i] * scale, first = classes.firstClass(at: t)
-                let c = min(max(Int((sorted.x[i] - x0) / width), 0), columns - 1)
-                let r = min(max(Int((sorted.y[i] - y0) / width), 0), rows - 1)
+                let c = min(max(Int((sorted.x[i] - x0) * perWidth), 0), columns - 1)
+                let r = min(max(Int((sorted.y[i] - y0) * perWidth), 0), rows - 1)
                 for k in first..<min(first + 3, classes.count) where slot[k] >= 0 {
                     sums[(slot[k] * rows + r) * columns + c] +=
                         abs(classes.share(of: k, at: t) * sorted.weight[i]) * unit[slot[k]]

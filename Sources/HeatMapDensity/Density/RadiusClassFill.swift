@@ -57,10 +57,10 @@ struct RadiusClassFill: DensityFill {
         // order, by blocks on all cores: a count, then each block's copy.
         let flags = self.flags
         let smallest = classes.smallest, largest = classes.largest, classCount = classes.count
-        @inline(__always) func isBinned(_ i: Int) -> Bool {
-            radii[i] >= smallest && radii[i] <= largest
-                && CubicBinning.contains(x: x[i], y: y[i], xAxis: xAxis, yAxis: yAxis)
-        }
+        // Each point's class coordinate, found once by the count and read
+        // by the copy: −1 for a point splatted, −2 for one of weight 0.
+        let coordinates = UnsafeMutablePointer<Double>.allocate(capacity: max(n, 1))
+        defer { coordinates.deallocate() }
         // The wide points sorted by first class as they are copied (a
         // stable counting sort: each block's count per class, then its copy).
         let blocks = Parallel.blocks(of: n)
@@ -72,19 +72,34 @@ struct RadiusClassFill: DensityFill {
             // marked used once after the loop; a point on a class's radius,
             // whose neighbours may take none, is marked by its shares.
             var stencils = [Bool](repeating: false, count: classCount)
-            for i in blocks[b] where weight[i] != 0 {
-                if isBinned(i) {
-                    let t = classes.coordinate(of: radii[i]), first = classes.firstClass(at: t)
-                    wide[first] += 1
-                    if classes.sharesEveryClass(at: t) {
-                        stencils[first] = true
-                    } else {
-                        for k in first..<min(first + 3, classCount) where classes.share(of: k, at: t) != 0 {
-                            used[k] = true
+            // Counted through pointers: an array mutated in the loop is
+            // checked for uniqueness at every point.
+            wide.withUnsafeMutableBufferPointer { wide in
+                stencils.withUnsafeMutableBufferPointer { stencils in
+                    for i in blocks[b] {
+                        let r = radii[i]
+                        guard weight[i] != 0 else {
+                            coordinates[i] = -2
+                            continue
+                        }
+                        guard r >= smallest && r <= largest,
+                            CubicBinning.contains(x: x[i], y: y[i], xAxis: xAxis, yAxis: yAxis)
+                        else {
+                            coordinates[i] = -1
+                            narrow += 1
+                            continue
+                        }
+                        let t = classes.coordinate(of: r), first = classes.firstClass(at: t)
+                        coordinates[i] = t
+                        wide[first] += 1
+                        if classes.sharesEveryClass(at: t) {
+                            stencils[first] = true
+                        } else {
+                            for k in first..<min(first + 3, classCount) where classes.share(of: k, at: t) != 0 {
+                                used[k] = true
+                            }
                         }
                     }
-                } else {
-                    narrow += 1
                 }
             }
             for first in 0..<classCount where stencils[first] {
@@ -110,17 +125,19 @@ struct RadiusClassFill: DensityFill {
         // Each block's copy, and the widest of its splatted points.
         let widest = try Parallel.map(blocks.count, control: control) { b -> Double in
             var at = wideStart[b], m = narrowStart[b], widest = 0.0
-            for i in blocks[b] where weight[i] != 0 {
-                // A value only for the mean: the density's stay unwritten.
-                let v = value?[i]
-                if isBinned(i) {
-                    let t = classes.coordinate(of: radii[i]), first = classes.firstClass(at: t)
-                    wide.sorted.set(at[first], x[i], y[i], weight[i], v, t)
-                    at[first] += 1
-                } else {
-                    narrow.set(m, x[i], y[i], weight[i], v, radii[i])
-                    widest = max(widest, radii[i])
-                    m += 1
+            at.withUnsafeMutableBufferPointer { at in
+                for i in blocks[b] {
+                    let t = coordinates[i]
+                    // A value only for the mean: the density's stay unwritten.
+                    if t >= 0 {
+                        let first = classes.firstClass(at: t)
+                        wide.sorted.set(at[first], x[i], y[i], weight[i], value?[i], t)
+                        at[first] += 1
+                    } else if t == -1 {
+                        narrow.set(m, x[i], y[i], weight[i], value?[i], radii[i])
+                        widest = max(widest, radii[i])
+                        m += 1
+                    }
                 }
             }
             return widest

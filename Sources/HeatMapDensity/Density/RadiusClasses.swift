@@ -112,6 +112,12 @@ struct RadiusClasses: Sendable, Hashable {
         t >= Double(count - 1) ? largest : 1 / (1 / smallest - t * inverseStep)
     }
 
+    /// 1 / ``radius(at:)``, with no division (1/ρ is what the coordinate
+    /// is even in).
+    @inline(__always) func inverseRadius(at t: Double) -> Double {
+        t >= Double(count - 1) ? 1 / largest : 1 / smallest - t * inverseStep
+    }
+
     /// ρₖ.
     func radius(_ k: Int) -> Double { k == count - 1 ? largest : 1 / (1 / smallest - Double(k) * inverseStep) }
 

@@ -45,12 +45,14 @@ struct TileOrder: Sendable {
             let tileOf = UncheckedSendable(tileOf)
             return try Parallel.map(blocks.count, control: control) { b -> [Int] in
                 var counts = [Int](repeating: 0, count: tiles)
-                for i in blocks[b] {
-                    let c = min(max(Int((points.x[i] - x0) * inverse), 0), columns - 1)
-                    let r = min(max(Int((points.y[i] - y0) * inverse), 0), rows - 1)
-                    let t = r * columns + c
-                    tileOf.value[i] = Int32(truncatingIfNeeded: t)
-                    counts[t] += 1
+                counts.withUnsafeMutableBufferPointer { counts in
+                    for i in blocks[b] {
+                        let c = min(max(Int((points.x[i] - x0) * inverse), 0), columns - 1)
+                        let r = min(max(Int((points.y[i] - y0) * inverse), 0), rows - 1)
+                        let t = r * columns + c
+                        tileOf.value[i] = Int32(truncatingIfNeeded: t)
+                        counts[t] += 1
+                    }
                 }
                 return counts
             }
