@@ -154,8 +154,7 @@ extension CubicBinning: WindowDepositor {
         let limit = Double(yAxis.count + 1)
         let first = GaussianAxis.floor(min(max(yAxis.index(of: ys.lowerBound), -2), limit))
         let last = GaussianAxis.floor(min(max(yAxis.index(of: ys.upperBound), -2), limit))
-        let height = yAxis.count + 2 * CubicBinning.padding
-        return max(first - 1 + CubicBinning.padding, 0)..<min(last + 3 + CubicBinning.padding, height)
+        return max(first - 1 + CubicBinning.padding, 0)..<min(last + 3 + CubicBinning.padding, layout.height)
     }
 
     @inline(__always) func writes(x: Double, y: Double) -> Bool {

@@ -95,7 +95,8 @@ enum RadiusClassBound {
         // cell; wider ones are looser).
         let cell = max(classes.smallest / 4, ((maxX - minX) * (maxY - minY) / Double(largestCoarseGrid)).squareRoot())
         let columns = Int((maxX - minX) / cell) + 1, rows = Int((maxY - minY) / cell) + 1
-        let width = columns + 1
+        // The prefix tables' rows and columns: one more than the cells'.
+        let width = columns + 1, height = rows + 1
         // The node nearest any point lies at most half a cell diagonal from it.
         let nodeOffset = (xAxis.step * xAxis.step + yAxis.step * yAxis.step).squareRoot() / 2
         // Each group (the points of one first class: their reach and step
@@ -135,7 +136,7 @@ enum RadiusClassBound {
                 any = true
             }
             guard any else { return nil }
-            var prefix = [Double](repeating: 0, count: (rows + 1) * width)
+            var prefix = [Double](repeating: 0, count: height * width)
             for y in 0..<rows {
                 var run = 0.0
                 for x in 0..<columns {
@@ -160,7 +161,7 @@ enum RadiusClassBound {
         let prefixes = made.compactMap { $0 }
         guard !prefixes.isEmpty else { return 1 }
         // The maximum's lower bound at every corner, by bands of rows.
-        var low = [Double](repeating: 0, count: (rows + 1) * width)
+        var low = [Double](repeating: 0, count: height * width)
         low.withUnsafeMutableBufferPointer { low in
             let low = UncheckedSendable(low)
             Parallel.forEach((rows + 16) / 16) { band in
@@ -172,7 +173,7 @@ enum RadiusClassBound {
                                 total +=
                                     fall
                                     * box(
-                                        prefix, width: width, height: rows + 1, rows: y - j - 1..<y + j + 1,
+                                        prefix, width: width, height: height, rows: y - j - 1..<y + j + 1,
                                         columns: x - j - 1..<x + j + 1)
                             }
                             low.value[y * width + x] += total
@@ -204,7 +205,7 @@ enum RadiusClassBound {
                             bound +=
                                 error
                                 * box(
-                                    prefix, width: width, height: rows + 1, rows: y - reach..<y + reach + 1,
+                                    prefix, width: width, height: height, rows: y - reach..<y + reach + 1,
                                     columns: x - reach..<x + reach + 1)
                         }
                         worst = max(worst, bound)
