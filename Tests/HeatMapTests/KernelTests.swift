@@ -272,16 +272,26 @@ extension KernelTests {
         let p = Self.points(400, seed: 31)
         let exact = try AdaptivePilot.density(of: p, kernel: kernel, radius: 1.5, control: .none)
         let read = try AdaptivePilot.interpolated(
-            p, kernel: kernel, radius: 1.5, nodesPerRadius: AdaptivePilot.fineNodesPerRadius,
+            p, kernel: kernel, radius: 1.5, nodesPerRadius: AdaptivePilot.fineNodesPerRadius(kernel),
             projection: Self.planar, control: .none)
-        // The finite kernels' grid is within 1e-3 of each point's own share;
-        // the Gaussian's binned grid within 1e-4 of the largest pilot (a
-        // sparse point's radius may then be off by more, but its kernel is
-        // as much below the grid's maximum).
+        // The finite kernels' grid, a convolution at 14 nodes per radius,
+        // is within 4e-3 of each point's own pilot on these sparse points
+        // (its binning errs by about 1.5e-3 of a lone point's peak, the
+        // reading by up to 1e-3 of a share near the support's edge; where
+        // the grid is read, among dense points, many shares average
+        // that out, and sparse points are summed exactly); the Gaussian's
+        // binned grid within 1e-4 of the largest pilot (a sparse point's
+        // radius may then be off by more, but its kernel is as much below
+        // the grid's maximum).
         let largest = exact.max() ?? 0
         for i in 0..<p.count {
-            let bound = kernel == .gaussian ? 1e-3 * exact[i] + 1e-4 * largest : 1e-3 * exact[i]
+            let bound = kernel == .gaussian ? 1e-3 * exact[i] + 1e-4 * largest : 4e-3 * exact[i]
             #expect(abs(read[i] - exact[i]) < bound, "point \(i)")
+            // Inside the dense square (hundreds of neighbours within reach),
+            // where a budget sends points to the grid: 1e-3 of the pilot.
+            if (4.5...5.5).contains(p.x[i]) && (4.5...5.5).contains(p.y[i]) {
+                #expect(abs(read[i] - exact[i]) < 1e-3 * exact[i], "dense point \(i)")
+            }
         }
     }
 }

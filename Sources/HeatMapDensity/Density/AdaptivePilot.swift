@@ -26,7 +26,7 @@ enum AdaptivePilot {
         // Each point's radius is written over its pilot once that is read
         // (no second array of n, fresh pages to fault in).
         let box = try box ?? DensityGrid.bounds(of: points, control: control)
-        let fine = nodesPerRadius(points: n, box: box, radius: radius, kernel: kernel) >= fineNodesPerRadius
+        let fine = nodesPerRadius(points: n, box: box, radius: radius, kernel: kernel) >= fineNodesPerRadius(kernel)
         var pilot = try density(
             of: points, kernel: kernel, radius: radius, budget: budgeted ? pairBudget(n, fineGrid: fine) : nil,
             projection: projection, box: box, control: control)
@@ -167,10 +167,10 @@ enum AdaptivePilot {
     /// for every kernel; the grid's reading errs most near a support's
     /// edge, where the Epanechnikov, triangular and uniform kernels have a
     /// corner or a step, and least where many neighbours share each
-    /// reading's error. On the fine grid (``fineNodesPerRadius``, where
+    /// reading's error. On the fine grid (``fineNodesPerRadius(_:)``, where
     /// n is large and the radius wide in the grid's cells) a reading errs
-    /// about a tenth as much as on the coarse one ((6/20)² for the edge's
-    /// kink), and the pairs per point are 4: the points past the budget
+    /// a fifth to a tenth as much as on the coarse one ((6/14)² or (6/20)²
+    /// for the edge's kink), and the pairs per point are 4: the points past the budget
     /// are a few more of the densest, read from a grid that costs the same.
     static func pairBudget(_ n: Int, fineGrid: Bool = false) -> Int { (fineGrid ? 4 : 16) * n + 2_000_000 }
 
@@ -216,14 +216,29 @@ enum AdaptivePilot {
     }
 
     /// Nodes per pilot radius of the pilot's own grid where that grid is
-    /// cheap to make (a transform, the radius being wide in its cells; 20
-    /// is about the least at which the quartic's grid is a transform, see
-    /// ``DensityPlan/convolutionRadiusInCells(_:)``): cubic interpolation on
-    /// it reads a smooth pilot within a few 1e-6 of its value and one with
-    /// a support edge nearby (a kink of the finite kernels) within about
-    /// 1e-3 of the neighbour's share; a radius takes the pilot's −α-th
-    /// power, so the local radius is off by α times that.
-    static let fineNodesPerRadius = 20.0
+    /// cheap to make (a transform, the radius being wide in its cells):
+    /// 14 for the kernels whose grid is then a Fourier convolution
+    /// (``fineScheme(_:)``), 20 for the others. Cubic interpolation on it
+    /// reads a smooth pilot within a few 1e-6 of its value and one with a
+    /// support edge nearby (a kink of the finite kernels) within about
+    /// 1e-3 of the neighbour's share; the convolution's own binning errs
+    /// at 14 nodes by about 1.5e-3 of a lone point's peak (the table on
+    /// ``DensityPlan/discScheme(method:kernel:radius:xAxis:yAxis:channels:pointCount:)``),
+    /// which the exact sums spare the sparse points: the grid is read
+    /// where many neighbours share each reading's error. A radius takes
+    /// the pilot's −α-th power, so the local radius is off by α times that.
+    /// On 10⁶ clustered points the quartic's finished grid at 20 cells
+    /// moves by 4.6e-5 of its maximum at 14 nodes against the exact pilot
+    /// (1.2e-5 at 20, 2.8e-5 at 16), for 9–12 ms less CPU (docs/performance.md).
+    static func fineNodesPerRadius(_ kernel: DensityKernel) -> Double { fineScheme(kernel) == nil ? 20 : 14 }
+
+    /// The scheme the fine pilot grid of `kernel` is made by when the
+    /// planner would splat it at ``fineNodesPerRadius(_:)`` nodes: the
+    /// disc convolution for the kernels it serves
+    /// (``DensityPlan/convolutionRadiusInCells(_:)``), nil for the others.
+    static func fineScheme(_ kernel: DensityKernel) -> DensityScheme? {
+        DensityPlan.convolutionRadiusInCells(kernel) == nil ? nil : .discConvolution
+    }
 
     /// Nodes per pilot radius where the fine grid would cost more than
     /// splatting every point on this one. The grid is read only where the
@@ -245,12 +260,13 @@ enum AdaptivePilot {
     /// measured on 10⁶ points (docs/performance.md): a transform about 20
     /// per point and 2 per node and halving, a splat 20 per point and 0.9 per node.
     static func nodesPerRadius(points n: Int, box: PlaneBox, radius: Double, kernel: DensityKernel) -> Double {
-        let spacing = radius / fineNodesPerRadius, coarse = coarseNodesPerRadius(kernel)
+        let fine = fineNodesPerRadius(kernel), coarse = coarseNodesPerRadius(kernel)
+        let spacing = radius / fine
         let cells = (box.width / spacing + 5) * (box.height / spacing + 5)
         guard cells <= Double(pilotNodeLimit) else { return coarse }
         let transform = Double(n) * 20 + cells * log2(cells) * 2
         let splat = Double(n) * (20 + 0.9 * Double.pi * coarse * coarse)
-        return transform <= splat ? fineNodesPerRadius : coarse
+        return transform <= splat ? fine : coarse
     }
 
     /// The most nodes of the pilot's grid (64 MiB of doubles); past it the
@@ -462,9 +478,13 @@ struct PilotGrid: Sendable {
         let geometry = GridGeometry(
             columns: size(box.width), rows: size(box.height),
             x0: box.minX - 2 * spacing, y0: box.minY - 2 * spacing, dx: spacing, dy: spacing)
+        // The fine spacing is narrower than the planner's least radius for a
+        // convolution: it is chosen for one, so the grid is made by one.
+        let fine = spacing == radius / AdaptivePilot.fineNodesPerRadius(kernel)
         var accumulator = try DensityAccumulator(
-            geometry: geometry, radius: radius, projection: projection,
-            kernel: kernel, kernelValues: .raw, expectedCount: points.count)
+            geometry: geometry, radius: radius, projection: projection, estimator: .density,
+            method: .automatic, kernel: kernel, kernelValues: .raw, maximumRadius: nil, radiusProfile: nil,
+            expectedCount: points.count, scheme: fine ? AdaptivePilot.fineScheme(kernel) : nil)
         var fixed = points
         fixed.radius = nil
         fixed.value = nil

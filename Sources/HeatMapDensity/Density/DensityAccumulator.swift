@@ -110,7 +110,10 @@ struct DensityAccumulator: Sendable {
             maximumRadius: nil, radiusProfile: nil, expectedCount: nil, scheme: scheme)
     }
 
-    private init(
+    /// An accumulator of every setting, running `forced` when it is not
+    /// nil (a grid whose maker knows better than the plan: the adaptive
+    /// pilot's fine grid, ``PilotGrid``), else the planned scheme.
+    init(
         geometry: GridGeometry, radius: Double, projection: PlaneProjection, estimator: DensityEstimator,
         method: DensityMethod, kernel: DensityKernel, kernelValues: KernelValues, maximumRadius: Double?,
         radiusProfile: RadiusProfile?, expectedCount: Int?, scheme forced: DensityScheme?
