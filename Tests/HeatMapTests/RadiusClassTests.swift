@@ -572,6 +572,57 @@ extension RadiusClassTests {
         #expect(start(bunched, maximum: (20.0 / 8) * (20.0 / 8)) == used.count)
     }
 
+    /// The widest classes go on the grid of four times the step as far as
+    /// its bound allows (read back through both coarse grids): wide points
+    /// 40 to 60 cells scattered beside a dense cluster of narrow ones take
+    /// it, and the grid keeps within the bound of the exact sum; bunched
+    /// beside one narrow point, they do not.
+    @Test func wideClassesGoOnTheCoarserGridWhereTheirBoundAllows() throws {
+        var rng = SplitMixGenerator(seed: 43)
+        var p = PlanePoints(), wide = PlanePoints(), bunched = PlanePoints()
+        for _ in 0..<1500 {
+            p.append(
+                x: 64 + Double.random(in: -4...4, using: &rng), y: 65 + Double.random(in: -4...4, using: &rng),
+                weight: 1)
+        }
+        var wideRadii: [Double] = []
+        for _ in 0..<24 {
+            wide.append(
+                x: Double.random(in: 10...118, using: &rng), y: Double.random(in: 10...121, using: &rng), weight: 1)
+            bunched.append(
+                x: 30 + Double.random(in: 0...1, using: &rng), y: 30 + Double.random(in: 0...1, using: &rng), weight: 1)
+            wideRadii.append(Double.random(in: 40...60, using: &rng))
+        }
+        let narrowCount = p.count
+        for i in 0..<wide.count { p.append(x: wide.x[i], y: wide.y[i], weight: 1) }
+        let radii = [Double](repeating: 8, count: narrowCount) + wideRadii
+        let (grid, scheme) = try Self.grid(p, radii: radii, kernel: .quartic, method: .binned)
+        guard case .radiusClasses(let classes) = scheme else {
+            Issue.record("expected radius classes, got \(scheme)")
+            return
+        }
+        let error = KernelTests.error(grid, p, radii: radii, kernel: .quartic, raw: false)
+        #expect(error < 2.5e-4, "\(error)")
+        // The bound's verdicts on the classes of the coarse grid of twice
+        // the step (all of them here): every class 9.5 cells wide or more
+        // on the coarser grid (38 nodes) may go, against a twentieth of the
+        // cluster's peak.
+        let xAxis = GaussianAxis(origin: 0.5, step: 1, count: 128, sigma: 1, reach: 1)
+        let yAxis = GaussianAxis(origin: 0.5, step: 1, count: 131, sigma: 1, reach: 1)
+        let peak = Double(narrowCount) * (20.0 / 8) * (20.0 / 8) * 0.05
+        let used = Array(0..<classes.count)
+        func start(_ points: PlanePoints, maximum: Double) -> Int {
+            RadiusClassBound.coarseStart(
+                used: used, current: used.count, classes: classes, scale: 1,
+                points: [Self.order(points, radii: wideRadii, classes: classes)],
+                runs: { classes.runs(sharing: $0, refinedBy: 1) }, kernel: .quartic, radius: 20, raw: false,
+                xAxis: xAxis, yAxis: yAxis, maximum: maximum, factor: 4)
+        }
+        let first = try #require(used.first { classes.radius($0) / 4 >= 9.5 })
+        #expect(start(wide, maximum: peak) == first)
+        #expect(start(bunched, maximum: (20.0 / 8) * (20.0 / 8)) == used.count)
+    }
+
     /// Every class binned into a plane of its own in one pass over the
     /// points gives the sums of the classes binned one at a time into one
     /// plane (to the transforms' rounding: only the order of the adds

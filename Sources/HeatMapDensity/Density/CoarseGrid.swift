@@ -2,6 +2,8 @@ import Foundation
 
 /// A grid of twice the step for the widest radius classes (``ClassConvolution``),
 /// and the cubic interpolation that brings its sums back to the grid's nodes.
+/// The same over a coarse grid gives one of four times the step, whose
+/// sums come back through both (``RadiusClassFill``).
 ///
 /// A class of radius ρ ≥ 2 ρ₀ (ρ₀ the narrowest class, itself at least the
 /// convolution's threshold) is still that threshold or more cells wide on

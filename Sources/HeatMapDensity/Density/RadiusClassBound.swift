@@ -244,8 +244,9 @@ enum RadiusClassBound {
 }
 
 extension RadiusClassBound {
-    /// What the classes moved to the coarse grid by ``coarseStart(used:current:classes:scale:points:kernel:radius:xAxis:yAxis:maximum:)``
-    /// may add at most, relative to the grid's maximum: with the mix's
+    /// What the classes moved to a coarse grid by ``coarseStart(used:current:classes:scale:points:runs:kernel:radius:raw:xAxis:yAxis:maximum:factor:)``
+    /// may add at most, relative to the grid's maximum, on each of the
+    /// grids of twice and four times the step: with the mix's
     /// ``tolerance`` and the binning's on the grid's own step, the sum
     /// stays within the check's 1e−3.
     static let coarseTolerance = 1e-4
@@ -281,7 +282,11 @@ extension RadiusClassBound {
     /// ρₖ's support and the binning's and the reading's taps of it; the
     /// sums are taken over cells that wide, each node's nine about it.
     /// Narrower classes put on the coarse grid spare the fine grid's
-    /// transforms of them, a quarter of the nodes each.
+    /// transforms of them, a quarter of the nodes each. With `factor` 4
+    /// the same bound places the widest of the coarse grid's classes on
+    /// the grid of four times the step (its own ``coarseTolerance``),
+    /// their error taken 1.25 times ``coarseError(kernel:cells:)`` there:
+    /// they are read back through the coarse grid too.
     ///
     /// - Parameters:
     ///   - scale: what the points' coordinates are multiplied by for
@@ -289,21 +294,26 @@ extension RadiusClassBound {
     ///   - points: the wide points, by first class of the classes they were sorted by.
     ///   - runs: the first classes (of those the points were sorted by) of
     ///     the points that may share class k of `classes`.
+    ///   - factor: the coarse grid's step in the grid's steps, 2 or 4.
     static func coarseStart(
         used: [Int], current: Int, classes: RadiusClasses, scale: Double, points: [RadiusClassOrder],
         runs: (Int) -> ClosedRange<Int>, kernel: DensityKernel, radius: Double, raw: Bool, xAxis: GaussianAxis,
-        yAxis: GaussianAxis, maximum: Double
+        yAxis: GaussianAxis, maximum: Double, factor: Double = 2
     ) -> Int {
         guard current > 0, maximum > 0 else { return current }
         let step = max(xAxis.step, yAxis.step)
+        // Read back through the coarse grid of twice the step too, whose
+        // interpolation of the already smooth sums errs by about a
+        // quarter as much again (a kink smoothed over half the cells).
+        let readings = factor > 2 ? 1.25 : 1
         // The error of each candidate class per unit of a point's share and weight.
         // (Those with none, too narrow on the coarse grid, and all below them stay.)
         var unit = [Double](repeating: 0, count: current)
         var lowest = current
         while lowest > 0 {
             let rho = classes.radius(used[lowest - 1])
-            guard let error = coarseError(kernel: kernel, cells: rho / (2 * step)) else { break }
-            unit[lowest - 1] = error * (raw ? 1 : (radius / rho) * (radius / rho))
+            guard let error = coarseError(kernel: kernel, cells: rho / (factor * step)) else { break }
+            unit[lowest - 1] = readings * error * (raw ? 1 : (radius / rho) * (radius / rho))
             lowest -= 1
         }
         guard lowest < current else { return current }
@@ -311,31 +321,44 @@ extension RadiusClassBound {
         for s in lowest..<current { slot[used[s]] = s }
         // Cells as wide as the widest candidate reaches: its support, two
         // coarse nodes of binning taps and two of reading taps.
-        let width = classes.support(used[current - 1]) + 8 * step
+        let width = classes.support(used[current - 1]) + 4 * factor * step
         let x0 = xAxis.origin, y0 = yAxis.origin, perWidth = 1 / width
         let columns = Int(Double(xAxis.count) * xAxis.step / width) + 1
         let rows = Int(Double(yAxis.count) * yAxis.step / width) + 1
-        // Each block of each deposit's points summed apart on all cores,
-        // the blocks' sums then added in order (the same bits whatever the cores).
+        // Each block of each deposit's points (those that share a
+        // candidate) summed apart on all cores, the blocks' sums then
+        // added in order (the same bits whatever the cores).
+        let cells = current * rows * columns
         let parts = points.flatMap { sorted in
-            sumBlocks(of: sorted.runs(0...runs(used[current - 1]).upperBound), cells: current * rows * columns)
-                .map { (sorted, $0) }
+            sumBlocks(
+                of: sorted.runs(runs(used[lowest]).lowerBound...runs(used[current - 1]).upperBound), cells: cells
+            ).map { (sorted, $0) }
         }
         let partSums = Parallel.map(parts.count) { p -> [Double] in
             let (sorted, range) = parts[p]
-            var sums = [Double](repeating: 0, count: current * rows * columns)
-            for i in range {
-                let t = sorted.coordinate[i] * scale, first = classes.firstClass(at: t)
-                let c = min(max(Int((sorted.x[i] - x0) * perWidth), 0), columns - 1)
-                let r = min(max(Int((sorted.y[i] - y0) * perWidth), 0), rows - 1)
-                for k in first..<min(first + 3, classes.count) where slot[k] >= 0 {
-                    sums[(slot[k] * rows + r) * columns + c] +=
-                        abs(classes.share(of: k, at: t) * sorted.weight[i]) * unit[slot[k]]
+            var sums = [Double](repeating: 0, count: cells)
+            // Through pointers: arrays read and written in the loop are
+            // checked for bounds and uniqueness at every point.
+            sums.withUnsafeMutableBufferPointer { sums in
+                slot.withUnsafeBufferPointer { slot in
+                    unit.withUnsafeBufferPointer { unit in
+                        let sums = sums.baseAddress!, slot = slot.baseAddress!, unit = unit.baseAddress!
+                        for i in range {
+                            let t = sorted.coordinate[i] * scale, first = classes.firstClass(at: t)
+                            let c = min(max(Int((sorted.x[i] - x0) * perWidth), 0), columns - 1)
+                            let r = min(max(Int((sorted.y[i] - y0) * perWidth), 0), rows - 1)
+                            let w = sorted.weight[i]
+                            for k in first..<min(first + 3, classes.count) where slot[k] >= 0 {
+                                sums[(slot[k] * rows + r) * columns + c] +=
+                                    abs(classes.share(of: k, at: t) * w) * unit[slot[k]]
+                            }
+                        }
+                    }
                 }
             }
             return sums
         }
-        var sums = [Double](repeating: 0, count: current * rows * columns)
+        var sums = [Double](repeating: 0, count: cells)
         for part in partSums { for cell in sums.indices { sums[cell] += part[cell] } }
         // The candidates from the widest down, their sums added cell by cell.
         var total = [Double](repeating: 0, count: rows * columns)

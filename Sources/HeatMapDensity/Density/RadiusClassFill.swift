@@ -9,7 +9,9 @@ import HeatMapCore
 /// each class convolved with its kernel and the convolutions summed by one
 /// inverse transform (``ClassConvolution``): the classes twice the
 /// narrowest's radius or wider on a grid of twice the step (``CoarseGrid``),
-/// the others on the grid's own, whose transform then reaches only them;
+/// the widest of those on one of four times the step as far as a bound on
+/// their error allows, the others on the grid's own, whose transform then
+/// reaches only them;
 /// the narrower points (and any the
 /// binning cannot place) take the exact splat (``DiscFill``) into the
 /// exact-splat grid as they come.
@@ -201,7 +203,7 @@ struct RadiusClassFill: DensityFill {
         // of a narrower point's, which takes a class of the grid's own step
         // (not of the narrowest class, which may hold no point); and the
         // narrower ones too as far as a bound on their error there allows
-        // (``RadiusClassBound/coarseStart(used:current:classes:scale:points:runs:kernel:radius:raw:xAxis:yAxis:maximum:)``),
+        // (``RadiusClassBound/coarseStart(used:current:classes:scale:points:runs:kernel:radius:raw:xAxis:yAxis:maximum:factor:)``),
         // the grid's maximum being at least the exact splat's. The one channel only.
         let narrowestUsed = used.first.map { classes.radius($0) } ?? classes.smallest
         var coarse = mean ? [] : used.filter { classes.radius($0) >= 2 * narrowestUsed }
@@ -213,7 +215,20 @@ struct RadiusClassFill: DensityFill {
                 radius: radius, raw: raw, xAxis: xAxis, yAxis: yAxis, maximum: splatMaximum)
             coarse = Array(used[start...])
         }
-        let fine = Array(used.dropLast(coarse.count))
+        // The widest of those on the grid of four times the step, as far
+        // as the same bound allows there (the sums read back through both
+        // coarse grids); one at least stays on the coarse grid, whose
+        // rows take theirs.
+        var coarser: [Int] = []
+        if !mean, coarse.count > 1 {
+            let start = RadiusClassBound.coarseStart(
+                used: coarse, current: coarse.count, classes: classes, scale: Double(refinement),
+                points: points.slices, runs: { sortedBy.runs(sharing: $0, refinedBy: refinement) }, kernel: kernel,
+                radius: radius, raw: raw, xAxis: xAxis, yAxis: yAxis, maximum: splatMaximum, factor: 4)
+            coarser = Array(coarse[max(start, 1)...])
+            coarse.removeLast(coarser.count)
+        }
+        let fine = Array(used.dropLast(coarse.count + coarser.count))
         let shape = kernel
         // Class k's kernel at node offset (i, j) of a grid of steps dx, dy:
         // the shape of radius ρₖ, times (R / ρₖ)² for densities (each
@@ -297,25 +312,37 @@ struct RadiusClassFill: DensityFill {
                 }, done: tally)
             try convolution.sum.inverse(control: control)
         }
+        // The classes of `list` convolved on the grid of twice the step of
+        // one over `overX` and `overY`, with the sums of `within` (wider
+        // classes) on the grid of twice its step again read into its rows;
+        // returned expanded along x (its rows, `overX`'s nodes a row), to
+        // be read along y (``CoarseGrid/blend(row:of:count:into:)``).
+        func coarseSums(
+            _ list: [Int], over overX: GaussianAxis, _ overY: GaussianAxis, within: [Int]
+        ) throws -> UnsafeMutablePointer<Double> {
+            let coarseX = CoarseGrid.axis(over: overX), coarseY = CoarseGrid.axis(over: overY)
+            let inner = try within.isEmpty ? nil : coarseSums(within, over: coarseX, coarseY, within: [])
+            defer { inner?.deallocate() }
+            let convolution = try ClassConvolution(
+                xAxis: coarseX, yAxis: coarseY, reach: classes.support(list.last!), channels: channels)
+            try convolve(list, on: convolution)
+            let grid = UnsafeMutablePointer<Double>.allocate(capacity: coarseY.count * overX.count)
+            try convolution.transform.emitRows(
+                re: convolution.sum.sumRe.base, im: convolution.sum.sumIm.base, rows: coarseY.count,
+                columns: coarseX.count, floor: -.infinity, control: control,
+                adding: inner.map { inner in
+                    { r, row in CoarseGrid.blend(row: r, of: inner, count: coarseX.count, into: row) }
+                }
+            ) { r, sums in
+                CoarseGrid.expand(sums!, into: grid + r * overX.count, count: overX.count)
+            }
+            return grid
+        }
         // The coarse classes first, their sums expanded along x into
         // `expanded` (the coarse grid's rows, the grid's columns), read
         // along y as the grid's rows are handed out.
-        var expanded: UnsafeMutablePointer<Double>? = nil
+        let expanded = try coarse.isEmpty ? nil : coarseSums(coarse, over: xAxis, yAxis, within: coarser)
         defer { expanded?.deallocate() }
-        if let widest = coarse.last {
-            let coarseX = CoarseGrid.axis(over: xAxis), coarseY = CoarseGrid.axis(over: yAxis)
-            let convolution = try ClassConvolution(
-                xAxis: coarseX, yAxis: coarseY, reach: classes.support(widest), channels: channels)
-            try convolve(coarse, on: convolution)
-            let grid = UnsafeMutablePointer<Double>.allocate(capacity: coarseY.count * columns)
-            expanded = grid
-            try convolution.transform.emitRows(
-                re: convolution.sum.sumRe.base, im: convolution.sum.sumIm.base, rows: coarseY.count,
-                columns: coarseX.count, floor: -.infinity, control: control
-            ) { r, sums in
-                CoarseGrid.expand(sums!, into: grid + r * columns, count: columns)
-            }
-        }
         guard let narrowWidest = fine.last else {
             // Every class on the coarse grid: its sums read back alone.
             let floor = 1e-13 * total
