@@ -514,14 +514,14 @@ extension RadiusClassTests {
         return order
     }
 
-    /// Classes narrower than twice the narrowest go on the coarse grid as
-    /// far as the bound on their error there allows: wide points scattered
-    /// beside a dense cluster of narrow ones (whose peak the grid's maximum
-    /// is) all go, and the grid keeps within the bound of the exact sum;
-    /// the same wide points bunched, beside one narrow point, stay on the
-    /// grid's own step.
-    @Test func narrowClassesGoCoarseWhereTheirBoundAllows() throws {
-        var rng = SplitMixGenerator(seed: 41)
+    /// 1 500 points of weight 1 in a cluster 8 wide about (64, 65), and 24
+    /// wide points of radii drawn from `radii`, scattered over the test
+    /// grid (``grid(_:radii:kernel:method:estimator:values:)``) and the
+    /// same bunched within a unit square at (30, 30).
+    static func clusterBesideWidePoints(
+        seed: UInt64, radii: ClosedRange<Double>
+    ) -> (narrow: PlanePoints, scattered: PlanePoints, bunched: PlanePoints, wideRadii: [Double]) {
+        var rng = SplitMixGenerator(seed: seed)
         var narrow = PlanePoints(), scattered = PlanePoints(), bunched = PlanePoints()
         for _ in 0..<1500 {
             narrow.append(
@@ -534,8 +534,19 @@ extension RadiusClassTests {
                 x: Double.random(in: 10...118, using: &rng), y: Double.random(in: 10...121, using: &rng), weight: 1)
             bunched.append(
                 x: 30 + Double.random(in: 0...1, using: &rng), y: 30 + Double.random(in: 0...1, using: &rng), weight: 1)
-            wideRadii.append(Double.random(in: 19...30, using: &rng))
+            wideRadii.append(Double.random(in: radii, using: &rng))
         }
+        return (narrow, scattered, bunched, wideRadii)
+    }
+
+    /// Classes narrower than twice the narrowest go on the coarse grid as
+    /// far as the bound on their error there allows: wide points scattered
+    /// beside a dense cluster of narrow ones (whose peak the grid's maximum
+    /// is) all go, and the grid keeps within the bound of the exact sum;
+    /// the same wide points bunched, beside one narrow point, stay on the
+    /// grid's own step.
+    @Test func narrowClassesGoCoarseWhereTheirBoundAllows() throws {
+        let (narrow, scattered, bunched, wideRadii) = Self.clusterBesideWidePoints(seed: 41, radii: 19...30)
         var p = narrow
         for i in 0..<scattered.count { p.append(x: scattered.x[i], y: scattered.y[i], weight: 1) }
         let radii = [Double](repeating: 8, count: narrow.count) + wideRadii
@@ -549,8 +560,6 @@ extension RadiusClassTests {
         #expect(error < 2.5e-4, "\(error)")
         // The bound's own verdicts, against the narrow points' exact maximum
         // (the grid's radius R is 20: Σ w (R/r)² shape).
-        let xAxis = GaussianAxis(origin: 0.5, step: 1, count: 128, sigma: 1, reach: 1)
-        let yAxis = GaussianAxis(origin: 0.5, step: 1, count: 131, sigma: 1, reach: 1)
         var maximum = 0.0
         for y in 55...75 {
             for x in 54...74 {
@@ -560,16 +569,27 @@ extension RadiusClassTests {
                 maximum = max(maximum, node * (20.0 / 8) * (20.0 / 8))
             }
         }
-        let used = Array(0..<classes.count)
         func start(_ wide: PlanePoints, maximum: Double) -> Int {
-            RadiusClassBound.coarseStart(
-                used: used, current: used.count, classes: classes, scale: 1,
-                points: [Self.order(wide, radii: wideRadii, classes: classes)],
-                runs: { classes.runs(sharing: $0, refinedBy: 1) }, kernel: .quartic, radius: 20, raw: false,
-                xAxis: xAxis, yAxis: yAxis, maximum: maximum)
+            Self.coarseStart(wide, radii: wideRadii, classes: classes, maximum: maximum, factor: 2)
         }
         #expect(start(scattered, maximum: maximum) == 0)
-        #expect(start(bunched, maximum: (20.0 / 8) * (20.0 / 8)) == used.count)
+        #expect(start(bunched, maximum: (20.0 / 8) * (20.0 / 8)) == classes.count)
+    }
+
+    /// ``RadiusClassBound/coarseStart(used:current:classes:scale:points:runs:kernel:radius:raw:xAxis:yAxis:maximum:factor:)``
+    /// of the test grid's axes over every class of `classes`, all
+    /// candidates, for `wide` points of radii `radii` (the quartic, R = 20).
+    static func coarseStart(
+        _ wide: PlanePoints, radii: [Double], classes: RadiusClasses, maximum: Double, factor: Double
+    ) -> Int {
+        let xAxis = GaussianAxis(origin: 0.5, step: 1, count: 128, sigma: 1, reach: 1)
+        let yAxis = GaussianAxis(origin: 0.5, step: 1, count: 131, sigma: 1, reach: 1)
+        let used = Array(0..<classes.count)
+        return RadiusClassBound.coarseStart(
+            used: used, current: used.count, classes: classes, scale: 1,
+            points: [Self.order(wide, radii: radii, classes: classes)],
+            runs: { classes.runs(sharing: $0, refinedBy: 1) }, kernel: .quartic, radius: 20, raw: false,
+            xAxis: xAxis, yAxis: yAxis, maximum: maximum, factor: factor)
     }
 
     /// The widest classes go on the grid of four times the step as far as
@@ -578,21 +598,8 @@ extension RadiusClassTests {
     /// it, and the grid keeps within the bound of the exact sum; bunched
     /// beside one narrow point, they do not.
     @Test func wideClassesGoOnTheCoarserGridWhereTheirBoundAllows() throws {
-        var rng = SplitMixGenerator(seed: 43)
-        var p = PlanePoints(), wide = PlanePoints(), bunched = PlanePoints()
-        for _ in 0..<1500 {
-            p.append(
-                x: 64 + Double.random(in: -4...4, using: &rng), y: 65 + Double.random(in: -4...4, using: &rng),
-                weight: 1)
-        }
-        var wideRadii: [Double] = []
-        for _ in 0..<24 {
-            wide.append(
-                x: Double.random(in: 10...118, using: &rng), y: Double.random(in: 10...121, using: &rng), weight: 1)
-            bunched.append(
-                x: 30 + Double.random(in: 0...1, using: &rng), y: 30 + Double.random(in: 0...1, using: &rng), weight: 1)
-            wideRadii.append(Double.random(in: 40...60, using: &rng))
-        }
+        let (narrow, wide, bunched, wideRadii) = Self.clusterBesideWidePoints(seed: 43, radii: 40...60)
+        var p = narrow
         let narrowCount = p.count
         for i in 0..<wide.count { p.append(x: wide.x[i], y: wide.y[i], weight: 1) }
         let radii = [Double](repeating: 8, count: narrowCount) + wideRadii
@@ -605,22 +612,15 @@ extension RadiusClassTests {
         #expect(error < 2.5e-4, "\(error)")
         // The bound's verdicts on the classes of the coarse grid of twice
         // the step (all of them here): every class 9.5 cells wide or more
-        // on the coarser grid (38 nodes) may go, against a twentieth of the
-        // cluster's peak.
-        let xAxis = GaussianAxis(origin: 0.5, step: 1, count: 128, sigma: 1, reach: 1)
-        let yAxis = GaussianAxis(origin: 0.5, step: 1, count: 131, sigma: 1, reach: 1)
-        let peak = Double(narrowCount) * (20.0 / 8) * (20.0 / 8) * 0.05
-        let used = Array(0..<classes.count)
-        func start(_ points: PlanePoints, maximum: Double) -> Int {
-            RadiusClassBound.coarseStart(
-                used: used, current: used.count, classes: classes, scale: 1,
-                points: [Self.order(points, radii: wideRadii, classes: classes)],
-                runs: { classes.runs(sharing: $0, refinedBy: 1) }, kernel: .quartic, radius: 20, raw: false,
-                xAxis: xAxis, yAxis: yAxis, maximum: maximum, factor: 4)
+        // on the coarser grid (38 nodes) may go, against a maximum of 5 %
+        // of the cluster's Σ w (R/r)², far below its peak.
+        let maximum = Double(narrowCount) * (20.0 / 8) * (20.0 / 8) * 0.05
+        func start(_ wide: PlanePoints, maximum: Double) -> Int {
+            Self.coarseStart(wide, radii: wideRadii, classes: classes, maximum: maximum, factor: 4)
         }
-        let first = try #require(used.first { classes.radius($0) / 4 >= 9.5 })
-        #expect(start(wide, maximum: peak) == first)
-        #expect(start(bunched, maximum: (20.0 / 8) * (20.0 / 8)) == used.count)
+        let first = try #require((0..<classes.count).first { classes.radius($0) / 4 >= 9.5 })
+        #expect(start(wide, maximum: maximum) == first)
+        #expect(start(bunched, maximum: (20.0 / 8) * (20.0 / 8)) == classes.count)
     }
 
     /// Every class binned into a plane of its own in one pass over the

@@ -327,14 +327,19 @@ struct RadiusClassFill: DensityFill {
                 xAxis: coarseX, yAxis: coarseY, reach: classes.support(list.last!), channels: channels)
             try convolve(list, on: convolution)
             let grid = UnsafeMutablePointer<Double>.allocate(capacity: coarseY.count * overX.count)
-            try convolution.transform.emitRows(
-                re: convolution.sum.sumRe.base, im: convolution.sum.sumIm.base, rows: coarseY.count,
-                columns: coarseX.count, floor: -.infinity, control: control,
-                adding: inner.map { inner in
-                    { r, row in CoarseGrid.blend(row: r, of: inner, count: coarseX.count, into: row) }
+            do {
+                try convolution.transform.emitRows(
+                    re: convolution.sum.sumRe.base, im: convolution.sum.sumIm.base, rows: coarseY.count,
+                    columns: coarseX.count, floor: -.infinity, control: control,
+                    adding: inner.map { inner in
+                        { r, row in CoarseGrid.blend(row: r, of: inner, count: coarseX.count, into: row) }
+                    }
+                ) { r, sums in
+                    CoarseGrid.expand(sums!, into: grid + r * overX.count, count: overX.count)
                 }
-            ) { r, sums in
-                CoarseGrid.expand(sums!, into: grid + r * overX.count, count: overX.count)
+            } catch {
+                grid.deallocate()
+                throw error
             }
             return grid
         }
