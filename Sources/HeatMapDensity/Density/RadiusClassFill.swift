@@ -206,26 +206,23 @@ struct RadiusClassFill: DensityFill {
         // (``RadiusClassBound/coarseStart(used:current:classes:scale:points:runs:kernel:radius:raw:xAxis:yAxis:maximum:factor:)``),
         // the grid's maximum being at least the exact splat's. The one channel only.
         let narrowestUsed = used.first.map { classes.radius($0) } ?? classes.smallest
+        // The first of `list` the bound lets onto the grid of `factor` times the step.
+        func coarseStart(of list: [Int], current: Int, factor: Double) -> Int {
+            RadiusClassBound.coarseStart(
+                used: list, current: current, classes: classes, scale: Double(refinement),
+                points: points.slices, runs: { sortedBy.runs(sharing: $0, refinedBy: refinement) }, kernel: kernel,
+                radius: radius, raw: raw, xAxis: xAxis, yAxis: yAxis, maximum: splatMaximum, factor: factor)
+        }
         var coarse = mean ? [] : used.filter { classes.radius($0) >= 2 * narrowestUsed }
         if coarse.count == used.count { coarse = [] }
-        if !mean {
-            let start = RadiusClassBound.coarseStart(
-                used: used, current: used.count - coarse.count, classes: classes, scale: Double(refinement),
-                points: points.slices, runs: { sortedBy.runs(sharing: $0, refinedBy: refinement) }, kernel: kernel,
-                radius: radius, raw: raw, xAxis: xAxis, yAxis: yAxis, maximum: splatMaximum)
-            coarse = Array(used[start...])
-        }
+        if !mean { coarse = Array(used[coarseStart(of: used, current: used.count - coarse.count, factor: 2)...]) }
         // The widest of those on the grid of four times the step, as far
         // as the same bound allows there (the sums read back through both
         // coarse grids); one at least stays on the coarse grid, whose
         // rows take theirs.
         var coarser: [Int] = []
         if !mean, coarse.count > 1 {
-            let start = RadiusClassBound.coarseStart(
-                used: coarse, current: coarse.count, classes: classes, scale: Double(refinement),
-                points: points.slices, runs: { sortedBy.runs(sharing: $0, refinedBy: refinement) }, kernel: kernel,
-                radius: radius, raw: raw, xAxis: xAxis, yAxis: yAxis, maximum: splatMaximum, factor: 4)
-            coarser = Array(coarse[max(start, 1)...])
+            coarser = Array(coarse[max(coarseStart(of: coarse, current: coarse.count, factor: 4), 1)...])
             coarse.removeLast(coarser.count)
         }
         let fine = Array(used.dropLast(coarse.count + coarser.count))
