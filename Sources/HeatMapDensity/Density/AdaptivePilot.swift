@@ -157,10 +157,13 @@ enum AdaptivePilot {
     }
 
     /// Pairs of points the exact pilot may sum before the grid's is read
-    /// for the densest buckets: 16 per point and 2 million more, counted
+    /// for the densest buckets: 8 per point and 2 million more, counted
     /// with the copies of the buckets' blocks (``NeighbourSums/cost(_:block:)``),
-    /// about 1.2 ns each, so the exact part of 10⁶ points stays near 20 ms
-    /// of CPU, a quarter of the coarse grid's splat. The
+    /// about 1.2 ns each, so the exact part of 10⁶ points stays near 10 ms
+    /// of CPU, a sixth of the coarse grid's splat (16 per point took 6 ms
+    /// more and moved no finished grid by more than 2e-6 of its maximum:
+    /// the points between are read where many neighbours share each
+    /// reading's error). The
     /// sparsest buckets come first: their points, whose pilot is mostly
     /// their own and a few neighbours' shares, are summed exactly (and
     /// every point of inputs whose pairs fit). The exact pilot is exact
@@ -172,7 +175,7 @@ enum AdaptivePilot {
     /// a fifth to a tenth as much as on the coarse one ((6/14)² or (6/20)²
     /// for the edge's kink), and the pairs per point are 4: the points past the budget
     /// are a few more of the densest, read from a grid that costs the same.
-    static func pairBudget(_ n: Int, fineGrid: Bool = false) -> Int { (fineGrid ? 4 : 16) * n + 2_000_000 }
+    static func pairBudget(_ n: Int, fineGrid: Bool = false) -> Int { (fineGrid ? 4 : 8) * n + 2_000_000 }
 
     /// How many times ``pairBudget(_:)`` a kernel's exact pilot may take:
     /// 8 for the triangular, whose cone has a corner at its centre: the
