@@ -96,25 +96,54 @@ import Testing
     /// the duplicates are summed once per position, so the pilot is the
     /// exact sum (a grid reading blurs the cone's corner, which every
     /// duplicate has at the reading's own point, by a few per cent, and an
-    /// adaptive radius with it). A quartic's is read as before.
+    /// adaptive radius with it). A quartic's is read as before. The
+    /// cluster is dense enough (2 500 at one place) that its points are
+    /// read unless merged: sparser ones are summed exactly anyway
+    /// (``AdaptivePilot/fewestNeighboursRead(_:)``).
     @Test(arguments: [DensityKernel.triangular(decay: 0.4), .triangular(decay: 0)])
     func duplicatesOfACornerKernelAreSummedOnce(kernel: DensityKernel) throws {
         var rng = SplitMixGenerator(seed: 53)
         var p = PlanePoints()
-        for _ in 0..<900 { p.append(x: 40, y: 60, weight: 1) }
+        for _ in 0..<2500 { p.append(x: 40, y: 60, weight: 1) }
         for _ in 0..<300 {
             p.append(x: Double.random(in: 0...100, using: &rng), y: Double.random(in: 0...100, using: &rng), weight: 2)
         }
         let radius = 8.0
         let exact = Self.bruteForce(p, kernel: kernel, radius: radius)
-        // A budget under the cluster's 900 × 900 pairs, over the merged ones.
+        // A budget under the cluster's 2 500 × 2 500 pairs, over the merged ones.
         let budget = 20_000
-        #expect(budget * AdaptivePilot.budgetFactor(kernel) < 900 * 900)
+        #expect(budget * AdaptivePilot.budgetFactor(kernel) < 2500 * 2500)
         let pilot = try AdaptivePilot.density(of: p, kernel: kernel, radius: radius, budget: budget, control: .none)
         for i in 0..<p.count { #expect(abs(pilot[i] - exact[i]) <= 1e-12 * exact[i], "point \(i)") }
         let unmerged = try AdaptivePilot.density(
             of: p, kernel: kernel, radius: radius, budget: budget, control: .none, merging: false)
-        #expect((0..<900).contains { abs(unmerged[$0] - exact[$0]) > 1e-4 * exact[$0] })
+        #expect((0..<2500).contains { abs(unmerged[$0] - exact[$0]) > 1e-4 * exact[$0] })
+    }
+
+    /// Points with few neighbours each are summed exactly however small
+    /// the budget (a grid's reading would err by a good part of a
+    /// neighbour's share at the support's edge), and denser ones read.
+    @Test(arguments: [DensityKernel.quartic, .epanechnikov, .gaussian])
+    func sparsePointsAreSummedWhateverTheBudget(kernel: DensityKernel) throws {
+        var rng = SplitMixGenerator(seed: 59)
+        var p = PlanePoints()
+        // About 7.5 neighbours within 4 of each point over the square.
+        for _ in 0..<1500 {
+            p.append(x: Double.random(in: 0...100, using: &rng), y: Double.random(in: 0...100, using: &rng), weight: 1)
+        }
+        let exact = Self.bruteForce(p, kernel: kernel, radius: 4)
+        let pilot = try AdaptivePilot.density(of: p, kernel: kernel, radius: 4, budget: 0, control: .none)
+        for i in 0..<p.count { #expect(abs(pilot[i] - exact[i]) <= 1e-6 * exact[i], "point \(i)") }
+        // The same points, each 64 times over: read where they have the
+        // neighbours the kernel's reading asks (the quartic's and
+        // Gaussian's 64, not the Epanechnikov's 1024).
+        var dense = PlanePoints()
+        for i in 0..<p.count { for _ in 0..<64 { dense.append(x: p.x[i], y: p.y[i], weight: 1) } }
+        let read = try AdaptivePilot.density(of: dense, kernel: kernel, radius: 4, budget: 0, control: .none)
+        let reads = (0..<p.count).contains { abs(read[64 * $0] - 64 * exact[$0]) > 1e-6 * 64 * exact[$0] }
+        let reach = NeighbourSums.reach(kernel: kernel, radius: 4)
+        let neighbours = 64 * 0.15 * Double.pi * reach * reach
+        #expect(reads == (AdaptivePilot.fewestNeighboursRead(kernel) < neighbours))
     }
 
     @Test func theSumsStopWhenCancelled() throws {

@@ -122,6 +122,14 @@ struct NeighbourSums: @unchecked Sendable {
         return total
     }
 
+    /// The points a bucket's block holds when each of them has about
+    /// `neighbours` others within the kernel's reach: the block's area
+    /// over the reach's disc, times that.
+    func blockPoints(holding neighbours: Double) -> Int {
+        let side = Double(2 * span + 1) * cell, reach = NeighbourSums.reach(kernel: kernel, radius: radius)
+        return Int((neighbours * side * side / (Double.pi * reach * reach)).rounded(.up))
+    }
+
     /// What copying one point of a block into the sweep's floats costs,
     /// in pairs summed: a bucket of few points spends more on the copy of
     /// its block than on its pairs (on 10⁶ points, a budget of 18 million
@@ -135,9 +143,10 @@ struct NeighbourSums: @unchecked Sendable {
     /// The buckets holding points whose sums fit `budget` pairs of work
     /// (``cost(_:block:)``), in increasing order: the buckets ordered by the
     /// points their blocks hold, fewest first (ties in bucket order), taken
-    /// while the next one fits. Every bucket with points when `budget` is
-    /// nil or they all fit. O(buckets × log(largest block)).
-    func sparsest(within budget: Int?, control: ComputeControl) throws -> [Int] {
+    /// while the next one fits, and every bucket whose block holds fewer
+    /// than `least` points whatever it costs. Every bucket with points
+    /// when `budget` is nil or they all fit. O(buckets × log(largest block)).
+    func sparsest(within budget: Int?, takingBlocksBelow least: Int = 0, control: ComputeControl) throws -> [Int] {
         // Each bucket's block, by bands of bucket rows on all cores.
         var sizes = [Int](repeating: -1, count: bucketCount)
         try sizes.withUnsafeMutableBufferPointer { out in
@@ -149,7 +158,7 @@ struct NeighbourSums: @unchecked Sendable {
             }
         }
         let filled = (0..<bucketCount).filter { sizes[$0] >= 0 }
-        guard let budget else { return filled }
+        guard var budget else { return filled }
         // The filled buckets' blocks and costs side by side, for the search's passes.
         let blocks = filled.map { sizes[$0] }
         let costs = filled.indices.map { cost(filled[$0], block: blocks[$0]) }
@@ -159,6 +168,7 @@ struct NeighbourSums: @unchecked Sendable {
             for k in blocks.indices where blocks[k] <= most { total &+= costs[k] }
             return total
         }
+        if least > 0 { budget = max(budget, spent(upTo: least - 1)) }
         // The fewest points a block may hold with the buckets up to it
         // costing more than the budget: a search over block sizes.
         var lo = 0, hi = blocks.max() ?? 0
