@@ -3,7 +3,8 @@
 # (docs/density-model.md#kernels): each kernel on the storms weighted by
 # wind (geographic), the Fiji quakes across ±180° (geographic) and Snow's
 # deaths (planar); raw values; a generated radius column; the adaptive
-# bandwidth on storms, snow and 20 000 generated points; then contours of
+# bandwidth on storms, snow, 20 000 generated points and 20 000 evenly
+# spread ones; then contours of
 # a quartic grid through contour_oracle.py and validate_geojson.py. Needs
 # ../shared/bench/setup.sh.
 # Usage: [CONTOURS=/path/to/contours] Scripts/check-kernels.sh [OUTDIR]
@@ -97,6 +98,18 @@ done
 for k in quartic triweight gaussian; do
   check "p20k-adaptive-58cells-$k" "$OUT/p20k.csv --planar --weight w --kernel $k --radius 900 --resolution 400 --adaptive 0.5" \
     "--points $OUT/p20k.csv --x x --y y --w w --kernel $k --adaptive 0.5"
+done
+# Evenly spread points, about 40 within each one's pilot radius: more
+# pairs than the pilot's budget, too few neighbours for its grid's reading
+# (AdaptivePilot.fewestNeighboursRead), so summed exactly. Read, they had
+# moved the Epanechnikov's grid by 1.6e-3 of its maximum.
+python3 -c "
+import random; r = random.Random(17); print('x,y,w')
+for _ in range(20000): print(f'{r.uniform(0, 1000):.3f},{r.uniform(0, 1000):.3f},{r.uniform(0.5, 2):.3f}')
+" > "$OUT/even20k.csv"
+for k in quartic epanechnikov; do
+  check "even20k-adaptive-$k" "$OUT/even20k.csv --planar --weight w --kernel $k --radius 25 --resolution 400 --adaptive 0.5" \
+    "--points $OUT/even20k.csv --x x --y y --w w --kernel $k --adaptive 0.5"
 done
 # Contours of a quartic grid: contourpy's on the same grid, and valid GeoJSON.
 $BIN grid $SNOW --kernel quartic --format json -o "$OUT/snow-q.json"
