@@ -191,7 +191,8 @@ enum AdaptivePilot {
     /// at about 130, 3.4e-4, 5e-4 and 1e-3. So 64 for the kernels smooth
     /// at the edge, 1024 for the Epanechnikov and triangular, whose edge
     /// has a corner. Points this sparse cost about as much summed as read
-    /// (the grid then often not made at all).
+    /// (the grid then often not made at all). A kernel all step at the
+    /// edge (the uniform disc) reads nothing from a grid: no floor.
     static func fewestNeighboursRead(_ kernel: DensityKernel) -> Double {
         switch kernel {
         case .epanechnikov, .triangular: return 1024
@@ -388,9 +389,14 @@ enum AdaptivePilot {
         let box = try box ?? DensityGrid.bounds(of: points, control: control)
         let sums = NeighbourSums(points: points, kernel: kernel, radius: radius, box: box)
         try control.checkCancellation()
+        // A step at the support's edge is counted exactly, the rest of the
+        // kernel (continuous there) read from the grid, unless too few
+        // neighbours share the reading's error.
+        let (step, smooth) = stepAtEdge(of: kernel)
         let exact = try sums.sparsest(
             within: budget.map { $0 * budgetFactor(kernel) },
-            takingBlocksBelow: sums.blockPoints(holding: fewestNeighboursRead(kernel)), control: control)
+            takingBlocksBelow: smooth == nil ? 0 : sums.blockPoints(holding: fewestNeighboursRead(kernel)),
+            control: control)
         let exactCount = exact.reduce(0) { $0 + sums.count($1) }
         if merging, exactCount < n, budgetFactor(kernel) > 1,
             let (merged, position) = try mergedPositions(of: points, control: control)
@@ -406,9 +412,6 @@ enum AdaptivePilot {
             return flags
         }()
         var result = [Double](repeating: 0, count: n)
-        // A step at the support's edge counted exactly, the rest of the
-        // kernel (continuous there) read from the grid.
-        let (step, smooth) = stepAtEdge(of: kernel)
         if exactCount < n, let smooth {
             // Straight into the result, point by point in input order: the
             // readings need no gathered copy of the points read. The exact
