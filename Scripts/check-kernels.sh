@@ -4,9 +4,8 @@
 # wind (geographic), the Fiji quakes across ±180° (geographic) and Snow's
 # deaths (planar); raw values; a generated radius column; the adaptive
 # bandwidth on storms, snow, 20 000 generated points and 20 000 evenly
-# spread ones; then contours of
-# a quartic grid through contour_oracle.py and validate_geojson.py. Needs
-# ../shared/bench/setup.sh.
+# spread ones; then contours of a quartic grid through contour_oracle.py
+# and validate_geojson.py. Needs ../shared/bench/setup.sh.
 # Usage: [CONTOURS=/path/to/contours] Scripts/check-kernels.sh [OUTDIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
