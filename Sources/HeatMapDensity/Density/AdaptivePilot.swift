@@ -360,7 +360,8 @@ enum AdaptivePilot {
     /// The fixed-radius raw density Σⱼ wⱼ shape(|xᵢ − xⱼ|² / R²) at every
     /// point i (itself included): exact for the points of the buckets that
     /// look at the fewest neighbours (``NeighbourSums``), as many as
-    /// `budget` pairs allow (all of them without a budget), and read from
+    /// `budget` pairs allow (all of them without a budget) and every one
+    /// sparser than ``fewestNeighboursRead(_:)``, and read from
     /// a grid of its own (``PilotGrid``) for the rest, in place, which lie
     /// where the points are dense: there each
     /// neighbour's share of the pilot is small, and so is the reading's
