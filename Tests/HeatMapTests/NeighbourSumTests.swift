@@ -142,7 +142,7 @@ import Testing
         let read = try AdaptivePilot.density(of: dense, kernel: kernel, radius: 4, budget: 0, control: .none)
         let reads = (0..<p.count).contains { abs(read[64 * $0] - 64 * exact[$0]) > 1e-6 * 64 * exact[$0] }
         let reach = NeighbourSums.reach(kernel: kernel, radius: 4)
-        let neighbours = 64 * 0.15 * Double.pi * reach * reach
+        let neighbours = 64 * Double(p.count) / (100 * 100) * Double.pi * reach * reach
         #expect(reads == (AdaptivePilot.fewestNeighboursRead(kernel) < neighbours))
     }
 

@@ -458,14 +458,13 @@ enum AdaptivePilot {
                     }
                 }
             }
-            // The queries' neighbours within R, from the points of their
-            // buckets' blocks (the square of 2 · span + 1 buckets).
+            // The queries' neighbours within R (the reach of a kernel with
+            // a step), from the points of their buckets' blocks.
             var looked = 0.0
             for b in 0..<sums.bucketCount where !isExact[b] {
                 looked += Double(sums.count(b)) * Double(sums.blockCount(b))
             }
-            let block = Double(2 * sums.span + 1) * sums.cell
-            let neighbours = looked / Double(m) * Double.pi * radius * radius / (block * block)
+            let neighbours = looked / Double(m) * sums.reachShare
             let counted = try DiscCounts(
                 points: points, radius: radius, box: box, neighbours: neighbours, control: control)
             for (k, count) in try counted.sums(atX: restX, y: restY, control: control).enumerated() {

@@ -122,13 +122,18 @@ struct NeighbourSums: @unchecked Sendable {
         return total
     }
 
-    /// The points a bucket's block holds when each of them has about
-    /// `neighbours` others within the kernel's reach: the block's area
-    /// over the reach's disc, times that.
-    func blockPoints(holding neighbours: Double) -> Int {
+    /// The share of a bucket's block (the square of 2 · span + 1 buckets)
+    /// within the kernel's reach of a point of the bucket: where the points
+    /// are even, each has about this times the block's points as
+    /// neighbours within reach.
+    var reachShare: Double {
         let side = Double(2 * span + 1) * cell, reach = NeighbourSums.reach(kernel: kernel, radius: radius)
-        return Int((neighbours * side * side / (Double.pi * reach * reach)).rounded(.up))
+        return Double.pi * reach * reach / (side * side)
     }
+
+    /// The points a bucket's block holds when each of them has about
+    /// `neighbours` others within the kernel's reach (``reachShare``).
+    func blockPoints(holding neighbours: Double) -> Int { Int((neighbours / reachShare).rounded(.up)) }
 
     /// What copying one point of a block into the sweep's floats costs,
     /// in pairs summed: a bucket of few points spends more on the copy of
