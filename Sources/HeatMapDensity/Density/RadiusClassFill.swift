@@ -59,16 +59,19 @@ struct RadiusClassFill: DensityFill {
         // order, by blocks on all cores: a count, then each block's copy.
         let flags = self.flags
         let smallest = classes.smallest, largest = classes.largest, classCount = classes.count
+        let coarseFrom = CoarseSplat.smallestRadius(kernel: kernel, xAxis: xAxis, yAxis: yAxis, channels: channels)
         // Each point's class coordinate, found once by the count and read
-        // by the copy: −1 for a point splatted, −2 for one of weight 0.
+        // by the copy: −1 for a point splatted, −3 for one splatted on the
+        // coarse grid when the grid is finished (``CoarseSplat``), −2 for
+        // one of weight 0.
         let coordinates = UnsafeMutablePointer<Double>.allocate(capacity: max(n, 1))
         defer { coordinates.deallocate() }
         // The wide points sorted by first class as they are copied (a
         // stable counting sort: each block's count per class, then its copy).
         let blocks = Parallel.blocks(of: n)
         let counted = try Parallel.map(blocks.count, control: control) {
-            b -> (wide: [Int], narrow: Int, used: [Bool]) in
-            var wide = [Int](repeating: 0, count: classCount), narrow = 0
+            b -> (wide: [Int], narrow: Int, coarse: Int, used: [Bool]) in
+            var wide = [Int](repeating: 0, count: classCount), narrow = 0, coarse = 0
             var used = [Bool](repeating: false, count: classCount)
             // The first classes of points whose whole stencil takes a share,
             // marked used once after the loop; a point on a class's radius,
@@ -87,8 +90,13 @@ struct RadiusClassFill: DensityFill {
                         guard r >= smallest && r <= largest,
                             CubicBinning.contains(x: x[i], y: y[i], xAxis: xAxis, yAxis: yAxis)
                         else {
-                            coordinates[i] = -1
-                            narrow += 1
+                            if r >= coarseFrom {
+                                coordinates[i] = -3
+                                coarse += 1
+                            } else {
+                                coordinates[i] = -1
+                                narrow += 1
+                            }
                             continue
                         }
                         let t = classes.coordinate(of: r), first = classes.firstClass(at: t)
@@ -107,12 +115,13 @@ struct RadiusClassFill: DensityFill {
             for first in 0..<classCount where stencils[first] {
                 for k in first..<min(first + 3, classCount) { used[k] = true }
             }
-            return (wide, narrow, used)
+            return (wide, narrow, coarse, used)
         }
-        var classStart = [Int](repeating: 0, count: classCount + 1), narrowStart = [0]
+        var classStart = [Int](repeating: 0, count: classCount + 1), narrowStart = [0], coarseStart = [0]
         for part in counted {
             for k in 0..<classCount { classStart[k + 1] += part.wide[k] }
             narrowStart.append(narrowStart.last! + part.narrow)
+            coarseStart.append(coarseStart.last! + part.coarse)
             for k in 0..<classCount where part.used[k] { flags[k] = 1 }
         }
         for k in 0..<classCount { classStart[k + 1] += classStart[k] }
@@ -124,9 +133,10 @@ struct RadiusClassFill: DensityFill {
             for k in 0..<classCount { next[k] += part.wide[k] }
         }
         let wide = RadiusClassOrder(starts: classStart), narrow = RadiusClassSlice(count: narrowStart.last!)
+        let coarse = RadiusClassSlice(count: coarseStart.last!)
         // Each block's copy, and the widest of its splatted points.
         let widest = try Parallel.map(blocks.count, control: control) { b -> Double in
-            var at = wideStart[b], m = narrowStart[b], widest = 0.0
+            var at = wideStart[b], m = narrowStart[b], mc = coarseStart[b], widest = 0.0
             at.withUnsafeMutableBufferPointer { at in
                 for i in blocks[b] {
                     let t = coordinates[i]
@@ -139,12 +149,16 @@ struct RadiusClassFill: DensityFill {
                         narrow.set(m, x[i], y[i], weight[i], value?[i], radii[i])
                         widest = max(widest, radii[i])
                         m += 1
+                    } else if t == -3 {
+                        coarse.set(mc, x[i], y[i], weight[i], nil, radii[i])
+                        mc += 1
                     }
                 }
             }
             return widest
         }
         if wide.count > 0 { points.slices.append(wide) }
+        if coarse.count > 0 { points.coarse.append(coarse) }
         progress(n - narrow.count)
         guard narrow.count > 0 else { return }
         // The splat's bands and tiles are as tall and wide as its widest
@@ -167,6 +181,7 @@ struct RadiusClassFill: DensityFill {
         control: ComputeControl, progress: @escaping @Sendable (Double) -> Void,
         emit: (Int, UnsafePointer<Double>?) -> Void
     ) throws {
+        try splatCoarsePoints(control: control)
         let sortedBy = classes
         let marked = (0..<sortedBy.count).filter { flags[$0] != 0 }
         guard let lowest = marked.first, let highest = marked.last, !points.slices.isEmpty else {
@@ -399,6 +414,35 @@ struct RadiusClassFill: DensityFill {
             points: Double(count), squares: squares, kernel: kernel, channels: channels, xAxis: xAxis, yAxis: yAxis)
     }
 
+    /// The splatted points kept for the coarse grid added into the
+    /// exact-splat grid: through the coarse grid where ``CoarseSplat``'s
+    /// bound allows against the largest node so far (the other splatted
+    /// points'), else each point's exact splat (``DiscFill``).
+    private func splatCoarsePoints(control: ComputeControl) throws {
+        let kept = points.coarse.filter { $0.count > 0 }
+        guard !kept.isEmpty else { return }
+        var widest = 0.0
+        for slice in kept { for i in 0..<slice.count { widest = max(widest, slice.radius[i]) } }
+        widest = min(widest, maximumRadius)
+        let maximum = LargestValue.of(UnsafeBufferPointer(start: density, count: xAxis.count * yAxis.count))
+        let (coarse, fine) = CoarseSplat.parted(
+            kept, widest: widest, kernel: kernel, radius: radius, raw: raw, xAxis: xAxis, yAxis: yAxis,
+            maximum: maximum)
+        if coarse.count > 0 {
+            try CoarseSplat.add(
+                coarse, kernel: kernel, radius: radius, maximumRadius: widest, raw: raw, xAxis: xAxis, yAxis: yAxis,
+                into: density, control: control)
+        }
+        guard fine.count > 0 else { return }
+        var fill = DiscFill(
+            kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: widest, raw: raw,
+            density: density, weightedValue: weightedValue)
+        fill.radii = UnsafePointer(fine.radius)
+        try fill.deposit(
+            x: fine.x, y: fine.y, weight: fine.weight, value: nil, count: fine.count, control: control,
+            progress: { _ in })
+    }
+
     /// Every wide point's exact splat (``DiscFill``) into the exact-splat
     /// grid, its radius from its class coordinate.
     private func splatWidePoints(control: ComputeControl) throws {
@@ -419,14 +463,21 @@ struct RadiusClassFill: DensityFill {
 }
 
 /// The wide points of a ``RadiusClassFill``, sorted by class, one run per
-/// deposit, kept until the grid is finished. A copy of the storage shares
-/// the runs (never written once kept) in a list of its own.
+/// deposit, and the splatted ones wide enough for the coarse grid, kept
+/// until the grid is finished. A copy of the storage shares the runs
+/// (never written once kept) in lists of its own.
 final class RadiusClassPoints: @unchecked Sendable {
     var slices: [RadiusClassOrder]
+    /// The splatted points wide enough for the coarse grid (``CoarseSplat``),
+    /// one slice per deposit, splatted when the grid is finished.
+    var coarse: [RadiusClassSlice]
 
-    init(slices: [RadiusClassOrder] = []) { self.slices = slices }
+    init(slices: [RadiusClassOrder] = [], coarse: [RadiusClassSlice] = []) {
+        self.slices = slices
+        self.coarse = coarse
+    }
 
-    func copy() -> RadiusClassPoints { RadiusClassPoints(slices: slices) }
+    func copy() -> RadiusClassPoints { RadiusClassPoints(slices: slices, coarse: coarse) }
 }
 
 /// Points gathered from a slice: coordinates, weights, values and radii,
