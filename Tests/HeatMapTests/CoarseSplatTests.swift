@@ -26,13 +26,10 @@ import Testing
                     slice(p, radii: radii), kernel: kernel, radius: 10, maximumRadius: radii.max()!, raw: true,
                     xAxis: xAxis, yAxis: yAxis, into: out.baseAddress!, control: .none)
             } else {
-                let s = slice(p, radii: radii)
-                var fill = DiscFill(
+                try DiscFill(
                     kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: 10, maximumRadius: radii.max()!, raw: true,
-                    density: out.baseAddress!, weightedValue: nil)
-                fill.radii = UnsafePointer(s.radius)
-                try fill.deposit(
-                    x: s.x, y: s.y, weight: s.weight, value: nil, count: s.count, control: .none, progress: { _ in })
+                    density: out.baseAddress!, weightedValue: nil
+                ).deposit(slice(p, radii: radii), control: .none)
             }
         }
         return values

@@ -22,11 +22,13 @@ import HeatMapCore
 /// about 14 ms less CPU of 240 (docs/performance.md).
 ///
 /// The bound, as ``RadiusClassBound`` takes it: each point's worst error
-/// summed over the cells of its reach (its support and the reading's
-/// taps), every node's nine cells about it, against the largest node of
-/// the exact splat of the other points, a lower bound of the grid's
-/// maximum (the weights are never negative). Past ``tolerance`` the
-/// points take the exact splat on the grid's own step.
+/// summed over every point that may reach a node (its support and the
+/// reading's taps), as if all were at their worst there, against the
+/// largest node of the exact splat of the other points, a lower bound of
+/// the grid's maximum (the weights are never negative). Where a node's
+/// sum would pass ``tolerance``, the points of the cells that add most
+/// to it take the exact splat on the grid's own step
+/// (``parted(_:widest:kernel:radius:raw:xAxis:yAxis:maximum:)``).
 ///
 /// Cost O(n + C) for n points and C cells to bound them; the splat O(Σ rᵢ²/(2δ)²)
 /// and the reading O(G) for G nodes, on all cores; memory a quarter of
@@ -172,13 +174,10 @@ enum CoarseSplat {
         let coarse = UnsafeMutablePointer<Double>.allocate(capacity: coarseRows * coarseColumns)
         defer { coarse.deallocate() }
         coarse.initialize(repeating: 0, count: coarseRows * coarseColumns)
-        var fill = DiscFill(
+        try DiscFill(
             kernel: kernel, xAxis: coarseX, yAxis: coarseY, radius: radius, maximumRadius: maximumRadius, raw: raw,
-            density: coarse, weightedValue: nil)
-        fill.radii = UnsafePointer(points.radius)
-        try fill.deposit(
-            x: points.x, y: points.y, weight: points.weight, value: nil, count: points.count, control: control,
-            progress: { _ in })
+            density: coarse, weightedValue: nil
+        ).deposit(points, control: control)
         // The coarse rows expanded along x, then each of the grid's rows
         // read from them along y and added in.
         let expanded = UnsafeMutablePointer<Double>.allocate(capacity: coarseRows * columns)

@@ -434,13 +434,10 @@ struct RadiusClassFill: DensityFill {
                 into: density, control: control)
         }
         guard fine.count > 0 else { return }
-        var fill = DiscFill(
+        try DiscFill(
             kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: widest, raw: raw,
-            density: density, weightedValue: weightedValue)
-        fill.radii = UnsafePointer(fine.radius)
-        try fill.deposit(
-            x: fine.x, y: fine.y, weight: fine.weight, value: nil, count: fine.count, control: control,
-            progress: { _ in })
+            density: density, weightedValue: nil
+        ).deposit(fine, control: control)
     }
 
     /// Every wide point's exact splat (``DiscFill``) into the exact-splat
@@ -478,6 +475,18 @@ final class RadiusClassPoints: @unchecked Sendable {
     }
 
     func copy() -> RadiusClassPoints { RadiusClassPoints(slices: slices, coarse: coarse) }
+}
+
+extension DiscFill {
+    /// The exact splat of `points`, each of its own radius, into the
+    /// density alone (their values unread).
+    func deposit(_ points: RadiusClassSlice, control: ComputeControl) throws {
+        var fill = self
+        fill.radii = UnsafePointer(points.radius)
+        try fill.deposit(
+            x: points.x, y: points.y, weight: points.weight, value: nil, count: points.count, control: control,
+            progress: { _ in })
+    }
 }
 
 /// Points gathered from a slice: coordinates, weights, values and radii,
