@@ -30,9 +30,10 @@ import HeatMapCore
 /// to it take the exact splat on the grid's own step
 /// (``parted(_:widest:kernel:radius:raw:xAxis:yAxis:maximum:)``).
 ///
-/// Cost O(n + C) for n points and C cells to bound them; the splat O(Σ rᵢ²/(2δ)²)
-/// and the reading O(G) for G nodes, on all cores; memory a quarter of
-/// the grid and half of it while it is read back.
+/// Cost O(n + 49 C) for n points and C cells to bound them; the splat O(Σ rᵢ²/(2δ)²)
+/// and the reading O(G) for G nodes, on all cores; memory the points kept
+/// until the grid is finished (40 bytes each, once more while parted), a
+/// quarter of the grid, and half of it while it is read back.
 enum CoarseSplat {
     /// The cells of the bound across the widest point's reach.
     static let cellsPerReach = 3
@@ -101,8 +102,9 @@ enum CoarseSplat {
         for slice in points {
             for i in 0..<slice.count {
                 let r = slice.radius[i]
-                // Every point here is at least leastCells coarse cells wide.
-                let unit = error(kernel: kernel, cells: r / coarseStep) ?? .infinity
+                // Every point here is at least leastCells coarse cells
+                // wide; a narrower one would count its whole peak.
+                let unit = error(kernel: kernel, cells: r / coarseStep) ?? 1
                 sums[cell(slice.x[i], slice.y[i])] +=
                     unit * abs(slice.weight[i]) * (raw ? 1 : (radius / r) * (radius / r))
             }
