@@ -106,17 +106,7 @@ import Testing
     /// at 10 cells, below the coarse grid's least radius.)
     @Test func narrowPointsWideEnoughKeepTheExactSum() throws {
         let kernel = DensityKernel.quartic
-        var rng = SplitMixGenerator(seed: 19)
-        var p = PlanePoints()
-        var radii: [Double] = []
-        for i in 0..<900 {
-            let sparse = i % 3 == 0
-            let spread = sparse ? 0.0...128.0 : 55.0...70.0
-            p.append(
-                x: Double.random(in: spread, using: &rng), y: Double.random(in: spread, using: &rng),
-                weight: Double.random(in: 0.5...2, using: &rng))
-            radii.append(sparse ? Double.random(in: 12...40, using: &rng) : Double.random(in: 3...8, using: &rng))
-        }
+        let (p, radii) = RadiusClassTests.points(seed: 19, count: 900, cluster: 55...70, narrow: 3...8, wide: 12...40)
         let (grid, scheme) = try RadiusClassTests.grid(p, radii: radii, kernel: kernel, method: .binned)
         guard case .radiusClasses(let classes) = scheme else {
             Issue.record("expected radius classes, got \(scheme)")

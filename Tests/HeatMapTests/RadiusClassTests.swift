@@ -7,19 +7,24 @@ import Testing
 /// Points of many radii through radius classes (binned, convolved class
 /// by class) against the exact sum of every point's own kernel.
 @Suite struct RadiusClassTests {
-    /// A cluster of narrow points and a scatter of wide ones (8 to 60
-    /// cells), as an adaptive bandwidth makes them, on a 128-cell grid.
-    static func points(seed: UInt64) -> (PlanePoints, [Double]) {
+    /// A cluster of narrow points and a scatter of wide ones (by default
+    /// 600 points, 8 to 60 cells), as an adaptive bandwidth makes them, on
+    /// a 128-cell grid: every third point anywhere with a radius in
+    /// `wide`, the others within `cluster` (on both axes) in `narrow`.
+    static func points(
+        seed: UInt64, count: Int = 600, cluster: ClosedRange<Double> = 50...75,
+        narrow: ClosedRange<Double> = 8...24, wide: ClosedRange<Double> = 19...60
+    ) -> (PlanePoints, [Double]) {
         var rng = SplitMixGenerator(seed: seed)
         var p = PlanePoints()
         var radii: [Double] = []
-        for i in 0..<600 {
+        for i in 0..<count {
             let sparse = i % 3 == 0
-            let spread = sparse ? 0.0...128.0 : 50.0...75.0
+            let spread = sparse ? 0.0...128.0 : cluster
             p.append(
                 x: Double.random(in: spread, using: &rng), y: Double.random(in: spread, using: &rng),
                 weight: Double.random(in: 0.5...2, using: &rng))
-            radii.append(sparse ? Double.random(in: 19...60, using: &rng) : Double.random(in: 8...24, using: &rng))
+            radii.append(Double.random(in: sparse ? wide : narrow, using: &rng))
         }
         return (p, radii)
     }

@@ -98,15 +98,16 @@ enum CoarseSplat {
             min(max(Int((y - y0) * perWidth), 0), rows - 1) * columns
                 + min(max(Int((x - x0) * perWidth), 0), columns - 1)
         }
-        var sums = [Double](repeating: 0, count: rows * columns)
+        // Each cell's summed worst errors and its points.
+        var sums = [Double](repeating: 0, count: rows * columns), counts = [Int](repeating: 0, count: rows * columns)
         for slice in points {
             for i in 0..<slice.count {
-                let r = slice.radius[i]
+                let r = slice.radius[i], c = cell(slice.x[i], slice.y[i])
                 // Every point here is at least leastCells coarse cells
                 // wide; a narrower one would count its whole peak.
                 let unit = error(kernel: kernel, cells: r / coarseStep) ?? 1
-                sums[cell(slice.x[i], slice.y[i])] +=
-                    unit * abs(slice.weight[i]) * (raw ? 1 : (radius / r) * (radius / r))
+                sums[c] += unit * abs(slice.weight[i]) * (raw ? 1 : (radius / r) * (radius / r))
+                counts[c] += 1
             }
         }
         // Each node's cell's window, then the largest cells of any window
@@ -141,11 +142,8 @@ enum CoarseSplat {
                 sums[largest] = 0
             }
         }
-        var fineCount = 0, total = 0
-        for slice in points {
-            total += slice.count
-            for i in 0..<slice.count where fine[cell(slice.x[i], slice.y[i])] { fineCount += 1 }
-        }
+        let total = counts.reduce(0, +)
+        let fineCount = counts.indices.reduce(0) { fine[$1] ? $0 + counts[$1] : $0 }
         let coarse = RadiusClassSlice(count: total - fineCount), kept = RadiusClassSlice(count: fineCount)
         var (m, f) = (0, 0)
         for slice in points {
