@@ -39,6 +39,43 @@ import Testing
         #expect(error < 7e-5, "\(kernel) r \(radius): \(error)")
     }
 
+    /// A band holding most of the points (a cluster narrower than the
+    /// band's least height) is splatted in pieces side by side, each past
+    /// the first into a copy of the band's rows: the sums are the exact
+    /// ones within the float bound, and a second run gives the same bits.
+    @Test(arguments: kernels)
+    func aBandOfMostPointsIsSplattedInPiecesWithinTheFloatBound(kernel: DensityKernel) throws {
+        var rng = SplitMixGenerator(seed: 5)
+        var p = PlanePoints()
+        for k in 0..<25_000 {
+            // 24 000 points in a cell's square, the rest spread.
+            let spread = k >= 24_000
+            p.append(
+                x: spread ? Double.random(in: 2...46, using: &rng) : 20 + Double.random(in: 0...1, using: &rng),
+                y: spread ? Double.random(in: 2...43, using: &rng) : 22 + Double.random(in: 0...1, using: &rng),
+                weight: Double.random(in: 0.5...2, using: &rng))
+        }
+        // The cluster's band holds more than a piece's share: two pieces at least.
+        #expect(BandSplat<BandEntry, QuarticPower>.pieces(of: 24_000, total: 25_000, rows: 17, spareRows: 45) >= 2)
+        let grid = try Self.grid(p, radius: 6, kernel: kernel)
+        let error = KernelTests.error(
+            grid, p, radii: [Double](repeating: 6, count: p.count), kernel: kernel, raw: false)
+        #expect(error < 7e-5, "\(kernel): \(error)")
+        #expect(try Self.grid(p, radius: 6, kernel: kernel).values == grid.values)
+    }
+
+    /// A band is cut into a piece per 32nd of the points, of 16 384 points
+    /// at least, as far as copies of its rows fit the spare rows.
+    @Test func theBandsPiecesFollowTheirShareAndTheSpareRows() {
+        typealias Splat = BandSplat<BandEntry, QuarticPower>
+        #expect(Splat.pieces(of: 10_000, total: 10_000, rows: 20, spareRows: 1000) == 1)
+        #expect(Splat.pieces(of: 40_000, total: 40_000, rows: 20, spareRows: 1000) == 3)
+        #expect(Splat.pieces(of: 500_000, total: 1_000_000, rows: 20, spareRows: 1000) == 16)
+        #expect(Splat.pieces(of: 500_000, total: 1_000_000, rows: 20, spareRows: 100) == 6)
+        #expect(Splat.pieces(of: 500_000, total: 1_000_000, rows: 20, spareRows: 0) == 1)
+        #expect(Splat.pieces(of: 0, total: 0, rows: 0, spareRows: 0) == 1)
+    }
+
     /// The sort into row bands finds the largest weight of the points it
     /// keeps (each with its radius's normalisation) in its first pass, and
     /// each entry holds the roots of its weight scaled by the power of two

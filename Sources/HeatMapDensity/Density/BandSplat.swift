@@ -129,42 +129,108 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
     /// Splats the points of `bands`, sorted by this splat with the slice's
     /// weights scaled by `scale` (``scale(forLargest:)`` of the
     /// ``RowBands/largestMagnitude``), which the flush divides out.
+    ///
+    /// A band cannot be cut shorter than its points' reach, so one dense
+    /// cluster may put a large share of the points in one band, and one
+    /// core would splat it while the others wait (on 10⁶ clustered points
+    /// at 6 cells, a third of the splat's wall time ran on one core). So
+    /// each band's points are cut into pieces (``pieces(of:total:rows:nodes:)``),
+    /// which run side by side: the first adds into the grid, each other
+    /// into a cleared copy of the band's rows of its own, and those copies
+    /// are added into the grid in piece order once the phase is done. The
+    /// cut depends on the data alone, so every node still takes its terms
+    /// in a fixed order, the same bits on any number of cores.
     func run(
         _ bands: RowBands<Entry>, scale: Double, control: ComputeControl,
         progress: (@Sendable (Int) -> Void)?
     ) throws {
-        let rows = yAxis.count, reachRows = self.reachRows
+        let rows = yAxis.count, columns = xAxis.count, reachRows = self.reachRows
         let phases = bands.overlap ? 2 : 1
         let unscale = 1 / scale
+        let density = self.density
+        let total = bands.starts.last! - bands.starts.first!
         try bands.entries.withUnsafeBufferPointer { entries in
             let entries = entries.baseAddress!
             for phase in 0..<phases {
-                try Parallel.forEach((bands.count + phases - 1 - phase) / phases) { k in
-                    let b = phases * k + phase
-                    try control.checkCancellation()
+                // The phase's pieces, band by band, and where each piece
+                // past a band's first keeps its rows.
+                var pieces: [(band: Int, points: Range<Int>, rows: Range<Int>, copy: Int?)] = []
+                var copied = 0
+                for b in stride(from: phase, to: bands.count, by: phases) {
                     let lo = max(0, bands.cuts[b] - reachRows), hi = min(rows, bands.cuts[b + 1] + reachRows)
-                    guard lo < hi else { return }
+                    guard lo < hi else { continue }
                     let start = bands.starts[b], end = bands.starts[b + 1]
-                    try splat(rows: lo..<hi, into: density, targetRow: 0, unscale: unscale, control: control) {
-                        sums, stride, terms, flush in
-                        var i = start
-                        while i < end {
-                            let stop = min(end, i + BandSplat.flushInterval)
+                    let spareRows = max(rows * columns - copied, 0) / columns
+                    let count = Self.pieces(of: end - start, total: total, rows: hi - lo, spareRows: spareRows)
+                    for j in 0..<count {
+                        let points = start + (end - start) * j / count..<start + (end - start) * (j + 1) / count
+                        pieces.append((b, points, lo..<hi, j == 0 ? nil : copied))
+                        if j > 0 { copied += (hi - lo) * columns }
+                    }
+                }
+                let copies = copied > 0 ? UnsafeMutablePointer<Double>.allocate(capacity: copied) : nil
+                defer { copies?.deallocate() }
+                try Parallel.forEach(pieces.count) { k in
+                    let piece = pieces[k]
+                    try control.checkCancellation()
+                    var target = density, targetRow = 0
+                    if let copy = piece.copy, let copies {
+                        // Cleared by the core that fills it.
+                        target = copies + copy
+                        target.initialize(repeating: 0, count: piece.rows.count * columns)
+                        targetRow = piece.rows.lowerBound
+                    }
+                    try splat(
+                        rows: piece.rows, into: target, targetRow: targetRow, unscale: unscale, control: control
+                    ) { sums, stride, terms, flush in
+                        var i = piece.points.lowerBound
+                        while i < piece.points.upperBound {
+                            let stop = min(piece.points.upperBound, i + BandSplat.flushInterval)
                             var touched = BandTouch()
                             while i < stop {
                                 deposit(
-                                    entries[i], sums: sums, firstRow: lo, stride: stride, terms: terms,
-                                    touched: &touched)
+                                    entries[i], sums: sums, firstRow: piece.rows.lowerBound, stride: stride,
+                                    terms: terms, touched: &touched)
                                 i += 1
                             }
                             try flush(touched)
                         }
                     }
-                    progress?(end - start)
+                    progress?(piece.points.count)
+                }
+                guard let copies else { continue }
+                // The copies into the grid, each band's in piece order (the
+                // phase's bands write rows apart).
+                let copiedBands = Array(Set(pieces.compactMap { $0.copy == nil ? nil : $0.band })).sorted()
+                try Parallel.forEach(copiedBands.count, control: control) { k in
+                    for piece in pieces where piece.band == copiedBands[k] {
+                        guard let copy = piece.copy else { continue }
+                        let count = piece.rows.count * columns
+                        let source = copies + copy, into = density + piece.rows.lowerBound * columns
+                        for j in 0..<count { into[j] += source[j] }
+                    }
                 }
             }
         }
     }
+
+    /// How many pieces a band of `count` of the slice's `total` points is
+    /// splatted in (``run(_:scale:control:progress:)``): one per
+    /// ``pieceShare`` of the points, of at least ``leastPiece`` points, as
+    /// far as copies of the band's `rows` fit in `spareRows` rows (the
+    /// copies of a phase hold at most the grid's nodes).
+    static func pieces(of count: Int, total: Int, rows: Int, spareRows: Int) -> Int {
+        let size = max(leastPiece, (total + pieceShare - 1) / pieceShare)
+        let wanted = (count + size - 1) / size
+        return max(1, min(wanted, 1 + spareRows / max(rows, 1)))
+    }
+
+    /// The points of a piece: a 32nd of the slice's, so that with two
+    /// cores the last piece to finish leaves little time idle.
+    static var pieceShare: Int { 32 }
+    /// The fewest points of a piece, so that a small slice's copies cost
+    /// little beside its splat.
+    static var leastPiece: Int { 16_384 }
 
     /// Splats points 0 ..< `windows.count` of (`x`, `y`, `weight`), held
     /// together in tiles, chunk by chunk into their windows (``RowWindows``)
