@@ -56,7 +56,9 @@ import Testing
                 weight: Double.random(in: 0.5...2, using: &rng))
         }
         // The cluster's band holds more than a piece's share: two pieces at least.
-        #expect(BandSplat<BandEntry, QuarticPower>.pieces(of: 24_000, total: 25_000, rows: 17, spareRows: 45) >= 2)
+        #expect(
+            BandSplat<BandEntry, QuarticPower>.pieces(
+                of: 24_000, total: 25_000, nodes: .pi * 36, rows: 17, spareRows: 45) >= 2)
         let grid = try Self.grid(p, radius: 6, kernel: kernel)
         let error = KernelTests.error(
             grid, p, radii: [Double](repeating: 6, count: p.count), kernel: kernel, raw: false)
@@ -64,16 +66,18 @@ import Testing
         #expect(try Self.grid(p, radius: 6, kernel: kernel).values == grid.values)
     }
 
-    /// A band is cut into a piece per 32nd of the points, of 16 384 points
-    /// at least, as far as copies of its rows fit the spare rows.
-    @Test func theBandsPiecesFollowTheirShareAndTheSpareRows() {
+    /// A band is cut into a piece per 32nd of the points, of 2²¹ nodes'
+    /// work at least (16 384 points of 128 nodes, 742 of a 30-cell disc's
+    /// 2 827), as far as copies of its rows fit the spare rows.
+    @Test func theBandsPiecesFollowTheirShareTheirWorkAndTheSpareRows() {
         typealias Splat = BandSplat<BandEntry, QuarticPower>
-        #expect(Splat.pieces(of: 10_000, total: 10_000, rows: 20, spareRows: 1000) == 1)
-        #expect(Splat.pieces(of: 40_000, total: 40_000, rows: 20, spareRows: 1000) == 3)
-        #expect(Splat.pieces(of: 500_000, total: 1_000_000, rows: 20, spareRows: 1000) == 16)
-        #expect(Splat.pieces(of: 500_000, total: 1_000_000, rows: 20, spareRows: 100) == 6)
-        #expect(Splat.pieces(of: 500_000, total: 1_000_000, rows: 20, spareRows: 0) == 1)
-        #expect(Splat.pieces(of: 0, total: 0, rows: 0, spareRows: 0) == 1)
+        #expect(Splat.pieces(of: 10_000, total: 10_000, nodes: 128, rows: 20, spareRows: 1000) == 1)
+        #expect(Splat.pieces(of: 40_000, total: 40_000, nodes: 128, rows: 20, spareRows: 1000) == 3)
+        #expect(Splat.pieces(of: 2_000, total: 2_000, nodes: 2_827, rows: 60, spareRows: 1000) == 3)
+        #expect(Splat.pieces(of: 500_000, total: 1_000_000, nodes: 128, rows: 20, spareRows: 1000) == 16)
+        #expect(Splat.pieces(of: 500_000, total: 1_000_000, nodes: 128, rows: 20, spareRows: 100) == 6)
+        #expect(Splat.pieces(of: 500_000, total: 1_000_000, nodes: 128, rows: 20, spareRows: 0) == 1)
+        #expect(Splat.pieces(of: 0, total: 0, nodes: 0, rows: 0, spareRows: 0) == 1)
     }
 
     /// The sort into row bands finds the largest weight of the points it

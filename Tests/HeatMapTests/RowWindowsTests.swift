@@ -49,9 +49,10 @@ import Testing
         return try accumulator.finish().values
     }
 
-    /// Tiled points get windows; the same points in input order (every
-    /// chunk across the grid) and too few points (fewer chunks than
-    /// ``RowWindows/leastChunks``) go to the sort.
+    /// Tiled points get windows, of the finer chunks where they fit; the
+    /// same points in input order (every chunk across the grid) and too
+    /// few points (fewer chunks than ``RowWindows/leastChunks``) go to the
+    /// sort.
     @Test func tiledPointsTakeWindowsAndScatteredOnesTheSort() throws {
         let xAxis = GaussianAxis(origin: 0.5, step: 1, count: 120, sigma: 2, reach: 6)
         let yAxis = GaussianAxis(origin: 0.5, step: 1, count: 300, sigma: 2, reach: 6)
@@ -66,7 +67,9 @@ import Testing
         }
         let p = Self.points(80_000, seed: 5)
         let found = try #require(try windows(try Self.tiled(p)))
-        #expect(found.windows.count == 16)
+        // 80 000 points: chunks of the least size, 4 096 points (20 chunks).
+        #expect(RowWindows.chunkSizes(count: 80_000) == [4096, 5000])
+        #expect(found.chunkSize == 4096 && found.windows.count == 20)
         #expect(found.windows.reduce(0) { $0 + $1.count } <= RowWindows.rowsPerTargetRow * 300)
         // Every point's rows lie within its chunk's window.
         let tiled = try Self.tiled(p)
@@ -84,6 +87,17 @@ import Testing
                 }.map { tiled.weight[$0] }.max())
         #expect(try windows(p) == nil)
         #expect(try windows(try Self.tiled(Self.points(20_000, seed: 5))) == nil)
+        // Discs 12 rows wide: 32 chunks' windows would hold more than three
+        // times the grid's rows, 16 do not.
+        let wide = BandSplat<BandEntry, QuarticPower>(
+            xAxis: xAxis, yAxis: yAxis, maximumRadius: 12, normalisingRadius: 12, radii: nil, density: density)
+        let many = try Self.tiled(Self.points(160_000, seed: 6))
+        let coarse = try #require(
+            try RowWindows(
+                x: many.x, y: many.y, weight: many.weight, count: many.count, rows: 300, rowWidth: 120,
+                sorter: wide, control: .none))
+        #expect(RowWindows.chunkSizes(count: 160_000) == [5000, 10_000])
+        #expect(coarse.chunkSize == 10_000 && coarse.windows.count == 16)
     }
 
     /// The splat of the powers of 1 − d²/r², one radius or each its own,

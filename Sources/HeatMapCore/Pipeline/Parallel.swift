@@ -114,6 +114,19 @@ package enum Parallel {
         return slots.map { $0! }
     }
 
+    /// `count` zeros, written by blocks on all cores: `[Double](repeating:
+    /// 0, count:)` clears memory it reuses on the caller's core alone.
+    package static func zeros(_ count: Int) -> [Double] {
+        [Double](unsafeUninitializedCapacity: count) { out, initialized in
+            let out = UncheckedSendable(out.baseAddress)
+            let chunk = 1 << 18
+            forEach((count + chunk - 1) / chunk) { c in
+                out.value!.advanced(by: c * chunk).initialize(repeating: 0, count: min(chunk, count - c * chunk))
+            }
+            initialized = count
+        }
+    }
+
     /// `[body(0), …, body(count − 1)]`, computed on all cores; never fails.
     package static func map<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
         var slots = [T?](repeating: nil, count: count)

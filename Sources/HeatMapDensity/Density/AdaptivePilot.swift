@@ -412,7 +412,7 @@ enum AdaptivePilot {
             for b in exact { flags[b] = true }
             return flags
         }()
-        var result = [Double](repeating: 0, count: n)
+        var result = Parallel.zeros(n)
         if exactCount < n, let smooth {
             // Straight into the result, point by point in input order: the
             // readings need no gathered copy of the points read. The exact

@@ -134,7 +134,7 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
     /// cluster may put a large share of the points in one band, and one
     /// core would splat it while the others wait (on 10⁶ clustered points
     /// at 6 cells, a third of the splat's wall time ran on one core). So
-    /// each band's points are cut into pieces (``pieces(of:total:rows:nodes:)``),
+    /// each band's points are cut into pieces (``pieces(of:total:nodes:rows:spareRows:)``),
     /// which run side by side: the first adds into the grid, each other
     /// into a cleared copy of the band's rows of its own, and those copies
     /// are added into the grid in piece order once the phase is done. The
@@ -149,6 +149,8 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
         let unscale = 1 / scale
         let density = self.density
         let total = bands.starts.last! - bands.starts.first!
+        // The most nodes a point reaches: its disc's at the largest radius.
+        let nodes = Double.pi * (maximumRadius / xAxis.step) * (maximumRadius / yAxis.step)
         try bands.entries.withUnsafeBufferPointer { entries in
             let entries = entries.baseAddress!
             for phase in 0..<phases {
@@ -161,7 +163,8 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
                     guard lo < hi else { continue }
                     let start = bands.starts[b], end = bands.starts[b + 1]
                     let spareRows = max(rows * columns - copied, 0) / columns
-                    let count = Self.pieces(of: end - start, total: total, rows: hi - lo, spareRows: spareRows)
+                    let count = Self.pieces(
+                        of: end - start, total: total, nodes: nodes, rows: hi - lo, spareRows: spareRows)
                     for j in 0..<count {
                         let points = start + (end - start) * j / count..<start + (end - start) * (j + 1) / count
                         pieces.append((b, points, lo..<hi, j == 0 ? nil : copied))
@@ -215,12 +218,14 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
     }
 
     /// How many pieces a band of `count` of the slice's `total` points is
-    /// splatted in (``run(_:scale:control:progress:)``): one per
-    /// ``pieceShare`` of the points, of at least ``leastPiece`` points, as
-    /// far as copies of the band's `rows` fit in `spareRows` rows (the
-    /// copies of a phase hold at most the grid's nodes).
-    static func pieces(of count: Int, total: Int, rows: Int, spareRows: Int) -> Int {
-        let size = max(leastPiece, (total + pieceShare - 1) / pieceShare)
+    /// splatted in (``run(_:scale:control:progress:)``), each reaching
+    /// about `nodes` nodes a point: one per ``pieceShare`` of the points,
+    /// of at least ``leastPiece`` nodes' work, as far as copies of the
+    /// band's `rows` fit in `spareRows` rows (the copies of a phase hold
+    /// at most the grid's nodes).
+    static func pieces(of count: Int, total: Int, nodes: Double, rows: Int, spareRows: Int) -> Int {
+        let fewest = Int((leastPiece / max(nodes, 1)).rounded(.up))
+        let size = max(fewest, (total + pieceShare - 1) / pieceShare, 1)
         let wanted = (count + size - 1) / size
         return max(1, min(wanted, 1 + spareRows / max(rows, 1)))
     }
@@ -228,9 +233,9 @@ struct BandSplat<Entry: BandPoint, Power: BandPower>: RowSorter {
     /// The points of a piece: a 32nd of the slice's, so that with two
     /// cores the last piece to finish leaves little time idle.
     static var pieceShare: Int { 32 }
-    /// The fewest points of a piece, so that a small slice's copies cost
-    /// little beside its splat.
-    static var leastPiece: Int { 16_384 }
+    /// The least work of a piece, in nodes reached (about a millisecond),
+    /// so that a few points' copies cost little beside their splat.
+    static var leastPiece: Double { Double(1 << 21) }
 
     /// Splats points 0 ..< `windows.count` of (`x`, `y`, `weight`), held
     /// together in tiles, chunk by chunk into their windows (``RowWindows``)

@@ -83,7 +83,8 @@ enum CoarseSplat {
     /// the largest of each such node's first. Every point that reaches a
     /// node lies in the 7 × 7 cells about the node's (a square 2⅓ reaches
     /// wide; cells a whole reach wide would sum 3 × 3 of them, more points
-    /// that cannot reach it). O(n + 49 C) for C cells.
+    /// that cannot reach it). O(n + 49 C) for C cells, the passes over the
+    /// points on all cores.
     static func parted(
         _ points: [RadiusClassSlice], widest: Double, kernel: DensityKernel, radius: Double, raw: Bool,
         xAxis: GaussianAxis, yAxis: GaussianAxis, maximum: Double
@@ -98,16 +99,29 @@ enum CoarseSplat {
             min(max(Int((y - y0) * perWidth), 0), rows - 1) * columns
                 + min(max(Int((x - x0) * perWidth), 0), columns - 1)
         }
-        // Each cell's summed worst errors and its points.
-        var sums = [Double](repeating: 0, count: rows * columns), counts = [Int](repeating: 0, count: rows * columns)
-        for slice in points {
-            for i in 0..<slice.count {
+        // Each cell's summed worst errors and its points, by blocks of
+        // each slice on all cores, the blocks' sums added in order (the
+        // same bits whatever the cores).
+        let jobs = points.flatMap { slice in Parallel.blocks(of: slice.count, size: 16_384).map { (slice, $0) } }
+        let parts = Parallel.map(jobs.count) { j -> (sums: [Double], counts: [Int]) in
+            let (slice, block) = jobs[j]
+            var sums = [Double](repeating: 0, count: rows * columns)
+            var counts = [Int](repeating: 0, count: rows * columns)
+            for i in block {
                 let r = slice.radius[i], c = cell(slice.x[i], slice.y[i])
                 // Every point here is at least leastCells coarse cells
                 // wide; a narrower one would count its whole peak.
                 let unit = error(kernel: kernel, cells: r / coarseStep) ?? 1
                 sums[c] += unit * abs(slice.weight[i]) * (raw ? 1 : (radius / r) * (radius / r))
                 counts[c] += 1
+            }
+            return (sums, counts)
+        }
+        var sums = [Double](repeating: 0, count: rows * columns), counts = [Int](repeating: 0, count: rows * columns)
+        for part in parts {
+            for c in sums.indices {
+                sums[c] += part.sums[c]
+                counts[c] += part.counts[c]
             }
         }
         // Each node's cell's window, then the largest cells of any window
@@ -142,14 +156,28 @@ enum CoarseSplat {
                 sums[largest] = 0
             }
         }
-        let total = counts.reduce(0, +)
-        let fineCount = counts.indices.reduce(0) { fine[$1] ? $0 + counts[$1] : $0 }
+        // The points parted by blocks on all cores, each block's after the
+        // earlier ones' (input order within each part).
+        let fineFlags = fine
+        let fineCounts = Parallel.map(jobs.count) { j -> Int in
+            let (slice, block) = jobs[j]
+            return block.reduce(0) { fineFlags[cell(slice.x[$1], slice.y[$1])] ? $0 + 1 : $0 }
+        }
+        let total = counts.reduce(0, +), fineCount = fineCounts.reduce(0, +)
         let coarse = RadiusClassSlice(count: total - fineCount), kept = RadiusClassSlice(count: fineCount)
+        var starts: [(coarse: Int, fine: Int)] = []
         var (m, f) = (0, 0)
-        for slice in points {
-            for i in 0..<slice.count {
+        for (j, job) in jobs.enumerated() {
+            starts.append((m, f))
+            f += fineCounts[j]
+            m += job.1.count - fineCounts[j]
+        }
+        Parallel.forEach(jobs.count) { j in
+            let (slice, block) = jobs[j]
+            var (m, f) = starts[j]
+            for i in block {
                 let (x, y, w, r) = (slice.x[i], slice.y[i], slice.weight[i], slice.radius[i])
-                if fine[cell(x, y)] {
+                if fineFlags[cell(x, y)] {
                     kept.set(f, x, y, w, nil, r)
                     f += 1
                 } else {

@@ -310,7 +310,12 @@ struct DensityAccumulator: Sendable {
                 throw HeatMapError.invalidConfiguration(
                     "points bring their own radius, but the accumulator was made without a largest radius")
             }
-            for i in 0..<n where !(radii[i].isFinite && radii[i] > 0 && radii[i] <= maximumRadius) {
+            // The first bad radius, by blocks on all cores.
+            let blocks = Parallel.blocks(of: n)
+            let bad = try Parallel.map(blocks.count, control: control) { b in
+                blocks[b].first { !(radii[$0].isFinite && radii[$0] > 0 && radii[$0] <= maximumRadius) }
+            }
+            if let i = bad.lazy.compactMap({ $0 }).first {
                 let reason =
                     radii[i] > maximumRadius && radii[i].isFinite
                     ? "radius \(radii[i]) is above the largest planned (\(maximumRadius))"

@@ -58,12 +58,12 @@ final class DensityStorage: @unchecked Sendable {
     /// Allocates the exact-splat sums if they are not there yet.
     func ensureDirect(cells: Int, channels: Int) throws {
         if direct == nil {
-            guard let grid = GridBuffer(count: cells) else { throw DensityStorage.outOfMemory }
+            guard let grid = GridBuffer(zeroedOnAllCores: cells) else { throw DensityStorage.outOfMemory }
             direct = grid
             prefaulted = false
         }
         if channels == 2, directValue == nil {
-            guard let grid = GridBuffer(count: cells) else { throw DensityStorage.outOfMemory }
+            guard let grid = GridBuffer(zeroedOnAllCores: cells) else { throw DensityStorage.outOfMemory }
             directValue = grid
             prefaulted = false
         }

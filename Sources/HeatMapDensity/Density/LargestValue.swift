@@ -1,10 +1,21 @@
 import Foundation
+import HeatMapCore
 
 /// The largest of some doubles and 0, the value `values.reduce(0) { max($0, $1) }`
 /// finds (a value that is not a number is never taken), eight lanes a
-/// step rather than one compare after another. O(n).
+/// step rather than one compare after another, and a grid's worth by
+/// blocks on all cores (the largest is the same whatever the order). O(n).
 enum LargestValue {
     static func of(_ values: UnsafeBufferPointer<Double>) -> Double {
+        guard values.count > 1 << 17 else { return serial(values) }
+        let blocks = Parallel.blocks(of: values.count, size: 1 << 16)
+        let parts = UncheckedSendable(values)
+        return Parallel.map(blocks.count) { b in
+            serial(UnsafeBufferPointer(rebasing: parts.value[blocks[b]]))
+        }.reduce(0) { max($0, $1) }
+    }
+
+    private static func serial(_ values: UnsafeBufferPointer<Double>) -> Double {
         var lanes = SIMD8<Double>(repeating: 0)
         var i = 0
         while i + 8 <= values.count {

@@ -77,8 +77,8 @@ struct NeighbourSums: @unchecked Sendable {
         // Floats hold d²/R² well while a bucket is within a few reaches.
         vectorised = NeighbourSums.power(of: kernel) != nil && cell <= 4 * reach
         let columns = self.columns, rows = self.rows
-        // The buckets by blocks on all cores, then counted in one pass.
-        var bucket = [Int](repeating: 0, count: n)
+        // The buckets by blocks on all cores (each set once: not cleared first).
+        var bucket = [Int](unsafeUninitializedCapacity: n) { _, count in count = n }
         bucket.withUnsafeMutableBufferPointer { out in
             let out = UncheckedSendable(out)
             let blocks = Parallel.blocks(of: n)
@@ -90,12 +90,23 @@ struct NeighbourSums: @unchecked Sendable {
                 }
             }
         }
-        var start = [Int](repeating: 0, count: columns * rows + 1)
-        start.withUnsafeMutableBufferPointer { start in
-            bucket.withUnsafeBufferPointer { bucket in
-                for b in bucket { start[b + 1] += 1 }
+        // Counted in four parts side by side, then added bucket by bucket.
+        let buckets = columns * rows
+        let parts = Parallel.blocks(of: n, size: max((n + 3) / 4, 1))
+        let counts = bucket.withUnsafeBufferPointer { bucket in
+            Parallel.map(parts.count) { part -> [Int32] in
+                var counts = [Int32](repeating: 0, count: buckets)
+                counts.withUnsafeMutableBufferPointer { counts in
+                    for i in parts[part] { counts[bucket[i]] &+= 1 }
+                }
+                return counts
             }
-            for b in 0..<(columns * rows) { start[b + 1] += start[b] }
+        }
+        var start = [Int](repeating: 0, count: buckets + 1)
+        for b in 0..<buckets {
+            var total = start[b]
+            for part in counts { total += Int(part[b]) }
+            start[b + 1] = total
         }
         (self.bucket, self.start) = (bucket, start)
     }
@@ -167,8 +178,20 @@ struct NeighbourSums: @unchecked Sendable {
         // The filled buckets' blocks and costs side by side, for the search's passes.
         let blocks = filled.map { sizes[$0] }
         let costs = filled.indices.map { cost(filled[$0], block: blocks[$0]) }
-        // The cost of every bucket whose block holds at most `most` points.
+        // The cost of every bucket whose block holds at most `most` points:
+        // a prefix sum over block sizes where they are few enough to
+        // index, else a pass over the buckets.
+        let largestBlock = blocks.max() ?? 0
+        let bySize: [Int]? =
+            largestBlock <= 4 * blocks.count + 1024
+            ? {
+                var sums = [Int](repeating: 0, count: largestBlock + 2)
+                for k in blocks.indices { sums[blocks[k] + 1] &+= costs[k] }
+                for size in 0...largestBlock { sums[size + 1] &+= sums[size] }
+                return sums
+            }() : nil
         func spent(upTo most: Int) -> Int {
+            if let bySize { return most < 0 ? 0 : bySize[min(most, largestBlock) + 1] }
             var total = 0
             for k in blocks.indices where blocks[k] <= most { total &+= costs[k] }
             return total
@@ -176,7 +199,7 @@ struct NeighbourSums: @unchecked Sendable {
         if least > 0 { budget = max(budget, spent(upTo: least - 1)) }
         // The fewest points a block may hold with the buckets up to it
         // costing more than the budget: a search over block sizes.
-        var lo = 0, hi = blocks.max() ?? 0
+        var lo = 0, hi = largestBlock
         guard spent(upTo: hi) > budget else { return filled }
         try control.checkCancellation()
         while lo < hi {
@@ -281,24 +304,53 @@ struct NeighbourSums: @unchecked Sendable {
             let found = try Parallel.map(blocks.count, control: control) { part in
                 blocks[part].filter { keep[sums.bucket[$0]] }
             }
+            // Each held point's place, in input order within its bucket:
+            // one store a point here, its coordinates and weight then
+            // gathered by blocks of places on all cores.
             let m = start[sums.bucketCount]
-            var order = [Int](repeating: 0, count: m)
-            var x = [Double](repeating: 0, count: m)
-            var y = [Double](repeating: 0, count: m)
-            var weight = [Double](repeating: 0, count: m)
-            var largest = [Double](repeating: 0, count: sums.bucketCount)
+            var order = [Int](unsafeUninitializedCapacity: m) { _, count in count = m }
             var next = start
-            let points = sums.points
             sums.bucket.withUnsafeBufferPointer { bucket in
-                for part in found {
-                    for i in part {
-                        let b = bucket[i], s = next[b]
-                        next[b] = s + 1
-                        order[s] = i
-                        x[s] = points.x[i]
-                        y[s] = points.y[i]
-                        weight[s] = points.weight[i]
-                        largest[b] = max(largest[b], abs(points.weight[i]))
+                order.withUnsafeMutableBufferPointer { order in
+                    next.withUnsafeMutableBufferPointer { next in
+                        for part in found {
+                            for i in part {
+                                let b = bucket[i], s = next[b]
+                                next[b] = s + 1
+                                order[s] = i
+                            }
+                        }
+                    }
+                }
+            }
+            func uninitialized() -> [Double] { [Double](unsafeUninitializedCapacity: m) { _, count in count = m } }
+            var (x, y, weight) = (uninitialized(), uninitialized(), uninitialized())
+            let points = sums.points
+            try x.withUnsafeMutableBufferPointer { x in
+                try y.withUnsafeMutableBufferPointer { y in
+                    try weight.withUnsafeMutableBufferPointer { weight in
+                        let out = UncheckedSendable((x.baseAddress!, y.baseAddress!, weight.baseAddress!))
+                        let places = Parallel.blocks(of: m)
+                        try Parallel.forEach(places.count, control: control) { part in
+                            let (x, y, weight) = out.value
+                            for s in places[part] {
+                                let i = order[s]
+                                (x[s], y[s], weight[s]) = (points.x[i], points.y[i], points.weight[i])
+                            }
+                        }
+                    }
+                }
+            }
+            // The largest |weight| of each bucket's held points, by bands of buckets.
+            var largest = [Double](repeating: 0, count: sums.bucketCount)
+            try largest.withUnsafeMutableBufferPointer { largest in
+                let largest = UncheckedSendable(largest)
+                let weight = weight
+                try Parallel.forEachRange(of: sums.bucketCount, size: 4096, control: control) { buckets in
+                    for b in buckets where keep[b] {
+                        var most = 0.0
+                        for s in start[b]..<start[b + 1] { most = max(most, abs(weight[s])) }
+                        largest.value[b] = most
                     }
                 }
             }

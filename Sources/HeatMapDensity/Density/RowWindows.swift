@@ -4,7 +4,7 @@ import HeatMapCore
 /// Points kept in an order that holds neighbours together (an adaptive
 /// bandwidth's tiles, ``TileOrder``), deposited without the sort into row
 /// bands (``RowBands``): cut into consecutive chunks
-/// (``chunkSize(count:)``, so the cut depends on the count alone), each
+/// (``chunkSizes(count:)``, so the cut depends on the data alone), each
 /// chunk deposits into a cleared window of its own holding
 /// the rows it can write, and the windows are then added into the grid,
 /// row by row, in chunk order. Every node thus takes its terms in a fixed
@@ -33,8 +33,16 @@ struct RowWindows {
     /// anchor (0 for none), as ``RowBands/largestMagnitude``.
     let largestMagnitude: Double
 
-    /// Points per chunk for n points: 16 chunks, of at least 4 096 points.
-    static func chunkSize(count n: Int) -> Int { max(4096, (n + 15) / 16) }
+    /// Points per chunk for n points, the finer first: 32 chunks, or 16
+    /// where 32 chunks' windows would hold too many rows, of at least
+    /// 4 096 points. With 16 chunks of the same work on two cores, one
+    /// core spent the last chunk alone (on 10⁶ points at 6 cells, 3 ms of
+    /// the pilot's 25); 32 halve that, for a few more window rows.
+    static func chunkSizes(count n: Int) -> [Int] {
+        let sizes = [max(4096, (n + 31) / 32), max(4096, (n + 15) / 16)]
+        return sizes[0] == sizes[1] ? [sizes[0]] : sizes
+    }
+
     /// The fewest chunks worth it: fewer would leave cores idle (and a few
     /// chunks' windows could each hold the whole grid), where the sort's
     /// bands balance them.
@@ -49,51 +57,56 @@ struct RowWindows {
     static let rowsPerTargetRow = 3
 
     /// The windows of points 0 ..< n for `sorter`, or nil where they would
-    /// be too large (points not held together): a look at every 64th
-    /// point, then one pass over them all, for each chunk the range of its
-    /// y and the largest magnitude of its points that write anything.
+    /// be too large at every size of ``chunkSizes(count:)`` (points not
+    /// held together): for each size, a look at every 64th point, then one
+    /// pass over them all, for each chunk the range of its y and the
+    /// largest magnitude of its points that write anything.
     /// `rows` is the target's (each `rowWidth` doubles).
     init?<S: WindowDepositor>(
         x: UnsafePointer<Double>, y: UnsafePointer<Double>, weight: UnsafePointer<Double>,
         count n: Int, rows: Int, rowWidth: Int, sorter: S, control: ComputeControl
     ) throws {
-        let chunkSize = RowWindows.chunkSize(count: n)
-        let chunks = (n + chunkSize - 1) / chunkSize
-        guard chunks >= RowWindows.leastChunks, rows > 0, rowWidth > 0 else { return nil }
+        guard rows > 0, rowWidth > 0 else { return nil }
         func fits(_ windows: [Range<Int>]) -> Bool {
             let held = windows.reduce(0) { $0 + $1.count }
             return held <= RowWindows.rowsPerTargetRow * rows && held <= RowWindows.limit / rowWidth
         }
-        // Every `sampleStep`-th point's y first: its windows are within the
-        // real ones, so points in input order go to the sort after a 64th
-        // of the pass.
-        let sampled = (0..<chunks).map { k -> Range<Int> in
-            var lowest = Double.infinity, highest = -Double.infinity
-            for i in stride(from: k * chunkSize, to: min(n, (k + 1) * chunkSize), by: RowWindows.sampleStep)
-            where weight[i] != 0 {
-                lowest = min(lowest, y[i])
-                highest = max(highest, y[i])
-            }
-            return lowest <= highest ? sorter.rowsWritten(y: lowest...highest) : 0..<0
-        }
-        guard fits(sampled) else { return nil }
-        let found = try Parallel.map(chunks, control: control) { k -> (window: Range<Int>, largest: Double) in
-            var lowest = Double.infinity, highest = -Double.infinity, largest = 0.0
-            for i in k * chunkSize..<min(n, (k + 1) * chunkSize) where weight[i] != 0 {
-                lowest = min(lowest, y[i])
-                highest = max(highest, y[i])
-                if sorter.writes(x: x[i], y: y[i]) {
-                    largest = max(largest, sorter.magnitude(at: i, weight: weight[i]))
+        for chunkSize in RowWindows.chunkSizes(count: n) {
+            let chunks = (n + chunkSize - 1) / chunkSize
+            guard chunks >= RowWindows.leastChunks else { return nil }
+            // Every `sampleStep`-th point's y first: its windows are within
+            // the real ones, so points in input order go to the sort after a
+            // 64th of the pass.
+            let sampled = (0..<chunks).map { k -> Range<Int> in
+                var lowest = Double.infinity, highest = -Double.infinity
+                for i in stride(from: k * chunkSize, to: min(n, (k + 1) * chunkSize), by: RowWindows.sampleStep)
+                where weight[i] != 0 {
+                    lowest = min(lowest, y[i])
+                    highest = max(highest, y[i])
                 }
+                return lowest <= highest ? sorter.rowsWritten(y: lowest...highest) : 0..<0
             }
-            return (lowest <= highest ? sorter.rowsWritten(y: lowest...highest) : 0..<0, largest)
+            guard fits(sampled) else { continue }
+            let found = try Parallel.map(chunks, control: control) { k -> (window: Range<Int>, largest: Double) in
+                var lowest = Double.infinity, highest = -Double.infinity, largest = 0.0
+                for i in k * chunkSize..<min(n, (k + 1) * chunkSize) where weight[i] != 0 {
+                    lowest = min(lowest, y[i])
+                    highest = max(highest, y[i])
+                    if sorter.writes(x: x[i], y: y[i]) {
+                        largest = max(largest, sorter.magnitude(at: i, weight: weight[i]))
+                    }
+                }
+                return (lowest <= highest ? sorter.rowsWritten(y: lowest...highest) : 0..<0, largest)
+            }
+            guard fits(found.map(\.window)) else { continue }
+            self.count = n
+            self.chunkSize = chunkSize
+            self.rowWidth = rowWidth
+            windows = found.map(\.window)
+            largestMagnitude = found.reduce(0) { max($0, $1.largest) }
+            return
         }
-        guard fits(found.map(\.window)) else { return nil }
-        self.count = n
-        self.chunkSize = chunkSize
-        self.rowWidth = rowWidth
-        windows = found.map(\.window)
-        largestMagnitude = found.reduce(0) { max($0, $1.largest) }
+        return nil
     }
 
     /// Runs `body(points, window, rows)` for every chunk that writes rows,

@@ -39,9 +39,9 @@ struct SpectralSum: @unchecked Sendable {
         self.columns = columns
         passes = GridPasses(rows: rows, columns: columns)
         let cells = rows * columns
-        guard let a = GridBuffer(count: cells), let b = GridBuffer(count: cells),
-            let c = GridBuffer(count: cells), let d = GridBuffer(count: cells),
-            let e = GridBuffer(count: cells), let f = GridBuffer(count: cells)
+        guard let a = GridBuffer(zeroedOnAllCores: cells), let b = GridBuffer(zeroedOnAllCores: cells),
+            let c = GridBuffer(zeroedOnAllCores: cells), let d = GridBuffer(zeroedOnAllCores: cells),
+            let e = GridBuffer(zeroedOnAllCores: cells), let f = GridBuffer(zeroedOnAllCores: cells)
         else { throw DensityStorage.outOfMemory }
         (sumRe, sumIm, workRe, workIm, kernelRe, kernelIm) = (a, b, c, d, e, f)
     }
