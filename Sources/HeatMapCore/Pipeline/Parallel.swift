@@ -127,6 +127,34 @@ package enum Parallel {
         }
     }
 
+    /// Three arrays of `count` doubles that `body` fills by blocks on all
+    /// cores (not cleared first: every element must be written once):
+    /// `body(k, blocks(of: count)[k], a, b, c)` for each of
+    /// ``blocks(of:size:)``'s blocks, with the start of each array, where
+    /// the block may write any elements (its own, or places it alone owns).
+    package static func threeArrays(
+        count: Int, control: ComputeControl = .none,
+        _ body: (
+            Int, Range<Int>, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>
+        ) throws -> Void
+    ) throws -> ([Double], [Double], [Double]) {
+        func uninitialized() -> [Double] { [Double](unsafeUninitializedCapacity: count) { _, n in n = count } }
+        var (a, b, c) = (uninitialized(), uninitialized(), uninitialized())
+        try a.withUnsafeMutableBufferPointer { a in
+            try b.withUnsafeMutableBufferPointer { b in
+                try c.withUnsafeMutableBufferPointer { c in
+                    let out = UncheckedSendable((a.baseAddress, b.baseAddress, c.baseAddress))
+                    let ranges = blocks(of: count)
+                    try forEach(ranges.count, control: control) { k in
+                        let (a, b, c) = out.value
+                        try body(k, ranges[k], a!, b!, c!)
+                    }
+                }
+            }
+        }
+        return (a, b, c)
+    }
+
     /// `[body(0), …, body(count − 1)]`, computed on all cores; never fails.
     package static func map<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
         var slots = [T?](repeating: nil, count: count)

@@ -323,29 +323,17 @@ struct NeighbourSums: @unchecked Sendable {
                     }
                 }
             }
-            func uninitialized() -> [Double] { [Double](unsafeUninitializedCapacity: m) { _, count in count = m } }
-            var (x, y, weight) = (uninitialized(), uninitialized(), uninitialized())
             let points = sums.points
-            try x.withUnsafeMutableBufferPointer { x in
-                try y.withUnsafeMutableBufferPointer { y in
-                    try weight.withUnsafeMutableBufferPointer { weight in
-                        let out = UncheckedSendable((x.baseAddress!, y.baseAddress!, weight.baseAddress!))
-                        let places = Parallel.blocks(of: m)
-                        try Parallel.forEach(places.count, control: control) { part in
-                            let (x, y, weight) = out.value
-                            for s in places[part] {
-                                let i = order[s]
-                                (x[s], y[s], weight[s]) = (points.x[i], points.y[i], points.weight[i])
-                            }
-                        }
-                    }
+            let (x, y, weight) = try Parallel.threeArrays(count: m, control: control) { _, places, x, y, weight in
+                for s in places {
+                    let i = order[s]
+                    (x[s], y[s], weight[s]) = (points.x[i], points.y[i], points.weight[i])
                 }
             }
             // The largest |weight| of each bucket's held points, by bands of buckets.
             var largest = [Double](repeating: 0, count: sums.bucketCount)
             try largest.withUnsafeMutableBufferPointer { largest in
                 let largest = UncheckedSendable(largest)
-                let weight = weight
                 try Parallel.forEachRange(of: sums.bucketCount, size: 4096, control: control) { buckets in
                     for b in buckets where keep[b] {
                         var most = 0.0

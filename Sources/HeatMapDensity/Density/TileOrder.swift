@@ -84,31 +84,19 @@ struct TileOrder: Sendable {
     private func scatter(
         _ a: [Double], _ b: [Double], _ c: [Double], control: ComputeControl
     ) throws -> ([Double], [Double], [Double]) {
-        let n = tileOf.count
-        func uninitialized() -> [Double] { [Double](unsafeUninitializedCapacity: n) { _, count in count = n } }
-        var (outA, outB, outC) = (uninitialized(), uninitialized(), uninitialized())
-        try outA.withUnsafeMutableBufferPointer { outA in
-            try outB.withUnsafeMutableBufferPointer { outB in
-                try outC.withUnsafeMutableBufferPointer { outC in
-                    let out = UncheckedSendable((outA.baseAddress!, outB.baseAddress!, outC.baseAddress!))
-                    let blocks = Parallel.blocks(of: n)
-                    try Parallel.forEach(blocks.count, control: control) { block in
-                        var next = starts[block]
-                        let (outA, outB, outC) = out.value
-                        next.withUnsafeMutableBufferPointer { next in
-                            for i in blocks[block] {
-                                let t = Int(tileOf[i]), k = next[t]
-                                outA[k] = a[i]
-                                outB[k] = b[i]
-                                outC[k] = c[i]
-                                next[t] = k + 1
-                            }
-                        }
-                    }
+        try Parallel.threeArrays(count: tileOf.count, control: control) { k, block, outA, outB, outC in
+            // Each block of the points writes at its tiles' places.
+            var next = starts[k]
+            next.withUnsafeMutableBufferPointer { next in
+                for i in block {
+                    let t = Int(tileOf[i]), place = next[t]
+                    outA[place] = a[i]
+                    outB[place] = b[i]
+                    outC[place] = c[i]
+                    next[t] = place + 1
                 }
             }
         }
-        return (outA, outB, outC)
     }
 
     /// `values` (one per point, in input order) in this order: each block's
