@@ -101,8 +101,10 @@ enum CoarseSplat {
         }
         // Each cell's summed worst errors and its points, by blocks of
         // each slice on all cores, the blocks' sums added in order (the
-        // same bits whatever the cores).
-        let jobs = points.flatMap { slice in Parallel.blocks(of: slice.count, size: 16_384).map { (slice, $0) } }
+        // same bits whatever the cores); blocks of 4 points a cell at
+        // least, so their sums take at most 4 bytes a point.
+        let size = max(16_384, 4 * rows * columns)
+        let jobs = points.flatMap { slice in Parallel.blocks(of: slice.count, size: size).map { (slice, $0) } }
         let parts = Parallel.map(jobs.count) { j -> (sums: [Double], counts: [Int]) in
             let (slice, block) = jobs[j]
             var sums = [Double](repeating: 0, count: rows * columns)

@@ -90,9 +90,10 @@ struct NeighbourSums: @unchecked Sendable {
                 }
             }
         }
-        // Counted in four parts side by side, then added bucket by bucket.
+        // Counted in four parts side by side, then added bucket by bucket,
+        // where the parts' counts take at most 4 bytes a point (else in one).
         let buckets = columns * rows
-        let parts = Parallel.blocks(of: n, size: max((n + 3) / 4, 1))
+        let parts = Parallel.blocks(of: n, size: max(16 * buckets <= n ? (n + 3) / 4 : n, 1))
         let counts = bucket.withUnsafeBufferPointer { bucket in
             Parallel.map(parts.count) { part -> [Int32] in
                 var counts = [Int32](repeating: 0, count: buckets)
