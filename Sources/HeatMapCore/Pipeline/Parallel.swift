@@ -114,15 +114,21 @@ package enum Parallel {
         return slots.map { $0! }
     }
 
-    /// `count` zeros, written by blocks on all cores: `[Double](repeating:
-    /// 0, count:)` clears memory it reuses on the caller's core alone.
+    /// Writes `count` zeros from `start`, by blocks of 2 MB on all cores:
+    /// `calloc` and `[Double](repeating: 0, count:)` clear memory they
+    /// reuse on the caller's core alone.
+    package static func clear(_ start: UnsafeMutablePointer<Double>, count: Int) {
+        let chunk = 1 << 18
+        let start = UncheckedSendable(start)
+        forEach((count + chunk - 1) / chunk) { c in
+            (start.value + c * chunk).initialize(repeating: 0, count: min(chunk, count - c * chunk))
+        }
+    }
+
+    /// `count` zeros, written by blocks on all cores (``clear(_:count:)``).
     package static func zeros(_ count: Int) -> [Double] {
         [Double](unsafeUninitializedCapacity: count) { out, initialized in
-            let out = UncheckedSendable(out.baseAddress)
-            let chunk = 1 << 18
-            forEach((count + chunk - 1) / chunk) { c in
-                out.value!.advanced(by: c * chunk).initialize(repeating: 0, count: min(chunk, count - c * chunk))
-            }
+            if let start = out.baseAddress { clear(start, count: count) }
             initialized = count
         }
     }

@@ -99,33 +99,26 @@ enum CoarseSplat {
             min(max(Int((y - y0) * perWidth), 0), rows - 1) * columns
                 + min(max(Int((x - x0) * perWidth), 0), columns - 1)
         }
-        // Each cell's summed worst errors and its points, by blocks of
-        // each slice on all cores, the blocks' sums added in order (the
-        // same bits whatever the cores); blocks of 4 points a cell at
-        // least, so their sums take at most 4 bytes a point.
+        // Each cell's summed worst errors, by blocks of each slice on all
+        // cores, the blocks' sums added in order (the same bits whatever
+        // the cores); blocks of 4 points a cell at least, so their sums
+        // take at most 2 bytes a point.
         let size = max(16_384, 4 * rows * columns)
         let jobs = points.flatMap { slice in Parallel.blocks(of: slice.count, size: size).map { (slice, $0) } }
-        let parts = Parallel.map(jobs.count) { j -> (sums: [Double], counts: [Int]) in
+        let parts = Parallel.map(jobs.count) { j -> [Double] in
             let (slice, block) = jobs[j]
             var sums = [Double](repeating: 0, count: rows * columns)
-            var counts = [Int](repeating: 0, count: rows * columns)
             for i in block {
                 let r = slice.radius[i], c = cell(slice.x[i], slice.y[i])
                 // Every point here is at least leastCells coarse cells
                 // wide; a narrower one would count its whole peak.
                 let unit = error(kernel: kernel, cells: r / coarseStep) ?? 1
                 sums[c] += unit * abs(slice.weight[i]) * (raw ? 1 : (radius / r) * (radius / r))
-                counts[c] += 1
             }
-            return (sums, counts)
+            return sums
         }
-        var sums = [Double](repeating: 0, count: rows * columns), counts = [Int](repeating: 0, count: rows * columns)
-        for part in parts {
-            for c in sums.indices {
-                sums[c] += part.sums[c]
-                counts[c] += part.counts[c]
-            }
-        }
+        var sums = [Double](repeating: 0, count: rows * columns)
+        for part in parts { for c in sums.indices { sums[c] += part[c] } }
         // Each node's cell's window, then the largest cells of any window
         // past the limit kept fine, their sums taken out of every window.
         let k = cellsPerReach, limit = tolerance * maximum
@@ -165,7 +158,7 @@ enum CoarseSplat {
             let (slice, block) = jobs[j]
             return block.reduce(0) { fineFlags[cell(slice.x[$1], slice.y[$1])] ? $0 + 1 : $0 }
         }
-        let total = counts.reduce(0, +), fineCount = fineCounts.reduce(0, +)
+        let total = points.reduce(0) { $0 + $1.count }, fineCount = fineCounts.reduce(0, +)
         let coarse = RadiusClassSlice(count: total - fineCount), kept = RadiusClassSlice(count: fineCount)
         var starts: [(coarse: Int, fine: Int)] = []
         var (m, f) = (0, 0)

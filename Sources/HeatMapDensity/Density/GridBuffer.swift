@@ -40,15 +40,13 @@ final class GridBuffer: @unchecked Sendable {
         (base + zeroed.lowerBound).initialize(repeating: 0, count: zeroed.count)
     }
 
-    /// Allocates `count` zeros written on all cores, for a buffer its
-    /// owner writes whole anyway: `calloc` clears memory it reuses on the
-    /// caller's core alone. Nil when the memory is not available.
+    /// Allocates `count` zeros written on all cores (``Parallel/clear(_:count:)``),
+    /// for a buffer its owner writes whole anyway: `calloc` clears memory
+    /// it reuses on the caller's core alone. Nil when the memory is not
+    /// available.
     package convenience init?(zeroedOnAllCores count: Int) {
         self.init(count: count, zeroing: 0..<0)
-        let base = self.base, chunk = 1 << 18  // doubles: 2 MB
-        Parallel.forEach((count + chunk - 1) / chunk) { c in
-            (base + c * chunk).initialize(repeating: 0, count: min(chunk, count - c * chunk))
-        }
+        Parallel.clear(base, count: count)
     }
 
     deinit { free(base) }
