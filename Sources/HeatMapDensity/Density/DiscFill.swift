@@ -42,6 +42,7 @@ struct DiscFill: DensityFill {
         case .triweight: try run(TriweightShape(), x, y, weight, value, n, control, progress)
         case .triangular(let decay):
             try run(TriangularShape(fall: 1 - decay), x, y, weight, value, n, control, progress)
+        case .uniform where value == nil: try runChords(x, y, weight, n, control, progress)
         case .uniform: try run(UniformShape(), x, y, weight, value, n, control, progress)
         }
     }
@@ -87,6 +88,33 @@ struct DiscFill: DensityFill {
             splat, x: x, y: y, weight: weight, value: value, count: n,
             rows: yAxis.count, columns: xAxis.count, control: control,
             progress: progress)
+    }
+
+    /// The density of the uniform disc by its chords (``ChordSplat``).
+    private func runChords(
+        _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>, _ n: Int,
+        _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
+    ) throws {
+        if radii != nil {
+            try runChords(SizedDiscEntry.self, x, y, weight, n, control, progress)
+        } else {
+            try runChords(DiscEntry.self, x, y, weight, n, control, progress)
+        }
+    }
+
+    private func runChords<Entry: DiscPoint>(
+        _: Entry.Type, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>,
+        _ n: Int, _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
+    ) throws {
+        let splat = ChordSplat(
+            disc: DiscSplat<UniformShape, Entry>(
+                shape: UniformShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius,
+                normalisingRadius: raw ? nil : radius, radii: radii, radius: radius, density: density,
+                weightedValue: nil))
+        let bands = try RowBands<Entry>(
+            x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
+            sorter: splat.disc, control: control)
+        try splat.run(bands, control: control, progress: progress)
     }
 
     /// The density of a power of 1 − d²/r² (`Power`): the single-precision

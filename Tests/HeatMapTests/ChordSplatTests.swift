@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+@testable import HeatMapCore
+@testable import HeatMapDensity
+
+/// The uniform disc splatted by its chords (``ChordSplat``) against the
+/// node-by-node splat (``DiscSplat``) it replaces: the same nodes, the
+/// edge included, and the same sums to rounding, with exact zeros
+/// outside every disc.
+@Suite struct ChordSplatTests {
+    static let xAxis = GaussianAxis(origin: 0.5, step: 1, count: 53, sigma: 1, reach: 1)
+    static let yAxis = GaussianAxis(origin: -0.25, step: 0.75, count: 47, sigma: 1, reach: 1)
+
+    /// Both splats of `p` (each point its radius in `radii`, or `radius`
+    /// for all), normalised by `radius` unless raw.
+    static func grids(
+        _ p: PlanePoints, radius: Double, radii: [Double]?, raw: Bool = false
+    ) throws -> (chords: [Double], nodes: [Double]) {
+        let largest = radii?.max() ?? radius
+        func splat(byChords: Bool) throws -> [Double] {
+            var out = [Double](repeating: 0, count: xAxis.count * yAxis.count)
+            try out.withUnsafeMutableBufferPointer { out in
+                try (radii ?? [0]).withUnsafeBufferPointer { r in
+                    let fill = DiscFill(
+                        kernel: .uniform, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: largest,
+                        raw: raw, density: out.baseAddress!, weightedValue: nil,
+                        radii: radii == nil ? nil : r.baseAddress)
+                    if byChords {
+                        try fill.deposit(
+                            x: p.x, y: p.y, weight: p.weight, value: nil, count: p.count, control: .none,
+                            progress: { _ in })
+                    } else {
+                        try nodeByNode(fill, p)
+                    }
+                }
+            }
+            return out
+        }
+        return (try splat(byChords: true), try splat(byChords: false))
+    }
+
+    /// The node-by-node splat of the uniform disc, as the fill made it before.
+    static func nodeByNode(_ fill: DiscFill, _ p: PlanePoints) throws {
+        func run<Entry: DiscPoint>(_: Entry.Type) throws {
+            let splat = DiscSplat<UniformShape, Entry>(
+                shape: UniformShape(), xAxis: fill.xAxis, yAxis: fill.yAxis, maximumRadius: fill.maximumRadius,
+                normalisingRadius: fill.raw ? nil : fill.radius, radii: fill.radii, radius: fill.radius,
+                density: fill.density, weightedValue: nil)
+            try RowBands<Entry>.deposit(
+                splat, x: p.x, y: p.y, weight: p.weight, value: nil, count: p.count, rows: fill.yAxis.count,
+                columns: fill.xAxis.count, control: .none, progress: nil)
+        }
+        if fill.radii == nil { try run(DiscEntry.self) } else { try run(SizedDiscEntry.self) }
+    }
+
+    /// Points on nodes and between them, some beyond the grid's edges,
+    /// weights from 0 to 10⁶.
+    static func points(_ n: Int, seed: UInt64) -> PlanePoints {
+        var rng = SplitMixGenerator(seed: seed)
+        var p = PlanePoints()
+        for k in 0..<n {
+            // Every third point on a node: its disc's edge passes through nodes.
+            let onNode = k % 3 == 0
+            let x = onNode ? 0.5 + Double(Int.random(in: -3...56, using: &rng)) : Double.random(in: -4...57, using: &rng)
+            let y =
+                onNode ? -0.25 + 0.75 * Double(Int.random(in: -3...50, using: &rng)) : Double.random(in: -4...38, using: &rng)
+            let w = k % 17 == 0 ? 0 : k % 29 == 0 ? 1e6 : Double.random(in: 0.1...3, using: &rng)
+            p.append(x: x, y: y, weight: w)
+        }
+        return p
+    }
+
+    static func expectSame(_ grids: (chords: [Double], nodes: [Double]), _ label: String) {
+        let peak = grids.nodes.map(abs).max() ?? 0
+        #expect(peak > 0, "\(label): nothing splatted")
+        var worst = 0.0, zerosDiffer = 0
+        for (a, b) in zip(grids.chords, grids.nodes) {
+            worst = max(worst, abs(a - b))
+            if (a == 0) != (b == 0) { zerosDiffer += 1 }
+        }
+        #expect(zerosDiffer == 0, "\(label): \(zerosDiffer) nodes zero in one splat only")
+        #expect(worst <= 1e-12 * peak, "\(label): \(worst / peak) of the peak")
+    }
+
+    @Test(arguments: [0.75, 1.5, 3.0, 7.25, 20.0])
+    func oneRadiusCoversTheSameNodesAsTheNodeByNodeSplat(radius: Double) throws {
+        let p = Self.points(3000, seed: 7)
+        Self.expectSame(try Self.grids(p, radius: radius, radii: nil), "radius \(radius)")
+        Self.expectSame(try Self.grids(p, radius: radius, radii: nil, raw: true), "raw, radius \(radius)")
+    }
+
+    @Test func radiiOfTheirOwnCoverTheSameNodesAsTheNodeByNodeSplat() throws {
+        let p = Self.points(4000, seed: 8)
+        var rng = SplitMixGenerator(seed: 9)
+        // Whole and half steps (edges through nodes) and radii between.
+        let radii = (0..<p.count).map { k in
+            k % 2 == 0 ? Double(Int.random(in: 1...12, using: &rng)) * 0.75 : Double.random(in: 0.3...15, using: &rng)
+        }
+        Self.expectSame(try Self.grids(p, radius: 4, radii: radii), "own radii")
+    }
+
+    /// A point on a node with a radius of two steps covers the 13 nodes
+    /// within two steps, the four at exactly two included; a row's run
+    /// closes past the last column without writing outside the grid.
+    @Test func aDiscCoversTheNodesWithinItsRadiusTheEdgeIncluded() throws {
+        let axis = GaussianAxis(origin: 0, step: 1, count: 5, sigma: 1, reach: 1)
+        var grid = [Double](repeating: 0, count: 25)
+        var p = PlanePoints()
+        p.append(x: 2, y: 2, weight: 3)
+        p.append(x: 4, y: 0, weight: 1)
+        try grid.withUnsafeMutableBufferPointer { out in
+            let fill = DiscFill(
+                kernel: .uniform, xAxis: axis, yAxis: axis, radius: 2, maximumRadius: 2, raw: true,
+                density: out.baseAddress!, weightedValue: nil)
+            try fill.deposit(
+                x: p.x, y: p.y, weight: p.weight, value: nil, count: 2, control: .none, progress: { _ in })
+        }
+        for r in 0..<5 {
+            for c in 0..<5 {
+                let centre = (c - 2) * (c - 2) + (r - 2) * (r - 2) <= 4 ? 3.0 : 0
+                let corner = (c - 4) * (c - 4) + r * r <= 4 ? 1.0 : 0
+                #expect(grid[r * 5 + c] == centre + corner, "node (\(c), \(r))")
+            }
+        }
+    }
+}
