@@ -62,9 +62,11 @@ import Testing
         for k in 0..<n {
             // Every third point on a node: its disc's edge passes through nodes.
             let onNode = k % 3 == 0
-            let x = onNode ? 0.5 + Double(Int.random(in: -3...56, using: &rng)) : Double.random(in: -4...57, using: &rng)
+            let x =
+                onNode ? 0.5 + Double(Int.random(in: -3...56, using: &rng)) : Double.random(in: -4...57, using: &rng)
             let y =
-                onNode ? -0.25 + 0.75 * Double(Int.random(in: -3...50, using: &rng)) : Double.random(in: -4...38, using: &rng)
+                onNode
+                ? -0.25 + 0.75 * Double(Int.random(in: -3...50, using: &rng)) : Double.random(in: -4...38, using: &rng)
             let w = k % 17 == 0 ? 0 : k % 29 == 0 ? 1e6 : Double.random(in: 0.1...3, using: &rng)
             p.append(x: x, y: y, weight: w)
         }
@@ -98,6 +100,22 @@ import Testing
             k % 2 == 0 ? Double(Int.random(in: 1...12, using: &rng)) * 0.75 : Double.random(in: 0.3...15, using: &rng)
         }
         Self.expectSame(try Self.grids(p, radius: 4, radii: radii), "own radii")
+    }
+
+    /// Discs thousands of nodes wide, their centres far outside the grid
+    /// and their edges across it: the ends of their chords are walked to
+    /// where the test changes, and land on the same nodes.
+    @Test func discsThousandsOfNodesWideCoverTheSameNodes() throws {
+        var rng = SplitMixGenerator(seed: 10)
+        var p = PlanePoints()
+        var radii: [Double] = []
+        for k in 0..<300 {
+            let angle = Double.random(in: 0..<(2 * .pi), using: &rng)
+            let distance = Double.random(in: 1000...3000, using: &rng)
+            p.append(x: 26 + distance * cos(angle), y: 17 + distance * sin(angle), weight: 1 + Double(k % 5))
+            radii.append(distance + Double.random(in: -15...40, using: &rng))
+        }
+        Self.expectSame(try Self.grids(p, radius: 1000, radii: radii), "wide discs")
     }
 
     /// A point on a node with a radius of two steps covers the 13 nodes

@@ -74,17 +74,56 @@ struct ChordSplat<Entry: DiscPoint> {
             let d = xAxis.origin + Double(c) * xAxis.step - p.x
             return d * d + dy2 <= reachSquared
         }
+        // A chord's ends in fractional columns, centre ± half, decide its
+        // nodes where they lie farther from every node than their rounding
+        // and the test's could move them (a few ulps of the coordinates in
+        // steps, and of r² over the half chord near the disc's top and
+        // bottom, each 10⁶ times over); nearer, the test decides.
+        let inverseStep = 1 / xAxis.step, centre = xAxis.index(of: p.x)
+        let lo = Double(xs.lo), hi = Double(xs.hi)
+        let coordinates = 1e-9 * (1 + (abs(p.x) + abs(xAxis.origin) + r) * inverseStep)
+        let squares = 1e-9 * reachSquared * inverseStep * inverseStep
         for row in ys.lo...ys.hi {
             let dy = yAxis.origin + Double(row) * yAxis.step - p.y
             let dy2 = dy * dy
             let chordSquared = reachSquared - dy2
             guard chordSquared >= 0 else { continue }
-            // The chord widened by a node each way, then narrowed to the
-            // nodes inside: a node or two of tests at each end.
-            let cs = xAxis.span(of: p.x, reach: chordSquared.squareRoot() + xAxis.step)
-            var c0 = max(cs.lo, xs.lo), c1 = min(cs.hi, xs.hi)
-            while c0 <= c1, !inside(c0, dy2) { c0 += 1 }
-            while c1 >= c0, !inside(c1, dy2) { c1 -= 1 }
+            let half = chordSquared.squareRoot() * inverseStep
+            // coordinates + squares / half, with no division where half ≥
+            // 10⁻³ (a wider margin: squares / half ≤ 10³ squares).
+            let margin = half >= 1e-3 ? coordinates + squares * 1e3 : coordinates + squares / half
+            let a = centre - half, b = centre + half
+            guard a <= hi + margin, b >= lo - margin else { continue }
+            var c0 = xs.lo, c1 = xs.hi
+            if margin >= 0.25 {
+                // Too near the top or bottom of a disc many nodes wide for
+                // a step to settle an end: each end walked to where the test changes.
+                c0 = min(max(GaussianAxis.ceiling(min(max(a, lo - 1), hi + 1)), xs.lo), xs.hi + 1)
+                while c0 > xs.lo, inside(c0 - 1, dy2) { c0 -= 1 }
+                while c0 <= xs.hi, !inside(c0, dy2) { c0 += 1 }
+                c1 = min(max(GaussianAxis.floor(min(max(b, lo - 1), hi + 1)), c0 - 1), xs.hi)
+                while c1 < xs.hi, inside(c1 + 1, dy2) { c1 += 1 }
+                while c1 >= c0, !inside(c1, dy2) { c1 -= 1 }
+            } else {
+                if a >= lo - margin {
+                    c0 = GaussianAxis.ceiling(a)
+                    if Double(c0) - a < margin {
+                        if !inside(c0, dy2) { c0 += 1 }
+                    } else if a - Double(c0 - 1) < margin, inside(c0 - 1, dy2) {
+                        c0 -= 1
+                    }
+                    c0 = max(c0, xs.lo)
+                }
+                if b <= hi + margin {
+                    c1 = GaussianAxis.floor(b)
+                    if b - Double(c1) < margin {
+                        if !inside(c1, dy2) { c1 -= 1 }
+                    } else if Double(c1 + 1) - b < margin, inside(c1 + 1, dy2) {
+                        c1 += 1
+                    }
+                    c1 = min(c1, xs.hi)
+                }
+            }
             guard c0 <= c1 else { continue }
             steps.add(w, row: row, from: c0, through: c1)
         }
