@@ -9,7 +9,7 @@ protocol RadialShape: Sendable {
     var reach: Double { get }
     /// The shape at u² ≤ reach², peak 1 at u² = 0.
     func value(_ u2: Double) -> Double
-    /// Whether the shape is a polynomial in t = 1 − u² that is 0 at t = 0:
+    /// Whether the shape is a function of t = 1 − u² that is 0 at t = 0:
     /// then ``value(oneMinus:)`` of max(t, 0) is the shape everywhere,
     /// edge and outside included, and the splat needs no edge test.
     var fadesAtEdge: Bool { get }
@@ -53,6 +53,20 @@ struct TriangularShape: RadialShape {
     let fall: Double
     var reach: Double { 1 }
     @inline(__always) func value(_ u2: Double) -> Double { 1 - fall * u2.squareRoot() }
+}
+
+/// The triangular kernel's cone without its step, `height` × (1 − u), as
+/// a function of t = 1 − u²: `height` × (1 − √(1 − t)), 0 at the edge and
+/// beyond (t = 0), so the splat takes it with no edge test. The
+/// triangular of decay δ is δ times the uniform disc plus this of height
+/// 1 − δ. Near the centre 1 − t loses its low bits (about 2⁻⁵³), so the
+/// cone is within about 10⁻⁸ of its peak there.
+struct ConeShape: RadialShape {
+    let height: Double
+    var reach: Double { 1 }
+    var fadesAtEdge: Bool { true }
+    @inline(__always) func value(_ u2: Double) -> Double { height * (1 - u2.squareRoot()) }
+    @inline(__always) func value(oneMinus t: Double) -> Double { height * (1 - (1 - t).squareRoot()) }
 }
 
 struct UniformShape: RadialShape {
