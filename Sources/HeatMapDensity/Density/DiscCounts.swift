@@ -7,18 +7,18 @@ import HeatMapCore
 /// triangular cone with a decay δ > 0) adds there, which a grid read by
 /// interpolation blurs by a good part of every neighbour near the edge.
 ///
-/// The points are sorted into horizontal strips (R / 32 tall for a few
-/// thousand neighbours, taller for fewer), and within a
+/// The points are sorted into horizontal strips (about R / 9 tall for
+/// 50 000 neighbours, R / 3 for 5 000, taller for fewer), and within a
 /// strip by x, with the running sum of the weights in that order. A query
 /// walks the strips its disc reaches: in each, the points between the
-/// chords at the strip's far and near edge are measured one by one, and
-/// those within the far chord, all inside the disc, are one difference of
-/// running sums found by a binary search. So it measures the points of a
-/// band about a strip wide along the circle (a few hundredths of the
-/// disc's points where they are dense) and searches twice per strip.
-/// Queries are taken by strip and by x within one, each search starting
-/// where the query before ended its own in that strip: a few steps, where
-/// a search from nothing takes about twelve.
+/// chords at the strip's far and near edge are measured, four at a time,
+/// and those within the far chord, all inside the disc, are one difference
+/// of running sums, the runs' ends found by binary searches. So it
+/// measures the points of a band about a strip wide along the circle (a
+/// few hundredths of the disc's points where they are dense) and searches
+/// four times per strip. Queries are taken by strip and by x within one,
+/// each search starting where the query before ended its own in that
+/// strip: a few steps, where a search from nothing takes about twelve.
 ///
 /// Memory O(n + strips), the strips at most 4 n + 1024 (taller for sparse
 /// points over a tall box); the sorts O(n log n); a query
@@ -41,16 +41,17 @@ struct DiscCounts: Sendable {
     /// The counts of `points` (within `box`) within `radius`, for queries
     /// that have about `neighbours` points within it.
     ///
-    /// A query costs about 4 R / h searches and measures about 1.3 h / R
-    /// of its neighbours: strips h = R √(4 · 12 / (1.3 · neighbours)) tall
-    /// cost least (between R / 64 and R / 2) for searches of ~12 steps;
-    /// with the searches started from the query before, a strip's other
-    /// work weighs as much (on 10⁶ clustered points, 12 instead of 48 or a
-    /// quarter of it under the root took as long, 3 or 6 longer).
+    /// A query costs about 4 R / h strips (four searches each, from where
+    /// the query before ended them) and measures about 1.3 h / R of its
+    /// neighbours, four at a time: strips h = R √(768 / (1.3 · neighbours))
+    /// tall (between R / 64 and R / 2). On 10⁶ clustered points the uniform
+    /// kernel's adaptive grid at 6 cells took 7.0, 6.7, 6.0, 5.2 and 5.1 s
+    /// of CPU with 48, 96, 192, 768 and 1536 in place of 768 (9.1 s before
+    /// the measuring took four lanes, docs/performance.md).
     init(points: PlanePoints, radius: Double, box: PlaneBox, neighbours: Double, control: ComputeControl) throws {
         self.radius = radius
         let n = points.count
-        var height = radius * min(max((48 / (1.3 * max(neighbours, 1))).squareRoot(), 1.0 / 64), 0.5)
+        var height = radius * min(max((768 / (1.3 * max(neighbours, 1))).squareRoot(), 1.0 / 64), 0.5)
         while box.height / height + 1 > Double(4 * n + 1024) { height *= 2 }
         let strips = Int(box.height / height) + 1
         (self.height, self.strips, minY) = (height, strips, box.minY)
@@ -107,34 +108,62 @@ struct DiscCounts: Sendable {
                         let far = max(abs(y0 - py), abs(y1 - py))
                         let reach = (r2 - near * near).squareRoot()
                         let end = start[r + 1]
-                        let hint = hints + 2 * (r - base)
-                        // Points from the near chord's left end, measured up to the far chord.
+                        let hint = hints + 4 * (r - base)
+                        // The points from the near chord's left end to its
+                        // right end: those between it and the far chord
+                        // measured (four at a time, each weight or 0 by a
+                        // mask: no branch on a point's side of the circle),
+                        // those within the far chord all inside.
                         var s = firstIndex(past: px - reach, orEqual: true, in: start[r]..<end, from: hint[0], x)
                         hint[0] = s
+                        let stop = firstIndex(past: px + reach, orEqual: false, in: s..<end, from: hint[3], x)
+                        hint[3] = stop
                         if far <= radius {
                             let half = (r2 - far * far).squareRoot()
-                            while s < end, x[s] < px - half {
-                                let dx = x[s] - px, dy = y[s] - py
-                                if dx * dx + dy * dy <= r2 { total += weight[s] }
-                                s += 1
-                            }
-                            // Within the far chord: all inside.
-                            let e = firstIndex(past: px + half, orEqual: false, in: s..<end, from: hint[1], x)
-                            hint[1] = e
-                            total += running[e] - running[s]
+                            let inner = firstIndex(past: px - half, orEqual: true, in: s..<stop, from: hint[1], x)
+                            hint[1] = inner
+                            total += measured(s..<inner, px, py, r2, x, y, weight)
+                            let e = firstIndex(past: px + half, orEqual: false, in: inner..<stop, from: hint[2], x)
+                            hint[2] = e
+                            total += running[e] - running[inner]
                             s = e
                         }
-                        // Points up to the near chord's right end.
-                        while s < end, x[s] <= px + reach {
-                            let dx = x[s] - px, dy = y[s] - py
-                            if dx * dx + dy * dy <= r2 { total += weight[s] }
-                            s += 1
-                        }
+                        total += measured(s..<stop, px, py, r2, x, y, weight)
                     }
                     return total
                 }
             }
         }
+    }
+
+    /// Σ of the weights of the points of `range` within √`r2` of (px, py):
+    /// four lanes at a time (each weight or 0 by a mask: no branch on a
+    /// point's side of the circle), then the rest one by one. (Eight lanes
+    /// took longer: the runs are short, and more of them is left over.)
+    @inline(__always) private func measured(
+        _ range: Range<Int>, _ px: Double, _ py: Double, _ r2: Double, _ x: UnsafeBufferPointer<Double>,
+        _ y: UnsafeBufferPointer<Double>, _ weight: UnsafeBufferPointer<Double>
+    ) -> Double {
+        typealias Lanes = SIMD4<Double>
+        let stride = MemoryLayout<Double>.stride * Lanes.scalarCount
+        var lanes = Lanes()
+        var s = range.lowerBound
+        let (cx, cy, limit) = (Lanes(repeating: px), Lanes(repeating: py), Lanes(repeating: r2))
+        var xs = UnsafeRawPointer(x.baseAddress! + s), ys = UnsafeRawPointer(y.baseAddress! + s)
+        var ws = UnsafeRawPointer(weight.baseAddress! + s)
+        while s + Lanes.scalarCount <= range.upperBound {
+            let dx = xs.loadUnaligned(as: Lanes.self) - cx, dy = ys.loadUnaligned(as: Lanes.self) - cy
+            lanes += Lanes().replacing(with: ws.loadUnaligned(as: Lanes.self), where: dx * dx + dy * dy .<= limit)
+            (xs, ys, ws) = (xs + stride, ys + stride, ws + stride)
+            s += Lanes.scalarCount
+        }
+        var total = lanes.sum()
+        while s < range.upperBound {
+            let dx = x[s] - px, dy = y[s] - py
+            if dx * dx + dy * dy <= r2 { total += weight[s] }
+            s += 1
+        }
+        return total
     }
 
     /// The first index of `range` whose x is past `value`: ≥ it, or
@@ -213,7 +242,7 @@ struct DiscCounts: Sendable {
             let out = UncheckedSendable(out)
             try Parallel.forEach(blocks.count, control: control) { b in
                 try control.checkCancellation()
-                let slots = 2 * (2 * reachStrips + 1)
+                let slots = 4 * (2 * reachStrips + 1)
                 let hints = UnsafeMutablePointer<Int>.allocate(capacity: slots)
                 defer { hints.deallocate() }
                 var current = -1
