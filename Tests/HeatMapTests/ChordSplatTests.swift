@@ -112,10 +112,10 @@ import Testing
         Self.expectSame(try Self.grids(p, radius: 4, radii: radii), "own radii")
     }
 
-    /// The triangular kernel of decay δ, splatted as a cone of height
-    /// 1 − δ plus δ times the uniform disc by its chords, is the
-    /// node-by-node sum of 1 − (1 − δ) u: within the cone's rounding near
-    /// its centre, and with the step's nodes the same (where δ > 0, no
+    /// The triangular kernel, splatted as its cone where δ = 0 (a shape
+    /// that fades at the edge) and as the uniform disc's runs where δ = 1,
+    /// is the node-by-node sum of 1 − (1 − δ) u: within the cone's rounding
+    /// near its centre, and with a step's nodes the same (where δ > 0, no
     /// node is zero in one and not the other).
     @Test(arguments: [0.0, 0.3, 1.0])
     func theTriangularKernelIsItsConePlusItsStep(decay: Double) throws {

@@ -27,9 +27,6 @@ struct ChordSplat<Entry: DiscPoint> {
     /// The node-by-node splat of the same disc: its sort, anchors and
     /// entries (each weight times its normalisation) are this one's.
     let disc: DiscSplat<UniformShape, Entry>
-    /// What each weight is multiplied by: 1 for the uniform disc, δ for
-    /// the step at the edge of a triangular kernel of decay δ.
-    var share = 1.0
 
     /// Adds every point of `bands` into the disc's density.
     func run(
@@ -66,7 +63,7 @@ struct ChordSplat<Entry: DiscPoint> {
 
     /// Point `p`'s runs, one per row its disc reaches, as steps.
     @inline(__always) private func deposit(_ p: Entry, into steps: StepRows) {
-        let w = p.weight * share
+        let w = p.weight
         guard w != 0 else { return }
         let xAxis = disc.xAxis, yAxis = disc.yAxis
         let r = p.radius(or: disc.radius), reachSquared = r * r

@@ -40,20 +40,14 @@ struct DiscFill: DensityFill {
         case .triweight where value == nil:
             try runBands(TriweightPower.self, x, y, weight, n, control, progress)
         case .triweight: try run(TriweightShape(), x, y, weight, value, n, control, progress)
-        case .triangular(let decay) where value == nil:
-            // The cone, then the step at the edge by its chords.
-            if decay < 1 { try run(ConeShape(height: 1 - decay), x, y, weight, nil, n, control, progress) }
-            if decay > 0 {
-                // Progress counted once, by the cone where there is one.
-                if decay < 1 {
-                    try runChords(share: decay, x, y, weight, n, control, { _ in })
-                } else {
-                    try runChords(share: decay, x, y, weight, n, control, progress)
-                }
-            }
+        case .triangular(let decay) where value == nil && decay == 0:
+            // The cone fades at the edge: no edge test.
+            try run(ConeShape(), x, y, weight, nil, n, control, progress)
+        case .triangular(let decay) where value == nil && decay == 1:
+            try runChords(x, y, weight, n, control, progress)
         case .triangular(let decay):
             try run(TriangularShape(fall: 1 - decay), x, y, weight, value, n, control, progress)
-        case .uniform where value == nil: try runChords(share: 1, x, y, weight, n, control, progress)
+        case .uniform where value == nil: try runChords(x, y, weight, n, control, progress)
         case .uniform: try run(UniformShape(), x, y, weight, value, n, control, progress)
         }
     }
@@ -101,28 +95,27 @@ struct DiscFill: DensityFill {
             progress: progress)
     }
 
-    /// The density of `share` times the uniform disc, by its chords (``ChordSplat``).
+    /// The density of the uniform disc by its chords (``ChordSplat``).
     private func runChords(
-        share: Double, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>,
-        _ n: Int, _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
+        _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>, _ n: Int,
+        _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
         if radii != nil {
-            try runChords(SizedDiscEntry.self, share, x, y, weight, n, control, progress)
+            try runChords(SizedDiscEntry.self, x, y, weight, n, control, progress)
         } else {
-            try runChords(DiscEntry.self, share, x, y, weight, n, control, progress)
+            try runChords(DiscEntry.self, x, y, weight, n, control, progress)
         }
     }
 
     private func runChords<Entry: DiscPoint>(
-        _: Entry.Type, _ share: Double, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
-        _ weight: UnsafePointer<Double>, _ n: Int, _ control: ComputeControl,
-        _ progress: @escaping @Sendable (Int) -> Void
+        _: Entry.Type, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>, _ weight: UnsafePointer<Double>,
+        _ n: Int, _ control: ComputeControl, _ progress: @escaping @Sendable (Int) -> Void
     ) throws {
         let splat = ChordSplat(
             disc: DiscSplat<UniformShape, Entry>(
                 shape: UniformShape(), xAxis: xAxis, yAxis: yAxis, maximumRadius: maximumRadius,
                 normalisingRadius: raw ? nil : radius, radii: radii, radius: radius, density: density,
-                weightedValue: nil), share: share)
+                weightedValue: nil))
         let bands = try RowBands<Entry>(
             x: x, y: y, weight: weight, value: nil, count: n, rows: yAxis.count, columns: xAxis.count,
             sorter: splat.disc, control: control)
