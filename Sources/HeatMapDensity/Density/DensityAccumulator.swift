@@ -174,7 +174,7 @@ struct DensityAccumulator: Sendable {
                         pointCount: expectedCount))
         (xAxis, yAxis) = axes(reachInSigmas: DensityPlan.reach(of: scheme, method: method))
         try MemoryBudget.reserve(
-            DensityAccumulator.bytesNeeded(scheme: scheme, cells: cells, channels: channels),
+            DensityAccumulator.bytesNeeded(scheme: scheme, cells: cells, channels: channels, kernel: kernel),
             for: "the density grid of \(geometry.columns) × \(geometry.rows) nodes")
         switch scheme {
         case .direct:
@@ -247,11 +247,14 @@ struct DensityAccumulator: Sendable {
 
     /// The bytes a grid of `cells` nodes takes from start to finish: the
     /// scheme's planes (or exact-splat sums), and the finished values with
-    /// one working copy.
-    package static func bytesNeeded(scheme: DensityScheme, cells: Int, channels: Int) -> Int {
+    /// one working copy; for the uniform disc's runs
+    /// (``DiscFill/splatsByRuns(_:)``), their steps and counts.
+    package static func bytesNeeded(
+        scheme: DensityScheme, cells: Int, channels: Int, kernel: DensityKernel = .gaussian
+    ) -> Int {
         let perNode: Int
         switch scheme {
-        case .direct: perNode = channels
+        case .direct: perNode = channels + (channels == 1 && DiscFill.splatsByRuns(kernel) ? 2 : 0)
         case .rowMoments: perNode = 2 * channels
         case .linearBinning, .taylorBinning: perNode = scheme.valuesPerNode * channels
         // The transform's buffers, which hold the binned planes, and the

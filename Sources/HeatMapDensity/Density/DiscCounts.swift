@@ -41,7 +41,7 @@ struct DiscCounts: Sendable {
     /// The counts of `points` (within `box`) within `radius`, for queries
     /// that have about `neighbours` points within it.
     ///
-    /// A query costs about 4 R / h strips (four searches each, from where
+    /// A query costs about 2 R / h strips (four searches each, from where
     /// the query before ended them) and measures about 1.3 h / R of its
     /// neighbours, four at a time: strips h = R √(768 / (1.3 · neighbours))
     /// tall (between R / 64 and R / 2). On 10⁶ clustered points the uniform

@@ -29,6 +29,9 @@ struct DiscFill: DensityFill {
         value: UnsafePointer<Double>?, count n: Int, control: ComputeControl,
         progress: @escaping @Sendable (Int) -> Void
     ) throws {
+        if value == nil, DiscFill.splatsByRuns(kernel) {
+            return try runChords(x, y, weight, n, control, progress)
+        }
         switch kernel {
         case .gaussian: try run(GaussianShape(), x, y, weight, value, n, control, progress)
         case .quartic where value == nil:
@@ -43,11 +46,8 @@ struct DiscFill: DensityFill {
         case .triangular(let decay) where value == nil && decay == 0:
             // The cone fades at the edge: no edge test.
             try run(ConeShape(), x, y, weight, nil, n, control, progress)
-        case .triangular(let decay) where value == nil && decay == 1:
-            try runChords(x, y, weight, n, control, progress)
         case .triangular(let decay):
             try run(TriangularShape(fall: 1 - decay), x, y, weight, value, n, control, progress)
-        case .uniform where value == nil: try runChords(x, y, weight, n, control, progress)
         case .uniform: try run(UniformShape(), x, y, weight, value, n, control, progress)
         }
     }
@@ -93,6 +93,14 @@ struct DiscFill: DensityFill {
             splat, x: x, y: y, weight: weight, value: value, count: n,
             rows: yAxis.count, columns: xAxis.count, control: control,
             progress: progress)
+    }
+
+    /// Whether `kernel`'s density (one channel) is the uniform disc's,
+    /// splatted by its runs of nodes (``ChordSplat``): 12 bytes more per
+    /// node of the bands splatted at once, at most about one and a half
+    /// times the grid's own (``DensityAccumulator/bytesNeeded(scheme:cells:channels:kernel:)``).
+    static func splatsByRuns(_ kernel: DensityKernel) -> Bool {
+        kernel == .uniform || kernel == .triangular(decay: 1)
     }
 
     /// The density of the uniform disc by its chords (``ChordSplat``).

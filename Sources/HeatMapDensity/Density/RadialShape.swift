@@ -56,14 +56,13 @@ struct TriangularShape: RadialShape {
 }
 
 /// The triangular kernel of decay 0, 1 − u, as a function of t = 1 − u²:
-/// 1 − √(1 − t), 0 at the edge and beyond
-/// (t = 0), so the splat takes it with no edge test (on 10⁶ points 1.6 ×
-/// faster at 6 cells than with one, about the same at 20, where the
-/// square roots weigh most). A triangular kernel with a step (0 < δ < 1)
-/// is not split into this cone and δ times the uniform disc: the second
-/// splat cost more than the edge test saves. Near the centre 1 − t loses
-/// its low bits (about 2⁻⁵³), so the cone is within about 10⁻⁸ of its
-/// peak there.
+/// 1 − √(1 − t), 0 at the edge and beyond (t = 0), so the splat takes it
+/// with no edge test (on 10⁶ points 1.6 × faster at 6 cells than with
+/// one, about the same at 20, where the square roots weigh most). A
+/// triangular kernel with a step (0 < δ < 1) is not split into this cone
+/// and δ times the uniform disc: the second splat cost more than the edge
+/// test saves. Near the centre 1 − t loses its low bits (about 2⁻⁵³), so
+/// the cone is within about 10⁻⁸ of its peak there.
 struct ConeShape: RadialShape {
     var reach: Double { 1 }
     var fadesAtEdge: Bool { true }
