@@ -12,13 +12,14 @@ import Testing
     static let xAxis = GaussianAxis(origin: 0.5, step: 1, count: 53, sigma: 1, reach: 1)
     static let yAxis = GaussianAxis(origin: -0.25, step: 0.75, count: 47, sigma: 1, reach: 1)
 
-    /// Both splats of `p` (each point its radius in `radii`, or `radius`
-    /// for all), normalised by `radius` unless raw.
+    /// The fill's splat of `p` and the node-by-node one (each point its
+    /// radius in `radii`, or `radius` for all), normalised by `radius`
+    /// unless raw.
     static func grids(
         _ p: PlanePoints, radius: Double, radii: [Double]?, raw: Bool = false, kernel: DensityKernel = .uniform
-    ) throws -> (chords: [Double], nodes: [Double]) {
+    ) throws -> (fill: [Double], nodes: [Double]) {
         let largest = radii?.max() ?? radius
-        func splat(byChords: Bool) throws -> [Double] {
+        func splat(throughFill: Bool) throws -> [Double] {
             var out = [Double](repeating: 0, count: xAxis.count * yAxis.count)
             try out.withUnsafeMutableBufferPointer { out in
                 try (radii ?? [0]).withUnsafeBufferPointer { r in
@@ -26,7 +27,7 @@ import Testing
                         kernel: kernel, xAxis: xAxis, yAxis: yAxis, radius: radius, maximumRadius: largest,
                         raw: raw, density: out.baseAddress!, weightedValue: nil,
                         radii: radii == nil ? nil : r.baseAddress)
-                    if byChords {
+                    if throughFill {
                         try fill.deposit(
                             x: p.x, y: p.y, weight: p.weight, value: nil, count: p.count, control: .none,
                             progress: { _ in })
@@ -37,7 +38,7 @@ import Testing
             }
             return out
         }
-        return (try splat(byChords: true), try splat(byChords: false))
+        return (try splat(throughFill: true), try splat(throughFill: false))
     }
 
     /// The node-by-node splat of the fill's kernel (the uniform disc or a
@@ -82,12 +83,12 @@ import Testing
     }
 
     static func expectSame(
-        _ grids: (chords: [Double], nodes: [Double]), _ label: String, tolerance: Double = 1e-12, zeros: Bool = true
+        _ grids: (fill: [Double], nodes: [Double]), _ label: String, tolerance: Double = 1e-12, zeros: Bool = true
     ) {
         let peak = grids.nodes.map(abs).max() ?? 0
         #expect(peak > 0, "\(label): nothing splatted")
         var worst = 0.0, zerosDiffer = 0
-        for (a, b) in zip(grids.chords, grids.nodes) {
+        for (a, b) in zip(grids.fill, grids.nodes) {
             worst = max(worst, abs(a - b))
             if (a == 0) != (b == 0) { zerosDiffer += 1 }
         }
