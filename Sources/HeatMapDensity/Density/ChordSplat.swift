@@ -33,31 +33,15 @@ struct ChordSplat<Entry: DiscPoint> {
         _ bands: RowBands<Entry>, control: ComputeControl, progress: (@Sendable (Int) -> Void)? = nil
     ) throws {
         let rows = disc.yAxis.count, reach = disc.reachRows
-        let phases = bands.overlap ? 2 : 1
         let poll = max(disc.pollInterval, 1)
-        try bands.entries.withUnsafeBufferPointer { entries in
-            let entries = UncheckedSendable(entries.baseAddress!)
-            for phase in 0..<phases {
-                try Parallel.forEach((bands.count + phases - 1 - phase) / phases, control: control) { k in
-                    let b = phases * k + phase
-                    let first = max(bands.cuts[b] - reach, 0), last = min(bands.cuts[b + 1] + reach, rows)
-                    guard first < last, bands.starts[b] < bands.starts[b + 1] else { return }
-                    let steps = try StepRows(rows: first..<last, columns: disc.xAxis.count)
-                    defer { steps.deallocate() }
-                    var i = bands.starts[b]
-                    let end = bands.starts[b + 1]
-                    while i < end {
-                        let stop = min(end, i + poll)
-                        while i < stop {
-                            deposit(entries.value[i], into: steps)
-                            i += 1
-                        }
-                        try control.checkCancellation()
-                    }
-                    steps.add(into: disc.density)
-                    progress?(end - bands.starts[b])
-                }
-            }
+        try bands.forEachBand(control: control) { b in
+            let first = max(bands.cuts[b] - reach, 0), last = min(bands.cuts[b + 1] + reach, rows)
+            guard first < last, bands.starts[b] < bands.starts[b + 1] else { return }
+            let steps = try StepRows(rows: first..<last, columns: disc.xAxis.count)
+            defer { steps.deallocate() }
+            try bands.forEachEntry(ofBand: b, poll: poll, control: control) { deposit($0, into: steps) }
+            steps.add(into: disc.density)
+            progress?(bands.starts[b + 1] - bands.starts[b])
         }
     }
 

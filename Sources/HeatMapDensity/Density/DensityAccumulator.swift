@@ -250,7 +250,7 @@ struct DensityAccumulator: Sendable {
     /// one working copy; for the uniform disc's runs
     /// (``DiscFill/splatsByRuns(_:)``), their steps and counts.
     package static func bytesNeeded(
-        scheme: DensityScheme, cells: Int, channels: Int, kernel: DensityKernel = .gaussian
+        scheme: DensityScheme, cells: Int, channels: Int, kernel: DensityKernel
     ) -> Int {
         let perNode: Int
         switch scheme {

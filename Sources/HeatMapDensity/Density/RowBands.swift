@@ -321,37 +321,52 @@ struct RowBands<Entry: BitwiseCopyable> {
         return cuts
     }
 
-    /// Runs `depositor` over every band: even bands in parallel, then odd
-    /// ones (all together when bands do not overlap). Polls cancellation
-    /// every `pollInterval` points; `progress` gets each finished band's
-    /// point count.
+    /// Runs `depositor` over every band (``forEachBand(control:_:)``),
+    /// polling cancellation every `pollInterval` points; `progress` gets
+    /// each finished band's point count.
     package func run<D: RowDepositor>(
         _ depositor: D, control: ComputeControl,
         progress: (@Sendable (Int) -> Void)? = nil
     ) throws where D.Entry == Entry {
         let scratchCount = max(depositor.scratchCount, 1)
         let poll = max(depositor.pollInterval, 1)
+        try forEachBand(control: control) { b in
+            let scratch = UnsafeMutablePointer<Double>.allocate(capacity: scratchCount)
+            defer { scratch.deallocate() }
+            try forEachEntry(ofBand: b, poll: poll, control: control) { depositor.deposit($0, scratch: scratch) }
+            progress?(starts[b + 1] - starts[b])
+        }
+    }
+
+    /// Calls `body(b)` for every band b: even bands in parallel, then odd
+    /// ones (all together when bands do not overlap), so that no two
+    /// calls at once write a row (each writes only rows within the
+    /// sorter's reach of its band).
+    package func forEachBand(control: ComputeControl, _ body: (Int) throws -> Void) throws {
         let phases = overlap ? 2 : 1
+        for phase in 0..<phases {
+            try Parallel.forEach((count + phases - 1 - phase) / phases, control: control) { k in
+                try body(phases * k + phase)
+            }
+        }
+    }
+
+    /// Calls `body` with band `b`'s entries in order, polling `control`
+    /// every `poll` entries.
+    @inline(__always)
+    package func forEachEntry(
+        ofBand b: Int, poll: Int, control: ComputeControl, _ body: (Entry) -> Void
+    ) throws {
         try entries.withUnsafeBufferPointer { entries in
-            let entries = entries.baseAddress!
-            for phase in 0..<phases {
-                try Parallel.forEach((count + phases - 1 - phase) / phases) { k in
-                    let b = phases * k + phase
-                    try control.checkCancellation()
-                    let scratch = UnsafeMutablePointer<Double>.allocate(capacity: scratchCount)
-                    defer { scratch.deallocate() }
-                    var i = starts[b]
-                    let end = starts[b + 1]
-                    while i < end {
-                        let stop = min(end, i + poll)
-                        while i < stop {
-                            depositor.deposit(entries[i], scratch: scratch)
-                            i += 1
-                        }
-                        try control.checkCancellation()
-                    }
-                    progress?(end - starts[b])
+            var i = starts[b]
+            let end = starts[b + 1]
+            while i < end {
+                let stop = min(end, i + poll)
+                while i < stop {
+                    body(entries[i])
+                    i += 1
                 }
+                try control.checkCancellation()
             }
         }
     }
